@@ -1,0 +1,296 @@
+/*===- fusecc/runtime.h - Load and launch fusecc bundles ----------*- C -*-===//
+ *
+ * The fusecc runtime: a small C API over the CUDA driver API that parses the
+ * bundles written by `fusecc` (format: docs/bundle.md), loads their PTX into
+ * a CUDA context and launches their entry points on a caller's stream.
+ *
+ * Conventions (modelled on IREE's hal/drivers/cuda/api.h):
+ *  - Every fallible call returns a fusecc_status_t. NULL means success; a
+ *    non-NULL status owns a code and a message and must be freed with
+ *    fusecc_status_free. Results are written through `out_` parameters, which
+ *    are left untouched (or set to NULL/0 where documented) on failure.
+ *  - Handles are opaque and reference counted (retain/release).
+ *  - The CUDA driver (libcuda.so.1) is never linked: it is loaded with dlopen
+ *    at the first call that needs it, so everything except module loading and
+ *    launching works on machines without a GPU or driver. The environment
+ *    variable FUSECC_CUDA_DRIVER_LIBRARY, read at that first use, overrides
+ *    the library name.
+ *  - CUresult values are converted at the boundary into a
+ *FUSECC_STATUS_CUDA_ERROR status whose message names the failing driver call
+ *and includes cuGetErrorName and cuGetErrorString.
+ *
+ * Thread safety: bundles are immutable after parsing and may be shared by
+ * threads. A module may be launched from several threads concurrently as long
+ * as its CUDA context is current on each of them.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef FUSECC_RUNTIME_H
+#define FUSECC_RUNTIME_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+/// The class of a failure.
+typedef enum fusecc_status_code_e {
+  FUSECC_STATUS_OK = 0,
+  /// A NULL handle, a bad pointer, a wrong buffer size or alignment.
+  FUSECC_STATUS_INVALID_ARGUMENT = 1,
+  /// The bundle text does not follow docs/bundle.md.
+  FUSECC_STATUS_PARSE_ERROR = 2,
+  /// No entry of that name.
+  FUSECC_STATUS_NOT_FOUND = 3,
+  /// An entry, argument, launch or graph-line index past the end.
+  FUSECC_STATUS_OUT_OF_RANGE = 4,
+  /// The CUDA driver library or one of its entry points is missing.
+  FUSECC_STATUS_UNAVAILABLE = 5,
+  /// A CUDA driver call failed.
+  FUSECC_STATUS_CUDA_ERROR = 6,
+  /// A file could not be opened or read.
+  FUSECC_STATUS_IO_ERROR = 7,
+  /// Memory allocation failed.
+  FUSECC_STATUS_RESOURCE_EXHAUSTED = 8,
+} fusecc_status_code_t;
+
+/// An error: NULL means OK, anything else must be freed with
+/// fusecc_status_free.
+typedef struct fusecc_status_s *fusecc_status_t;
+
+/// The code of `status`; FUSECC_STATUS_OK for NULL.
+fusecc_status_code_t fusecc_status_code(fusecc_status_t status);
+
+/// The NUL-terminated message of `status` ("OK" for NULL), valid until the
+/// status is freed.
+const char *fusecc_status_message(fusecc_status_t status);
+
+/// Frees `status`; NULL is allowed.
+void fusecc_status_free(fusecc_status_t status);
+
+/// The upper-case name of `code` ("PARSE_ERROR"), "UNKNOWN" if out of range.
+const char *fusecc_status_code_name(fusecc_status_code_t code);
+
+/*===----------------------------------------------------------------------===*
+ * Bundles
+ *===----------------------------------------------------------------------===*/
+
+/// The largest tensor rank a bundle may declare.
+#define FUSECC_MAX_RANK 8
+
+/// Element types of entry arguments.
+typedef enum fusecc_dtype_e {
+  FUSECC_DTYPE_F32 = 0,
+  FUSECC_DTYPE_F16 = 1,
+  FUSECC_DTYPE_BF16 = 2,
+} fusecc_dtype_t;
+
+/// The manifest name of `dtype` ("f32"), "unknown" if out of range.
+const char *fusecc_dtype_name(fusecc_dtype_t dtype);
+
+/// The size in bytes of one element of `dtype`, 0 if out of range.
+size_t fusecc_dtype_size(fusecc_dtype_t dtype);
+
+/// The floating-point contract the PTX was compiled under.
+typedef enum fusecc_precision_e {
+  /// Plain IEEE float32 arithmetic.
+  FUSECC_PRECISION_IEEE = 0,
+  /// TF32 tensor-core products with float32 accumulation.
+  FUSECC_PRECISION_TF32 = 1,
+} fusecc_precision_t;
+
+/// The manifest name of `precision` ("ieee", "tf32"), "unknown" if out of
+/// range.
+const char *fusecc_precision_name(fusecc_precision_t precision);
+
+/// A parsed bundle: the manifest plus a NUL-terminated copy of the PTX.
+/// Immutable and reference counted.
+typedef struct fusecc_bundle_s *fusecc_bundle_t;
+
+/// One device buffer passed to an entry: its address and its size in bytes.
+typedef struct fusecc_buffer_t {
+  CUdeviceptr ptr;
+  size_t size_bytes;
+} fusecc_buffer_t;
+
+/// Summary of one entry point.
+typedef struct fusecc_entry_info_t {
+  /// The entry's name; owned by the bundle.
+  const char *name;
+  /// Number of `arg` records; inputs come first, then outputs.
+  size_t arg_count;
+  /// Number of input arguments (those are %0 .. %(input_count-1) in the
+  /// graph lines).
+  size_t input_count;
+  /// Number of `launch` records, run in order.
+  size_t launch_count;
+  /// Number of `graph` lines.
+  size_t graph_line_count;
+} fusecc_entry_info_t;
+
+/// One argument of an entry.
+typedef struct fusecc_arg_info_t {
+  /// Position in the entry's argument list.
+  size_t index;
+  /// The argument's name; owned by the bundle.
+  const char *name;
+  /// 1 for an output (`out`), 0 for an input (`in`).
+  int is_output;
+  fusecc_dtype_t dtype;
+  /// fusecc_dtype_name(dtype).
+  const char *dtype_name;
+  /// 0 .. FUSECC_MAX_RANK; a rank-0 argument is a one-element buffer.
+  size_t rank;
+  /// Extents, row-major; entries past `rank` are 0.
+  int64_t dims[FUSECC_MAX_RANK];
+  /// Product of dims (1 for rank 0).
+  size_t element_count;
+  /// element_count * fusecc_dtype_size(dtype): the exact buffer size a launch
+  /// must pass.
+  size_t byte_size;
+} fusecc_arg_info_t;
+
+/// One kernel launch of an entry.
+typedef struct fusecc_launch_info_t {
+  /// The PTX `.entry` name; owned by the bundle.
+  const char *kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  /// Dynamic shared memory in bytes.
+  uint32_t smem_bytes;
+  /// Number of kernel parameters (one device pointer each).
+  size_t param_count;
+  /// `param_count` entry-argument indices; owned by the bundle.
+  const size_t *param_args;
+} fusecc_launch_info_t;
+
+/// Parses `size` bytes at `data` into a new bundle (reference count 1).
+/// The data is copied; the caller may free it afterwards. Any deviation from
+/// docs/bundle.md is a FUSECC_STATUS_PARSE_ERROR naming the line and what was
+/// expected. Never reads outside [data, data + size).
+fusecc_status_t fusecc_bundle_parse(const void *data, size_t size,
+                                    fusecc_bundle_t *out_bundle);
+
+/// Reads the file at `path` and parses it like fusecc_bundle_parse.
+/// FUSECC_STATUS_IO_ERROR if it cannot be read; parse errors name the path.
+fusecc_status_t fusecc_bundle_load_file(const char *path,
+                                        fusecc_bundle_t *out_bundle);
+
+/// Adds a reference to `bundle`; NULL is allowed.
+void fusecc_bundle_retain(fusecc_bundle_t bundle);
+
+/// Drops a reference to `bundle`, freeing it at zero; NULL is allowed.
+void fusecc_bundle_release(fusecc_bundle_t bundle);
+
+/// The target chip ("sm_90"); NULL for a NULL bundle.
+const char *fusecc_bundle_chip(fusecc_bundle_t bundle);
+
+/// The precision the PTX was compiled with (IEEE for a NULL bundle).
+fusecc_precision_t fusecc_bundle_precision(fusecc_bundle_t bundle);
+
+/// The NUL-terminated PTX text; its length without the NUL goes to
+/// `out_size` when that is non-NULL. NULL for a NULL bundle.
+const char *fusecc_bundle_ptx(fusecc_bundle_t bundle, size_t *out_size);
+
+/// The number of entries (0 for a NULL bundle).
+size_t fusecc_bundle_entry_count(fusecc_bundle_t bundle);
+
+/// Describes entry `entry_index`.
+fusecc_status_t fusecc_bundle_entry_info(fusecc_bundle_t bundle,
+                                         size_t entry_index,
+                                         fusecc_entry_info_t *out_info);
+
+/// Finds the entry called `name`; FUSECC_STATUS_NOT_FOUND if there is none.
+fusecc_status_t fusecc_bundle_find_entry(fusecc_bundle_t bundle,
+                                         const char *name,
+                                         size_t *out_entry_index);
+
+/// Describes argument `arg_index` of entry `entry_index`.
+fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
+                                       size_t entry_index, size_t arg_index,
+                                       fusecc_arg_info_t *out_info);
+
+/// Describes launch `launch_index` of entry `entry_index`.
+fusecc_status_t fusecc_bundle_launch_info(fusecc_bundle_t bundle,
+                                          size_t entry_index,
+                                          size_t launch_index,
+                                          fusecc_launch_info_t *out_info);
+
+/// The text after `graph ` of graph line `line_index` of entry `entry_index`,
+/// NUL-terminated and owned by the bundle.
+fusecc_status_t fusecc_bundle_graph_line(fusecc_bundle_t bundle,
+                                         size_t entry_index, size_t line_index,
+                                         const char **out_text);
+
+/// Checks `args` against entry `entry_index` exactly as fusecc_module_launch
+/// does before launching: `arg_count` equals the entry's argument count,
+/// every `size_bytes` equals the argument's byte size, every `ptr` is
+/// non-zero and 16-byte aligned. FUSECC_STATUS_INVALID_ARGUMENT naming the
+/// argument otherwise. Needs no GPU.
+fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
+                                            size_t entry_index,
+                                            const fusecc_buffer_t *args,
+                                            size_t arg_count);
+
+/*===----------------------------------------------------------------------===*
+ * Modules
+ *===----------------------------------------------------------------------===*/
+
+/// A bundle's PTX loaded into a CUDA context, with every kernel resolved.
+/// Reference counted; keeps its bundle alive.
+typedef struct fusecc_module_s *fusecc_module_t;
+
+/// Loads the PTX of `bundle` into the CUDA context current on the calling
+/// thread, resolves every launch's kernel and raises the dynamic shared
+/// memory limit of kernels launched with more than 48 KiB.
+///
+/// If no context is current, the primary context of device 0 is retained and
+/// made current on the calling thread (as the CUDA runtime, and so PyTorch,
+/// would do); the module keeps that reference until it is released.
+///
+/// FUSECC_STATUS_UNAVAILABLE when the driver cannot be loaded, with a message
+/// like "CUDA driver library libcuda.so.1 not found: ..."; CUDA_ERROR when a
+/// driver call fails (PTX JIT errors include the JIT log).
+fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
+                                   fusecc_module_t *out_module);
+
+/// Adds a reference to `module`; NULL is allowed.
+void fusecc_module_retain(fusecc_module_t module);
+
+/// Drops a reference to `module`; at zero the CUDA module is unloaded (in its
+/// own context, pushed for the call) and the bundle released. NULL is allowed.
+void fusecc_module_release(fusecc_module_t module);
+
+/// The bundle `module` was loaded from (not retained for the caller).
+fusecc_bundle_t fusecc_module_bundle(fusecc_module_t module);
+
+/// The CUDA context `module` lives in.
+CUcontext fusecc_module_context(fusecc_module_t module);
+
+/// Validates `args` (see fusecc_bundle_validate_args), then enqueues every
+/// launch of entry `entry_index` in order on `stream`, passing the argument
+/// pointers the launch records name. Asynchronous: errors of the kernels
+/// themselves surface at the next synchronization. The module's context must
+/// be current on the calling thread.
+fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
+                                     const fusecc_buffer_t *args,
+                                     size_t arg_count, CUstream stream);
+
+/// fusecc_module_launch of the entry called `entry_name`.
+fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
+                                             const char *entry_name,
+                                             const fusecc_buffer_t *args,
+                                             size_t arg_count, CUstream stream);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // FUSECC_RUNTIME_H

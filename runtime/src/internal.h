@@ -1,0 +1,116 @@
+/*===- internal.h - fusecc runtime internals ----------------------*- C -*-===//
+ *
+ * Declarations shared by the runtime's sources: status construction, the
+ * parsed bundle layout and the dynamically loaded CUDA driver table.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef FUSECC_RUNTIME_INTERNAL_H
+#define FUSECC_RUNTIME_INTERNAL_H
+
+#include "fusecc/runtime.h"
+
+/// Most kernel parameters one launch record may declare (the CUDA limit on
+/// kernel parameter space is 32 KiB, the 4 KiB of 512 pointers is plenty).
+#define FUSECC_MAX_PARAMS 512
+/// Most arguments or launches one entry may declare.
+#define FUSECC_MAX_ENTRY_ITEMS 4096
+
+/// Returns a new status with `code` and a printf-formatted message; a static
+/// RESOURCE_EXHAUSTED status if memory runs out. `code` must not be OK.
+fusecc_status_t fusecc_make_status(fusecc_status_code_t code, const char *fmt,
+                                   ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/// Returns a new status with the code of `status` and its message prefixed by
+/// the formatted text; frees `status`.
+fusecc_status_t fusecc_annotate_status(fusecc_status_t status, const char *fmt,
+                                       ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/// One `arg` record.
+typedef struct fusecc_arg_s {
+  char *name;
+  int is_output;
+  fusecc_dtype_t dtype;
+  size_t rank;
+  int64_t dims[FUSECC_MAX_RANK];
+  size_t element_count;
+  size_t byte_size;
+} fusecc_arg_t;
+
+/// One `launch` record.
+typedef struct fusecc_launch_s {
+  char *kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t smem_bytes;
+  size_t param_count;
+  size_t *param_args;
+} fusecc_launch_t;
+
+/// One entry point with its records.
+typedef struct fusecc_entry_s {
+  char *name;
+  size_t arg_count;
+  size_t input_count;
+  fusecc_arg_t *args;
+  size_t launch_count;
+  fusecc_launch_t *launches;
+  size_t graph_line_count;
+  size_t graph_line_capacity;
+  char **graph_lines;
+} fusecc_entry_t;
+
+struct fusecc_bundle_s {
+  int ref_count;
+  char chip[32];
+  fusecc_precision_t precision;
+  size_t entry_count;
+  size_t entry_capacity;
+  fusecc_entry_t *entries;
+  /// The PTX with a NUL appended.
+  char *ptx;
+  size_t ptx_size;
+};
+
+/// The CUDA driver entry points the runtime uses, resolved with dlsym.
+typedef struct fusecc_driver_s {
+  CUresult (*cuInit)(unsigned int);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxGetCurrent)(CUcontext *);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxPushCurrent)(CUcontext);
+  CUresult (*cuCtxPopCurrent)(CUcontext *);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned int,
+                                 CUjit_option *, void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int,
+                             unsigned int, unsigned int, unsigned int,
+                             unsigned int, unsigned int, CUstream, void **,
+                             void **);
+} fusecc_driver_t;
+
+/// Loads libcuda.so.1 (or $FUSECC_CUDA_DRIVER_LIBRARY) and calls cuInit(0)
+/// once per process; returns the table, or UNAVAILABLE / CUDA_ERROR.
+fusecc_status_t fusecc_driver_get(const fusecc_driver_t **out_driver);
+
+/// Converts a failed `result` of driver call `call` into a CUDA_ERROR status
+/// naming the call, the error name and its description. NULL for
+/// CUDA_SUCCESS.
+fusecc_status_t fusecc_cuda_status(const fusecc_driver_t *driver,
+                                   CUresult result, const char *call);
+
+#endif // FUSECC_RUNTIME_INTERNAL_H

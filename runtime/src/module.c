@@ -1,0 +1,253 @@
+/*===- module.c - Loading and launching bundle PTX ----------------*- C -*-===//
+ *
+ * fusecc_module_t: a bundle's PTX JIT-compiled into a CUDA context with every
+ * launch record's kernel resolved, and the launch path that enqueues an
+ * entry's kernels on a caller's stream.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// Kernels launched with more dynamic shared memory than this need their
+/// limit raised with cuFuncSetAttribute.
+#define FUSECC_DEFAULT_SMEM_LIMIT (48 * 1024)
+
+/// Size of the JIT error log captured by cuModuleLoadDataEx.
+#define FUSECC_JIT_LOG_SIZE 8192
+
+struct fusecc_module_s {
+  int ref_count;
+  fusecc_bundle_t bundle;
+  const fusecc_driver_t *driver;
+  CUcontext context;
+  /// Whether the primary context of `device` was retained by the load.
+  int retained_primary;
+  CUdevice device;
+  CUmodule module;
+  /// Per entry, the index of its first launch in `functions`.
+  size_t *launch_offsets;
+  /// One resolved kernel per launch record, entries in order.
+  CUfunction *functions;
+};
+
+/// Unloads and frees a (possibly partially loaded) module.
+static void module_free(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  if (module->module) {
+    CUcontext popped;
+    int pushed = driver->cuCtxPushCurrent(module->context) == CUDA_SUCCESS;
+    driver->cuModuleUnload(module->module);
+    if (pushed)
+      driver->cuCtxPopCurrent(&popped);
+  }
+  if (module->retained_primary)
+    driver->cuDevicePrimaryCtxRelease(module->device);
+  fusecc_bundle_release(module->bundle);
+  free(module->launch_offsets);
+  free(module->functions);
+  free(module);
+}
+
+/// Binds `module` to the current context, or to the primary context of
+/// device 0 made current when there is none.
+static fusecc_status_t acquire_context(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  fusecc_status_t status = fusecc_cuda_status(
+      driver, driver->cuCtxGetCurrent(&module->context), "cuCtxGetCurrent");
+  if (status || module->context)
+    return status;
+  if ((status = fusecc_cuda_status(
+           driver, driver->cuDeviceGet(&module->device, 0), "cuDeviceGet(0)")))
+    return status;
+  if ((status = fusecc_cuda_status(
+           driver,
+           driver->cuDevicePrimaryCtxRetain(&module->context, module->device),
+           "cuDevicePrimaryCtxRetain")))
+    return status;
+  module->retained_primary = 1;
+  return fusecc_cuda_status(driver, driver->cuCtxSetCurrent(module->context),
+                            "cuCtxSetCurrent");
+}
+
+/// JIT-compiles the bundle's PTX; failures carry the JIT error log.
+static fusecc_status_t load_ptx(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  char log[FUSECC_JIT_LOG_SIZE];
+  log[0] = '\0';
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, (void *)(uintptr_t)sizeof(log)};
+  CUresult result = driver->cuModuleLoadDataEx(
+      &module->module, module->bundle->ptx, 2, options, values);
+  if (result == CUDA_SUCCESS)
+    return NULL;
+  module->module = NULL;
+  log[sizeof(log) - 1] = '\0';
+  fusecc_status_t cuda_status =
+      fusecc_cuda_status(driver, result, "cuModuleLoadDataEx");
+  fusecc_status_t status = fusecc_make_status(
+      FUSECC_STATUS_CUDA_ERROR, "loading PTX for %s: %s%s%s",
+      module->bundle->chip, fusecc_status_message(cuda_status),
+      log[0] ? "\nPTX JIT log:\n" : "", log);
+  fusecc_status_free(cuda_status);
+  return status;
+}
+
+/// Resolves every launch's kernel and raises dynamic shared memory limits to
+/// the largest request of each kernel.
+static fusecc_status_t resolve_kernels(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  fusecc_bundle_t bundle = module->bundle;
+  size_t total = 0;
+  for (size_t e = 0; e < bundle->entry_count; ++e)
+    total += bundle->entries[e].launch_count;
+  module->launch_offsets = calloc(bundle->entry_count, sizeof(size_t));
+  module->functions = calloc(total ? total : 1, sizeof(CUfunction));
+  if (!module->launch_offsets || !module->functions)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  size_t next = 0;
+  for (size_t e = 0; e < bundle->entry_count; ++e) {
+    const fusecc_entry_t *entry = &bundle->entries[e];
+    module->launch_offsets[e] = next;
+    for (size_t l = 0; l < entry->launch_count; ++l, ++next) {
+      const fusecc_launch_t *launch = &entry->launches[l];
+      CUresult result = driver->cuModuleGetFunction(
+          &module->functions[next], module->module, launch->kernel_name);
+      if (result != CUDA_SUCCESS)
+        return fusecc_annotate_status(
+            fusecc_cuda_status(driver, result, "cuModuleGetFunction"),
+            "entry '%s' launch %zu: kernel '%s' not in the PTX: ", entry->name,
+            l, launch->kernel_name);
+    }
+  }
+  // Raise each kernel's limit once, to the largest smem any launch asks.
+  for (size_t i = 0; i < total; ++i) {
+    uint32_t largest = 0;
+    int first_use = 1;
+    size_t flat = 0;
+    for (size_t e = 0; e < bundle->entry_count; ++e) {
+      const fusecc_entry_t *entry = &bundle->entries[e];
+      for (size_t l = 0; l < entry->launch_count; ++l, ++flat) {
+        if (module->functions[flat] != module->functions[i])
+          continue;
+        if (flat < i)
+          first_use = 0;
+        if (entry->launches[l].smem_bytes > largest)
+          largest = entry->launches[l].smem_bytes;
+      }
+    }
+    if (!first_use || largest <= FUSECC_DEFAULT_SMEM_LIMIT)
+      continue;
+    CUresult result = driver->cuFuncSetAttribute(
+        module->functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        (int)largest);
+    if (result != CUDA_SUCCESS)
+      return fusecc_annotate_status(
+          fusecc_cuda_status(
+              driver, result,
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"),
+          "raising the dynamic shared memory of a kernel to %u bytes: ",
+          (unsigned)largest);
+  }
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
+                                   fusecc_module_t *out_module) {
+  if (!bundle || !out_module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_load: %s is NULL",
+                              bundle ? "out_module" : "bundle");
+  *out_module = NULL;
+  const fusecc_driver_t *driver;
+  fusecc_status_t status = fusecc_driver_get(&driver);
+  if (status)
+    return status;
+  fusecc_module_t module = calloc(1, sizeof(*module));
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  module->ref_count = 1;
+  module->driver = driver;
+  module->bundle = bundle;
+  fusecc_bundle_retain(bundle);
+  if (!(status = acquire_context(module)) && !(status = load_ptx(module)))
+    status = resolve_kernels(module);
+  if (status) {
+    module_free(module);
+    return status;
+  }
+  *out_module = module;
+  return NULL;
+}
+
+void fusecc_module_retain(fusecc_module_t module) {
+  if (module)
+    __atomic_fetch_add(&module->ref_count, 1, __ATOMIC_RELAXED);
+}
+
+void fusecc_module_release(fusecc_module_t module) {
+  if (module &&
+      __atomic_sub_fetch(&module->ref_count, 1, __ATOMIC_ACQ_REL) == 0)
+    module_free(module);
+}
+
+fusecc_bundle_t fusecc_module_bundle(fusecc_module_t module) {
+  return module ? module->bundle : NULL;
+}
+
+CUcontext fusecc_module_context(fusecc_module_t module) {
+  return module ? module->context : NULL;
+}
+
+fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
+                                     const fusecc_buffer_t *args,
+                                     size_t arg_count, CUstream stream) {
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch: module is NULL");
+  fusecc_status_t status =
+      fusecc_bundle_validate_args(module->bundle, entry_index, args, arg_count);
+  if (status)
+    return status;
+  const fusecc_driver_t *driver = module->driver;
+  const fusecc_entry_t *entry = &module->bundle->entries[entry_index];
+  const CUfunction *functions =
+      module->functions + module->launch_offsets[entry_index];
+  void *params[FUSECC_MAX_PARAMS];
+  for (size_t l = 0; l < entry->launch_count; ++l) {
+    const fusecc_launch_t *launch = &entry->launches[l];
+    for (size_t j = 0; j < launch->param_count; ++j)
+      params[j] = (void *)&args[launch->param_args[j]].ptr;
+    CUresult result = driver->cuLaunchKernel(
+        functions[l], launch->grid[0], launch->grid[1], launch->grid[2],
+        launch->block[0], launch->block[1], launch->block[2],
+        launch->smem_bytes, stream, params, NULL);
+    if (result != CUDA_SUCCESS)
+      return fusecc_annotate_status(
+          fusecc_cuda_status(driver, result, "cuLaunchKernel"),
+          "entry '%s' launch %zu (kernel '%s'): ", entry->name, l,
+          launch->kernel_name);
+  }
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
+                                             const char *entry_name,
+                                             const fusecc_buffer_t *args,
+                                             size_t arg_count,
+                                             CUstream stream) {
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch_by_name: module is NULL");
+  size_t entry_index;
+  fusecc_status_t status =
+      fusecc_bundle_find_entry(module->bundle, entry_name, &entry_index);
+  if (status)
+    return status;
+  return fusecc_module_launch(module, entry_index, args, arg_count, stream);
+}
