@@ -1,0 +1,33 @@
+//===- Passes.td - fusecc conversion passes ----------------*- tablegen -*-===//
+//
+// Conversions out of the fuse dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_CONVERSION_PASSES_TD
+#define FUSECC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tiled fuse.kernel ops to gpu.func kernels and "
+                "gpu.launch_func host code";
+  let description = [{
+    Every graph function becomes a destination-passing function on memrefs
+    (inputs, then the output) whose body launches its kernels with
+    `gpu.launch_func`; every tiled `fuse.kernel` becomes a `gpu.func` in the
+    `gpu.module @fusecc_kernels`, built from `scf`, `arith`, `math`,
+    `memref`, `gpu` (and `nvgpu` for tf32 tensor cores): the transposed
+    convolution as a per-stride-phase implicit GEMM over the valid taps only,
+    then the epilogue on the block's tile in shared memory, then coalesced
+    stores of the final values.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
+#endif // FUSECC_CONVERSION_PASSES_TD

@@ -1,0 +1,259 @@
+//===- FuseOps.td - fuse dialect ops -----------------------*- tablegen -*-===//
+//
+// Graph-level ops (transposed convolution, elementwise, normalisations) and
+// the fused kernel region formed by `fuse-form-kernels`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_DIALECT_FUSE_IR_FUSEOPS_TD
+#define FUSECC_DIALECT_FUSE_IR_FUSEOPS_TD
+
+include "fusecc/Dialect/Fuse/IR/FuseDialect.td"
+include "fusecc/Dialect/Fuse/IR/FuseAttrs.td"
+include "fusecc/Dialect/Fuse/IR/FuseInterfaces.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+class Fuse_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Fuse_Dialect, mnemonic, traits>;
+
+/// Statically shaped f32 tensors: every fusecc graph value.
+def Fuse_Tensor : StaticShapeTensorOf<[F32]>;
+
+//===----------------------------------------------------------------------===//
+// Transposed convolution
+//===----------------------------------------------------------------------===//
+
+def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
+  let summary = "Transposed convolution (ConvTranspose1d/2d/3d)";
+  let description = [{
+    PyTorch's transposed convolution over 1, 2 or 3 spatial dims. The input
+    is `[N, Cin, *in]`, the weight `[Cin, Cout/groups, *k]` (input channels
+    first, as in PyTorch), the optional bias `[Cout]`. Per spatial dim the
+    output size is `(in - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1`; `output_padding` must be below `stride` or
+    `dilation`, and `groups` must divide both channel counts.
+
+    Example:
+    ```mlir
+    %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
+           padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>,
+           dilation = array<i64: 1, 1, 1>, groups = 1 : i64}
+         : (tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>,
+            tensor<64xf32>) -> tensor<16x64x32x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Fuse_Tensor:$weight,
+                       Optional<Fuse_Tensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$output_padding,
+                       DenseI64ArrayAttr:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of spatial dims (1, 2 or 3).
+    int64_t getNumSpatialDims() {
+      return getInput().getType().getRank() - 2;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+class Fuse_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : Fuse_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType,
+        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface>])> {
+  let summary = "Elementwise " # formula;
+  let description = [{
+    Applies `}] # formula # [{` to every element (PyTorch semantics).
+
+    Example:
+    ```mlir
+    %y = fuse.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Fuse_NegOp : Fuse_UnaryOp<"neg", "-x">;
+def Fuse_AbsOp : Fuse_UnaryOp<"abs", "|x|">;
+def Fuse_ExpOp : Fuse_UnaryOp<"exp", "exp(x)">;
+def Fuse_LogOp : Fuse_UnaryOp<"log", "log(x)">;
+def Fuse_SqrtOp : Fuse_UnaryOp<"sqrt", "sqrt(x)">;
+def Fuse_RsqrtOp : Fuse_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Fuse_ErfOp : Fuse_UnaryOp<"erf", "erf(x)">;
+def Fuse_TanhOp : Fuse_UnaryOp<"tanh", "tanh(x)">;
+def Fuse_SigmoidOp : Fuse_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
+def Fuse_ReluOp : Fuse_UnaryOp<"relu", "max(x, 0)">;
+def Fuse_SiluOp : Fuse_UnaryOp<"silu", "x * sigmoid(x)">;
+def Fuse_SoftplusOp
+    : Fuse_UnaryOp<"softplus", "log1p(exp(x)), or x where x > 20">;
+def Fuse_MishOp : Fuse_UnaryOp<"mish", "x * tanh(softplus(x))">;
+def Fuse_HardsigmoidOp
+    : Fuse_UnaryOp<"hardsigmoid", "clamp(x / 6 + 1/2, 0, 1)">;
+def Fuse_HardswishOp
+    : Fuse_UnaryOp<"hardswish", "x * clamp(x + 3, 0, 6) / 6">;
+
+def Fuse_GeluOp : Fuse_UnaryOp<"gelu",
+    "0.5 * x * (1 + erf(x / sqrt(2))), or the tanh form if approximate = \"tanh\""> {
+  let arguments = (ins Fuse_Tensor:$input,
+      DefaultValuedAttr<StrAttr, "\"none\"">:$approximate);
+  let hasVerifier = 1;
+}
+
+def Fuse_LeakyReluOp : Fuse_UnaryOp<"leaky_relu", "x > 0 ? x : slope * x"> {
+  let arguments = (ins Fuse_Tensor:$input,
+      DefaultValuedAttr<F64Attr, "0.01">:$slope);
+}
+
+def Fuse_ClampOp : Fuse_UnaryOp<"clamp",
+    "min(max(x, min), max) with either bound optional (hardtanh too)"> {
+  let arguments = (ins Fuse_Tensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+  let hasVerifier = 1;
+}
+
+class Fuse_BinaryOp<string mnemonic, string formula>
+    : Fuse_Op<mnemonic, [Pure,
+        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface>]> {
+  let summary = "Elementwise " # formula # " with NumPy broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` elementwise. The operand shapes broadcast
+    as in NumPy/PyTorch (trailing dims aligned, size-1 dims stretched, a
+    rank-0 tensor is a scalar); the result has the broadcast shape.
+
+    Example:
+    ```mlir
+    %y = fuse.}] # mnemonic # [{ %x, %b
+         : tensor<16x64x32x64x64xf32>, tensor<64x1x1x1xf32>
+         -> tensor<16x64x32x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$lhs, Fuse_Tensor:$rhs);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_AddOp : Fuse_BinaryOp<"add", "lhs + rhs">;
+def Fuse_SubOp : Fuse_BinaryOp<"sub", "lhs - rhs">;
+def Fuse_MulOp : Fuse_BinaryOp<"mul", "lhs * rhs">;
+def Fuse_DivOp : Fuse_BinaryOp<"div", "lhs / rhs">;
+def Fuse_MaximumOp : Fuse_BinaryOp<"maximum", "max(lhs, rhs) (NaN propagates)">;
+def Fuse_MinimumOp : Fuse_BinaryOp<"minimum", "min(lhs, rhs) (NaN propagates)">;
+def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
+
+//===----------------------------------------------------------------------===//
+// Normalisations
+//===----------------------------------------------------------------------===//
+
+def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax along one dim";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `dim` (0 <= dim < rank).
+
+    Example:
+    ```mlir
+    %y = fuse.softmax %x {dim = 1 : i64} : tensor<16x64x32x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, I64Attr:$dim);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
+    AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments]> {
+  let summary = "Layer normalisation over the trailing dims";
+  let description = [{
+    Normalises over the last `normalized_rank` dims:
+    `(x - mean) / sqrt(var + epsilon) * weight + bias` with the biased
+    variance. `weight` and `bias` are optional and, when present, have the
+    shape of the normalised dims.
+
+    Example (LayerNorm(64) on the last dim):
+    ```mlir
+    %y = fuse.layer_norm %x weight(%g : tensor<64xf32>)
+           bias(%b : tensor<64xf32>)
+           {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64}
+         : tensor<32x64x32x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Optional<Fuse_Tensor>:$weight,
+                       Optional<Fuse_Tensor>:$bias,
+                       DefaultValuedAttr<I64Attr, "1">:$normalized_rank,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+           (`bias` `(` $bias^ `:` type($bias) `)`)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fused kernels
+//===----------------------------------------------------------------------===//
+
+def Fuse_KernelOp : Fuse_Op<"kernel", [IsolatedFromAbove, SingleBlock]> {
+  let summary = "A group of graph ops that becomes one GPU kernel launch";
+  let description = [{
+    Formed by `fuse-form-kernels`: a transposed convolution and the epilogue
+    ops that consume it, computed by one kernel without intermediate tensors
+    in device memory. The body's block arguments are the kernel inputs (graph
+    values from outside); `fuse.yield` names the one output. `config` is set
+    by `fuse-tile-kernels`.
+
+    Example:
+    ```mlir
+    %r = fuse.kernel "kb2_49_k0" ins(%x, %w, %b : tensor<...>, tensor<...>,
+                                     tensor<64xf32>) -> tensor<...> {
+    ^bb0(%a: tensor<...>, %bw: tensor<...>, %bb: tensor<64xf32>):
+      %c = fuse.conv_transpose %a, %bw, %bb {...} : ...
+      %s = fuse.softmax %c {dim = 1 : i64} : tensor<...>
+      fuse.yield %s : tensor<...>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Fuse_Tensor>:$inputs, StrAttr:$kernel_name,
+                       OptionalAttr<Fuse_TileConfigAttr>:$config);
+  let results = (outs Fuse_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kernel_name `ins` `(` ($inputs^ `:` type($inputs))? `)` attr-dict
+    `->` type($result) $body
+  }];
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$resultType, "::llvm::StringRef":$name,
+                   "::mlir::ValueRange":$inputs)>
+  ];
+}
+
+def Fuse_YieldOp : Fuse_Op<"yield", [Pure, Terminator, HasParent<"KernelOp">]> {
+  let summary = "Names the output of a fused kernel";
+  let description = [{
+    Terminates a `fuse.kernel` body; its operand is the kernel's result.
+
+    Example: `fuse.yield %s : tensor<16x64x32x64x64xf32>`
+  }];
+  let arguments = (ins Fuse_Tensor:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+#endif // FUSECC_DIALECT_FUSE_IR_FUSEOPS_TD

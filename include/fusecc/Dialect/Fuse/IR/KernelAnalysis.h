@@ -1,0 +1,79 @@
+//===- KernelAnalysis.h - shape facts of a fused kernel ---------*- C++ -*-===//
+//
+// What the tiling pass and the GPU lowering both need to know about a
+// fuse.kernel: its convolution normalised to three spatial dims, and the
+// reductions of its epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H
+#define FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H
+
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
+#include <array>
+
+namespace fusecc::fuse {
+
+/// A transposed convolution with its spatial dims padded to three (leading
+/// unit dims: size 1, kernel 1, stride 1, padding 0, dilation 1).
+struct ConvGeometry {
+  int64_t rank = 0; ///< Rank of the original tensors (3, 4 or 5).
+  int64_t n = 0, cin = 0, cout = 0, groups = 1;
+  std::array<int64_t, 3> in{}, out{}, k{}, stride{}, pad{}, dil{};
+  bool hasBias = false;
+
+  int64_t cinPerGroup() const { return cin / groups; }
+  int64_t coutPerGroup() const { return cout / groups; }
+  /// Multiply-adds the convolution really needs (valid taps only).
+  int64_t validMacs() const;
+
+  static ConvGeometry get(ConvTransposeOp conv);
+};
+
+/// What a fused kernel's epilogue requires of its tiling.
+struct KernelAnalysis {
+  ConvTransposeOp conv;
+  ConvGeometry geom;
+  /// The epilogue needs all output channels of a position in one block.
+  bool needsAllChannels = false;
+  /// The epilogue needs a whole row of the last dim in one block.
+  bool needsWholeRow = false;
+  /// Softmax and layer_norm ops, in order: each gets a shared-memory tile.
+  llvm::SmallVector<mlir::Operation *> reductions;
+
+  /// Analyses `kernel`; emits a located diagnostic and fails when the kernel
+  /// is not a convolution plus an epilogue that one block per tile can run.
+  static llvm::FailureOr<KernelAnalysis> analyze(KernelOp kernel);
+};
+
+} // namespace fusecc::fuse
+
+
+
+namespace fusecc::fuse {
+
+/// Shared-memory layout of a tiled kernel, in f32 elements from the start of
+/// the dynamic shared memory. One output tile for the convolution result and
+/// one per reduction; staging buffers for an input chunk and a weight chunk;
+/// two statistics arrays per reduction.
+struct SharedMemoryPlan {
+  int64_t tileStride = 0; ///< Row stride of an output tile (>= tileW).
+  int64_t tileElems = 0;  ///< tileC * tileStride.
+  int64_t numTiles = 0;   ///< 1 + number of reductions.
+  int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
+  int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
+  int64_t totalElems = 0;
+  int64_t bytes() const { return totalElems * 4; }
+
+  static SharedMemoryPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+};
+
+/// Launch geometry of a tiled kernel.
+struct LaunchPlan {
+  int64_t numWTiles = 0, numCTiles = 0, gridX = 0, threads = 0;
+  static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+};
+
+} // namespace fusecc::fuse
+#endif // FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H

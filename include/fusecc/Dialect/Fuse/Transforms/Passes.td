@@ -1,0 +1,47 @@
+//===- Passes.td - fuse dialect passes ---------------------*- tablegen -*-===//
+//
+// Graph-level passes of the fuse dialect: kernel formation and tiling.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_DIALECT_FUSE_TRANSFORMS_PASSES_TD
+#define FUSECC_DIALECT_FUSE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Group each transposed convolution and its epilogue into a "
+                "fuse.kernel";
+  let description = [{
+    Starting at every `fuse.conv_transpose`, grows a kernel region over the
+    elementwise ops, softmax and layer_norm ops that consume values of the
+    region, as long as the region keeps exactly one value used outside it.
+    Splat scalar constants are cloned into the region; any other outside
+    value becomes a kernel input. The result is one `fuse.kernel` per
+    convolution, i.e. one GPU launch per layer, with no intermediate tensor.
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect"];
+}
+
+def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Choose the block/thread mapping of every fuse.kernel";
+  let description = [{
+    Attaches a `#fuse.tile<...>` configuration to each `fuse.kernel`: the
+    output row segment and channel range of a block, the thread grid, the
+    channels and positions per thread and the input-channel chunk staged in
+    shared memory. Reductions inside the kernel constrain the tile: a channel
+    softmax needs all channels in one block, a last-dim normalisation the
+    whole last dim. Kernels whose reductions cannot be held by one block are
+    rejected with a diagnostic (they need a multi-kernel plan).
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"ieee\"",
+           "Arithmetic of the convolution: ieee (FP32 FMA) or tf32">,
+    Option<"maxTileW", "max-tile-w", "int64_t", "128",
+           "Largest output row segment one block computes">,
+    Option<"threads", "threads", "int64_t", "256",
+           "Threads per block">,
+  ];
+}
+
+#endif // FUSECC_DIALECT_FUSE_TRANSFORMS_PASSES_TD

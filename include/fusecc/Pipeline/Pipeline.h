@@ -1,0 +1,46 @@
+//===- Pipeline.h - the fusecc compilation pipeline -------------*- C++ -*-===//
+//
+// Registration of everything fusecc's tools use, and the pass pipelines
+// from the fuse graph to PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_PIPELINE_PIPELINE_H
+#define FUSECC_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+
+namespace fusecc {
+
+/// Registers the fuse dialect, the upstream dialects, interfaces and LLVM IR
+/// translations the pipeline needs (including the NVVM target).
+void registerAllDialectsAndTranslations(mlir::DialectRegistry &registry);
+
+/// Registers fusecc's passes and the upstream ones, for fusecc-opt.
+void registerAllPasses();
+
+/// Options of the whole pipeline.
+struct PipelineOptions {
+  std::string chip = "sm_90";
+  std::string precision = "ieee";
+  int optLevel = 3;
+};
+
+/// fuse graph -> tiled fuse.kernel ops.
+void buildFusionPipeline(mlir::OpPassManager &pm,
+                         const PipelineOptions &options);
+/// tiled kernels -> gpu.func kernels + gpu.launch_func host functions.
+void buildGPUPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+/// gpu.func kernels -> LLVM dialect (NVVM) inside the gpu.module.
+void buildNVVMPipeline(mlir::OpPassManager &pm,
+                       const PipelineOptions &options);
+/// gpu.module (NVVM) -> gpu.binary holding PTX.
+void buildPTXPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+} // namespace fusecc
+
+#endif // FUSECC_PIPELINE_PIPELINE_H

@@ -1,0 +1,570 @@
+//===- KernelBuilder.cpp - build the gpu.func of a fused kernel -----------===//
+//
+// Device code of a fused transposed convolution + epilogue.
+//
+// A block owns one output row segment (batch n, depth od, height oh, `tileW`
+// positions along W) and `tileC` channels. The convolution is computed per
+// stride phase: a block's od/oh fix the valid depth/height taps, and each
+// thread owns positions strided by `threadsW` (a multiple of the W stride), so
+// that all of its positions share one W phase and one set of valid W taps.
+// Only valid taps are visited: no multiply by a structural zero. Input rows
+// and weights are staged in shared memory chunk by chunk of input channels;
+// each thread keeps a `chanPerThread x posPerThread` accumulator micro-tile
+// in registers (fully unrolled, carried through scf.for iter_args).
+//
+// The accumulators (plus the conv bias) are written to an output tile in
+// shared memory. The epilogue then runs on that tile: elementwise ops are
+// evaluated per element straight from the tile; each softmax / layer_norm
+// materialises its input in its own tile, reduces lines of it (warp
+// shuffles), and normalises it in place. The final value of every element is
+// stored to global memory with consecutive threads on consecutive W
+// positions (coalesced).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// Emits the device code of one kernel. Index arithmetic helpers keep the
+/// generator readable; everything static is folded by the builder's users
+/// (canonicalize) later.
+class KernelEmitter {
+public:
+  KernelEmitter(ImplicitLocOpBuilder &b, KernelOp kernel,
+                const KernelAnalysis &a, gpu::GPUFuncOp func)
+      : b(b), kernel(kernel), a(a), g(a.geom), cfg(*kernel.getConfig()),
+        smemPlan(SharedMemoryPlan::get(a, cfg)),
+        launch(LaunchPlan::get(a, cfg)), func(func) {}
+
+  void emit();
+
+private:
+  // Index and float helpers.
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value f(double v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, c(y)); }
+  Value divu(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, x, c(y));
+  }
+  Value remu(Value x, int64_t y) { return arith::RemUIOp::create(b, x, c(y)); }
+  Value divExact(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivSIOp::create(b, x, c(y));
+  }
+  Value floorDiv(Value x, int64_t y) {
+    return y == 1 ? x : arith::FloorDivSIOp::create(b, x, c(y));
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, p, x, y);
+  }
+  Value ult(Value x, int64_t y) { return cmp(arith::CmpIPredicate::ult, x, c(y)); }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  Value inRange(Value x, int64_t hi) {
+    // 0 <= x < hi for a signed index, as one unsigned compare.
+    return ult(x, hi);
+  }
+  Value sload(Value idx) { return memref::LoadOp::create(b, smem, idx); }
+  void sstore(Value v, Value idx) { memref::StoreOp::create(b, v, smem, idx); }
+
+  /// Loads `mem[idx]` if `cond`, else yields 0.
+  Value guardedLoad(Value cond, Value mem, ValueRange idx) {
+    auto ifOp = scf::IfOp::create(b, TypeRange{b.getF32Type()}, cond,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(b, ValueRange{memref::LoadOp::create(b, mem, idx)});
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, ValueRange{f(0.0)});
+    }
+    return ifOp.getResult(0);
+  }
+
+  /// Indices of a full-rank tensor element from 3-D-normalised coordinates.
+  SmallVector<Value> fullIndex(Value n, Value ch, Value d, Value h, Value w) {
+    SmallVector<Value> idx{n, ch};
+    if (g.rank == 5)
+      idx.push_back(d);
+    if (g.rank >= 4)
+      idx.push_back(h);
+    idx.push_back(w);
+    return idx;
+  }
+
+  /// First valid tap (or `k` if none) for phase residue `r` of a dim, and
+  /// the tap step: tap t is valid iff (t * dil) mod stride == r.
+  Value firstTap(Value r, int64_t k, int64_t stride, int64_t dil) {
+    int64_t step = stride / std::gcd(stride, dil);
+    Value t0 = c(k);
+    for (int64_t t = std::min(step, k) - 1; t >= 0; --t) {
+      Value hit = cmp(arith::CmpIPredicate::eq, r, c((t * dil) % stride));
+      t0 = arith::SelectOp::create(b, hit, c(t), t0);
+    }
+    return t0;
+  }
+  int64_t tapStep(int64_t stride, int64_t dil) {
+    return stride / std::gcd(stride, dil);
+  }
+
+  void emitConvolution();
+  void emitEpilogue();
+  /// Runs `body(cl, wl, c, ow)` for every valid element of the tile,
+  /// distributed over the block's threads (consecutive threads, consecutive
+  /// W positions).
+  void forEachTileElement(function_ref<void(Value, Value, Value, Value)> body);
+  /// Scalar value of graph value `v` at tile element (cl, wl).
+  Value elementValue(Value v, Value cl, Value wl, Value ch, Value ow,
+                     DenseMap<Value, Value> &memo);
+  void emitReduction(Operation *op, int64_t tileIndex);
+  Value tileAddr(int64_t tileIndex, Value cl, Value wl) {
+    return add(add(mul(cl, smemPlan.tileStride), wl),
+               tileIndex * smemPlan.tileElems);
+  }
+
+  ImplicitLocOpBuilder &b;
+  KernelOp kernel;
+  const KernelAnalysis &a;
+  const ConvGeometry &g;
+  TileConfigAttr cfg;
+  SharedMemoryPlan smemPlan;
+  LaunchPlan launch;
+  gpu::GPUFuncOp func;
+
+  Value smem;                 ///< memref<total x f32, workgroup>
+  Value tid, tx, ty;          ///< Thread id, its W lane and channel lane.
+  Value n, od, oh, ow0, co0;  ///< The block's tile origin.
+  DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
+  DenseMap<Operation *, int64_t> tileOf; ///< Reduction -> its tile index.
+};
+
+void KernelEmitter::emit() {
+  // Map kernel inputs to function arguments.
+  Block &body = kernel.getBody().front();
+  for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
+    memOf[arg] = fArg;
+
+  auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface{}, wg);
+  Value raw = gpu::DynamicSharedMemoryOp::create(b, bytesTy);
+  auto f32Ty = MemRefType::get({smemPlan.totalElems}, b.getF32Type(),
+                               MemRefLayoutAttrInterface{}, wg);
+  smem = memref::ViewOp::create(b, f32Ty, raw, c(0), ValueRange{});
+
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  tx = remu(tid, cfg.getThreadsW());
+  ty = divu(tid, cfg.getThreadsW());
+  Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value wt = remu(bid, launch.numWTiles);
+  Value r = divu(bid, launch.numWTiles);
+  Value ct = remu(r, launch.numCTiles);
+  r = divu(r, launch.numCTiles);
+  oh = remu(r, g.out[1]);
+  r = divu(r, g.out[1]);
+  od = remu(r, g.out[0]);
+  n = divu(r, g.out[0]);
+  ow0 = mul(wt, cfg.getTileW());
+  co0 = mul(ct, cfg.getTileC());
+
+  int64_t i = 1;
+  for (Operation *op : a.reductions)
+    tileOf[op] = i++;
+
+  emitConvolution();
+  gpu::BarrierOp::create(b);
+  emitEpilogue();
+  gpu::ReturnOp::create(b);
+}
+
+void KernelEmitter::emitConvolution() {
+  const int64_t tw = cfg.getThreadsW(), tc = cfg.getThreadsC();
+  const int64_t cpt = cfg.getChanPerThread();
+  const int64_t ppt = cfg.getTileW() / tw;
+  const int64_t sb = tc * cpt, kc = cfg.getCiChunk();
+  const int64_t nthreads = launch.threads, span = smemPlan.inputSpan;
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
+
+  // W phase of this thread (shared by all of its positions).
+  Value owt = add(add(ow0, tx), pw);
+  Value tw0 = firstTap(remu(owt, sw), kw, sw, dw);
+  Value iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
+  // D and H phases of the block.
+  Value odp = add(od, g.pad[0]), ohp = add(oh, g.pad[1]);
+  Value td0 = firstTap(remu(odp, g.stride[0]), g.k[0], g.stride[0], g.dil[0]);
+  Value th0 = firstTap(remu(ohp, g.stride[1]), g.k[1], g.stride[1], g.dil[1]);
+
+  Value biasMem = a.conv.getBias() ? memOf[a.conv.getBias()] : Value();
+  auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(subLoop.getBody());
+    Value cs = add(co0, subLoop.getInductionVar());
+    Value grp = divu(cs, g.coutPerGroup());
+    Value ciBase = mul(grp, g.cinPerGroup());
+    Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
+
+    SmallVector<Value> zeros(cpt * ppt, f(0.0));
+    // Loop over valid depth taps, then height taps; each is skipped when
+    // the input row it reads is outside the input.
+    auto dLoop = scf::ForOp::create(b, td0, c(g.k[0]),
+                                    c(tapStep(g.stride[0], g.dil[0])), zeros);
+    b.setInsertionPointToStart(dLoop.getBody());
+    Value id = divExact(sub(odp, mul(dLoop.getInductionVar(), g.dil[0])),
+                        g.stride[0]);
+    auto dIf = scf::IfOp::create(b, dLoop.getRegionIterArgs().getTypes(),
+                                 inRange(id, g.in[0]), true);
+    b.setInsertionPointToStart(&dIf.getElseRegion().front());
+    scf::YieldOp::create(b, dLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(&dIf.getThenRegion().front());
+
+    auto hLoop = scf::ForOp::create(b, th0, c(g.k[1]),
+                                    c(tapStep(g.stride[1], g.dil[1])),
+                                    dLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(hLoop.getBody());
+    Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
+                        g.stride[1]);
+    auto hIf = scf::IfOp::create(b, hLoop.getRegionIterArgs().getTypes(),
+                                 inRange(ih, g.in[1]), true);
+    b.setInsertionPointToStart(&hIf.getElseRegion().front());
+    scf::YieldOp::create(b, hLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(&hIf.getThenRegion().front());
+
+    auto ciLoop = scf::ForOp::create(b, c(0), c(g.cinPerGroup()), c(kc),
+                                     hLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(ciLoop.getBody());
+    Value ci0 = ciLoop.getInductionVar();
+    Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
+    gpu::BarrierOp::create(b);
+    // Stage the input rows: kc channels x span positions, zero outside.
+    {
+      auto loop = scf::ForOp::create(b, tid, c(kc * span), c(nthreads));
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value e = loop.getInductionVar();
+      Value ci = add(ci0, divu(e, span));
+      Value iw = add(iwMin, remu(e, span));
+      Value ok = andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2]));
+      Value v = guardedLoad(ok, input,
+                            fullIndex(n, add(ciBase, ci), id, ih, iw));
+      sstore(v, add(e, smemPlan.xsOffset));
+    }
+    // Stage the weights of taps (td, th, *): kc x sb channels x kw, read
+    // with the tap fastest (contiguous), stored channel fastest.
+    {
+      auto loop = scf::ForOp::create(b, tid, c(kc * sb * kw), c(nthreads));
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value e = loop.getInductionVar();
+      Value t = remu(e, kw);
+      Value rest = divu(e, kw);
+      Value cl = remu(rest, sb);
+      Value kci = divu(rest, sb);
+      Value ci = add(ci0, kci);
+      Value co = add(coInGroup, cl);
+      Value ok = andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup()));
+      SmallVector<Value> widx{add(ciBase, ci), co};
+      if (g.rank == 5)
+        widx.push_back(td);
+      if (g.rank >= 4)
+        widx.push_back(th);
+      widx.push_back(t);
+      Value v = guardedLoad(ok, weight, widx);
+      sstore(v, add(add(mul(add(mul(kci, kw), t), sb), cl),
+                    smemPlan.wsOffset));
+    }
+    gpu::BarrierOp::create(b);
+    // Multiply-accumulate over the chunk's channels and the valid W taps.
+    auto kLoop = scf::ForOp::create(b, c(0), c(kc), c(1),
+                                    ciLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)),
+                                    kLoop.getRegionIterArgs());
+    b.setInsertionPointToStart(wLoop.getBody());
+    Value t = wLoop.getInductionVar();
+    Value xBase = add(sub(divExact(sub(owt, mul(t, dw)), sw), iwMin),
+                      add(mul(k, span), c(smemPlan.xsOffset)));
+    Value wBase = add(add(mul(add(mul(k, kw), t), sb), ty),
+                      c(smemPlan.wsOffset));
+    SmallVector<Value> xv, wv;
+    for (int64_t i = 0; i < ppt; ++i)
+      xv.push_back(sload(add(xBase, i * (tw / sw))));
+    for (int64_t j = 0; j < cpt; ++j)
+      wv.push_back(sload(add(wBase, j * tc)));
+    SmallVector<Value> acc(wLoop.getRegionIterArgs());
+    for (int64_t j = 0; j < cpt; ++j)
+      for (int64_t i = 0; i < ppt; ++i)
+        acc[j * ppt + i] = math::FmaOp::create(b, xv[i], wv[j], acc[j * ppt + i]);
+    scf::YieldOp::create(b, acc);
+    b.setInsertionPointAfter(wLoop);
+    scf::YieldOp::create(b, wLoop.getResults());
+    b.setInsertionPointAfter(kLoop);
+    scf::YieldOp::create(b, kLoop.getResults());
+    b.setInsertionPointAfter(ciLoop);
+    scf::YieldOp::create(b, ciLoop.getResults());
+    b.setInsertionPointAfter(hIf);
+    scf::YieldOp::create(b, hIf.getResults());
+    b.setInsertionPointAfter(hLoop);
+    scf::YieldOp::create(b, hLoop.getResults());
+    b.setInsertionPointAfter(dIf);
+    scf::YieldOp::create(b, dIf.getResults());
+    b.setInsertionPointAfter(dLoop);
+
+    // Accumulators (+ bias) to the convolution's output tile.
+    for (int64_t j = 0; j < cpt; ++j) {
+      Value cl = add(add(subLoop.getInductionVar(), ty), j * tc);
+      Value bias = f(0.0);
+      if (biasMem) {
+        Value ch = add(co0, cl);
+        bias = guardedLoad(ult(ch, g.cout), biasMem, ValueRange{ch});
+      }
+      for (int64_t i = 0; i < ppt; ++i) {
+        Value v = arith::AddFOp::create(b, dLoop.getResult(j * ppt + i), bias);
+        sstore(v, tileAddr(0, cl, add(tx, i * tw)));
+      }
+    }
+  }
+}
+
+void KernelEmitter::forEachTileElement(
+    function_ref<void(Value, Value, Value, Value)> body) {
+  const int64_t tileW = cfg.getTileW();
+  auto loop = scf::ForOp::create(b, tid, c(cfg.getTileC() * tileW),
+                                 c(launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  Value cl = divu(e, tileW), wl = remu(e, tileW);
+  Value ch = add(co0, cl), ow = add(ow0, wl);
+  Value valid = andI(ult(ch, g.cout), ult(ow, g.out[2]));
+  auto ifOp = scf::IfOp::create(b, TypeRange{}, valid, false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body(cl, wl, ch, ow);
+}
+
+Value KernelEmitter::elementValue(Value v, Value cl, Value wl, Value ch,
+                                  Value ow, DenseMap<Value, Value> &memo) {
+  if (Value known = memo.lookup(v))
+    return known;
+  Value result;
+  Operation *def = v.getDefiningOp();
+  if (def == a.conv.getOperation()) {
+    result = sload(tileAddr(0, cl, wl));
+  } else if (def && tileOf.count(def)) {
+    result = sload(tileAddr(tileOf[def], cl, wl));
+  } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    auto dense = cast<DenseElementsAttr>(cst.getValue());
+    result = f(dense.getSplatValue<APFloat>().convertToDouble());
+  } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(elementValue(o, cl, wl, ch, ow, memo));
+    result = ew.buildScalar(b, b.getLoc(), operands);
+  } else {
+    // A kernel input read with broadcasting: dims are aligned at the right,
+    // size-1 dims read index 0.
+    auto ty = cast<RankedTensorType>(v.getType());
+    SmallVector<Value> full = fullIndex(n, ch, od, oh, ow);
+    SmallVector<Value> idx;
+    int64_t lead = g.rank - ty.getRank();
+    for (int64_t d = 0; d < ty.getRank(); ++d)
+      idx.push_back(ty.getDimSize(d) == 1 ? c(0) : full[lead + d]);
+    result = memref::LoadOp::create(b, memOf.lookup(v), idx);
+  }
+  memo[v] = result;
+  return result;
+}
+
+void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
+  Value input = op->getOperand(0);
+  // 1. Materialise the input in this reduction's tile.
+  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
+    DenseMap<Value, Value> memo;
+    sstore(elementValue(input, cl, wl, ch, ow, memo),
+           tileAddr(tileIndex, cl, wl));
+  });
+  gpu::BarrierOp::create(b);
+
+  // 2. Statistics of each line: a column (channel softmax) or a row.
+  auto softmax = dyn_cast<SoftmaxOp>(op);
+  bool alongChannels = softmax && softmax.getDim() == 1;
+  int64_t numLines = alongChannels ? cfg.getTileW() : cfg.getTileC();
+  int64_t lineLen = alongChannels ? g.cout : g.out[2];
+  int64_t validLines = alongChannels ? g.out[2] : g.cout;
+  int64_t perLine = 1;
+  while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
+    perLine *= 2;
+  int64_t linesPerPass = launch.threads / perLine;
+  int64_t statsA = smemPlan.statsOffset +
+                   2 * smemPlan.statsLen * (tileIndex - 1);
+  int64_t statsB = statsA + smemPlan.statsLen;
+  {
+    auto loop = scf::ForOp::create(b, c(0), c(numLines), c(linesPerPass));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value line = add(loop.getInductionVar(), divu(tid, perLine));
+    Value part = remu(tid, perLine);
+    // Lines are local indices; they are valid if inside the tensor.
+    Value lineValid =
+        andI(ult(tid, linesPerPass * perLine),
+             alongChannels ? ult(add(ow0, line), validLines)
+                           : ult(add(co0, line), validLines));
+    Value len = arith::SelectOp::create(b, lineValid, c(lineLen), c(0));
+    auto addrOf = [&](Value idx) {
+      return alongChannels ? tileAddr(tileIndex, idx, line)
+                           : tileAddr(tileIndex, line, idx);
+    };
+    // Reduces `init` over the line's elements with `combine`, then across the
+    // `perLine` threads of the line with warp shuffles.
+    auto reduceLine = [&](Value init,
+                          function_ref<Value(Value, Value)> elem,
+                          function_ref<Value(Value, Value)> combine) {
+      auto l = scf::ForOp::create(b, part, len, c(perLine), ValueRange{init});
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(l.getBody());
+        Value x = sload(addrOf(l.getInductionVar()));
+        scf::YieldOp::create(b, ValueRange{elem(l.getRegionIterArgs()[0], x)});
+      }
+      Value acc = l.getResult(0);
+      for (int64_t off = perLine / 2; off >= 1; off /= 2) {
+        auto shfl = gpu::ShuffleOp::create(b, acc, off, 32,
+                                           gpu::ShuffleMode::XOR);
+        acc = combine(acc, shfl.getShuffleResult());
+      }
+      return acc;
+    };
+    auto addF = [&](Value x, Value y) -> Value {
+      return arith::AddFOp::create(b, x, y);
+    };
+    Value statA, statB;
+    if (softmax) {
+      auto maxF = [&](Value x, Value y) -> Value {
+        return arith::MaximumFOp::create(b, x, y);
+      };
+      statA = reduceLine(f(-INFINITY), maxF, maxF);
+      statB = reduceLine(
+          f(0.0),
+          [&](Value acc, Value x) -> Value {
+            return addF(acc, math::ExpOp::create(
+                                 b, arith::SubFOp::create(b, x, statA)));
+          },
+          addF);
+    } else {
+      auto ln = cast<LayerNormOp>(op);
+      Value invLen = f(1.0 / static_cast<double>(lineLen));
+      Value sum = reduceLine(f(0.0), addF, addF);
+      statA = arith::MulFOp::create(b, sum, invLen);
+      Value sq = reduceLine(
+          f(0.0),
+          [&](Value acc, Value x) -> Value {
+            Value d = arith::SubFOp::create(b, x, statA);
+            return math::FmaOp::create(b, d, d, acc);
+          },
+          addF);
+      Value var = arith::MulFOp::create(b, sq, invLen);
+      statB = math::RsqrtOp::create(
+          b, arith::AddFOp::create(
+                 b, var, f(ln.getEpsilon().convertToDouble())));
+    }
+    Value writer = andI(lineValid, cmp(arith::CmpIPredicate::eq, part, c(0)));
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, writer, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    sstore(statA, add(line, statsA));
+    sstore(statB, add(line, statsB));
+  }
+  gpu::BarrierOp::create(b);
+
+  // 3. Normalise the tile in place.
+  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
+    Value addr = tileAddr(tileIndex, cl, wl);
+    Value x = sload(addr);
+    Value line = alongChannels ? wl : cl;
+    Value sA = sload(add(line, statsA)), sB = sload(add(line, statsB));
+    Value y;
+    if (softmax) {
+      y = arith::DivFOp::create(
+          b, math::ExpOp::create(b, arith::SubFOp::create(b, x, sA)), sB);
+    } else {
+      auto ln = cast<LayerNormOp>(op);
+      y = arith::MulFOp::create(b, arith::SubFOp::create(b, x, sA), sB);
+      if (Value w = ln.getWeight())
+        y = arith::MulFOp::create(
+            b, y, memref::LoadOp::create(b, memOf.lookup(w), ValueRange{ow}));
+      if (Value bias = ln.getBias())
+        y = arith::AddFOp::create(
+            b, y,
+            memref::LoadOp::create(b, memOf.lookup(bias), ValueRange{ow}));
+    }
+    sstore(y, addr);
+  });
+  gpu::BarrierOp::create(b);
+}
+
+void KernelEmitter::emitEpilogue() {
+  for (Operation *op : a.reductions)
+    emitReduction(op, tileOf[op]);
+  Value result =
+      cast<YieldOp>(kernel.getBody().front().getTerminator()).getValue();
+  Value out = func.getArguments().back();
+  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
+    DenseMap<Value, Value> memo;
+    Value v = elementValue(result, cl, wl, ch, ow, memo);
+    memref::StoreOp::create(b, v, out, fullIndex(n, ch, od, oh, ow));
+  });
+}
+
+} // namespace
+
+FailureOr<gpu::GPUFuncOp>
+fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
+                            const KernelAnalysis &analysis) {
+  if (!kernel.getConfig())
+    return kernel.emitOpError("has no tile config; run fuse-tile-kernels "
+                              "before fuse-convert-to-gpu");
+  for (Operation *op : analysis.reductions)
+    if (auto ln = dyn_cast<LayerNormOp>(op))
+      for (Value v : {ln.getWeight(), ln.getBias()})
+        if (v && !isa<BlockArgument>(v))
+          return ln.emitOpError("weight and bias must be kernel inputs");
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<Type> argTypes;
+  auto toMemRef = [](Type t) {
+    auto tt = cast<RankedTensorType>(t);
+    return MemRefType::get(tt.getShape(), tt.getElementType());
+  };
+  for (Value in : kernel.getInputs())
+    argTypes.push_back(toMemRef(in.getType()));
+  argTypes.push_back(toMemRef(kernel.getResult().getType()));
+
+  ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(b, kernel.getKernelName(),
+                                     FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  LaunchPlan launch = LaunchPlan::get(analysis, *kernel.getConfig());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(launch.threads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+  KernelEmitter(b, kernel, analysis, func).emit();
+  return func;
+}

@@ -1,0 +1,52 @@
+//===- FuseDialect.cpp - fuse dialect registration ------------------------===//
+//
+// Registers the fuse dialect's ops and attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+#include "fusecc/Dialect/Fuse/IR/FuseOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "fusecc/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
+
+void FuseDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "fusecc/Dialect/Fuse/IR/FuseOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "fusecc/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t tileW, int64_t tileC, int64_t threadsW,
+                       int64_t threadsC, int64_t chanPerThread,
+                       int64_t ciChunk, StringRef precision) {
+  if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
+      chanPerThread <= 0 || ciChunk <= 0)
+    return emitError() << "tile config sizes must be positive";
+  if (tileW % threadsW != 0)
+    return emitError() << "tileW (" << tileW
+                       << ") must be a multiple of threadsW (" << threadsW
+                       << ")";
+  if (threadsW * threadsC > 1024)
+    return emitError() << "threadsW * threadsC = " << threadsW * threadsC
+                       << " exceeds 1024 threads per block";
+  if (precision != "ieee" && precision != "tf32")
+    return emitError() << "precision must be \"ieee\" or \"tf32\", got \""
+                       << precision << "\"";
+  return success();
+}

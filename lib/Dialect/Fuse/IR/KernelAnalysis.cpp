@@ -1,0 +1,158 @@
+//===- KernelAnalysis.cpp - shape facts of a fused kernel -----------------===//
+//
+// Normalises the convolution of a fuse.kernel to three spatial dims and
+// checks that its epilogue can be computed on one block's output tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+ConvGeometry ConvGeometry::get(ConvTransposeOp conv) {
+  ConvGeometry g;
+  auto inTy = conv.getInput().getType();
+  auto wTy = conv.getWeight().getType();
+  auto outTy = conv.getResult().getType();
+  g.rank = inTy.getRank();
+  g.n = inTy.getDimSize(0);
+  g.cin = inTy.getDimSize(1);
+  g.groups = conv.getGroups();
+  g.cout = outTy.getDimSize(1);
+  g.hasBias = static_cast<bool>(conv.getBias());
+  int64_t nsp = g.rank - 2, lead = 3 - nsp;
+  for (int64_t i = 0; i < 3; ++i) {
+    bool real = i >= lead;
+    int64_t j = i - lead;
+    g.in[i] = real ? inTy.getDimSize(2 + j) : 1;
+    g.out[i] = real ? outTy.getDimSize(2 + j) : 1;
+    g.k[i] = real ? wTy.getDimSize(2 + j) : 1;
+    g.stride[i] = real ? conv.getStride()[j] : 1;
+    g.pad[i] = real ? conv.getPadding()[j] : 0;
+    g.dil[i] = real ? conv.getDilation()[j] : 1;
+  }
+  return g;
+}
+
+int64_t ConvGeometry::validMacs() const {
+  // Per dim: number of (output, tap) pairs whose input index is valid.
+  int64_t pairs = 1;
+  for (int i = 0; i < 3; ++i) {
+    int64_t cnt = 0;
+    for (int64_t o = 0; o < out[i]; ++o)
+      for (int64_t t = 0; t < k[i]; ++t) {
+        int64_t num = o + pad[i] - t * dil[i];
+        if (num >= 0 && num % stride[i] == 0 && num / stride[i] < in[i])
+          ++cnt;
+      }
+    pairs *= cnt;
+  }
+  return n * cout * cinPerGroup() * pairs;
+}
+
+/// True if `v`'s shape broadcasts to `shape` without growing it.
+static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
+  auto ty = cast<RankedTensorType>(v.getType());
+  auto b = broadcastShapes(ty.getShape(), shape);
+  return succeeded(b) && ArrayRef<int64_t>(*b) == shape;
+}
+
+FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
+  KernelAnalysis a;
+  Block &body = kernel.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
+      if (a.conv)
+        return kernel.emitOpError(
+            "has more than one convolution; a kernel computes one");
+      a.conv = conv;
+      continue;
+    }
+    if (!a.conv) {
+      if (isa<arith::ConstantOp>(op))
+        continue;
+      return op.emitOpError("before the convolution of a fused kernel is not "
+                            "supported (prologue fusion is not implemented)");
+    }
+  }
+  if (!a.conv)
+    return kernel.emitOpError("has no fuse.conv_transpose to compute");
+  a.geom = ConvGeometry::get(a.conv);
+  for (Value v : a.conv->getOperands())
+    if (!isa<BlockArgument>(v))
+      return a.conv.emitOpError(
+          "operands of a fused convolution must be kernel inputs");
+  ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
+  int64_t rank = shape.size();
+  for (Operation &op : body.without_terminator()) {
+    if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
+      continue;
+    for (Value r : op.getResults())
+      if (cast<RankedTensorType>(r.getType()).getShape() != shape)
+        return op.emitOpError("result shape differs from the convolution "
+                              "output; the fused epilogue must keep it");
+    if (auto sm = dyn_cast<SoftmaxOp>(op)) {
+      if (sm.getDim() == 1)
+        a.needsAllChannels = true;
+      else if (sm.getDim() == rank - 1)
+        a.needsWholeRow = true;
+      else
+        return sm.emitOpError("along dim ")
+               << sm.getDim()
+               << " spans several output tiles; only the channel dim (1) and "
+                  "the last dim are fused (a multi-kernel plan is needed)";
+      a.reductions.push_back(&op);
+      continue;
+    }
+    if (auto ln = dyn_cast<LayerNormOp>(op)) {
+      if (ln.getNormalizedRank() != 1)
+        return ln.emitOpError("over ")
+               << ln.getNormalizedRank()
+               << " dims spans several output tiles; only the last dim is "
+                  "fused (a multi-kernel plan is needed)";
+      a.needsWholeRow = true;
+      a.reductions.push_back(&op);
+      continue;
+    }
+    if (!isa<ElementwiseOpInterface>(op))
+      return op.emitOpError("cannot be part of a fused epilogue");
+    for (Value v : op.getOperands())
+      if (!broadcastsTo(v, shape))
+        return op.emitOpError("operand does not broadcast to the kernel's "
+                              "output shape");
+  }
+  return a;
+}
+
+SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
+                                       TileConfigAttr cfg) {
+  SharedMemoryPlan p;
+  const ConvGeometry &g = a.geom;
+  // An odd row stride keeps column walks (channel reductions) conflict-free.
+  p.tileStride = cfg.getTileW() % 2 == 0 ? cfg.getTileW() + 1 : cfg.getTileW();
+  p.tileElems = cfg.getTileC() * p.tileStride;
+  p.numTiles = 1 + static_cast<int64_t>(a.reductions.size());
+  p.inputSpan =
+      (cfg.getTileW() - 1 + (g.k[2] - 1) * g.dil[2]) / g.stride[2] + 2;
+  int64_t subBlock = cfg.getThreadsC() * cfg.getChanPerThread();
+  p.xsOffset = p.numTiles * p.tileElems;
+  p.wsOffset = p.xsOffset + cfg.getCiChunk() * p.inputSpan;
+  p.statsOffset = p.wsOffset + cfg.getCiChunk() * g.k[2] * subBlock;
+  p.statsLen = std::max(cfg.getTileC(), cfg.getTileW());
+  p.totalElems =
+      p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
+  return p;
+}
+
+LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
+  LaunchPlan l;
+  const ConvGeometry &g = a.geom;
+  l.numWTiles = llvm::divideCeil(g.out[2], cfg.getTileW());
+  l.numCTiles = llvm::divideCeil(g.cout, cfg.getTileC());
+  l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * g.out[1];
+  l.threads = cfg.getThreadsW() * cfg.getThreadsC();
+  return l;
+}

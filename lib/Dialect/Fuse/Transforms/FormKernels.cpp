@@ -1,0 +1,134 @@
+//===- FormKernels.cpp - group conv + epilogue into fuse.kernel -----------===//
+//
+// Implements `fuse-form-kernels`: every transposed convolution and the
+// epilogue ops that consume it become one `fuse.kernel` region, i.e. one GPU
+// launch with no intermediate tensor in device memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace fusecc::fuse {
+#define GEN_PASS_DEF_FUSEFORMKERNELS
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fusecc::fuse
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// Ops that can run on the tile of a fused kernel after the convolution.
+bool isEpilogueOp(Operation *op) {
+  return isa<ElementwiseOpInterface, SoftmaxOp, LayerNormOp>(op);
+}
+
+/// A rank-0 (or all-ones) splat f32 constant: cloned into kernels as a scalar.
+bool isScalarConstant(Value v) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  if (!cst)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  return dense && dense.isSplat() && dense.getElementType().isF32();
+}
+
+/// The values produced in `group` that are used outside it.
+SmallVector<Value> escapingValues(const llvm::SetVector<Operation *> &group) {
+  SmallVector<Value> out;
+  for (Operation *op : group)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *u) {
+            return !group.contains(u);
+          }))
+        out.push_back(r);
+  return out;
+}
+
+/// Grows the op group of one convolution: later ops of the block that read a
+/// value of the group and otherwise only values defined before the
+/// convolution (so no cycle through outside ops can form).
+llvm::SetVector<Operation *> growGroup(ConvTransposeOp conv) {
+  llvm::SetVector<Operation *> group;
+  group.insert(conv);
+  for (Operation *op = conv->getNextNode(); op; op = op->getNextNode()) {
+    if (!isEpilogueOp(op))
+      continue;
+    bool readsGroup = false, operandsOk = true;
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && group.contains(def)) {
+        readsGroup = true;
+        continue;
+      }
+      bool before = !def || isScalarConstant(v) ||
+                    (def->getBlock() == conv->getBlock() &&
+                     def->isBeforeInBlock(conv));
+      operandsOk &= before;
+    }
+    if (readsGroup && operandsOk)
+      group.insert(op);
+  }
+  // A kernel has one output: drop trailing ops until one value escapes.
+  while (group.size() > 1 && escapingValues(group).size() > 1)
+    group.pop_back();
+  return group;
+}
+
+struct FormKernelsPass
+    : public fusecc::fuse::impl::FuseFormKernelsBase<FormKernelsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<ConvTransposeOp> convs;
+    func.walk([&](ConvTransposeOp conv) {
+      if (!conv->getParentOfType<KernelOp>())
+        convs.push_back(conv);
+    });
+    unsigned counter = 0;
+    for (ConvTransposeOp conv : convs) {
+      llvm::SetVector<Operation *> group = growGroup(conv);
+      SmallVector<Value> escaping = escapingValues(group);
+      if (escaping.empty())
+        continue; // Dead convolution; leave it to DCE.
+      Value output = escaping.front();
+
+      // Kernel inputs: outside values, except scalar constants (cloned).
+      llvm::SetVector<Value> inputs;
+      for (Operation *op : group)
+        for (Value v : op->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          if ((def && group.contains(def)) || isScalarConstant(v))
+            continue;
+          inputs.insert(v);
+        }
+
+      // Inputs are defined before the convolution, so the kernel may stand
+      // where the output was defined, ahead of all of its users.
+      OpBuilder b(output.getDefiningOp());
+      std::string name =
+          (func.getSymName() + "_k" + std::to_string(counter++)).str();
+      auto kernel = KernelOp::create(b, conv.getLoc(), output.getType(), name,
+                                     inputs.getArrayRef());
+      Block &body = kernel.getBody().front();
+      IRMapping map;
+      for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
+        map.map(in, arg);
+      OpBuilder bb = OpBuilder::atBlockEnd(&body);
+      for (Operation *op : group) {
+        for (Value v : op->getOperands())
+          if (isScalarConstant(v) && !map.contains(v))
+            map.map(v, bb.clone(*v.getDefiningOp())->getResult(0));
+        bb.clone(*op, map);
+      }
+      YieldOp::create(bb, conv.getLoc(), map.lookup(output));
+      output.replaceAllUsesWith(kernel.getResult());
+      for (Operation *op : llvm::reverse(group))
+        op->erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,138 @@
+//===- TileKernels.cpp - choose the block/thread mapping of kernels -------===//
+//
+// Implements `fuse-tile-kernels`: a small cost model picks, per fused kernel,
+// the output tile of a block, the thread grid and the register micro-tile,
+// within the limits that the kernel's reductions and the chip impose.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
+
+namespace fusecc::fuse {
+#define GEN_PASS_DEF_FUSETILEKERNELS
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fusecc::fuse
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// Shared memory one block may use on sm_90 (227 KiB).
+constexpr int64_t kMaxSharedBytes = 232448;
+/// Accumulators one thread may hold before registers spill.
+constexpr int64_t kMaxAccumulators = 64;
+
+/// The largest divisor of `n` that is at most `limit`.
+int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
+                                       const KernelAnalysis &a,
+                                       StringRef precision, int64_t maxTileW,
+                                       int64_t threads) {
+  const ConvGeometry &g = a.geom;
+  MLIRContext *ctx = kernel.getContext();
+  // Threads along W: a multiple of the W stride, so that the positions a
+  // thread owns (strided by threadsW) share one stride phase and one tap set.
+  int64_t sw = g.stride[2];
+  int64_t threadsW = llvm::alignTo(16, sw);
+  if (threadsW > threads)
+    return kernel.emitOpError("stride ")
+           << sw << " along the last dim needs more than " << threads
+           << " threads per block";
+  int64_t threadsCMax = threads / threadsW;
+
+  // Channel sub-block: channels computed together; inside one group.
+  int64_t cg = g.coutPerGroup();
+  int64_t subTarget = g.groups == 1 ? std::min<int64_t>(g.cout, 64)
+                                    : largestDivisorAtMost(cg, 64);
+  int64_t threadsC = g.groups == 1
+                         ? std::min(threadsCMax, subTarget)
+                         : largestDivisorAtMost(subTarget, threadsCMax);
+  // Warp shuffles in the reductions need whole warps.
+  int64_t warpQuantum = 32 / std::gcd<int64_t>(threadsW, 32);
+  if ((threadsW * threadsC) % 32 != 0) {
+    if (g.groups == 1)
+      threadsC = llvm::alignTo(threadsC, warpQuantum);
+    else if (!a.reductions.empty())
+      return kernel.emitOpError("grouped convolution with stride ")
+             << sw << " and a fused reduction needs a thread grid of whole "
+             << "warps; none fits " << cg << " channels per group";
+  }
+  int64_t chanPerThread = llvm::divideCeil(subTarget, threadsC);
+  int64_t subBlock = threadsC * chanPerThread;
+  int64_t tileC = a.needsAllChannels ? llvm::alignTo(g.cout, subBlock)
+                                     : subBlock;
+
+  int64_t wo = g.out[2];
+  int64_t posPerThread;
+  if (a.needsWholeRow) {
+    posPerThread = llvm::divideCeil(wo, threadsW);
+  } else {
+    int64_t cap = tileC > 64 ? std::min<int64_t>(maxTileW, 64) : maxTileW;
+    int64_t numTiles = llvm::divideCeil(wo, cap);
+    posPerThread =
+        llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
+  }
+  if (chanPerThread * posPerThread > kMaxAccumulators)
+    return kernel.emitOpError("needs ")
+           << chanPerThread * posPerThread
+           << " accumulators per thread for a last dim of " << wo
+           << " (at most " << kMaxAccumulators
+           << "); a reduction over this row needs a multi-kernel plan";
+  int64_t tileW = posPerThread * threadsW;
+  int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), 16);
+  auto cfg = TileConfigAttr::getChecked(
+      [&] { return kernel.emitOpError(); }, ctx, tileW, tileC, threadsW,
+      threadsC, chanPerThread, ciChunk, precision);
+  if (!cfg)
+    return failure();
+  SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  if (smem.bytes() > kMaxSharedBytes)
+    return kernel.emitOpError("tile needs ")
+           << smem.bytes() << " bytes of shared memory (at most "
+           << kMaxSharedBytes << " on sm_90)";
+  LaunchPlan launch = LaunchPlan::get(a, cfg);
+  if (launch.gridX > std::numeric_limits<int32_t>::max())
+    return kernel.emitOpError("needs ")
+           << launch.gridX << " blocks, more than one launch can have";
+  return cfg;
+}
+
+struct TileKernelsPass
+    : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (precision != "ieee" && precision != "tf32") {
+      getOperation().emitError("fuse-tile-kernels: precision must be ieee or "
+                               "tf32, got '")
+          << precision << "'";
+      return signalPassFailure();
+    }
+    WalkResult r = getOperation().walk([&](KernelOp kernel) {
+      FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
+      if (failed(a))
+        return WalkResult::interrupt();
+      FailureOr<TileConfigAttr> cfg =
+          chooseConfig(kernel, *a, precision, maxTileW, threads);
+      if (failed(cfg))
+        return WalkResult::interrupt();
+      kernel.setConfigAttr(*cfg);
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,76 @@
+//===- Pipeline.cpp - the fusecc compilation pipeline ---------------------===//
+//
+// Registration and the pass pipelines from the fuse graph to PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Pipeline/Pipeline.h"
+
+#include "fusecc/Conversion/FuseToGPU/FuseToGPU.h"
+#include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void fusecc::registerAllDialectsAndTranslations(DialectRegistry &registry) {
+  registry.insert<fuse::FuseDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+void fusecc::registerAllPasses() {
+  mlir::registerAllPasses();
+  fuse::registerFusePasses();
+  registerFuseConversionPasses();
+}
+
+void fusecc::buildFusionPipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(fuse::createFuseFormKernels());
+  fuse::FuseTileKernelsOptions tile;
+  tile.precision = options.precision;
+  fpm.addPass(fuse::createFuseTileKernels(tile));
+}
+
+void fusecc::buildGPUPipeline(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createFuseConvertToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void fusecc::buildNVVMPipeline(OpPassManager &pm,
+                               const PipelineOptions &options) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(createConvertNVGPUToNVVMPass());
+  gpm.addPass(createConvertVectorToLLVMPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  gpm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createCSEPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void fusecc::buildPTXPipeline(OpPassManager &pm, const PipelineOptions &) {
+  GpuModuleToBinaryPassOptions bin;
+  bin.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(bin));
+}

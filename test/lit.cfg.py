@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration for the fusecc regression tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FUSECC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fusecc_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%fusecc_src_root", config.fusecc_src_root))
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.fusecc_tools_dir, config.llvm_tools_dir]
+tools = ["fusecc", "fusecc-opt", ToolSubst("fusecc-run", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas from the CUDA toolkit: PTX acceptance tests need it.
+ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found: PTX acceptance tests are skipped")
+
+# Tests that run kernels need a GPU and the runtime; CI has neither.
+if os.environ.get("FUSECC_GPU_TESTS") == "1":
+    config.available_features.add("gpu")
+if shutil.which("python3"):
+    config.available_features.add("python3")

@@ -1,0 +1,178 @@
+//===- fusecc.cpp - the fusecc compiler driver ----------------------------===//
+//
+// fusecc graph.mlir -o graph.fcb: compiles the fuse graphs of a file to a
+// bundle (manifest + PTX). --emit stops after a stage and prints its IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Pipeline/Pipeline.h"
+#include "fusecc/Target/Bundle.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+enum class Emit { Fused, GPU, NVVM, LLVM, PTX, Bundle };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<graph.mlir>"),
+                               cl::Required);
+cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
+                                cl::value_desc("file"));
+cl::opt<Emit> emit(
+    "emit", cl::desc("Stop after a stage and print its output"),
+    cl::init(Emit::Bundle),
+    cl::values(clEnumValN(Emit::Fused, "fused", "fused + tiled fuse IR"),
+               clEnumValN(Emit::GPU, "gpu", "gpu dialect kernels + launches"),
+               clEnumValN(Emit::NVVM, "nvvm", "LLVM/NVVM dialect kernels"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
+               clEnumValN(Emit::PTX, "ptx", "PTX of the kernels"),
+               clEnumValN(Emit::Bundle, "bundle", "bundle (default)")));
+cl::opt<std::string> chip("chip", cl::desc("Target GPU (default sm_90)"),
+                          cl::init("sm_90"));
+cl::opt<std::string> precision("precision",
+                               cl::desc("Convolution arithmetic: ieee | tf32"),
+                               cl::init("ieee"));
+cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimisation level"),
+                      cl::init(3));
+
+std::string defaultOutput() {
+  if (emit != Emit::Bundle)
+    return "-";
+  SmallString<128> path(inputFile == "-" ? "graph" : inputFile.getValue());
+  sys::path::replace_extension(path, "fcb");
+  return std::string(sys::path::filename(path));
+}
+
+LogicalResult runPipeline(ModuleOp module,
+                          function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  build(pm);
+  return pm.run(module);
+}
+
+LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return failure();
+  if (precision != "ieee" && precision != "tf32") {
+    errs() << "fusecc: error: --precision must be 'ieee' or 'tf32', got '"
+           << precision << "'\n";
+    return failure();
+  }
+  if (!StringRef(chip).starts_with("sm_")) {
+    errs() << "fusecc: error: --chip must look like sm_90, got '" << chip
+           << "'\n";
+    return failure();
+  }
+  FailureOr<StringMap<fusecc::GraphDescription>> graphs =
+      fusecc::describeGraphs(*module);
+  if (failed(graphs))
+    return failure();
+
+  fusecc::PipelineOptions options;
+  options.chip = chip;
+  options.precision = precision;
+  options.optLevel = optLevel;
+
+  std::string errorMessage;
+  auto output = openOutputFile(outputFile.empty() ? defaultOutput()
+                                                  : outputFile.getValue(),
+                               &errorMessage);
+  if (!output) {
+    errs() << "fusecc: error: " << errorMessage << "\n";
+    return failure();
+  }
+  auto done = [&]() {
+    output->keep();
+    return success();
+  };
+
+  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
+        fusecc::buildFusionPipeline(pm, options);
+      })))
+    return failure();
+  if (emit == Emit::Fused) {
+    module->print(output->os());
+    return done();
+  }
+  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
+        fusecc::buildGPUPipeline(pm, options);
+      })))
+    return failure();
+  if (emit == Emit::GPU) {
+    module->print(output->os());
+    return done();
+  }
+  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
+        fusecc::buildNVVMPipeline(pm, options);
+      })))
+    return failure();
+  if (emit == Emit::NVVM) {
+    module->print(output->os());
+    return done();
+  }
+  if (emit == Emit::LLVM) {
+    llvm::LLVMContext llvmCtx;
+    for (auto gpuModule : module->getOps<gpu::GPUModuleOp>()) {
+      std::unique_ptr<llvm::Module> llvmModule =
+          translateModuleToLLVMIR(gpuModule, llvmCtx, gpuModule.getName());
+      if (!llvmModule)
+        return gpuModule.emitError("translation to LLVM IR failed");
+      llvmModule->print(output->os(), nullptr);
+    }
+    return done();
+  }
+  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
+        fusecc::buildPTXPipeline(pm, options);
+      })))
+    return failure();
+  if (emit == Emit::PTX) {
+    FailureOr<std::string> ptx = fusecc::extractPTX(*module);
+    if (failed(ptx))
+      return failure();
+    output->os() << *ptx;
+    return done();
+  }
+  if (failed(fusecc::writeBundle(*module, *graphs, chip, precision,
+                                 output->os())))
+    return failure();
+  return done();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "fusecc: fused transposed-convolution kernels\n");
+  DialectRegistry registry;
+  fusecc::registerAllDialectsAndTranslations(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file) {
+    errs() << "fusecc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  return failed(compile(ctx, sourceMgr)) ? 1 : 0;
+}
