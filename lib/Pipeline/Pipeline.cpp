@@ -27,7 +27,7 @@ void fusecc::registerAllDialectsAndTranslations(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registerNVVMTargetInterfaceExternalModels(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
 void fusecc::registerAllPasses() {

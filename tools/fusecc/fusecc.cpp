@@ -60,7 +60,7 @@ std::string defaultOutput() {
 }
 
 LogicalResult runPipeline(ModuleOp module,
-                          function_ref<void(OpPassManager &)> build) {
+                          llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
   build(pm);
   return pm.run(module);

@@ -140,7 +140,7 @@ private:
 
   ImplicitLocOpBuilder &b;
   KernelOp kernel;
-  const KernelAnalysis &a;
+  KernelAnalysis a;
   const ConvGeometry &g;
   TileConfigAttr cfg;
   SharedMemoryPlan smemPlan;
@@ -230,7 +230,7 @@ void KernelEmitter::emitConvolution() {
     b.setInsertionPointToStart(dLoop.getBody());
     Value id = divExact(sub(odp, mul(dLoop.getInductionVar(), g.dil[0])),
                         g.stride[0]);
-    auto dIf = scf::IfOp::create(b, dLoop.getRegionIterArgs().getTypes(),
+    auto dIf = scf::IfOp::create(b, ValueRange(dLoop.getRegionIterArgs()).getTypes(),
                                  inRange(id, g.in[0]), true);
     b.setInsertionPointToStart(&dIf.getElseRegion().front());
     scf::YieldOp::create(b, dLoop.getRegionIterArgs());
@@ -242,7 +242,7 @@ void KernelEmitter::emitConvolution() {
     b.setInsertionPointToStart(hLoop.getBody());
     Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
                         g.stride[1]);
-    auto hIf = scf::IfOp::create(b, hLoop.getRegionIterArgs().getTypes(),
+    auto hIf = scf::IfOp::create(b, ValueRange(hLoop.getRegionIterArgs()).getTypes(),
                                  inRange(ih, g.in[1]), true);
     b.setInsertionPointToStart(&hIf.getElseRegion().front());
     scf::YieldOp::create(b, hLoop.getRegionIterArgs());
