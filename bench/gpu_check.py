@@ -673,7 +673,7 @@ def shape_summary(entry):
     ins = entry.inputs
     parts = [dims(ins[0].shape)] if ins else []
     if len(ins) > 1:
-        parts.append("w " + dims(ins[1].shape))
+        parts.append("%s %s" % (ins[1].name, dims(ins[1].shape)))
     outs = " ".join(dims(a.shape) for a in entry.outputs)
     return " ".join(parts) + " -> " + outs
 
