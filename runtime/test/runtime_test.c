@@ -227,7 +227,7 @@ static void test_load_file(void) {
     CHECK_OK(fusecc_bundle_launch_info(bundle, index, 1, &launch));
     CHECK(launch.param_count == 1 && launch.param_args[0] == 1);
     const char *ptx = fusecc_bundle_ptx(bundle, NULL);
-    CHECK(ptx && strstr(ptx, ".entry sample_scale_k1"));
+    CHECK(ptx && strstr(ptx, ".target sm_90"));
     fusecc_bundle_release(bundle);
   }
   CHECK_STATUS(fusecc_bundle_load_file("/nonexistent/dir/x.fcb", &bundle),
