@@ -1,0 +1,649 @@
+// RUN: fusecc-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// ODS type constraints: statically shaped f32 tensors only
+//===----------------------------------------------------------------------===//
+
+func.func @not_f32(%x: tensor<4xf16>) -> tensor<4xf16> {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<4xf16>'}}
+  %0 = fuse.relu %x : tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @dynamic_shape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<?x4xf32>'}}
+  %0 = fuse.exp %x : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @unranked(%x: tensor<*xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<*xf32>'}}
+  %0 = "fuse.add"(%x, %y) : (tensor<*xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @memref_operand(%x: memref<4xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'memref<4xf32>'}}
+  %0 = "fuse.neg"(%x) : (memref<4xf32>) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @i32_result(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{result #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<4xi32>'}}
+  %0 = "fuse.add"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @conv_f64_weight(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf64>) {
+  // expected-error@+1 {{operand #1 must be statically shaped tensor of 32-bit float values, but got 'tensor<4x3x3xf64>'}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf64>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @unary_type_mismatch(%x: tensor<4xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = "fuse.sigmoid"(%x) : (tensor<4xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_type_mismatch(%x: tensor<4x2xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = "fuse.softmax"(%x) {dim = 1 : i64} : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_type_mismatch(%x: tensor<4x2xf32>) {
+  // expected-error@+1 {{failed to verify that all of {input, result} have same type}}
+  %0 = "fuse.layer_norm"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_missing_stride(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{requires attribute 'stride'}}
+  %0 = fuse.conv_transpose %x, %w {padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_missing_dim(%x: tensor<4x2xf32>) {
+  // expected-error@+1 {{requires attribute 'dim'}}
+  %0 = fuse.softmax %x : tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_approximate_not_string(%x: tensor<4xf32>) {
+  // expected-error@+1 {{attribute 'approximate' failed to satisfy constraint: string attribute}}
+  %0 = fuse.gelu %x {approximate = 1 : i64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @leaky_relu_slope_f32(%x: tensor<4xf32>) {
+  // expected-error@+1 {{attribute 'slope' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = fuse.leaky_relu %x {slope = 0.1 : f32} : tensor<4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// conv_transpose verifier
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_rank2(%x: tensor<1x4xf32>, %w: tensor<4x3xf32>) {
+  // expected-error@+1 {{'fuse.conv_transpose' op expected input of rank 3, 4 or 5 ([N, Cin, *spatial] with 1 to 3 spatial dims), got rank 2}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64>, padding = array<i64>,
+         output_padding = array<i64>, dilation = array<i64>}
+       : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank6(%x: tensor<1x1x1x1x1x1xf32>, %w: tensor<1x1x1x1x1x1xf32>) {
+  // expected-error@+1 {{expected input of rank 3, 4 or 5 ([N, Cin, *spatial] with 1 to 3 spatial dims), got rank 6}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1, 1>, padding = array<i64: 0, 0, 0, 0>,
+         output_padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1, 1, 1>}
+       : (tensor<1x1x1x1x1x1xf32>, tensor<1x1x1x1x1x1xf32>) -> tensor<1x1x1x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_weight_rank(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+1 {{expected weight of rank 3 ([Cin, Cout/groups, *kernel]), got rank 4}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result_rank(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected result of rank 3, got rank 4}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_stride_entries(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+1 {{expected 'stride' to have 2 entries (one per spatial dim), got 1}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_entries(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected 'padding' to have 1 entries (one per spatial dim), got 2}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_output_padding_entries(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected 'output_padding' to have 1 entries (one per spatial dim), got 0}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilation_entries(%x: tensor<1x4x5x5x5xf32>, %w: tensor<4x3x3x3x3xf32>) {
+  // expected-error@+1 {{expected 'dilation' to have 3 entries (one per spatial dim), got 2}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5x5xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x3x7x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_stride_zero(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected every 'stride' entry >= 1, got 0}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 0>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected every 'padding' entry >= 0, got -1}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: -1>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x9xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_output_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected every 'output_padding' entry >= 0, got -1}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: -1>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilation_zero(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected every 'dilation' entry >= 1, got 0}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 0>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_zero(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{expected groups >= 1, got 0}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 0 : i64}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_divide(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{groups (3) must divide the input channels (4)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 3 : i64}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x9x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_weight_cin(%x: tensor<1x4x5xf32>, %w: tensor<3x4x3xf32>) {
+  // expected-error@+1 {{weight dim 0 must equal the input channels (4), got weight shape [3, 4, 3]}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<3x4x3xf32>) -> tensor<1x4x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result_batch(%x: tensor<2x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{result batch (1) must equal the input batch (2)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result_channels(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{result channels (3) must equal weight dim 1 * groups (6)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_shape(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{expected bias of shape [3], got [4]}}
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>, tensor<4xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_rank(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>, %b: tensor<3x1xf32>) {
+  // expected-error@+1 {{expected bias of shape [3], got [3, 1]}}
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>, tensor<3x1xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_output_padding_too_large(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+1 {{output_padding[1] = 2 must be smaller than stride (2) or dilation (1)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 1, 2>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x12x13xf32>
+  return
+}
+
+// -----
+
+func.func @conv_empty_kernel(%x: tensor<1x4x5xf32>, %w: tensor<4x3x0xf32>) {
+  // expected-error@+1 {{kernel size along spatial dim 0 must be positive, got 0}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x0xf32>) -> tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_empty_output(%x: tensor<1x4x1x2xf32>, %w: tensor<4x3x1x1xf32>) {
+  // (1 - 1) * 1 - 2 * 1 + 0 + 0 + 1 = -1
+  // expected-error@+1 {{output size along spatial dim 0 is -1 (empty output): padding too large}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x1x2xf32>, tensor<4x3x1x1xf32>) -> tensor<1x3x1x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result_spatial(%x: tensor<1x4x5x5x5xf32>, %w: tensor<4x3x3x3x3xf32>) {
+  // expected-error@+1 {{result spatial dim 2 is 12, expected 9 = (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 1, 1, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<1x4x5x5x5xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x3x10x10x12xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise verifiers
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @binary_no_broadcast(%x: tensor<2x3xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.add' op operand shapes [2, 3] and [4] do not broadcast}}
+  %0 = fuse.add %x, %y : tensor<2x3xf32>, tensor<4xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_wrong_result(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
+  // expected-error@+1 {{'fuse.mul' op result shape [3] must be the broadcast shape [2, 3]}}
+  %0 = fuse.mul %x, %y : tensor<2x3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_result_too_big(%x: tensor<2x1xf32>, %y: tensor<1xf32>) {
+  // expected-error@+1 {{'fuse.pow' op result shape [2, 4] must be the broadcast shape [2, 1]}}
+  %0 = fuse.pow %x, %y : tensor<2x1xf32>, tensor<1xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @binary_sub(%x: tensor<5xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.sub' op operand shapes [5] and [4] do not broadcast}}
+  %0 = fuse.sub %x, %y : tensor<5xf32>, tensor<4xf32> -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @binary_div(%x: tensor<f32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.div' op result shape [] must be the broadcast shape [4]}}
+  %0 = fuse.div %x, %y : tensor<f32>, tensor<4xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @binary_maximum(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) {
+  // expected-error@+1 {{'fuse.maximum' op operand shapes [2, 3] and [3, 2] do not broadcast}}
+  %0 = fuse.maximum %x, %y : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_minimum(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
+  // expected-error@+1 {{'fuse.minimum' op result shape [1, 2, 3] must be the broadcast shape [2, 3]}}
+  %0 = fuse.minimum %x, %y : tensor<2x3xf32>, tensor<3xf32> -> tensor<1x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_bad_approximate(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.gelu' op approximate must be "none" or "tanh", got "erf"}}
+  %0 = fuse.gelu %x {approximate = "erf"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_no_bound(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.clamp' op expected at least one of 'min' and 'max'}}
+  %0 = fuse.clamp %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_min_above_max(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.clamp' op min (2.000000e+00) must not exceed max (1.000000e+00)}}
+  %0 = fuse.clamp %x {min = 2.0 : f64, max = 1.0 : f64} : tensor<4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisations
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @softmax_dim_too_large(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{'fuse.softmax' op dim 2 is out of range for a rank-2 tensor (expected 0..1)}}
+  %0 = fuse.softmax %x {dim = 2 : i64} : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_dim_negative(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{'fuse.softmax' op dim -1 is out of range for a rank-2 tensor (expected 0..1)}}
+  %0 = fuse.softmax %x {dim = -1 : i64} : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_rank_zero(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{'fuse.layer_norm' op normalized_rank 0 is out of range for a rank-2 tensor (expected 1..2)}}
+  %0 = fuse.layer_norm %x {normalized_rank = 0 : i64} : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_rank_too_large(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{'fuse.layer_norm' op normalized_rank 3 is out of range for a rank-2 tensor (expected 1..2)}}
+  %0 = fuse.layer_norm %x {normalized_rank = 3 : i64} : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_negative_epsilon(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{'fuse.layer_norm' op epsilon must be non-negative, got -1}}
+  %0 = fuse.layer_norm %x {epsilon = -1.0 : f64} : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_weight_shape(%x: tensor<2x4xf32>, %g: tensor<2xf32>) {
+  // expected-error@+1 {{'fuse.layer_norm' op expected weight of shape [4] (the normalised dims), got [2]}}
+  %0 = fuse.layer_norm %x weight(%g : tensor<2xf32>) : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_bias_shape(%x: tensor<2x4xf32>, %g: tensor<2x4xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.layer_norm' op expected bias of shape [2, 4] (the normalised dims), got [4]}}
+  %0 = fuse.layer_norm %x weight(%g : tensor<2x4xf32>) bias(%b : tensor<4xf32>)
+         {normalized_rank = 2 : i64} : tensor<2x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fuse.kernel / fuse.yield
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @kernel_arg_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'fuse.kernel' op body has 2 arguments but the kernel has 1 inputs}}
+  %0 = fuse.kernel "k" ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_arg_type(%x: tensor<4xf32>, %y: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'fuse.kernel' op body argument 1 has type 'tensor<4xf32>' but input 1 has type 'tensor<2xf32>'}}
+  %0 = fuse.kernel "k" ins(%x, %y : tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_yield_type(%x: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{'fuse.kernel' op yields 'tensor<4xf32>' but the kernel result is 'tensor<2xf32>'}}
+  %0 = fuse.kernel "k" ins(%x : tensor<4xf32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @kernel_no_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'fuse.kernel' op body must end with 'fuse.yield'}}
+  %0 = "fuse.kernel"(%x) <{kernel_name = "k"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "llvm.unreachable"() : () -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_empty_body(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'fuse.kernel' op expects a non-empty block}}
+  %0 = "fuse.kernel"(%x) <{kernel_name = "k"}> ({
+  ^bb0(%a: tensor<4xf32>):
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_two_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'fuse.kernel' op expects region #0 to have 0 or 1 blocks}}
+  %0 = "fuse.kernel"(%x) <{kernel_name = "k"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  ^bb1:
+    fuse.yield %a : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_missing_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{requires attribute 'kernel_name'}}
+  %0 = "fuse.kernel"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_bad_config_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{attribute 'config' failed to satisfy constraint}}
+  %0 = fuse.kernel "k" ins(%x : tensor<4xf32>) {config = 1 : i64} -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    fuse.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_outside_kernel(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'fuse.yield' op expects parent op 'fuse.kernel'}}
+  fuse.yield %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_not_isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note@+1 {{required by region isolation constraints}}
+  %0 = fuse.kernel "k" ins() -> tensor<4xf32> {
+    // expected-error@+1 {{'fuse.relu' op using value defined outside the region}}
+    %r = fuse.relu %x : tensor<4xf32>
+    fuse.yield %r : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// #fuse.tile (TileConfigAttr::verify)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error@+1 {{tile config sizes must be positive}}
+func.func @tile_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 0, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tile config sizes must be positive}}
+func.func @tile_negative_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = -16, precision = "ieee">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tileW (60) must be a multiple of threadsW (16)}}
+func.func @tile_w_multiple() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{threadsW * threadsC = 2048 exceeds 1024 threads per block}}
+func.func @tile_too_many_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 32, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "ieee">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{precision must be "ieee" or "tf32", got "fp16"}}
+func.func @tile_bad_precision() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "fp16">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected ','}}
+func.func @tile_missing_param() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16>} {
+  return
+}
