@@ -1,0 +1,407 @@
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels))' | FileCheck %s
+
+// kb2_49: conv -> channel softmax -> sigmoid: one kernel holding all three.
+
+// CHECK-LABEL: func.func @kb2_49
+// CHECK-SAME: (%[[X:.*]]: tensor<16x32x16x32x32xf32> {fuse.name = "x"}, %[[W:.*]]: tensor<32x64x3x3x3xf32> {fuse.name = "weight"}, %[[B:.*]]: tensor<64xf32> {fuse.name = "bias"})
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "kb2_49_k0" ins(%[[X]], %[[W]], %[[B]] : tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>, tensor<64xf32>) -> tensor<16x64x32x64x64xf32> {
+// CHECK-NEXT: ^bb0(%[[A0:.*]]: tensor<16x32x16x32x32xf32>, %[[A1:.*]]: tensor<32x64x3x3x3xf32>, %[[A2:.*]]: tensor<64xf32>):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose %[[A0]], %[[A1]], %[[A2]] {dilation = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, stride = array<i64: 2, 2, 2>}
+// CHECK-NEXT:   %[[S:.*]] = fuse.softmax %[[C]] {dim = 1 : i64}
+// CHECK-NEXT:   %[[G:.*]] = fuse.sigmoid %[[S]]
+// CHECK-NEXT:   fuse.yield %[[G]] : tensor<16x64x32x64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NOT: config
+// CHECK-NEXT: return %[[K]] : tensor<16x64x32x64x64xf32>
+func.func @kb2_49(%x: tensor<16x32x16x32x32xf32> {fuse.name = "x"},
+                  %w: tensor<32x64x3x3x3xf32> {fuse.name = "weight"},
+                  %b: tensor<64xf32> {fuse.name = "bias"})
+    -> tensor<16x64x32x64x64xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
+         padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>,
+         dilation = array<i64: 1, 1, 1>}
+       : (tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>, tensor<64xf32>)
+       -> tensor<16x64x32x64x64xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<16x64x32x64x64xf32>
+  %2 = fuse.sigmoid %1 : tensor<16x64x32x64x64xf32>
+  return %2 : tensor<16x64x32x64x64xf32>
+}
+
+// -----
+
+// kb1_77: a plain convolution (no bias, no epilogue) is a kernel on its own.
+
+// CHECK-LABEL: func.func @kb1_77
+// CHECK-SAME: (%[[X:.*]]: tensor<16x32x16x32x32xf32> {fuse.name = "x"}, %[[W:.*]]: tensor<32x64x3x3x3xf32> {fuse.name = "weight"})
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "kb1_77_k0" ins(%[[X]], %[[W]] : tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>) -> tensor<16x64x33x65x65xf32> {
+// CHECK-NEXT: ^bb0(%[[A0:.*]]: tensor<16x32x16x32x32xf32>, %[[A1:.*]]: tensor<32x64x3x3x3xf32>):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose %[[A0]], %[[A1]] {dilation = array<i64: 2, 2, 2>, output_padding = array<i64: 0, 0, 0>, padding = array<i64: 1, 1, 1>, stride = array<i64: 2, 2, 2>}
+// CHECK-NEXT:   fuse.yield %[[C]] : tensor<16x64x33x65x65xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @kb1_77(%x: tensor<16x32x16x32x32xf32> {fuse.name = "x"},
+                  %w: tensor<32x64x3x3x3xf32> {fuse.name = "weight"})
+    -> tensor<16x64x33x65x65xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>,
+         padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>,
+         dilation = array<i64: 2, 2, 2>}
+       : (tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>)
+       -> tensor<16x64x33x65x65xf32>
+  return %0 : tensor<16x64x33x65x65xf32>
+}
+
+// -----
+
+// kb2_34: conv -> layer_norm (weight, bias become kernel inputs) -> gelu ->
+// mul by a scalar constant, which is cloned into the kernel (not an input).
+
+// CHECK-LABEL: func.func @kb2_34
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<32x32x16x32x32xf32> {{.*}}, %[[W:[^:]*]]: tensor<32x64x4x4x4xf32> {{.*}}, %[[B:[^:]*]]: tensor<64xf32> {{.*}}, %[[G:[^:]*]]: tensor<64xf32> {{.*}}, %[[BETA:[^:]*]]: tensor<64xf32> {{.*}})
+// The original constant is left outside the kernel (dead).
+// CHECK-NEXT: arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "kb2_34_k0" ins(%[[X]], %[[W]], %[[B]], %[[G]], %[[BETA]] : tensor<32x32x16x32x32xf32>, tensor<32x64x4x4x4xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<32x64x32x64x64xf32> {
+// CHECK-NEXT: ^bb0(%[[A0:[^:]*]]: {{.*}}, %[[A1:[^:]*]]: {{.*}}, %[[A2:[^:]*]]: {{.*}}, %[[A3:[^:]*]]: {{.*}}, %[[A4:[^:]*]]: {{.*}}):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose %[[A0]], %[[A1]], %[[A2]]
+// CHECK-NEXT:   %[[LN:.*]] = fuse.layer_norm %[[C]] weight(%[[A3]] : tensor<64xf32>) bias(%[[A4]] : tensor<64xf32>) : tensor<32x64x32x64x64xf32>
+// CHECK-NEXT:   %[[GE:.*]] = fuse.gelu %[[LN]] : tensor<32x64x32x64x64xf32>
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[M:.*]] = fuse.mul %[[GE]], %[[ONE]] : tensor<32x64x32x64x64xf32>, tensor<f32> -> tensor<32x64x32x64x64xf32>
+// CHECK-NEXT:   fuse.yield %[[M]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @kb2_34(%x: tensor<32x32x16x32x32xf32> {fuse.name = "x"},
+                  %w: tensor<32x64x4x4x4xf32> {fuse.name = "weight"},
+                  %b: tensor<64xf32> {fuse.name = "bias"},
+                  %g: tensor<64xf32> {fuse.name = "ln_weight"},
+                  %beta: tensor<64xf32> {fuse.name = "ln_bias"})
+    -> tensor<32x64x32x64x64xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
+         padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>,
+         dilation = array<i64: 1, 1, 1>}
+       : (tensor<32x32x16x32x32xf32>, tensor<32x64x4x4x4xf32>, tensor<64xf32>)
+       -> tensor<32x64x32x64x64xf32>
+  %1 = fuse.layer_norm %0 weight(%g : tensor<64xf32>)
+         bias(%beta : tensor<64xf32>)
+         {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64}
+       : tensor<32x64x32x64x64xf32>
+  %2 = fuse.gelu %1 : tensor<32x64x32x64x64xf32>
+  %c1 = arith.constant dense<1.0> : tensor<f32>
+  %3 = fuse.mul %2, %c1 : tensor<32x64x32x64x64xf32>, tensor<f32>
+       -> tensor<32x64x32x64x64xf32>
+  return %3 : tensor<32x64x32x64x64xf32>
+}
+
+// -----
+
+// kb2_20: the residual chain reads the convolution value y four times; all
+// of it is one kernel, the bias tensor an input.
+
+// CHECK-LABEL: func.func @kb2_20
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[CB:[^:]*]]: {{.*}}, %[[B:[^:]*]]: tensor<64x1x1x1xf32> {fuse.name = "bias"})
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "kb2_20_k0" ins(%[[X]], %[[W]], %[[CB]], %[[B]] : tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>, tensor<64xf32>, tensor<64x1x1x1xf32>)
+// CHECK-NEXT: ^bb0(%[[A0:[^:]*]]: {{.*}}, %[[A1:[^:]*]]: {{.*}}, %[[A2:[^:]*]]: {{.*}}, %[[A3:[^:]*]]: tensor<64x1x1x1xf32>):
+// CHECK-NEXT:   %[[Y:.*]] = fuse.conv_transpose %[[A0]], %[[A1]], %[[A2]]
+// CHECK-NEXT:   %[[V0:.*]] = fuse.add %[[Y]], %[[A3]] : tensor<16x64x32x64x64xf32>, tensor<64x1x1x1xf32>
+// CHECK-NEXT:   %[[V1:.*]] = fuse.add %[[V0]], %[[Y]]
+// CHECK-NEXT:   %[[V2:.*]] = fuse.mul %[[V1]], %[[Y]]
+// CHECK-NEXT:   %[[V3:.*]] = fuse.add %[[V2]], %[[Y]]
+// CHECK-NEXT:   fuse.yield %[[V3]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @kb2_20(%x: tensor<16x32x16x32x32xf32> {fuse.name = "x"},
+                  %w: tensor<32x64x3x3x3xf32> {fuse.name = "weight"},
+                  %cb: tensor<64xf32> {fuse.name = "conv_bias"},
+                  %b: tensor<64x1x1x1xf32> {fuse.name = "bias"})
+    -> tensor<16x64x32x64x64xf32> {
+  %y = fuse.conv_transpose %x, %w, %cb {stride = array<i64: 2, 2, 2>,
+         padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>,
+         dilation = array<i64: 1, 1, 1>}
+       : (tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>, tensor<64xf32>)
+       -> tensor<16x64x32x64x64xf32>
+  %0 = fuse.add %y, %b : tensor<16x64x32x64x64xf32>, tensor<64x1x1x1xf32>
+       -> tensor<16x64x32x64x64xf32>
+  %1 = fuse.add %0, %y : tensor<16x64x32x64x64xf32>, tensor<16x64x32x64x64xf32>
+       -> tensor<16x64x32x64x64xf32>
+  %2 = fuse.mul %1, %y : tensor<16x64x32x64x64xf32>, tensor<16x64x32x64x64xf32>
+       -> tensor<16x64x32x64x64xf32>
+  %3 = fuse.add %2, %y : tensor<16x64x32x64x64xf32>, tensor<16x64x32x64x64xf32>
+       -> tensor<16x64x32x64x64xf32>
+  return %3 : tensor<16x64x32x64x64xf32>
+}
+
+// -----
+
+// kb2_91: 2-D conv -> channel softmax -> + bias -> * 2 -> sigmoid.
+
+// CHECK-LABEL: func.func @kb2_91
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[CB:[^:]*]]: {{.*}}, %[[B:[^:]*]]: {{.*}})
+// CHECK-NEXT: arith.constant dense<2.000000e+00>
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "kb2_91_k0" ins(%[[X]], %[[W]], %[[CB]], %[[B]] : tensor<128x64x64x64xf32>, tensor<64x128x4x4xf32>, tensor<128xf32>, tensor<128x1x1xf32>) -> tensor<128x128x129x129xf32> {
+// CHECK-NEXT: ^bb0(%[[A0:[^:]*]]: {{.*}}, %[[A1:[^:]*]]: {{.*}}, %[[A2:[^:]*]]: {{.*}}, %[[A3:[^:]*]]: {{.*}}):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose %[[A0]], %[[A1]], %[[A2]] {dilation = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}
+// CHECK-NEXT:   %[[S:.*]] = fuse.softmax %[[C]] {dim = 1 : i64}
+// CHECK-NEXT:   %[[AD:.*]] = fuse.add %[[S]], %[[A3]]
+// CHECK-NEXT:   %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[M:.*]] = fuse.mul %[[AD]], %[[TWO]]
+// CHECK-NEXT:   %[[SG:.*]] = fuse.sigmoid %[[M]]
+// CHECK-NEXT:   fuse.yield %[[SG]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @kb2_91(%x: tensor<128x64x64x64xf32> {fuse.name = "x"},
+                  %w: tensor<64x128x4x4xf32> {fuse.name = "weight"},
+                  %cb: tensor<128xf32> {fuse.name = "conv_bias"},
+                  %b: tensor<128x1x1xf32> {fuse.name = "bias"})
+    -> tensor<128x128x129x129xf32> {
+  %0 = fuse.conv_transpose %x, %w, %cb {stride = array<i64: 2, 2>,
+         padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>,
+         dilation = array<i64: 1, 1>}
+       : (tensor<128x64x64x64xf32>, tensor<64x128x4x4xf32>, tensor<128xf32>)
+       -> tensor<128x128x129x129xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<128x128x129x129xf32>
+  %2 = fuse.add %1, %b : tensor<128x128x129x129xf32>, tensor<128x1x1xf32>
+       -> tensor<128x128x129x129xf32>
+  %c2 = arith.constant dense<2.0> : tensor<f32>
+  %3 = fuse.mul %2, %c2 : tensor<128x128x129x129xf32>, tensor<f32>
+       -> tensor<128x128x129x129xf32>
+  %4 = fuse.sigmoid %3 : tensor<128x128x129x129xf32>
+  return %4 : tensor<128x128x129x129xf32>
+}
+
+// -----
+
+// The convolution result is used by two ops that both escape: a kernel has
+// one output, so it shrinks to the bare convolution and both users stay out.
+
+// CHECK-LABEL: func.func @two_escaping_users
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "two_escaping_users_k0" ins(%{{.*}}, %{{.*}} : tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   fuse.yield %[[C]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[R:.*]] = fuse.relu %[[K]]
+// CHECK-NEXT: %[[T:.*]] = fuse.tanh %[[K]]
+// CHECK-NEXT: return %[[R]], %[[T]]
+func.func @two_escaping_users(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
+    -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %2 = fuse.tanh %0 : tensor<1x8x7xf32>
+  return %1, %2 : tensor<1x8x7xf32>, tensor<1x8x7xf32>
+}
+
+// -----
+
+// The epilogue's intermediate value is also returned: the kernel stops at
+// the last op that keeps a single escaping value.
+
+// CHECK-LABEL: func.func @escaping_intermediate
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "escaping_intermediate_k0"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[R:.*]] = fuse.relu %[[C]]
+// CHECK-NEXT:   fuse.yield %[[R]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[K]]
+// CHECK-NEXT: return %[[K]], %[[E]]
+func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
+    -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %2 = fuse.exp %1 : tensor<1x8x7xf32>
+  return %1, %2 : tensor<1x8x7xf32>, tensor<1x8x7xf32>
+}
+
+// -----
+
+// An epilogue op that also reads a value computed after the convolution
+// outside the group is not fused (it could close a cycle through the
+// outside op); the ops before it still are. The unrelated exp stays out.
+
+// CHECK-LABEL: func.func @late_operand
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "late_operand_k0" ins(%[[X]], %[[W]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[R:.*]] = fuse.relu %[[C]]
+// CHECK-NEXT:   fuse.yield %[[R]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[Z]]
+// CHECK-NEXT: %[[A:.*]] = fuse.add %[[K]], %[[E]]
+// CHECK-NEXT: return %[[A]]
+func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
+                        %z: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %t = fuse.exp %z : tensor<1x8x7xf32>
+  %2 = fuse.add %1, %t : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
+  return %2 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// The same op reading a value computed *before* the convolution is fused,
+// with that value as a kernel input.
+
+// CHECK-LABEL: func.func @early_operand
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
+// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[Z]]
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "early_operand_k0" ins(%[[X]], %[[W]], %[[E]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[AE:[^:]*]]: tensor<1x8x7xf32>):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[R:.*]] = fuse.relu %[[C]]
+// CHECK-NEXT:   %[[A:.*]] = fuse.add %[[R]], %[[AE]]
+// CHECK-NEXT:   fuse.yield %[[A]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @early_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
+                         %z: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
+  %t = fuse.exp %z : tensor<1x8x7xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %2 = fuse.add %1, %t : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
+  return %2 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// A non-splat constant is a kernel input, not cloned; one defined after the
+// convolution blocks fusion of its user like any late value.
+
+// CHECK-LABEL: func.func @dense_constant
+// CHECK-NEXT: %[[CST:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00]> : tensor<7xf32>
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "dense_constant_k0" ins(%{{.*}}, %{{.*}}, %[[CST]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<7xf32>)
+// CHECK:        fuse.mul
+// CHECK:        fuse.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[LATE:.*]] = arith.constant dense<{{.*}}> : tensor<8x1xf32>
+// CHECK-NEXT: %[[A:.*]] = fuse.add %[[K]], %[[LATE]]
+// CHECK-NEXT: return %[[A]]
+func.func @dense_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<7xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.mul %0, %c : tensor<1x8x7xf32>, tensor<7xf32> -> tensor<1x8x7xf32>
+  %late = arith.constant dense<[[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]> : tensor<8x1xf32>
+  %2 = fuse.add %1, %late : tensor<1x8x7xf32>, tensor<8x1xf32> -> tensor<1x8x7xf32>
+  return %2 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// Two convolutions in one function: two kernels, numbered in order. The
+// second convolution reads the first kernel's result.
+
+// CHECK-LABEL: func.func @two_convs
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W1:[^:]*]]: {{.*}}, %[[W2:[^:]*]]: {{.*}})
+// CHECK-NEXT: %[[K0:.*]] = fuse.kernel "two_convs_k0" ins(%[[X]], %[[W1]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.conv_transpose
+// CHECK-NEXT:   %[[R:.*]] = fuse.relu
+// CHECK-NEXT:   fuse.yield %[[R]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = fuse.kernel "two_convs_k1" ins(%[[K0]], %[[W2]] : tensor<1x8x7xf32>, tensor<8x2x2xf32>) -> tensor<1x2x8xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.conv_transpose
+// CHECK-NEXT:   %[[S:.*]] = fuse.sigmoid
+// CHECK-NEXT:   fuse.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K1]]
+func.func @two_convs(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>,
+                     %w2: tensor<8x2x2xf32>) -> tensor<1x2x8xf32> {
+  %0 = fuse.conv_transpose %x, %w1 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %2 = fuse.conv_transpose %1, %w2 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x8x7xf32>, tensor<8x2x2xf32>) -> tensor<1x2x8xf32>
+  %3 = fuse.sigmoid %2 : tensor<1x2x8xf32>
+  return %3 : tensor<1x2x8xf32>
+}
+
+// -----
+
+// Two independent convolutions combined at the end: the add reads the
+// second convolution (computed after the first) so it joins the second
+// kernel, with the first kernel's result as an input.
+
+// CHECK-LABEL: func.func @two_convs_joined
+// CHECK-NEXT: %[[K0:.*]] = fuse.kernel "two_convs_joined_k0"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[C0:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   fuse.yield %[[C0]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = fuse.kernel "two_convs_joined_k1" ins(%{{.*}}, %{{.*}}, %[[K0]] :
+// CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[IN:[^:]*]]: tensor<1x8x7xf32>):
+// CHECK-NEXT:   %[[C1:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[A:.*]] = fuse.add %[[IN]], %[[C1]]
+// CHECK-NEXT:   fuse.yield %[[A]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K1]]
+func.func @two_convs_joined(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>,
+                            %w2: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w1 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.conv_transpose %x, %w2 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %2 = fuse.add %0, %1 : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
+  return %2 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// A dead convolution (and its dead epilogue) is left alone; the live one is
+// still numbered after it: kernel names count formed kernels only.
+
+// CHECK-LABEL: func.func @dead_conv
+// CHECK-NEXT: %[[D:.*]] = fuse.conv_transpose
+// CHECK-NEXT: fuse.relu %[[D]]
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "dead_conv_k0"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   fuse.yield %[[C]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @dead_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.relu %0 : tensor<1x8x7xf32>
+  %2 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  return %2 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// Ops that are not epilogue ops (or do not read the group) are never pulled
+// in; an existing kernel is not re-formed.
+
+// CHECK-LABEL: func.func @no_conv
+// CHECK-NEXT: fuse.relu
+// CHECK-NEXT: fuse.kernel "existing"
+// CHECK-NOT: fuse.kernel
+// CHECK: return
+func.func @no_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %r = fuse.relu %x : tensor<1x4x5xf32>
+  %0 = fuse.kernel "existing" ins(%r, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    fuse.yield %c : tensor<1x8x7xf32>
+  }
+  return %0 : tensor<1x8x7xf32>
+}
