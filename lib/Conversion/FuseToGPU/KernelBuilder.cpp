@@ -27,6 +27,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -124,6 +126,17 @@ private:
   }
 
   void emitConvolution();
+  /// Rounds a staged conv operand to TF32 on the tensor-core path.
+  Value roundOperand(Value v);
+  SmallVector<Value> initialAccumulators();
+  /// Accumulates one staged chunk of input channels (all valid W taps).
+  SmallVector<Value> accumulateChunkFMA(ArrayRef<Value> acc);
+  SmallVector<Value> accumulateChunkMMA(ArrayRef<Value> acc);
+  /// Writes accumulators + conv bias to the convolution's output tile.
+  void storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc);
+  void storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc);
+  Value convBias(Value cl);
+  void computeWarpCoordinates();
   void emitEpilogue();
   /// Runs `body(cl, wl, c, ow)` for every valid element of the tile,
   /// distributed over the block's threads (consecutive threads, consecutive
@@ -150,6 +163,8 @@ private:
   Value smem;                 ///< memref<total x f32, workgroup>
   Value tid, tx, ty;          ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0;  ///< The block's tile origin.
+  Value iwMin;                ///< First staged input position along W.
+  Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig; ///< Tensor-core warp coords.
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
   DenseMap<Operation *, int64_t> tileOf; ///< Reduction -> its tile index.
 };
@@ -188,6 +203,8 @@ void KernelEmitter::emit() {
   for (Operation *op : a.reductions)
     tileOf[op] = i++;
 
+  if (cfg.usesTensorCores())
+    computeWarpCoordinates();
   emitConvolution();
   gpu::BarrierOp::create(b);
   emitEpilogue();
@@ -195,154 +212,294 @@ void KernelEmitter::emit() {
 }
 
 void KernelEmitter::emitConvolution() {
-  const int64_t tw = cfg.getThreadsW(), tc = cfg.getThreadsC();
-  const int64_t cpt = cfg.getChanPerThread();
-  const int64_t ppt = cfg.getTileW() / tw;
-  const int64_t sb = tc * cpt, kc = cfg.getCiChunk();
+  const int64_t sb = smemPlan.subBlock, kc = cfg.getCiChunk();
   const int64_t nthreads = launch.threads, span = smemPlan.inputSpan;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
 
-  // W phase of this thread (shared by all of its positions).
-  Value owt = add(add(ow0, tx), pw);
-  Value tw0 = firstTap(remu(owt, sw), kw, sw, dw);
-  Value iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
+  iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
   // D and H phases of the block.
   Value odp = add(od, g.pad[0]), ohp = add(oh, g.pad[1]);
   Value td0 = firstTap(remu(odp, g.stride[0]), g.k[0], g.stride[0], g.dil[0]);
   Value th0 = firstTap(remu(ohp, g.stride[1]), g.k[1], g.stride[1], g.dil[1]);
 
-  Value biasMem = a.conv.getBias() ? memOf[a.conv.getBias()] : Value();
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(subLoop.getBody());
+  Value subBase = subLoop.getInductionVar();
+  Value cs = add(co0, subBase);
+  Value grp = divu(cs, g.coutPerGroup());
+  Value ciBase = mul(grp, g.cinPerGroup());
+  Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
+
+  SmallVector<Value> init = initialAccumulators();
+  // Loop over valid depth taps, then height taps; each is skipped when the
+  // input row it reads is outside the input.
+  auto dLoop = scf::ForOp::create(b, td0, c(g.k[0]),
+                                  c(tapStep(g.stride[0], g.dil[0])), init);
+  b.setInsertionPointToStart(dLoop.getBody());
+  Value id = divExact(sub(odp, mul(dLoop.getInductionVar(), g.dil[0])),
+                      g.stride[0]);
+  auto dIf = scf::IfOp::create(
+      b, ValueRange(dLoop.getRegionIterArgs()).getTypes(),
+      inRange(id, g.in[0]), true);
+  b.setInsertionPointToStart(&dIf.getElseRegion().front());
+  scf::YieldOp::create(b, dLoop.getRegionIterArgs());
+  b.setInsertionPointToStart(&dIf.getThenRegion().front());
+
+  auto hLoop = scf::ForOp::create(b, th0, c(g.k[1]),
+                                  c(tapStep(g.stride[1], g.dil[1])),
+                                  dLoop.getRegionIterArgs());
+  b.setInsertionPointToStart(hLoop.getBody());
+  Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
+                      g.stride[1]);
+  auto hIf = scf::IfOp::create(
+      b, ValueRange(hLoop.getRegionIterArgs()).getTypes(),
+      inRange(ih, g.in[1]), true);
+  b.setInsertionPointToStart(&hIf.getElseRegion().front());
+  scf::YieldOp::create(b, hLoop.getRegionIterArgs());
+  b.setInsertionPointToStart(&hIf.getThenRegion().front());
+
+  auto ciLoop = scf::ForOp::create(b, c(0), c(g.cinPerGroup()), c(kc),
+                                   hLoop.getRegionIterArgs());
+  b.setInsertionPointToStart(ciLoop.getBody());
+  Value ci0 = ciLoop.getInductionVar();
+  Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
+  gpu::BarrierOp::create(b);
+  // Stage the input rows: kc channels x span positions, zero outside.
   {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(subLoop.getBody());
-    Value cs = add(co0, subLoop.getInductionVar());
-    Value grp = divu(cs, g.coutPerGroup());
-    Value ciBase = mul(grp, g.cinPerGroup());
-    Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
+    auto loop = scf::ForOp::create(b, tid, c(kc * span), c(nthreads));
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Value kci = divu(e, span), xi = remu(e, span);
+    Value ci = add(ci0, kci);
+    Value iw = add(iwMin, xi);
+    Value ok = andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2]));
+    Value v =
+        guardedLoad(ok, input, fullIndex(n, add(ciBase, ci), id, ih, iw));
+    sstore(roundOperand(v),
+           add(add(mul(kci, smemPlan.xsStride), xi), smemPlan.xsOffset));
+  }
+  // Stage the weights of taps (td, th, *): kc x sb channels x kw, read with
+  // the tap fastest (contiguous), stored channel fastest.
+  {
+    auto loop = scf::ForOp::create(b, tid, c(kc * sb * kw), c(nthreads));
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Value t = remu(e, kw);
+    Value rest = divu(e, kw);
+    Value cl = remu(rest, sb);
+    Value kci = divu(rest, sb);
+    Value ci = add(ci0, kci);
+    Value co = add(coInGroup, cl);
+    Value ok = andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup()));
+    SmallVector<Value> widx{add(ciBase, ci), co};
+    if (g.rank == 5)
+      widx.push_back(td);
+    if (g.rank >= 4)
+      widx.push_back(th);
+    widx.push_back(t);
+    Value v = guardedLoad(ok, weight, widx);
+    sstore(roundOperand(v),
+           add(add(add(mul(kci, smemPlan.wsCiStride), mul(t, sb)), cl),
+               smemPlan.wsOffset));
+  }
+  gpu::BarrierOp::create(b);
+  SmallVector<Value> acc(ciLoop.getRegionIterArgs());
+  acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc)
+                              : accumulateChunkFMA(acc);
+  scf::YieldOp::create(b, acc);
+  b.setInsertionPointAfter(ciLoop);
+  scf::YieldOp::create(b, ciLoop.getResults());
+  b.setInsertionPointAfter(hIf);
+  scf::YieldOp::create(b, hIf.getResults());
+  b.setInsertionPointAfter(hLoop);
+  scf::YieldOp::create(b, hLoop.getResults());
+  b.setInsertionPointAfter(dIf);
+  scf::YieldOp::create(b, dIf.getResults());
+  b.setInsertionPointAfter(dLoop);
 
-    SmallVector<Value> zeros(cpt * ppt, f(0.0));
-    // Loop over valid depth taps, then height taps; each is skipped when
-    // the input row it reads is outside the input.
-    auto dLoop = scf::ForOp::create(b, td0, c(g.k[0]),
-                                    c(tapStep(g.stride[0], g.dil[0])), zeros);
-    b.setInsertionPointToStart(dLoop.getBody());
-    Value id = divExact(sub(odp, mul(dLoop.getInductionVar(), g.dil[0])),
-                        g.stride[0]);
-    auto dIf = scf::IfOp::create(b, ValueRange(dLoop.getRegionIterArgs()).getTypes(),
-                                 inRange(id, g.in[0]), true);
-    b.setInsertionPointToStart(&dIf.getElseRegion().front());
-    scf::YieldOp::create(b, dLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(&dIf.getThenRegion().front());
+  SmallVector<Value> results(dLoop.getResults());
+  if (cfg.usesTensorCores())
+    storeAccumulatorsMMA(subBase, results);
+  else
+    storeAccumulatorsFMA(subBase, results);
+}
 
-    auto hLoop = scf::ForOp::create(b, th0, c(g.k[1]),
-                                    c(tapStep(g.stride[1], g.dil[1])),
-                                    dLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(hLoop.getBody());
-    Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
-                        g.stride[1]);
-    auto hIf = scf::IfOp::create(b, ValueRange(hLoop.getRegionIterArgs()).getTypes(),
-                                 inRange(ih, g.in[1]), true);
-    b.setInsertionPointToStart(&hIf.getElseRegion().front());
-    scf::YieldOp::create(b, hLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(&hIf.getThenRegion().front());
+Value KernelEmitter::roundOperand(Value v) {
+  if (!cfg.usesTensorCores())
+    return v;
+  // Round to TF32 (10-bit mantissa), to nearest with ties away from zero as
+  // cvt.rna.tf32.f32 does; the tensor cores would otherwise truncate.
+  // Inf/NaN pass through unchanged.
+  Value bits = arith::BitcastOp::create(b, b.getI32Type(), v);
+  Value rounded = arith::AndIOp::create(
+      b,
+      arith::AddIOp::create(b, bits,
+                            arith::ConstantIntOp::create(b, 0x1000, 32)),
+      arith::ConstantIntOp::create(b, static_cast<int32_t>(0xFFFFE000), 32));
+  Value finite = arith::CmpFOp::create(b, arith::CmpFPredicate::OLT,
+                                       math::AbsFOp::create(b, v),
+                                       f(INFINITY));
+  return arith::SelectOp::create(
+      b, finite, arith::BitcastOp::create(b, b.getF32Type(), rounded), v);
+}
 
-    auto ciLoop = scf::ForOp::create(b, c(0), c(g.cinPerGroup()), c(kc),
-                                     hLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(ciLoop.getBody());
-    Value ci0 = ciLoop.getInductionVar();
-    Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
-    gpu::BarrierOp::create(b);
-    // Stage the input rows: kc channels x span positions, zero outside.
-    {
-      auto loop = scf::ForOp::create(b, tid, c(kc * span), c(nthreads));
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value e = loop.getInductionVar();
-      Value ci = add(ci0, divu(e, span));
-      Value iw = add(iwMin, remu(e, span));
-      Value ok = andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2]));
-      Value v = guardedLoad(ok, input,
-                            fullIndex(n, add(ciBase, ci), id, ih, iw));
-      sstore(v, add(e, smemPlan.xsOffset));
-    }
-    // Stage the weights of taps (td, th, *): kc x sb channels x kw, read
-    // with the tap fastest (contiguous), stored channel fastest.
-    {
-      auto loop = scf::ForOp::create(b, tid, c(kc * sb * kw), c(nthreads));
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value e = loop.getInductionVar();
-      Value t = remu(e, kw);
-      Value rest = divu(e, kw);
-      Value cl = remu(rest, sb);
-      Value kci = divu(rest, sb);
-      Value ci = add(ci0, kci);
-      Value co = add(coInGroup, cl);
-      Value ok = andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup()));
-      SmallVector<Value> widx{add(ciBase, ci), co};
-      if (g.rank == 5)
-        widx.push_back(td);
-      if (g.rank >= 4)
-        widx.push_back(th);
-      widx.push_back(t);
-      Value v = guardedLoad(ok, weight, widx);
-      sstore(v, add(add(mul(add(mul(kci, kw), t), sb), cl),
-                    smemPlan.wsOffset));
-    }
-    gpu::BarrierOp::create(b);
-    // Multiply-accumulate over the chunk's channels and the valid W taps.
-    auto kLoop = scf::ForOp::create(b, c(0), c(kc), c(1),
-                                    ciLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value k = kLoop.getInductionVar();
-    auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)),
-                                    kLoop.getRegionIterArgs());
-    b.setInsertionPointToStart(wLoop.getBody());
-    Value t = wLoop.getInductionVar();
-    Value xBase = add(sub(divExact(sub(owt, mul(t, dw)), sw), iwMin),
-                      add(mul(k, span), c(smemPlan.xsOffset)));
-    Value wBase = add(add(mul(add(mul(k, kw), t), sb), ty),
-                      c(smemPlan.wsOffset));
-    SmallVector<Value> xv, wv;
+SmallVector<Value> KernelEmitter::initialAccumulators() {
+  if (!cfg.usesTensorCores()) {
+    int64_t ppt = cfg.getTileW() / cfg.getThreadsW();
+    return SmallVector<Value>(cfg.getChanPerThread() * ppt, f(0.0));
+  }
+  auto accTy = VectorType::get({2, 2}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0)));
+  return SmallVector<Value>(cfg.getMmaTilesC() * cfg.getMmaTilesW(), zero);
+}
+
+SmallVector<Value>
+KernelEmitter::accumulateChunkFMA(ArrayRef<Value> accIn) {
+  const int64_t tw = cfg.getThreadsW(), tc = cfg.getThreadsC();
+  const int64_t cpt = cfg.getChanPerThread(), ppt = cfg.getTileW() / tw;
+  const int64_t sb = smemPlan.subBlock;
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  // W phase of this thread (shared by all of its positions).
+  Value owt = add(add(ow0, tx), pw);
+  Value tw0 = firstTap(remu(owt, sw), kw, sw, dw);
+  auto kLoop =
+      scf::ForOp::create(b, c(0), c(cfg.getCiChunk()), c(1), accIn);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value k = kLoop.getInductionVar();
+  auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)),
+                                  kLoop.getRegionIterArgs());
+  b.setInsertionPointToStart(wLoop.getBody());
+  Value t = wLoop.getInductionVar();
+  Value xBase = add(sub(divExact(sub(owt, mul(t, dw)), sw), iwMin),
+                    add(mul(k, smemPlan.xsStride), c(smemPlan.xsOffset)));
+  Value wBase = add(add(add(mul(k, smemPlan.wsCiStride), mul(t, sb)), ty),
+                    c(smemPlan.wsOffset));
+  SmallVector<Value> xv, wv;
+  for (int64_t i = 0; i < ppt; ++i)
+    xv.push_back(sload(add(xBase, i * (tw / sw))));
+  for (int64_t j = 0; j < cpt; ++j)
+    wv.push_back(sload(add(wBase, j * tc)));
+  SmallVector<Value> acc(wLoop.getRegionIterArgs());
+  for (int64_t j = 0; j < cpt; ++j)
     for (int64_t i = 0; i < ppt; ++i)
-      xv.push_back(sload(add(xBase, i * (tw / sw))));
-    for (int64_t j = 0; j < cpt; ++j)
-      wv.push_back(sload(add(wBase, j * tc)));
-    SmallVector<Value> acc(wLoop.getRegionIterArgs());
-    for (int64_t j = 0; j < cpt; ++j)
-      for (int64_t i = 0; i < ppt; ++i)
-        acc[j * ppt + i] = math::FmaOp::create(b, xv[i], wv[j], acc[j * ppt + i]);
-    scf::YieldOp::create(b, acc);
-    b.setInsertionPointAfter(wLoop);
-    scf::YieldOp::create(b, wLoop.getResults());
-    b.setInsertionPointAfter(kLoop);
-    scf::YieldOp::create(b, kLoop.getResults());
-    b.setInsertionPointAfter(ciLoop);
-    scf::YieldOp::create(b, ciLoop.getResults());
-    b.setInsertionPointAfter(hIf);
-    scf::YieldOp::create(b, hIf.getResults());
-    b.setInsertionPointAfter(hLoop);
-    scf::YieldOp::create(b, hLoop.getResults());
-    b.setInsertionPointAfter(dIf);
-    scf::YieldOp::create(b, dIf.getResults());
-    b.setInsertionPointAfter(dLoop);
+      acc[j * ppt + i] =
+          math::FmaOp::create(b, xv[i], wv[j], acc[j * ppt + i]);
+  scf::YieldOp::create(b, acc);
+  b.setInsertionPointAfter(wLoop);
+  scf::YieldOp::create(b, wLoop.getResults());
+  b.setInsertionPointAfter(kLoop);
+  return SmallVector<Value>(kLoop.getResults());
+}
 
-    // Accumulators (+ bias) to the convolution's output tile.
-    for (int64_t j = 0; j < cpt; ++j) {
-      Value cl = add(add(subLoop.getInductionVar(), ty), j * tc);
-      Value bias = f(0.0);
-      if (biasMem) {
-        Value ch = add(co0, cl);
-        bias = guardedLoad(ult(ch, g.cout), biasMem, ValueRange{ch});
-      }
-      for (int64_t i = 0; i < ppt; ++i) {
-        Value v = arith::AddFOp::create(b, dLoop.getResult(j * ppt + i), bias);
-        sstore(v, tileAddr(0, cl, add(tx, i * tw)));
-      }
+void KernelEmitter::storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc) {
+  const int64_t tw = cfg.getThreadsW(), tc = cfg.getThreadsC();
+  const int64_t cpt = cfg.getChanPerThread(), ppt = cfg.getTileW() / tw;
+  for (int64_t j = 0; j < cpt; ++j) {
+    Value cl = add(add(subBase, ty), j * tc);
+    Value bias = convBias(cl);
+    for (int64_t i = 0; i < ppt; ++i) {
+      Value v = arith::AddFOp::create(b, acc[j * ppt + i], bias);
+      sstore(v, tileAddr(0, cl, add(tx, i * tw)));
     }
   }
+}
+
+Value KernelEmitter::convBias(Value cl) {
+  if (!a.conv.getBias())
+    return f(0.0);
+  Value ch = add(co0, cl);
+  return guardedLoad(ult(ch, g.cout), memOf[a.conv.getBias()], ValueRange{ch});
+}
+
+/// Warp coordinates of the tensor-core path: warp = (phase * warpsC + wc) *
+/// warpsW + ww; lane = 4 * group + threadInGroup (the mma.sync layout).
+void KernelEmitter::computeWarpCoordinates() {
+  Value warp = divu(tid, 32), lane = remu(tid, 32);
+  int64_t warpsC = cfg.getMmaWarpsC(), warpsW = cfg.getMmaWarpsW();
+  mmaWW = remu(warp, warpsW);
+  Value r = divu(warp, warpsW);
+  mmaWC = remu(r, warpsC);
+  mmaPhase = divu(r, warpsC);
+  mmaGroup = divu(lane, 4);
+  mmaTig = remu(lane, 4);
+}
+
+SmallVector<Value>
+KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
+  const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
+  const int64_t sb = smemPlan.subBlock;
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  // Output positions of this warp: ow = ow0 + phase + sw * j, so its W
+  // residue, and with it the valid tap set, is uniform over the warp.
+  Value owp = add(add(ow0, mmaPhase), pw);
+  Value tw0 = firstTap(remu(owp, sw), kw, sw, dw);
+  auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)), accIn);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(wLoop.getBody());
+  Value t = wLoop.getInductionVar();
+  // Staged input column of position j = 0 of this warp's phase at tap t.
+  Value xCol = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
+  Value nBase = add(mul(mmaWW, nt * 8), mmaGroup);
+  Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
+  Value wTap = add(mul(t, sb), c(smemPlan.wsOffset));
+  auto aTy = VectorType::get({4, 1}, b.getF32Type());
+  auto bTy = VectorType::get({2, 1}, b.getF32Type());
+  SmallVector<Value> acc(wLoop.getRegionIterArgs());
+  for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
+    Value k0 = add(mmaTig, ks * 8), k1 = add(mmaTig, ks * 8 + 4);
+    Value xRow0 = add(mul(k0, smemPlan.xsStride), c(smemPlan.xsOffset));
+    Value xRow1 = add(mul(k1, smemPlan.xsStride), c(smemPlan.xsOffset));
+    Value wRow0 = add(mul(k0, smemPlan.wsCiStride), wTap);
+    Value wRow1 = add(mul(k1, smemPlan.wsCiStride), wTap);
+    SmallVector<Value> aFrag, bFrag;
+    for (int64_t mi = 0; mi < mt; ++mi) {
+      Value m = add(mBase, mi * 16);
+      aFrag.push_back(vector::FromElementsOp::create(
+          b, aTy,
+          ValueRange{sload(add(wRow0, m)), sload(add(wRow0, add(m, 8))),
+                     sload(add(wRow1, m)), sload(add(wRow1, add(m, 8)))}));
+    }
+    for (int64_t ni = 0; ni < nt; ++ni) {
+      Value col = add(xCol, add(nBase, ni * 8));
+      bFrag.push_back(vector::FromElementsOp::create(
+          b, bTy, ValueRange{sload(add(xRow0, col)), sload(add(xRow1, col))}));
+    }
+    for (int64_t mi = 0; mi < mt; ++mi)
+      for (int64_t ni = 0; ni < nt; ++ni)
+        acc[mi * nt + ni] = nvgpu::MmaSyncOp::create(
+            b, aFrag[mi], bFrag[ni], acc[mi * nt + ni],
+            ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
+  }
+  scf::YieldOp::create(b, acc);
+  b.setInsertionPointAfter(wLoop);
+  return SmallVector<Value>(wLoop.getResults());
+}
+
+void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
+  const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
+  const int64_t sw = g.stride[2];
+  for (int64_t mi = 0; mi < mt; ++mi)
+    for (int64_t half = 0; half < 2; ++half) {
+      // Rows group and group + 8 of the 16-channel tile.
+      Value cl = add(add(subBase, mul(mmaWC, mt * 16)),
+                     add(mmaGroup, mi * 16 + half * 8));
+      Value bias = convBias(cl);
+      for (int64_t ni = 0; ni < nt; ++ni)
+        for (int64_t col = 0; col < 2; ++col) {
+          // Column 2 * threadInGroup + col of the 8-position tile.
+          Value j = add(add(mul(mmaWW, nt * 8), mul(mmaTig, 2)), ni * 8 + col);
+          Value wl = add(mmaPhase, mul(j, sw));
+          Value v = vector::ExtractOp::create(
+              b, acc[mi * nt + ni], ArrayRef<int64_t>{half, col});
+          sstore(arith::AddFOp::create(b, v, bias), tileAddr(0, cl, wl));
+        }
+    }
 }
 
 void KernelEmitter::forEachTileElement(

@@ -34,7 +34,9 @@ LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t tileW, int64_t tileC, int64_t threadsW,
                        int64_t threadsC, int64_t chanPerThread,
-                       int64_t ciChunk, StringRef precision) {
+                       int64_t ciChunk, StringRef precision,
+                       int64_t mmaWarpsC, int64_t mmaWarpsW, int64_t mmaTilesC,
+                       int64_t mmaTilesW) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -48,5 +50,19 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (precision != "ieee" && precision != "tf32")
     return emitError() << "precision must be \"ieee\" or \"tf32\", got \""
                        << precision << "\"";
+  bool anyMma = mmaWarpsC || mmaWarpsW || mmaTilesC || mmaTilesW;
+  if (anyMma) {
+    if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
+      return emitError() << "tensor-core tile sizes must all be positive";
+    if (precision != "tf32")
+      return emitError() << "tensor cores (mma tiles) need precision \"tf32\"";
+    if (tileC != 16 * mmaWarpsC * mmaTilesC)
+      return emitError() << "tileC (" << tileC
+                         << ") must be 16 * mmaWarpsC * mmaTilesC ("
+                         << 16 * mmaWarpsC * mmaTilesC << ")";
+    if (ciChunk % 8 != 0)
+      return emitError() << "ciChunk (" << ciChunk
+                         << ") must be a multiple of 8 with tensor cores";
+  }
   return success();
 }

@@ -8,6 +8,7 @@
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace fusecc::fuse;
@@ -137,10 +138,19 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.numTiles = 1 + static_cast<int64_t>(a.reductions.size());
   p.inputSpan =
       (cfg.getTileW() - 1 + (g.k[2] - 1) * g.dil[2]) / g.stride[2] + 2;
-  int64_t subBlock = cfg.getThreadsC() * cfg.getChanPerThread();
+  // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
+  // k-columns per warp) hit 32 distinct banks.
+  auto conflictFree = [](int64_t n) -> int64_t {
+    return n <= 8 ? 8 : static_cast<int64_t>(llvm::alignTo(n - 8, 32)) + 8;
+  };
+  p.xsStride = conflictFree(p.inputSpan);
+  p.subBlock = cfg.usesTensorCores()
+                   ? cfg.getTileC()
+                   : cfg.getThreadsC() * cfg.getChanPerThread();
+  p.wsCiStride = conflictFree(g.k[2] * p.subBlock);
   p.xsOffset = p.numTiles * p.tileElems;
-  p.wsOffset = p.xsOffset + cfg.getCiChunk() * p.inputSpan;
-  p.statsOffset = p.wsOffset + cfg.getCiChunk() * g.k[2] * subBlock;
+  p.wsOffset = p.xsOffset + cfg.getCiChunk() * p.xsStride;
+  p.statsOffset = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
   p.statsLen = std::max(cfg.getTileC(), cfg.getTileW());
   p.totalElems =
       p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());

@@ -36,6 +36,70 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+/// Checks the limits every config must meet: shared memory and grid size.
+LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
+                          TileConfigAttr cfg) {
+  SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  if (smem.bytes() > kMaxSharedBytes)
+    return kernel.emitOpError("tile needs ")
+           << smem.bytes() << " bytes of shared memory (at most "
+           << kMaxSharedBytes << " on sm_90)";
+  LaunchPlan launch = LaunchPlan::get(a, cfg);
+  if (launch.gridX > std::numeric_limits<int32_t>::max())
+    return kernel.emitOpError("needs ")
+           << launch.gridX << " blocks, more than one launch can have";
+  return success();
+}
+
+/// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
+/// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
+/// 16 channels x 8 positions of one phase. Returns a null attribute when the
+/// kernel does not fit this scheme (then the FMA path is used).
+TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
+                               int64_t maxTileW) {
+  const ConvGeometry &g = a.geom;
+  int64_t sw = g.stride[2];
+  // A block's channels must lie in one group.
+  int64_t channels = a.needsAllChannels
+                         ? g.cout
+                         : std::min<int64_t>(g.coutPerGroup(), 64);
+  if (g.groups > 1 && (a.needsAllChannels || g.coutPerGroup() % channels))
+    return {};
+  int64_t mTiles = llvm::divideCeil(channels, 16);
+  int64_t warpsC = std::min<int64_t>(2, mTiles);
+  int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
+  if (tilesC > 4)
+    return {};
+  // Positions per phase: the whole row if a reduction needs it, else the
+  // multiple of 8 that wastes least (plus a small per-tile overhead).
+  int64_t perPhase = llvm::divideCeil(g.out[2], sw);
+  int64_t positions = 0;
+  if (a.needsWholeRow) {
+    positions = llvm::alignTo(perPhase, 8);
+  } else {
+    int64_t best = std::numeric_limits<int64_t>::max();
+    for (int64_t p = 8; p <= std::max<int64_t>(8, maxTileW / sw); p += 8) {
+      int64_t cost = llvm::divideCeil(perPhase, p) * (p + 8);
+      if (cost < best)
+        best = cost, positions = p;
+    }
+  }
+  int64_t nTiles = positions / 8;
+  int64_t warpsW = nTiles % 2 == 0 ? 2 : 1;
+  int64_t tilesW = nTiles / warpsW;
+  while (sw * warpsC * warpsW > 16 && warpsW > 1)
+    warpsW /= 2, tilesW *= 2;
+  if (sw * warpsC * warpsW * 32 > 1024 || tilesC * tilesW > 16)
+    return {};
+  int64_t tileW = sw * positions;
+  return TileConfigAttr::getChecked(
+      [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
+      int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
+      /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
+      /*ciChunk=*/int64_t{16}, StringRef("tf32"), warpsC, warpsW, tilesC,
+      tilesW);
+}
+
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
                                        const KernelAnalysis &a,
                                        StringRef precision, int64_t maxTileW,
@@ -94,18 +158,12 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), 16);
   auto cfg = TileConfigAttr::getChecked(
       [&] { return kernel.emitOpError(); }, ctx, tileW, tileC, threadsW,
-      threadsC, chanPerThread, ciChunk, precision);
+      threadsC, chanPerThread, ciChunk, precision, int64_t{0}, int64_t{0},
+      int64_t{0}, int64_t{0});
   if (!cfg)
     return failure();
-  SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
-  if (smem.bytes() > kMaxSharedBytes)
-    return kernel.emitOpError("tile needs ")
-           << smem.bytes() << " bytes of shared memory (at most "
-           << kMaxSharedBytes << " on sm_90)";
-  LaunchPlan launch = LaunchPlan::get(a, cfg);
-  if (launch.gridX > std::numeric_limits<int32_t>::max())
-    return kernel.emitOpError("needs ")
-           << launch.gridX << " blocks, more than one launch can have";
+  if (failed(checkLimits(kernel, a, cfg)))
+    return failure();
   return cfg;
 }
 
@@ -123,8 +181,13 @@ struct TileKernelsPass
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
-      FailureOr<TileConfigAttr> cfg =
-          chooseConfig(kernel, *a, precision, maxTileW, threads);
+      FailureOr<TileConfigAttr> cfg = failure();
+      if (precision == "tf32")
+        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW))
+          if (succeeded(checkLimits(kernel, *a, mma)))
+            cfg = mma;
+      if (failed(cfg))
+        cfg = chooseConfig(kernel, *a, precision, maxTileW, threads);
       if (failed(cfg))
         return WalkResult::interrupt();
       kernel.setConfigAttr(*cfg);

@@ -26,15 +26,29 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     sub-block. Input channels are staged through shared memory `ciChunk` at a
     time. `precision` is `ieee` (FP32 FMA) or `tf32` (tensor cores).
 
+    With tensor cores (`mmaTilesC > 0`, tf32 only) the block instead has
+    `stride_w x mmaWarpsC x mmaWarpsW` warps: one W stride phase per warp
+    row, each warp computing `mmaTilesC` 16-channel by `mmaTilesW`
+    8-position `mma.sync` tiles of its phase; `threadsW`, `threadsC` and
+    `chanPerThread` then describe only the epilogue's element loops.
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
   }];
   let parameters = (ins "int64_t":$tileW, "int64_t":$tileC,
                         "int64_t":$threadsW, "int64_t":$threadsC,
                         "int64_t":$chanPerThread, "int64_t":$ciChunk,
-                        StringRefParameter<"precision mode">:$precision);
+                        StringRefParameter<"precision mode">:$precision,
+                        DefaultValuedParameter<"int64_t", "0">:$mmaWarpsC,
+                        DefaultValuedParameter<"int64_t", "0">:$mmaWarpsW,
+                        DefaultValuedParameter<"int64_t", "0">:$mmaTilesC,
+                        DefaultValuedParameter<"int64_t", "0">:$mmaTilesW);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True if the convolution runs on tensor cores (mma.sync TF32).
+    bool usesTensorCores() const { return getMmaTilesC() > 0; }
+  }];
 }
 
 #endif // FUSECC_DIALECT_FUSE_IR_FUSEATTRS_TD

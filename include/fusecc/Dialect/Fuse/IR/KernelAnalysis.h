@@ -62,6 +62,9 @@ struct SharedMemoryPlan {
   int64_t tileElems = 0;  ///< tileC * tileStride.
   int64_t numTiles = 0;   ///< 1 + number of reductions.
   int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
+  int64_t xsStride = 0;   ///< Stride between staged input channels.
+  int64_t subBlock = 0;   ///< Channels whose weights are staged together.
+  int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }

@@ -1,0 +1,57 @@
+//===- Reference.h - double-precision interpreter of fuse graphs -*- C++ -*-===//
+//
+// A slow, obviously-correct evaluation of fuse graphs (func.func on tensors
+// with fuse ops and arith.constant), in double precision. It shares no code
+// with the kernel generator except the scalar `evaluate` of elementwise ops:
+// the transposed convolution is computed in the scatter form (loop over input
+// elements and taps), normalisations in the textbook two-pass form.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_REFERENCE_REFERENCE_H
+#define FUSECC_REFERENCE_REFERENCE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fusecc::ref {
+
+/// A dense row-major tensor of doubles.
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<double> data;
+
+  Tensor() = default;
+  explicit Tensor(std::vector<int64_t> s, double fill = 0.0)
+      : shape(std::move(s)), data(numElements(shape), fill) {}
+  static int64_t numElements(const std::vector<int64_t> &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+  int64_t size() const { return static_cast<int64_t>(data.size()); }
+};
+
+/// Evaluates `func` on `inputs` (one per function argument, shapes must match
+/// the argument types). Returns one tensor per returned value. On an
+/// unsupported op or bad input, emits an error on the op and fails.
+mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
+                                              llvm::ArrayRef<Tensor> inputs);
+
+/// Transposed convolution in the scatter form (exposed for unit use).
+/// `bias` may be null. Shapes follow fuse.conv_transpose.
+Tensor convTransposeScatter(const Tensor &x, const Tensor &w,
+                            const Tensor *bias,
+                            llvm::ArrayRef<int64_t> stride,
+                            llvm::ArrayRef<int64_t> padding,
+                            llvm::ArrayRef<int64_t> outputPadding,
+                            llvm::ArrayRef<int64_t> dilation, int64_t groups);
+
+} // namespace fusecc::ref
+
+#endif // FUSECC_REFERENCE_REFERENCE_H

@@ -1,0 +1,57 @@
+//===- Simulator.h - run generated GPU code on the CPU ----------*- C++ -*-===//
+//
+// Executes the host functions produced by buildGPUPipeline (func.func on
+// memrefs with gpu.launch_func) and their gpu.func kernels on the CPU, with
+// f32 arithmetic where the kernel computes in f32.
+//
+// Execution model: the threads of one block run in lock step, op by op, over
+// the list of active threads (SIMT with masks): scf.if splits the active set,
+// scf.for runs while any active thread has iterations left. This is one valid
+// schedule of a race-free kernel; because it could hide races, every shared
+// memory word records its last writer/reader per barrier interval and any
+// cross-thread access pair without a barrier between them is reported, as is
+// a barrier or shuffle reached by only part of the threads, a read of shared
+// memory never written, any out-of-bounds access, and two threads of a launch
+// writing the same global element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_REFERENCE_SIMULATOR_H
+#define FUSECC_REFERENCE_SIMULATOR_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fusecc::sim {
+
+/// A device buffer: contiguous row-major f32 elements.
+struct Buffer {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+  /// Per element: written by some kernel (any launch).
+  std::vector<uint8_t> written;
+};
+
+struct Stats {
+  int64_t launches = 0;
+  int64_t blocks = 0;
+  int64_t threadsPerBlockMax = 0;
+  int64_t sharedBytesMax = 0;
+  int64_t instructions = 0; ///< Thread-instructions executed.
+};
+
+/// Runs host function `hostFunc` of `module` (after the GPU pipeline) with
+/// `args` bound to its memref arguments, in order. On failure `error` says
+/// what went wrong (unsupported op, out-of-bounds access, race, ...).
+mlir::LogicalResult run(mlir::ModuleOp module, mlir::func::FuncOp hostFunc,
+                        std::vector<Buffer> &args, Stats &stats,
+                        std::string &error);
+
+} // namespace fusecc::sim
+
+#endif // FUSECC_REFERENCE_SIMULATOR_H

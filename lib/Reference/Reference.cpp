@@ -1,0 +1,296 @@
+//===- Reference.cpp - double-precision interpreter of fuse graphs --------===//
+//
+// See Reference.h. Deliberately independent from the kernel generator: the
+// convolution is the scatter form of SEMANTICS.md, not the gather/phase form
+// of the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Reference/Reference.h"
+
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using fusecc::ref::Tensor;
+
+namespace {
+
+std::vector<int64_t> shapeOf(Value v) {
+  auto ty = cast<RankedTensorType>(v.getType());
+  return std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end());
+}
+
+/// Row-major strides of `shape`.
+std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+/// Strides to read `opShape` broadcast (NumPy rules) to `outShape`: 0 for
+/// stretched dims and the leading dims the operand lacks.
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &opShape,
+                                      const std::vector<int64_t> &outShape) {
+  std::vector<int64_t> own = stridesOf(opShape);
+  std::vector<int64_t> s(outShape.size(), 0);
+  size_t lead = outShape.size() - opShape.size();
+  for (size_t i = 0; i < opShape.size(); ++i)
+    s[lead + i] = opShape[i] == 1 ? 0 : own[i];
+  return s;
+}
+
+Tensor elementwise(Operation *op, ElementwiseOpInterface ew,
+                   ArrayRef<const Tensor *> operands) {
+  Tensor out(shapeOf(op->getResult(0)));
+  const std::vector<int64_t> &shape = out.shape;
+  size_t rank = shape.size();
+  std::vector<std::vector<int64_t>> strides;
+  for (const Tensor *t : operands)
+    strides.push_back(broadcastStrides(t->shape, shape));
+  std::vector<int64_t> idx(rank, 0);
+  SmallVector<double, 4> args(operands.size());
+  for (int64_t e = 0; e < out.size(); ++e) {
+    for (size_t k = 0; k < operands.size(); ++k) {
+      int64_t off = 0;
+      for (size_t d = 0; d < rank; ++d)
+        off += idx[d] * strides[k][d];
+      args[k] = operands[k]->data[off];
+    }
+    out.data[e] = ew.evaluate(args);
+    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+Tensor softmax(const Tensor &x, int64_t dim) {
+  Tensor y(x.shape);
+  int64_t outer = 1, len = x.shape[dim], inner = 1;
+  for (int64_t i = 0; i < dim; ++i)
+    outer *= x.shape[i];
+  for (size_t i = dim + 1; i < x.shape.size(); ++i)
+    inner *= x.shape[i];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t j) { return (o * len + j) * inner + in; };
+      double m = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < len; ++j)
+        m = std::max(m, x.data[at(j)]);
+      double s = 0.0;
+      for (int64_t j = 0; j < len; ++j)
+        s += std::exp(x.data[at(j)] - m);
+      for (int64_t j = 0; j < len; ++j)
+        y.data[at(j)] = std::exp(x.data[at(j)] - m) / s;
+    }
+  return y;
+}
+
+Tensor layerNorm(const Tensor &x, const Tensor *w, const Tensor *b,
+                 int64_t normRank, double eps) {
+  Tensor y(x.shape);
+  int64_t len = 1;
+  for (size_t i = x.shape.size() - normRank; i < x.shape.size(); ++i)
+    len *= x.shape[i];
+  int64_t rows = x.size() / len;
+  for (int64_t r = 0; r < rows; ++r) {
+    const double *row = &x.data[r * len];
+    double mean = 0.0;
+    for (int64_t j = 0; j < len; ++j)
+      mean += row[j];
+    mean /= len;
+    double var = 0.0;
+    for (int64_t j = 0; j < len; ++j)
+      var += (row[j] - mean) * (row[j] - mean);
+    var /= len; // biased
+    double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t j = 0; j < len; ++j) {
+      double v = (row[j] - mean) * inv;
+      if (w)
+        v *= w->data[j];
+      if (b)
+        v += b->data[j];
+      y.data[r * len + j] = v;
+    }
+  }
+  return y;
+}
+
+FailureOr<Tensor> constant(arith::ConstantOp cst) {
+  auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  auto ty = dyn_cast<RankedTensorType>(cst.getType());
+  if (!dense || !ty || !ty.getElementType().isF32())
+    return cst.emitOpError("reference: only dense f32 tensor constants are "
+                           "supported");
+  Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
+  int64_t i = 0;
+  for (APFloat v : dense.getValues<APFloat>())
+    t.data[i++] = v.convertToDouble();
+  return t;
+}
+
+FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args);
+
+} // namespace
+
+Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
+                                 const Tensor *bias, ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> padding,
+                                 ArrayRef<int64_t> outputPadding,
+                                 ArrayRef<int64_t> dilation, int64_t groups) {
+  const int64_t nsp = static_cast<int64_t>(x.shape.size()) - 2;
+  const int64_t N = x.shape[0], cin = x.shape[1];
+  const int64_t coutG = w.shape[1], cout = coutG * groups,
+                cinG = cin / groups;
+  // Normalise to 3 spatial dims (leading dims of size 1).
+  int64_t in[3], k[3], out[3], s[3], p[3], d[3];
+  for (int i = 0; i < 3; ++i) {
+    int j = i - (3 - static_cast<int>(nsp));
+    bool real = j >= 0;
+    in[i] = real ? x.shape[2 + j] : 1;
+    k[i] = real ? w.shape[2 + j] : 1;
+    s[i] = real ? stride[j] : 1;
+    p[i] = real ? padding[j] : 0;
+    d[i] = real ? dilation[j] : 1;
+    int64_t op = real ? outputPadding[j] : 0;
+    out[i] = (in[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op + 1;
+  }
+  std::vector<int64_t> outShape{N, cout};
+  for (int i = 3 - static_cast<int>(nsp); i < 3; ++i)
+    outShape.push_back(out[i]);
+  Tensor y(outShape);
+  const int64_t inSp = in[0] * in[1] * in[2], kSp = k[0] * k[1] * k[2],
+                outSp = out[0] * out[1] * out[2];
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t ci = 0; ci < cin; ++ci) {
+      int64_t g = ci / cinG;
+      for (int64_t i0 = 0; i0 < in[0]; ++i0)
+        for (int64_t i1 = 0; i1 < in[1]; ++i1)
+          for (int64_t i2 = 0; i2 < in[2]; ++i2) {
+            double xv = x.data[(n * cin + ci) * inSp +
+                               (i0 * in[1] + i1) * in[2] + i2];
+            for (int64_t t0 = 0; t0 < k[0]; ++t0) {
+              int64_t o0 = i0 * s[0] - p[0] + t0 * d[0];
+              if (o0 < 0 || o0 >= out[0])
+                continue;
+              for (int64_t t1 = 0; t1 < k[1]; ++t1) {
+                int64_t o1 = i1 * s[1] - p[1] + t1 * d[1];
+                if (o1 < 0 || o1 >= out[1])
+                  continue;
+                for (int64_t t2 = 0; t2 < k[2]; ++t2) {
+                  int64_t o2 = i2 * s[2] - p[2] + t2 * d[2];
+                  if (o2 < 0 || o2 >= out[2])
+                    continue;
+                  int64_t tap = (t0 * k[1] + t1) * k[2] + t2;
+                  int64_t o = (o0 * out[1] + o1) * out[2] + o2;
+                  for (int64_t cg = 0; cg < coutG; ++cg) {
+                    double wv = w.data[(ci * coutG + cg) * kSp + tap];
+                    y.data[(n * cout + g * coutG + cg) * outSp + o] += xv * wv;
+                  }
+                }
+              }
+            }
+          }
+    }
+  if (bias)
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t co = 0; co < cout; ++co)
+        for (int64_t o = 0; o < outSp; ++o)
+          y.data[(n * cout + co) * outSp + o] += bias->data[co];
+  return y;
+}
+
+namespace {
+
+FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
+  DenseMap<Value, Tensor> env;
+  for (auto [arg, t] : llvm::zip(block.getArguments(), args)) {
+    if (shapeOf(arg) != t.shape) {
+      emitError(arg.getLoc()) << "reference: input shape mismatch";
+      return failure();
+    }
+    env[arg] = t;
+  }
+  auto get = [&](Value v) -> const Tensor * {
+    auto it = env.find(v);
+    return it == env.end() ? nullptr : &it->second;
+  };
+  for (Operation &op : block) {
+    SmallVector<const Tensor *> ins;
+    for (Value v : op.getOperands()) {
+      const Tensor *t = get(v);
+      if (!t)
+        return op.emitOpError("reference: operand has no value");
+      ins.push_back(t);
+    }
+    if (isa<func::ReturnOp, YieldOp>(op)) {
+      std::vector<Tensor> res;
+      for (const Tensor *t : ins)
+        res.push_back(*t);
+      return res;
+    }
+    Tensor result;
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      FailureOr<Tensor> t = constant(cst);
+      if (failed(t))
+        return failure();
+      result = std::move(*t);
+    } else if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
+      result = ref::convTransposeScatter(
+          *ins[0], *ins[1], conv.getBias() ? ins[2] : nullptr,
+          conv.getStride(), conv.getPadding(), conv.getOutputPadding(),
+          conv.getDilation(), conv.getGroups());
+    } else if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
+      result = elementwise(&op, ew, ins);
+    } else if (auto sm = dyn_cast<SoftmaxOp>(op)) {
+      result = softmax(*ins[0], sm.getDim());
+    } else if (auto ln = dyn_cast<LayerNormOp>(op)) {
+      result = layerNorm(*ins[0], ln.getWeight() ? get(ln.getWeight()) : nullptr,
+                         ln.getBias() ? get(ln.getBias()) : nullptr,
+                         ln.getNormalizedRank(),
+                         ln.getEpsilon().convertToDouble());
+    } else if (auto k = dyn_cast<KernelOp>(op)) {
+      std::vector<Tensor> kargs;
+      for (const Tensor *t : ins)
+        kargs.push_back(*t);
+      FailureOr<std::vector<Tensor>> r = evalBlock(k.getBody().front(), kargs);
+      if (failed(r))
+        return failure();
+      result = std::move((*r)[0]);
+    } else {
+      return op.emitOpError("is not supported by the reference interpreter");
+    }
+    if (op.getNumResults() != 1)
+      return op.emitOpError("reference: expected one result");
+    if (result.shape != shapeOf(op.getResult(0)))
+      return op.emitOpError("reference: computed shape differs from the "
+                            "result type");
+    env[op.getResult(0)] = std::move(result);
+  }
+  emitError(block.getParent()->getLoc()) << "reference: block has no return";
+  return failure();
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
+                                             ArrayRef<Tensor> inputs) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return func.emitOpError("reference: expected a single-block function");
+  if (inputs.size() != func.getNumArguments())
+    return func.emitOpError("reference: expected ")
+           << func.getNumArguments() << " inputs, got " << inputs.size();
+  return evalBlock(func.getBody().front(), inputs);
+}

@@ -1,0 +1,1263 @@
+//===- Simulator.cpp - run generated GPU code on the CPU ------------------===//
+//
+// See Simulator.h for the execution model. A gpu.func is first translated to
+// a small tree of instructions over value slots (one register per thread per
+// SSA value); a block is then executed instruction by instruction over the
+// list of its active threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Reference/Simulator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::sim;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+enum class Opc : uint8_t {
+  // Constants and ids.
+  ConstBits, ThreadId, BlockId, BlockDim, GridDim, LaneId,
+  // Memory.
+  DynSmem, View, Load, Store,
+  // Control.
+  For, If, Barrier, Shuffle, Return,
+  // Integer.
+  AddI, SubI, MulI, DivSI, DivUI, RemSI, RemUI, FloorDivSI, CeilDivSI,
+  CeilDivUI, AndI, OrI, XOrI, ShLI, ShRSI, ShRUI, MinSI, MaxSI, MinUI, MaxUI,
+  CmpI, Select, IndexCast, IndexCastUI, ExtSI, ExtUI, TruncI,
+  // Float.
+  AddF, SubF, MulF, DivF, RemF, NegF, CmpF, MaximumF, MinimumF, MaxNumF,
+  MinNumF, ExtF, TruncF, SIToFP, UIToFP, FPToSI, FPToUI,
+  // Math.
+  Exp, Exp2, Log, Log2, Log1p, Erf, Tanh, Sqrt, Rsqrt, Fma, AbsF, PowF,
+  Floor, Ceil, Sin, Cos, Expm1, CopySign,
+};
+
+struct Region;
+
+struct Inst {
+  Opc opc;
+  Operation *op = nullptr;
+  SmallVector<int, 4> in;
+  SmallVector<int, 2> out;
+  int width = 64;   ///< Integer width of the result (or of operands: cmpi).
+  int srcWidth = 64;
+  int pred = 0;     ///< cmpi/cmpf predicate, dimension, shuffle mode.
+  bool isFloat = false;
+  uint64_t imm = 0; ///< Constant bits.
+  int memId = -1;   ///< View: its descriptor id.
+  std::unique_ptr<Region> r0, r1;
+};
+
+struct Region {
+  std::vector<Inst> insts;
+  SmallVector<int, 4> args;   ///< Block argument slots.
+  SmallVector<int, 4> yields; ///< Terminator operand slots.
+};
+
+struct Kernel {
+  gpu::GPUFuncOp func;
+  Region body;
+  SmallVector<int, 8> argSlots;
+  int numSlots = 0;
+  int numViews = 0;
+  int64_t knownBlock = -1;
+};
+
+/// Integer helpers. Values are stored sign-extended to 64 bits, except i1
+/// which is stored as 0/1.
+int64_t norm(int64_t v, int w) {
+  if (w >= 64)
+    return v;
+  if (w == 1)
+    return v & 1;
+  return static_cast<int64_t>(static_cast<uint64_t>(v) << (64 - w)) >> (64 - w);
+}
+uint64_t zext(int64_t v, int w) {
+  if (w >= 64)
+    return static_cast<uint64_t>(v);
+  return static_cast<uint64_t>(v) & ((uint64_t(1) << w) - 1);
+}
+int64_t sext(int64_t v, int w) {
+  if (w == 1)
+    return (v & 1) ? -1 : 0;
+  return norm(v, w);
+}
+
+float asF(uint64_t bits) {
+  uint32_t b = static_cast<uint32_t>(bits);
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+uint64_t fromF(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+std::string describe(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "'" << op->getName() << "' at " << op->getLoc();
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Translation of a gpu.func
+//===----------------------------------------------------------------------===//
+
+class Compiler {
+public:
+  Compiler(Kernel &k, std::string &error) : k(k), error(error) {}
+
+  LogicalResult compile() {
+    Block &entry = k.func.getBody().front();
+    if (!k.func.getBody().hasOneBlock())
+      return fail(k.func, "kernel with more than one block (unstructured "
+                          "control flow) is not supported");
+    for (BlockArgument a : entry.getArguments()) {
+      auto mt = dyn_cast<MemRefType>(a.getType());
+      if (!mt || !mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+          !mt.getElementType().isF32())
+        return fail(k.func, "kernel argument is not a static identity-layout "
+                            "f32 memref");
+      k.argSlots.push_back(slot(a));
+    }
+    if (auto kb = k.func.getKnownBlockSizeAttr())
+      k.knownBlock = static_cast<int64_t>(kb[0]) * kb[1] * kb[2];
+    if (failed(compileBlock(entry, k.body)))
+      return failure();
+    k.numSlots = static_cast<int>(slots.size());
+    return success();
+  }
+
+private:
+  int slot(Value v) {
+    auto it = slots.find(v);
+    if (it != slots.end())
+      return it->second;
+    int s = static_cast<int>(slots.size());
+    slots[v] = s;
+    return s;
+  }
+
+  LogicalResult fail(Operation *op, const Twine &msg) {
+    error = ("simulator: " + msg + ": " + describe(op)).str();
+    return failure();
+  }
+
+  /// Integer width of a scalar type; 0 for f32; -1 unsupported.
+  static int widthOf(Type t) {
+    if (t.isIndex())
+      return 64;
+    if (auto it = dyn_cast<IntegerType>(t))
+      return it.getWidth() <= 64 ? static_cast<int>(it.getWidth()) : -1;
+    if (t.isF32())
+      return 0;
+    return -1;
+  }
+
+  LogicalResult compileBlock(Block &block, Region &r) {
+    for (BlockArgument a : block.getArguments())
+      r.args.push_back(slot(a));
+    for (Operation &op : block) {
+      if (isa<scf::YieldOp>(op)) {
+        for (Value v : op.getOperands())
+          r.yields.push_back(slot(v));
+        continue;
+      }
+      if (failed(compileOp(op, r)))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult compileOp(Operation &op, Region &r) {
+    Inst inst;
+    inst.op = &op;
+    for (Value v : op.getOperands())
+      inst.in.push_back(slot(v));
+    for (Value v : op.getResults())
+      inst.out.push_back(slot(v));
+    // Scalar result types must be f32, index or iN (memrefs only where
+    // expected below).
+    for (Value v : op.getResults())
+      if (!isa<MemRefType>(v.getType()) && widthOf(v.getType()) < 0)
+        return fail(&op, "unsupported result type");
+    if (op.getNumResults() == 1 && !isa<MemRefType>(op.getResult(0).getType())) {
+      int w = widthOf(op.getResult(0).getType());
+      inst.isFloat = w == 0;
+      inst.width = w == 0 ? 32 : w;
+    }
+    if (op.getNumOperands() >= 1 && !isa<MemRefType>(op.getOperand(0).getType())) {
+      int w = widthOf(op.getOperand(0).getType());
+      if (w > 0)
+        inst.srcWidth = w;
+    }
+
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      inst.opc = Opc::ConstBits;
+      if (auto fa = dyn_cast<FloatAttr>(c.getValue())) {
+        if (!fa.getType().isF32())
+          return fail(&op, "non-f32 float constant");
+        inst.imm = fromF(static_cast<float>(fa.getValueAsDouble()));
+      } else if (auto ia = dyn_cast<IntegerAttr>(c.getValue())) {
+        int w = widthOf(ia.getType());
+        inst.imm = static_cast<uint64_t>(norm(
+            w == 1 ? ia.getValue().getZExtValue() : ia.getValue().getSExtValue(),
+            w));
+      } else {
+        return fail(&op, "unsupported constant (only scalar f32/int/index)");
+      }
+    } else if (auto t = dyn_cast<gpu::ThreadIdOp>(op)) {
+      inst.opc = Opc::ThreadId;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::BlockIdOp>(op)) {
+      inst.opc = Opc::BlockId;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::BlockDimOp>(op)) {
+      inst.opc = Opc::BlockDim;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::GridDimOp>(op)) {
+      inst.opc = Opc::GridDim;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (isa<gpu::LaneIdOp>(op)) {
+      inst.opc = Opc::LaneId;
+    } else if (isa<gpu::BarrierOp>(op)) {
+      inst.opc = Opc::Barrier;
+    } else if (auto s = dyn_cast<gpu::ShuffleOp>(op)) {
+      inst.opc = Opc::Shuffle;
+      inst.pred = static_cast<int>(s.getMode());
+      if (widthOf(s.getValue().getType()) != 0 &&
+          widthOf(s.getValue().getType()) != 32)
+        return fail(&op, "shuffle of a non-32-bit value");
+    } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+      inst.opc = Opc::DynSmem;
+    } else if (auto v = dyn_cast<memref::ViewOp>(op)) {
+      inst.opc = Opc::View;
+      auto mt = v.getType();
+      if (!mt.hasStaticShape() || !mt.getElementType().isF32() ||
+          !mt.getLayout().isIdentity())
+        return fail(&op, "view to a non-static or non-f32 memref");
+      if (!v.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+        return fail(&op, "view of something other than dynamic shared memory");
+      inst.memId = k.numViews++;
+    } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
+      inst.opc = Opc::Load;
+      if (!l.getMemRefType().getElementType().isF32())
+        return fail(&op, "load of a non-f32 element");
+    } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
+      inst.opc = Opc::Store;
+      if (!s.getMemRefType().getElementType().isF32())
+        return fail(&op, "store of a non-f32 element");
+    } else if (auto f = dyn_cast<scf::ForOp>(op)) {
+      inst.opc = Opc::For;
+      inst.pred = f.getUnsignedCmp() ? 1 : 0;
+      inst.width = widthOf(f.getInductionVar().getType());
+      inst.r0 = std::make_unique<Region>();
+      if (failed(compileBlock(*f.getBody(), *inst.r0)))
+        return failure();
+    } else if (auto i = dyn_cast<scf::IfOp>(op)) {
+      inst.opc = Opc::If;
+      inst.r0 = std::make_unique<Region>();
+      if (failed(compileBlock(i.getThenRegion().front(), *inst.r0)))
+        return failure();
+      if (!i.getElseRegion().empty()) {
+        inst.r1 = std::make_unique<Region>();
+        if (failed(compileBlock(i.getElseRegion().front(), *inst.r1)))
+          return failure();
+      }
+    } else if (isa<gpu::ReturnOp>(op)) {
+      inst.opc = Opc::Return;
+    } else if (auto c = dyn_cast<arith::CmpIOp>(op)) {
+      inst.opc = Opc::CmpI;
+      inst.pred = static_cast<int>(c.getPredicate());
+    } else if (auto c = dyn_cast<arith::CmpFOp>(op)) {
+      inst.opc = Opc::CmpF;
+      inst.pred = static_cast<int>(c.getPredicate());
+    } else {
+      std::optional<Opc> opc =
+          llvm::StringSwitch<std::optional<Opc>>(op.getName().getStringRef())
+              .Case("arith.addi", Opc::AddI)
+              .Case("arith.subi", Opc::SubI)
+              .Case("arith.muli", Opc::MulI)
+              .Case("arith.divsi", Opc::DivSI)
+              .Case("arith.divui", Opc::DivUI)
+              .Case("arith.remsi", Opc::RemSI)
+              .Case("arith.remui", Opc::RemUI)
+              .Case("arith.floordivsi", Opc::FloorDivSI)
+              .Case("arith.ceildivsi", Opc::CeilDivSI)
+              .Case("arith.ceildivui", Opc::CeilDivUI)
+              .Case("arith.andi", Opc::AndI)
+              .Case("arith.ori", Opc::OrI)
+              .Case("arith.xori", Opc::XOrI)
+              .Case("arith.shli", Opc::ShLI)
+              .Case("arith.shrsi", Opc::ShRSI)
+              .Case("arith.shrui", Opc::ShRUI)
+              .Case("arith.minsi", Opc::MinSI)
+              .Case("arith.maxsi", Opc::MaxSI)
+              .Case("arith.minui", Opc::MinUI)
+              .Case("arith.maxui", Opc::MaxUI)
+              .Case("arith.select", Opc::Select)
+              .Case("arith.index_cast", Opc::IndexCast)
+              .Case("arith.index_castui", Opc::IndexCastUI)
+              .Case("arith.extsi", Opc::ExtSI)
+              .Case("arith.extui", Opc::ExtUI)
+              .Case("arith.trunci", Opc::TruncI)
+              .Case("arith.addf", Opc::AddF)
+              .Case("arith.subf", Opc::SubF)
+              .Case("arith.mulf", Opc::MulF)
+              .Case("arith.divf", Opc::DivF)
+              .Case("arith.remf", Opc::RemF)
+              .Case("arith.negf", Opc::NegF)
+              .Case("arith.maximumf", Opc::MaximumF)
+              .Case("arith.minimumf", Opc::MinimumF)
+              .Case("arith.maxnumf", Opc::MaxNumF)
+              .Case("arith.minnumf", Opc::MinNumF)
+              .Case("arith.extf", Opc::ExtF)
+              .Case("arith.truncf", Opc::TruncF)
+              .Case("arith.sitofp", Opc::SIToFP)
+              .Case("arith.uitofp", Opc::UIToFP)
+              .Case("arith.fptosi", Opc::FPToSI)
+              .Case("arith.fptoui", Opc::FPToUI)
+              .Case("math.exp", Opc::Exp)
+              .Case("math.exp2", Opc::Exp2)
+              .Case("math.expm1", Opc::Expm1)
+              .Case("math.log", Opc::Log)
+              .Case("math.log2", Opc::Log2)
+              .Case("math.log1p", Opc::Log1p)
+              .Case("math.erf", Opc::Erf)
+              .Case("math.tanh", Opc::Tanh)
+              .Case("math.sqrt", Opc::Sqrt)
+              .Case("math.rsqrt", Opc::Rsqrt)
+              .Case("math.fma", Opc::Fma)
+              .Case("math.absf", Opc::AbsF)
+              .Case("math.powf", Opc::PowF)
+              .Case("math.floor", Opc::Floor)
+              .Case("math.ceil", Opc::Ceil)
+              .Case("math.sin", Opc::Sin)
+              .Case("math.cos", Opc::Cos)
+              .Case("math.copysign", Opc::CopySign)
+              .Default(std::nullopt);
+      if (!opc)
+        return fail(&op, "unsupported op");
+      inst.opc = *opc;
+      // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
+      bool floatOp = op.getName().getStringRef().starts_with("math.") ||
+                     (op.getName().getStringRef().ends_with("f") &&
+                      *opc != Opc::ExtF && *opc != Opc::TruncF &&
+                      *opc != Opc::SIToFP && *opc != Opc::UIToFP);
+      if (*opc == Opc::ExtF || *opc == Opc::TruncF)
+        return fail(&op, "float width conversions are not supported (only "
+                         "f32 values are simulated)");
+      if (floatOp)
+        for (Value v : op.getOperands())
+          if (!v.getType().isF32())
+            return fail(&op, "non-f32 float operand");
+    }
+    r.insts.push_back(std::move(inst));
+    return success();
+  }
+
+  Kernel &k;
+  std::string &error;
+  DenseMap<Value, int> slots;
+};
+
+//===----------------------------------------------------------------------===//
+// Execution
+//===----------------------------------------------------------------------===//
+
+struct MemDesc {
+  float *data = nullptr;
+  int64_t size = 0; ///< Elements.
+  SmallVector<int64_t, 5> shape;
+  bool shared = false;
+  bool raw = false;       ///< The i8 dynamic shared memory itself.
+  int64_t sharedBase = 0; ///< Element offset into shared memory.
+  Buffer *global = nullptr;
+  int argIndex = -1;
+  std::string name;
+};
+
+class BlockExecutor {
+public:
+  BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
+                ArrayRef<int> argIndices, int64_t grid[3], int64_t block[3],
+                int64_t smemBytes, Stats &stats, std::string &error)
+      : k(k), error(error), stats(stats), smemBytes(smemBytes) {
+    for (int i = 0; i < 3; ++i) {
+      this->grid[i] = grid[i];
+      this->blockDim[i] = block[i];
+    }
+    nt = static_cast<int>(block[0] * block[1] * block[2]);
+    regs.assign(static_cast<size_t>(k.numSlots) * nt, 0);
+    for (auto [i, b] : llvm::enumerate(bufs)) {
+      MemDesc d;
+      d.data = b->data.data();
+      d.size = static_cast<int64_t>(b->data.size());
+      d.shape.assign(b->shape.begin(), b->shape.end());
+      d.global = b;
+      d.argIndex = argIndices[i];
+      d.name = "argument " + std::to_string(argIndices[i]);
+      mems.push_back(d);
+    }
+    writerGid.resize(bufs.size());
+    writerEpoch.resize(bufs.size());
+    for (auto [i, b] : llvm::enumerate(bufs)) {
+      writerGid[i].assign(b->data.size(), -1);
+      writerEpoch[i].assign(b->data.size(), 0);
+    }
+    rawId = static_cast<int>(mems.size());
+    MemDesc raw;
+    raw.raw = true;
+    raw.shared = true;
+    raw.name = "dynamic shared memory";
+    mems.push_back(raw);
+    viewBase = static_cast<int>(mems.size());
+    for (int i = 0; i < k.numViews; ++i) {
+      MemDesc v;
+      v.shared = true;
+      v.name = "shared memory view";
+      mems.push_back(v);
+    }
+    int64_t words = (smemBytes + 3) / 4;
+    smem.assign(words, 0.0f);
+    sInit.assign(words, 0);
+    sWriter.assign(words, -1);
+    sWEpoch.assign(words, -1);
+    sReader.assign(words, -1);
+    sREpoch.assign(words, -1);
+    all.resize(nt);
+    for (int i = 0; i < nt; ++i)
+      all[i] = i;
+  }
+
+  LogicalResult runBlock(int64_t bx, int64_t by, int64_t bz) {
+    bid[0] = bx;
+    bid[1] = by;
+    bid[2] = bz;
+    blockLinear = (bz * grid[1] + by) * grid[0] + bx;
+    epoch = 0;
+    std::fill(smem.begin(), smem.end(), std::numeric_limits<float>::quiet_NaN());
+    std::fill(sInit.begin(), sInit.end(), 0);
+    std::fill(sWEpoch.begin(), sWEpoch.end(), -1);
+    std::fill(sREpoch.begin(), sREpoch.end(), -1);
+    for (int lane = 0; lane < nt; ++lane)
+      for (auto [i, s] : llvm::enumerate(k.argSlots))
+        R(s, lane) = i;
+    returned = false;
+    return execRegion(k.body, all);
+  }
+
+private:
+  uint64_t &R(int slot, int lane) {
+    return regs[static_cast<size_t>(slot) * nt + lane];
+  }
+  int64_t I(int slot, int lane) { return static_cast<int64_t>(R(slot, lane)); }
+  float F(int slot, int lane) { return asF(R(slot, lane)); }
+
+  std::string where(int lane) {
+    int64_t t[3] = {lane % blockDim[0], (lane / blockDim[0]) % blockDim[1],
+                    lane / (blockDim[0] * blockDim[1])};
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "block (" << bid[0] << ", " << bid[1] << ", " << bid[2]
+       << "), thread (" << t[0] << ", " << t[1] << ", " << t[2] << ")";
+    return s;
+  }
+
+  LogicalResult fail(const Inst &inst, int lane, const Twine &msg) {
+    error = ("simulator: " + msg + " in " + describe(inst.op) + ", " +
+             (lane >= 0 ? where(lane) : std::string("block")))
+                .str();
+    return failure();
+  }
+
+  LogicalResult execRegion(const Region &r, const std::vector<int> &lanes) {
+    for (const Inst &inst : r.insts) {
+      stats.instructions += static_cast<int64_t>(lanes.size());
+      if (failed(exec(inst, lanes)))
+        return failure();
+      if (returned)
+        return success();
+    }
+    return success();
+  }
+
+  /// Linear element index of a load/store, bounds-checked per dim.
+  LogicalResult address(const Inst &inst, int lane, size_t firstIdx,
+                        MemDesc *&desc, int64_t &linear) {
+    int64_t id = I(inst.in[firstIdx - 1], lane);
+    if (id < 0 || id >= static_cast<int64_t>(mems.size()))
+      return fail(inst, lane, "access through an invalid memref");
+    desc = &mems[id];
+    if (desc->raw)
+      return fail(inst, lane, "direct access to the i8 shared memory");
+    size_t rank = inst.in.size() - firstIdx;
+    if (rank != desc->shape.size())
+      return fail(inst, lane, "rank mismatch");
+    linear = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t i = I(inst.in[firstIdx + d], lane);
+      if (i < 0 || i >= desc->shape[d]) {
+        std::string idx;
+        for (size_t e = 0; e < rank; ++e)
+          idx += (e ? ", " : "") + std::to_string(I(inst.in[firstIdx + e], lane));
+        std::string shp;
+        for (size_t e = 0; e < rank; ++e)
+          shp += (e ? "x" : "") + std::to_string(desc->shape[e]);
+        return fail(inst, lane,
+                    "out-of-bounds access [" + idx + "] to " + desc->name +
+                        " of shape " + shp);
+      }
+      linear = linear * desc->shape[d] + i;
+    }
+    return success();
+  }
+
+  LogicalResult load(const Inst &inst, int lane, float &v) {
+    MemDesc *d;
+    int64_t li;
+    if (failed(address(inst, lane, 1, d, li)))
+      return failure();
+    if (d->shared) {
+      int64_t w = d->sharedBase + li;
+      if (!sInit[w])
+        return fail(inst, lane,
+                    "read of uninitialised shared memory (word " +
+                        std::to_string(w) + ")");
+      if (sWEpoch[w] == epoch && sWriter[w] != lane)
+        return fail(inst, lane,
+                    "shared memory race: word " + std::to_string(w) +
+                        " read without a barrier after thread " +
+                        std::to_string(sWriter[w]) + " wrote it");
+      if (sREpoch[w] != epoch) {
+        sREpoch[w] = epoch;
+        sReader[w] = lane;
+      } else if (sReader[w] != lane) {
+        sReader[w] = -2; // several readers
+      }
+      v = smem[w];
+      return success();
+    }
+    int a = d->argIndex >= 0 ? static_cast<int>(d - mems.data()) : -1;
+    int64_t gid = blockLinear * nt + lane;
+    int64_t wg = writerGid[a][li];
+    if (wg >= 0 && wg != gid &&
+        (wg / nt != blockLinear || writerEpoch[a][li] == epoch))
+      return fail(inst, lane,
+                  "global memory race: element " + std::to_string(li) +
+                      " of " + d->name + " read after another thread (" +
+                      (wg / nt != blockLinear ? "of another block" : "no barrier") +
+                      ") wrote it in the same launch");
+    v = d->data[li];
+    return success();
+  }
+
+  LogicalResult store(const Inst &inst, int lane, float v) {
+    MemDesc *d;
+    int64_t li;
+    if (failed(address(inst, lane, 2, d, li)))
+      return failure();
+    if (d->shared) {
+      int64_t w = d->sharedBase + li;
+      if (sWEpoch[w] == epoch && sWriter[w] != lane)
+        return fail(inst, lane,
+                    "shared memory race: word " + std::to_string(w) +
+                        " written by two threads without a barrier (other: " +
+                        std::to_string(sWriter[w]) + ")");
+      if (sREpoch[w] == epoch && sReader[w] != lane)
+        return fail(inst, lane,
+                    "shared memory race: word " + std::to_string(w) +
+                        " written without a barrier after another thread read "
+                        "it");
+      sWEpoch[w] = epoch;
+      sWriter[w] = lane;
+      sInit[w] = 1;
+      smem[w] = v;
+      return success();
+    }
+    int a = static_cast<int>(d - mems.data());
+    int64_t gid = blockLinear * nt + lane;
+    int64_t wg = writerGid[a][li];
+    if (wg >= 0 && wg != gid &&
+        (wg / nt != blockLinear || writerEpoch[a][li] == epoch))
+      return fail(inst, lane,
+                  "global memory race: element " + std::to_string(li) +
+                      " of " + d->name + " written by two threads (" +
+                      (wg / nt != blockLinear ? "other block" : "no barrier") +
+                      ")");
+    writerGid[a][li] = gid;
+    writerEpoch[a][li] = epoch;
+    d->data[li] = v;
+    d->global->written[li] = 1;
+    return success();
+  }
+
+  LogicalResult exec(const Inst &inst, const std::vector<int> &lanes);
+  LogicalResult execFor(const Inst &inst, const std::vector<int> &lanes);
+  LogicalResult execIf(const Inst &inst, const std::vector<int> &lanes);
+  LogicalResult execShuffle(const Inst &inst, const std::vector<int> &lanes);
+
+  Kernel &k;
+  std::string &error;
+  Stats &stats;
+  int64_t smemBytes;
+  int64_t grid[3], blockDim[3], bid[3];
+  int64_t blockLinear = 0;
+  int nt;
+  int32_t epoch = 0;
+  bool returned = false;
+  std::vector<uint64_t> regs;
+  std::vector<MemDesc> mems;
+  int rawId, viewBase;
+  std::vector<std::vector<int64_t>> writerGid;
+  std::vector<std::vector<int32_t>> writerEpoch;
+  std::vector<float> smem;
+  std::vector<uint8_t> sInit;
+  std::vector<int32_t> sWriter, sWEpoch, sReader, sREpoch;
+  std::vector<int> all;
+};
+
+float maximumF(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == 0.0f && b == 0.0f)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+float minimumF(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == 0.0f && b == 0.0f)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
+bool cmpF(int pred, float a, float b) {
+  using P = arith::CmpFPredicate;
+  bool uno = std::isnan(a) || std::isnan(b);
+  switch (static_cast<P>(pred)) {
+  case P::AlwaysFalse: return false;
+  case P::OEQ: return !uno && a == b;
+  case P::OGT: return !uno && a > b;
+  case P::OGE: return !uno && a >= b;
+  case P::OLT: return !uno && a < b;
+  case P::OLE: return !uno && a <= b;
+  case P::ONE: return !uno && a != b;
+  case P::ORD: return !uno;
+  case P::UEQ: return uno || a == b;
+  case P::UGT: return uno || a > b;
+  case P::UGE: return uno || a >= b;
+  case P::ULT: return uno || a < b;
+  case P::ULE: return uno || a <= b;
+  case P::UNE: return uno || a != b;
+  case P::UNO: return uno;
+  case P::AlwaysTrue: return true;
+  }
+  return false;
+}
+
+bool cmpI(int pred, int64_t a, int64_t b, int w) {
+  using P = arith::CmpIPredicate;
+  int64_t sa = sext(a, w), sb = sext(b, w);
+  uint64_t ua = zext(a, w), ub = zext(b, w);
+  switch (static_cast<P>(pred)) {
+  case P::eq: return ua == ub;
+  case P::ne: return ua != ub;
+  case P::slt: return sa < sb;
+  case P::sle: return sa <= sb;
+  case P::sgt: return sa > sb;
+  case P::sge: return sa >= sb;
+  case P::ult: return ua < ub;
+  case P::ule: return ua <= ub;
+  case P::ugt: return ua > ub;
+  case P::uge: return ua >= ub;
+  }
+  return false;
+}
+
+LogicalResult BlockExecutor::exec(const Inst &inst,
+                                  const std::vector<int> &lanes) {
+  const int w = inst.width;
+  auto intBin = [&](auto fn) -> LogicalResult {
+    for (int l : lanes) {
+      int64_t r;
+      if (!fn(I(inst.in[0], l), I(inst.in[1], l), r))
+        return fail(inst, l, "integer division by zero or overflow");
+      R(inst.out[0], l) = static_cast<uint64_t>(norm(r, w));
+    }
+    return success();
+  };
+  auto fUn = [&](auto fn) {
+    for (int l : lanes)
+      R(inst.out[0], l) = fromF(fn(F(inst.in[0], l)));
+    return success();
+  };
+  auto fBin = [&](auto fn) {
+    for (int l : lanes)
+      R(inst.out[0], l) = fromF(fn(F(inst.in[0], l), F(inst.in[1], l)));
+    return success();
+  };
+  auto dimOf = [&](const int64_t *v) {
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(v[inst.pred]);
+    return success();
+  };
+  switch (inst.opc) {
+  case Opc::ConstBits:
+    for (int l : lanes)
+      R(inst.out[0], l) = inst.imm;
+    return success();
+  case Opc::ThreadId:
+    for (int l : lanes) {
+      int64_t t[3] = {l % blockDim[0], (l / blockDim[0]) % blockDim[1],
+                      l / (blockDim[0] * blockDim[1])};
+      R(inst.out[0], l) = static_cast<uint64_t>(t[inst.pred]);
+    }
+    return success();
+  case Opc::LaneId:
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(l % 32);
+    return success();
+  case Opc::BlockId:
+    return dimOf(bid);
+  case Opc::BlockDim:
+    return dimOf(blockDim);
+  case Opc::GridDim:
+    return dimOf(grid);
+  case Opc::DynSmem:
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(rawId);
+    return success();
+  case Opc::View: {
+    auto view = cast<memref::ViewOp>(inst.op);
+    auto mt = view.getType();
+    int64_t elems = mt.getNumElements();
+    MemDesc &d = mems[viewBase + inst.memId];
+    int64_t byteShift = I(inst.in[1], lanes.front());
+    for (int l : lanes)
+      if (I(inst.in[1], l) != byteShift)
+        return fail(inst, l, "view offset differs between threads");
+    if (byteShift % 4 != 0 || byteShift < 0 ||
+        byteShift + elems * 4 > smemBytes)
+      return fail(inst, lanes.front(),
+                  "view [" + std::to_string(byteShift) + ", +" +
+                      std::to_string(elems * 4) +
+                      " bytes) exceeds the launch's " +
+                      std::to_string(smemBytes) + " bytes of dynamic shared "
+                      "memory");
+    d.sharedBase = byteShift / 4;
+    d.size = elems;
+    d.shape.assign(mt.getShape().begin(), mt.getShape().end());
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(viewBase + inst.memId);
+    return success();
+  }
+  case Opc::Load:
+    for (int l : lanes) {
+      float v;
+      if (failed(load(inst, l, v)))
+        return failure();
+      R(inst.out[0], l) = fromF(v);
+    }
+    return success();
+  case Opc::Store:
+    for (int l : lanes)
+      if (failed(store(inst, l, F(inst.in[0], l))))
+        return failure();
+    return success();
+  case Opc::For:
+    return execFor(inst, lanes);
+  case Opc::If:
+    return execIf(inst, lanes);
+  case Opc::Barrier:
+    if (static_cast<int>(lanes.size()) != nt)
+      return fail(inst, lanes.empty() ? -1 : lanes.front(),
+                  "gpu.barrier reached by " + std::to_string(lanes.size()) +
+                      " of " + std::to_string(nt) +
+                      " threads (divergent barrier)");
+    ++epoch;
+    return success();
+  case Opc::Shuffle:
+    return execShuffle(inst, lanes);
+  case Opc::Return:
+    if (static_cast<int>(lanes.size()) != nt)
+      return fail(inst, -1, "gpu.return under divergent control flow");
+    returned = true;
+    return success();
+
+  case Opc::AddI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) {
+      r = static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+      return true;
+    });
+  case Opc::SubI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) {
+      r = static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+      return true;
+    });
+  case Opc::MulI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) {
+      r = static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+      return true;
+    });
+  case Opc::DivSI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      a = sext(a, w);
+      b = sext(b, w);
+      if (b == 0 || (b == -1 && a == norm(INT64_MIN, w)))
+        return false;
+      r = a / b;
+      return true;
+    });
+  case Opc::RemSI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      a = sext(a, w);
+      b = sext(b, w);
+      if (b == 0)
+        return false;
+      r = b == -1 ? 0 : a % b;
+      return true;
+    });
+  case Opc::DivUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      if (zext(b, w) == 0)
+        return false;
+      r = static_cast<int64_t>(zext(a, w) / zext(b, w));
+      return true;
+    });
+  case Opc::RemUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      if (zext(b, w) == 0)
+        return false;
+      r = static_cast<int64_t>(zext(a, w) % zext(b, w));
+      return true;
+    });
+  case Opc::CeilDivUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      uint64_t ua = zext(a, w), ub = zext(b, w);
+      if (ub == 0)
+        return false;
+      r = static_cast<int64_t>(ua / ub + (ua % ub != 0));
+      return true;
+    });
+  case Opc::FloorDivSI:
+  case Opc::CeilDivSI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      a = sext(a, w);
+      b = sext(b, w);
+      if (b == 0 || (b == -1 && a == norm(INT64_MIN, w)))
+        return false;
+      int64_t q = a / b, rem = a % b;
+      if (rem != 0) {
+        bool neg = (rem < 0) != (b < 0);
+        if (inst.opc == Opc::FloorDivSI && neg)
+          --q;
+        if (inst.opc == Opc::CeilDivSI && !neg)
+          ++q;
+      }
+      r = q;
+      return true;
+    });
+  case Opc::AndI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) { r = a & b; return true; });
+  case Opc::OrI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) { r = a | b; return true; });
+  case Opc::XOrI:
+    return intBin([](int64_t a, int64_t b, int64_t &r) { r = a ^ b; return true; });
+  case Opc::ShLI:
+  case Opc::ShRSI:
+  case Opc::ShRUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      uint64_t sh = zext(b, w);
+      if (sh >= static_cast<uint64_t>(w))
+        return false;
+      if (inst.opc == Opc::ShLI)
+        r = static_cast<int64_t>(zext(a, w) << sh);
+      else if (inst.opc == Opc::ShRUI)
+        r = static_cast<int64_t>(zext(a, w) >> sh);
+      else
+        r = sext(a, w) >> sh;
+      return true;
+    });
+  case Opc::MinSI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      r = std::min(sext(a, w), sext(b, w));
+      return true;
+    });
+  case Opc::MaxSI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      r = std::max(sext(a, w), sext(b, w));
+      return true;
+    });
+  case Opc::MinUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      r = static_cast<int64_t>(std::min(zext(a, w), zext(b, w)));
+      return true;
+    });
+  case Opc::MaxUI:
+    return intBin([&](int64_t a, int64_t b, int64_t &r) {
+      r = static_cast<int64_t>(std::max(zext(a, w), zext(b, w)));
+      return true;
+    });
+  case Opc::CmpI:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          cmpI(inst.pred, I(inst.in[0], l), I(inst.in[1], l), inst.srcWidth);
+    return success();
+  case Opc::Select:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          (R(inst.in[0], l) & 1) ? R(inst.in[1], l) : R(inst.in[2], l);
+    return success();
+  case Opc::IndexCast:
+  case Opc::ExtSI:
+  case Opc::TruncI:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          static_cast<uint64_t>(norm(sext(I(inst.in[0], l), inst.srcWidth), w));
+    return success();
+  case Opc::IndexCastUI:
+  case Opc::ExtUI:
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(
+          norm(static_cast<int64_t>(zext(I(inst.in[0], l), inst.srcWidth)), w));
+    return success();
+
+  case Opc::AddF: return fBin([](float a, float b) { return a + b; });
+  case Opc::SubF: return fBin([](float a, float b) { return a - b; });
+  case Opc::MulF: return fBin([](float a, float b) { return a * b; });
+  case Opc::DivF: return fBin([](float a, float b) { return a / b; });
+  case Opc::RemF: return fBin([](float a, float b) { return std::fmod(a, b); });
+  case Opc::NegF: return fUn([](float a) { return -a; });
+  case Opc::MaximumF: return fBin(maximumF);
+  case Opc::MinimumF: return fBin(minimumF);
+  case Opc::MaxNumF: return fBin([](float a, float b) { return std::fmax(a, b); });
+  case Opc::MinNumF: return fBin([](float a, float b) { return std::fmin(a, b); });
+  case Opc::CopySign:
+    return fBin([](float a, float b) { return std::copysign(a, b); });
+  case Opc::PowF: return fBin([](float a, float b) { return std::pow(a, b); });
+  case Opc::CmpF:
+    for (int l : lanes)
+      R(inst.out[0], l) = cmpF(inst.pred, F(inst.in[0], l), F(inst.in[1], l));
+    return success();
+  case Opc::SIToFP:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          fromF(static_cast<float>(sext(I(inst.in[0], l), inst.srcWidth)));
+    return success();
+  case Opc::UIToFP:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          fromF(static_cast<float>(zext(I(inst.in[0], l), inst.srcWidth)));
+    return success();
+  case Opc::FPToSI:
+  case Opc::FPToUI:
+    for (int l : lanes) {
+      float f = F(inst.in[0], l);
+      if (!std::isfinite(f) || std::fabs(f) > 9.2e18f)
+        return fail(inst, l, "float to integer conversion out of range");
+      R(inst.out[0], l) =
+          static_cast<uint64_t>(norm(static_cast<int64_t>(f), w));
+    }
+    return success();
+  case Opc::ExtF:
+  case Opc::TruncF:
+    return fail(inst, -1, "unsupported float conversion");
+  case Opc::Exp: return fUn([](float a) { return std::exp(a); });
+  case Opc::Exp2: return fUn([](float a) { return std::exp2(a); });
+  case Opc::Expm1: return fUn([](float a) { return std::expm1(a); });
+  case Opc::Log: return fUn([](float a) { return std::log(a); });
+  case Opc::Log2: return fUn([](float a) { return std::log2(a); });
+  case Opc::Log1p: return fUn([](float a) { return std::log1p(a); });
+  case Opc::Erf: return fUn([](float a) { return std::erf(a); });
+  case Opc::Tanh: return fUn([](float a) { return std::tanh(a); });
+  case Opc::Sqrt: return fUn([](float a) { return std::sqrt(a); });
+  case Opc::Rsqrt: return fUn([](float a) { return 1.0f / std::sqrt(a); });
+  case Opc::AbsF: return fUn([](float a) { return std::fabs(a); });
+  case Opc::Floor: return fUn([](float a) { return std::floor(a); });
+  case Opc::Ceil: return fUn([](float a) { return std::ceil(a); });
+  case Opc::Sin: return fUn([](float a) { return std::sin(a); });
+  case Opc::Cos: return fUn([](float a) { return std::cos(a); });
+  case Opc::Fma:
+    for (int l : lanes)
+      R(inst.out[0], l) = fromF(
+          std::fma(F(inst.in[0], l), F(inst.in[1], l), F(inst.in[2], l)));
+    return success();
+  }
+  return fail(inst, -1, "internal error: unhandled instruction");
+}
+
+LogicalResult BlockExecutor::execFor(const Inst &inst,
+                                     const std::vector<int> &lanes) {
+  const Region &body = *inst.r0;
+  const int w = inst.width;
+  const bool unsignedCmp = inst.pred != 0;
+  size_t nIter = body.args.size() - 1;
+  auto less = [&](int64_t a, int64_t b) {
+    return unsignedCmp ? zext(a, w) < zext(b, w) : sext(a, w) < sext(b, w);
+  };
+  std::vector<int> cur;
+  for (int l : lanes) {
+    int64_t step = sext(I(inst.in[2], l), w);
+    if (!unsignedCmp && step <= 0)
+      return fail(inst, l, "scf.for with a non-positive step");
+    R(body.args[0], l) = R(inst.in[0], l);
+    for (size_t i = 0; i < nIter; ++i)
+      R(body.args[1 + i], l) = R(inst.in[3 + i], l);
+    if (less(I(inst.in[0], l), I(inst.in[1], l)))
+      cur.push_back(l);
+  }
+  std::vector<uint64_t> tmp;
+  while (!cur.empty()) {
+    if (failed(execRegion(body, cur)))
+      return failure();
+    if (returned)
+      return fail(inst, -1, "gpu.return inside a loop");
+    tmp.resize(nIter * cur.size());
+    for (size_t i = 0; i < nIter; ++i)
+      for (size_t j = 0; j < cur.size(); ++j)
+        tmp[i * cur.size() + j] = R(body.yields[i], cur[j]);
+    for (size_t i = 0; i < nIter; ++i)
+      for (size_t j = 0; j < cur.size(); ++j)
+        R(body.args[1 + i], cur[j]) = tmp[i * cur.size() + j];
+    size_t n = 0;
+    for (int l : cur) {
+      int64_t iv = I(body.args[0], l);
+      int64_t next = norm(static_cast<int64_t>(static_cast<uint64_t>(iv) +
+                                               R(inst.in[2], l)),
+                          w);
+      // Stop on overflow (the iv would wrap) or at the upper bound.
+      bool wrapped = unsignedCmp ? zext(next, w) <= zext(iv, w)
+                                 : sext(next, w) <= sext(iv, w);
+      R(body.args[0], l) = static_cast<uint64_t>(next);
+      if (!wrapped && less(next, I(inst.in[1], l)))
+        cur[n++] = l;
+    }
+    cur.resize(n);
+  }
+  for (int l : lanes)
+    for (size_t i = 0; i < nIter; ++i)
+      R(inst.out[i], l) = R(body.args[1 + i], l);
+  return success();
+}
+
+LogicalResult BlockExecutor::execIf(const Inst &inst,
+                                    const std::vector<int> &lanes) {
+  std::vector<int> t, e;
+  for (int l : lanes)
+    ((R(inst.in[0], l) & 1) ? t : e).push_back(l);
+  auto run = [&](const Region *r, const std::vector<int> &ls) -> LogicalResult {
+    if (ls.empty() || !r)
+      return success();
+    if (failed(execRegion(*r, ls)))
+      return failure();
+    if (returned)
+      return fail(inst, -1, "gpu.return inside scf.if");
+    for (size_t i = 0; i < inst.out.size(); ++i)
+      for (int l : ls)
+        R(inst.out[i], l) = R(r->yields[i], l);
+    return success();
+  };
+  if (failed(run(inst.r0.get(), t)))
+    return failure();
+  return run(inst.r1.get(), e);
+}
+
+LogicalResult BlockExecutor::execShuffle(const Inst &inst,
+                                         const std::vector<int> &lanes) {
+  std::vector<uint8_t> active(nt, 0);
+  for (int l : lanes)
+    active[l] = 1;
+  for (int l : lanes) {
+    int64_t lane = l % 32, base = l - lane;
+    int64_t off = zext(I(inst.in[1], l), 32), width = zext(I(inst.in[2], l), 32);
+    if (width < 1 || width > 32)
+      return fail(inst, l, "shuffle width out of range");
+    int64_t src;
+    bool valid;
+    switch (static_cast<gpu::ShuffleMode>(inst.pred)) {
+    case gpu::ShuffleMode::XOR:
+      src = lane ^ off;
+      valid = src < width;
+      break;
+    case gpu::ShuffleMode::DOWN:
+      src = lane + off;
+      valid = src < width;
+      break;
+    case gpu::ShuffleMode::UP:
+      src = lane - off;
+      valid = src >= 0;
+      break;
+    case gpu::ShuffleMode::IDX:
+      src = off;
+      valid = src < width;
+      break;
+    }
+    if (lane >= width)
+      valid = false;
+    if (!valid)
+      src = lane;
+    int64_t srcThread = base + src;
+    if (valid && (srcThread >= nt || !active[srcThread]))
+      return fail(inst, l,
+                  "shuffle reads lane " + std::to_string(src) +
+                      " which is inactive or outside the block");
+    R(inst.out[0], l) = R(inst.in[0], srcThread);
+    R(inst.out[1], l) = valid ? 1 : 0;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Host functions
+//===----------------------------------------------------------------------===//
+
+LogicalResult runLaunch(gpu::LaunchFuncOp launch, DenseMap<Value, int64_t> &ints,
+                        func::FuncOp host, std::vector<Buffer> &args,
+                        DenseMap<Operation *, std::unique_ptr<Kernel>> &kernels,
+                        Stats &stats, std::string &error) {
+  auto hostFail = [&](const Twine &msg) {
+    error = ("simulator: " + msg + ": " + describe(launch)).str();
+    return failure();
+  };
+  auto gpuFunc = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+  if (!gpuFunc)
+    return hostFail("launched kernel not found");
+  std::unique_ptr<Kernel> &kp = kernels[gpuFunc];
+  if (!kp) {
+    kp = std::make_unique<Kernel>();
+    kp->func = gpuFunc;
+    if (failed(Compiler(*kp, error).compile()))
+      return failure();
+  }
+  Kernel &k = *kp;
+  auto valueOf = [&](Value v, int64_t &out) {
+    auto it = ints.find(v);
+    if (it == ints.end())
+      return false;
+    out = it->second;
+    return true;
+  };
+  int64_t grid[3], block[3], smemBytes = 0;
+  gpu::KernelDim3 g = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 b = launch.getBlockSizeOperandValues();
+  Value gv[3] = {g.x, g.y, g.z}, bv[3] = {b.x, b.y, b.z};
+  for (int i = 0; i < 3; ++i)
+    if (!valueOf(gv[i], grid[i]) || !valueOf(bv[i], block[i]) ||
+        grid[i] < 1 || block[i] < 1)
+      return hostFail("grid or block size is not a positive constant");
+  if (Value s = launch.getDynamicSharedMemorySize())
+    if (!valueOf(s, smemBytes) || smemBytes < 0)
+      return hostFail("dynamic shared memory size is not a constant");
+  int64_t nt = block[0] * block[1] * block[2];
+  if (nt > 1024)
+    return hostFail("more than 1024 threads per block");
+  if (smemBytes > 232448)
+    return hostFail("more than 227 KiB of dynamic shared memory");
+  if (k.knownBlock >= 0 && k.knownBlock != nt)
+    return hostFail("block size differs from the kernel's known_block_size");
+  if (launch.getClusterSizeX() || launch.getAsyncToken())
+    return hostFail("clusters / async launches are not supported");
+  std::vector<Buffer *> bufs;
+  SmallVector<int> argIdx;
+  for (Value v : launch.getKernelOperands()) {
+    auto ba = dyn_cast<BlockArgument>(v);
+    if (!ba || ba.getOwner() != &host.getBody().front())
+      return hostFail("kernel operand is not an argument of the host function");
+    bufs.push_back(&args[ba.getArgNumber()]);
+    argIdx.push_back(ba.getArgNumber());
+  }
+  if (bufs.size() != k.argSlots.size())
+    return hostFail("argument count mismatch");
+  for (auto [i, a] : llvm::enumerate(gpuFunc.getArguments())) {
+    auto mt = cast<MemRefType>(a.getType());
+    if (std::vector<int64_t>(mt.getShape().begin(), mt.getShape().end()) !=
+        bufs[i]->shape)
+      return hostFail("buffer shape does not match kernel argument " +
+                      std::to_string(i));
+  }
+  BlockExecutor exec(k, bufs, argIdx, grid, block, smemBytes, stats, error);
+  ++stats.launches;
+  stats.threadsPerBlockMax = std::max(stats.threadsPerBlockMax, nt);
+  stats.sharedBytesMax = std::max(stats.sharedBytesMax, smemBytes);
+  for (int64_t z = 0; z < grid[2]; ++z)
+    for (int64_t y = 0; y < grid[1]; ++y)
+      for (int64_t x = 0; x < grid[0]; ++x) {
+        ++stats.blocks;
+        if (failed(exec.runBlock(x, y, z)))
+          return failure();
+      }
+  return success();
+}
+
+} // namespace
+
+LogicalResult sim::run(ModuleOp module, func::FuncOp host,
+                       std::vector<Buffer> &args, Stats &stats,
+                       std::string &error) {
+  (void)module;
+  if (host.isExternal() || !host.getBody().hasOneBlock()) {
+    error = "simulator: host function must have one block";
+    return failure();
+  }
+  Block &body = host.getBody().front();
+  if (args.size() != body.getNumArguments()) {
+    error = "simulator: wrong number of buffers for the host function";
+    return failure();
+  }
+  for (auto [i, a] : llvm::enumerate(body.getArguments())) {
+    auto mt = dyn_cast<MemRefType>(a.getType());
+    if (!mt || !mt.getElementType().isF32() ||
+        std::vector<int64_t>(mt.getShape().begin(), mt.getShape().end()) !=
+            args[i].shape) {
+      error = "simulator: buffer " + std::to_string(i) +
+              " does not match the host function's argument type";
+      return failure();
+    }
+    args[i].written.resize(args[i].data.size(), 0);
+  }
+  DenseMap<Value, int64_t> ints;
+  DenseMap<Operation *, std::unique_ptr<Kernel>> kernels;
+  for (Operation &op : body) {
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto ia = dyn_cast<IntegerAttr>(c.getValue()))
+        ints[c.getResult()] = ia.getValue().getSExtValue();
+      continue; // other constants are unused by launches
+    }
+    if (auto l = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (failed(runLaunch(l, ints, host, args, kernels, stats, error)))
+        return failure();
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      return success();
+    error = "simulator: unsupported host op " + describe(&op);
+    return failure();
+  }
+  return success();
+}
