@@ -13,6 +13,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
@@ -36,7 +38,7 @@ namespace {
 
 enum class Opc : uint8_t {
   // Constants and ids.
-  ConstBits, ThreadId, BlockId, BlockDim, GridDim, LaneId,
+  ConstBits, Copy, Extract, Mma, Bitcast, ThreadId, BlockId, BlockDim, GridDim, LaneId,
   // Memory.
   DynSmem, View, Load, Store,
   // Control.
@@ -119,7 +121,9 @@ uint64_t fromF(float f) {
 std::string describe(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "'" << op->getName() << "' at " << op->getLoc();
+  os << "'" << op->getName() << "' (";
+  op->print(os, OpPrintingFlags().skipRegions().elideLargeElementsAttrs());
+  os << ") at " << op->getLoc();
   return s;
 }
 
@@ -148,18 +152,31 @@ public:
       k.knownBlock = static_cast<int64_t>(kb[0]) * kb[1] * kb[2];
     if (failed(compileBlock(entry, k.body)))
       return failure();
-    k.numSlots = static_cast<int>(slots.size());
+    k.numSlots = nextSlot;
     return success();
   }
 
 private:
+  /// First register slot of `v`; a vector value occupies one slot per
+  /// element (row-major), consecutive.
   int slot(Value v) {
     auto it = slots.find(v);
     if (it != slots.end())
       return it->second;
-    int s = static_cast<int>(slots.size());
+    int s = nextSlot;
     slots[v] = s;
+    nextSlot += numElems(v.getType());
     return s;
+  }
+  static int numElems(Type t) {
+    if (auto vt = dyn_cast<VectorType>(t))
+      return static_cast<int>(vt.getNumElements());
+    return 1;
+  }
+  template <typename Vec> void expand(Value v, Vec &list) {
+    int s = slot(v), n = numElems(v.getType());
+    for (int i = 0; i < n; ++i)
+      list.push_back(s + i);
   }
 
   LogicalResult fail(Operation *op, const Twine &msg) {
@@ -169,6 +186,8 @@ private:
 
   /// Integer width of a scalar type; 0 for f32; -1 unsupported.
   static int widthOf(Type t) {
+    if (auto vt = dyn_cast<VectorType>(t))
+      t = vt.getElementType();
     if (t.isIndex())
       return 64;
     if (auto it = dyn_cast<IntegerType>(t))
@@ -180,11 +199,11 @@ private:
 
   LogicalResult compileBlock(Block &block, Region &r) {
     for (BlockArgument a : block.getArguments())
-      r.args.push_back(slot(a));
+      expand(a, r.args);
     for (Operation &op : block) {
       if (isa<scf::YieldOp>(op)) {
         for (Value v : op.getOperands())
-          r.yields.push_back(slot(v));
+          expand(v, r.yields);
         continue;
       }
       if (failed(compileOp(op, r)))
@@ -197,9 +216,22 @@ private:
     Inst inst;
     inst.op = &op;
     for (Value v : op.getOperands())
-      inst.in.push_back(slot(v));
+      expand(v, inst.in);
     for (Value v : op.getResults())
-      inst.out.push_back(slot(v));
+      expand(v, inst.out);
+    // Vector values: only where the tf32 tensor-core path uses them.
+    bool vectorAware = isa<arith::ConstantOp, arith::SelectOp, scf::ForOp,
+                           scf::IfOp, vector::ExtractOp,
+                           vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
+    if (!vectorAware) {
+      for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
+                                             op.getResultTypes()))
+        if (isa<VectorType>(t))
+          return fail(&op, "vector values are not supported by this op");
+    }
+    if (auto sel = dyn_cast<arith::SelectOp>(op))
+      if (isa<VectorType>(sel.getCondition().getType()))
+        return fail(&op, "vector select conditions are not supported");
     // Scalar result types must be f32, index or iN (memrefs only where
     // expected below).
     for (Value v : op.getResults())
@@ -218,7 +250,11 @@ private:
 
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       inst.opc = Opc::ConstBits;
-      if (auto fa = dyn_cast<FloatAttr>(c.getValue())) {
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (dense && isa<VectorType>(c.getType()) && dense.isSplat() &&
+          dense.getElementType().isF32()) {
+        inst.imm = fromF(dense.getSplatValue<APFloat>().convertToFloat());
+      } else if (auto fa = dyn_cast<FloatAttr>(c.getValue())) {
         if (!fa.getType().isF32())
           return fail(&op, "non-f32 float constant");
         inst.imm = fromF(static_cast<float>(fa.getValueAsDouble()));
@@ -230,6 +266,40 @@ private:
       } else {
         return fail(&op, "unsupported constant (only scalar f32/int/index)");
       }
+    } else if (isa<vector::FromElementsOp>(op)) {
+      inst.opc = Opc::Copy;
+    } else if (auto e = dyn_cast<vector::ExtractOp>(op)) {
+      inst.opc = Opc::Extract;
+      if (!e.getDynamicPosition().empty())
+        return fail(&op, "vector.extract with a dynamic position");
+      auto vt = e.getSourceVectorType();
+      int64_t off = 0, stride = vt.getNumElements();
+      ArrayRef<int64_t> pos = e.getStaticPosition();
+      for (size_t d = 0; d < pos.size(); ++d) {
+        stride /= vt.getDimSize(d);
+        off += pos[d] * stride;
+      }
+      inst.imm = static_cast<uint64_t>(off);
+    } else if (auto m = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      inst.opc = Opc::Mma;
+      std::array<int64_t, 3> shape = m.getMmaShapeAsArray();
+      auto ty = [&](Value v) { return cast<VectorType>(v.getType()); };
+      if (shape != std::array<int64_t, 3>{16, 8, 8} || !m.getTf32Enabled() ||
+          !ty(m.getMatrixA()).getElementType().isF32() ||
+          ty(m.getMatrixA()).getNumElements() != 4 ||
+          ty(m.getMatrixB()).getNumElements() != 2 ||
+          ty(m.getMatrixC()).getNumElements() != 4 ||
+          !ty(m.getMatrixC()).getElementType().isF32())
+        return fail(&op, "only nvgpu.mma.sync m16n8k8 with tf32 operands and "
+                         "f32 accumulators is supported");
+    } else if (auto bc = dyn_cast<arith::BitcastOp>(op)) {
+      inst.opc = Opc::Bitcast;
+      Type from = bc.getIn().getType(), to = bc.getType();
+      bool ok = (from.isF32() && to.isInteger(32)) ||
+                (from.isInteger(32) && to.isF32());
+      if (!ok)
+        return fail(&op, "only f32 <-> i32 bitcasts are supported");
+      inst.pred = to.isF32() ? 1 : 0;
     } else if (auto t = dyn_cast<gpu::ThreadIdOp>(op)) {
       inst.opc = Opc::ThreadId;
       inst.pred = static_cast<int>(t.getDimension());
@@ -383,6 +453,7 @@ private:
   Kernel &k;
   std::string &error;
   DenseMap<Value, int> slots;
+  int nextSlot = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -620,6 +691,7 @@ private:
   LogicalResult execFor(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execIf(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execShuffle(const Inst &inst, const std::vector<int> &lanes);
+  LogicalResult execMma(const Inst &inst, const std::vector<int> &lanes);
 
   Kernel &k;
   std::string &error;
@@ -728,9 +800,28 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   };
   switch (inst.opc) {
   case Opc::ConstBits:
-    for (int l : lanes)
-      R(inst.out[0], l) = inst.imm;
+    for (int o : inst.out)
+      for (int l : lanes)
+        R(o, l) = inst.imm;
     return success();
+  case Opc::Copy:
+    for (size_t i = 0; i < inst.out.size(); ++i)
+      for (int l : lanes)
+        R(inst.out[i], l) = R(inst.in[i], l);
+    return success();
+  case Opc::Extract:
+    for (size_t i = 0; i < inst.out.size(); ++i)
+      for (int l : lanes)
+        R(inst.out[i], l) = R(inst.in[inst.imm + i], l);
+    return success();
+  case Opc::Bitcast:
+    for (int l : lanes)
+      R(inst.out[0], l) =
+          inst.pred ? zext(I(inst.in[0], l), 32)
+                    : static_cast<uint64_t>(norm(I(inst.in[0], l), 32));
+    return success();
+  case Opc::Mma:
+    return execMma(inst, lanes);
   case Opc::ThreadId:
     for (int l : lanes) {
       int64_t t[3] = {l % blockDim[0], (l / blockDim[0]) % blockDim[1],
@@ -928,11 +1019,14 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
       R(inst.out[0], l) =
           cmpI(inst.pred, I(inst.in[0], l), I(inst.in[1], l), inst.srcWidth);
     return success();
-  case Opc::Select:
-    for (int l : lanes)
-      R(inst.out[0], l) =
-          (R(inst.in[0], l) & 1) ? R(inst.in[1], l) : R(inst.in[2], l);
+  case Opc::Select: {
+    size_t n = inst.out.size();
+    for (size_t i = 0; i < n; ++i)
+      for (int l : lanes)
+        R(inst.out[i], l) =
+            (R(inst.in[0], l) & 1) ? R(inst.in[1 + i], l) : R(inst.in[1 + n + i], l);
     return success();
+  }
   case Opc::IndexCast:
   case Opc::ExtSI:
   case Opc::TruncI:
@@ -1128,6 +1222,59 @@ LogicalResult BlockExecutor::execShuffle(const Inst &inst,
                       " which is inactive or outside the block");
     R(inst.out[0], l) = R(inst.in[0], srcThread);
     R(inst.out[1], l) = valid ? 1 : 0;
+  }
+  return success();
+}
+
+/// nvgpu.mma.sync m16n8k8, tf32 x tf32 + f32, per warp, with the PTX
+/// fragment layouts (groupID = lane / 4, tig = lane % 4):
+///   A (16x8): a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
+///   B (8x8):  b0 (t, g), b1 (t+4, g)
+///   C/D (16x8): c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)
+/// The operands' low 13 mantissa bits are ignored (as the tensor cores do);
+/// the products are exact and summed in double, rounded once to f32.
+LogicalResult BlockExecutor::execMma(const Inst &inst,
+                                     const std::vector<int> &lanes) {
+  std::vector<int> count((nt + 31) / 32, 0);
+  for (int l : lanes)
+    ++count[l / 32];
+  auto tf32 = [](uint64_t bits) {
+    return static_cast<double>(asF(bits & 0xFFFFE000u));
+  };
+  for (size_t w = 0; w < count.size(); ++w) {
+    if (count[w] == 0)
+      continue;
+    if (count[w] != 32)
+      return fail(inst, static_cast<int>(w * 32),
+                  "nvgpu.mma.sync executed by " + std::to_string(count[w]) +
+                      " of the 32 lanes of a warp");
+    double A[16][8], B[8][8], C[16][8];
+    for (int lane = 0; lane < 32; ++lane) {
+      int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
+      A[g][t] = tf32(R(inst.in[0], l));
+      A[g + 8][t] = tf32(R(inst.in[1], l));
+      A[g][t + 4] = tf32(R(inst.in[2], l));
+      A[g + 8][t + 4] = tf32(R(inst.in[3], l));
+      B[t][g] = tf32(R(inst.in[4], l));
+      B[t + 4][g] = tf32(R(inst.in[5], l));
+      C[g][2 * t] = F(inst.in[6], l);
+      C[g][2 * t + 1] = F(inst.in[7], l);
+      C[g + 8][2 * t] = F(inst.in[8], l);
+      C[g + 8][2 * t + 1] = F(inst.in[9], l);
+    }
+    auto d = [&](int i, int j) {
+      double s = C[i][j];
+      for (int kk = 0; kk < 8; ++kk)
+        s += A[i][kk] * B[kk][j];
+      return fromF(static_cast<float>(s));
+    };
+    for (int lane = 0; lane < 32; ++lane) {
+      int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
+      R(inst.out[0], l) = d(g, 2 * t);
+      R(inst.out[1], l) = d(g, 2 * t + 1);
+      R(inst.out[2], l) = d(g + 8, 2 * t);
+      R(inst.out[3], l) = d(g + 8, 2 * t + 1);
+    }
   }
   return success();
 }

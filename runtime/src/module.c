@@ -13,7 +13,6 @@
 
 /// Kernels launched with more dynamic shared memory than this need their
 /// limit raised with cuFuncSetAttribute.
-#define FUSECC_DEFAULT_SMEM_LIMIT (48 * 1024)
 
 /// Size of the JIT error log captured by cuModuleLoadDataEx.
 #define FUSECC_JIT_LOG_SIZE 8192
@@ -140,7 +139,9 @@ static fusecc_status_t resolve_kernels(fusecc_module_t module) {
           largest = entry->launches[l].smem_bytes;
       }
     }
-    if (!first_use || largest <= FUSECC_DEFAULT_SMEM_LIMIT)
+    // Always raise it when dynamic shared memory is used: the kernel's own
+    // static shared memory counts against the default 48 KiB as well.
+    if (!first_use || largest == 0)
       continue;
     CUresult result = driver->cuFuncSetAttribute(
         module->functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -249,7 +249,8 @@ typedef struct fusecc_module_s *fusecc_module_t;
 
 /// Loads the PTX of `bundle` into the CUDA context current on the calling
 /// thread, resolves every launch's kernel and raises the dynamic shared
-/// memory limit of kernels launched with more than 48 KiB.
+/// memory limit of every kernel launched with dynamic shared memory to the
+/// largest amount its launches ask for.
 ///
 /// If no context is current, the primary context of device 0 is retained and
 /// made current on the calling thread (as the CUDA runtime, and so PyTorch,

@@ -59,12 +59,14 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                int64_t maxTileW) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
-  // A block's channels must lie in one group.
-  int64_t channels = a.needsAllChannels
-                         ? g.cout
-                         : std::min<int64_t>(g.coutPerGroup(), 64);
-  if (g.groups > 1 && (a.needsAllChannels || g.coutPerGroup() % channels))
-    return {};
+  // A block's channels must lie in one group, in whole 16-channel tiles.
+  int64_t channels =
+      a.needsAllChannels ? g.cout : std::min<int64_t>(g.coutPerGroup(), 64);
+  if (g.groups > 1) {
+    if (a.needsAllChannels || g.coutPerGroup() % 16 != 0)
+      return {};
+    channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
+  }
   int64_t mTiles = llvm::divideCeil(channels, 16);
   int64_t warpsC = std::min<int64_t>(2, mTiles);
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
