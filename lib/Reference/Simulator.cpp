@@ -476,8 +476,10 @@ class BlockExecutor {
 public:
   BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
                 ArrayRef<int> argIndices, int64_t grid[3], int64_t block[3],
-                int64_t smemBytes, Stats &stats, std::string &error)
-      : k(k), error(error), stats(stats), smemBytes(smemBytes) {
+                int64_t smemBytes, bool keepGoing, Stats &stats,
+                std::string &error)
+      : k(k), error(error), stats(stats), smemBytes(smemBytes),
+        keepGoing(keepGoing) {
     for (int i = 0; i < 3; ++i) {
       this->grid[i] = grid[i];
       this->blockDim[i] = block[i];
@@ -566,6 +568,20 @@ private:
     return failure();
   }
 
+  /// A memory-model violation (uninitialised read, race): fatal unless
+  /// keepGoing, where the first one is recorded and execution continues.
+  LogicalResult violation(const Inst &inst, int lane, const Twine &msg) {
+    if (!keepGoing)
+      return fail(inst, lane, msg);
+    if (stats.violations++ == 0) {
+      std::string saved = error;
+      (void)fail(inst, lane, msg);
+      stats.firstViolation = error;
+      error = saved;
+    }
+    return success();
+  }
+
   LogicalResult execRegion(const Region &r, const std::vector<int> &lanes) {
     for (const Inst &inst : r.insts) {
       stats.instructions += static_cast<int64_t>(lanes.size());
@@ -615,15 +631,16 @@ private:
       return failure();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
-      if (!sInit[w])
-        return fail(inst, lane,
+      if (!sInit[w] && failed(violation(inst, lane,
                     "read of uninitialised shared memory (word " +
-                        std::to_string(w) + ")");
-      if (sWEpoch[w] == epoch && sWriter[w] != lane)
-        return fail(inst, lane,
+                        std::to_string(w) + ")")))
+        return failure();
+      if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+          failed(violation(inst, lane,
                     "shared memory race: word " + std::to_string(w) +
                         " read without a barrier after thread " +
-                        std::to_string(sWriter[w]) + " wrote it");
+                        std::to_string(sWriter[w]) + " wrote it")))
+        return failure();
       if (sREpoch[w] != epoch) {
         sREpoch[w] = epoch;
         sReader[w] = lane;
@@ -654,16 +671,18 @@ private:
       return failure();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
-      if (sWEpoch[w] == epoch && sWriter[w] != lane)
-        return fail(inst, lane,
+      if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+          failed(violation(inst, lane,
                     "shared memory race: word " + std::to_string(w) +
                         " written by two threads without a barrier (other: " +
-                        std::to_string(sWriter[w]) + ")");
-      if (sREpoch[w] == epoch && sReader[w] != lane)
-        return fail(inst, lane,
+                        std::to_string(sWriter[w]) + ")")))
+        return failure();
+      if (sREpoch[w] == epoch && sReader[w] != lane &&
+          failed(violation(inst, lane,
                     "shared memory race: word " + std::to_string(w) +
                         " written without a barrier after another thread read "
-                        "it");
+                        "it")))
+        return failure();
       sWEpoch[w] = epoch;
       sWriter[w] = lane;
       sInit[w] = 1;
@@ -697,6 +716,7 @@ private:
   std::string &error;
   Stats &stats;
   int64_t smemBytes;
+  bool keepGoing;
   int64_t grid[3], blockDim[3], bid[3];
   int64_t blockLinear = 0;
   int nt;
@@ -1283,7 +1303,8 @@ LogicalResult BlockExecutor::execMma(const Inst &inst,
 // Host functions
 //===----------------------------------------------------------------------===//
 
-LogicalResult runLaunch(gpu::LaunchFuncOp launch, DenseMap<Value, int64_t> &ints,
+LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
+                        DenseMap<Value, int64_t> &ints,
                         func::FuncOp host, std::vector<Buffer> &args,
                         DenseMap<Operation *, std::unique_ptr<Kernel>> &kernels,
                         Stats &stats, std::string &error) {
@@ -1348,7 +1369,8 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, DenseMap<Value, int64_t> &ints
       return hostFail("buffer shape does not match kernel argument " +
                       std::to_string(i));
   }
-  BlockExecutor exec(k, bufs, argIdx, grid, block, smemBytes, stats, error);
+  BlockExecutor exec(k, bufs, argIdx, grid, block, smemBytes, keepGoing,
+                     stats, error);
   ++stats.launches;
   stats.threadsPerBlockMax = std::max(stats.threadsPerBlockMax, nt);
   stats.sharedBytesMax = std::max(stats.sharedBytesMax, smemBytes);
@@ -1366,7 +1388,7 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, DenseMap<Value, int64_t> &ints
 
 LogicalResult sim::run(ModuleOp module, func::FuncOp host,
                        std::vector<Buffer> &args, Stats &stats,
-                       std::string &error) {
+                       std::string &error, bool keepGoing) {
   (void)module;
   if (host.isExternal() || !host.getBody().hasOneBlock()) {
     error = "simulator: host function must have one block";
@@ -1397,7 +1419,8 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
       continue; // other constants are unused by launches
     }
     if (auto l = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      if (failed(runLaunch(l, ints, host, args, kernels, stats, error)))
+      if (failed(runLaunch(l, keepGoing, ints, host, args, kernels, stats,
+                           error)))
         return failure();
       continue;
     }

@@ -43,14 +43,20 @@ struct Stats {
   int64_t threadsPerBlockMax = 0;
   int64_t sharedBytesMax = 0;
   int64_t instructions = 0; ///< Thread-instructions executed.
+  /// With keepGoing: memory-model violations seen (uninitialised shared
+  /// memory reads, races) and the first one's description.
+  int64_t violations = 0;
+  std::string firstViolation;
 };
 
 /// Runs host function `hostFunc` of `module` (after the GPU pipeline) with
 /// `args` bound to its memref arguments, in order. On failure `error` says
 /// what went wrong (unsupported op, out-of-bounds access, race, ...).
+/// With `keepGoing`, reads of uninitialised shared memory (NaN) and races
+/// are counted in `stats` instead, to see their effect on the output.
 mlir::LogicalResult run(mlir::ModuleOp module, mlir::func::FuncOp hostFunc,
                         std::vector<Buffer> &args, Stats &stats,
-                        std::string &error);
+                        std::string &error, bool keepGoing = false);
 
 } // namespace fusecc::sim
 

@@ -41,6 +41,12 @@ using namespace fusecc::fuse;
 
 namespace {
 
+/// One element of a block's output tile: tile coordinates (row, channel,
+/// position) and the output coordinates they stand for.
+struct Element {
+  Value r, cl, wl, ch, oh, ow;
+};
+
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
 /// (canonicalize) later.
@@ -141,15 +147,18 @@ private:
   /// Runs `body(cl, wl, c, ow)` for every valid element of the tile,
   /// distributed over the block's threads (consecutive threads, consecutive
   /// W positions).
-  void forEachTileElement(function_ref<void(Value, Value, Value, Value)> body);
-  /// Scalar value of graph value `v` at tile element (cl, wl).
-  Value elementValue(Value v, Value cl, Value wl, Value ch, Value ow,
-                     DenseMap<Value, Value> &memo);
-  void emitReduction(Operation *op, int64_t tileIndex);
-  Value tileAddr(int64_t tileIndex, Value cl, Value wl) {
-    return add(add(mul(cl, smemPlan.tileStride), wl),
+  void forEachTileElement(function_ref<void(const Element &)> body);
+  /// Scalar value of graph value `v` at tile element `e`.
+  Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
+  void emitReduction(Operation *op, int64_t ordinal);
+  /// Address of (row r, channel cl, position wl) of an output tile.
+  Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
+    Value rowCh = add(mul(r, cfg.getTileC()), cl);
+    return add(add(mul(rowCh, smemPlan.tileStride), wl),
                tileIndex * smemPlan.tileElems);
   }
+  /// Output height of row `r` of the block.
+  Value rowHeight(Value r) { return add(oh, mul(r, g.stride[1])); }
 
   ImplicitLocOpBuilder &b;
   KernelOp kernel;
@@ -166,7 +175,6 @@ private:
   Value iwMin;                ///< First staged input position along W.
   Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig; ///< Tensor-core warp coords.
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
-  DenseMap<Operation *, int64_t> tileOf; ///< Reduction -> its tile index.
 };
 
 void KernelEmitter::emit() {
@@ -192,16 +200,18 @@ void KernelEmitter::emit() {
   Value r = divu(bid, launch.numWTiles);
   Value ct = remu(r, launch.numCTiles);
   r = divu(r, launch.numCTiles);
-  oh = remu(r, g.out[1]);
-  r = divu(r, g.out[1]);
+  Value hb = remu(r, launch.numHBlocks);
+  r = divu(r, launch.numHBlocks);
+  if (cfg.getRows() == 1) {
+    oh = hb; // First (and only) row of the block.
+  } else {
+    int64_t sh = g.stride[1];
+    oh = add(mul(divu(hb, sh), sh * cfg.getRows()), remu(hb, sh));
+  }
   od = remu(r, g.out[0]);
   n = divu(r, g.out[0]);
   ow0 = mul(wt, cfg.getTileW());
   co0 = mul(ct, cfg.getTileC());
-
-  int64_t i = 1;
-  for (Operation *op : a.reductions)
-    tileOf[op] = i++;
 
   if (cfg.usesTensorCores())
     computeWarpCoordinates();
@@ -253,9 +263,11 @@ void KernelEmitter::emitConvolution() {
   b.setInsertionPointToStart(hLoop.getBody());
   Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
                       g.stride[1]);
+  // Rows r of the block read input rows ih + r; skip if none is inside.
+  int64_t rows = cfg.getRows();
   auto hIf = scf::IfOp::create(
       b, ValueRange(hLoop.getRegionIterArgs()).getTypes(),
-      inRange(ih, g.in[1]), true);
+      inRange(add(ih, rows - 1), g.in[1] + rows - 1), true);
   b.setInsertionPointToStart(&hIf.getElseRegion().front());
   scf::YieldOp::create(b, hLoop.getRegionIterArgs());
   b.setInsertionPointToStart(&hIf.getThenRegion().front());
@@ -266,20 +278,26 @@ void KernelEmitter::emitConvolution() {
   Value ci0 = ciLoop.getInductionVar();
   Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
   gpu::BarrierOp::create(b);
-  // Stage the input rows: kc channels x span positions, zero outside.
+  // Stage the input rows: kc channels x rows x span positions, zero
+  // outside the input.
   {
-    auto loop = scf::ForOp::create(b, tid, c(kc * span), c(nthreads));
+    auto loop = scf::ForOp::create(b, tid, c(kc * rows * span), c(nthreads));
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
-    Value kci = divu(e, span), xi = remu(e, span);
+    Value xi = remu(e, span), rest = divu(e, span);
+    Value rr = remu(rest, rows), kci = divu(rest, rows);
     Value ci = add(ci0, kci);
-    Value iw = add(iwMin, xi);
-    Value ok = andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2]));
+    Value iw = add(iwMin, xi), ihr = add(ih, rr);
+    Value ok = andI(andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2])),
+                    inRange(ihr, g.in[1]));
     Value v =
-        guardedLoad(ok, input, fullIndex(n, add(ciBase, ci), id, ih, iw));
+        guardedLoad(ok, input, fullIndex(n, add(ciBase, ci), id, ihr, iw));
     sstore(roundOperand(v),
-           add(add(mul(kci, smemPlan.xsStride), xi), smemPlan.xsOffset));
+           add(add(add(mul(kci, smemPlan.xsStride),
+                       mul(rr, smemPlan.xsRowStride)),
+                   xi),
+               smemPlan.xsOffset));
   }
   // Stage the weights of taps (td, th, *): kc x sb channels x kw, read with
   // the tap fastest (contiguous), stored channel fastest.
@@ -355,7 +373,8 @@ SmallVector<Value> KernelEmitter::initialAccumulators() {
   auto accTy = VectorType::get({2, 2}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0)));
-  return SmallVector<Value>(cfg.getMmaTilesC() * cfg.getMmaTilesW(), zero);
+  return SmallVector<Value>(
+      cfg.getRows() * cfg.getMmaTilesC() * cfg.getMmaTilesW(), zero);
 }
 
 SmallVector<Value>
@@ -405,7 +424,7 @@ void KernelEmitter::storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc) {
     Value bias = convBias(cl);
     for (int64_t i = 0; i < ppt; ++i) {
       Value v = arith::AddFOp::create(b, acc[j * ppt + i], bias);
-      sstore(v, tileAddr(0, cl, add(tx, i * tw)));
+      sstore(v, tileAddr(0, c(0), cl, add(tx, i * tw)));
     }
   }
 }
@@ -450,6 +469,7 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
   Value wTap = add(mul(t, sb), c(smemPlan.wsOffset));
   auto aTy = VectorType::get({4, 1}, b.getF32Type());
   auto bTy = VectorType::get({2, 1}, b.getF32Type());
+  const int64_t rows = cfg.getRows();
   SmallVector<Value> acc(wLoop.getRegionIterArgs());
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
     Value k0 = add(mmaTig, ks * 8), k1 = add(mmaTig, ks * 8 + 4);
@@ -457,7 +477,8 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
     Value xRow1 = add(mul(k1, smemPlan.xsStride), c(smemPlan.xsOffset));
     Value wRow0 = add(mul(k0, smemPlan.wsCiStride), wTap);
     Value wRow1 = add(mul(k1, smemPlan.wsCiStride), wTap);
-    SmallVector<Value> aFrag, bFrag;
+    // Weight fragments are shared by all rows of the block.
+    SmallVector<Value> aFrag;
     for (int64_t mi = 0; mi < mt; ++mi) {
       Value m = add(mBase, mi * 16);
       aFrag.push_back(vector::FromElementsOp::create(
@@ -465,16 +486,20 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
           ValueRange{sload(add(wRow0, m)), sload(add(wRow0, add(m, 8))),
                      sload(add(wRow1, m)), sload(add(wRow1, add(m, 8)))}));
     }
-    for (int64_t ni = 0; ni < nt; ++ni) {
-      Value col = add(xCol, add(nBase, ni * 8));
-      bFrag.push_back(vector::FromElementsOp::create(
-          b, bTy, ValueRange{sload(add(xRow0, col)), sload(add(xRow1, col))}));
-    }
-    for (int64_t mi = 0; mi < mt; ++mi)
-      for (int64_t ni = 0; ni < nt; ++ni)
-        acc[mi * nt + ni] = nvgpu::MmaSyncOp::create(
-            b, aFrag[mi], bFrag[ni], acc[mi * nt + ni],
-            ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
+    for (int64_t rr = 0; rr < rows; ++rr)
+      for (int64_t ni = 0; ni < nt; ++ni) {
+        Value col = add(add(xCol, add(nBase, ni * 8)),
+                        rr * smemPlan.xsRowStride);
+        Value bFrag = vector::FromElementsOp::create(
+            b, bTy,
+            ValueRange{sload(add(xRow0, col)), sload(add(xRow1, col))});
+        for (int64_t mi = 0; mi < mt; ++mi) {
+          Value &accum = acc[(rr * mt + mi) * nt + ni];
+          accum = nvgpu::MmaSyncOp::create(b, aFrag[mi], bFrag, accum,
+                                           ArrayRef<int64_t>{16, 8, 8},
+                                           /*tf32Enabled=*/true);
+        }
+      }
   }
   scf::YieldOp::create(b, acc);
   b.setInsertionPointAfter(wLoop);
@@ -490,57 +515,66 @@ void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
       Value cl = add(add(subBase, mul(mmaWC, mt * 16)),
                      add(mmaGroup, mi * 16 + half * 8));
       Value bias = convBias(cl);
-      for (int64_t ni = 0; ni < nt; ++ni)
-        for (int64_t col = 0; col < 2; ++col) {
-          // Column 2 * threadInGroup + col of the 8-position tile.
-          Value j = add(add(mul(mmaWW, nt * 8), mul(mmaTig, 2)), ni * 8 + col);
-          Value wl = add(mmaPhase, mul(j, sw));
-          Value v = vector::ExtractOp::create(
-              b, acc[mi * nt + ni], ArrayRef<int64_t>{half, col});
-          sstore(arith::AddFOp::create(b, v, bias), tileAddr(0, cl, wl));
-        }
+      for (int64_t rr = 0; rr < cfg.getRows(); ++rr)
+        for (int64_t ni = 0; ni < nt; ++ni)
+          for (int64_t col = 0; col < 2; ++col) {
+            // Column 2 * threadInGroup + col of the 8-position tile.
+            Value j =
+                add(add(mul(mmaWW, nt * 8), mul(mmaTig, 2)), ni * 8 + col);
+            Value wl = add(mmaPhase, mul(j, sw));
+            Value v = vector::ExtractOp::create(
+                b, acc[(rr * mt + mi) * nt + ni],
+                ArrayRef<int64_t>{half, col});
+            sstore(arith::AddFOp::create(b, v, bias),
+                   tileAddr(0, c(rr), cl, wl));
+          }
     }
 }
 
 void KernelEmitter::forEachTileElement(
-    function_ref<void(Value, Value, Value, Value)> body) {
-  const int64_t tileW = cfg.getTileW();
-  auto loop = scf::ForOp::create(b, tid, c(cfg.getTileC() * tileW),
+    function_ref<void(const Element &)> body) {
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
+  auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * tileW),
                                  c(launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
-  Value cl = divu(e, tileW), wl = remu(e, tileW);
-  Value ch = add(co0, cl), ow = add(ow0, wl);
-  Value valid = andI(ult(ch, g.cout), ult(ow, g.out[2]));
+  Element el;
+  el.wl = remu(e, tileW);
+  Value rest = divu(e, tileW);
+  el.cl = remu(rest, tileC);
+  el.r = divu(rest, tileC);
+  el.ch = add(co0, el.cl);
+  el.ow = add(ow0, el.wl);
+  el.oh = rowHeight(el.r);
+  Value valid = andI(andI(ult(el.ch, g.cout), ult(el.ow, g.out[2])),
+                     ult(el.oh, g.out[1]));
   auto ifOp = scf::IfOp::create(b, TypeRange{}, valid, false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  body(cl, wl, ch, ow);
+  body(el);
 }
 
-Value KernelEmitter::elementValue(Value v, Value cl, Value wl, Value ch,
-                                  Value ow, DenseMap<Value, Value> &memo) {
+Value KernelEmitter::elementValue(Value v, const Element &el,
+                                  DenseMap<Value, Value> &memo) {
   if (Value known = memo.lookup(v))
     return known;
   Value result;
   Operation *def = v.getDefiningOp();
-  if (def == a.conv.getOperation()) {
-    result = sload(tileAddr(0, cl, wl));
-  } else if (def && tileOf.count(def)) {
-    result = sload(tileAddr(tileOf[def], cl, wl));
+  if (def && a.tileOf.count(def)) {
+    result = sload(tileAddr(a.tileOf.lookup(def), el.r, el.cl, el.wl));
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto dense = cast<DenseElementsAttr>(cst.getValue());
     result = f(dense.getSplatValue<APFloat>().convertToDouble());
   } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
     SmallVector<Value> operands;
     for (Value o : def->getOperands())
-      operands.push_back(elementValue(o, cl, wl, ch, ow, memo));
+      operands.push_back(elementValue(o, el, memo));
     result = ew.buildScalar(b, b.getLoc(), operands);
   } else {
     // A kernel input read with broadcasting: dims are aligned at the right,
     // size-1 dims read index 0.
     auto ty = cast<RankedTensorType>(v.getType());
-    SmallVector<Value> full = fullIndex(n, ch, od, oh, ow);
+    SmallVector<Value> full = fullIndex(n, el.ch, od, el.oh, el.ow);
     SmallVector<Value> idx;
     int64_t lead = g.rank - ty.getRank();
     for (int64_t d = 0; d < ty.getRank(); ++d)
@@ -551,28 +585,31 @@ Value KernelEmitter::elementValue(Value v, Value cl, Value wl, Value ch,
   return result;
 }
 
-void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
+void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   Value input = op->getOperand(0);
-  // 1. Materialise the input in this reduction's tile.
-  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
+  const int64_t tile = a.tileOf.lookup(op);
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
+  // 1. Materialise the input in this reduction's tile. Each element is read
+  // and written by one thread, so the tile may be the input's own.
+  forEachTileElement([&](const Element &el) {
     DenseMap<Value, Value> memo;
-    sstore(elementValue(input, cl, wl, ch, ow, memo),
-           tileAddr(tileIndex, cl, wl));
+    Value v = elementValue(input, el, memo);
+    sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
   });
   gpu::BarrierOp::create(b);
 
-  // 2. Statistics of each line: a column (channel softmax) or a row.
+  // 2. Statistics of each line: a column (channel softmax) or a row, per
+  // block row.
   auto softmax = dyn_cast<SoftmaxOp>(op);
   bool alongChannels = softmax && softmax.getDim() == 1;
-  int64_t numLines = alongChannels ? cfg.getTileW() : cfg.getTileC();
+  int64_t lineWidth = alongChannels ? tileW : tileC;
+  int64_t numLines = cfg.getRows() * lineWidth;
   int64_t lineLen = alongChannels ? g.cout : g.out[2];
-  int64_t validLines = alongChannels ? g.out[2] : g.cout;
   int64_t perLine = 1;
   while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
     perLine *= 2;
   int64_t linesPerPass = launch.threads / perLine;
-  int64_t statsA = smemPlan.statsOffset +
-                   2 * smemPlan.statsLen * (tileIndex - 1);
+  int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
   int64_t statsB = statsA + smemPlan.statsLen;
   {
     auto loop = scf::ForOp::create(b, c(0), c(numLines), c(linesPerPass));
@@ -580,20 +617,21 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
     b.setInsertionPointToStart(loop.getBody());
     Value line = add(loop.getInductionVar(), divu(tid, perLine));
     Value part = remu(tid, perLine);
-    // Lines are local indices; they are valid if inside the tensor.
+    Value rr = divu(line, lineWidth), pos = remu(line, lineWidth);
+    // Lines are valid if inside the tensor (and the block's line range).
+    Value inside = alongChannels ? ult(add(ow0, pos), g.out[2])
+                                 : ult(add(co0, pos), g.cout);
     Value lineValid =
-        andI(ult(tid, linesPerPass * perLine),
-             alongChannels ? ult(add(ow0, line), validLines)
-                           : ult(add(co0, line), validLines));
+        andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
+             andI(inside, ult(rowHeight(rr), g.out[1])));
     Value len = arith::SelectOp::create(b, lineValid, c(lineLen), c(0));
     auto addrOf = [&](Value idx) {
-      return alongChannels ? tileAddr(tileIndex, idx, line)
-                           : tileAddr(tileIndex, line, idx);
+      return alongChannels ? tileAddr(tile, rr, idx, pos)
+                           : tileAddr(tile, rr, pos, idx);
     };
-    // Reduces `init` over the line's elements with `combine`, then across the
+    // Reduces `init` over the line's elements with `elem`, then across the
     // `perLine` threads of the line with warp shuffles.
-    auto reduceLine = [&](Value init,
-                          function_ref<Value(Value, Value)> elem,
+    auto reduceLine = [&](Value init, function_ref<Value(Value, Value)> elem,
                           function_ref<Value(Value, Value)> combine) {
       auto l = scf::ForOp::create(b, part, len, c(perLine), ValueRange{init});
       {
@@ -604,8 +642,8 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
       }
       Value acc = l.getResult(0);
       for (int64_t off = perLine / 2; off >= 1; off /= 2) {
-        auto shfl = gpu::ShuffleOp::create(b, acc, off, 32,
-                                           gpu::ShuffleMode::XOR);
+        auto shfl =
+            gpu::ShuffleOp::create(b, acc, off, 32, gpu::ShuffleMode::XOR);
         acc = combine(acc, shfl.getShuffleResult());
       }
       return acc;
@@ -640,8 +678,8 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
           addF);
       Value var = arith::MulFOp::create(b, sq, invLen);
       statB = math::RsqrtOp::create(
-          b, arith::AddFOp::create(
-                 b, var, f(ln.getEpsilon().convertToDouble())));
+          b, arith::AddFOp::create(b, var,
+                                   f(ln.getEpsilon().convertToDouble())));
     }
     Value writer = andI(lineValid, cmp(arith::CmpIPredicate::eq, part, c(0)));
     auto ifOp = scf::IfOp::create(b, TypeRange{}, writer, false);
@@ -652,10 +690,10 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
   gpu::BarrierOp::create(b);
 
   // 3. Normalise the tile in place.
-  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
-    Value addr = tileAddr(tileIndex, cl, wl);
+  forEachTileElement([&](const Element &el) {
+    Value addr = tileAddr(tile, el.r, el.cl, el.wl);
     Value x = sload(addr);
-    Value line = alongChannels ? wl : cl;
+    Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
     Value sA = sload(add(line, statsA)), sB = sload(add(line, statsB));
     Value y;
     if (softmax) {
@@ -666,11 +704,11 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
       y = arith::MulFOp::create(b, arith::SubFOp::create(b, x, sA), sB);
       if (Value w = ln.getWeight())
         y = arith::MulFOp::create(
-            b, y, memref::LoadOp::create(b, memOf.lookup(w), ValueRange{ow}));
+            b, y, memref::LoadOp::create(b, memOf.lookup(w), ValueRange{el.ow}));
       if (Value bias = ln.getBias())
         y = arith::AddFOp::create(
             b, y,
-            memref::LoadOp::create(b, memOf.lookup(bias), ValueRange{ow}));
+            memref::LoadOp::create(b, memOf.lookup(bias), ValueRange{el.ow}));
     }
     sstore(y, addr);
   });
@@ -678,15 +716,15 @@ void KernelEmitter::emitReduction(Operation *op, int64_t tileIndex) {
 }
 
 void KernelEmitter::emitEpilogue() {
-  for (Operation *op : a.reductions)
-    emitReduction(op, tileOf[op]);
+  for (auto [ordinal, op] : llvm::enumerate(a.reductions))
+    emitReduction(op, ordinal);
   Value result =
       cast<YieldOp>(kernel.getBody().front().getTerminator()).getValue();
   Value out = func.getArguments().back();
-  forEachTileElement([&](Value cl, Value wl, Value ch, Value ow) {
+  forEachTileElement([&](const Element &el) {
     DenseMap<Value, Value> memo;
-    Value v = elementValue(result, cl, wl, ch, ow, memo);
-    memref::StoreOp::create(b, v, out, fullIndex(n, ch, od, oh, ow));
+    Value v = elementValue(result, el, memo);
+    memref::StoreOp::create(b, v, out, fullIndex(n, el.ch, od, el.oh, el.ow));
   });
 }
 

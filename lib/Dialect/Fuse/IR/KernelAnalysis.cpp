@@ -125,7 +125,49 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
         return op.emitOpError("operand does not broadcast to the kernel's "
                               "output shape");
   }
+  a.assignTiles();
   return a;
+}
+
+void KernelAnalysis::assignTiles() {
+  Block *body = conv->getBlock();
+  DenseMap<Operation *, int64_t> position;
+  int64_t pos = 0;
+  for (Operation &op : *body)
+    position[&op] = pos++;
+  // The last position at which a tile-backed value is read: through chains
+  // of elementwise ops (evaluated where their users are) up to the
+  // reductions and the yield that consume it.
+  auto lastUse = [&](Operation *def) {
+    int64_t last = position[def];
+    SmallVector<Operation *> work{def};
+    DenseSet<Operation *> seen;
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      for (Operation *user : op->getUsers()) {
+        last = std::max(last, position[user]);
+        if (seen.insert(user).second && isa<ElementwiseOpInterface>(user))
+          work.push_back(user);
+      }
+    }
+    return last;
+  };
+  tileOf[conv] = 0;
+  SmallVector<Operation *> owner{conv.getOperation()};
+  for (Operation *red : reductions) {
+    int64_t here = position[red];
+    auto it = llvm::find_if(owner, [&](Operation *o) {
+      return lastUse(o) <= here;
+    });
+    if (it != owner.end()) {
+      tileOf[red] = it - owner.begin();
+      *it = red;
+    } else {
+      tileOf[red] = owner.size();
+      owner.push_back(red);
+    }
+  }
+  numTiles = owner.size();
 }
 
 SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
@@ -134,8 +176,8 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   const ConvGeometry &g = a.geom;
   // An odd row stride keeps column walks (channel reductions) conflict-free.
   p.tileStride = cfg.getTileW() % 2 == 0 ? cfg.getTileW() + 1 : cfg.getTileW();
-  p.tileElems = cfg.getTileC() * p.tileStride;
-  p.numTiles = 1 + static_cast<int64_t>(a.reductions.size());
+  p.tileElems = cfg.getRows() * cfg.getTileC() * p.tileStride;
+  p.numTiles = a.numTiles;
   p.inputSpan =
       (cfg.getTileW() - 1 + (g.k[2] - 1) * g.dil[2]) / g.stride[2] + 2;
   // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
@@ -143,7 +185,8 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   auto conflictFree = [](int64_t n) -> int64_t {
     return n <= 8 ? 8 : static_cast<int64_t>(llvm::alignTo(n - 8, 32)) + 8;
   };
-  p.xsStride = conflictFree(p.inputSpan);
+  p.xsRowStride = p.inputSpan;
+  p.xsStride = conflictFree(cfg.getRows() * p.inputSpan);
   p.subBlock = cfg.usesTensorCores()
                    ? cfg.getTileC()
                    : cfg.getThreadsC() * cfg.getChanPerThread();
@@ -151,7 +194,7 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.xsOffset = p.numTiles * p.tileElems;
   p.wsOffset = p.xsOffset + cfg.getCiChunk() * p.xsStride;
   p.statsOffset = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
-  p.statsLen = std::max(cfg.getTileC(), cfg.getTileW());
+  p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
   p.totalElems =
       p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
   return p;
@@ -162,7 +205,12 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   const ConvGeometry &g = a.geom;
   l.numWTiles = llvm::divideCeil(g.out[2], cfg.getTileW());
   l.numCTiles = llvm::divideCeil(g.cout, cfg.getTileC());
-  l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * g.out[1];
+  // Blocks along H: single rows, or groups of `rows` rows of one stride
+  // phase (oh0 + r * stride_h); a group may run past the last row.
+  int64_t rows = cfg.getRows(), sh = g.stride[1];
+  l.numHBlocks = rows == 1 ? g.out[1]
+                           : llvm::divideCeil(g.out[1], sh * rows) * sh;
+  l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
   l.threads = cfg.getThreadsW() * cfg.getThreadsC();
   return l;
 }

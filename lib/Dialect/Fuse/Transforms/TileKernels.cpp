@@ -25,6 +25,8 @@ namespace {
 
 /// Shared memory one block may use on sm_90 (227 KiB).
 constexpr int64_t kMaxSharedBytes = 232448;
+/// Shared memory per block that still lets two blocks share an SM.
+constexpr int64_t kTwoBlocksBytes = 112 * 1024;
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
@@ -68,7 +70,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
     channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
-  int64_t warpsC = std::min<int64_t>(2, mTiles);
+  // At most two 16-channel tiles per warp, so that rows fit in registers.
+  int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
   if (tilesC > 4)
     return {};
@@ -94,12 +97,25 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   if (sw * warpsC * warpsW * 32 > 1024 || tilesC * tilesW > 16)
     return {};
   int64_t tileW = sw * positions;
-  return TileConfigAttr::getChecked(
-      [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
-      int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
-      /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
-      /*ciChunk=*/int64_t{16}, StringRef("tf32"), warpsC, warpsW, tilesC,
-      tilesW);
+  // Rows of one H phase per block: each staged weight chunk then feeds
+  // `rows` times the multiply-adds. Take the most rows that fit the
+  // accumulator budget and keep two blocks per SM in shared memory.
+  int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
+  for (int64_t rows : {4, 2, 1}) {
+    if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
+      continue;
+    TileConfigAttr cfg = TileConfigAttr::getChecked(
+        [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
+        int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
+        /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
+        /*ciChunk=*/int64_t{16}, StringRef("tf32"), warpsC, warpsW, tilesC,
+        tilesW, rows);
+    if (!cfg)
+      return {};
+    if (rows == 1 || SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
+      return cfg;
+  }
+  return {};
 }
 
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
@@ -161,7 +177,7 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   auto cfg = TileConfigAttr::getChecked(
       [&] { return kernel.emitOpError(); }, ctx, tileW, tileC, threadsW,
       threadsC, chanPerThread, ciChunk, precision, int64_t{0}, int64_t{0},
-      int64_t{0}, int64_t{0});
+      int64_t{0}, int64_t{0}, /*rows=*/int64_t{1});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg)))

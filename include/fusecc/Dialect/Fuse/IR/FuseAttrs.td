@@ -31,6 +31,9 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     row, each warp computing `mmaTilesC` 16-channel by `mmaTilesW`
     8-position `mma.sync` tiles of its phase; `threadsW`, `threadsC` and
     `chanPerThread` then describe only the epilogue's element loops.
+    `rows` output rows along H of one stride phase (oh, oh + stride_h, ...)
+    share a block: they use the same taps, so each staged weight chunk
+    serves `rows` times more multiply-adds (tensor-core path only).
 
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
@@ -42,7 +45,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$mmaWarpsC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaWarpsW,
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesC,
-                        DefaultValuedParameter<"int64_t", "0">:$mmaTilesW);
+                        DefaultValuedParameter<"int64_t", "0">:$mmaTilesW,
+                        DefaultValuedParameter<"int64_t", "1">:$rows);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -39,12 +39,21 @@ struct KernelAnalysis {
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.
   bool needsWholeRow = false;
-  /// Softmax and layer_norm ops, in order: each gets a shared-memory tile.
+  /// Softmax and layer_norm ops, in order.
   llvm::SmallVector<mlir::Operation *> reductions;
+  /// Shared-memory output tile of the convolution (always 0) and of each
+  /// reduction. A reduction takes over the tile of a value nothing after it
+  /// reads (its input is read and overwritten element by element by the
+  /// same thread), so a conv -> softmax -> ... chain needs one tile.
+  llvm::DenseMap<mlir::Operation *, int64_t> tileOf;
+  int64_t numTiles = 1;
 
   /// Analyses `kernel`; emits a located diagnostic and fails when the kernel
   /// is not a convolution plus an epilogue that one block per tile can run.
   static llvm::FailureOr<KernelAnalysis> analyze(KernelOp kernel);
+
+private:
+  void assignTiles();
 };
 
 } // namespace fusecc::fuse
@@ -59,10 +68,11 @@ namespace fusecc::fuse {
 /// two statistics arrays per reduction.
 struct SharedMemoryPlan {
   int64_t tileStride = 0; ///< Row stride of an output tile (>= tileW).
-  int64_t tileElems = 0;  ///< tileC * tileStride.
+  int64_t tileElems = 0;  ///< rows * tileC * tileStride.
   int64_t numTiles = 0;   ///< 1 + number of reductions.
   int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
   int64_t xsStride = 0;   ///< Stride between staged input channels.
+  int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
@@ -74,7 +84,8 @@ struct SharedMemoryPlan {
 
 /// Launch geometry of a tiled kernel.
 struct LaunchPlan {
-  int64_t numWTiles = 0, numCTiles = 0, gridX = 0, threads = 0;
+  int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
+  int64_t threads = 0;
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };
 
