@@ -1,0 +1,175 @@
+// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(fuse-convert-to-gpu)'
+
+// fuse-convert-to-gpu needs every graph op inside a tiled kernel whose
+// inputs are function arguments and whose result is returned.
+
+func.func @no_config(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  // expected-error@+1 {{'fuse.kernel' op has no tile config; run fuse-tile-kernels before fuse-convert-to-gpu}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    fuse.yield %c : tensor<1x8x7xf32>
+  }
+  return %0 : tensor<1x8x7xf32>
+}
+
+// -----
+
+func.func @op_outside_kernel(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'fuse.relu' op is not part of a fused kernel; only transposed convolutions and their epilogues are compiled}}
+  %0 = fuse.relu %x : tensor<1x4x5xf32>
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+// A convolution left out of kernels (fuse-form-kernels was not run).
+func.func @bare_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  // expected-error@+1 {{'fuse.conv_transpose' op is not part of a fused kernel}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  return %0 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// A used constant is not a graph op either (unused ones are ignored).
+func.func @used_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %unused = arith.constant dense<1.0> : tensor<f32>
+  // expected-error@+1 {{'arith.constant' op is not part of a fused kernel}}
+  %cst = arith.constant dense<2.0> : tensor<1x8x7xf32>
+  %0 = fuse.kernel "k" ins(%x, %w, %cst : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x8x7xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>, %d: tensor<1x8x7xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    %m = fuse.mul %c, %d : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
+    fuse.yield %m : tensor<1x8x7xf32>
+  }
+  return %0 : tensor<1x8x7xf32>
+}
+
+// -----
+
+func.func @returns_input(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'func.return' op returns a value that no fused kernel computes}}
+  return %x : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @dead_kernel(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) {
+  // expected-error@+1 {{'fuse.kernel' op result must be returned by the function and used nowhere else}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    fuse.yield %c : tensor<1x8x7xf32>
+  }
+  return
+}
+
+// -----
+
+// One kernel reading another's result: an intermediate buffer would be
+// needed. The producer, processed first, is rejected as not (only)
+// returned, even when it is also returned.
+func.func @chained_kernels(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %w2: tensor<8x2x1xf32>)
+    -> (tensor<1x8x7xf32>, tensor<1x2x7xf32>) {
+  // expected-error@+1 {{'fuse.kernel' op result must be returned by the function and used nowhere else}}
+  %0 = fuse.kernel "k0" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    fuse.yield %c : tensor<1x8x7xf32>
+  }
+  %1 = fuse.kernel "k1" ins(%0, %w2 : tensor<1x8x7xf32>, tensor<8x2x1xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 2, threadsW = 16, threadsC = 2, chanPerThread = 1, ciChunk = 8, precision = "ieee">}
+         -> tensor<1x2x7xf32> {
+  ^bb0(%a: tensor<1x8x7xf32>, %b: tensor<8x2x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x8x7xf32>, tensor<8x2x1xf32>) -> tensor<1x2x7xf32>
+    fuse.yield %c : tensor<1x2x7xf32>
+  }
+  return %0, %1 : tensor<1x8x7xf32>, tensor<1x2x7xf32>
+}
+
+// -----
+
+// A kernel whose epilogue the tiling could not have accepted is analysed
+// again here.
+func.func @bad_epilogue(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7x7xf32> {
+  ^bb0(%a: tensor<1x4x5x5xf32>, %b: tensor<4x8x3x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+           output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+         : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+    // expected-error@+1 {{'fuse.softmax' op along dim 2 spans several output tiles}}
+    %s = fuse.softmax %c {dim = 2 : i64} : tensor<1x8x7x7xf32>
+    fuse.yield %s : tensor<1x8x7x7xf32>
+  }
+  return %0 : tensor<1x8x7x7xf32>
+}
+
+// -----
+
+// A layer_norm weight that is a splat constant gets cloned into the kernel
+// by fuse-form-kernels; the kernel builder needs it as an input.
+func.func @layer_norm_constant_weight(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    %g = arith.constant dense<2.0> : tensor<7xf32>
+    // expected-error@+1 {{'fuse.layer_norm' op weight and bias must be kernel inputs}}
+    %n = fuse.layer_norm %c weight(%g : tensor<7xf32>) : tensor<1x8x7xf32>
+    fuse.yield %n : tensor<1x8x7xf32>
+  }
+  return %0 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// Kernel names become gpu.func symbols: two kernels of one name clash.
+func.func @duplicate_names(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
+    -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
+  // expected-note@+1 {{see existing symbol definition here}}
+  %0 = fuse.kernel "same" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    fuse.yield %c : tensor<1x8x7xf32>
+  }
+  // expected-error@+1 {{redefinition of symbol named 'same'}}
+  %1 = fuse.kernel "same" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         -> tensor<1x8x7xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+    %r = fuse.relu %c : tensor<1x8x7xf32>
+    fuse.yield %r : tensor<1x8x7xf32>
+  }
+  return %0, %1 : tensor<1x8x7xf32>, tensor<1x8x7xf32>
+}

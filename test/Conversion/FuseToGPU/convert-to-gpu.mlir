@@ -1,0 +1,186 @@
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels),fuse-convert-to-gpu)' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=TF32
+
+// 1-D conv + channel softmax. Config (ieee): tileW = 16, tileC = 8,
+// threadsW = 16, threadsC = 8 -> 128 threads, one block per batch entry.
+
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: func.func @softmax1d(%[[X:.*]]: memref<2x4x5xf32> {fuse.name = "x"}, %[[W:.*]]: memref<4x8x3xf32>, %[[B:.*]]: memref<8xf32>, %[[OUT:.*]]: memref<2x8x7xf32>) {
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG: %[[SMEM:.*]] = arith.constant 2496 : i32
+// CHECK: gpu.launch_func @fusecc_kernels::@softmax1d_k0 blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C128]], %[[C1]], %[[C1]]) dynamic_shared_memory_size %[[SMEM]] args(%[[X]] : memref<2x4x5xf32>, %[[W]] : memref<4x8x3xf32>, %[[B]] : memref<8xf32>, %[[OUT]] : memref<2x8x7xf32>)
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+// CHECK: gpu.module @fusecc_kernels {
+// CHECK: gpu.func @softmax1d_k0(%[[KX:.*]]: memref<2x4x5xf32>, %[[KW:.*]]: memref<4x8x3xf32>, %[[KB:.*]]: memref<8xf32>, %[[KOUT:.*]]: memref<2x8x7xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+// CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// 2496 bytes = 624 floats.
+// CHECK: %[[SM:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<624xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.thread_id x
+// CHECK: gpu.block_id x
+// Main loop: stage input and weights, then FMA out of shared memory.
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[KX]]
+// CHECK: memref.store %{{.*}}, %[[SM]]
+// CHECK: memref.load %[[KW]]
+// CHECK: memref.store %{{.*}}, %[[SM]]
+// CHECK: gpu.barrier
+// CHECK: %[[XV:.*]] = memref.load %[[SM]]
+// CHECK: %[[WV:.*]] = memref.load %[[SM]]
+// CHECK: math.fma %[[XV]], %[[WV]], %{{.*}} : f32
+// Conv bias, then the accumulators to the output tile.
+// CHECK: memref.load %[[KB]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[SM]]
+// CHECK: gpu.barrier
+// Softmax: max and sum of exp over each column, reduced across lanes.
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: math.exp
+// CHECK: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: gpu.barrier
+// Coalesced stores of the result.
+// CHECK: memref.store %{{.*}}, %[[KOUT]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x7xf32>
+// CHECK: gpu.return
+// CHECK-NOT: nvgpu.mma.sync
+
+// TF32-LABEL: func.func @softmax1d
+// TF32: gpu.launch_func @fusecc_kernels::@softmax1d_k0
+// TF32: gpu.func @softmax1d_k0
+// TF32-SAME: kernel
+// TF32: gpu.dynamic_shared_memory
+// TF32: nvgpu.mma.sync
+// TF32-SAME: mmaShape = [16, 8, 8]
+// TF32-SAME: tf32Enabled
+// TF32: gpu.shuffle xor
+// TF32: gpu.return
+func.func @softmax1d(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf32>,
+                     %b: tensor<8xf32>) -> tensor<2x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x4x5xf32>, tensor<4x8x3xf32>, tensor<8xf32>) -> tensor<2x8x7xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<2x8x7xf32>
+  return %1 : tensor<2x8x7xf32>
+}
+
+// -----
+
+// kb2_49 (3-D, stride 2): 16 x 32 x 64 blocks of 256 threads.
+
+// CHECK-LABEL: func.func @kb2_49
+// CHECK-SAME: (%{{.*}}: memref<16x32x16x32x32xf32>, %{{.*}}: memref<32x64x3x3x3xf32>, %{{.*}}: memref<64xf32>, %{{.*}}: memref<16x64x32x64x64xf32>)
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 32768 : index
+// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: gpu.launch_func @fusecc_kernels::@kb2_49_k0 blocks in (%[[GRID]], %[[ONE]], %[[ONE]]) threads in (%[[BLOCK]], %[[ONE]], %[[ONE]]) dynamic_shared_memory_size %{{.*}} args(
+// CHECK: gpu.func @kb2_49_k0
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// The 3-D output is stored with 5 indices.
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<16x64x32x64x64xf32>
+func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
+                  %b: tensor<64xf32>) -> tensor<16x64x32x64x64xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
+         padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>,
+         dilation = array<i64: 1, 1, 1>}
+       : (tensor<16x32x16x32x32xf32>, tensor<32x64x3x3x3xf32>, tensor<64xf32>)
+       -> tensor<16x64x32x64x64xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<16x64x32x64x64xf32>
+  %2 = fuse.sigmoid %1 : tensor<16x64x32x64x64xf32>
+  return %2 : tensor<16x64x32x64x64xf32>
+}
+
+// -----
+
+// 2-D conv + layer_norm over W with weight and bias, then an elementwise
+// epilogue reading a broadcast [C, 1, 1] input and a scalar constant.
+
+// CHECK-LABEL: func.func @layer_norm2d
+// CHECK-SAME: (%{{.*}}: memref<1x4x3x5xf32>, %{{.*}}: memref<4x8x3x3xf32>, %{{.*}}: memref<11xf32>, %{{.*}}: memref<11xf32>, %{{.*}}: memref<8x1x1xf32>, %{{.*}}: memref<1x8x7x11xf32>)
+// CHECK: gpu.launch_func @fusecc_kernels::@layer_norm2d_k0
+// CHECK: gpu.func @layer_norm2d_k0(%{{.*}}: memref<1x4x3x5xf32>, %{{.*}}: memref<4x8x3x3xf32>, %[[G:.*]]: memref<11xf32>, %[[BETA:.*]]: memref<11xf32>, %[[CB:.*]]: memref<8x1x1xf32>, %[[OUT:.*]]: memref<1x8x7x11xf32>) kernel
+// Mean and variance of each row.
+// CHECK: gpu.shuffle xor
+// CHECK: math.fma
+// CHECK: gpu.shuffle xor
+// CHECK: math.rsqrt
+// Normalise: (x - mean) * rstd * weight[w] + bias[w].
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: memref.load %[[G]][%{{.*}}] : memref<11xf32>
+// CHECK: arith.mulf
+// CHECK: memref.load %[[BETA]][%{{.*}}] : memref<11xf32>
+// CHECK: arith.addf
+// Epilogue: the [8, 1, 1] operand is read at [c, 0, 0].
+// CHECK: %[[Z0:.*]] = arith.constant 0 : index
+// CHECK: %[[Z1:.*]] = arith.constant 0 : index
+// CHECK: memref.load %[[CB]][%{{.*}}, %[[Z0]], %[[Z1]]] : memref<8x1x1xf32>
+// CHECK: arith.constant 3.000000e+00 : f32
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x7x11xf32>
+func.func @layer_norm2d(%x: tensor<1x4x3x5xf32>, %w: tensor<4x8x3x3xf32>,
+                        %g: tensor<11xf32>, %beta: tensor<11xf32>,
+                        %cb: tensor<8x1x1xf32>) -> tensor<1x8x7x11xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x3x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x11xf32>
+  %1 = fuse.layer_norm %0 weight(%g : tensor<11xf32>) bias(%beta : tensor<11xf32>)
+       : tensor<1x8x7x11xf32>
+  %2 = fuse.add %1, %cb : tensor<1x8x7x11xf32>, tensor<8x1x1xf32> -> tensor<1x8x7x11xf32>
+  %c3 = arith.constant dense<3.0> : tensor<f32>
+  %3 = fuse.mul %2, %c3 : tensor<1x8x7x11xf32>, tensor<f32> -> tensor<1x8x7x11xf32>
+  return %3 : tensor<1x8x7x11xf32>
+}
+
+// -----
+
+// Two graph functions, one of them with two independent kernels (two
+// results): all kernels land in the one gpu.module; each output memref
+// follows the inputs in result order. External functions are left alone.
+
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: func.func private @external(tensor<4xf32>)
+// CHECK: func.func @first(%[[X:[^:]*]]: memref<1x4x5xf32>, %[[W1:[^:]*]]: memref<4x8x3xf32>, %[[W2:[^:]*]]: memref<4x2x1xf32>, %[[R0:[^:]*]]: memref<1x8x7xf32>, %[[R1:[^:]*]]: memref<1x2x5xf32>)
+// CHECK: gpu.launch_func @fusecc_kernels::@first_k0 {{.*}} args(%[[X]] : memref<1x4x5xf32>, %[[W1]] : memref<4x8x3xf32>, %[[R0]] : memref<1x8x7xf32>)
+// CHECK: gpu.launch_func @fusecc_kernels::@first_k1 {{.*}} args(%[[X]] : memref<1x4x5xf32>, %[[W2]] : memref<4x2x1xf32>, %[[R1]] : memref<1x2x5xf32>)
+// CHECK-NEXT: return
+// CHECK: func.func @second(
+// CHECK: gpu.launch_func @fusecc_kernels::@second_k0
+// CHECK: gpu.module @fusecc_kernels
+// CHECK: gpu.func @first_k0(
+// CHECK: gpu.func @first_k1(
+// CHECK: gpu.func @second_k0(
+// CHECK-NOT: gpu.module
+func.func private @external(tensor<4xf32>)
+
+func.func @first(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>, %w2: tensor<4x2x1xf32>)
+    -> (tensor<1x8x7xf32>, tensor<1x2x5xf32>) {
+  %0 = fuse.conv_transpose %x, %w1 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.conv_transpose %x, %w2 {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x2x1xf32>) -> tensor<1x2x5xf32>
+  %2 = fuse.tanh %1 : tensor<1x2x5xf32>
+  return %0, %2 : tensor<1x8x7xf32>, tensor<1x2x5xf32>
+}
+
+func.func @second(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.mish %0 : tensor<1x8x7xf32>
+  return %1 : tensor<1x8x7xf32>
+}
+
+// -----
+
+// A module without graph functions is left as it is.
+// CHECK-LABEL: module {
+// CHECK-NEXT: func.func private @only_external(memref<4xf32>)
+// CHECK-NOT: gpu.module
+func.func private @only_external(memref<4xf32>)
