@@ -747,6 +747,10 @@ def check_entry(bundle, entry, args, device):
                                   args.reps, args.warmup)
         if not args.no_compile:
             try:
+                # Every graph shares GraphFn.__call__'s code object: start
+                # from a clean Dynamo cache, or later graphs hit the
+                # recompile limit and silently run eagerly.
+                torch._dynamo.reset()
                 compiled = torch.compile(graph.__call__)
                 row["compile_ms"] = time_ms(lambda i: compiled(*eager_sets[i]),
                                             sets, args.reps,
