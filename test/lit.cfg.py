@@ -19,9 +19,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%fusecc_src_root", config.fusecc_src_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not` at the start of a RUN line is found on PATH (lit only substitutes "| not").
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.fusecc_tools_dir, config.llvm_tools_dir]
-tools = ["fusecc", "fusecc-opt", ToolSubst("fusecc-run", unresolved="ignore")]
+tools = ["fusecc", "fusecc-opt", "fusecc-check", ToolSubst("fusecc-run", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas from the CUDA toolkit: PTX acceptance tests need it.

@@ -1,0 +1,342 @@
+//===- fusecc-check.cpp - check generated kernels on the CPU --------------===//
+//
+// fusecc-check graph.mlir [--precision=ieee|tf32] [--seed=N]
+//
+// For every graph function: makes deterministic random inputs, evaluates the
+// graph with the double-precision reference, compiles it with the fusion and
+// GPU pipelines, runs the generated kernels with the CPU simulator (f32) and
+// compares. Prints one PASS/FAIL line per function; exits non-zero on any
+// failure (including a graph the pipeline rejects).
+//
+// --reference-only evaluates only the reference and prints a checksum
+// (--print-output: every element), for tests of the reference itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Pipeline/Pipeline.h"
+#include "fusecc/Reference/Reference.h"
+#include "fusecc/Reference/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace llvm;
+using fusecc::ref::Tensor;
+
+namespace {
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<graph.mlir>"),
+                               cl::Required);
+cl::opt<std::string> precision("precision",
+                               cl::desc("Convolution arithmetic: ieee | tf32"),
+                               cl::init("ieee"));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                       cl::init(1));
+cl::opt<bool> referenceOnly("reference-only",
+                            cl::desc("Only evaluate the reference"),
+                            cl::init(false));
+cl::opt<bool> printOutput("print-output",
+                          cl::desc("With --reference-only: print every "
+                                   "output element"),
+                          cl::init(false));
+cl::opt<bool> keepGoing(
+    "keep-going",
+    cl::desc("Continue past uninitialised shared memory reads and races "
+             "(still a FAIL) to show their effect on the output"),
+    cl::init(false));
+cl::opt<bool> verbose("v", cl::desc("Print launch statistics and timings"),
+                      cl::init(false));
+
+/// splitmix64: small, portable, deterministic.
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  /// Approximately standard normal (Irwin-Hall of 12 uniforms): no libm.
+  double normal() {
+    double s = 0;
+    for (int i = 0; i < 12; ++i)
+      s += uniform();
+    return s - 6.0;
+  }
+};
+
+enum class Role { ConvInput, ConvWeight, ConvBias, Other };
+
+/// Deterministic inputs, already rounded to f32 (the reference sees exactly
+/// the values the kernels read).
+std::vector<Tensor> makeInputs(func::FuncOp func) {
+  std::vector<Tensor> inputs;
+  for (BlockArgument arg : func.getArguments()) {
+    auto ty = cast<RankedTensorType>(arg.getType());
+    Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
+    Role role = Role::Other;
+    double bound = 1.0;
+    for (OpOperand &use : arg.getUses()) {
+      auto conv = dyn_cast<fusecc::fuse::ConvTransposeOp>(use.getOwner());
+      if (!conv)
+        continue;
+      auto wTy = conv.getWeight().getType();
+      int64_t fanIn = wTy.getDimSize(1);
+      for (int64_t d = 2; d < wTy.getRank(); ++d)
+        fanIn *= wTy.getDimSize(d);
+      bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
+      role = use.getOperandNumber() == 0   ? Role::ConvInput
+             : use.getOperandNumber() == 1 ? Role::ConvWeight
+                                           : Role::ConvBias;
+      break;
+    }
+    Rng rng(seed * 0x100000001B3ull + arg.getArgNumber() * 7919 + 17);
+    for (double &v : t.data) {
+      double x;
+      switch (role) {
+      case Role::ConvInput:
+        x = rng.uniform();
+        break;
+      case Role::ConvWeight:
+      case Role::ConvBias:
+        x = (2.0 * rng.uniform() - 1.0) * bound;
+        break;
+      case Role::Other:
+        x = rng.normal();
+        break;
+      }
+      v = static_cast<double>(static_cast<float>(x));
+    }
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+struct Compare {
+  double relL2 = 0, maxAbs = 0;
+  int64_t nonFinite = 0, unwritten = 0, refNonFinite = 0, notClose = 0;
+  int64_t firstBad = -1;
+};
+
+Compare compare(const Tensor &ref, const fusecc::sim::Buffer &out) {
+  Compare c;
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < ref.size(); ++i) {
+    double r = ref.data[i], s = out.data[i];
+    bool bad = false;
+    if (!out.written[i]) {
+      ++c.unwritten;
+      bad = true;
+    } else if (!std::isfinite(r)) {
+      ++c.refNonFinite;
+      // Non-finite reference: the kernel must agree exactly in kind.
+      if (!(std::isnan(r) ? std::isnan(s) : s == r))
+        bad = true, ++c.notClose;
+    } else if (!std::isfinite(s)) {
+      ++c.nonFinite;
+      bad = true;
+    } else {
+      double d = std::fabs(s - r);
+      num += d * d;
+      den += r * r;
+      c.maxAbs = std::max(c.maxAbs, d);
+      if (d > 1e-2 + 1e-2 * std::fabs(r))
+        bad = true, ++c.notClose;
+    }
+    if (bad && c.firstBad < 0)
+      c.firstBad = i;
+  }
+  c.relL2 = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  return c;
+}
+
+std::string indexStr(const std::vector<int64_t> &shape, int64_t linear) {
+  std::vector<int64_t> idx(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = linear % shape[d];
+    linear /= shape[d];
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < idx.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+double elapsed(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+  if (precision != "ieee" && precision != "tf32") {
+    errs() << "fusecc-check: error: --precision must be 'ieee' or 'tf32'\n";
+    return 1;
+  }
+  // The graph before compilation (the pipeline rewrites `module`).
+  OwningOpRef<ModuleOp> graph(module->clone());
+  SmallVector<func::FuncOp> funcs;
+  for (auto f : graph->getOps<func::FuncOp>())
+    if (!f.isExternal())
+      funcs.push_back(f);
+
+  struct Case {
+    func::FuncOp func;
+    std::vector<Tensor> inputs, ref;
+    double refSeconds;
+  };
+  std::vector<Case> cases;
+  for (func::FuncOp f : funcs) {
+    Case c{f, makeInputs(f), {}, 0};
+    auto t0 = std::chrono::steady_clock::now();
+    FailureOr<std::vector<Tensor>> r = fusecc::ref::evaluate(f, c.inputs);
+    if (failed(r)) {
+      outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
+      return 1;
+    }
+    c.ref = std::move(*r);
+    c.refSeconds = elapsed(t0);
+    cases.push_back(std::move(c));
+  }
+
+  if (referenceOnly) {
+    for (Case &c : cases)
+      for (auto [i, t] : llvm::enumerate(c.ref)) {
+        double sum = 0, asum = 0;
+        for (double v : t.data)
+          sum += v, asum += std::fabs(v);
+        outs() << "@" << c.func.getSymName() << ": result " << i
+               << " elements " << t.size() << " sum "
+               << format("%.9g", sum) << " abs-sum " << format("%.9g", asum)
+               << "\n";
+        if (printOutput) {
+          for (int64_t e = 0; e < t.size(); ++e)
+            outs() << format("%.9g", t.data[e])
+                   << ((e + 1) % t.shape.back() == 0 ? "\n" : " ");
+        }
+      }
+    return 0;
+  }
+
+  fusecc::PipelineOptions options;
+  options.precision = precision;
+  PassManager pm(&ctx);
+  fusecc::buildFusionPipeline(pm, options);
+  fusecc::buildGPUPipeline(pm, options);
+  auto tc = std::chrono::steady_clock::now();
+  if (failed(pm.run(*module))) {
+    outs() << "FAIL: the pipeline rejected the graph\n";
+    return 1;
+  }
+  double compileSeconds = elapsed(tc);
+
+  const double relTol = precision == "tf32" ? 2e-3 : 1e-5;
+  bool allPass = true;
+  for (Case &c : cases) {
+    StringRef name = c.func.getSymName();
+    auto host = module->lookupSymbol<func::FuncOp>(name);
+    if (!host) {
+      outs() << "@" << name << ": FAIL (no host function after the pipeline)\n";
+      allPass = false;
+      continue;
+    }
+    std::vector<fusecc::sim::Buffer> bufs;
+    for (const Tensor &t : c.inputs) {
+      fusecc::sim::Buffer b;
+      b.shape = t.shape;
+      b.data.assign(t.data.begin(), t.data.end());
+      bufs.push_back(std::move(b));
+    }
+    for (const Tensor &t : c.ref) {
+      fusecc::sim::Buffer b;
+      b.shape = t.shape;
+      b.data.assign(t.size(), std::numeric_limits<float>::quiet_NaN());
+      bufs.push_back(std::move(b));
+    }
+    fusecc::sim::Stats stats;
+    std::string error;
+    auto t0 = std::chrono::steady_clock::now();
+    if (failed(fusecc::sim::run(*module, host, bufs, stats, error,
+                                keepGoing))) {
+      outs() << "@" << name << ": FAIL (" << error << ")\n";
+      allPass = false;
+      continue;
+    }
+    double simSeconds = elapsed(t0);
+    if (verbose)
+      outs() << "@" << name << ": launches " << stats.launches << " blocks "
+             << stats.blocks << " threads/block " << stats.threadsPerBlockMax
+             << " smem " << stats.sharedBytesMax << " thread-instructions "
+             << stats.instructions << " reference "
+             << format("%.3f", c.refSeconds) << "s compile "
+             << format("%.3f", compileSeconds) << "s simulate "
+             << format("%.3f", simSeconds) << "s\n";
+    if (stats.violations) {
+      outs() << "@" << name << ": FAIL (" << stats.violations
+             << " memory-model violations; first: " << stats.firstViolation
+             << ")\n";
+      allPass = false;
+    }
+    for (auto [i, t] : llvm::enumerate(c.ref)) {
+      const fusecc::sim::Buffer &out = bufs[c.inputs.size() + i];
+      Compare cmp = compare(t, out);
+      bool pass = cmp.relL2 < relTol && cmp.nonFinite == 0 &&
+                  cmp.unwritten == 0 && cmp.notClose == 0;
+      allPass &= pass;
+      outs() << "@" << name << (c.ref.size() > 1 ? "#" + std::to_string(i) : "")
+             << ": " << (pass ? "PASS" : "FAIL") << " rel-L2 "
+             << format("%.3e", cmp.relL2) << " max-abs "
+             << format("%.3e", cmp.maxAbs) << " non-finite " << cmp.nonFinite
+             << " unwritten " << cmp.unwritten << " not-close "
+             << cmp.notClose << " elements " << t.size() << " (" << precision
+             << ")\n";
+      if (!pass && cmp.firstBad >= 0)
+        outs() << "@" << name << ": first bad element "
+               << indexStr(t.shape, cmp.firstBad) << ": reference "
+               << format("%.9g", t.data[cmp.firstBad]) << ", kernel "
+               << format("%.9g", out.data[cmp.firstBad])
+               << (out.written[cmp.firstBad] ? "" : " (unwritten)") << "\n";
+    }
+  }
+  return allPass ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv, "fusecc-check: run generated kernels on the CPU and "
+                  "compare with a double-precision reference\n");
+  DialectRegistry registry;
+  fusecc::registerAllDialectsAndTranslations(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file) {
+    errs() << "fusecc-check: error: " << errorMessage << "\n";
+    return 1;
+  }
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  return run(ctx, sourceMgr);
+}
