@@ -643,7 +643,49 @@ func.func @tile_bad_precision() attributes {cfg = #fuse.tile<tileW = 64, tileC =
 
 // -----
 
-// expected-error@+1 {{expected ','}}
+// expected-error@+1 {{struct is missing required parameter: precision}}
 func.func @tile_missing_param() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows must be positive, got 0}}
+func.func @tile_rows_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee", rows = 0>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows > 1 needs the tensor-core path}}
+func.func @tile_rows_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32", rows = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tensor-core tile sizes must all be positive}}
+func.func @tile_mma_partial() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tensor cores (mma tiles) need precision "tf32"}}
+func.func @tile_mma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "ieee", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tileC (64) must be 16 * mmaWarpsC * mmaTilesC (32)}}
+func.func @tile_mma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{ciChunk (4) must be a multiple of 8 with tensor cores}}
+func.func @tile_mma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 4, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
   return
 }

@@ -284,8 +284,6 @@ func.func @kernel(%x: tensor<2x4x5xf32>, %w: tensor<4x8x3xf32>, %b: tensor<8xf32
 // CHECK: fuse.kernel "empty" ins() -> tensor<2xf32> {
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: fuse.yield %{{.*}} : tensor<2xf32>
-// CHECK-LABEL: func.func @tile_attr_generic
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
 func.func @kernel_untiled() -> tensor<2xf32> {
   %0 = fuse.kernel "empty" ins() -> tensor<2xf32> {
     %c = arith.constant dense<1.0> : tensor<2xf32>
@@ -294,7 +292,30 @@ func.func @kernel_untiled() -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
+// The attribute on its own, as a discardable attribute; tensor-core
+// parameters (mma*, rows) default to 0, 0, 0, 0, 1 and are elided then.
+// CHECK-LABEL: func.func @tile_attr_mma
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// CHECK-LABEL: func.func @tile_attr_defaults
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "tf32">}
+func.func @tile_attr_mma() attributes {
+    fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
+                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2,
+                          mmaTilesW = 2, rows = 4>} {
+  return
+}
+func.func @tile_attr_defaults() attributes {
+    fuse.cfg = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8,
+                          chanPerThread = 1, ciChunk = 4, precision = "tf32",
+                          mmaWarpsC = 0, mmaWarpsW = 0, mmaTilesC = 0,
+                          mmaTilesW = 0, rows = 1>} {
+  return
+}
+
 // The attribute on its own, as a discardable attribute.
+// CHECK-LABEL: func.func @tile_attr_generic
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
 func.func @tile_attr_generic() attributes {
     fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
                           chanPerThread = 4, ciChunk = 16, precision = "ieee">} {

@@ -15,7 +15,10 @@
 // CHECK: fuse.kernel "kb2_49_k0"
 // CHECK-SAME: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">}
 // TF32-LABEL: func.func @kb2_49
-// TF32: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32">}
+// With tf32 the convolution runs on tensor cores: 2 x 2 warps per W phase
+// (2 phases), each 2 x 2 mma tiles of 16 channels x 8 positions; 4 output
+// rows of one H phase share a block.
+// TF32: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>}
 // SMALL-LABEL: func.func @kb2_49
 // SMALL: {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">}
 func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
@@ -36,6 +39,8 @@ func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
 // 64-channel sub-block; tileC > 64 caps tileW at 64.
 // CHECK-LABEL: func.func @channel_softmax_100
 // CHECK: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
+// TF32-LABEL: func.func @channel_softmax_100
+// TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>}
 // SMALL-LABEL: func.func @channel_softmax_100
 // SMALL: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @channel_softmax_100(%x: tensor<2x4x5x5xf32>, %w: tensor<4x100x3x3xf32>) -> tensor<2x100x7x7xf32> {
@@ -71,6 +76,8 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
 // positions per thread x 16 threads = 112 >= 101), even past max-tile-w.
 // CHECK-LABEL: func.func @layer_norm_last_dim
 // CHECK: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
+// TF32-LABEL: func.func @layer_norm_last_dim
+// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 7>}
 // SMALL-LABEL: func.func @layer_norm_last_dim
 // SMALL: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @layer_norm_last_dim(%x: tensor<2x4x5x50xf32>, %w: tensor<4x64x3x3xf32>,
@@ -152,6 +159,10 @@ func.func @stride5_w(%x: tensor<1x3x2x2x3xf32>, %w: tensor<3x16x1x1x5xf32>) -> t
 // group.
 // CHECK-LABEL: func.func @grouped
 // CHECK: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+// Groups of 8 channels do not fill a 16-channel mma tile: tf32 falls back to
+// the FMA main loop (no mma parameters).
+// TF32-LABEL: func.func @grouped
+// TF32: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "tf32">}
 func.func @grouped(%x: tensor<1x8x10xf32>, %w: tensor<8x8x3xf32>) -> tensor<1x16x12xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64}
@@ -180,7 +191,7 @@ func.func @grouped_softmax(%x: tensor<1x8x10xf32>, %w: tensor<8x8x3xf32>) -> ten
 // CHECK-LABEL: func.func @conv1d_long
 // CHECK: {config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "ieee">}
 // TF32-LABEL: func.func @conv1d_long
-// TF32: precision = "tf32"
+// TF32: {config = #fuse.tile<tileW = 80, tileC = 16, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 5>}
 // SMALL-LABEL: func.func @conv1d_long
 // SMALL: {config = #fuse.tile<tileW = 32, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 16, precision = "ieee">}
 func.func @conv1d_long(%x: tensor<3x32x200xf32>, %w: tensor<32x16x4xf32>) -> tensor<3x16x400xf32> {

@@ -1,0 +1,229 @@
+// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))'
+
+// Kernels that one block per tile cannot compute: KernelAnalysis::analyze
+// and the tiling cost model reject them with a located diagnostic. Kernels
+// formed by fuse-form-kernels carry the convolution's location.
+
+//===----------------------------------------------------------------------===//
+// Reductions that span several tiles
+//===----------------------------------------------------------------------===//
+
+func.func @softmax_spatial_dim(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+  // expected-error@+1 {{'fuse.softmax' op along dim 2 spans several output tiles; only the channel dim (1) and the last dim are fused (a multi-kernel plan is needed)}}
+  %1 = fuse.softmax %0 {dim = 2 : i64} : tensor<1x8x7x7xf32>
+  return %1 : tensor<1x8x7x7xf32>
+}
+
+// -----
+
+func.func @softmax_batch_dim(%x: tensor<2x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<2x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x4x5xf32>, tensor<4x8x3xf32>) -> tensor<2x8x7xf32>
+  %1 = fuse.relu %0 : tensor<2x8x7xf32>
+  // expected-error@+1 {{'fuse.softmax' op along dim 0 spans several output tiles}}
+  %2 = fuse.softmax %1 {dim = 0 : i64} : tensor<2x8x7xf32>
+  return %2 : tensor<2x8x7xf32>
+}
+
+// -----
+
+func.func @layer_norm_two_dims(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+  // expected-error@+1 {{'fuse.layer_norm' op over 2 dims spans several output tiles; only the last dim is fused (a multi-kernel plan is needed)}}
+  %1 = fuse.layer_norm %0 {normalized_rank = 2 : i64} : tensor<1x8x7x7xf32>
+  return %1 : tensor<1x8x7x7xf32>
+}
+
+// -----
+
+// A last dim of 300 with layer_norm: 19 positions x 4 channels per thread.
+func.func @too_many_accumulators(%x: tensor<1x4x298xf32>, %w: tensor<4x64x3xf32>) -> tensor<1x64x300xf32> {
+  // expected-error@+1 {{'fuse.kernel' op needs 76 accumulators per thread for a last dim of 300 (at most 64); a reduction over this row needs a multi-kernel plan}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x298xf32>, tensor<4x64x3xf32>) -> tensor<1x64x300xf32>
+  %1 = fuse.layer_norm %0 : tensor<1x64x300xf32>
+  return %1 : tensor<1x64x300xf32>
+}
+
+// -----
+
+// The same through a last-dim softmax.
+func.func @too_many_accumulators_softmax(%x: tensor<1x4x1040xf32>, %w: tensor<4x8x1xf32>) -> tensor<1x8x1040xf32> {
+  // expected-error@+1 {{'fuse.kernel' op needs 65 accumulators per thread for a last dim of 1040}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x1040xf32>, tensor<4x8x1xf32>) -> tensor<1x8x1040xf32>
+  %1 = fuse.softmax %0 {dim = 2 : i64} : tensor<1x8x1040xf32>
+  return %1 : tensor<1x8x1040xf32>
+}
+
+// -----
+
+// A channel softmax over 1024 channels: 1024 x 65 floats per tile.
+func.func @shared_memory(%x: tensor<1x4x62xf32>, %w: tensor<4x1024x3xf32>) -> tensor<1x1024x64xf32> {
+  // expected-error@+1 {{bytes of shared memory (at most 232448 on sm_90)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x62xf32>, tensor<4x1024x3xf32>) -> tensor<1x1024x64xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x1024x64xf32>
+  return %1 : tensor<1x1024x64xf32>
+}
+
+// -----
+
+// 2^20 batches x 4096 rows: more blocks than one launch can have.
+func.func @too_many_blocks(%x: tensor<1048576x1x4096x1xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32> {
+  // expected-error@+1 {{'fuse.kernel' op needs 4294967296 blocks, more than one launch can have}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1048576x1x4096x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32>
+  return %0 : tensor<1048576x1x4096x1xf32>
+}
+
+// -----
+
+// threadsW must be a multiple of the W stride: 300 > 256 threads.
+func.func @huge_stride(%x: tensor<1x4x2xf32>, %w: tensor<4x8x1xf32>) -> tensor<1x8x301xf32> {
+  // expected-error@+1 {{'fuse.kernel' op stride 300 along the last dim needs more than 256 threads per block}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 300>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x2xf32>, tensor<4x8x1xf32>) -> tensor<1x8x301xf32>
+  return %0 : tensor<1x8x301xf32>
+}
+
+// -----
+
+// 2 groups of 3 output channels: 16 x 3 threads are not whole warps, and a
+// grouped sub-block cannot be padded, yet the channel softmax needs warp
+// shuffles.
+func.func @grouped_reduction_warps(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x6x7xf32> {
+  // expected-error@+1 {{'fuse.kernel' op grouped convolution with stride 1 and a fused reduction needs a thread grid of whole warps; none fits 3 channels per group}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x6x7xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x6x7xf32>
+  return %1 : tensor<1x6x7xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogues that change the shape
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// The add broadcasts the convolution output up to a larger tensor; it is an
+// elementwise op reading the convolution, so it is fused, but the kernel
+// cannot compute it.
+func.func @epilogue_grows_shape(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
+                                %b: tensor<2x1x1xf32>) -> tensor<2x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  // expected-error@+1 {{'fuse.add' op result shape differs from the convolution output; the fused epilogue must keep it}}
+  %1 = fuse.add %0, %b : tensor<1x8x7xf32>, tensor<2x1x1xf32> -> tensor<2x8x7xf32>
+  return %1 : tensor<2x8x7xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Hand-written kernels
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @two_convolutions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'fuse.kernel' op has more than one convolution; a kernel computes one}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %d = fuse.conv_transpose %c, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %d : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @prologue(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    // expected-error@+1 {{'fuse.relu' op before the convolution of a fused kernel is not supported (prologue fusion is not implemented)}}
+    %r = fuse.relu %a : tensor<1x4x5xf32>
+    %c = fuse.conv_transpose %r, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %c : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @no_convolution(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'fuse.kernel' op has no fuse.conv_transpose to compute}}
+  %0 = fuse.kernel "k" ins(%x : tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>):
+    %r = arith.constant dense<1.0> : tensor<1x4x5xf32>
+    fuse.yield %r : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+// Constants may precede the convolution, but its operands must still be
+// kernel inputs.
+func.func @constant_weight(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x : tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>):
+    %w = arith.constant dense<1.0> : tensor<4x4x1xf32>
+    // expected-error@+1 {{'fuse.conv_transpose' op operands of a fused convolution must be kernel inputs}}
+    %c = fuse.conv_transpose %a, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %c : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @not_an_epilogue_op(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    // expected-error@+1 {{'arith.addf' op cannot be part of a fused epilogue}}
+    %d = arith.addf %c, %c : tensor<1x4x5xf32>
+    fuse.yield %d : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+// The first failing kernel stops the pass; a later kernel is not analysed.
+func.func @first_failure_stops(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+  // expected-error@+1 {{'fuse.softmax' op along dim 2 spans several output tiles}}
+  %1 = fuse.softmax %0 {dim = 2 : i64} : tensor<1x8x7x7xf32>
+  %2 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+  %3 = fuse.softmax %2 {dim = 2 : i64} : tensor<1x8x7x7xf32>
+  %4 = fuse.add %1, %3 : tensor<1x8x7x7xf32>, tensor<1x8x7x7xf32> -> tensor<1x8x7x7xf32>
+  return %4 : tensor<1x8x7x7xf32>
+}
