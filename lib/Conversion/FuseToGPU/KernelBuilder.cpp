@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -132,6 +133,11 @@ private:
   }
 
   void emitConvolution();
+  /// Stage a chunk of input rows / weights of one (td, th) tap pair in
+  /// shared memory (TF32-rounded on the tensor-core path).
+  void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
+  void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
+                    Value td, Value th);
   /// Rounds a staged conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
   SmallVector<Value> initialAccumulators();
@@ -223,7 +229,6 @@ void KernelEmitter::emit() {
 
 void KernelEmitter::emitConvolution() {
   const int64_t sb = smemPlan.subBlock, kc = cfg.getCiChunk();
-  const int64_t nthreads = launch.threads, span = smemPlan.inputSpan;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
 
@@ -278,52 +283,8 @@ void KernelEmitter::emitConvolution() {
   Value ci0 = ciLoop.getInductionVar();
   Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
   gpu::BarrierOp::create(b);
-  // Stage the input rows: kc channels x rows x span positions, zero
-  // outside the input.
-  {
-    auto loop = scf::ForOp::create(b, tid, c(kc * rows * span), c(nthreads));
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value e = loop.getInductionVar();
-    Value xi = remu(e, span), rest = divu(e, span);
-    Value rr = remu(rest, rows), kci = divu(rest, rows);
-    Value ci = add(ci0, kci);
-    Value iw = add(iwMin, xi), ihr = add(ih, rr);
-    Value ok = andI(andI(ult(ci, g.cinPerGroup()), inRange(iw, g.in[2])),
-                    inRange(ihr, g.in[1]));
-    Value v =
-        guardedLoad(ok, input, fullIndex(n, add(ciBase, ci), id, ihr, iw));
-    sstore(roundOperand(v),
-           add(add(add(mul(kci, smemPlan.xsStride),
-                       mul(rr, smemPlan.xsRowStride)),
-                   xi),
-               smemPlan.xsOffset));
-  }
-  // Stage the weights of taps (td, th, *): kc x sb channels x kw, read with
-  // the tap fastest (contiguous), stored channel fastest.
-  {
-    auto loop = scf::ForOp::create(b, tid, c(kc * sb * kw), c(nthreads));
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value e = loop.getInductionVar();
-    Value t = remu(e, kw);
-    Value rest = divu(e, kw);
-    Value cl = remu(rest, sb);
-    Value kci = divu(rest, sb);
-    Value ci = add(ci0, kci);
-    Value co = add(coInGroup, cl);
-    Value ok = andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup()));
-    SmallVector<Value> widx{add(ciBase, ci), co};
-    if (g.rank == 5)
-      widx.push_back(td);
-    if (g.rank >= 4)
-      widx.push_back(th);
-    widx.push_back(t);
-    Value v = guardedLoad(ok, weight, widx);
-    sstore(roundOperand(v),
-           add(add(add(mul(kci, smemPlan.wsCiStride), mul(t, sb)), cl),
-               smemPlan.wsOffset));
-  }
+  stageInputs(input, ci0, ciBase, id, ih);
+  stageWeights(weight, ci0, ciBase, coInGroup, td, th);
   gpu::BarrierOp::create(b);
   SmallVector<Value> acc(ciLoop.getRegionIterArgs());
   acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc)
@@ -346,23 +307,104 @@ void KernelEmitter::emitConvolution() {
     storeAccumulatorsFMA(subBase, results);
 }
 
+/// Staging loops distribute `total` elements over the block with a static
+/// trip count; out-of-range elements load from a clamped in-bounds address
+/// and are replaced by zero (no branches).
+void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
+                                Value ih) {
+  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
+  const int64_t span = smemPlan.inputSpan, nthreads = launch.threads;
+  const int64_t total = kc * rows * span;
+  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
+                                 c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+  Value xi = remu(e, span), rest = divu(e, span);
+  Value rr = remu(rest, rows), kci = divu(rest, rows);
+  Value ci = add(ci0, kci);
+  Value iw = add(iwMin, xi), ihr = add(ih, rr);
+  Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
+                  andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  Value v = memref::LoadOp::create(
+      b, input,
+      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)));
+  v = arith::SelectOp::create(b, ok, v, f(0.0));
+  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
+                           mul(rr, smemPlan.xsRowStride)),
+                       xi),
+                   smemPlan.xsOffset);
+  // Elements past `total` land in the padding of the last channel row.
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  sstore(roundOperand(v), addr);
+}
+
+void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
+                                 Value coInGroup, Value td, Value th) {
+  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
+  const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
+  // One (input channel, output channel) pair per thread and iteration; its
+  // kw taps are contiguous in memory: 16-byte vector loads when kw % 4 == 0.
+  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
+                                 c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+  Value cl = remu(e, sb), kci = divu(e, sb);
+  Value ci = add(ci0, kci), co = add(coInGroup, cl);
+  Value ok = andI(ult(e, total),
+                  andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
+  if (g.rank == 5)
+    widx.push_back(td);
+  if (g.rank >= 4)
+    widx.push_back(th);
+  SmallVector<Value> taps;
+  if (kw % 4 == 0) {
+    auto v4Ty = VectorType::get({4}, b.getF32Type());
+    for (int64_t q = 0; q < kw / 4; ++q) {
+      SmallVector<Value> idx(widx);
+      idx.push_back(c(4 * q));
+      Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
+                                        /*nontemporal=*/false,
+                                        llvm::MaybeAlign(16));
+      for (int64_t i = 0; i < 4; ++i)
+        taps.push_back(vector::ExtractOp::create(b, v4, i));
+    }
+  } else {
+    for (int64_t t = 0; t < kw; ++t) {
+      SmallVector<Value> idx(widx);
+      idx.push_back(c(t));
+      taps.push_back(memref::LoadOp::create(b, weight, idx));
+    }
+  }
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (int64_t t = 0; t < kw; ++t) {
+    Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
+    sstore(roundOperand(v),
+           add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
+               smemPlan.wsOffset));
+  }
+}
+
 Value KernelEmitter::roundOperand(Value v) {
   if (!cfg.usesTensorCores())
     return v;
-  // Round to TF32 (10-bit mantissa), to nearest with ties away from zero as
-  // cvt.rna.tf32.f32 does; the tensor cores would otherwise truncate.
-  // Inf/NaN pass through unchanged.
-  Value bits = arith::BitcastOp::create(b, b.getI32Type(), v);
-  Value rounded = arith::AndIOp::create(
-      b,
-      arith::AddIOp::create(b, bits,
-                            arith::ConstantIntOp::create(b, 0x1000, 32)),
-      arith::ConstantIntOp::create(b, static_cast<int32_t>(0xFFFFE000), 32));
-  Value finite = arith::CmpFOp::create(b, arith::CmpFPredicate::OLT,
-                                       math::AbsFOp::create(b, v),
-                                       f(INFINITY));
-  return arith::SelectOp::create(
-      b, finite, arith::BitcastOp::create(b, b.getF32Type(), rounded), v);
+  // Round to TF32 to nearest, ties away (cvt.rna.tf32.f32), as the tensor
+  // cores would otherwise truncate the mantissa.
+  Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+      b, b.getI32Type(), v,
+      NVVM::FPRoundingModeAttr::get(b.getContext(),
+                                    NVVM::FPRoundingMode::RNA));
+  return arith::BitcastOp::create(b, b.getF32Type(), tf32);
 }
 
 SmallVector<Value> KernelEmitter::initialAccumulators() {
