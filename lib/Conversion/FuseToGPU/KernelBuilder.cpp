@@ -633,12 +633,17 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   // 1. Materialise the input in this reduction's tile. Each element is read
   // and written by one thread, so the tile may be the input's own.
-  forEachTileElement([&](const Element &el) {
-    DenseMap<Value, Value> memo;
-    Value v = elementValue(input, el, memo);
-    sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
-  });
-  gpu::BarrierOp::create(b);
+  // (Nothing to do when the input already is this tile's value.)
+  Operation *inputDef = input.getDefiningOp();
+  if (!inputDef || !a.tileOf.count(inputDef) ||
+      a.tileOf.lookup(inputDef) != tile) {
+    forEachTileElement([&](const Element &el) {
+      DenseMap<Value, Value> memo;
+      Value v = elementValue(input, el, memo);
+      sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
+    });
+    gpu::BarrierOp::create(b);
+  }
 
   // 2. Statistics of each line: a column (channel softmax) or a row, per
   // block row.
@@ -673,14 +678,17 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     };
     // Reduces `init` over the line's elements with `elem`, then across the
     // `perLine` threads of the line with warp shuffles.
-    auto reduceLine = [&](Value init, function_ref<Value(Value, Value)> elem,
+    auto reduceLine = [&](Value init,
+                          function_ref<Value(Value, Value, Value)> elem,
                           function_ref<Value(Value, Value)> combine) {
       auto l = scf::ForOp::create(b, part, len, c(perLine), ValueRange{init});
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(l.getBody());
-        Value x = sload(addrOf(l.getInductionVar()));
-        scf::YieldOp::create(b, ValueRange{elem(l.getRegionIterArgs()[0], x)});
+        Value addr = addrOf(l.getInductionVar());
+        Value x = sload(addr);
+        scf::YieldOp::create(
+            b, ValueRange{elem(l.getRegionIterArgs()[0], x, addr)});
       }
       Value acc = l.getResult(0);
       for (int64_t off = perLine / 2; off >= 1; off /= 2) {
@@ -698,22 +706,29 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
       auto maxF = [&](Value x, Value y) -> Value {
         return arith::MaximumFOp::create(b, x, y);
       };
-      statA = reduceLine(f(-INFINITY), maxF, maxF);
+      statA = reduceLine(
+          f(-INFINITY),
+          [&](Value acc, Value x, Value) { return maxF(acc, x); }, maxF);
+      // exp(x - max) is kept in the tile; the apply step only scales it.
       statB = reduceLine(
           f(0.0),
-          [&](Value acc, Value x) -> Value {
-            return addF(acc, math::ExpOp::create(
-                                 b, arith::SubFOp::create(b, x, statA)));
+          [&](Value acc, Value x, Value addr) -> Value {
+            Value ex = math::ExpOp::create(b, arith::SubFOp::create(b, x, statA));
+            sstore(ex, addr);
+            return addF(acc, ex);
           },
           addF);
+      statB = arith::DivFOp::create(b, f(1.0), statB);
     } else {
       auto ln = cast<LayerNormOp>(op);
       Value invLen = f(1.0 / static_cast<double>(lineLen));
-      Value sum = reduceLine(f(0.0), addF, addF);
+      Value sum = reduceLine(
+          f(0.0), [&](Value acc, Value x, Value) { return addF(acc, x); },
+          addF);
       statA = arith::MulFOp::create(b, sum, invLen);
       Value sq = reduceLine(
           f(0.0),
-          [&](Value acc, Value x) -> Value {
+          [&](Value acc, Value x, Value) -> Value {
             Value d = arith::SubFOp::create(b, x, statA);
             return math::FmaOp::create(b, d, d, acc);
           },
@@ -736,11 +751,11 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value addr = tileAddr(tile, el.r, el.cl, el.wl);
     Value x = sload(addr);
     Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
-    Value sA = sload(add(line, statsA)), sB = sload(add(line, statsB));
+    Value sB = sload(add(line, statsB));
+    Value sA = softmax ? Value() : sload(add(line, statsA));
     Value y;
     if (softmax) {
-      y = arith::DivFOp::create(
-          b, math::ExpOp::create(b, arith::SubFOp::create(b, x, sA)), sB);
+      y = arith::MulFOp::create(b, x, sB); // exp(x - max) * (1 / sum)
     } else {
       auto ln = cast<LayerNormOp>(op);
       y = arith::MulFOp::create(b, arith::SubFOp::create(b, x, sA), sB);
