@@ -1,0 +1,91 @@
+"""Checks the layout of a fusecc bundle against docs/bundle.md.
+
+Usage: check_bundle.py BUNDLE [PTX]. Prints one line per check for FileCheck
+and exits non-zero on the first violation.
+"""
+import sys
+
+
+def fail(msg):
+    sys.exit("bundle: " + msg)
+
+
+data = open(sys.argv[1], "rb").read()
+pos = 0
+
+
+def next_line():
+    global pos
+    end = data.find(b"\n", pos)
+    if end < 0:
+        fail("unterminated manifest")
+    line = data[pos:end].decode("ascii")
+    pos = end + 1
+    if line != line.strip() or "  " in line:
+        fail("tokens not separated by single spaces: %r" % line)
+    return line.split(" ")
+
+
+records = 1
+if next_line() != ["fusecc-bundle", "1"]:
+    fail("first line is not 'fusecc-bundle 1'")
+chip = next_line()
+prec = next_line()
+records += 2
+if chip[0] != "chip" or not chip[1].startswith("sm_"):
+    fail("bad chip record %r" % chip)
+if prec[0] != "precision" or prec[1] not in ("ieee", "tf32"):
+    fail("bad precision record %r" % prec)
+entries = 0
+while True:
+    rec = next_line()
+    records += 1
+    if rec[0] == "ptx":
+        count = int(rec[1])
+        break
+    if rec[0] != "entry" or rec[2] != "args" or rec[4] != "launches":
+        fail("expected an entry record, got %r" % rec)
+    entries += 1
+    nargs, nlaunches = int(rec[3]), int(rec[5])
+    seen_out = False
+    for i in range(nargs):
+        arg = next_line()
+        records += 1
+        if arg[0] != "arg" or int(arg[1]) != i or arg[2] not in ("in", "out"):
+            fail("bad arg record %r" % arg)
+        if arg[2] == "in" and seen_out:
+            fail("input after an output: %r" % arg)
+        seen_out |= arg[2] == "out"
+        rank = int(arg[5])
+        if arg[4] != "f32" or len(arg) != 6 + rank:
+            fail("bad dtype or dims in %r" % arg)
+    if not seen_out:
+        fail("entry %s has no output" % rec[1])
+    for _ in range(nlaunches):
+        l = next_line()
+        records += 1
+        if (l[0] != "launch" or l[2] != "grid" or l[6] != "block"
+                or l[10] != "smem" or l[12] != "params"):
+            fail("bad launch record %r" % l)
+        nparams = int(l[13])
+        if len(l) != 14 + nparams:
+            fail("param count mismatch in %r" % l)
+        if any(not 0 <= int(a) < nargs for a in l[14:]):
+            fail("param names no entry argument in %r" % l)
+    while True:
+        g = next_line()
+        records += 1
+        if g == ["end"]:
+            break
+        if g[0] != "graph":
+            fail("expected a graph record or end, got %r" % g)
+
+print("records %d entries %d" % (records, entries))
+ptx = data[pos:]
+if len(ptx) != count:
+    fail("ptx record announces %d bytes, %d follow" % (count, len(ptx)))
+print("ptx bytes match the count")
+if len(sys.argv) > 2:
+    if open(sys.argv[2], "rb").read() != ptx:
+        fail("embedded PTX differs from --emit=ptx")
+    print("ptx equals --emit=ptx")
