@@ -24,7 +24,7 @@ for pattern in "$@"; do
     --section ComputeWorkloadAnalysis \
     python3 "$repo/bench/gpu_check.py" --bundles "$repo/out/bundles" \
     --lib "$build/libfusecc_runtime.so" --filter "$pattern" --no-time \
-    --no-compile --out "$out" >"$report" 2>&1 || true
+    --no-compile --out "$out/profile-check" >"$report" 2>&1 || true
   echo "== $pattern"
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Stall|Warp Cycles Per Issued|Issue Slots Busy|Executed Ipc|Dynamic Shared" "$report" | sed 's/^ *//' | head -40
   grep -E "^ *(OPT|WRN)" -A2 "$report" | head -30
