@@ -1,5 +1,5 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels),fuse-convert-to-gpu)' | FileCheck %s
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=TF32
+// The tf32 (tensor-core) lowering is tested in convert-to-gpu-tf32.mlir.
 
 // 1-D conv + channel softmax. Config (ieee): tileW = 16, tileC = 8,
 // threadsW = 16, threadsC = 8 -> 128 threads, one block per batch entry.
@@ -35,30 +35,22 @@
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[SM]]
 // CHECK: gpu.barrier
-// Softmax: max and sum of exp over each column, reduced across lanes.
+// Softmax: max and sum of exp(x - max) over each column, reduced across
+// lanes with xor shuffles; then the tile is scaled by 1 / sum.
 // CHECK: arith.maximumf
 // CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.subf
 // CHECK: math.exp
 // CHECK: gpu.shuffle xor
+// CHECK: arith.addf
 // CHECK: gpu.barrier
-// CHECK: math.exp
-// CHECK: arith.divf
+// CHECK: arith.mulf
 // CHECK: gpu.barrier
 // Coalesced stores of the result.
 // CHECK: memref.store %{{.*}}, %[[KOUT]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x7xf32>
 // CHECK: gpu.return
 // CHECK-NOT: nvgpu.mma.sync
 
-// TF32-LABEL: func.func @softmax1d
-// TF32: gpu.launch_func @fusecc_kernels::@softmax1d_k0
-// TF32: gpu.func @softmax1d_k0
-// TF32-SAME: kernel
-// TF32: gpu.dynamic_shared_memory
-// TF32: nvgpu.mma.sync
-// TF32-SAME: mmaShape = [16, 8, 8]
-// TF32-SAME: tf32Enabled
-// TF32: gpu.shuffle xor
-// TF32: gpu.return
 func.func @softmax1d(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf32>,
                      %b: tensor<8xf32>) -> tensor<2x8x7xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
