@@ -9,15 +9,16 @@
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
-// CHECK-DAG: %[[SMEM:.*]] = arith.constant 1952 : i32
+// The dynamic shared memory size is the plan's (SharedMemoryPlan): checked
+// against the f32 view the kernel makes of it, below.
+// CHECK-DAG: %[[SMEM:.*]] = arith.constant [[#SMEM_BYTES:]] : i32
 // CHECK: gpu.launch_func @fusecc_kernels::@softmax1d_k0 blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C128]], %[[C1]], %[[C1]]) dynamic_shared_memory_size %[[SMEM]] args(%[[X]] : memref<2x4x5xf32>, %[[W]] : memref<4x8x3xf32>, %[[B]] : memref<8xf32>, %[[OUT]] : memref<2x8x7xf32>)
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK: gpu.module @fusecc_kernels {
 // CHECK: gpu.func @softmax1d_k0(%[[KX:.*]]: memref<2x4x5xf32>, %[[KW:.*]]: memref<4x8x3xf32>, %[[KB:.*]]: memref<8xf32>, %[[KOUT:.*]]: memref<2x8x7xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// 1952 bytes = 488 floats.
-// CHECK: %[[SM:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<488xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SM:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<[[#div(SMEM_BYTES,4)]]xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.thread_id x
 // CHECK: gpu.block_id x
 // Main loop: stage input and weights, then FMA out of shared memory.
