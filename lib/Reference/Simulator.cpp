@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -40,7 +41,9 @@ enum class Opc : uint8_t {
   // Constants and ids.
   ConstBits, Copy, Extract, Mma, Bitcast, ThreadId, BlockId, BlockDim, GridDim, LaneId,
   // Memory.
-  DynSmem, View, Load, Store,
+  DynSmem, View, Load, VecLoad, Store,
+  // Conversions.
+  CvtTF32,
   // Control.
   For, If, Barrier, Shuffle, Return,
   // Integer.
@@ -221,7 +224,7 @@ private:
       expand(v, inst.out);
     // Vector values: only where the tf32 tensor-core path uses them.
     bool vectorAware = isa<arith::ConstantOp, arith::SelectOp, scf::ForOp,
-                           scf::IfOp, vector::ExtractOp,
+                           scf::IfOp, vector::ExtractOp, vector::LoadOp,
                            vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
     if (!vectorAware) {
       for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
@@ -337,6 +340,38 @@ private:
       inst.opc = Opc::Load;
       if (!l.getMemRefType().getElementType().isF32())
         return fail(&op, "load of a non-f32 element");
+    } else if (auto l = dyn_cast<vector::LoadOp>(op)) {
+      // n consecutive elements along the last dimension; `imm` holds the
+      // alignment attribute in bytes (0: none, element alignment only).
+      inst.opc = Opc::VecLoad;
+      if (!l.getMemRefType().getElementType().isF32() ||
+          l.getVectorType().getRank() != 1 ||
+          !l.getVectorType().getElementType().isF32() ||
+          l.getVectorType().isScalable())
+        return fail(&op, "only 1-D f32 vector.load from an f32 memref is "
+                         "supported");
+      if (l.getMemRefType().getRank() < 1)
+        return fail(&op, "vector.load from a rank-0 memref");
+      if (l.getNontemporal())
+        return fail(&op, "nontemporal vector.load is not supported");
+      if (auto a = l.getAlignment())
+        inst.imm = *a;
+    } else if (auto cvt = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
+      // cvt{.rna,.rn,.rz}{.satfinite}{.relu}.tf32.f32: pred = rounding mode
+      // (0 rna, 1 rn, 2 rz), imm = satfinite (bit 0) | relu (bit 1).
+      inst.opc = Opc::CvtTF32;
+      switch (cvt.getRnd()) {
+      case NVVM::FPRoundingMode::RNA: inst.pred = 0; break;
+      case NVVM::FPRoundingMode::RN: inst.pred = 1; break;
+      case NVVM::FPRoundingMode::RZ: inst.pred = 2; break;
+      default:
+        return fail(&op, "unsupported tf32 rounding mode (rna, rn, rz only)");
+      }
+      inst.imm = (cvt.getSat() == NVVM::SaturationMode::SATFINITE ? 1 : 0) |
+                 (cvt.getRelu() ? 2 : 0);
+      if (cvt.getSat() != NVVM::SaturationMode::NONE &&
+          cvt.getSat() != NVVM::SaturationMode::SATFINITE)
+        return fail(&op, "unsupported tf32 saturation mode");
     } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
       inst.opc = Opc::Store;
       if (!s.getMemRefType().getElementType().isF32())
@@ -629,6 +664,46 @@ private:
     int64_t li;
     if (failed(address(inst, lane, 1, d, li)))
       return failure();
+    return loadAt(inst, lane, d, li, v);
+  }
+
+  /// vector.load of `n` consecutive elements along the last dimension: every
+  /// element in bounds, and the byte address (buffers and dynamic shared
+  /// memory assumed 16-byte aligned) a multiple of the alignment attribute.
+  LogicalResult vecLoad(const Inst &inst, int lane, size_t n, float *v) {
+    MemDesc *d;
+    int64_t li;
+    if (failed(address(inst, lane, 1, d, li)))
+      return failure();
+    int64_t last = I(inst.in.back(), lane);
+    if (last + static_cast<int64_t>(n) > d->shape.back()) {
+      std::string idx;
+      for (size_t e = 1; e < inst.in.size(); ++e)
+        idx += (e > 1 ? ", " : "") + std::to_string(I(inst.in[e], lane));
+      std::string shp;
+      for (size_t e = 0; e < d->shape.size(); ++e)
+        shp += (e ? "x" : "") + std::to_string(d->shape[e]);
+      return fail(inst, lane,
+                  "out-of-bounds access: vector of " + std::to_string(n) +
+                      " elements at [" + idx + "] overruns the last dimension"
+                      " of " + d->name + " of shape " + shp);
+    }
+    int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * 4;
+    if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
+      return fail(inst, lane,
+                  "misaligned vector access: byte offset " +
+                      std::to_string(byteAddr) + " (element " +
+                      std::to_string(li) + ") of " + d->name +
+                      " is not a multiple of the " + std::to_string(inst.imm) +
+                      "-byte alignment");
+    for (size_t i = 0; i < n; ++i)
+      if (failed(loadAt(inst, lane, d, li + static_cast<int64_t>(i), v[i])))
+        return failure();
+    return success();
+  }
+
+  LogicalResult loadAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
+                       float &v) {
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (!sInit[w] && failed(violation(inst, lane,
@@ -746,6 +821,35 @@ float minimumF(float a, float b) {
   if (a == 0.0f && b == 0.0f)
     return std::signbit(a) ? a : b;
   return a < b ? a : b;
+}
+
+/// cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 on the bit pattern: keep
+/// 10 mantissa bits (low 13 bits zero). NaN gives the canonical 0x7FFFFFFF;
+/// inf stays inf (satfinite: the largest finite tf32 of that sign); a finite
+/// value rounding past the largest finite tf32 becomes inf (satfinite: the
+/// largest finite). relu clamps negative results (and -0) to +0.
+uint32_t roundTF32(uint32_t u, int mode, bool satfinite, bool relu) {
+  const uint32_t sign = u & 0x80000000u, mag = u & 0x7FFFFFFFu;
+  const uint32_t maxTf32 = 0x7F7FE000u;
+  if (mag > 0x7F800000u)
+    return 0x7FFFFFFFu;
+  uint32_t r;
+  if (mag == 0x7F800000u) {
+    r = satfinite ? maxTf32 : mag;
+  } else {
+    uint32_t m = mag;
+    if (mode == 0)      // ties away from zero
+      m += 0x1000u;
+    else if (mode == 1) // ties to even
+      m += 0xFFFu + ((m >> 13) & 1u);
+    m &= 0xFFFFE000u;
+    if (m >= 0x7F800000u)
+      m = satfinite ? maxTf32 : 0x7F800000u;
+    r = m;
+  }
+  if (relu && sign)
+    return 0;
+  return sign | r;
 }
 
 bool cmpF(int pred, float a, float b) {
@@ -894,6 +998,24 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
         return failure();
       R(inst.out[0], l) = fromF(v);
     }
+    return success();
+  case Opc::VecLoad: {
+    size_t n = inst.out.size();
+    SmallVector<float, 8> v(n);
+    for (int l : lanes) {
+      if (failed(vecLoad(inst, l, n, v.data())))
+        return failure();
+      for (size_t i = 0; i < n; ++i)
+        R(inst.out[i], l) = fromF(v[i]);
+    }
+    return success();
+  }
+  case Opc::CvtTF32:
+    for (int l : lanes)
+      R(inst.out[0], l) = static_cast<uint64_t>(norm(
+          static_cast<int64_t>(roundTF32(static_cast<uint32_t>(R(inst.in[0], l)),
+                                         inst.pred, inst.imm & 1, inst.imm & 2)),
+          32));
     return success();
   case Opc::Store:
     for (int l : lanes)
@@ -1251,7 +1373,9 @@ LogicalResult BlockExecutor::execShuffle(const Inst &inst,
 ///   A (16x8): a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
 ///   B (8x8):  b0 (t, g), b1 (t+4, g)
 ///   C/D (16x8): c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)
-/// The operands' low 13 mantissa bits are ignored (as the tensor cores do);
+/// The operands' low 13 mantissa bits are ignored (as the tensor cores do:
+/// only the top 19 bits are used; operands pre-rounded with
+/// cvt.rna.tf32.f32 already have them zero);
 /// the products are exact and summed in double, rounded once to f32.
 LogicalResult BlockExecutor::execMma(const Inst &inst,
                                      const std::vector<int> &lanes) {

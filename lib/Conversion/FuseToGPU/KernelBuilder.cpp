@@ -48,6 +48,17 @@ struct Element {
   Value r, cl, wl, ch, oh, ow;
 };
 
+/// The valid taps of one dim for a block: the arithmetic progression of taps
+/// of the block's stride phase, cut to those whose input row (any of `rows`
+/// consecutive rows) lies inside the input. `count` may be zero.
+struct TapRange {
+  Value first;      ///< First valid tap.
+  int64_t step = 1; ///< Tap step.
+  Value input;      ///< Input index of the first valid tap (row 0).
+  int64_t inputStep = 1; ///< Input index decrement per tap step.
+  Value count;      ///< Number of valid taps.
+};
+
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
 /// (canonicalize) later.
@@ -135,15 +146,20 @@ private:
   void emitConvolution();
   /// Stage a chunk of input rows / weights of one (td, th) tap pair in
   /// shared memory (TF32-rounded on the tensor-core path).
-  void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
-  void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
-                    Value td, Value th);
-  /// Rounds a staged conv operand to TF32 on the tensor-core path.
+  /// Appends the cp.async copies of one round to `tokens`; `live` is false
+  /// for the round past the last one (zero fill only).
+  void stageInputs(Value input, Value live, Value ci0, Value ciBase, Value id,
+                   Value ih, Value base, SmallVectorImpl<Value> &tokens);
+  void stageWeights(Value weight, Value live, Value ci0, Value ciBase,
+                    Value coInGroup, Value td, Value th, Value base,
+                    SmallVectorImpl<Value> &tokens);
+  TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
+  /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
   SmallVector<Value> initialAccumulators();
   /// Accumulates one staged chunk of input channels (all valid W taps).
-  SmallVector<Value> accumulateChunkFMA(ArrayRef<Value> acc);
-  SmallVector<Value> accumulateChunkMMA(ArrayRef<Value> acc);
+  SmallVector<Value> accumulateChunkFMA(ArrayRef<Value> acc, Value base);
+  SmallVector<Value> accumulateChunkMMA(ArrayRef<Value> acc, Value base);
   /// Writes accumulators + conv bias to the convolution's output tile.
   void storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc);
   void storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc);
@@ -161,7 +177,7 @@ private:
   Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
     Value rowCh = add(mul(r, cfg.getTileC()), cl);
     return add(add(mul(rowCh, smemPlan.tileStride), wl),
-               tileIndex * smemPlan.tileElems);
+               smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
   }
   /// Output height of row `r` of the block.
   Value rowHeight(Value r) { return add(oh, mul(r, g.stride[1])); }
@@ -227,16 +243,46 @@ void KernelEmitter::emit() {
   gpu::ReturnOp::create(b);
 }
 
+TapRange KernelEmitter::tapRange(Value outPlusPad, int64_t dim, int64_t rows) {
+  const int64_t k = g.k[dim], s = g.stride[dim], d = g.dil[dim];
+  const int64_t in = g.in[dim];
+  TapRange r;
+  r.step = tapStep(s, d);
+  r.inputStep = r.step * d / s; // >= 1
+  Value t0 = firstTap(remu(outPlusPad, s), k, s, d);
+  // Taps t0, t0 + step, ... < k; input index i0 - a * inputStep.
+  Value numTaps = arith::SelectOp::create(
+      b, ult(t0, k), divu(add(sub(c(k), t0), r.step - 1), r.step), c(0));
+  Value i0 = divExact(sub(outPlusPad, mul(t0, d)), s);
+  auto sge = [&](Value x, int64_t y) {
+    return cmp(arith::CmpIPredicate::sge, x, c(y));
+  };
+  // Valid a: i0 - a * inputStep <= in - 1 and i0 - a * inputStep + rows - 1
+  // >= 0 (some row inside).
+  Value lo = arith::SelectOp::create(
+      b, sge(i0, in), add(divu(sub(i0, c(in)), r.inputStep), 1), c(0));
+  Value top = add(i0, rows - 1);
+  Value hiPlus1 = arith::SelectOp::create(
+      b, sge(top, 0), add(divu(top, r.inputStep), 1), c(0));
+  hiPlus1 = arith::MinSIOp::create(b, hiPlus1, numTaps);
+  r.count = arith::MaxSIOp::create(b, sub(hiPlus1, lo), c(0));
+  r.first = add(t0, mul(lo, r.step));
+  r.input = sub(i0, mul(lo, r.inputStep));
+  return r;
+}
+
 void KernelEmitter::emitConvolution() {
   const int64_t sb = smemPlan.subBlock, kc = cfg.getCiChunk();
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), kc);
   Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
 
   iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
-  // D and H phases of the block.
-  Value odp = add(od, g.pad[0]), ohp = add(oh, g.pad[1]);
-  Value td0 = firstTap(remu(odp, g.stride[0]), g.k[0], g.stride[0], g.dil[0]);
-  Value th0 = firstTap(remu(ohp, g.stride[1]), g.k[1], g.stride[1], g.dil[1]);
+  TapRange dTaps = tapRange(add(od, g.pad[0]), 0, 1);
+  TapRange hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
+  // Rounds of the main loop: (valid d tap, valid h tap, channel chunk).
+  Value rounds = mul(mul(dTaps.count, hTaps.count), numChunks);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
 
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
   OpBuilder::InsertionGuard guard(b);
@@ -247,151 +293,149 @@ void KernelEmitter::emitConvolution() {
   Value ciBase = mul(grp, g.cinPerGroup());
   Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
 
+  // Issues the asynchronous copies of round `q` into stage buffer `stage`
+  // and commits them as one group. Rounds past the end copy nothing (zero
+  // fill), so every iteration commits exactly one group.
+  auto issueRound = [&](Value q, Value stage) -> Value {
+    Value live = cmp(arith::CmpIPredicate::ult, q, rounds);
+    Value qc = arith::SelectOp::create(b, live, q, c(0));
+    Value chunk = remu(qc, numChunks);
+    Value rest = divu(qc, numChunks);
+    Value hCount = arith::MaxSIOp::create(b, hTaps.count, c(1));
+    Value ah = arith::RemUIOp::create(b, rest, hCount);
+    Value ad = arith::DivUIOp::create(b, rest, hCount);
+    Value td = add(dTaps.first, mul(ad, dTaps.step));
+    Value id = sub(dTaps.input, mul(ad, dTaps.inputStep));
+    Value th = add(hTaps.first, mul(ah, hTaps.step));
+    Value ih = sub(hTaps.input, mul(ah, hTaps.inputStep));
+    Value ci0 = mul(chunk, kc);
+    Value base = mul(stage, smemPlan.stageElems);
+    SmallVector<Value> tokens;
+    stageInputs(input, live, ci0, ciBase, id, ih, base, tokens);
+    stageWeights(weight, live, ci0, ciBase, coInGroup, td, th, base, tokens);
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
+  };
+
   SmallVector<Value> init = initialAccumulators();
-  // Loop over valid depth taps, then height taps; each is skipped when the
-  // input row it reads is outside the input.
-  auto dLoop = scf::ForOp::create(b, td0, c(g.k[0]),
-                                  c(tapStep(g.stride[0], g.dil[0])), init);
-  b.setInsertionPointToStart(dLoop.getBody());
-  Value id = divExact(sub(odp, mul(dLoop.getInductionVar(), g.dil[0])),
-                      g.stride[0]);
-  auto dIf = scf::IfOp::create(
-      b, ValueRange(dLoop.getRegionIterArgs()).getTypes(),
-      inRange(id, g.in[0]), true);
-  b.setInsertionPointToStart(&dIf.getElseRegion().front());
-  scf::YieldOp::create(b, dLoop.getRegionIterArgs());
-  b.setInsertionPointToStart(&dIf.getThenRegion().front());
-
-  auto hLoop = scf::ForOp::create(b, th0, c(g.k[1]),
-                                  c(tapStep(g.stride[1], g.dil[1])),
-                                  dLoop.getRegionIterArgs());
-  b.setInsertionPointToStart(hLoop.getBody());
-  Value ih = divExact(sub(ohp, mul(hLoop.getInductionVar(), g.dil[1])),
-                      g.stride[1]);
-  // Rows r of the block read input rows ih + r; skip if none is inside.
-  int64_t rows = cfg.getRows();
-  auto hIf = scf::IfOp::create(
-      b, ValueRange(hLoop.getRegionIterArgs()).getTypes(),
-      inRange(add(ih, rows - 1), g.in[1] + rows - 1), true);
-  b.setInsertionPointToStart(&hIf.getElseRegion().front());
-  scf::YieldOp::create(b, hLoop.getRegionIterArgs());
-  b.setInsertionPointToStart(&hIf.getThenRegion().front());
-
-  auto ciLoop = scf::ForOp::create(b, c(0), c(g.cinPerGroup()), c(kc),
-                                   hLoop.getRegionIterArgs());
-  b.setInsertionPointToStart(ciLoop.getBody());
-  Value ci0 = ciLoop.getInductionVar();
-  Value td = dLoop.getInductionVar(), th = hLoop.getInductionVar();
+  Value firstGroup = issueRound(c(0), c(0));
+  init.push_back(firstGroup);
+  auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value q = loop.getInductionVar();
+    Value stage = remu(q, 2);
+    // Prefetch round q + 1 into the other buffer, then wait for round q.
+    Value next = issueRound(add(q, 1), sub(c(1), stage));
+    nvgpu::DeviceAsyncWaitOp::create(b, loop.getRegionIterArgs().back(),
+                                     b.getI32IntegerAttr(1));
+    gpu::BarrierOp::create(b);
+    SmallVector<Value> acc(loop.getRegionIterArgs().drop_back());
+    Value base = mul(stage, smemPlan.stageElems);
+    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, base)
+                                : accumulateChunkFMA(acc, base);
+    // Everyone is done with this buffer before round q + 2 refills it.
+    gpu::BarrierOp::create(b);
+    acc.push_back(next);
+    scf::YieldOp::create(b, acc);
+  }
+  // Drain the (empty) last group; the staging buffers may alias the tile.
+  nvgpu::DeviceAsyncWaitOp::create(b, loop.getResults().back(),
+                                   b.getI32IntegerAttr(0));
   gpu::BarrierOp::create(b);
-  stageInputs(input, ci0, ciBase, id, ih);
-  stageWeights(weight, ci0, ciBase, coInGroup, td, th);
-  gpu::BarrierOp::create(b);
-  SmallVector<Value> acc(ciLoop.getRegionIterArgs());
-  acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc)
-                              : accumulateChunkFMA(acc);
-  scf::YieldOp::create(b, acc);
-  b.setInsertionPointAfter(ciLoop);
-  scf::YieldOp::create(b, ciLoop.getResults());
-  b.setInsertionPointAfter(hIf);
-  scf::YieldOp::create(b, hIf.getResults());
-  b.setInsertionPointAfter(hLoop);
-  scf::YieldOp::create(b, hLoop.getResults());
-  b.setInsertionPointAfter(dIf);
-  scf::YieldOp::create(b, dIf.getResults());
-  b.setInsertionPointAfter(dLoop);
-
-  SmallVector<Value> results(dLoop.getResults());
+  SmallVector<Value> results(loop.getResults().drop_back());
   if (cfg.usesTensorCores())
     storeAccumulatorsMMA(subBase, results);
   else
     storeAccumulatorsFMA(subBase, results);
 }
 
-/// Staging loops distribute `total` elements over the block with a static
-/// trip count; out-of-range elements load from a clamped in-bounds address
-/// and are replaced by zero (no branches).
-void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
-                                Value ih) {
+/// Staging copies distribute `total` elements over the block with a static,
+/// unrolled trip count; out-of-range elements copy nothing from a clamped
+/// in-bounds address and are zero-filled by cp.async.
+void KernelEmitter::stageInputs(Value input, Value live, Value ci0,
+                                Value ciBase, Value id, Value ih, Value base,
+                                SmallVectorImpl<Value> &tokens) {
   const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
   const int64_t span = smemPlan.inputSpan, nthreads = launch.threads;
   const int64_t total = kc * rows * span;
-  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
-                                 c(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-  Value xi = remu(e, span), rest = divu(e, span);
-  Value rr = remu(rest, rows), kci = divu(rest, rows);
-  Value ci = add(ci0, kci);
-  Value iw = add(iwMin, xi), ihr = add(ih, rr);
-  Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
-                  andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // Iteration 0 is peeled: its token stands for the group (cp.async groups
+  // take every earlier copy of the thread); the others run in a loop.
+  int64_t trips = llvm::divideCeil(total, nthreads);
+  auto body = [&](Value e) -> Value {
+    Value inside = ult(e, total);
+    Value ec = arith::SelectOp::create(b, inside, e, c(0));
+    Value xi = remu(ec, span), rest = divu(ec, span);
+    Value rr = remu(rest, rows), kci = divu(rest, rows);
+    Value ci = add(ci0, kci);
+    Value iw = add(iwMin, xi), ihr = add(ih, rr);
+    Value ok = andI(andI(live, ult(ci, g.cinPerGroup())),
+                    andI(andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])),
+                         inRange(id, g.in[0])));
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    // Threads past `total` rewrite element 0 with the same data.
+    Value addr = add(add(add(mul(kci, smemPlan.xsStride),
+                             mul(rr, smemPlan.xsRowStride)),
+                         xi),
+                     add(base, c(smemPlan.xsOffset)));
+    Value srcElems = arith::SelectOp::create(b, andI(ok, inside), c(1), c(0));
+    return nvgpu::DeviceAsyncCopyOp::create(
+        b, tokenTy, smem, ValueRange{addr}, input,
+        fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr),
+                  clamp(iw)),
+        b.getIndexAttr(1), srcElems, UnitAttr());
   };
-  Value v = memref::LoadOp::create(
-      b, input,
-      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)));
-  v = arith::SelectOp::create(b, ok, v, f(0.0));
-  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                           mul(rr, smemPlan.xsRowStride)),
-                       xi),
-                   smemPlan.xsOffset);
-  // Elements past `total` land in the padding of the last channel row.
-  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  sstore(roundOperand(v), addr);
+  tokens.push_back(body(tid));
+  if (trips > 1) {
+    auto loop = scf::ForOp::create(b, c(1), c(trips), c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(add(tid, mul(loop.getInductionVar(), nthreads)));
+  }
 }
 
-void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
-                                 Value coInGroup, Value td, Value th) {
+void KernelEmitter::stageWeights(Value weight, Value live, Value ci0,
+                                 Value ciBase, Value coInGroup, Value td,
+                                 Value th, Value base,
+                                 SmallVectorImpl<Value> &tokens) {
   const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
-  // One (input channel, output channel) pair per thread and iteration; its
-  // kw taps are contiguous in memory: 16-byte vector loads when kw % 4 == 0.
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // One (input channel, output channel) pair per thread and iteration, all
+  // of its kw taps (contiguous in memory, so one cache line).
   auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
                                  c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-  Value cl = remu(e, sb), kci = divu(e, sb);
-  Value ci = add(ci0, kci), co = add(coInGroup, cl);
-  Value ok = andI(ult(e, total),
-                  andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-  };
-  SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
-  if (g.rank == 5)
-    widx.push_back(td);
-  if (g.rank >= 4)
-    widx.push_back(th);
-  SmallVector<Value> taps;
-  if (kw % 4 == 0) {
-    auto v4Ty = VectorType::get({4}, b.getF32Type());
-    for (int64_t q = 0; q < kw / 4; ++q) {
-      SmallVector<Value> idx(widx);
-      idx.push_back(c(4 * q));
-      Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
-                                        /*nontemporal=*/false,
-                                        llvm::MaybeAlign(16));
-      for (int64_t i = 0; i < 4; ++i)
-        taps.push_back(vector::ExtractOp::create(b, v4, i));
-    }
-  } else {
+  {
+    Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+    Value inside = ult(e, total);
+    Value ec = arith::SelectOp::create(b, inside, e, c(0));
+    Value cl = remu(ec, sb), kci = divu(ec, sb);
+    Value ci = add(ci0, kci), co = add(coInGroup, cl);
+    Value ok = andI(live, andI(ult(ci, g.cinPerGroup()),
+                               ult(co, g.coutPerGroup())));
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    Value srcElems = arith::SelectOp::create(b, andI(ok, inside), c(1), c(0));
     for (int64_t t = 0; t < kw; ++t) {
-      SmallVector<Value> idx(widx);
-      idx.push_back(c(t));
-      taps.push_back(memref::LoadOp::create(b, weight, idx));
+      SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
+      if (g.rank == 5)
+        widx.push_back(clamp(td));
+      if (g.rank >= 4)
+        widx.push_back(clamp(th));
+      widx.push_back(c(t));
+      Value addr =
+          add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
+              add(base, c(smemPlan.wsOffset)));
+      nvgpu::DeviceAsyncCopyOp::create(b, tokenTy, smem, ValueRange{addr},
+                                       weight, widx, b.getIndexAttr(1),
+                                       srcElems, UnitAttr());
     }
-  }
-  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  for (int64_t t = 0; t < kw; ++t) {
-    Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
-    sstore(roundOperand(v),
-           add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
-               smemPlan.wsOffset));
   }
 }
 
@@ -420,7 +464,7 @@ SmallVector<Value> KernelEmitter::initialAccumulators() {
 }
 
 SmallVector<Value>
-KernelEmitter::accumulateChunkFMA(ArrayRef<Value> accIn) {
+KernelEmitter::accumulateChunkFMA(ArrayRef<Value> accIn, Value base) {
   const int64_t tw = cfg.getThreadsW(), tc = cfg.getThreadsC();
   const int64_t cpt = cfg.getChanPerThread(), ppt = cfg.getTileW() / tw;
   const int64_t sb = smemPlan.subBlock;
@@ -438,9 +482,9 @@ KernelEmitter::accumulateChunkFMA(ArrayRef<Value> accIn) {
   b.setInsertionPointToStart(wLoop.getBody());
   Value t = wLoop.getInductionVar();
   Value xBase = add(sub(divExact(sub(owt, mul(t, dw)), sw), iwMin),
-                    add(mul(k, smemPlan.xsStride), c(smemPlan.xsOffset)));
+                    add(mul(k, smemPlan.xsStride), add(base, smemPlan.xsOffset)));
   Value wBase = add(add(add(mul(k, smemPlan.wsCiStride), mul(t, sb)), ty),
-                    c(smemPlan.wsOffset));
+                    add(base, smemPlan.wsOffset));
   SmallVector<Value> xv, wv;
   for (int64_t i = 0; i < ppt; ++i)
     xv.push_back(sload(add(xBase, i * (tw / sw))));
@@ -492,7 +536,7 @@ void KernelEmitter::computeWarpCoordinates() {
 }
 
 SmallVector<Value>
-KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
+KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
   const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
   const int64_t sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
@@ -508,15 +552,18 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
   Value xCol = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
   Value nBase = add(mul(mmaWW, nt * 8), mmaGroup);
   Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
-  Value wTap = add(mul(t, sb), c(smemPlan.wsOffset));
+  Value wTap = add(mul(t, sb), add(base, smemPlan.wsOffset));
+  Value xBase = add(base, smemPlan.xsOffset);
+  // Operands are rounded to TF32 as they are loaded into fragments.
+  auto frag = [&](Value addr) { return roundOperand(sload(addr)); };
   auto aTy = VectorType::get({4, 1}, b.getF32Type());
   auto bTy = VectorType::get({2, 1}, b.getF32Type());
   const int64_t rows = cfg.getRows();
   SmallVector<Value> acc(wLoop.getRegionIterArgs());
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
     Value k0 = add(mmaTig, ks * 8), k1 = add(mmaTig, ks * 8 + 4);
-    Value xRow0 = add(mul(k0, smemPlan.xsStride), c(smemPlan.xsOffset));
-    Value xRow1 = add(mul(k1, smemPlan.xsStride), c(smemPlan.xsOffset));
+    Value xRow0 = add(mul(k0, smemPlan.xsStride), xBase);
+    Value xRow1 = add(mul(k1, smemPlan.xsStride), xBase);
     Value wRow0 = add(mul(k0, smemPlan.wsCiStride), wTap);
     Value wRow1 = add(mul(k1, smemPlan.wsCiStride), wTap);
     // Weight fragments are shared by all rows of the block.
@@ -525,8 +572,8 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
       Value m = add(mBase, mi * 16);
       aFrag.push_back(vector::FromElementsOp::create(
           b, aTy,
-          ValueRange{sload(add(wRow0, m)), sload(add(wRow0, add(m, 8))),
-                     sload(add(wRow1, m)), sload(add(wRow1, add(m, 8)))}));
+          ValueRange{frag(add(wRow0, m)), frag(add(wRow0, add(m, 8))),
+                     frag(add(wRow1, m)), frag(add(wRow1, add(m, 8)))}));
     }
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {
@@ -534,7 +581,7 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn) {
                         rr * smemPlan.xsRowStride);
         Value bFrag = vector::FromElementsOp::create(
             b, bTy,
-            ValueRange{sload(add(xRow0, col)), sload(add(xRow1, col))});
+            ValueRange{frag(add(xRow0, col)), frag(add(xRow1, col))});
         for (int64_t mi = 0; mi < mt; ++mi) {
           Value &accum = acc[(rr * mt + mi) * nt + ni];
           accum = nvgpu::MmaSyncOp::create(b, aFrag[mi], bFrag, accum,
@@ -814,6 +861,10 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   LaunchPlan launch = LaunchPlan::get(analysis, *kernel.getConfig());
+  // Ask ptxas for registers that let two blocks share an SM: the staging
+  // address arithmetic is otherwise hoisted into registers generously.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(launch.threads <= 512 ? 2 : 1));
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());

@@ -191,9 +191,16 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
                    ? cfg.getTileC()
                    : cfg.getThreadsC() * cfg.getChanPerThread();
   p.wsCiStride = conflictFree(g.k[2] * p.subBlock);
-  p.xsOffset = p.numTiles * p.tileElems;
-  p.wsOffset = p.xsOffset + cfg.getCiChunk() * p.xsStride;
-  p.statsOffset = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+  p.xsOffset = 0;
+  p.wsOffset = cfg.getCiChunk() * p.xsStride;
+  p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+  int64_t staging = 2 * p.stageElems;
+  int64_t tiles = p.numTiles * p.tileElems;
+  // With several channel sub-blocks, tiles are written while later
+  // sub-blocks still stage: no aliasing then.
+  bool alias = p.subBlock == cfg.getTileC();
+  p.tilesOffset = alias ? 0 : staging;
+  p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
   p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
   p.totalElems =
       p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
