@@ -376,11 +376,14 @@ void KernelEmitter::stageInputs(Value input, Value live, Value ci0,
     auto clamp = [&](Value v) {
       return arith::SelectOp::create(b, ok, v, c(0)).getResult();
     };
-    // Threads past `total` rewrite element 0 with the same data.
-    Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                             mul(rr, smemPlan.xsRowStride)),
-                         xi),
-                     add(base, c(smemPlan.xsOffset)));
+    // Threads past `total` zero-fill their own sink word instead.
+    Value addr = arith::SelectOp::create(
+        b, inside,
+        add(add(add(mul(kci, smemPlan.xsStride),
+                    mul(rr, smemPlan.xsRowStride)),
+                xi),
+            add(base, c(smemPlan.xsOffset))),
+        add(tid, smemPlan.sinkOffset));
     Value srcElems = arith::SelectOp::create(b, andI(ok, inside), c(1), c(0));
     return nvgpu::DeviceAsyncCopyOp::create(
         b, tokenTy, smem, ValueRange{addr}, input,
@@ -429,9 +432,11 @@ void KernelEmitter::stageWeights(Value weight, Value live, Value ci0,
       if (g.rank >= 4)
         widx.push_back(clamp(th));
       widx.push_back(c(t));
-      Value addr =
+      Value addr = arith::SelectOp::create(
+          b, inside,
           add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
-              add(base, c(smemPlan.wsOffset)));
+              add(base, c(smemPlan.wsOffset))),
+          add(tid, smemPlan.sinkOffset));
       nvgpu::DeviceAsyncCopyOp::create(b, tokenTy, smem, ValueRange{addr},
                                        weight, widx, b.getIndexAttr(1),
                                        srcElems, UnitAttr());

@@ -202,8 +202,9 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.tilesOffset = alias ? 0 : staging;
   p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
   p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
-  p.totalElems =
+  p.sinkOffset =
       p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
+  p.totalElems = p.sinkOffset + LaunchPlan::get(a, cfg).threads;
   return p;
 }
 

@@ -82,6 +82,9 @@ struct SharedMemoryPlan {
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
+  /// One word per thread that staging threads with nothing to copy write
+  /// (zero fill) instead of a live element.
+  int64_t sinkOffset = 0;
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }
 
