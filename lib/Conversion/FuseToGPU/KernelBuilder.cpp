@@ -146,13 +146,11 @@ private:
   void emitConvolution();
   /// Stage a chunk of input rows / weights of one (td, th) tap pair in
   /// shared memory (TF32-rounded on the tensor-core path).
-  /// Appends the cp.async copies of one round to `tokens`; `live` is false
-  /// for the round past the last one (zero fill only).
-  void stageInputs(Value input, Value live, Value ci0, Value ciBase, Value id,
-                   Value ih, Value base, SmallVectorImpl<Value> &tokens);
-  void stageWeights(Value weight, Value live, Value ci0, Value ciBase,
-                    Value coInGroup, Value td, Value th, Value base,
-                    SmallVectorImpl<Value> &tokens);
+  /// Stage a chunk of input rows / weights of one (td, th) tap pair in
+  /// shared memory (TF32-rounded on the tensor-core path).
+  void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
+  void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
+                    Value td, Value th);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
   /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
@@ -282,8 +280,6 @@ void KernelEmitter::emitConvolution() {
   TapRange hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
   // Rounds of the main loop: (valid d tap, valid h tap, channel chunk).
   Value rounds = mul(mul(dTaps.count, hTaps.count), numChunks);
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(subLoop.getBody());
@@ -293,154 +289,125 @@ void KernelEmitter::emitConvolution() {
   Value ciBase = mul(grp, g.cinPerGroup());
   Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
 
-  // Issues the asynchronous copies of round `q` into stage buffer `stage`
-  // and commits them as one group. Rounds past the end copy nothing (zero
-  // fill), so every iteration commits exactly one group.
-  auto issueRound = [&](Value q, Value stage) -> Value {
-    Value live = cmp(arith::CmpIPredicate::ult, q, rounds);
-    Value qc = arith::SelectOp::create(b, live, q, c(0));
-    Value chunk = remu(qc, numChunks);
-    Value rest = divu(qc, numChunks);
-    Value hCount = arith::MaxSIOp::create(b, hTaps.count, c(1));
-    Value ah = arith::RemUIOp::create(b, rest, hCount);
-    Value ad = arith::DivUIOp::create(b, rest, hCount);
+  auto loop =
+      scf::ForOp::create(b, c(0), rounds, c(1), initialAccumulators());
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value q = loop.getInductionVar();
+    Value chunk = remu(q, numChunks);
+    Value rest = divu(q, numChunks);
+    Value ah = arith::RemUIOp::create(b, rest, hTaps.count);
+    Value ad = arith::DivUIOp::create(b, rest, hTaps.count);
     Value td = add(dTaps.first, mul(ad, dTaps.step));
     Value id = sub(dTaps.input, mul(ad, dTaps.inputStep));
     Value th = add(hTaps.first, mul(ah, hTaps.step));
     Value ih = sub(hTaps.input, mul(ah, hTaps.inputStep));
     Value ci0 = mul(chunk, kc);
-    Value base = mul(stage, smemPlan.stageElems);
-    SmallVector<Value> tokens;
-    stageInputs(input, live, ci0, ciBase, id, ih, base, tokens);
-    stageWeights(weight, live, ci0, ciBase, coInGroup, td, th, base, tokens);
-    return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
-  };
-
-  SmallVector<Value> init = initialAccumulators();
-  Value firstGroup = issueRound(c(0), c(0));
-  init.push_back(firstGroup);
-  auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value q = loop.getInductionVar();
-    Value stage = remu(q, 2);
-    // Prefetch round q + 1 into the other buffer, then wait for round q.
-    Value next = issueRound(add(q, 1), sub(c(1), stage));
-    nvgpu::DeviceAsyncWaitOp::create(b, loop.getRegionIterArgs().back(),
-                                     b.getI32IntegerAttr(1));
+    // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
-    SmallVector<Value> acc(loop.getRegionIterArgs().drop_back());
-    Value base = mul(stage, smemPlan.stageElems);
-    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, base)
-                                : accumulateChunkFMA(acc, base);
-    // Everyone is done with this buffer before round q + 2 refills it.
+    stageInputs(input, ci0, ciBase, id, ih);
+    stageWeights(weight, ci0, ciBase, coInGroup, td, th);
     gpu::BarrierOp::create(b);
-    acc.push_back(next);
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0))
+                                : accumulateChunkFMA(acc, c(0));
     scf::YieldOp::create(b, acc);
   }
-  // Drain the (empty) last group; the staging buffers may alias the tile.
-  nvgpu::DeviceAsyncWaitOp::create(b, loop.getResults().back(),
-                                   b.getI32IntegerAttr(0));
+  // The staging buffer may alias the output tile.
   gpu::BarrierOp::create(b);
-  SmallVector<Value> results(loop.getResults().drop_back());
+  SmallVector<Value> results(loop.getResults());
   if (cfg.usesTensorCores())
     storeAccumulatorsMMA(subBase, results);
   else
     storeAccumulatorsFMA(subBase, results);
 }
 
-/// Staging copies distribute `total` elements over the block with a static,
-/// unrolled trip count; out-of-range elements copy nothing from a clamped
-/// in-bounds address and are zero-filled by cp.async.
-void KernelEmitter::stageInputs(Value input, Value live, Value ci0,
-                                Value ciBase, Value id, Value ih, Value base,
-                                SmallVectorImpl<Value> &tokens) {
+/// Staging loops distribute `total` elements over the block with a static
+/// trip count; out-of-range elements load from a clamped in-bounds address
+/// and are replaced by zero (no branches).
+void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
+                                Value ih) {
   const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
   const int64_t span = smemPlan.inputSpan, nthreads = launch.threads;
   const int64_t total = kc * rows * span;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  // Iteration 0 is peeled: its token stands for the group (cp.async groups
-  // take every earlier copy of the thread); the others run in a loop.
-  int64_t trips = llvm::divideCeil(total, nthreads);
-  auto body = [&](Value e) -> Value {
-    Value inside = ult(e, total);
-    Value ec = arith::SelectOp::create(b, inside, e, c(0));
-    Value xi = remu(ec, span), rest = divu(ec, span);
-    Value rr = remu(rest, rows), kci = divu(rest, rows);
-    Value ci = add(ci0, kci);
-    Value iw = add(iwMin, xi), ihr = add(ih, rr);
-    Value ok = andI(andI(live, ult(ci, g.cinPerGroup())),
-                    andI(andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])),
-                         inRange(id, g.in[0])));
-    auto clamp = [&](Value v) {
-      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-    };
-    // Threads past `total` zero-fill their own sink word instead.
-    Value addr = arith::SelectOp::create(
-        b, inside,
-        add(add(add(mul(kci, smemPlan.xsStride),
-                    mul(rr, smemPlan.xsRowStride)),
-                xi),
-            add(base, c(smemPlan.xsOffset))),
-        add(tid, smemPlan.sinkOffset));
-    Value srcElems = arith::SelectOp::create(b, andI(ok, inside), c(1), c(0));
-    return nvgpu::DeviceAsyncCopyOp::create(
-        b, tokenTy, smem, ValueRange{addr}, input,
-        fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr),
-                  clamp(iw)),
-        b.getIndexAttr(1), srcElems, UnitAttr());
-  };
-  tokens.push_back(body(tid));
-  if (trips > 1) {
-    auto loop = scf::ForOp::create(b, c(1), c(trips), c(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    body(add(tid, mul(loop.getInductionVar(), nthreads)));
-  }
-}
-
-void KernelEmitter::stageWeights(Value weight, Value live, Value ci0,
-                                 Value ciBase, Value coInGroup, Value td,
-                                 Value th, Value base,
-                                 SmallVectorImpl<Value> &tokens) {
-  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
-  const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  // One (input channel, output channel) pair per thread and iteration, all
-  // of its kw taps (contiguous in memory, so one cache line).
   auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
                                  c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  {
-    Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-    Value inside = ult(e, total);
-    Value ec = arith::SelectOp::create(b, inside, e, c(0));
-    Value cl = remu(ec, sb), kci = divu(ec, sb);
-    Value ci = add(ci0, kci), co = add(coInGroup, cl);
-    Value ok = andI(live, andI(ult(ci, g.cinPerGroup()),
-                               ult(co, g.coutPerGroup())));
-    auto clamp = [&](Value v) {
-      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-    };
-    Value srcElems = arith::SelectOp::create(b, andI(ok, inside), c(1), c(0));
-    for (int64_t t = 0; t < kw; ++t) {
-      SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
-      if (g.rank == 5)
-        widx.push_back(clamp(td));
-      if (g.rank >= 4)
-        widx.push_back(clamp(th));
-      widx.push_back(c(t));
-      Value addr = arith::SelectOp::create(
-          b, inside,
-          add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
-              add(base, c(smemPlan.wsOffset))),
-          add(tid, smemPlan.sinkOffset));
-      nvgpu::DeviceAsyncCopyOp::create(b, tokenTy, smem, ValueRange{addr},
-                                       weight, widx, b.getIndexAttr(1),
-                                       srcElems, UnitAttr());
+  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+  Value xi = remu(e, span), rest = divu(e, span);
+  Value rr = remu(rest, rows), kci = divu(rest, rows);
+  Value ci = add(ci0, kci);
+  Value iw = add(iwMin, xi), ihr = add(ih, rr);
+  Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
+                  andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  Value v = memref::LoadOp::create(
+      b, input,
+      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)));
+  v = arith::SelectOp::create(b, ok, v, f(0.0));
+  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
+                           mul(rr, smemPlan.xsRowStride)),
+                       xi),
+                   smemPlan.xsOffset);
+  // Elements past `total` land in the padding of the last channel row.
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  sstore(roundOperand(v), addr);
+}
+
+void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
+                                 Value coInGroup, Value td, Value th) {
+  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
+  const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
+  // One (input channel, output channel) pair per thread and iteration; its
+  // kw taps are contiguous in memory: 16-byte vector loads when kw % 4 == 0.
+  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
+                                 c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+  Value cl = remu(e, sb), kci = divu(e, sb);
+  Value ci = add(ci0, kci), co = add(coInGroup, cl);
+  Value ok = andI(ult(e, total),
+                  andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
+  if (g.rank == 5)
+    widx.push_back(td);
+  if (g.rank >= 4)
+    widx.push_back(th);
+  SmallVector<Value> taps;
+  if (kw % 4 == 0) {
+    auto v4Ty = VectorType::get({4}, b.getF32Type());
+    for (int64_t q = 0; q < kw / 4; ++q) {
+      SmallVector<Value> idx(widx);
+      idx.push_back(c(4 * q));
+      Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
+                                        /*nontemporal=*/false,
+                                        llvm::MaybeAlign(16));
+      for (int64_t i = 0; i < 4; ++i)
+        taps.push_back(vector::ExtractOp::create(b, v4, i));
     }
+  } else {
+    for (int64_t t = 0; t < kw; ++t) {
+      SmallVector<Value> idx(widx);
+      idx.push_back(c(t));
+      taps.push_back(memref::LoadOp::create(b, weight, idx));
+    }
+  }
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (int64_t t = 0; t < kw; ++t) {
+    Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
+    sstore(roundOperand(v),
+           add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
+               smemPlan.wsOffset));
   }
 }
 
@@ -559,8 +526,8 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
   Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
   Value wTap = add(mul(t, sb), add(base, smemPlan.wsOffset));
   Value xBase = add(base, smemPlan.xsOffset);
-  // Operands are rounded to TF32 as they are loaded into fragments.
-  auto frag = [&](Value addr) { return roundOperand(sload(addr)); };
+  // Operands were rounded to TF32 when staged.
+  auto frag = [&](Value addr) { return sload(addr); };
   auto aTy = VectorType::get({4, 1}, b.getF32Type());
   auto bTy = VectorType::get({2, 1}, b.getF32Type());
   const int64_t rows = cfg.getRows();

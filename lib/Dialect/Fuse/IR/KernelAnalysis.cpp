@@ -194,7 +194,7 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.xsOffset = 0;
   p.wsOffset = cfg.getCiChunk() * p.xsStride;
   p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
-  int64_t staging = 2 * p.stageElems;
+  int64_t staging = p.stageElems;
   int64_t tiles = p.numTiles * p.tileElems;
   // With several channel sub-blocks, tiles are written while later
   // sub-blocks still stage: no aliasing then.
@@ -202,9 +202,8 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.tilesOffset = alias ? 0 : staging;
   p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
   p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
-  p.sinkOffset =
+  p.totalElems =
       p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
-  p.totalElems = p.sinkOffset + LaunchPlan::get(a, cfg).threads;
   return p;
 }
 

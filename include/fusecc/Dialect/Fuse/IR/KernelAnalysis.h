@@ -75,16 +75,14 @@ struct SharedMemoryPlan {
   int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
-  /// Two staging buffers (double buffering), each an input chunk at
-  /// `xsOffset` and a weight chunk at `wsOffset` within the buffer.
+  /// The staging buffer: an input chunk at `xsOffset` and a weight chunk at
+  /// `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
-  /// One word per thread that staging threads with nothing to copy write
-  /// (zero fill) instead of a live element.
-  int64_t sinkOffset = 0;
+
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }
 
