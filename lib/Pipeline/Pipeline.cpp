@@ -19,6 +19,10 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -51,11 +55,32 @@ void fusecc::buildGPUPipeline(OpPassManager &pm, const PipelineOptions &) {
   pm.addPass(createCSEPass());
 }
 
+std::string fusecc::PipelineOptions::defaultCudaPath() {
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *v = std::getenv(var); v && *v)
+      return v;
+  return "/usr/local/cuda";
+}
+
+FailureOr<std::string> fusecc::findLibdevice(const PipelineOptions &options,
+                                             std::string &message) {
+  llvm::SmallString<256> path(options.cudaPath);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::exists(path)) {
+    message = "libdevice not found at '" + path.str().str() +
+              "' (needed for exp, erf, tanh, ...): install the CUDA toolkit "
+              "or pass --cuda-path";
+    return failure();
+  }
+  return path.str().str();
+}
+
 void fusecc::buildNVVMPipeline(OpPassManager &pm,
                                const PipelineOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;
+
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   gpm.addPass(createSCFToControlFlowPass());
@@ -69,8 +94,10 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   gpm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void fusecc::buildPTXPipeline(OpPassManager &pm, const PipelineOptions &) {
+void fusecc::buildPTXPipeline(OpPassManager &pm,
+                              const PipelineOptions &options) {
   GpuModuleToBinaryPassOptions bin;
+  bin.toolkitPath = options.cudaPath;
   bin.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(bin));
 }

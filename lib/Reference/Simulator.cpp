@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <deque>
 #include <memory>
 
 using namespace mlir;
@@ -42,6 +43,8 @@ enum class Opc : uint8_t {
   ConstBits, Copy, Extract, Mma, Bitcast, ThreadId, BlockId, BlockDim, GridDim, LaneId,
   // Memory.
   DynSmem, View, Load, VecLoad, Store,
+  // Asynchronous global -> shared copies (cp.async).
+  AsyncCopy, AsyncGroup, AsyncWait,
   // Conversions.
   CvtTF32,
   // Control.
@@ -71,6 +74,10 @@ struct Inst {
   bool isFloat = false;
   uint64_t imm = 0; ///< Constant bits.
   int memId = -1;   ///< View: its descriptor id.
+  /// AsyncCopy: number of destination / source indices; whether the
+  /// srcElements operand is present (the last input).
+  int numDstIdx = 0, numSrcIdx = 0;
+  bool hasSrcElems = false;
   std::unique_ptr<Region> r0, r1;
 };
 
@@ -191,7 +198,7 @@ private:
   static int widthOf(Type t) {
     if (auto vt = dyn_cast<VectorType>(t))
       t = vt.getElementType();
-    if (t.isIndex())
+    if (t.isIndex() || isa<nvgpu::DeviceAsyncTokenType>(t))
       return 64;
     if (auto it = dyn_cast<IntegerType>(t))
       return it.getWidth() <= 64 ? static_cast<int>(it.getWidth()) : -1;
@@ -356,6 +363,38 @@ private:
         return fail(&op, "nontemporal vector.load is not supported");
       if (auto a = l.getAlignment())
         inst.imm = *a;
+    } else if (auto cp = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      // cp.async.{ca,cg}.shared.global [dst], [src], cp-size, src-size:
+      // `imm` = dstElements (cp-size / 4), `pred` = bypassL1 (.cg).
+      inst.opc = Opc::AsyncCopy;
+      auto dt = cast<MemRefType>(cp.getDst().getType());
+      auto st = cast<MemRefType>(cp.getSrc().getType());
+      if (!dt.getElementType().isF32() || !st.getElementType().isF32())
+        return fail(&op, "only f32 nvgpu.device_async_copy is supported");
+      if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(dt))
+        return fail(&op, "nvgpu.device_async_copy destination is not "
+                         "workgroup (shared) memory");
+      if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(st))
+        return fail(&op, "nvgpu.device_async_copy source is shared memory "
+                         "(cp.async reads global memory)");
+      int64_t n = cp.getDstElements().getSExtValue();
+      if (n != 1 && n != 2 && n != 4)
+        return fail(&op, "nvgpu.device_async_copy of " + Twine(n) +
+                             " f32 elements (cp.async copies 4, 8 or 16 "
+                             "bytes)");
+      inst.imm = static_cast<uint64_t>(n);
+      inst.pred = cp.getBypassL1().value_or(false) ? 1 : 0;
+      if (inst.pred && n != 4)
+        return fail(&op, "nvgpu.device_async_copy with bypassL1 (cp.async.cg) "
+                         "must copy 16 bytes");
+      inst.numDstIdx = static_cast<int>(cp.getDstIndices().size());
+      inst.numSrcIdx = static_cast<int>(cp.getSrcIndices().size());
+      inst.hasSrcElems = static_cast<bool>(cp.getSrcElements());
+    } else if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op)) {
+      inst.opc = Opc::AsyncGroup;
+    } else if (auto wt = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op)) {
+      inst.opc = Opc::AsyncWait;
+      inst.imm = wt.getNumGroups().value_or(0);
     } else if (auto cvt = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
       // cvt{.rna,.rn,.rz}{.satfinite}{.relu}.tf32.f32: pred = rounding mode
       // (0 rna, 1 rn, 2 rz), imm = satfinite (bit 0) | relu (bit 1).
@@ -557,6 +596,12 @@ public:
     sWEpoch.assign(words, -1);
     sReader.assign(words, -1);
     sREpoch.assign(words, -1);
+    sPending.assign(words, 0);
+    sPendLane.assign(words, -1);
+    sPendBits.assign(words, 0);
+    uncommitted.resize(nt);
+    groups.resize(nt);
+    groupSeq.assign(nt, 0);
     all.resize(nt);
     for (int i = 0; i < nt; ++i)
       all[i] = i;
@@ -572,6 +617,13 @@ public:
     std::fill(sInit.begin(), sInit.end(), 0);
     std::fill(sWEpoch.begin(), sWEpoch.end(), -1);
     std::fill(sREpoch.begin(), sREpoch.end(), -1);
+    std::fill(sPending.begin(), sPending.end(), 0);
+    std::fill(sPendLane.begin(), sPendLane.end(), -1);
+    for (int lane = 0; lane < nt; ++lane) {
+      uncommitted[lane].clear();
+      groups[lane].clear();
+      groupSeq[lane] = 0;
+    }
     for (int lane = 0; lane < nt; ++lane)
       for (auto [i, s] : llvm::enumerate(k.argSlots))
         R(s, lane) = i;
@@ -631,31 +683,55 @@ private:
   /// Linear element index of a load/store, bounds-checked per dim.
   LogicalResult address(const Inst &inst, int lane, size_t firstIdx,
                         MemDesc *&desc, int64_t &linear) {
-    int64_t id = I(inst.in[firstIdx - 1], lane);
+    return addressOf(inst, lane, firstIdx - 1, inst.in.size() - firstIdx, 1,
+                     desc, linear);
+  }
+
+  std::string indexList(const Inst &inst, int lane, size_t firstIdx,
+                        size_t rank) {
+    std::string idx;
+    for (size_t e = 0; e < rank; ++e)
+      idx += (e ? ", " : "") + std::to_string(I(inst.in[firstIdx + e], lane));
+    return idx;
+  }
+  static std::string shapeOf(const MemDesc &d) {
+    std::string shp;
+    for (size_t e = 0; e < d.shape.size(); ++e)
+      shp += (e ? "x" : "") + std::to_string(d.shape[e]);
+    return shp;
+  }
+
+  /// Linear element index of an access of `n` consecutive elements along the
+  /// last dimension through the memref in slot `inst.in[memIdx]` with the
+  /// `rank` indices that follow it; every element bounds-checked.
+  LogicalResult addressOf(const Inst &inst, int lane, size_t memIdx,
+                          size_t rank, int64_t n, MemDesc *&desc,
+                          int64_t &linear) {
+    int64_t id = I(inst.in[memIdx], lane);
     if (id < 0 || id >= static_cast<int64_t>(mems.size()))
       return fail(inst, lane, "access through an invalid memref");
     desc = &mems[id];
     if (desc->raw)
       return fail(inst, lane, "direct access to the i8 shared memory");
-    size_t rank = inst.in.size() - firstIdx;
     if (rank != desc->shape.size())
       return fail(inst, lane, "rank mismatch");
+    size_t firstIdx = memIdx + 1;
     linear = 0;
     for (size_t d = 0; d < rank; ++d) {
       int64_t i = I(inst.in[firstIdx + d], lane);
-      if (i < 0 || i >= desc->shape[d]) {
-        std::string idx;
-        for (size_t e = 0; e < rank; ++e)
-          idx += (e ? ", " : "") + std::to_string(I(inst.in[firstIdx + e], lane));
-        std::string shp;
-        for (size_t e = 0; e < rank; ++e)
-          shp += (e ? "x" : "") + std::to_string(desc->shape[e]);
+      if (i < 0 || i >= desc->shape[d])
         return fail(inst, lane,
-                    "out-of-bounds access [" + idx + "] to " + desc->name +
-                        " of shape " + shp);
-      }
+                    "out-of-bounds access [" + indexList(inst, lane, firstIdx,
+                                                         rank) +
+                        "] to " + desc->name + " of shape " + shapeOf(*desc));
       linear = linear * desc->shape[d] + i;
     }
+    if (n > 1 && rank > 0 && I(inst.in[firstIdx + rank - 1], lane) + n > desc->shape.back())
+      return fail(inst, lane,
+                  "out-of-bounds access: " + std::to_string(n) +
+                      " elements at [" + indexList(inst, lane, firstIdx, rank) +
+                      "] overrun the last dimension of " + desc->name +
+                      " of shape " + shapeOf(*desc));
     return success();
   }
 
@@ -706,7 +782,15 @@ private:
                        float &v) {
     if (d->shared) {
       int64_t w = d->sharedBase + li;
-      if (!sInit[w] && failed(violation(inst, lane,
+      if (sPending[w] > 0) {
+        if (failed(violation(inst, lane,
+                             "read of shared memory word " + std::to_string(w) +
+                                 " while thread " + threadName(sPendLane[w]) +
+                                 "'s cp.async (nvgpu.device_async_copy) to "
+                                 "it is pending (no nvgpu.device_async_wait "
+                                 "covering it)")))
+          return failure();
+      } else if (!sInit[w] && failed(violation(inst, lane,
                     "read of uninitialised shared memory (word " +
                         std::to_string(w) + ")")))
         return failure();
@@ -746,6 +830,13 @@ private:
       return failure();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
+      if (sPending[w] > 0 &&
+          failed(violation(inst, lane,
+                    "store to shared memory word " + std::to_string(w) +
+                        " while thread " + threadName(sPendLane[w]) +
+                        "'s cp.async (nvgpu.device_async_copy) to it is "
+                        "pending")))
+        return failure();
       if (sWEpoch[w] == epoch && sWriter[w] != lane &&
           failed(violation(inst, lane,
                     "shared memory race: word " + std::to_string(w) +
@@ -781,6 +872,20 @@ private:
     return success();
   }
 
+  std::string threadName(int lane) { return std::to_string(lane); }
+
+  /// One cp.async: its destination words and the values it will write.
+  struct PendingCopy {
+    SmallVector<int64_t, 4> words;
+    SmallVector<float, 4> vals;
+    const Inst *inst;
+  };
+
+  LogicalResult asyncCopy(const Inst &inst, int lane);
+  /// Performs the shared-memory writes of `copies` as writes of `lane` at
+  /// this point (`at`: the op completing them).
+  LogicalResult completeCopies(const Inst &at, int lane,
+                               std::vector<PendingCopy> &copies);
   LogicalResult exec(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execFor(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execIf(const Inst &inst, const std::vector<int> &lanes);
@@ -805,6 +910,14 @@ private:
   std::vector<float> smem;
   std::vector<uint8_t> sInit;
   std::vector<int32_t> sWriter, sWEpoch, sReader, sREpoch;
+  /// cp.async state. Per shared word: number of pending copies to it, the
+  /// thread that issued them and the value the last one will write. Per
+  /// thread: copies not yet committed, and committed groups oldest first.
+  std::vector<int32_t> sPending, sPendLane;
+  std::vector<uint32_t> sPendBits;
+  std::vector<std::vector<PendingCopy>> uncommitted;
+  std::vector<std::deque<std::vector<PendingCopy>>> groups;
+  std::vector<int64_t> groupSeq;
   std::vector<int> all;
 };
 
@@ -1022,6 +1135,38 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
       if (failed(store(inst, l, F(inst.in[0], l))))
         return failure();
     return success();
+  case Opc::AsyncCopy:
+    for (int l : lanes)
+      if (failed(asyncCopy(inst, l)))
+        return failure();
+    return success();
+  case Opc::AsyncGroup:
+    // cp.async.commit_group: all of the thread's uncommitted copies (the
+    // token operands are only SSA dependencies). The token: a group number.
+    for (int l : lanes) {
+      groups[l].push_back(std::move(uncommitted[l]));
+      uncommitted[l].clear();
+      R(inst.out[0], l) = static_cast<uint64_t>(++groupSeq[l]);
+    }
+    return success();
+  case Opc::AsyncWait:
+    // cp.async.wait_group k: all but the k most recent committed groups are
+    // complete. Uncommitted copies are not waited for.
+    for (int l : lanes) {
+      if (!uncommitted[l].empty() &&
+          failed(violation(inst, l,
+                           std::to_string(uncommitted[l].size()) +
+                               " cp.async copies not committed to a group "
+                               "(nvgpu.device_async_create_group) at a wait, "
+                               "which does not cover them")))
+        return failure();
+      while (groups[l].size() > inst.imm) {
+        if (failed(completeCopies(inst, l, groups[l].front())))
+          return failure();
+        groups[l].pop_front();
+      }
+    }
+    return success();
   case Opc::For:
     return execFor(inst, lanes);
   case Opc::If:
@@ -1039,6 +1184,17 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::Return:
     if (static_cast<int>(lanes.size()) != nt)
       return fail(inst, -1, "gpu.return under divergent control flow");
+    for (int l : lanes) {
+      size_t pending = uncommitted[l].size();
+      for (auto &g : groups[l])
+        pending += g.size();
+      if (pending &&
+          failed(violation(inst, l,
+                           std::to_string(pending) +
+                               " cp.async copies still pending at kernel "
+                               "exit (no nvgpu.device_async_wait for them)")))
+        return failure();
+    }
     returned = true;
     return success();
 
@@ -1245,6 +1401,131 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
     return success();
   }
   return fail(inst, -1, "internal error: unhandled instruction");
+}
+
+/// nvgpu.device_async_copy %src[...], %dst[...], n (, srcElements): reads
+/// srcElements (default n) consecutive source elements now and records n
+/// pending destination words (the rest zero-filled) that are written only
+/// when a wait completes the copy's group. Until then any access to them is
+/// reported; the write itself must not race with accesses by other threads
+/// since the last barrier.
+LogicalResult BlockExecutor::asyncCopy(const Inst &inst, int lane) {
+  const int64_t n = static_cast<int64_t>(inst.imm);
+  const size_t dstMem = 0, srcMem = 1 + inst.numDstIdx;
+  int64_t srcElems = inst.hasSrcElems ? I(inst.in.back(), lane) : n;
+  if (srcElems < 0 || srcElems > n)
+    return fail(inst, lane,
+                "cp.async srcElements " + std::to_string(srcElems) +
+                    " outside [0, " + std::to_string(n) + "]");
+  MemDesc *dd;
+  int64_t dl;
+  if (failed(addressOf(inst, lane, dstMem, inst.numDstIdx, n, dd, dl)))
+    return failure();
+  if (!dd->shared)
+    return fail(inst, lane, "cp.async destination is not shared memory");
+  const int64_t bytes = n * 4;
+  int64_t dByte = (dd->sharedBase + dl) * 4;
+  if (dByte % bytes != 0)
+    return fail(inst, lane,
+                "misaligned cp.async destination: byte offset " +
+                    std::to_string(dByte) + " of shared memory is not a "
+                    "multiple of the " + std::to_string(bytes) +
+                    "-byte copy size");
+  PendingCopy pc;
+  pc.inst = &inst;
+  pc.vals.assign(n, 0.0f);
+  if (srcElems > 0) {
+    // With srcElements == 0 nothing is read: the address may be anything.
+    MemDesc *sd;
+    int64_t sl;
+    if (failed(addressOf(inst, lane, srcMem, inst.numSrcIdx, srcElems, sd, sl)))
+      return failure();
+    if (sd->shared)
+      return fail(inst, lane, "cp.async source is shared memory");
+    if ((sl * 4) % bytes != 0)
+      return fail(inst, lane,
+                  "misaligned cp.async source: element " + std::to_string(sl) +
+                      " of " + sd->name + " is not aligned to the " +
+                      std::to_string(bytes) + "-byte copy size");
+    for (int64_t i = 0; i < srcElems; ++i)
+      if (failed(loadAt(inst, lane, sd, sl + i, pc.vals[i])))
+        return failure();
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t w = dd->sharedBase + dl + i;
+    uint32_t bits = static_cast<uint32_t>(fromF(pc.vals[i]));
+    if (sPending[w] > 0) {
+      // Two pending copies to one word: unordered unless the same thread
+      // writes the same bits (e.g. zero fill of a thread's sink word).
+      if (sPendLane[w] != lane) {
+        if (failed(violation(inst, lane,
+                             "shared memory race: word " + std::to_string(w) +
+                                 " is the destination of pending cp.async "
+                                 "copies of two threads (other: " +
+                                 threadName(sPendLane[w]) + ")")))
+          return failure();
+      } else if (sPendBits[w] != bits &&
+                 failed(violation(inst, lane,
+                                  "word " + std::to_string(w) +
+                                      " is the destination of two pending "
+                                      "cp.async copies of this thread with "
+                                      "different data (completion order is "
+                                      "unspecified)"))) {
+        return failure();
+      }
+    }
+    if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+        failed(violation(inst, lane,
+                         "shared memory race: cp.async to word " +
+                             std::to_string(w) +
+                             " without a barrier after thread " +
+                             threadName(sWriter[w]) + " wrote it")))
+      return failure();
+    if (sREpoch[w] == epoch && sReader[w] != lane &&
+        failed(violation(inst, lane,
+                         "shared memory race: cp.async to word " +
+                             std::to_string(w) +
+                             " without a barrier after another thread read "
+                             "it")))
+      return failure();
+    ++sPending[w];
+    sPendLane[w] = lane;
+    sPendBits[w] = bits;
+    pc.words.push_back(w);
+  }
+  R(inst.out[0], lane) = 0;
+  uncommitted[lane].push_back(std::move(pc));
+  return success();
+}
+
+LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
+                                            std::vector<PendingCopy> &copies) {
+  for (PendingCopy &pc : copies) {
+    for (size_t i = 0; i < pc.words.size(); ++i) {
+      int64_t w = pc.words[i];
+      --sPending[w];
+      // Accesses by others since the issue were reported as accesses to a
+      // pending word; these catch the rest (keepGoing).
+      if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+          failed(violation(at, lane,
+                           "shared memory race: cp.async to word " +
+                               std::to_string(w) + " completes without a "
+                               "barrier after thread " +
+                               threadName(sWriter[w]) + " wrote it")))
+        return failure();
+      if (sREpoch[w] == epoch && sReader[w] != lane &&
+          failed(violation(at, lane,
+                           "shared memory race: cp.async to word " +
+                               std::to_string(w) + " completes without a "
+                               "barrier after another thread read it")))
+        return failure();
+      sWEpoch[w] = epoch;
+      sWriter[w] = lane;
+      sInit[w] = 1;
+      smem[w] = pc.vals[i];
+    }
+  }
+  return success();
 }
 
 LogicalResult BlockExecutor::execFor(const Inst &inst,

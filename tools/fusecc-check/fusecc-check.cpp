@@ -10,6 +10,7 @@
 //
 // --reference-only evaluates only the reference and prints a checksum
 // (--print-output: every element), for tests of the reference itself.
+// --print-gpu-ir prints the compiled module (GPU IR for --simulate-only).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +64,11 @@ cl::opt<bool> simulateOnly(
     cl::desc("The input is already GPU IR (gpu.module + host functions): "
              "simulate each host function on deterministic buffers and print "
              "every element the kernels wrote (value and bit pattern)"),
+    cl::init(false));
+cl::opt<bool> printGPUIR(
+    "print-gpu-ir",
+    cl::desc("Print the module after the GPU pipeline (input for "
+             "--simulate-only) instead of checking it"),
     cl::init(false));
 cl::opt<bool> verbose("v", cl::desc("Print launch statistics and timings"),
                       cl::init(false));
@@ -300,6 +306,11 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 1;
   }
   double compileSeconds = elapsed(tc);
+  if (printGPUIR) {
+    module->print(outs());
+    outs() << "\n";
+    return 0;
+  }
 
   const double relTol = precision == "tf32" ? 2e-3 : 1e-5;
   bool allPass = true;

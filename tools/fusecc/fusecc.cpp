@@ -50,6 +50,11 @@ cl::opt<std::string> precision("precision",
                                cl::init("ieee"));
 cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimisation level"),
                       cl::init(3));
+cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit root, for libdevice (default: "
+                      "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda)"),
+             cl::init(""));
 
 std::string defaultOutput() {
   if (emit != Emit::Bundle)
@@ -80,15 +85,32 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
            << "'\n";
     return failure();
   }
-  FailureOr<StringMap<fusecc::GraphDescription>> graphs =
-      fusecc::describeGraphs(*module);
-  if (failed(graphs))
+  if (optLevel < 0 || optLevel > 3) {
+    errs() << "fusecc: error: --opt-level must be 0..3, got " << optLevel
+           << "\n";
     return failure();
+  }
+  // The graph as written, for the bundle (checked before any pass runs).
+  FailureOr<StringMap<fusecc::GraphDescription>> graphs;
+  if (emit == Emit::Bundle) {
+    graphs = fusecc::describeGraphs(*module);
+    if (failed(graphs))
+      return failure();
+  }
 
   fusecc::PipelineOptions options;
   options.chip = chip;
   options.precision = precision;
   options.optLevel = optLevel;
+  if (!cudaPath.empty())
+    options.cudaPath = cudaPath;
+  if (emit >= Emit::NVVM) {
+    std::string message;
+    if (failed(fusecc::findLibdevice(options, message))) {
+      errs() << "fusecc: error: " << message << "\n";
+      return failure();
+    }
+  }
 
   std::string errorMessage;
   auto output = openOutputFile(outputFile.empty() ? defaultOutput()

@@ -12,6 +12,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/Support/LogicalResult.h"
+
 #include <string>
 
 namespace fusecc {
@@ -28,7 +30,17 @@ struct PipelineOptions {
   std::string chip = "sm_90";
   std::string precision = "ieee";
   int optLevel = 3;
+  /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from
+  /// `<cudaPath>/nvvm/libdevice/libdevice.10.bc`.
+  std::string cudaPath = defaultCudaPath();
+
+  /// $CUDA_HOME, else $CUDA_PATH, else /usr/local/cuda.
+  static std::string defaultCudaPath();
 };
+
+/// Path of libdevice under `options.cudaPath`, or failure with a message.
+llvm::FailureOr<std::string> findLibdevice(const PipelineOptions &options,
+                                           std::string &message);
 
 /// fuse graph -> tiled fuse.kernel ops.
 void buildFusionPipeline(mlir::OpPassManager &pm,

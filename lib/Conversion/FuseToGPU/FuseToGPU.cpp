@@ -27,8 +27,12 @@ constexpr StringLiteral kKernelModuleName = "fusecc_kernels";
 /// Rewrites one graph function. Every op must already be in a kernel whose
 /// inputs are function arguments and whose result is returned.
 LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("graph functions must have a single block");
   Block &body = func.getBody().front();
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!ret)
+    return func.emitOpError("graph functions must end with func.return");
   SmallVector<KernelOp> kernels;
   for (Operation &op : body.without_terminator()) {
     if (auto k = dyn_cast<KernelOp>(op)) {

@@ -10,6 +10,8 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace fusecc::fuse {
@@ -27,13 +29,14 @@ bool isEpilogueOp(Operation *op) {
   return isa<ElementwiseOpInterface, SoftmaxOp, LayerNormOp>(op);
 }
 
-/// A rank-0 (or all-ones) splat f32 constant: cloned into kernels as a scalar.
+/// A rank-0 f32 constant: cloned into kernels as a scalar.
 bool isScalarConstant(Value v) {
   auto cst = v.getDefiningOp<arith::ConstantOp>();
   if (!cst)
     return false;
   auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-  return dense && dense.isSplat() && dense.getElementType().isF32();
+  return dense && dense.getType().getRank() == 0 &&
+         dense.getElementType().isF32();
 }
 
 /// The values produced in `group` that are used outside it.
@@ -82,6 +85,12 @@ struct FormKernelsPass
     : public fusecc::fuse::impl::FuseFormKernelsBase<FormKernelsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // Graph ops are pure: drop those whose results nobody uses, so that an
+    // unused value neither blocks fusion nor reaches the lowering.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(func.getBody().front().getOperations())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
     SmallVector<ConvTransposeOp> convs;
     func.walk([&](ConvTransposeOp conv) {
       if (!conv->getParentOfType<KernelOp>())
@@ -92,7 +101,7 @@ struct FormKernelsPass
       llvm::SetVector<Operation *> group = growGroup(conv);
       SmallVector<Value> escaping = escapingValues(group);
       if (escaping.empty())
-        continue; // Dead convolution; leave it to DCE.
+        continue; // Cannot happen after the dead-op sweep above.
       Value output = escaping.front();
 
       // Kernel inputs: outside values, except scalar constants (cloned).

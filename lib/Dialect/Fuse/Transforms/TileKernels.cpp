@@ -39,17 +39,25 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
 }
 
 /// Checks the limits every config must meet: shared memory and grid size.
+/// Emits the reason only if `report` (candidates that may fall back stay
+/// silent).
 LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
-                          TileConfigAttr cfg) {
+                          TileConfigAttr cfg, bool report = true) {
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
-  if (smem.bytes() > kMaxSharedBytes)
-    return kernel.emitOpError("tile needs ")
-           << smem.bytes() << " bytes of shared memory (at most "
-           << kMaxSharedBytes << " on sm_90)";
+  if (smem.bytes() > kMaxSharedBytes) {
+    if (report)
+      kernel.emitOpError("tile needs ")
+          << smem.bytes() << " bytes of shared memory (at most "
+          << kMaxSharedBytes << " on sm_90)";
+    return failure();
+  }
   LaunchPlan launch = LaunchPlan::get(a, cfg);
-  if (launch.gridX > std::numeric_limits<int32_t>::max())
-    return kernel.emitOpError("needs ")
-           << launch.gridX << " blocks, more than one launch can have";
+  if (launch.gridX > std::numeric_limits<int32_t>::max()) {
+    if (report)
+      kernel.emitOpError("needs ")
+          << launch.gridX << " blocks, more than one launch can have";
+    return failure();
+  }
   return success();
 }
 
@@ -108,8 +116,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
-        /*ciChunk=*/int64_t{16}, StringRef("tf32"), warpsC, warpsW, tilesC,
-        tilesW, rows);
+        /*ciChunk=*/g.cinPerGroup() <= 8 ? int64_t{8} : int64_t{16},
+        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows);
     if (!cfg)
       return {};
     if (rows == 1 || SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
@@ -189,6 +197,13 @@ struct TileKernelsPass
     : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (maxTileW < 8 || threads < 32 || threads > 1024) {
+      getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
+                               "and threads in [32, 1024], got max-tile-w=")
+          << static_cast<int64_t>(maxTileW) << " threads="
+          << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
     if (precision != "ieee" && precision != "tf32") {
       getOperation().emitError("fuse-tile-kernels: precision must be ieee or "
                                "tf32, got '")
@@ -202,7 +217,7 @@ struct TileKernelsPass
       FailureOr<TileConfigAttr> cfg = failure();
       if (precision == "tf32")
         if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW))
-          if (succeeded(checkLimits(kernel, *a, mma)))
+          if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))
         cfg = chooseConfig(kernel, *a, precision, maxTileW, threads);
