@@ -46,6 +46,8 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   fpm.addPass(fuse::createFuseFormKernels());
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;
+  tile.rows = options.tileRows;
+  tile.ciChunk = options.tileCiChunk;
   fpm.addPass(fuse::createFuseTileKernels(tile));
 }
 

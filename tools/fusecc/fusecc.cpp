@@ -50,6 +50,14 @@ cl::opt<std::string> precision("precision",
                                cl::init("ieee"));
 cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimisation level"),
                       cl::init(3));
+cl::opt<int64_t> tileRows("tile-rows",
+                          cl::desc("Tensor-core rows per block: 1, 2, 4 "
+                                   "(default: cost model)"),
+                          cl::init(0));
+cl::opt<int64_t> tileCiChunk("tile-ci-chunk",
+                             cl::desc("Tensor-core input channels per round, "
+                                      "a multiple of 8 (default: cost model)"),
+                             cl::init(0));
 cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("CUDA toolkit root, for libdevice (default: "
@@ -102,6 +110,8 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.chip = chip;
   options.precision = precision;
   options.optLevel = optLevel;
+  options.tileRows = tileRows;
+  options.tileCiChunk = tileCiChunk;
   if (!cudaPath.empty())
     options.cudaPath = cudaPath;
   if (emit >= Emit::NVVM) {

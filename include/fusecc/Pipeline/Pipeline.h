@@ -30,6 +30,8 @@ struct PipelineOptions {
   std::string chip = "sm_90";
   std::string precision = "ieee";
   int optLevel = 3;
+  /// Tiling overrides for tuning (0: the cost model decides).
+  int64_t tileRows = 0, tileCiChunk = 0;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from
   /// `<cudaPath>/nvvm/libdevice/libdevice.10.bc`.
   std::string cudaPath = defaultCudaPath();

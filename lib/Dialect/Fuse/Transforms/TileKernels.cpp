@@ -66,7 +66,8 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
 /// 16 channels x 8 positions of one phase. Returns a null attribute when the
 /// kernel does not fit this scheme (then the FMA path is used).
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
-                               int64_t maxTileW) {
+                               int64_t maxTileW, int64_t forcedRows,
+                               int64_t forcedCiChunk) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
   // A block's channels must lie in one group, in whole 16-channel tiles.
@@ -110,17 +111,29 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   // accumulator budget and keep two blocks per SM in shared memory.
   int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
   for (int64_t rows : {4, 2, 1}) {
+    if (forcedRows && rows != forcedRows)
+      continue;
+    // Input channels per round: 16, or all of them (<= 32) at once when a
+    // block has 4 rows, which halves the rounds and barriers (measured on
+    // the H100: kb2_20 0.95 -> 0.78 ms, kb2_49 1.19 -> 1.02; with 2 rows
+    // and 128 channels the larger staging was slower, see docs/perf.md).
+    int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
+    int64_t ciChunk = forcedCiChunk ? forcedCiChunk
+                      : cin8 <= 8   ? 8
+                      : rows == 4 && cin8 <= 32 ? cin8
+                                                : 16;
     if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
       continue;
     TileConfigAttr cfg = TileConfigAttr::getChecked(
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
-        /*ciChunk=*/g.cinPerGroup() <= 8 ? int64_t{8} : int64_t{16},
+        ciChunk,
         StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows);
     if (!cfg)
       return {};
-    if (rows == 1 || SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
+    if (rows == 1 || forcedRows ||
+        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
       return cfg;
   }
   return {};
@@ -197,6 +210,18 @@ struct TileKernelsPass
     : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (rows != 0 && rows != 1 && rows != 2 && rows != 4) {
+      getOperation().emitError("fuse-tile-kernels: rows must be 0 (auto), 1, "
+                               "2 or 4, got ")
+          << static_cast<int64_t>(rows);
+      return signalPassFailure();
+    }
+    if (ciChunk < 0 || ciChunk % 8 != 0 || ciChunk > 64) {
+      getOperation().emitError("fuse-tile-kernels: ci-chunk must be 0 (auto) "
+                               "or a multiple of 8 up to 64, got ")
+          << static_cast<int64_t>(ciChunk);
+      return signalPassFailure();
+    }
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
                                "and threads in [32, 1024], got max-tile-w=")
@@ -216,7 +241,7 @@ struct TileKernelsPass
         return WalkResult::interrupt();
       FailureOr<TileConfigAttr> cfg = failure();
       if (precision == "tf32")
-        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW))
+        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW, rows, ciChunk))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))

@@ -41,6 +41,12 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "Largest output row segment one block computes">,
     Option<"threads", "threads", "int64_t", "256",
            "Threads per block">,
+    Option<"rows", "rows", "int64_t", "0",
+           "Output rows per block on the tensor-core path (0: cost model; "
+           "1, 2 or 4)">,
+    Option<"ciChunk", "ci-chunk", "int64_t", "0",
+           "Input channels staged per round on the tensor-core path (0: "
+           "cost model; a multiple of 8)">,
   ];
 }
 
