@@ -14,6 +14,17 @@
 // memory never written, any out-of-bounds access, and two threads of a launch
 // writing the same global element.
 //
+// Asynchronous copies (nvgpu.device_async_copy = cp.async, global -> shared,
+// with zero fill past srcElements) read their source at issue but write
+// their destination only when the issuing thread's
+// nvgpu.device_async_wait {numGroups = k} (cp.async.wait_group k) completes
+// their group (nvgpu.device_async_create_group = cp.async.commit_group: all
+// of the thread's uncommitted copies, whatever the token operands). The
+// completion is a write by that thread at the wait, visible to other
+// threads after the next barrier. Any read or store of a word with a pending
+// copy, pending copies of two threads to one word, copies not committed at a
+// wait and copies still pending at gpu.return are reported.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSECC_REFERENCE_SIMULATOR_H
