@@ -173,3 +173,21 @@ func.func @duplicate_names(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
   }
   return %0, %1 : tensor<1x8x7xf32>, tensor<1x8x7xf32>
 }
+
+// -----
+
+// A graph function with several blocks.
+// expected-error@+1 {{'func.func' op graph functions must have a single block}}
+func.func @two_blocks(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<1x4x5xf32>
+}
+
+// -----
+
+// A graph function whose block does not end with func.return.
+// expected-error@+1 {{'func.func' op graph functions must end with func.return}}
+func.func @no_return(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
+  llvm.unreachable
+}

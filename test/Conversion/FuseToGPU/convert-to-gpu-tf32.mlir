@@ -1,11 +1,6 @@
-// KNOWN BUG: fuse-convert-to-gpu builds nvvm.convert.float.to.tf32 (TF32
-// rounding of staged operands) but does not declare the NVVM dialect as a
-// dependent dialect (include/fusecc/Conversion/Passes.td), so under
-// fusecc-opt, where NVVM is not loaded beforehand, the pass segfaults in
-// NVVM::FPRoundingModeAttr::get. (fusecc itself loads all dialects up front
-// and is not affected.) Remove the XFAIL when NVVMDialect is added to the
-// pass's dependentDialects.
-// XFAIL: *
+// The tf32 (tensor-core) lowering under fusecc-opt, where the NVVM dialect is
+// not loaded up front: fuse-convert-to-gpu declares NVVM as a dependent
+// dialect (it used to segfault in NVVM::FPRoundingModeAttr::get).
 
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s
 

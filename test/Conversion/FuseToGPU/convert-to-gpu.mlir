@@ -16,7 +16,7 @@
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK: gpu.module @fusecc_kernels {
-// CHECK: gpu.func @softmax1d_k0(%[[KX:.*]]: memref<2x4x5xf32>, %[[KW:.*]]: memref<4x8x3xf32>, %[[KB:.*]]: memref<8xf32>, %[[KOUT:.*]]: memref<2x8x7xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+// CHECK: gpu.func @softmax1d_k0(%[[KX:.*]]: memref<2x4x5xf32>, %[[KW:.*]]: memref<4x8x3xf32>, %[[KB:.*]]: memref<8xf32>, %[[KOUT:.*]]: memref<2x8x7xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32} {
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[SM:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<[[#div(SMEM_BYTES,4)]]xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.thread_id x
@@ -72,7 +72,7 @@ func.func @softmax1d(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: gpu.launch_func @fusecc_kernels::@kb2_49_k0 blocks in (%[[GRID]], %[[ONE]], %[[ONE]]) threads in (%[[BLOCK]], %[[ONE]], %[[ONE]]) dynamic_shared_memory_size %{{.*}} args(
 // CHECK: gpu.func @kb2_49_k0
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2 : i32}
 // The 3-D output is stored with 5 indices.
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<16x64x32x64x64xf32>
 func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
@@ -128,52 +128,3 @@ func.func @layer_norm2d(%x: tensor<1x4x3x5xf32>, %w: tensor<4x8x3x3xf32>,
   %3 = fuse.mul %2, %c3 : tensor<1x8x7x11xf32>, tensor<f32> -> tensor<1x8x7x11xf32>
   return %3 : tensor<1x8x7x11xf32>
 }
-
-// -----
-
-// Two graph functions, one of them with two independent kernels (two
-// results): all kernels land in the one gpu.module; each output memref
-// follows the inputs in result order. External functions are left alone.
-
-// CHECK-LABEL: module attributes {gpu.container_module}
-// CHECK: func.func private @external(tensor<4xf32>)
-// CHECK: func.func @first(%[[X:[^:]*]]: memref<1x4x5xf32>, %[[W1:[^:]*]]: memref<4x8x3xf32>, %[[W2:[^:]*]]: memref<4x2x1xf32>, %[[R0:[^:]*]]: memref<1x8x7xf32>, %[[R1:[^:]*]]: memref<1x2x5xf32>)
-// CHECK: gpu.launch_func @fusecc_kernels::@first_k0 {{.*}} args(%[[X]] : memref<1x4x5xf32>, %[[W1]] : memref<4x8x3xf32>, %[[R0]] : memref<1x8x7xf32>)
-// CHECK: gpu.launch_func @fusecc_kernels::@first_k1 {{.*}} args(%[[X]] : memref<1x4x5xf32>, %[[W2]] : memref<4x2x1xf32>, %[[R1]] : memref<1x2x5xf32>)
-// CHECK-NEXT: return
-// CHECK: func.func @second(
-// CHECK: gpu.launch_func @fusecc_kernels::@second_k0
-// CHECK: gpu.module @fusecc_kernels
-// CHECK: gpu.func @first_k0(
-// CHECK: gpu.func @first_k1(
-// CHECK: gpu.func @second_k0(
-// CHECK-NOT: gpu.module
-func.func private @external(tensor<4xf32>)
-
-func.func @first(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>, %w2: tensor<4x2x1xf32>)
-    -> (tensor<1x8x7xf32>, tensor<1x2x5xf32>) {
-  %0 = fuse.conv_transpose %x, %w1 {stride = array<i64: 1>, padding = array<i64: 0>,
-         output_padding = array<i64: 0>, dilation = array<i64: 1>}
-       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
-  %1 = fuse.conv_transpose %x, %w2 {stride = array<i64: 1>, padding = array<i64: 0>,
-         output_padding = array<i64: 0>, dilation = array<i64: 1>}
-       : (tensor<1x4x5xf32>, tensor<4x2x1xf32>) -> tensor<1x2x5xf32>
-  %2 = fuse.tanh %1 : tensor<1x2x5xf32>
-  return %0, %2 : tensor<1x8x7xf32>, tensor<1x2x5xf32>
-}
-
-func.func @second(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
-         output_padding = array<i64: 0>, dilation = array<i64: 1>}
-       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
-  %1 = fuse.mish %0 : tensor<1x8x7xf32>
-  return %1 : tensor<1x8x7xf32>
-}
-
-// -----
-
-// A module without graph functions is left as it is.
-// CHECK-LABEL: module {
-// CHECK-NEXT: func.func private @only_external(memref<4xf32>)
-// CHECK-NOT: gpu.module
-func.func private @only_external(memref<4xf32>)

@@ -297,6 +297,29 @@ func.func @dense_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tenso
 
 // -----
 
+// Only rank-0 constants are cloned into kernels: a splat constant of rank 3
+// (even all-ones shaped) is a kernel input like any other tensor.
+
+// CHECK-LABEL: func.func @splat_rank3_constant
+// CHECK-NEXT: %[[S:.*]] = arith.constant dense<2.000000e+00> : tensor<1x1x1xf32>
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "splat_rank3_constant_k0" ins(%{{.*}}, %{{.*}}, %[[S]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x1x1xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[IN:[^:]*]]: tensor<1x1x1xf32>):
+// CHECK-NOT:    arith.constant
+// CHECK:        fuse.mul %{{.*}}, %[[IN]]
+// CHECK:        fuse.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K]]
+func.func @splat_rank3_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
+  %c = arith.constant dense<2.0> : tensor<1x1x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.mul %0, %c : tensor<1x8x7xf32>, tensor<1x1x1xf32> -> tensor<1x8x7xf32>
+  return %1 : tensor<1x8x7xf32>
+}
+
+// -----
+
 // Two convolutions in one function: two kernels, numbered in order. The
 // second convolution reads the first kernel's result.
 
@@ -361,12 +384,11 @@ func.func @two_convs_joined(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>,
 
 // -----
 
-// A dead convolution (and its dead epilogue) is left alone; the live one is
-// still numbered after it: kernel names count formed kernels only.
+// A dead convolution and its dead epilogue are erased before fusion; the
+// live one becomes the only kernel (kernel names count formed kernels only).
 
 // CHECK-LABEL: func.func @dead_conv
-// CHECK-NEXT: %[[D:.*]] = fuse.conv_transpose
-// CHECK-NEXT: fuse.relu %[[D]]
+// CHECK-NOT: fuse.relu
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "dead_conv_k0"
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose

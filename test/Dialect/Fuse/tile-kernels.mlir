@@ -17,8 +17,9 @@
 // TF32-LABEL: func.func @kb2_49
 // With tf32 the convolution runs on tensor cores: 2 x 2 warps per W phase
 // (2 phases), each 2 x 2 mma tiles of 16 channels x 8 positions; 4 output
-// rows of one H phase share a block.
-// TF32: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>}
+// rows of one H phase share a block; with 4 rows all 32 input channels are
+// staged per round.
+// TF32: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 32, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>}
 // SMALL-LABEL: func.func @kb2_49
 // SMALL: {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">}
 func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
@@ -40,7 +41,8 @@ func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
 // CHECK-LABEL: func.func @channel_softmax_100
 // CHECK: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @channel_softmax_100
-// TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>}
+// tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
+// TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>}
 // SMALL-LABEL: func.func @channel_softmax_100
 // SMALL: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @channel_softmax_100(%x: tensor<2x4x5x5xf32>, %w: tensor<4x100x3x3xf32>) -> tensor<2x100x7x7xf32> {
@@ -77,7 +79,8 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
 // CHECK-LABEL: func.func @layer_norm_last_dim
 // CHECK: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @layer_norm_last_dim
-// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 7>}
+// tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
+// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 7>}
 // SMALL-LABEL: func.func @layer_norm_last_dim
 // SMALL: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @layer_norm_last_dim(%x: tensor<2x4x5x50xf32>, %w: tensor<4x64x3x3xf32>,
