@@ -3,12 +3,8 @@
 
 // Modules with external function declarations (split out of
 // convert-to-gpu.mlir so that its other cases keep running).
-// XFAIL: *
-// Bug (since bbfdc01): fuse-form-kernels segfaults on a function declaration:
-// its dead-op sweep calls func.getBody().front() on the empty region.
-// Reproducer: echo 'func.func private @e(tensor<4xf32>)' |
-//   fusecc-opt --pass-pipeline='builtin.module(func.func(fuse-form-kernels))'
-// Remove the XFAIL once the pass skips declarations.
+// fuse-form-kernels skips declarations (it used to crash on their empty
+// body).
 
 // FORM-LABEL: func.func private @external(tensor<4xf32>)
 // FORM-LABEL: func.func private @only_external(memref<4xf32>)

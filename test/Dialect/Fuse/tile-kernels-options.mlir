@@ -21,11 +21,11 @@
 
 // The stride and thread-grid limits of the cost model itself are tested in
 // tile-kernels-invalid.mlir (stride 300) and invalid.mlir (#fuse.tile).
-// threads=1024 is tile-kernels-threads-1024.mlir (XFAIL, a known bug).
+// threads=1024 is tile-kernels-threads-1024.mlir.
 
 // With valid options the same graph tiles fine.
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=512}))' | FileCheck %s --check-prefix=OK
-// OK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 36, tileC = 64, threadsW = 18, threadsC = 32, chanPerThread = 2, ciChunk = 8, precision = "ieee">}
+// OK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 36, tileC = 64, threadsW = 18, threadsC = 16, chanPerThread = 4, ciChunk = 8, precision = "ieee">}
 // OK: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<tileW = 200, tileC = 64, threadsW = 100, threadsC = 8, chanPerThread = 8, ciChunk = 8, precision = "ieee">}
 
 // rows / ci-chunk override the tensor-core cost model (the stride-100 kernel

@@ -1,15 +1,8 @@
 // threads=1024 is a valid option value (threads in [32, 1024]), and both
 // graphs tile with threads=512 (tile-kernels-options.mlir).
 //
-// XFAIL: *
-// KNOWN BUG: chooseConfig() (lib/Dialect/Fuse/Transforms/TileKernels.cpp)
-// takes threadsC = min(threads / threadsW, 64) and then rounds it *up* to a
-// whole number of warps, past the thread budget: stride 3 gives
-// threadsW = 18, threadsC = 56 -> 64, 1152 threads; stride 100 gives
-// threadsW = 100, threadsC = 10 -> 16, 1600 threads. The #fuse.tile verifier
-// then rejects the config ("threadsW * threadsC = 1152 exceeds 1024 threads
-// per block") and the pass fails, although rounding down (56 -> 48,
-// 10 -> 8) fits. Remove the XFAIL when threadsC is rounded within the budget.
+// threadsC is rounded to whole warps within the thread budget (it used to
+// round up past it: stride 3 gave 18 x 64 = 1152 threads).
 
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=1024}))' 2>&1 | FileCheck %s
 // CHECK-NOT: error

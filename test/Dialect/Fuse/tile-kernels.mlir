@@ -145,7 +145,7 @@ func.func @stride3(%x: tensor<1x8x10xf32>, %w: tensor<8x64x3xf32>) -> tensor<1x6
 // threads are not whole warps, so threadsC is rounded up to 16 (320
 // threads, more than the 256 asked for); with 128 threads, 20 x 6 -> 20 x 8.
 // CHECK-LABEL: func.func @stride5_w
-// CHECK: {config = #fuse.tile<tileW = 20, tileC = 16, threadsW = 20, threadsC = 16, chanPerThread = 1, ciChunk = 3, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 20, tileC = 16, threadsW = 20, threadsC = 8, chanPerThread = 2, ciChunk = 3, precision = "ieee">}
 // SMALL-LABEL: func.func @stride5_w
 // SMALL: {config = #fuse.tile<tileW = 20, tileC = 16, threadsW = 20, threadsC = 8, chanPerThread = 2, ciChunk = 3, precision = "ieee">}
 func.func @stride5_w(%x: tensor<1x3x2x2x3xf32>, %w: tensor<3x16x1x1x5xf32>) -> tensor<1x16x2x2x15xf32> {

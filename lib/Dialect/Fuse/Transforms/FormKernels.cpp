@@ -85,6 +85,8 @@ struct FormKernelsPass
     : public fusecc::fuse::impl::FuseFormKernelsBase<FormKernelsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
     // Graph ops are pure: drop those whose results nobody uses, so that an
     // unused value neither blocks fusion nor reaches the lowering.
     for (Operation &op : llvm::make_early_inc_range(

@@ -165,8 +165,14 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   // Warp shuffles in the reductions need whole warps.
   int64_t warpQuantum = 32 / std::gcd<int64_t>(threadsW, 32);
   if ((threadsW * threadsC) % 32 != 0) {
-    if (g.groups == 1)
-      threadsC = llvm::alignTo(threadsC, warpQuantum);
+    if (g.groups == 1) {
+      // Round up to whole warps, or down if that exceeds the budget.
+      threadsC = threadsW * llvm::alignTo(threadsC, warpQuantum) <= threads
+                     ? llvm::alignTo(threadsC, warpQuantum)
+                     : std::max(warpQuantum,
+                                static_cast<int64_t>(
+                                    llvm::alignDown(threadsC, warpQuantum)));
+    }
     else if (!a.reductions.empty())
       return kernel.emitOpError("grouped convolution with stride ")
              << sw << " and a fused reduction needs a thread grid of whole "
