@@ -171,6 +171,9 @@ private:
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
   void emitReduction(Operation *op, int64_t ordinal);
+  /// Value of reduction `op` at `el`: its tile entry normalised with the
+  /// line statistics.
+  Value normalizedValue(Operation *op, const Element &el);
   /// Address of (row r, channel cl, position wl) of an output tile.
   Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
     Value rowCh = add(mul(r, cfg.getTileC()), cl);
@@ -621,8 +624,10 @@ Value KernelEmitter::elementValue(Value v, const Element &el,
     return known;
   Value result;
   Operation *def = v.getDefiningOp();
-  if (def && a.tileOf.count(def)) {
-    result = sload(tileAddr(a.tileOf.lookup(def), el.r, el.cl, el.wl));
+  if (def == a.conv.getOperation()) {
+    result = sload(tileAddr(0, el.r, el.cl, el.wl));
+  } else if (def && a.tileOf.count(def)) {
+    result = normalizedValue(def, el);
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto dense = cast<DenseElementsAttr>(cst.getValue());
     result = f(dense.getSplatValue<APFloat>().convertToDouble());
@@ -652,10 +657,10 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   // 1. Materialise the input in this reduction's tile. Each element is read
   // and written by one thread, so the tile may be the input's own.
-  // (Nothing to do when the input already is this tile's value.)
-  Operation *inputDef = input.getDefiningOp();
-  if (!inputDef || !a.tileOf.count(inputDef) ||
-      a.tileOf.lookup(inputDef) != tile) {
+  // (Nothing to do when the input is the convolution and this reduction
+  // took over its tile: the tile already holds the input. A reduction's tile
+  // holds unnormalised values, so its readers always go through here.)
+  if (input.getDefiningOp() != a.conv.getOperation() || tile != 0) {
     forEachTileElement([&](const Element &el) {
       DenseMap<Value, Value> memo;
       Value v = elementValue(input, el, memo);
@@ -765,30 +770,32 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   }
   gpu::BarrierOp::create(b);
 
-  // 3. Normalise the tile in place.
-  forEachTileElement([&](const Element &el) {
-    Value addr = tileAddr(tile, el.r, el.cl, el.wl);
-    Value x = sload(addr);
-    Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
-    Value sB = sload(add(line, statsB));
-    Value sA = softmax ? Value() : sload(add(line, statsA));
-    Value y;
-    if (softmax) {
-      y = arith::MulFOp::create(b, x, sB); // exp(x - max) * (1 / sum)
-    } else {
-      auto ln = cast<LayerNormOp>(op);
-      y = arith::MulFOp::create(b, arith::SubFOp::create(b, x, sA), sB);
-      if (Value w = ln.getWeight())
-        y = arith::MulFOp::create(
-            b, y, memref::LoadOp::create(b, memOf.lookup(w), ValueRange{el.ow}));
-      if (Value bias = ln.getBias())
-        y = arith::AddFOp::create(
-            b, y,
-            memref::LoadOp::create(b, memOf.lookup(bias), ValueRange{el.ow}));
-    }
-    sstore(y, addr);
-  });
-  gpu::BarrierOp::create(b);
+  // 3. Nothing more here: readers normalise on load (`normalizedValue`),
+  // which saves a pass over the tile and a barrier.
+}
+
+Value KernelEmitter::normalizedValue(Operation *op, const Element &el) {
+  int64_t ordinal = llvm::find(a.reductions, op) - a.reductions.begin();
+  auto softmax = dyn_cast<SoftmaxOp>(op);
+  bool alongChannels = softmax && softmax.getDim() == 1;
+  int64_t lineWidth = alongChannels ? cfg.getTileW() : cfg.getTileC();
+  int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
+  int64_t statsB = statsA + smemPlan.statsLen;
+  Value x = sload(tileAddr(a.tileOf.lookup(op), el.r, el.cl, el.wl));
+  Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
+  Value sB = sload(add(line, statsB));
+  if (softmax) // The tile holds exp(x - max); statsB is 1 / sum.
+    return arith::MulFOp::create(b, x, sB);
+  auto ln = cast<LayerNormOp>(op);
+  Value y = arith::MulFOp::create(
+      b, arith::SubFOp::create(b, x, sload(add(line, statsA))), sB);
+  if (Value w = ln.getWeight())
+    y = arith::MulFOp::create(
+        b, y, memref::LoadOp::create(b, memOf.lookup(w), ValueRange{el.ow}));
+  if (Value bias = ln.getBias())
+    y = arith::AddFOp::create(
+        b, y, memref::LoadOp::create(b, memOf.lookup(bias), ValueRange{el.ow}));
+  return y;
 }
 
 void KernelEmitter::emitEpilogue() {
