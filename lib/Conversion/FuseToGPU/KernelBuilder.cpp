@@ -843,7 +843,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   // Ask ptxas for registers that let two blocks share an SM: the staging
   // address arithmetic is otherwise hoisted into registers generously.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(launch.threads <= 384 ? 2 : 1));
+                b.getI32IntegerAttr(launch.threads <= 512 ? 2 : 1));
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());

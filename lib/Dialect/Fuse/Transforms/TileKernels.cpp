@@ -79,12 +79,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
     channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
-  // At most two 16-channel tiles per warp, so that rows fit in registers;
-  // one from 128 channels on (8 channel warps), which lets a block keep 4
-  // rows: twice the multiply-adds per staged weight.
-  int64_t warpsC = mTiles >= 8 ? std::min<int64_t>(mTiles, 8)
-                               : std::clamp<int64_t>(
-                                     llvm::divideCeil(mTiles, 2), 1, 4);
+  // At most two 16-channel tiles per warp, so that rows fit in registers.
+  int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
   if (tilesC > 4)
     return {};
