@@ -2,23 +2,29 @@
 //
 // Device code of a fused transposed convolution + epilogue.
 //
-// A block owns one output row segment (batch n, depth od, height oh, `tileW`
-// positions along W) and `tileC` channels. The convolution is computed per
-// stride phase: a block's od/oh fix the valid depth/height taps, and each
-// thread owns positions strided by `threadsW` (a multiple of the W stride), so
-// that all of its positions share one W phase and one set of valid W taps.
-// Only valid taps are visited: no multiply by a structural zero. Input rows
-// and weights are staged in shared memory chunk by chunk of input channels;
-// each thread keeps a `chanPerThread x posPerThread` accumulator micro-tile
-// in registers (fully unrolled, carried through scf.for iter_args).
+// A block owns `rows` output rows of one H stride phase (batch n, depth od,
+// heights oh, oh + s_h, ...), a segment of `tileW` positions along W and
+// `tileC` channels. The convolution is computed per stride phase: the
+// block's od and H phase fix its valid depth/height taps (`tapRange`, closed
+// form), and the main loop runs over flattened rounds (valid d tap, valid h
+// tap, chunk of input channels). Along W, every warp (tensor cores) or
+// thread (FMA) owns positions of one W phase, so its valid W taps are one
+// arithmetic progression too. Only valid taps are visited: no multiply by a
+// structural zero.
+//
+// Each round stages its input rows and weights in shared memory (rounded to
+// TF32 on the tensor-core path), then the tensor cores (`mma.sync m16n8k8`,
+// weight fragments shared by the block's rows) or the FMA units accumulate
+// into registers: unrolled values carried through scf.for iter_args.
 //
 // The accumulators (plus the conv bias) are written to an output tile in
-// shared memory. The epilogue then runs on that tile: elementwise ops are
-// evaluated per element straight from the tile; each softmax / layer_norm
-// materialises its input in its own tile, reduces lines of it (warp
-// shuffles), and normalises it in place. The final value of every element is
-// stored to global memory with consecutive threads on consecutive W
-// positions (coalesced).
+// shared memory, which aliases the (now dead) staging buffer. The epilogue
+// runs on that tile: elementwise ops are evaluated per element straight from
+// the tile; each softmax / layer_norm materialises its input in a tile (the
+// conv tile itself when nothing reads the conv afterwards), reduces its lines
+// with warp shuffles into per-line statistics, and its readers normalise on
+// load. The final value of every element is stored to global memory with
+// consecutive threads on consecutive W positions (coalesced).
 //
 //===----------------------------------------------------------------------===//
 

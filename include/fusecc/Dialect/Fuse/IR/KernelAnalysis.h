@@ -75,8 +75,8 @@ struct SharedMemoryPlan {
   int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
-  /// The staging buffer: an input chunk at `xsOffset` and a weight chunk at
-  /// `wsOffset`.
+  /// The staging buffer (`stageElems` long): an input chunk at `xsOffset`
+  /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
