@@ -152,9 +152,10 @@ private:
   void emitConvolution();
   /// Stage a chunk of input rows / weights of one (td, th) tap pair in
   /// shared memory (TF32-rounded on the tensor-core path).
-  /// Stage a chunk of input rows / weights of one (td, th) tap pair in
-  /// shared memory (TF32-rounded on the tensor-core path).
   void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
+  /// `stageInputs` with 16-byte loads (`SharedMemoryPlan::vectorInput`).
+  void stageInputVectors(Value input, Value ci0, Value ciBase, Value id,
+                         Value ih);
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
                     Value td, Value th);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
@@ -285,6 +286,8 @@ void KernelEmitter::emitConvolution() {
   Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
 
   iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
+  if (smemPlan.vectorInput)
+    iwMin = mul(floorDiv(iwMin, 4), 4);
   TapRange dTaps = tapRange(add(od, g.pad[0]), 0, 1);
   TapRange hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
   // Rounds of the main loop: (valid d tap, valid h tap, channel chunk).
@@ -337,6 +340,8 @@ void KernelEmitter::emitConvolution() {
 /// and are replaced by zero (no branches).
 void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
                                 Value ih) {
+  if (smemPlan.vectorInput)
+    return stageInputVectors(input, ci0, ciBase, id, ih);
   const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
   const int64_t span = smemPlan.inputSpan, nthreads = launch.threads;
   const int64_t total = kc * rows * span;
@@ -366,6 +371,47 @@ void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
   auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   sstore(roundOperand(v), addr);
+}
+
+void KernelEmitter::stageInputVectors(Value input, Value ci0, Value ciBase,
+                                      Value id, Value ih) {
+  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
+  const int64_t vecs = smemPlan.inputSpan / 4, nthreads = launch.threads;
+  const int64_t total = kc * rows * vecs;
+  // One 16-byte vector (4 consecutive input columns) per thread and
+  // iteration. The window starts at a multiple of 4 and the row length is
+  // one too, so a vector lies wholly inside or wholly outside the row.
+  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
+                                 c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
+  Value xv = remu(e, vecs), rest = divu(e, vecs);
+  Value rr = remu(rest, rows), kci = divu(rest, rows);
+  Value ci = add(ci0, kci);
+  Value iw = add(iwMin, mul(xv, 4)), ihr = add(ih, rr);
+  Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
+                  andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  Value v4 = vector::LoadOp::create(
+      b, v4Ty, input,
+      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)),
+      /*nontemporal=*/false, llvm::MaybeAlign(16));
+  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
+                           mul(rr, smemPlan.xsRowStride)),
+                       mul(xv, 4)),
+                   smemPlan.xsOffset);
+  // Iterations past `total` write nothing.
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (int64_t i = 0; i < 4; ++i) {
+    Value v = arith::SelectOp::create(
+        b, ok, vector::ExtractOp::create(b, v4, i), f(0.0));
+    sstore(roundOperand(v), add(addr, i));
+  }
 }
 
 void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,

@@ -180,6 +180,12 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.numTiles = a.numTiles;
   p.inputSpan =
       (cfg.getTileW() - 1 + (g.k[2] - 1) * g.dil[2]) / g.stride[2] + 2;
+  // Input rows whose length is a multiple of 4 are staged with 16-byte
+  // loads: the staged window then starts at a multiple of 4 (up to 3 more
+  // columns) and spans whole vectors.
+  p.vectorInput = g.in[2] % 4 == 0;
+  if (p.vectorInput)
+    p.inputSpan = llvm::alignTo(p.inputSpan + 3, 4);
   // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
   // k-columns per warp) hit 32 distinct banks.
   auto conflictFree = [](int64_t n) -> int64_t {

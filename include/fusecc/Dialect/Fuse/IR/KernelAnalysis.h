@@ -71,6 +71,9 @@ struct SharedMemoryPlan {
   int64_t tileElems = 0;  ///< rows * tileC * tileStride.
   int64_t numTiles = 0;   ///< 1 + number of reductions.
   int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
+  /// Input rows are staged as 16-byte vectors from a window that starts at
+  /// a multiple of 4 (the input's last dim is a multiple of 4).
+  bool vectorInput = false;
   int64_t xsStride = 0;   ///< Stride between staged input channels.
   int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
