@@ -42,7 +42,7 @@ enum class Opc : uint8_t {
   // Constants and ids.
   ConstBits, Copy, Extract, Mma, Bitcast, ThreadId, BlockId, BlockDim, GridDim, LaneId,
   // Memory.
-  DynSmem, View, Load, VecLoad, Store,
+  DynSmem, View, Load, VecLoad, Store, VecStore,
   // Asynchronous global -> shared copies (cp.async).
   AsyncCopy, AsyncGroup, AsyncWait,
   // Conversions.
@@ -232,7 +232,8 @@ private:
     // Vector values: only where the tf32 tensor-core path uses them.
     bool vectorAware = isa<arith::ConstantOp, arith::SelectOp, scf::ForOp,
                            scf::IfOp, vector::ExtractOp, vector::LoadOp,
-                           vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
+                           vector::StoreOp, vector::FromElementsOp,
+                           nvgpu::MmaSyncOp>(op);
     if (!vectorAware) {
       for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
                                              op.getResultTypes()))
@@ -362,6 +363,22 @@ private:
       if (l.getNontemporal())
         return fail(&op, "nontemporal vector.load is not supported");
       if (auto a = l.getAlignment())
+        inst.imm = *a;
+    } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
+      // n consecutive elements along the last dimension; `imm` holds the
+      // alignment attribute in bytes (0: none, element alignment only).
+      inst.opc = Opc::VecStore;
+      if (!st.getMemRefType().getElementType().isF32() ||
+          st.getVectorType().getRank() != 1 ||
+          !st.getVectorType().getElementType().isF32() ||
+          st.getVectorType().isScalable())
+        return fail(&op, "only 1-D f32 vector.store to an f32 memref is "
+                         "supported");
+      if (st.getMemRefType().getRank() < 1)
+        return fail(&op, "vector.store to a rank-0 memref");
+      if (st.getNontemporal())
+        return fail(&op, "nontemporal vector.store is not supported");
+      if (auto a = st.getAlignment())
         inst.imm = *a;
     } else if (auto cp = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       // cp.async.{ca,cg}.shared.global [dst], [src], cp-size, src-size:
@@ -828,6 +845,35 @@ private:
     int64_t li;
     if (failed(address(inst, lane, 2, d, li)))
       return failure();
+    return storeAt(inst, lane, d, li, v);
+  }
+
+  /// vector.store of the `n` values in `inst.in[0, n)`: bounds of every
+  /// element and the alignment attribute checked like `vecLoad`.
+  LogicalResult vecStore(const Inst &inst, int lane, size_t n) {
+    MemDesc *d;
+    int64_t li;
+    size_t memIdx = n;
+    if (failed(addressOf(inst, lane, memIdx, inst.in.size() - memIdx - 1,
+                         static_cast<int64_t>(n), d, li)))
+      return failure();
+    int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * 4;
+    if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
+      return fail(inst, lane,
+                  "misaligned vector access: byte offset " +
+                      std::to_string(byteAddr) + " (element " +
+                      std::to_string(li) + ") of " + d->name +
+                      " is not a multiple of the " + std::to_string(inst.imm) +
+                      "-byte alignment");
+    for (size_t i = 0; i < n; ++i)
+      if (failed(storeAt(inst, lane, d, li + static_cast<int64_t>(i),
+                         F(inst.in[i], lane))))
+        return failure();
+    return success();
+  }
+
+  LogicalResult storeAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
+                        float v) {
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (sPending[w] > 0 &&
@@ -1135,6 +1181,14 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
       if (failed(store(inst, l, F(inst.in[0], l))))
         return failure();
     return success();
+  case Opc::VecStore: {
+    size_t n = static_cast<size_t>(
+        cast<VectorType>(inst.op->getOperand(0).getType()).getNumElements());
+    for (int l : lanes)
+      if (failed(vecStore(inst, l, n)))
+        return failure();
+    return success();
+  }
   case Opc::AsyncCopy:
     for (int l : lanes)
       if (failed(asyncCopy(inst, l)))

@@ -171,10 +171,12 @@ private:
   Value convBias(Value cl);
   void computeWarpCoordinates();
   void emitEpilogue();
-  /// Runs `body(cl, wl, c, ow)` for every valid element of the tile,
-  /// distributed over the block's threads (consecutive threads, consecutive
-  /// W positions).
-  void forEachTileElement(function_ref<void(const Element &)> body);
+  /// Runs `body` for every valid element of the tile, distributed over the
+  /// block's threads in quads of 4 consecutive W positions of one line
+  /// (consecutive threads, consecutive quads): `body` gets a whole quad
+  /// (4 independent elements, which also gives the scheduler 4 independent
+  /// chains) or, at a line end that is not a multiple of 4, one element.
+  void forEachTileElement(function_ref<void(ArrayRef<Element>)> body);
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
   void emitReduction(Operation *op, int64_t ordinal);
@@ -648,26 +650,49 @@ void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
 }
 
 void KernelEmitter::forEachTileElement(
-    function_ref<void(const Element &)> body) {
+    function_ref<void(ArrayRef<Element>)> body) {
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
-  auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * tileW),
+  const int64_t quads = llvm::divideCeil(tileW, 4);
+  auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * quads),
                                  c(launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
-  Element el;
-  el.wl = remu(e, tileW);
-  Value rest = divu(e, tileW);
-  el.cl = remu(rest, tileC);
-  el.r = divu(rest, tileC);
-  el.ch = add(co0, el.cl);
-  el.ow = add(ow0, el.wl);
-  el.oh = rowHeight(el.r);
-  Value valid = andI(andI(ult(el.ch, g.cout), ult(el.ow, g.out[2])),
-                     ult(el.oh, g.out[1]));
-  auto ifOp = scf::IfOp::create(b, TypeRange{}, valid, false);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  body(el);
+  Value wl0 = mul(remu(e, quads), 4);
+  Value rest = divu(e, quads);
+  Element first;
+  first.cl = remu(rest, tileC);
+  first.r = divu(rest, tileC);
+  first.ch = add(co0, first.cl);
+  first.oh = rowHeight(first.r);
+  Value lineValid = andI(ult(first.ch, g.cout), ult(first.oh, g.out[1]));
+  SmallVector<Element, 4> quad(4, first);
+  for (int64_t i = 0; i < 4; ++i) {
+    quad[i].wl = add(wl0, i);
+    quad[i].ow = add(ow0, quad[i].wl);
+  }
+  // A quad lies wholly inside or wholly outside the tile and the tensor
+  // when both widths are multiples of 4; otherwise the last quad of a line
+  // may be partial and its elements are guarded one by one.
+  bool aligned = tileW % 4 == 0 && g.out[2] % 4 == 0;
+  Value full = andI(lineValid, ult(quad[3].ow, g.out[2]));
+  if (tileW % 4 != 0)
+    full = andI(full, ult(quad[3].wl, tileW));
+  auto ifFull = scf::IfOp::create(b, TypeRange{}, full,
+                                  /*withElseRegion=*/!aligned);
+  b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+  body(quad);
+  if (aligned)
+    return;
+  b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  for (const Element &el : quad) {
+    Value valid = andI(andI(lineValid, ult(el.ow, g.out[2])),
+                       ult(el.wl, tileW));
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    body(ArrayRef<Element>(el));
+  }
 }
 
 Value KernelEmitter::elementValue(Value v, const Element &el,
@@ -713,10 +738,12 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   // took over its tile: the tile already holds the input. A reduction's tile
   // holds unnormalised values, so its readers always go through here.)
   if (input.getDefiningOp() != a.conv.getOperation() || tile != 0) {
-    forEachTileElement([&](const Element &el) {
-      DenseMap<Value, Value> memo;
-      Value v = elementValue(input, el, memo);
-      sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
+    forEachTileElement([&](ArrayRef<Element> els) {
+      for (const Element &el : els) {
+        DenseMap<Value, Value> memo;
+        Value v = elementValue(input, el, memo);
+        sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
+      }
     });
     gpu::BarrierOp::create(b);
   }
@@ -856,10 +883,26 @@ void KernelEmitter::emitEpilogue() {
   Value result =
       cast<YieldOp>(kernel.getBody().front().getTerminator()).getValue();
   Value out = func.getArguments().back();
-  forEachTileElement([&](const Element &el) {
-    DenseMap<Value, Value> memo;
-    Value v = elementValue(result, el, memo);
-    memref::StoreOp::create(b, v, out, fullIndex(n, el.ch, od, el.oh, el.ow));
+  forEachTileElement([&](ArrayRef<Element> els) {
+    SmallVector<Value, 4> values;
+    for (const Element &el : els) {
+      DenseMap<Value, Value> memo;
+      values.push_back(elementValue(result, el, memo));
+    }
+    // Whole quads of rows whose length is a multiple of 4 start 16-byte
+    // aligned: one vector store.
+    if (els.size() == 4 && g.out[2] % 4 == 0) {
+      auto v4Ty = VectorType::get({4}, b.getF32Type());
+      Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
+      vector::StoreOp::create(b, v4, out,
+                              fullIndex(n, els[0].ch, od, els[0].oh,
+                                        els[0].ow),
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      return;
+    }
+    for (auto [el, v] : llvm::zip(els, values))
+      memref::StoreOp::create(b, v, out,
+                              fullIndex(n, el.ch, od, el.oh, el.ow));
   });
 }
 

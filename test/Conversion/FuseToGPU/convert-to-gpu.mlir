@@ -74,8 +74,10 @@ func.func @softmax1d(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf
 // CHECK: gpu.launch_func @fusecc_kernels::@kb2_49_k0 blocks in (%[[GRID]], %[[ONE]], %[[ONE]]) threads in (%[[BLOCK]], %[[ONE]], %[[ONE]]) dynamic_shared_memory_size %{{.*}} args(
 // CHECK: gpu.func @kb2_49_k0
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2 : i32}
-// The 3-D output is stored with 5 indices.
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<16x64x32x64x64xf32>
+// Input rows (32 wide) are staged as 16-byte vectors; the 3-D output is
+// stored with 5 indices, 4 consecutive W positions per 16-byte store.
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x32x16x32x32xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64x32x64x64xf32>, vector<4xf32>
 func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
                   %b: tensor<64xf32>) -> tensor<16x64x32x64x64xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
