@@ -913,5 +913,23 @@ fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                                 entry->name, i, arg->name,
                                 (unsigned long long)args[i].ptr);
   }
+  // Kernels assume their buffers do not overlap (their pointer parameters
+  // are `noalias`): an output may share memory with no other argument.
+  for (size_t i = 0; i < arg_count; ++i) {
+    if (!entry->args[i].is_output)
+      continue;
+    for (size_t j = 0; j < arg_count; ++j) {
+      if (j == i)
+        continue;
+      uint64_t a0 = args[i].ptr, a1 = a0 + args[i].size_bytes;
+      uint64_t b0 = args[j].ptr, b1 = b0 + args[j].size_bytes;
+      if (a0 < b1 && b0 < a1)
+        return fusecc_make_status(
+            FUSECC_STATUS_INVALID_ARGUMENT,
+            "entry '%s' arg %zu '%s' (output) overlaps arg %zu '%s': "
+            "outputs must not share memory with other arguments",
+            entry->name, i, entry->args[i].name, j, entry->args[j].name);
+    }
+  }
   return NULL;
 }

@@ -467,7 +467,7 @@ static void test_validate_args(void) {
   if (!bundle)
     return;
   fusecc_buffer_t args[3] = {
-      {0x10000, 64 * 1024 * 4}, {0x20000, 1024 * 4}, {0x30000, 64 * 1024 * 4}};
+      {0x100000, 64 * 1024 * 4}, {0x200000, 1024 * 4}, {0x300000, 64 * 1024 * 4}};
   CHECK_OK(fusecc_bundle_validate_args(bundle, 0, args, 3));
   CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 2),
                FUSECC_STATUS_INVALID_ARGUMENT,
@@ -489,10 +489,22 @@ static void test_validate_args(void) {
   CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),
                FUSECC_STATUS_INVALID_ARGUMENT,
                "entry 'sample_add' arg 2 'result': null device pointer");
-  args[2].ptr = 0x30008;
+  args[2].ptr = 0x300008;
   CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),
                FUSECC_STATUS_INVALID_ARGUMENT,
-               "arg 2 'result': device pointer 0x30008 is not 16-byte aligned");
+               "arg 2 'result': device pointer 0x300008 is not 16-byte aligned");
+  // An output overlapping an input (in place, or partly) is rejected.
+  args[2].ptr = 0x100000;
+  CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'sample_add' arg 2 'result' (output) overlaps arg 0 "
+               "'x': outputs must not share memory with other arguments");
+  args[2].ptr = 0x200000 + 1024 * 4 - 16;
+  CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "arg 2 'result' (output) overlaps arg 1 'y'");
+  args[2].ptr = 0x200000 + 1024 * 4;
+  CHECK_OK(fusecc_bundle_validate_args(bundle, 0, args, 3));
   fusecc_bundle_release(bundle);
 }
 

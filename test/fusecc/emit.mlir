@@ -52,7 +52,8 @@
 // NVVM-NOT: gpu.func
 
 // LLVM: ; ModuleID = 'fusecc_kernels'
-// LLVM: define ptx_kernel void @f_k0(ptr %0, ptr %1, ptr %2, ptr %3)
+// Kernel buffers never overlap (the runtime checks): noalias pointers.
+// LLVM: define ptx_kernel void @f_k0(ptr noalias %0, ptr noalias %1, ptr noalias %2, ptr noalias %3)
 // LLVM: @llvm.nvvm.read.ptx.sreg.tid.x()
 // LLVM: @llvm.nvvm.shfl.sync.bfly.f32
 // LLVM: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)

@@ -32,6 +32,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -934,6 +935,12 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   auto func = gpu::GPUFuncOp::create(b, kernel.getKernelName(),
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // Kernel buffers never overlap (the runtime rejects overlapping argument
+  // buffers): loads of epilogue parameters may then be hoisted past the
+  // output stores.
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
   LaunchPlan launch = LaunchPlan::get(analysis, *kernel.getConfig());
   // Ask ptxas for registers that let two blocks share an SM: the staging
   // address arithmetic is otherwise hoisted into registers generously.

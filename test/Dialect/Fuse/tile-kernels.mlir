@@ -80,7 +80,10 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
 // CHECK: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @layer_norm_last_dim
 // tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
-// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 7>}
+// Two 16-channel tiles per warp would leave one row per block (2 x 7
+// position tiles); four channel warps of one tile each fit 2 rows, which
+// share every staged weight chunk.
+// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 7, rows = 2>}
 // SMALL-LABEL: func.func @layer_norm_last_dim
 // SMALL: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @layer_norm_last_dim(%x: tensor<2x4x5x50xf32>, %w: tensor<4x64x3x3xf32>,

@@ -61,26 +61,14 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   return success();
 }
 
-/// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
-/// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
-/// 16 channels x 8 positions of one phase. Returns a null attribute when the
-/// kernel does not fit this scheme (then the FMA path is used).
-TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
-                               int64_t maxTileW, int64_t forcedRows,
-                               int64_t forcedCiChunk) {
+/// `chooseMMAConfig` for a given number of channel warps.
+TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
+                                        const KernelAnalysis &a,
+                                        int64_t maxTileW, int64_t forcedRows,
+                                        int64_t forcedCiChunk, int64_t mTiles,
+                                        int64_t warpsC) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
-  // A block's channels must lie in one group, in whole 16-channel tiles.
-  int64_t channels =
-      a.needsAllChannels ? g.cout : std::min<int64_t>(g.coutPerGroup(), 64);
-  if (g.groups > 1) {
-    if (a.needsAllChannels || g.coutPerGroup() % 16 != 0)
-      return {};
-    channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
-  }
-  int64_t mTiles = llvm::divideCeil(channels, 16);
-  // At most two 16-channel tiles per warp, so that rows fit in registers.
-  int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
   if (tilesC > 4)
     return {};
@@ -137,6 +125,42 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
       return cfg;
   }
   return {};
+}
+
+/// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
+/// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
+/// 16 channels x 8 positions of one phase. Returns a null attribute when the
+/// kernel does not fit this scheme (then the FMA path is used).
+TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
+                               int64_t maxTileW, int64_t forcedRows,
+                               int64_t forcedCiChunk) {
+  const ConvGeometry &g = a.geom;
+  int64_t sw = g.stride[2];
+  // A block's channels must lie in one group, in whole 16-channel tiles.
+  int64_t channels =
+      a.needsAllChannels ? g.cout : std::min<int64_t>(g.coutPerGroup(), 64);
+  if (g.groups > 1) {
+    if (a.needsAllChannels || g.coutPerGroup() % 16 != 0)
+      return {};
+    channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
+  }
+  int64_t mTiles = llvm::divideCeil(channels, 16);
+  // At most two 16-channel tiles per warp, so that rows fit in registers;
+  // if that leaves a block one row only (many positions per warp), more
+  // channel warps of one tile each, so that rows can share the weights.
+  int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
+  TileConfigAttr cfg = chooseMMAConfigWithWarps(kernel, a, maxTileW,
+                                                forcedRows, forcedCiChunk,
+                                                mTiles, warpsC);
+  int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
+  bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
+  if (tryMore && moreWarpsC > warpsC)
+    if (TileConfigAttr alt = chooseMMAConfigWithWarps(
+            kernel, a, maxTileW, forcedRows, forcedCiChunk, mTiles,
+            moreWarpsC))
+      if (!cfg || alt.getRows() > 1)
+        return alt;
+  return cfg;
 }
 
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
