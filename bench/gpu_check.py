@@ -766,6 +766,12 @@ def check_entry(bundle, entry, args, device):
         row["speedup_compile"] = row["compile_ms"] / fusecc_ms
     if flops:
         row["conv_tflops"] = flops / (fusecc_ms * 1e-3) / 1e12
+    # Every argument byte moved once (graph inputs, weights, the output).
+    row["gbps"] = set_bytes / (fusecc_ms * 1e-3) / 1e9
+    # Issue 3's floor: max(conv FLOPs / 495 TFLOP/s, bytes / 3.0 TB/s).
+    floor_ms = max((flops or 0) / PEAK_TF32_FLOPS, set_bytes / PEAK_BYTES) * 1e3
+    row["floor_ms"] = floor_ms
+    row["pct_floor"] = 100.0 * floor_ms / fusecc_ms
     return row
 
 
@@ -779,7 +785,13 @@ COLUMNS = [
     ("status", "check"), ("fusecc_ms", "fusecc ms"), ("eager_ms", "eager ms"),
     ("compile_ms", "compile ms"), ("speedup_eager", "x eager"),
     ("speedup_compile", "x compile"), ("conv_tflops", "conv TFLOP/s"),
+    ("gbps", "GB/s"), ("pct_floor", "% of floor"),
 ]
+
+# The H100 ceilings of issue 3's floor: dense TF32 tensor-core rate and
+# device-memory bandwidth (read + write).
+PEAK_TF32_FLOPS = 495e12
+PEAK_BYTES = 3.0e12
 
 
 def cell(row, key):
@@ -797,8 +809,10 @@ def cell(row, key):
         return "%.4f" % value
     if key.startswith("speedup"):
         return "%.2fx" % value
-    if key == "conv_tflops":
-        return "%.1f" % value
+    if key in ("conv_tflops", "gbps"):
+        return "%.1f" % value if key == "conv_tflops" else "%.0f" % value
+    if key == "pct_floor":
+        return "%.0f%%" % value
     return str(value)
 
 
@@ -958,7 +972,9 @@ def main():
                     "GPU; times are medians of %d CUDA-event-timed runs "
                     "rotating over input sets; conv TFLOP/s counts exactly "
                     "the valid taps of every conv_transpose at the fusecc "
-                    "time.\n" % args.reps)
+                    "time; GB/s counts every argument byte once; %% of floor "
+                    "is max(FLOPs / 495 TFLOP/s, bytes / 3.0 TB/s) over the "
+                    "fusecc time.\n" % args.reps)
         with open(os.path.join(args.out, "gpu_check.json"), "w") as f:
             json.dump({"environment": env, "reps": args.reps, "rows": rows},
                       f, indent=2)
