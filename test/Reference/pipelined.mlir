@@ -1,30 +1,28 @@
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --emit=gpu %s | FileCheck %s --check-prefix=GPU
-// The software-pipelined tensor-core main loop (input rows a multiple of
-// 4): 16-byte cp.async copies of round q + 1's input rows while round q is
+// The software-pipelined tensor-core main loop (input rows and kw both
+// multiples of 4): 16-byte cp.async copies of round q + 1 while round q is
 // on the tensor cores, in-place TF32 rounding of each thread's own copies,
 // one barrier per round. The simulator checks every shared-memory access
 // against pending copies and barriers.
 
 // GPU-LABEL: gpu.func @pl_chunks_k0
-// Prologue: round 0's input rows copied (16-byte copies, zero fill through
-// the source size), its weights staged, the copies waited for and rounded
-// in place by the copying thread, then published.
-// GPU: nvgpu.device_async_copy %arg0[{{.*}}], %[[SMEM:.*]][%{{.*}}], 4, %{{.*}} {bypassL1} : memref<2x40x3x4x8xf32> to memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
+// Prologue: round 0 copied (16-byte copies, zero fill through the source
+// size), waited for, rounded in place by the copying thread, published.
+// GPU: nvgpu.device_async_copy %arg0[{{.*}}], %[[SMEM:.*]][%{{.*}}], 4, %{{.*}} {bypassL1} : memref<2x40x3x4x8xf32> to memref<[[#N:]]xf32, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy %arg1[{{.*}}], %[[SMEM]][%{{.*}}], 4, %{{.*}} {bypassL1} : memref<40x16x4x4x4xf32> to memref<[[#N]]xf32, #gpu.address_space<workgroup>>
 // GPU: %[[G0:.*]] = nvgpu.device_async_create_group
-// GPU: vector.load %arg1
-// GPU: nvgpu.device_async_wait %[[G0]] {numGroups = 0 : i32}
+// GPU-NEXT: nvgpu.device_async_wait %[[G0]] {numGroups = 0 : i32}
 // GPU: vector.load %[[SMEM]][%{{.*}}] {alignment = 16 : i64}
 // GPU: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // GPU: vector.store %{{.*}}, %[[SMEM]][%{{.*}}] {alignment = 16 : i64}
 // GPU: gpu.barrier
-// Each round: copy round q + 1's input rows, mma on round q, stage round
-// q + 1's weights, wait, round, one barrier.
+// Each round: copy round q + 1, mma on round q, wait, round, one barrier.
 // GPU: scf.for
 // GPU: nvgpu.device_async_copy %arg0
+// GPU: nvgpu.device_async_copy %arg1
 // GPU: %[[G:.*]] = nvgpu.device_async_create_group
 // GPU: nvgpu.mma.sync
-// GPU: vector.load %arg1
 // GPU: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
 // GPU: nvvm.convert.float.to.tf32
 // GPU: gpu.barrier
@@ -52,7 +50,7 @@ func.func @pl_softmax2d(%x0: tensor<2x40x5x16xf32>, %w1: tensor<40x32x4x4xf32>, 
   return %v2 : tensor<2x32x11x33xf32>
 }
 
-// kw = 8: two 16-byte weight loads per (input, output) channel pair.
+// kw = 8: two 16-byte copies per (input, output) channel pair.
 func.func @pl_kw8(%x0: tensor<1x8x6x12xf32>, %w1: tensor<8x16x3x8xf32>) -> tensor<1x16x8x19xf32> {
   %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x6x12xf32>, tensor<8x16x3x8xf32>) -> tensor<1x16x8x19xf32>
   return %v0 : tensor<1x16x8x19xf32>

@@ -158,7 +158,7 @@ private:
   void stageInputVectors(Value input, Value ci0, Value ciBase, Value id,
                          Value ih);
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
-                    Value td, Value th, Value base);
+                    Value td, Value th);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
   /// Coordinates of main-loop round `q`: taps, input rows, channel chunk.
   struct RoundCoords {
@@ -171,12 +171,16 @@ private:
                                            const TapRange &hTaps, Value ciBase,
                                            Value coInGroup);
   std::pair<Value, Value> slot(int64_t it, int64_t total);
-  /// 16-byte cp.async copies of a round's input rows into the staging
-  /// buffer at `base` (zero fill outside the tensors or when not `live`).
+  /// 16-byte cp.async copies of a round's input rows / weights into the
+  /// staging buffer at `base` (zero fill outside the tensors or when not
+  /// `live`).
   void copyInputsAsync(Value input, Value live, Value ci0, Value ciBase,
                        Value id, Value ih, Value base,
                        SmallVectorImpl<Value> &tokens);
-  /// Rounds to TF32, in place, the input words this thread's copies wrote.
+  void copyWeightsAsync(Value weight, Value live, Value ci0, Value ciBase,
+                        Value coInGroup, Value td, Value th, Value base,
+                        SmallVectorImpl<Value> &tokens);
+  /// Rounds to TF32, in place, the words this thread's copies wrote.
   void roundOwnCopies(Value base);
   /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
@@ -356,7 +360,7 @@ void KernelEmitter::emitConvolution() {
     // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
     stageInputs(input, rc.ci0, ciBase, rc.id, rc.ih);
-    stageWeights(weight, rc.ci0, ciBase, coInGroup, rc.td, rc.th, c(0));
+    stageWeights(weight, rc.ci0, ciBase, coInGroup, rc.td, rc.th);
     gpu::BarrierOp::create(b);
     SmallVector<Value> acc(loop.getRegionIterArgs());
     acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0))
@@ -394,13 +398,9 @@ SmallVector<Value> KernelEmitter::emitPipelinedMainLoop(
     RoundCoords rc = roundCoords(c(0), dTaps, hTaps);
     SmallVector<Value> tokens;
     copyInputsAsync(input, live0, rc.ci0, ciBase, rc.id, rc.ih, c(0), tokens);
+    copyWeightsAsync(weight, live0, rc.ci0, ciBase, coInGroup, rc.td, rc.th,
+                     c(0), tokens);
     Value group = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
-    auto ifLive = scf::IfOp::create(b, TypeRange{}, live0, false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifLive.getThenRegion().front());
-      stageWeights(weight, rc.ci0, ciBase, coInGroup, rc.td, rc.th, c(0));
-    }
     nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
     roundOwnCopies(c(0));
     gpu::BarrierOp::create(b);
@@ -414,32 +414,23 @@ SmallVector<Value> KernelEmitter::emitPipelinedMainLoop(
   Value liveNext = cmp(arith::CmpIPredicate::ult, next, rounds);
   Value nextBase = mul(nextStage, smemPlan.stageElems);
   Value group;
-  RoundCoords nextRound;
   {
     Value qc = arith::SelectOp::create(b, liveNext, next, c(0));
     RoundCoords rc = roundCoords(qc, dTaps, hTaps);
     SmallVector<Value> tokens;
     copyInputsAsync(input, liveNext, rc.ci0, ciBase, rc.id, rc.ih, nextBase,
                     tokens);
+    copyWeightsAsync(weight, liveNext, rc.ci0, ciBase, coInGroup, rc.td,
+                     rc.th, nextBase, tokens);
     group = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
-    nextRound = rc;
   }
   SmallVector<Value> acc(loop.getRegionIterArgs());
   acc = accumulateChunkMMA(acc, mul(stage, smemPlan.stageElems));
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   auto ifNext = scf::IfOp::create(b, TypeRange{}, liveNext, false);
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-    // Weights come from L2 (small, shared by all blocks): staged
-    // element-wise into the conflict-free [ci][tap][co] layout.
-    stageWeights(weight, nextRound.ci0, ciBase, coInGroup, nextRound.td,
-                 nextRound.th, nextBase);
-  }
-  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
-  auto ifRound = scf::IfOp::create(b, TypeRange{}, liveNext, false);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifRound.getThenRegion().front());
     roundOwnCopies(nextBase);
   }
   gpu::BarrierOp::create(b);
@@ -573,9 +564,46 @@ void KernelEmitter::copyInputsAsync(Value input, Value live, Value ci0,
   }
 }
 
+void KernelEmitter::copyWeightsAsync(Value weight, Value live, Value ci0,
+                                     Value ciBase, Value coInGroup, Value td,
+                                     Value th, Value base,
+                                     SmallVectorImpl<Value> &tokens) {
+  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
+  const int64_t kw = g.k[2], quads = kw / 4, total = kc * sb * quads;
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  for (int64_t it = 0; it < llvm::divideCeil(total, launch.threads); ++it) {
+    auto [e, exists] = slot(it, total);
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, exists, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value j = remu(e, quads), rest = divu(e, quads);
+    Value cl = remu(rest, sb), kci = divu(rest, sb);
+    Value ci = add(ci0, kci), co = add(coInGroup, cl);
+    Value ok = andI(live, andI(ult(ci, g.cinPerGroup()),
+                               ult(co, g.coutPerGroup())));
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
+    if (g.rank == 5)
+      widx.push_back(clamp(td));
+    if (g.rank >= 4)
+      widx.push_back(clamp(th));
+    widx.push_back(mul(j, 4));
+    Value addr = add(add(add(mul(kci, smemPlan.wsCiStride), mul(cl, kw)),
+                         mul(j, 4)),
+                     add(base, smemPlan.wsOffset));
+    Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
+    nvgpu::DeviceAsyncCopyOp::create(b, tokenTy, smem, ValueRange{addr},
+                                     weight, widx, b.getIndexAttr(4),
+                                     srcElems, b.getUnitAttr());
+  }
+}
+
 void KernelEmitter::roundOwnCopies(Value base) {
   const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
   const int64_t vecs = smemPlan.inputSpan / 4;
+  const int64_t sb = smemPlan.subBlock, kw = g.k[2], quads = kw / 4;
   auto v4Ty = VectorType::get({4}, b.getF32Type());
   // Rounds the 4 words at `addr` (16-byte aligned) to TF32 in place.
   auto roundVector = [&](Value addr) {
@@ -606,11 +634,17 @@ void KernelEmitter::roundOwnCopies(Value base) {
                    mul(xv, 4)),
                add(base, smemPlan.xsOffset));
   });
+  forSlots(kc * sb * quads, [&](Value e) -> Value {
+    Value j = remu(e, quads), rest = divu(e, quads);
+    Value cl = remu(rest, sb), kci = divu(rest, sb);
+    return add(add(add(mul(kci, smemPlan.wsCiStride), mul(cl, kw)),
+                   mul(j, 4)),
+               add(base, smemPlan.wsOffset));
+  });
 }
 
 void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
-                                 Value coInGroup, Value td, Value th,
-                                 Value base) {
+                                 Value coInGroup, Value td, Value th) {
   const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
   // One (input channel, output channel) pair per thread and iteration; its
@@ -657,7 +691,7 @@ void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
     Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
     sstore(roundOperand(v),
            add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
-               add(base, smemPlan.wsOffset)));
+               smemPlan.wsOffset));
   }
 }
 

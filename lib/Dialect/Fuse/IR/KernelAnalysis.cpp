@@ -200,11 +200,11 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   // The rest of the plan for one or two staging buffers.
   auto layout = [&](bool pipelined) {
     p.pipelined = pipelined;
-    // Weights are staged element-wise as [ci][tap][co]: conflict-free
-    // fragment loads (16-byte copies of global memory's [ci][co][tap]
-    // measured 4x the bank conflicts and a slower kernel, docs/perf.md).
-    p.wsChanStride = 1;
-    p.wsTapStride = p.subBlock;
+    // Element-wise staging writes [ci][tap][co] (conflict-free fragment
+    // loads); 16-byte copies keep global memory's [ci][co][tap] (fragment
+    // loads of the 8 channels of a warp then meet 2-way bank conflicts).
+    p.wsChanStride = pipelined ? g.k[2] : 1;
+    p.wsTapStride = pipelined ? 1 : p.subBlock;
     p.xsOffset = 0;
     p.wsOffset = cfg.getCiChunk() * p.xsStride;
     p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
@@ -220,11 +220,12 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     p.totalElems = p.statsOffset +
                    2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
   };
-  // Pipelining needs 16-byte copies of input rows, and pays for itself
-  // only while two blocks still share an SM: otherwise one buffer.
+  // Pipelining needs 16-byte copies of input rows and weight taps, and
+  // pays for itself only while two blocks still share an SM: otherwise one
+  // buffer, staged element-wise.
   bool canPipeline = cfg.usesTensorCores() && p.vectorInput &&
-                     p.subBlock == cfg.getTileC();
-  layout(canPipeline && !getenv("FUSECC_NO_PIPELINE"));
+                     g.k[2] % 4 == 0 && p.subBlock == cfg.getTileC();
+  layout(canPipeline);
   if (canPipeline && p.bytes() > kTwoBlocksSharedBytes)
     layout(false);
   return p;
