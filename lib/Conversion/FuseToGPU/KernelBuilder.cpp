@@ -160,28 +160,6 @@ private:
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
                     Value td, Value th);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
-  /// Coordinates of main-loop round `q`: taps, input rows, channel chunk.
-  struct RoundCoords {
-    Value td, id, th, ih, ci0;
-  };
-  RoundCoords roundCoords(Value q, const TapRange &dTaps,
-                          const TapRange &hTaps);
-  SmallVector<Value> emitPipelinedMainLoop(Value input, Value weight,
-                                           Value rounds, const TapRange &dTaps,
-                                           const TapRange &hTaps, Value ciBase,
-                                           Value coInGroup);
-  std::pair<Value, Value> slot(int64_t it, int64_t total);
-  /// 16-byte cp.async copies of a round's input rows / weights into the
-  /// staging buffer at `base` (zero fill outside the tensors or when not
-  /// `live`).
-  void copyInputsAsync(Value input, Value live, Value ci0, Value ciBase,
-                       Value id, Value ih, Value base,
-                       SmallVectorImpl<Value> &tokens);
-  void copyWeightsAsync(Value weight, Value live, Value ci0, Value ciBase,
-                        Value coInGroup, Value td, Value th, Value base,
-                        SmallVectorImpl<Value> &tokens);
-  /// Rounds to TF32, in place, the words this thread's copies wrote.
-  void roundOwnCopies(Value base);
   /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
   SmallVector<Value> initialAccumulators();
@@ -304,27 +282,6 @@ TapRange KernelEmitter::tapRange(Value outPlusPad, int64_t dim, int64_t rows) {
   return r;
 }
 
-KernelEmitter::RoundCoords KernelEmitter::roundCoords(Value q,
-                                                     const TapRange &dTaps,
-                                                     const TapRange &hTaps) {
-  const int64_t kc = cfg.getCiChunk();
-  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), kc);
-  RoundCoords r;
-  Value chunk = remu(q, numChunks);
-  Value rest = divu(q, numChunks);
-  // Rounds past the end (pipeline prologue/epilogue) are clamped by the
-  // caller; a count of 0 never reaches here with q < rounds.
-  Value hCount = arith::MaxSIOp::create(b, hTaps.count, c(1));
-  Value ah = arith::RemUIOp::create(b, rest, hCount);
-  Value ad = arith::DivUIOp::create(b, rest, hCount);
-  r.td = add(dTaps.first, mul(ad, dTaps.step));
-  r.id = sub(dTaps.input, mul(ad, dTaps.inputStep));
-  r.th = add(hTaps.first, mul(ah, hTaps.step));
-  r.ih = sub(hTaps.input, mul(ah, hTaps.inputStep));
-  r.ci0 = mul(chunk, kc);
-  return r;
-}
-
 void KernelEmitter::emitConvolution() {
   const int64_t sb = smemPlan.subBlock, kc = cfg.getCiChunk();
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
@@ -347,96 +304,38 @@ void KernelEmitter::emitConvolution() {
   Value ciBase = mul(grp, g.cinPerGroup());
   Value coInGroup = sub(cs, mul(grp, g.coutPerGroup()));
 
-  SmallVector<Value> results;
-  if (smemPlan.pipelined) {
-    results = emitPipelinedMainLoop(input, weight, rounds, dTaps, hTaps,
-                                    ciBase, coInGroup);
-  } else {
-    auto loop =
-        scf::ForOp::create(b, c(0), rounds, c(1), initialAccumulators());
+  auto loop =
+      scf::ForOp::create(b, c(0), rounds, c(1), initialAccumulators());
+  {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(loop.getBody());
-    RoundCoords rc = roundCoords(loop.getInductionVar(), dTaps, hTaps);
+    Value q = loop.getInductionVar();
+    Value chunk = remu(q, numChunks);
+    Value rest = divu(q, numChunks);
+    Value ah = arith::RemUIOp::create(b, rest, hTaps.count);
+    Value ad = arith::DivUIOp::create(b, rest, hTaps.count);
+    Value td = add(dTaps.first, mul(ad, dTaps.step));
+    Value id = sub(dTaps.input, mul(ad, dTaps.inputStep));
+    Value th = add(hTaps.first, mul(ah, hTaps.step));
+    Value ih = sub(hTaps.input, mul(ah, hTaps.inputStep));
+    Value ci0 = mul(chunk, kc);
     // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
-    stageInputs(input, rc.ci0, ciBase, rc.id, rc.ih);
-    stageWeights(weight, rc.ci0, ciBase, coInGroup, rc.td, rc.th);
+    stageInputs(input, ci0, ciBase, id, ih);
+    stageWeights(weight, ci0, ciBase, coInGroup, td, th);
     gpu::BarrierOp::create(b);
     SmallVector<Value> acc(loop.getRegionIterArgs());
     acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0))
                                 : accumulateChunkFMA(acc, c(0));
     scf::YieldOp::create(b, acc);
-    results.assign(loop.getResults().begin(), loop.getResults().end());
-    b.setInsertionPointAfter(loop);
   }
   // The staging buffer may alias the output tile.
   gpu::BarrierOp::create(b);
+  SmallVector<Value> results(loop.getResults());
   if (cfg.usesTensorCores())
     storeAccumulatorsMMA(subBase, results);
   else
     storeAccumulatorsFMA(subBase, results);
-}
-
-/// The software-pipelined main loop (`SharedMemoryPlan::pipelined`):
-///
-///   copy round 0 -> buffer 0; wait; round own copies to TF32; barrier
-///   for q in [0, rounds):
-///     copy round q + 1 -> buffer (q + 1) % 2 (16-byte cp.async, zero fill)
-///     mma on buffer q % 2
-///     wait for own copies; round them to TF32 in place; barrier
-///
-/// Every thread rounds exactly the words its own copies wrote, after its
-/// own wait, so one barrier per round both publishes round q + 1 and tells
-/// the copies of round q + 2 that buffer q % 2 is free.
-SmallVector<Value> KernelEmitter::emitPipelinedMainLoop(
-    Value input, Value weight, Value rounds, const TapRange &dTaps,
-    const TapRange &hTaps, Value ciBase, Value coInGroup) {
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  // Round 0 (rounds may be 0: then nothing is copied).
-  Value live0 = cmp(arith::CmpIPredicate::ult, c(0), rounds);
-  {
-    RoundCoords rc = roundCoords(c(0), dTaps, hTaps);
-    SmallVector<Value> tokens;
-    copyInputsAsync(input, live0, rc.ci0, ciBase, rc.id, rc.ih, c(0), tokens);
-    copyWeightsAsync(weight, live0, rc.ci0, ciBase, coInGroup, rc.td, rc.th,
-                     c(0), tokens);
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
-    nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
-    roundOwnCopies(c(0));
-    gpu::BarrierOp::create(b);
-  }
-  auto loop = scf::ForOp::create(b, c(0), rounds, c(1), initialAccumulators());
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value q = loop.getInductionVar();
-  Value stage = remu(q, 2), nextStage = sub(c(1), stage);
-  Value next = add(q, 1);
-  Value liveNext = cmp(arith::CmpIPredicate::ult, next, rounds);
-  Value nextBase = mul(nextStage, smemPlan.stageElems);
-  Value group;
-  {
-    Value qc = arith::SelectOp::create(b, liveNext, next, c(0));
-    RoundCoords rc = roundCoords(qc, dTaps, hTaps);
-    SmallVector<Value> tokens;
-    copyInputsAsync(input, liveNext, rc.ci0, ciBase, rc.id, rc.ih, nextBase,
-                    tokens);
-    copyWeightsAsync(weight, liveNext, rc.ci0, ciBase, coInGroup, rc.td,
-                     rc.th, nextBase, tokens);
-    group = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenTy, tokens);
-  }
-  SmallVector<Value> acc(loop.getRegionIterArgs());
-  acc = accumulateChunkMMA(acc, mul(stage, smemPlan.stageElems));
-  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
-  auto ifNext = scf::IfOp::create(b, TypeRange{}, liveNext, false);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-    roundOwnCopies(nextBase);
-  }
-  gpu::BarrierOp::create(b);
-  scf::YieldOp::create(b, acc);
-  b.setInsertionPointAfter(loop);
-  return SmallVector<Value>(loop.getResults());
 }
 
 /// Staging loops distribute `total` elements over the block with a static
@@ -516,131 +415,6 @@ void KernelEmitter::stageInputVectors(Value input, Value ci0, Value ciBase,
         b, ok, vector::ExtractOp::create(b, v4, i), f(0.0));
     sstore(roundOperand(v), add(addr, i));
   }
-}
-
-/// Slot `it` of this thread in a staging loop of `total` slots: slot index
-/// e = tid + it * threads and whether it exists. Shared by the copies and
-/// the in-place TF32 rounding, which must visit the same words.
-std::pair<Value, Value> KernelEmitter::slot(int64_t it, int64_t total) {
-  Value e = add(tid, it * launch.threads);
-  return {e, ult(e, total)};
-}
-
-void KernelEmitter::copyInputsAsync(Value input, Value live, Value ci0,
-                                    Value ciBase, Value id, Value ih,
-                                    Value base,
-                                    SmallVectorImpl<Value> &tokens) {
-  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
-  const int64_t vecs = smemPlan.inputSpan / 4;
-  const int64_t total = kc * rows * vecs;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  for (int64_t it = 0; it < llvm::divideCeil(total, launch.threads); ++it) {
-    auto [e, exists] = slot(it, total);
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, exists, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value xv = remu(e, vecs), rest = divu(e, vecs);
-    Value rr = remu(rest, rows), kci = divu(rest, rows);
-    Value ci = add(ci0, kci);
-    Value iw = add(iwMin, mul(xv, 4)), ihr = add(ih, rr);
-    Value ok = andI(andI(live, ult(ci, g.cinPerGroup())),
-                    andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
-    auto clamp = [&](Value v) {
-      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-    };
-    Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                             mul(rr, smemPlan.xsRowStride)),
-                         mul(xv, 4)),
-                     add(base, smemPlan.xsOffset));
-    // A vector outside the row (or a round past the end) is zero-filled.
-    Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
-    // The token stays inside the if: commit_group takes every earlier copy
-    // of the thread, so the group needs no token operands.
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, tokenTy, smem, ValueRange{addr}, input,
-        fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr),
-                  clamp(iw)),
-        b.getIndexAttr(4), srcElems, b.getUnitAttr());
-  }
-}
-
-void KernelEmitter::copyWeightsAsync(Value weight, Value live, Value ci0,
-                                     Value ciBase, Value coInGroup, Value td,
-                                     Value th, Value base,
-                                     SmallVectorImpl<Value> &tokens) {
-  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
-  const int64_t kw = g.k[2], quads = kw / 4, total = kc * sb * quads;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  for (int64_t it = 0; it < llvm::divideCeil(total, launch.threads); ++it) {
-    auto [e, exists] = slot(it, total);
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, exists, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value j = remu(e, quads), rest = divu(e, quads);
-    Value cl = remu(rest, sb), kci = divu(rest, sb);
-    Value ci = add(ci0, kci), co = add(coInGroup, cl);
-    Value ok = andI(live, andI(ult(ci, g.cinPerGroup()),
-                               ult(co, g.coutPerGroup())));
-    auto clamp = [&](Value v) {
-      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-    };
-    SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
-    if (g.rank == 5)
-      widx.push_back(clamp(td));
-    if (g.rank >= 4)
-      widx.push_back(clamp(th));
-    widx.push_back(mul(j, 4));
-    Value addr = add(add(add(mul(kci, smemPlan.wsCiStride), mul(cl, kw)),
-                         mul(j, 4)),
-                     add(base, smemPlan.wsOffset));
-    Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
-    nvgpu::DeviceAsyncCopyOp::create(b, tokenTy, smem, ValueRange{addr},
-                                     weight, widx, b.getIndexAttr(4),
-                                     srcElems, b.getUnitAttr());
-  }
-}
-
-void KernelEmitter::roundOwnCopies(Value base) {
-  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
-  const int64_t vecs = smemPlan.inputSpan / 4;
-  const int64_t sb = smemPlan.subBlock, kw = g.k[2], quads = kw / 4;
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
-  // Rounds the 4 words at `addr` (16-byte aligned) to TF32 in place.
-  auto roundVector = [&](Value addr) {
-    Value v = vector::LoadOp::create(b, v4Ty, smem, ValueRange{addr},
-                                     /*nontemporal=*/false,
-                                     llvm::MaybeAlign(16));
-    SmallVector<Value, 4> r;
-    for (int64_t i = 0; i < 4; ++i)
-      r.push_back(roundOperand(vector::ExtractOp::create(b, v, i)));
-    vector::StoreOp::create(b, vector::FromElementsOp::create(b, v4Ty, r),
-                            smem, ValueRange{addr}, /*nontemporal=*/false,
-                            llvm::MaybeAlign(16));
-  };
-  auto forSlots = [&](int64_t total, function_ref<Value(Value)> addrOf) {
-    for (int64_t it = 0; it < llvm::divideCeil(total, launch.threads); ++it) {
-      auto [e, exists] = slot(it, total);
-      auto ifOp = scf::IfOp::create(b, TypeRange{}, exists, false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      roundVector(addrOf(e));
-    }
-  };
-  forSlots(kc * rows * vecs, [&](Value e) -> Value {
-    Value xv = remu(e, vecs), rest = divu(e, vecs);
-    Value rr = remu(rest, rows), kci = divu(rest, rows);
-    return add(add(add(mul(kci, smemPlan.xsStride),
-                       mul(rr, smemPlan.xsRowStride)),
-                   mul(xv, 4)),
-               add(base, smemPlan.xsOffset));
-  });
-  forSlots(kc * sb * quads, [&](Value e) -> Value {
-    Value j = remu(e, quads), rest = divu(e, quads);
-    Value cl = remu(rest, sb), kci = divu(rest, sb);
-    return add(add(add(mul(kci, smemPlan.wsCiStride), mul(cl, kw)),
-                   mul(j, 4)),
-               add(base, smemPlan.wsOffset));
-  });
 }
 
 void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
@@ -794,6 +568,7 @@ void KernelEmitter::computeWarpCoordinates() {
 SmallVector<Value>
 KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
   const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
+  const int64_t sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   // Output positions of this warp: ow = ow0 + phase + sw * j, so its W
   // residue, and with it the valid tap set, is uniform over the warp.
@@ -807,8 +582,7 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
   Value xCol = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
   Value nBase = add(mul(mmaWW, nt * 8), mmaGroup);
   Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
-  Value wTap = add(mul(t, smemPlan.wsTapStride), add(base, smemPlan.wsOffset));
-  const int64_t chanStride = smemPlan.wsChanStride;
+  Value wTap = add(mul(t, sb), add(base, smemPlan.wsOffset));
   Value xBase = add(base, smemPlan.xsOffset);
   // Operands were rounded to TF32 when staged.
   auto frag = [&](Value addr) { return sload(addr); };
@@ -825,12 +599,11 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
     // Weight fragments are shared by all rows of the block.
     SmallVector<Value> aFrag;
     for (int64_t mi = 0; mi < mt; ++mi) {
-      Value m0 = mul(add(mBase, mi * 16), chanStride);
-      Value m8 = add(m0, 8 * chanStride);
+      Value m = add(mBase, mi * 16);
       aFrag.push_back(vector::FromElementsOp::create(
           b, aTy,
-          ValueRange{frag(add(wRow0, m0)), frag(add(wRow0, m8)),
-                     frag(add(wRow1, m0)), frag(add(wRow1, m8))}));
+          ValueRange{frag(add(wRow0, m)), frag(add(wRow0, add(m, 8))),
+                     frag(add(wRow1, m)), frag(add(wRow1, add(m, 8)))}));
     }
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {

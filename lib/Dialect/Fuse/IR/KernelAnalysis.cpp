@@ -197,37 +197,19 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
                    ? cfg.getTileC()
                    : cfg.getThreadsC() * cfg.getChanPerThread();
   p.wsCiStride = conflictFree(g.k[2] * p.subBlock);
-  // The rest of the plan for one or two staging buffers.
-  auto layout = [&](bool pipelined) {
-    p.pipelined = pipelined;
-    // Element-wise staging writes [ci][tap][co] (conflict-free fragment
-    // loads); 16-byte copies keep global memory's [ci][co][tap] (fragment
-    // loads of the 8 channels of a warp then meet 2-way bank conflicts).
-    p.wsChanStride = pipelined ? g.k[2] : 1;
-    p.wsTapStride = pipelined ? 1 : p.subBlock;
-    p.xsOffset = 0;
-    p.wsOffset = cfg.getCiChunk() * p.xsStride;
-    p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
-    p.numStages = pipelined ? 2 : 1;
-    int64_t staging = p.numStages * p.stageElems;
-    int64_t tiles = p.numTiles * p.tileElems;
-    // With several channel sub-blocks, tiles are written while later
-    // sub-blocks still stage: no aliasing then.
-    bool alias = p.subBlock == cfg.getTileC();
-    p.tilesOffset = alias ? 0 : staging;
-    p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
-    p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
-    p.totalElems = p.statsOffset +
-                   2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
-  };
-  // Pipelining needs 16-byte copies of input rows and weight taps, and
-  // pays for itself only while two blocks still share an SM: otherwise one
-  // buffer, staged element-wise.
-  bool canPipeline = cfg.usesTensorCores() && p.vectorInput &&
-                     g.k[2] % 4 == 0 && p.subBlock == cfg.getTileC();
-  layout(canPipeline);
-  if (canPipeline && p.bytes() > kTwoBlocksSharedBytes)
-    layout(false);
+  p.xsOffset = 0;
+  p.wsOffset = cfg.getCiChunk() * p.xsStride;
+  p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+  int64_t staging = p.stageElems;
+  int64_t tiles = p.numTiles * p.tileElems;
+  // With several channel sub-blocks, tiles are written while later
+  // sub-blocks still stage: no aliasing then.
+  bool alias = p.subBlock == cfg.getTileC();
+  p.tilesOffset = alias ? 0 : staging;
+  p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
+  p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
+  p.totalElems =
+      p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
   return p;
 }
 

@@ -25,6 +25,8 @@ namespace {
 
 /// Shared memory one block may use on sm_90 (227 KiB).
 constexpr int64_t kMaxSharedBytes = 232448;
+/// Shared memory per block that still lets two blocks share an SM.
+constexpr int64_t kTwoBlocksBytes = 112 * 1024;
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
@@ -119,7 +121,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
-        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksSharedBytes)
+        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
       return cfg;
   }
   return {};

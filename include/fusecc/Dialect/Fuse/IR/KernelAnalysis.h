@@ -62,9 +62,6 @@ private:
 
 namespace fusecc::fuse {
 
-/// Shared memory per block that still lets two blocks share an SM (sm_90).
-constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
-
 /// Shared-memory layout of a tiled kernel, in f32 elements from the start of
 /// the dynamic shared memory. One output tile for the convolution result and
 /// one per reduction; staging buffers for an input chunk and a weight chunk;
@@ -81,20 +78,9 @@ struct SharedMemoryPlan {
   int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
-  /// Strides of a staged weight's output channel and W tap: [ci][tap][co]
-  /// (1, subBlock) for element-wise staging, [ci][co][tap] (kw, 1) for the
-  /// 16-byte asynchronous copies of the pipelined main loop.
-  int64_t wsChanStride = 1, wsTapStride = 0;
-  /// The main loop is software-pipelined: round q + 1 is copied with
-  /// 16-byte cp.async into the other of two staging buffers while the
-  /// tensor cores work on round q (tensor cores, input rows and kw both
-  /// multiples of 4, one channel sub-block).
-  bool pipelined = false;
-  /// Staging buffers (1, or 2 when pipelined), `stageElems` apart.
   /// The staging buffer (`stageElems` long): an input chunk at `xsOffset`
   /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
-  int64_t numStages = 1;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
   /// once the main loop ends), else after them.
