@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 #===- bench/stalls.sh - where the warps of fusecc kernels wait -----------===#
 #
-# Usage: bench/stalls.sh PATTERN... (bundle file substrings, e.g. kb2_34.tf32)
+# Usage: [BUNDLES=DIR] bench/stalls.sh PATTERN... (bundle file substrings,
+# e.g. kb2_34.tf32; bundles from DIR, default out/bundles)
 #
 # Builds the runtime like gpu_check.sh, then profiles the first fusecc kernel
 # launch of each matching bundle with ncu and prints the executed
@@ -34,7 +35,7 @@ done
 for pattern in "$@"; do
   report="$out/stalls_${pattern//[^A-Za-z0-9_.-]/_}.txt"
   ncu --kernel-name regex:'_k[0-9]+$' --launch-count 1 --metrics "$metrics" \
-    python3 "$repo/bench/gpu_check.py" --bundles "$repo/out/bundles" \
+    python3 "$repo/bench/gpu_check.py" --bundles "${BUNDLES:-$repo/out/bundles}" \
     --lib "$build/libfusecc_runtime.so" --filter "$pattern" --no-time \
     --no-compile --out "$out/stalls-check" >"$report" 2>&1 || true
   echo "== $pattern"
