@@ -16,6 +16,9 @@ if [[ "${FUSECC_SKIP_BUILD:-0}" != 1 ]]; then
   bash .ci/build.sh
 fi
 fusecc="$repo/build/bin/fusecc"
+# Tile choices measured on the H100 (bench/tune.py; docs/perf.md): kernels
+# they do not list keep the cost model's tiling.
+tuning=(--tuning="$repo/tuning/h100.json")
 mkdir -p out/bundles out/variants
 python3 bench/make_variants.py out/variants >/dev/null
 ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
@@ -24,9 +27,10 @@ for graph in examples/*.mlir out/variants/*.mlir; do
   name="$(basename "$graph" .mlir)"
   for precision in ieee tf32; do
     bundle="out/bundles/$name.$precision.fcb"
-    "$fusecc" "$graph" --precision="$precision" -o "$bundle"
+    "$fusecc" "$graph" --precision="$precision" "${tuning[@]}" -o "$bundle"
     if [[ -x "$ptxas" ]]; then
-      "$fusecc" "$graph" --precision="$precision" --emit=ptx -o "out/$name.$precision.ptx"
+      "$fusecc" "$graph" --precision="$precision" "${tuning[@]}" --emit=ptx \
+        -o "out/$name.$precision.ptx"
       "$ptxas" -arch=sm_90 "out/$name.$precision.ptx" -o /dev/null
     fi
     count=$((count + 1))

@@ -48,6 +48,8 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.precision = options.precision;
   tile.rows = options.tileRows;
   tile.ciChunk = options.tileCiChunk;
+  tile.tileC = options.tileC;
+  tile.tuningFile = options.tuningFile;
   fpm.addPass(fuse::createFuseTileKernels(tile));
 }
 

@@ -30,7 +30,7 @@
 // GPU: gpu.launch_func @fusecc_kernels::@f_k0 blocks in
 // GPU: gpu.module @fusecc_kernels {
 // GPU-NOT: #nvvm.target
-// GPU: gpu.func @f_k0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// GPU: gpu.func @f_k0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 // Still scalar arith/math/gpu ops (canonicalized), not yet LLVM.
 // GPU: math.fma
 // GPU: gpu.shuffle xor

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Pipeline/Pipeline.h"
 #include "fusecc/Target/Bundle.h"
 
@@ -28,7 +29,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Fused, GPU, NVVM, LLVM, PTX, Bundle };
+enum class Emit { TuningKeys, Fused, GPU, NVVM, LLVM, PTX, Bundle };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<graph.mlir>"),
                                cl::Required);
@@ -37,7 +38,9 @@ cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
 cl::opt<Emit> emit(
     "emit", cl::desc("Stop after a stage and print its output"),
     cl::init(Emit::Bundle),
-    cl::values(clEnumValN(Emit::Fused, "fused", "fused + tiled fuse IR"),
+    cl::values(clEnumValN(Emit::TuningKeys, "tuning-keys",
+                          "one line per kernel: its name and tuning key"),
+               clEnumValN(Emit::Fused, "fused", "fused + tiled fuse IR"),
                clEnumValN(Emit::GPU, "gpu", "gpu dialect kernels + launches"),
                clEnumValN(Emit::NVVM, "nvvm", "LLVM/NVVM dialect kernels"),
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
@@ -58,6 +61,15 @@ cl::opt<int64_t> tileCiChunk("tile-ci-chunk",
                              cl::desc("Tensor-core input channels per round, "
                                       "a multiple of 8 (default: cost model)"),
                              cl::init(0));
+cl::opt<int64_t> tileC("tile-c",
+                       cl::desc("Tensor-core output channels per block, a "
+                                "multiple of 16 (default: cost model)"),
+                       cl::init(0));
+cl::opt<std::string>
+    tuningFile("tuning",
+               cl::desc("JSON file of measured tile choices (bench/tune.py); "
+                        "kernels whose tuning key it lists use them"),
+               cl::value_desc("file"), cl::init(""));
 cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("CUDA toolkit root, for libdevice (default: "
@@ -112,6 +124,8 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.optLevel = optLevel;
   options.tileRows = tileRows;
   options.tileCiChunk = tileCiChunk;
+  options.tileC = tileC;
+  options.tuningFile = tuningFile;
   if (!cudaPath.empty())
     options.cudaPath = cudaPath;
   if (emit >= Emit::NVVM) {
@@ -141,6 +155,20 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return failure();
   if (emit == Emit::Fused) {
     module->print(output->os());
+    return done();
+  }
+  if (emit == Emit::TuningKeys) {
+    WalkResult r = module->walk([&](fusecc::fuse::KernelOp kernel) {
+      FailureOr<fusecc::fuse::KernelAnalysis> a =
+          fusecc::fuse::KernelAnalysis::analyze(kernel);
+      if (failed(a))
+        return WalkResult::interrupt();
+      output->os() << kernel.getKernelName() << "\t"
+                   << a->tuningKey(kernel, precision) << "\n";
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return failure();
     return done();
   }
   if (failed(runPipeline(*module, [&](OpPassManager &pm) {

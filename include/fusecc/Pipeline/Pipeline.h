@@ -31,7 +31,9 @@ struct PipelineOptions {
   std::string precision = "ieee";
   int optLevel = 3;
   /// Tiling overrides for tuning (0: the cost model decides).
-  int64_t tileRows = 0, tileCiChunk = 0;
+  int64_t tileRows = 0, tileCiChunk = 0, tileC = 0;
+  /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
+  std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from
   /// `<cudaPath>/nvvm/libdevice/libdevice.10.bc`.
   std::string cudaPath = defaultCudaPath();

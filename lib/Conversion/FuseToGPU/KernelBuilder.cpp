@@ -942,10 +942,12 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     b.getUnitAttr());
   LaunchPlan launch = LaunchPlan::get(analysis, *kernel.getConfig());
-  // Ask ptxas for registers that let two blocks share an SM: the staging
-  // address arithmetic is otherwise hoisted into registers generously.
+  // Ask ptxas for at most 128 registers per thread (two 256-thread blocks,
+  // or four 128-thread blocks, per SM): the staging address arithmetic is
+  // otherwise hoisted into registers generously.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(launch.threads <= 512 ? 2 : 1));
+                b.getI32IntegerAttr(std::max<int64_t>(
+                    1, std::min<int64_t>(8, 512 / launch.threads))));
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());

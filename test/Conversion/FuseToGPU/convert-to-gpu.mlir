@@ -17,7 +17,7 @@
 // CHECK-NEXT: }
 // CHECK: gpu.module @fusecc_kernels {
 // Kernel buffers never overlap (the runtime checks): noalias arguments.
-// CHECK: gpu.func @softmax1d_k0(%[[KX:[^:]*]]: memref<2x4x5xf32> {llvm.noalias}, %[[KW:[^:]*]]: memref<4x8x3xf32> {llvm.noalias}, %[[KB:[^:]*]]: memref<8xf32> {llvm.noalias}, %[[KOUT:[^:]*]]: memref<2x8x7xf32> {llvm.noalias}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32} {
+// CHECK: gpu.func @softmax1d_k0(%[[KX:[^:]*]]: memref<2x4x5xf32> {llvm.noalias}, %[[KW:[^:]*]]: memref<4x8x3xf32> {llvm.noalias}, %[[KB:[^:]*]]: memref<8xf32> {llvm.noalias}, %[[KOUT:[^:]*]]: memref<2x8x7xf32> {llvm.noalias}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32} {
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[SM:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<[[#div(SMEM_BYTES,4)]]xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.thread_id x

@@ -7,8 +7,10 @@
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace fusecc::fuse;
@@ -226,4 +228,27 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
   l.threads = cfg.getThreadsW() * cfg.getThreadsC();
   return l;
+}
+
+std::string KernelAnalysis::tuningKey(KernelOp kernel,
+                                      llvm::StringRef precision) const {
+  const ConvGeometry &g = geom;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  auto dims = [&](llvm::StringRef name, const std::array<int64_t, 3> &v) {
+    os << " " << name << v[0] << "x" << v[1] << "x" << v[2];
+  };
+  os << precision << " r" << g.rank << " n" << g.n << " c" << g.cin << "x"
+     << g.cout << " g" << g.groups << " b" << (g.hasBias ? 1 : 0);
+  dims("in", g.in);
+  dims("k", g.k);
+  dims("s", g.stride);
+  dims("p", g.pad);
+  dims("d", g.dil);
+  dims("out", g.out);
+  os << " |";
+  for (Operation &op : kernel.getBody().front().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      os << " " << op.getName().stripDialect();
+  return key;
 }

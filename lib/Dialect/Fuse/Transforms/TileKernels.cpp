@@ -9,7 +9,9 @@
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <numeric>
 
@@ -133,7 +135,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
 /// kernel does not fit this scheme (then the FMA path is used).
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                int64_t maxTileW, int64_t forcedRows,
-                               int64_t forcedCiChunk) {
+                               int64_t forcedCiChunk, int64_t forcedTileC) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
   // A block's channels must lie in one group, in whole 16-channel tiles.
@@ -143,6 +145,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
     if (a.needsAllChannels || g.coutPerGroup() % 16 != 0)
       return {};
     channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
+  } else if (forcedTileC && !a.needsAllChannels) {
+    channels = std::min(forcedTileC, g.cout);
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
   // At most two 16-channel tiles per warp, so that rows fit in registers;
@@ -236,22 +240,82 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   return cfg;
 }
 
+/// Measured tile choices of one kernel (a `tuning-file` entry).
+struct TunedChoice {
+  int64_t rows = 0, ciChunk = 0, tileC = 0;
+};
+
+/// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
+/// "tile_c": T}, ...]} (other members, e.g. the measured times, are
+/// ignored). Emits an error at `loc` for an unreadable or malformed file.
+FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
+                                                       StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return emitError(loc) << "fuse-tile-kernels: cannot read tuning file '"
+                          << path << "': " << buffer.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                          << "' is not JSON: "
+                          << llvm::toString(json.takeError());
+  llvm::StringMap<TunedChoice> choices;
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Array *entries =
+      root ? root->getArray("entries") : nullptr;
+  if (!entries)
+    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                          << "' has no \"entries\" array";
+  for (auto [i, value] : llvm::enumerate(*entries)) {
+    const llvm::json::Object *entry = value.getAsObject();
+    std::optional<StringRef> key =
+        entry ? entry->getString("key") : std::nullopt;
+    if (!key)
+      return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                            << "': entry " << i << " has no \"key\" string";
+    TunedChoice c;
+    for (auto [name, field] :
+         {std::pair<StringRef, int64_t *>{"rows", &c.rows},
+          {"ci_chunk", &c.ciChunk},
+          {"tile_c", &c.tileC}})
+      if (std::optional<int64_t> v = entry->getInteger(name))
+        *field = *v;
+    choices[*key] = c;
+  }
+  return choices;
+}
+
 struct TileKernelsPass
     : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
   using Base::Base;
+
+  /// Checks tensor-core knobs (from options, or from the entry of a tuning
+  /// file, named by `source`).
+  static LogicalResult checkKnobs(Operation *op, const TunedChoice &k,
+                                  StringRef source = "") {
+    auto error = [&]() {
+      InFlightDiagnostic d = op->emitError("fuse-tile-kernels: ");
+      if (!source.empty())
+        d << source << ": ";
+      return d;
+    };
+    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4)
+      return error() << "rows must be 0 (auto), 1, 2 or 4, got " << k.rows;
+    if (k.ciChunk < 0 || k.ciChunk % 8 != 0 || k.ciChunk > 64)
+      return error() << "ci-chunk must be 0 (auto) or a multiple of 8 up to "
+                        "64, got "
+                     << k.ciChunk;
+    if (k.tileC < 0 || k.tileC % 16 != 0 || k.tileC > 64)
+      return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
+                        "64, got "
+                     << k.tileC;
+    return success();
+  }
+
   void runOnOperation() override {
-    if (rows != 0 && rows != 1 && rows != 2 && rows != 4) {
-      getOperation().emitError("fuse-tile-kernels: rows must be 0 (auto), 1, "
-                               "2 or 4, got ")
-          << static_cast<int64_t>(rows);
+    if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC})))
       return signalPassFailure();
-    }
-    if (ciChunk < 0 || ciChunk % 8 != 0 || ciChunk > 64) {
-      getOperation().emitError("fuse-tile-kernels: ci-chunk must be 0 (auto) "
-                               "or a multiple of 8 up to 64, got ")
-          << static_cast<int64_t>(ciChunk);
-      return signalPassFailure();
-    }
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
                                "and threads in [32, 1024], got max-tile-w=")
@@ -265,13 +329,36 @@ struct TileKernelsPass
           << precision << "'";
       return signalPassFailure();
     }
+    llvm::StringMap<TunedChoice> tuned;
+    if (!tuningFile.empty()) {
+      FailureOr<llvm::StringMap<TunedChoice>> read =
+          readTuningFile(getOperation().getLoc(), tuningFile);
+      if (failed(read))
+        return signalPassFailure();
+      tuned = std::move(*read);
+    }
     WalkResult r = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
+      // Options set on the command line win over measured choices.
+      TunedChoice knobs{rows, ciChunk, tileC};
+      auto it = tuned.find(a->tuningKey(kernel, precision));
+      if (it != tuned.end()) {
+        const TunedChoice &t = it->second;
+        knobs.rows = knobs.rows ? knobs.rows : t.rows;
+        knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
+        knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
+        std::string source =
+            "tuning file '" + tuningFile + "' entry for this kernel";
+        if (failed(checkKnobs(kernel, knobs, source)))
+          return WalkResult::interrupt();
+      }
       FailureOr<TileConfigAttr> cfg = failure();
       if (precision == "tf32")
-        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW, rows, ciChunk))
+        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW,
+                                                   knobs.rows, knobs.ciChunk,
+                                                   knobs.tileC))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))

@@ -52,6 +52,12 @@ struct KernelAnalysis {
   /// is not a convolution plus an epilogue that one block per tile can run.
   static llvm::FailureOr<KernelAnalysis> analyze(KernelOp kernel);
 
+  /// The key under which measured tile choices of this kernel are recorded
+  /// (`fuse-tile-kernels{tuning-file=...}`): the precision, the whole
+  /// convolution geometry and the kernel's op sequence, so that a choice
+  /// applies only to the layer it was measured on.
+  std::string tuningKey(KernelOp kernel, llvm::StringRef precision) const;
+
 private:
   void assignTiles();
 };

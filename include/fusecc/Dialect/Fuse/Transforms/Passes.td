@@ -47,6 +47,14 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"ciChunk", "ci-chunk", "int64_t", "0",
            "Input channels staged per round on the tensor-core path (0: "
            "cost model; a multiple of 8)">,
+    Option<"tileC", "tile-c", "int64_t", "0",
+           "Output channels per block on the tensor-core path (0: cost "
+           "model; a multiple of 16). Ignored where a reduction needs all "
+           "channels or groups fix the tile">,
+    Option<"tuningFile", "tuning-file", "std::string", "\"\"",
+           "JSON file of measured tile choices (bench/tune.py): a kernel "
+           "whose tuning key is listed gets its rows, ci-chunk and tile-c "
+           "unless the options above set them">,
   ];
 }
 

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# ===- bench/tune.py - Measure tile variants and record the best ---------=== #
+#
+# Tuning happens in two places, because MLIR (fusecc) and the GPU are on
+# different machines:
+#
+#   prepare (build machine):
+#     python3 bench/tune.py prepare examples/*.mlir --out out/tune
+#   compiles, for every graph, the cost model's tf32 bundle and a grid of
+#   variants (--tile-rows, --tile-ci-chunk, --tile-c), keeping one bundle per
+#   distinct #fuse.tile config, and writes out/tune/candidates.json (graph,
+#   tuning key, knobs and config of each variant).
+#
+#   measure (GPU machine, PyTorch + CUDA, after building the runtime):
+#     python3 bench/tune.py measure out/tune --lib build-rt/libfusecc_runtime.so
+#   runs bench/gpu_check.py on every variant (correctness check + median
+#   time), and writes tuning.json ($OUT or --out): for every graph whose
+#   fastest passing variant beats the cost model's by more than --margin,
+#   one entry {key, rows, ci_chunk, tile_c} with both times. Copy it to
+#   tuning/<device>.json; `fusecc --tuning=FILE` (examples/run.sh does) then
+#   reproduces the choice without a GPU.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import datetime
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROWS = [0, 1, 2, 4]
+CI_CHUNKS = [0, 16, 32]
+TILE_CS = [0, 32]
+
+
+def fusecc(args, fusecc_bin):
+    return subprocess.run([fusecc_bin] + args, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def variant_name(rows, ci_chunk, tile_c):
+    if not (rows or ci_chunk or tile_c):
+        return "auto"
+    return "r%d-c%d-t%d" % (rows, ci_chunk, tile_c)
+
+
+def prepare(args):
+    os.makedirs(args.out, exist_ok=True)
+    candidates = {}
+    for graph in args.graphs:
+        name = os.path.splitext(os.path.basename(graph))[0]
+        keys = fusecc([graph, "--precision=tf32", "--emit=tuning-keys"],
+                      args.fusecc).strip().splitlines()
+        if len(keys) != 1:
+            print("tune: %s has %d kernels; only single-kernel graphs are "
+                  "tuned, skipped" % (graph, len(keys)))
+            continue
+        key = keys[0].split("\t", 1)[1]
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        seen = {}
+        variants = {}
+        for rows, ci_chunk, tile_c in itertools.product(ROWS, CI_CHUNKS,
+                                                        TILE_CS):
+            knobs = ["--tile-rows=%d" % rows, "--tile-ci-chunk=%d" % ci_chunk,
+                     "--tile-c=%d" % tile_c]
+            try:
+                fused = fusecc([graph, "--precision=tf32", "--emit=fused"] +
+                               knobs, args.fusecc)
+            except subprocess.CalledProcessError:
+                continue  # Knobs the tiling rejects for this graph.
+            config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
+            if "mmaWarpsC" not in config or config in seen:
+                continue  # FMA fallback, or a config already covered.
+            vname = variant_name(rows, ci_chunk, tile_c)
+            seen[config] = vname
+            fusecc([graph, "--precision=tf32", "-o",
+                    os.path.join(folder, vname + ".tf32.fcb")] + knobs,
+                   args.fusecc)
+            variants[vname] = {"rows": rows, "ci_chunk": ci_chunk,
+                               "tile_c": tile_c, "config": config}
+        if "auto" not in variants:
+            print("tune: %s: the cost model's config is not a tensor-core "
+                  "config; skipped" % graph)
+            continue
+        candidates[name] = {"graph": graph, "key": key, "variants": variants}
+        print("tune: %s: %d variants" % (name, len(variants)))
+    with open(os.path.join(args.out, "candidates.json"), "w") as f:
+        json.dump(candidates, f, indent=2)
+    return 0
+
+
+def measure(args):
+    with open(os.path.join(args.folder, "candidates.json")) as f:
+        candidates = json.load(f)
+    out = args.out or os.environ.get("OUT") or args.folder
+    os.makedirs(out, exist_ok=True)
+    entries, lines, device = [], [], None
+    for name, cand in sorted(candidates.items()):
+        check_out = os.path.join(out, "check-" + name)
+        subprocess.run([sys.executable, os.path.join(REPO, "bench",
+                                                     "gpu_check.py"),
+                        "--bundles", os.path.join(args.folder, name),
+                        "--lib", args.lib, "--no-compile", "--reps",
+                        str(args.reps), "--out", check_out], check=False,
+                       stdout=subprocess.DEVNULL)
+        with open(os.path.join(check_out, "gpu_check.json")) as f:
+            report = json.load(f)
+        device = report["environment"]["device"]
+        times = {}
+        for row in report["rows"]:
+            vname = row["bundle"][:-len(".tf32.fcb")]
+            if row["status"] == "PASS" and row.get("fusecc_ms"):
+                times[vname] = row["fusecc_ms"]
+            else:
+                print("tune: %s/%s did not pass its check (%s): never "
+                      "chosen" % (name, vname, row["status"]))
+        if "auto" not in times:
+            print("tune: %s: the cost model's variant failed; nothing "
+                  "recorded" % name)
+            continue
+        best = min(times, key=times.get)
+        gain = 1.0 - times[best] / times["auto"]
+        lines.append("| %s | %d | %.4f | %s | %.4f | %.1f%% |"
+                     % (name, len(times), times["auto"], best, times[best],
+                        100 * gain))
+        if best != "auto" and gain > args.margin:
+            v = cand["variants"][best]
+            entries.append({"key": cand["key"], "rows": v["rows"],
+                            "ci_chunk": v["ci_chunk"], "tile_c": v["tile_c"],
+                            "graph": name, "config": v["config"],
+                            "ms": round(times[best], 4),
+                            "cost_model_ms": round(times["auto"], 4)})
+    result = {
+        "device": device,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds"),
+        "margin": args.margin,
+        "entries": entries,
+    }
+    with open(os.path.join(out, "tuning.json"), "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    print("| graph | variants | cost model ms | best | best ms | gain |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(lines))
+    print("tune: %d entries written to %s" % (len(entries),
+                                              os.path.join(out, "tuning.json")))
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("graphs", nargs="+")
+    p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
+    p.add_argument("--fusecc", default=os.path.join(REPO, "build", "bin",
+                                                    "fusecc"))
+    m = sub.add_parser("measure")
+    m.add_argument("folder")
+    m.add_argument("--lib", required=True)
+    m.add_argument("--reps", type=int, default=30)
+    m.add_argument("--margin", type=float, default=0.03,
+                   help="record a variant only if it is this much faster")
+    m.add_argument("--out", default=None)
+    args = parser.parse_args()
+    return prepare(args) if args.command == "prepare" else measure(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+// Measured tile choices: `fuse-tile-kernels{tuning-file=...}` (fusecc
+// --tuning) applies the rows / ci-chunk / tile-c of the entry whose key is
+// the kernel's tuning key (`fusecc --emit=tuning-keys`); options given on
+// the command line win; kernels the file does not list keep the cost model.
+
+// RUN: fusecc %s --precision=tf32 --emit=tuning-keys | FileCheck %s --check-prefix=KEYS
+// KEYS: relu_k0{{[[:space:]]}}tf32 r4 n2 c16x64 g1 b0 in1x4x16 k1x4x4 s1x2x2 p0x1x1 d1x1x1 out1x8x32 | conv_transpose relu
+// KEYS-NEXT: softmax_k0{{[[:space:]]}}tf32 r4 n2 c16x64 g1 b0 in1x4x16 k1x4x4 s1x2x2 p0x1x1 d1x1x1 out1x8x32 | conv_transpose softmax
+// KEYS-NEXT: other_k0{{[[:space:]]}}tf32 r4 n2 c16x64 g1 b0 in1x4x17 k1x4x4 s1x2x2 p0x1x1 d1x1x1 out1x8x34 | conv_transpose relu
+
+// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=MODEL
+// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 tuning-file=%S/Inputs/tuning.json}))' | FileCheck %s --check-prefix=TUNED
+// RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --emit=fused | FileCheck %s --check-prefix=TUNED
+// RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --tile-c=16 --emit=fused | FileCheck %s --check-prefix=CLI
+// The key names the precision: ieee kernels never match tf32 entries.
+// RUN: fusecc %s --precision=ieee --tuning=%S/Inputs/tuning.json --emit=fused | FileCheck %s --check-prefix=IEEE
+
+// MODEL: fuse.kernel "relu_k0" {{.*}}tileC = 64,
+// TUNED: fuse.kernel "relu_k0" {{.*}}tileC = 32,
+// CLI: fuse.kernel "relu_k0" {{.*}}tileC = 16,
+// IEEE: fuse.kernel "relu_k0" {{.*}}precision = "ieee">
+func.func @relu(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<2x16x4x16xf32>, tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32>
+  %1 = fuse.relu %0 : tensor<2x64x8x32xf32>
+  return %1 : tensor<2x64x8x32xf32>
+}
+
+// A channel softmax needs all channels in a block: the entry's tile-c does
+// not apply, its rows do.
+// MODEL: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}rows = 4>
+// TUNED: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}mmaTilesW = 1>}
+// CLI: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}mmaTilesW = 1>}
+func.func @softmax(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<2x16x4x16xf32>, tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<2x64x8x32xf32>
+  return %1 : tensor<2x64x8x32xf32>
+}
+
+// Another shape: not in the file, the cost model decides.
+// MODEL: fuse.kernel "other_k0" {{.*}}tileC = 64,
+// TUNED: fuse.kernel "other_k0" {{.*}}tileC = 64,
+func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x34xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<2x16x4x17xf32>, tensor<16x64x4x4xf32>) -> tensor<2x64x8x34xf32>
+  %1 = fuse.relu %0 : tensor<2x64x8x34xf32>
+  return %1 : tensor<2x64x8x34xf32>
+}
+
+// Bad tuning files are errors, not silently ignored.
+// RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/missing.json --emit=fused 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: fuse-tile-kernels: cannot read tuning file '{{.*}}missing.json': No such file or directory
+// RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-not-json.json --emit=fused 2>&1 | FileCheck %s --check-prefix=NOTJSON
+// NOTJSON: error: fuse-tile-kernels: tuning file '{{.*}}tuning-not-json.json' is not JSON
+// RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-no-entries.json --emit=fused 2>&1 | FileCheck %s --check-prefix=NOENTRIES
+// NOENTRIES: error: fuse-tile-kernels: tuning file '{{.*}}tuning-no-entries.json' has no "entries" array
+// RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-no-key.json --emit=fused 2>&1 | FileCheck %s --check-prefix=NOKEY
+// NOKEY: error: fuse-tile-kernels: tuning file '{{.*}}tuning-no-key.json': entry 0 has no "key" string
+// RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-bad-rows.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADROWS
+// The error is located at the layer (the convolution) the entry is for.
+// BADROWS: tile-kernels-tuning.mlir:[[@LINE-42]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Checks a shipped tuning file against the example graphs it was measured
+on: every entry's key is still the tuning key fusecc computes for its graph,
+and compiling that graph with the file reproduces the recorded config.
+
+Usage: check_tuning.py FUSECC TUNING_JSON EXAMPLES_DIR
+Prints one line per entry ("OK <graph> <config>") or exits 1 with the
+mismatch."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def main():
+    fusecc, tuning, examples = sys.argv[1:4]
+    with open(tuning) as f:
+        entries = json.load(f)["entries"]
+    if not entries:
+        print("check_tuning: no entries in %s" % tuning)
+        return 1
+    for e in entries:
+        graph = os.path.join(examples, e["graph"] + ".mlir")
+        precision = e["key"].split()[0]
+        keys = subprocess.run([fusecc, graph, "--precision=" + precision,
+                               "--emit=tuning-keys"], check=True,
+                              capture_output=True, text=True).stdout
+        if e["key"] not in [k.split("\t", 1)[1] for k in keys.splitlines()]:
+            print("check_tuning: %s: key %r is not one of\n%s"
+                  % (e["graph"], e["key"], keys))
+            return 1
+        fused = subprocess.run([fusecc, graph, "--precision=" + precision,
+                                "--tuning=" + tuning, "--emit=fused"],
+                               check=True, capture_output=True,
+                               text=True).stdout
+        config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
+        if config != e["config"]:
+            print("check_tuning: %s: compiled to %s, recorded %s"
+                  % (e["graph"], config, e["config"]))
+            return 1
+        print("OK %s %s" % (e["graph"], config))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
