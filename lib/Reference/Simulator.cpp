@@ -222,6 +222,25 @@ private:
     return success();
   }
 
+  /// vector.load / vector.store: n consecutive f32 elements along the last
+  /// dimension; `imm` holds the alignment attribute in bytes (0: none,
+  /// element alignment only).
+  template <typename OpTy>
+  LogicalResult compileVectorAccess(OpTy op, StringRef name, Inst &inst) {
+    VectorType vt = op.getVectorType();
+    if (!op.getMemRefType().getElementType().isF32() || vt.getRank() != 1 ||
+        !vt.getElementType().isF32() || vt.isScalable())
+      return fail(op, "only 1-D f32 " + name + " of an f32 memref is "
+                      "supported");
+    if (op.getMemRefType().getRank() < 1)
+      return fail(op, name + " of a rank-0 memref");
+    if (op.getNontemporal())
+      return fail(op, "nontemporal " + name + " is not supported");
+    if (auto a = op.getAlignment())
+      inst.imm = *a;
+    return success();
+  }
+
   LogicalResult compileOp(Operation &op, Region &r) {
     Inst inst;
     inst.op = &op;
@@ -349,37 +368,13 @@ private:
       if (!l.getMemRefType().getElementType().isF32())
         return fail(&op, "load of a non-f32 element");
     } else if (auto l = dyn_cast<vector::LoadOp>(op)) {
-      // n consecutive elements along the last dimension; `imm` holds the
-      // alignment attribute in bytes (0: none, element alignment only).
       inst.opc = Opc::VecLoad;
-      if (!l.getMemRefType().getElementType().isF32() ||
-          l.getVectorType().getRank() != 1 ||
-          !l.getVectorType().getElementType().isF32() ||
-          l.getVectorType().isScalable())
-        return fail(&op, "only 1-D f32 vector.load from an f32 memref is "
-                         "supported");
-      if (l.getMemRefType().getRank() < 1)
-        return fail(&op, "vector.load from a rank-0 memref");
-      if (l.getNontemporal())
-        return fail(&op, "nontemporal vector.load is not supported");
-      if (auto a = l.getAlignment())
-        inst.imm = *a;
+      if (failed(compileVectorAccess(l, "vector.load", inst)))
+        return failure();
     } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
-      // n consecutive elements along the last dimension; `imm` holds the
-      // alignment attribute in bytes (0: none, element alignment only).
       inst.opc = Opc::VecStore;
-      if (!st.getMemRefType().getElementType().isF32() ||
-          st.getVectorType().getRank() != 1 ||
-          !st.getVectorType().getElementType().isF32() ||
-          st.getVectorType().isScalable())
-        return fail(&op, "only 1-D f32 vector.store to an f32 memref is "
-                         "supported");
-      if (st.getMemRefType().getRank() < 1)
-        return fail(&op, "vector.store to a rank-0 memref");
-      if (st.getNontemporal())
-        return fail(&op, "nontemporal vector.store is not supported");
-      if (auto a = st.getAlignment())
-        inst.imm = *a;
+      if (failed(compileVectorAccess(st, "vector.store", inst)))
+        return failure();
     } else if (auto cp = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       // cp.async.{ca,cg}.shared.global [dst], [src], cp-size, src-size:
       // `imm` = dstElements (cp-size / 4), `pred` = bypassL1 (.cg).

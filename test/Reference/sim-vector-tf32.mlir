@@ -1,6 +1,6 @@
 // RUN: not fusecc-check --simulate-only %s | FileCheck %s
-// Simulator semantics of ops the kernel builder emits for weight staging and
-// tf32 operand rounding, on hand-written GPU IR.
+// Simulator semantics of ops the kernel builder emits for staging, tf32
+// operand rounding and 16-byte output stores, on hand-written GPU IR.
 
 // cvt.rna.tf32.f32: 10 mantissa bits, ties away from zero, low 13 bits zero.
 // CHECK-LABEL: @cvt: OK
@@ -45,7 +45,74 @@ module attributes {gpu.container_module} {
     gpu.launch_func @k::@oob blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%in : memref<2x8xf32>, %out : memref<4xf32>)
     return
   }
+  // Kernel-side vector.store: 4 consecutive elements along the last dim,
+  // here into a 2x8 output at [1, 4].
+  // CHECK-LABEL: @vstore: OK
+  // CHECK-NEXT: @vstore: arg 0 [1, 4] = 1 (0x3f800000)
+  // CHECK-NEXT: @vstore: arg 0 [1, 5] = 2 (0x40000000)
+  // CHECK-NEXT: @vstore: arg 0 [1, 6] = 3 (0x40400000)
+  // CHECK-NEXT: @vstore: arg 0 [1, 7] = 4 (0x40800000)
+  func.func @vstore(%out: memref<2x8xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@vstore blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<2x8xf32>)
+    return
+  }
+  // CHECK: @vstore_misaligned: FAIL (simulator: misaligned vector access: byte offset 40 (element 10) of argument 0 is not a multiple of the 16-byte alignment in 'vector.store'
+  func.func @vstore_misaligned(%out: memref<2x8xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@vstore_misaligned blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<2x8xf32>)
+    return
+  }
+  // CHECK: @vstore_oob: FAIL (simulator: out-of-bounds access: 4 elements at [0, 6] overrun the last dimension of argument 0 of shape 2x8 in 'vector.store'
+  func.func @vstore_oob(%out: memref<2x8xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@vstore_oob blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<2x8xf32>)
+    return
+  }
+  // Two threads whose vectors overlap in element 3: a race, like two
+  // scalar stores would be.
+  // CHECK: @vstore_race: FAIL (simulator: global memory race: element 3 of argument 0 written by two threads (no barrier)
+  func.func @vstore_race(%out: memref<2x8xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    gpu.launch_func @k::@vstore_race blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%out : memref<2x8xf32>)
+    return
+  }
   gpu.module @k {
+    gpu.func @vstore(%out: memref<2x8xf32>) kernel {
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %f1 = arith.constant 1.0 : f32
+      %f2 = arith.constant 2.0 : f32
+      %f3 = arith.constant 3.0 : f32
+      %f4 = arith.constant 4.0 : f32
+      %v = vector.from_elements %f1, %f2, %f3, %f4 : vector<4xf32>
+      vector.store %v, %out[%c1, %c4] {alignment = 16} : memref<2x8xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @vstore_misaligned(%out: memref<2x8xf32>) kernel {
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.store %v, %out[%c1, %c2] {alignment = 16} : memref<2x8xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @vstore_oob(%out: memref<2x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c6 = arith.constant 6 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.store %v, %out[%c0, %c6] : memref<2x8xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @vstore_race(%out: memref<2x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %tid = gpu.thread_id x
+      %col = arith.muli %tid, %c3 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.store %v, %out[%c0, %col] : memref<2x8xf32>, vector<4xf32>
+      gpu.return
+    }
     gpu.func @cvt(%out: memref<10xf32>) kernel {
       %tid = gpu.thread_id x
       %c0 = arith.constant 0 : index

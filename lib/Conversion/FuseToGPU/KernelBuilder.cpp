@@ -154,9 +154,6 @@ private:
   /// Stage a chunk of input rows / weights of one (td, th) tap pair in
   /// shared memory (TF32-rounded on the tensor-core path).
   void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
-  /// `stageInputs` with 16-byte loads (`SharedMemoryPlan::vectorInput`).
-  void stageInputVectors(Value input, Value ci0, Value ciBase, Value id,
-                         Value ih);
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
                     Value td, Value th);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
@@ -338,83 +335,55 @@ void KernelEmitter::emitConvolution() {
     storeAccumulatorsFMA(subBase, results);
 }
 
-/// Staging loops distribute `total` elements over the block with a static
-/// trip count; out-of-range elements load from a clamped in-bounds address
-/// and are replaced by zero (no branches).
+/// Staging loops distribute `total` slots over the block with a static trip
+/// count; out-of-range slots load from a clamped in-bounds address and are
+/// replaced by zero (no branches). A slot is one element, or a 16-byte
+/// vector of 4 consecutive columns when the plan says `vectorInput` (the
+/// window then starts at a multiple of 4 and rows are multiples of 4 long,
+/// so a vector lies wholly inside or wholly outside its row).
 void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
                                 Value ih) {
-  if (smemPlan.vectorInput)
-    return stageInputVectors(input, ci0, ciBase, id, ih);
+  const int64_t width = smemPlan.vectorInput ? 4 : 1;
   const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
-  const int64_t span = smemPlan.inputSpan, nthreads = launch.threads;
-  const int64_t total = kc * rows * span;
+  const int64_t slots = smemPlan.inputSpan / width, nthreads = launch.threads;
+  const int64_t total = kc * rows * slots;
   auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
                                  c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-  Value xi = remu(e, span), rest = divu(e, span);
+  Value xs = remu(e, slots), rest = divu(e, slots);
   Value rr = remu(rest, rows), kci = divu(rest, rows);
   Value ci = add(ci0, kci);
-  Value iw = add(iwMin, xi), ihr = add(ih, rr);
+  Value col = mul(xs, width);
+  Value iw = add(iwMin, col), ihr = add(ih, rr);
   Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
                   andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
   auto clamp = [&](Value v) {
     return arith::SelectOp::create(b, ok, v, c(0)).getResult();
   };
-  Value v = memref::LoadOp::create(
-      b, input,
-      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)));
-  v = arith::SelectOp::create(b, ok, v, f(0.0));
-  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                           mul(rr, smemPlan.xsRowStride)),
-                       xi),
-                   smemPlan.xsOffset);
-  // Elements past `total` land in the padding of the last channel row.
-  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  sstore(roundOperand(v), addr);
-}
-
-void KernelEmitter::stageInputVectors(Value input, Value ci0, Value ciBase,
-                                      Value id, Value ih) {
-  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
-  const int64_t vecs = smemPlan.inputSpan / 4, nthreads = launch.threads;
-  const int64_t total = kc * rows * vecs;
-  // One 16-byte vector (4 consecutive input columns) per thread and
-  // iteration. The window starts at a multiple of 4 and the row length is
-  // one too, so a vector lies wholly inside or wholly outside the row.
-  auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
-                                 c(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-  Value xv = remu(e, vecs), rest = divu(e, vecs);
-  Value rr = remu(rest, rows), kci = divu(rest, rows);
-  Value ci = add(ci0, kci);
-  Value iw = add(iwMin, mul(xv, 4)), ihr = add(ih, rr);
-  Value ok = andI(andI(ult(e, total), ult(ci, g.cinPerGroup())),
-                  andI(inRange(iw, g.in[2]), inRange(ihr, g.in[1])));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-  };
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
-  Value v4 = vector::LoadOp::create(
-      b, v4Ty, input,
-      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw)),
-      /*nontemporal=*/false, llvm::MaybeAlign(16));
-  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                           mul(rr, smemPlan.xsRowStride)),
-                       mul(xv, 4)),
-                   smemPlan.xsOffset);
-  // Iterations past `total` write nothing.
-  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  for (int64_t i = 0; i < 4; ++i) {
-    Value v = arith::SelectOp::create(
-        b, ok, vector::ExtractOp::create(b, v4, i), f(0.0));
-    sstore(roundOperand(v), add(addr, i));
+  SmallVector<Value> idx =
+      fullIndex(n, clamp(add(ciBase, ci)), clamp(id), clamp(ihr), clamp(iw));
+  SmallVector<Value, 4> values;
+  if (width == 1) {
+    values.push_back(memref::LoadOp::create(b, input, idx));
+  } else {
+    Value v = vector::LoadOp::create(
+        b, VectorType::get({width}, b.getF32Type()), input, idx,
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    for (int64_t i = 0; i < width; ++i)
+      values.push_back(vector::ExtractOp::create(b, v, i));
   }
+  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
+                           mul(rr, smemPlan.xsRowStride)),
+                       col),
+                   smemPlan.xsOffset);
+  // Slots past `total` write nothing.
+  auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (auto [i, v] : llvm::enumerate(values))
+    sstore(roundOperand(arith::SelectOp::create(b, ok, v, f(0.0))),
+           add(addr, static_cast<int64_t>(i)));
 }
 
 void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
