@@ -776,6 +776,18 @@ private:
                       " elements at [" + idx + "] overruns the last dimension"
                       " of " + d->name + " of shape " + shp);
     }
+    if (failed(checkAlignment(inst, lane, d, li)))
+      return failure();
+    for (size_t i = 0; i < n; ++i)
+      if (failed(loadAt(inst, lane, d, li + static_cast<int64_t>(i), v[i])))
+        return failure();
+    return success();
+  }
+
+  /// The alignment attribute (`inst.imm` bytes) of a vector access at
+  /// element `li` of `d`.
+  LogicalResult checkAlignment(const Inst &inst, int lane, MemDesc *d,
+                               int64_t li) {
     int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * 4;
     if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
       return fail(inst, lane,
@@ -784,9 +796,6 @@ private:
                       std::to_string(li) + ") of " + d->name +
                       " is not a multiple of the " + std::to_string(inst.imm) +
                       "-byte alignment");
-    for (size_t i = 0; i < n; ++i)
-      if (failed(loadAt(inst, lane, d, li + static_cast<int64_t>(i), v[i])))
-        return failure();
     return success();
   }
 
@@ -852,14 +861,8 @@ private:
     if (failed(addressOf(inst, lane, memIdx, inst.in.size() - memIdx - 1,
                          static_cast<int64_t>(n), d, li)))
       return failure();
-    int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * 4;
-    if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
-      return fail(inst, lane,
-                  "misaligned vector access: byte offset " +
-                      std::to_string(byteAddr) + " (element " +
-                      std::to_string(li) + ") of " + d->name +
-                      " is not a multiple of the " + std::to_string(inst.imm) +
-                      "-byte alignment");
+    if (failed(checkAlignment(inst, lane, d, li)))
+      return failure();
     for (size_t i = 0; i < n; ++i)
       if (failed(storeAt(inst, lane, d, li + static_cast<int64_t>(i),
                          F(inst.in[i], lane))))
