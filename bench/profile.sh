@@ -53,8 +53,10 @@ else
     --section ComputeWorkloadAnalysis)
 fi
 
+suffix=""
+if ((stalls)); then suffix=_stalls; fi
 for pattern in "$@"; do
-  report="$out/ncu_${pattern//[^A-Za-z0-9_.-]/_}$( ((stalls)) && echo _stalls).txt"
+  report="$out/ncu_${pattern//[^A-Za-z0-9_.-]/_}${suffix}.txt"
   ncu --kernel-name regex:'_k[0-9]+$' --launch-count 1 "${what[@]}" \
     python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
     --lib "$build/libfusecc_runtime.so" --filter "$pattern" --no-time \
