@@ -232,8 +232,9 @@ fusecc_status_t fusecc_bundle_graph_line(fusecc_bundle_t bundle,
 /// Checks `args` against entry `entry_index` exactly as fusecc_module_launch
 /// does before launching: `arg_count` equals the entry's argument count,
 /// every `size_bytes` equals the argument's byte size, every `ptr` is
-/// non-zero and 16-byte aligned. FUSECC_STATUS_INVALID_ARGUMENT naming the
-/// argument otherwise. Needs no GPU.
+/// non-zero and 16-byte aligned, and no output overlaps another argument
+/// (kernels treat their buffers as `noalias`). FUSECC_STATUS_INVALID_ARGUMENT
+/// naming the argument otherwise. Needs no GPU.
 fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                                             size_t entry_index,
                                             const fusecc_buffer_t *args,
