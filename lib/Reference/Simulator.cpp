@@ -1666,8 +1666,8 @@ LogicalResult BlockExecutor::execShuffle(const Inst &inst,
     int64_t off = zext(I(inst.in[1], l), 32), width = zext(I(inst.in[2], l), 32);
     if (width < 1 || width > 32)
       return fail(inst, l, "shuffle width out of range");
-    int64_t src;
-    bool valid;
+    int64_t src = lane;
+    bool valid = false;
     switch (static_cast<gpu::ShuffleMode>(inst.pred)) {
     case gpu::ShuffleMode::XOR:
       src = lane ^ off;

@@ -100,7 +100,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (auto sm = dyn_cast<SoftmaxOp>(op)) {
       if (sm.getDim() == 1)
         a.needsAllChannels = true;
-      else if (sm.getDim() == rank - 1)
+      else if (static_cast<int64_t>(sm.getDim()) == rank - 1)
         a.needsWholeRow = true;
       else
         return sm.emitOpError("along dim ")

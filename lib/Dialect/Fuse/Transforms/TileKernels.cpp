@@ -137,7 +137,6 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                int64_t maxTileW, int64_t forcedRows,
                                int64_t forcedCiChunk, int64_t forcedTileC) {
   const ConvGeometry &g = a.geom;
-  int64_t sw = g.stride[2];
   // A block's channels must lie in one group, in whole 16-channel tiles.
   int64_t channels =
       a.needsAllChannels ? g.cout : std::min<int64_t>(g.coutPerGroup(), 64);
@@ -195,7 +194,9 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   if ((threadsW * threadsC) % 32 != 0) {
     if (g.groups == 1) {
       // Round up to whole warps, or down if that exceeds the budget.
-      threadsC = threadsW * llvm::alignTo(threadsC, warpQuantum) <= threads
+      threadsC = threadsW * static_cast<int64_t>(
+                                llvm::alignTo(threadsC, warpQuantum)) <=
+                         threads
                      ? llvm::alignTo(threadsC, warpQuantum)
                      : std::max(warpQuantum,
                                 static_cast<int64_t>(
