@@ -6,17 +6,18 @@
 #
 #   prepare (build machine):
 #     python3 bench/tune.py prepare examples/*.mlir --out out/tune
-#   compiles, for every graph, the cost model's tf32 bundle and a grid of
-#   variants (--tile-rows, --tile-ci-chunk, --tile-c), keeping one bundle per
-#   distinct #fuse.tile config, and writes out/tune/candidates.json (graph,
-#   tuning key, knobs and config of each variant).
+#   compiles, for every graph and precision, the cost model's bundle and a
+#   grid of variants (tf32: --tile-rows, --tile-ci-chunk, --tile-c; ieee:
+#   --tile-threads, --tile-max-w), keeping one bundle per distinct
+#   #fuse.tile config, and writes out/tune/candidates.json (graph,
+#   precision, tuning key, knobs and config of each variant).
 #
 #   measure (GPU machine, PyTorch + CUDA, after building the runtime):
 #     python3 bench/tune.py measure out/tune --lib build-rt/libfusecc_runtime.so
 #   runs bench/gpu_check.py on every variant (correctness check + median
 #   time), and writes tuning.json ($OUT or --out): for every graph whose
 #   fastest passing variant beats the cost model's by more than --margin,
-#   one entry {key, rows, ci_chunk, tile_c} with both times. Copy it to
+#   one entry {key, <knobs>} with both times. Copy it to
 #   tuning/<device>.json; `fusecc --tuning=FILE` (examples/run.sh does) then
 #   reproduces the choice without a GPU.
 #
@@ -32,9 +33,15 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROWS = [0, 1, 2, 4]
-CI_CHUNKS = [0, 16, 32]
-TILE_CS = [0, 32]
+# Knob grids per precision: (fusecc flag, tuning-file field, values); 0 is
+# the cost model's choice.
+GRIDS = {
+    "tf32": [("--tile-rows", "rows", [0, 1, 2, 4]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
+             ("--tile-c", "tile_c", [0, 32])],
+    "ieee": [("--tile-threads", "threads", [0, 128, 512]),
+             ("--tile-max-w", "max_tile_w", [0, 32, 64])],
+}
 
 
 def fusecc(args, fusecc_bin):
@@ -42,53 +49,54 @@ def fusecc(args, fusecc_bin):
                           capture_output=True, text=True).stdout
 
 
-def variant_name(rows, ci_chunk, tile_c):
-    if not (rows or ci_chunk or tile_c):
+def variant_name(knobs):
+    if not any(knobs.values()):
         return "auto"
-    return "r%d-c%d-t%d" % (rows, ci_chunk, tile_c)
+    return "-".join("%s%d" % (field, value) for field, value in knobs.items())
 
 
 def prepare(args):
     os.makedirs(args.out, exist_ok=True)
     candidates = {}
-    for graph in args.graphs:
+    for graph, precision in itertools.product(args.graphs, args.precisions):
         name = os.path.splitext(os.path.basename(graph))[0]
-        keys = fusecc([graph, "--precision=tf32", "--emit=tuning-keys"],
-                      args.fusecc).strip().splitlines()
+        keys = fusecc([graph, "--precision=" + precision,
+                       "--emit=tuning-keys"], args.fusecc).strip().splitlines()
         if len(keys) != 1:
             print("tune: %s has %d kernels; only single-kernel graphs are "
                   "tuned, skipped" % (graph, len(keys)))
             continue
         key = keys[0].split("\t", 1)[1]
-        folder = os.path.join(args.out, name)
+        folder = os.path.join(args.out, "%s.%s" % (name, precision))
         os.makedirs(folder, exist_ok=True)
-        seen = {}
-        variants = {}
-        for rows, ci_chunk, tile_c in itertools.product(ROWS, CI_CHUNKS,
-                                                        TILE_CS):
-            knobs = ["--tile-rows=%d" % rows, "--tile-ci-chunk=%d" % ci_chunk,
-                     "--tile-c=%d" % tile_c]
+        grid = GRIDS[precision]
+        seen, variants = set(), {}
+        for values in itertools.product(*[v for _, _, v in grid]):
+            flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
+            knobs = {field: v for (_, field, _), v in zip(grid, values)}
             try:
-                fused = fusecc([graph, "--precision=tf32", "--emit=fused"] +
-                               knobs, args.fusecc)
+                fused = fusecc([graph, "--precision=" + precision,
+                                "--emit=fused"] + flags, args.fusecc)
             except subprocess.CalledProcessError:
                 continue  # Knobs the tiling rejects for this graph.
             config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
-            if "mmaWarpsC" not in config or config in seen:
-                continue  # FMA fallback, or a config already covered.
-            vname = variant_name(rows, ci_chunk, tile_c)
-            seen[config] = vname
-            fusecc([graph, "--precision=tf32", "-o",
-                    os.path.join(folder, vname + ".tf32.fcb")] + knobs,
-                   args.fusecc)
-            variants[vname] = {"rows": rows, "ci_chunk": ci_chunk,
-                               "tile_c": tile_c, "config": config}
+            mma = "mmaWarpsC" in config
+            if mma != (precision == "tf32") or config in seen:
+                continue  # FMA fallback of tf32, or a config already covered.
+            vname = variant_name(knobs)
+            seen.add(config)
+            fusecc([graph, "--precision=" + precision, "-o",
+                    os.path.join(folder, "%s.%s.fcb" % (vname, precision))] +
+                   flags, args.fusecc)
+            variants[vname] = dict(knobs, config=config)
         if "auto" not in variants:
-            print("tune: %s: the cost model's config is not a tensor-core "
-                  "config; skipped" % graph)
+            print("tune: %s (%s): the cost model's config is not a %s "
+                  "config; skipped" % (graph, precision, precision))
             continue
-        candidates[name] = {"graph": graph, "key": key, "variants": variants}
-        print("tune: %s: %d variants" % (name, len(variants)))
+        candidates["%s.%s" % (name, precision)] = {
+            "graph": name, "precision": precision, "key": key,
+            "variants": variants}
+        print("tune: %s (%s): %d variants" % (name, precision, len(variants)))
     with open(os.path.join(args.out, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=2)
     return 0
@@ -111,9 +119,10 @@ def measure(args):
         with open(os.path.join(check_out, "gpu_check.json")) as f:
             report = json.load(f)
         device = report["environment"]["device"]
+        suffix = ".%s.fcb" % cand["precision"]
         times = {}
         for row in report["rows"]:
-            vname = row["bundle"][:-len(".tf32.fcb")]
+            vname = row["bundle"][:-len(suffix)]
             if row["status"] == "PASS" and row.get("fusecc_ms"):
                 times[vname] = row["fusecc_ms"]
             else:
@@ -129,12 +138,12 @@ def measure(args):
                      % (name, len(times), times["auto"], best, times[best],
                         100 * gain))
         if best != "auto" and gain > args.margin:
-            v = cand["variants"][best]
-            entries.append({"key": cand["key"], "rows": v["rows"],
-                            "ci_chunk": v["ci_chunk"], "tile_c": v["tile_c"],
-                            "graph": name, "config": v["config"],
-                            "ms": round(times[best], 4),
-                            "cost_model_ms": round(times["auto"], 4)})
+            v = dict(cand["variants"][best])
+            config = v.pop("config")
+            entries.append(dict({"key": cand["key"]}, **v,
+                                graph=cand["graph"], config=config,
+                                ms=round(times[best], 4),
+                                cost_model_ms=round(times["auto"], 4)))
     result = {
         "device": device,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
@@ -158,6 +167,8 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("graphs", nargs="+")
+    p.add_argument("--precisions", nargs="+", default=["tf32", "ieee"],
+                   choices=["tf32", "ieee"])
     p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
     p.add_argument("--fusecc", default=os.path.join(REPO, "build", "bin",
                                                     "fusecc"))

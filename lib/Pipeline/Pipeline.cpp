@@ -50,6 +50,10 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.ciChunk = options.tileCiChunk;
   tile.tileC = options.tileC;
   tile.tuningFile = options.tuningFile;
+  if (options.tileThreads)
+    tile.threads = options.tileThreads;
+  if (options.tileMaxW)
+    tile.maxTileW = options.tileMaxW;
   fpm.addPass(fuse::createFuseTileKernels(tile));
 }
 

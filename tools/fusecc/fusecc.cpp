@@ -65,6 +65,14 @@ cl::opt<int64_t> tileC("tile-c",
                        cl::desc("Tensor-core output channels per block, a "
                                 "multiple of 16 (default: cost model)"),
                        cl::init(0));
+cl::opt<int64_t> tileThreads("tile-threads",
+                             cl::desc("FMA-path threads per block (default: "
+                                      "256)"),
+                             cl::init(0));
+cl::opt<int64_t> tileMaxW("tile-max-w",
+                          cl::desc("Largest output row segment of a block "
+                                   "(default: 128)"),
+                          cl::init(0));
 cl::opt<std::string>
     tuningFile("tuning",
                cl::desc("JSON file of measured tile choices (bench/tune.py); "
@@ -126,6 +134,8 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.tileCiChunk = tileCiChunk;
   options.tileC = tileC;
   options.tuningFile = tuningFile;
+  options.tileThreads = tileThreads;
+  options.tileMaxW = tileMaxW;
   if (!cudaPath.empty())
     options.cudaPath = cudaPath;
   if (emit >= Emit::NVVM) {

@@ -12,13 +12,16 @@
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 tuning-file=%S/Inputs/tuning.json}))' | FileCheck %s --check-prefix=TUNED
 // RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --emit=fused | FileCheck %s --check-prefix=TUNED
 // RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --tile-c=16 --emit=fused | FileCheck %s --check-prefix=CLI
-// The key names the precision: ieee kernels never match tf32 entries.
+// The key names the precision: the ieee kernel gets the FMA knobs of its
+// own entry (threads, max-tile-w), never the tf32 entry's.
+// RUN: fusecc %s --precision=ieee --emit=fused | FileCheck %s --check-prefix=IEEE-MODEL
 // RUN: fusecc %s --precision=ieee --tuning=%S/Inputs/tuning.json --emit=fused | FileCheck %s --check-prefix=IEEE
 
 // MODEL: fuse.kernel "relu_k0" {{.*}}tileC = 64,
 // TUNED: fuse.kernel "relu_k0" {{.*}}tileC = 32,
 // CLI: fuse.kernel "relu_k0" {{.*}}tileC = 16,
-// IEEE: fuse.kernel "relu_k0" {{.*}}precision = "ieee">
+// IEEE-MODEL: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
+// IEEE: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 16, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
 func.func @relu(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
@@ -60,6 +63,8 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // NOENTRIES: error: fuse-tile-kernels: tuning file '{{.*}}tuning-no-entries.json' has no "entries" array
 // RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-no-key.json --emit=fused 2>&1 | FileCheck %s --check-prefix=NOKEY
 // NOKEY: error: fuse-tile-kernels: tuning file '{{.*}}tuning-no-key.json': entry 0 has no "key" string
+// RUN: not fusecc %s --precision=ieee --tuning=%S/Inputs/tuning-bad-threads.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADTHREADS
+// BADTHREADS: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-threads.json' entry for this kernel: threads must be in [32, 1024], got 2048
 // RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-bad-rows.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADROWS
 // The error is located at the layer (the convolution) the entry is for.
-// BADROWS: tile-kernels-tuning.mlir:[[@LINE-42]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3
+// BADROWS: tile-kernels-tuning.mlir:[[@LINE-44]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3

@@ -241,14 +241,17 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
   return cfg;
 }
 
-/// Measured tile choices of one kernel (a `tuning-file` entry).
+/// Measured tile choices of one kernel (a `tuning-file` entry): the
+/// tensor-core knobs, and the FMA path's threads per block and largest row
+/// segment (0: the pass options).
 struct TunedChoice {
   int64_t rows = 0, ciChunk = 0, tileC = 0;
+  int64_t threads = 0, maxTileW = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
-/// "tile_c": T}, ...]} (other members, e.g. the measured times, are
-/// ignored). Emits an error at `loc` for an unreadable or malformed file.
+/// "tile_c": T, "threads": N, "max_tile_w": W}, ...]} (every knob optional;
+/// other members, e.g. the measured times, are ignored). Emits an error at `loc` for an unreadable or malformed file.
 FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                                        StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -279,7 +282,9 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
     for (auto [name, field] :
          {std::pair<StringRef, int64_t *>{"rows", &c.rows},
           {"ci_chunk", &c.ciChunk},
-          {"tile_c", &c.tileC}})
+          {"tile_c", &c.tileC},
+          {"threads", &c.threads},
+          {"max_tile_w", &c.maxTileW}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -311,6 +316,10 @@ struct TileKernelsPass
       return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
                         "64, got "
                      << k.tileC;
+    if (k.threads && (k.threads < 32 || k.threads > 1024))
+      return error() << "threads must be in [32, 1024], got " << k.threads;
+    if (k.maxTileW && k.maxTileW < 8)
+      return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
     return success();
   }
 
@@ -343,13 +352,19 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows, ciChunk, tileC};
+      TunedChoice knobs{rows, ciChunk, tileC, threads, maxTileW};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
         knobs.rows = knobs.rows ? knobs.rows : t.rows;
         knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
         knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
+        // threads / max-tile-w always have values: the entry's win over the
+        // defaults unless the options were changed from them.
+        if (t.threads && threads == 256)
+          knobs.threads = t.threads;
+        if (t.maxTileW && maxTileW == 128)
+          knobs.maxTileW = t.maxTileW;
         std::string source =
             "tuning file '" + tuningFile + "' entry for this kernel";
         if (failed(checkKnobs(kernel, knobs, source)))
@@ -357,13 +372,14 @@ struct TileKernelsPass
       }
       FailureOr<TileConfigAttr> cfg = failure();
       if (precision == "tf32")
-        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, maxTileW,
+        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, knobs.maxTileW,
                                                    knobs.rows, knobs.ciChunk,
                                                    knobs.tileC))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))
-        cfg = chooseConfig(kernel, *a, precision, maxTileW, threads);
+        cfg = chooseConfig(kernel, *a, precision, knobs.maxTileW,
+                           knobs.threads);
       if (failed(cfg))
         return WalkResult::interrupt();
       kernel.setConfigAttr(*cfg);

@@ -53,8 +53,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "channels or groups fix the tile">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
-           "whose tuning key is listed gets its rows, ci-chunk and tile-c "
-           "unless the options above set them">,
+           "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
+           "threads and max-tile-w unless the options above set them "
+           "(threads and max-tile-w: changed from their defaults)">,
   ];
 }
 
