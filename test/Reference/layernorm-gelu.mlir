@@ -7,6 +7,7 @@
 // CHECK: @ln1d_noaffine: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @ln2d_weightonly_w1: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @ln2d_wide: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @ln1d_w300: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 
 func.func @ln3d_gelu(%x0: tensor<1x3x2x3x3xf32>, %w1: tensor<3x5x4x4x4xf32>, %b2: tensor<5xf32>, %g3: tensor<6xf32>, %beta4: tensor<6xf32>) -> tensor<1x5x4x6x6xf32> {
   %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<1x3x2x3x3xf32>, tensor<3x5x4x4x4xf32>, tensor<5xf32>) -> tensor<1x5x4x6x6xf32>
@@ -46,3 +47,11 @@ func.func @ln2d_wide(%x0: tensor<1x3x2x20xf32>, %w1: tensor<3x70x3x3xf32>, %b2: 
   return %v2 : tensor<1x70x6x60xf32>
 }
 
+
+// A last dim of 300: the row takes 512-thread blocks (a 128-thread block
+// would need 8 channels x 19 positions = 152 accumulators per thread).
+func.func @ln1d_w300(%x: tensor<1x4x298xf32>, %w: tensor<4x64x3xf32>) -> tensor<1x64x300xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x4x298xf32>, tensor<4x64x3xf32>) -> tensor<1x64x300xf32>
+  %1 = fuse.layer_norm %0 : tensor<1x64x300xf32>
+  return %1 : tensor<1x64x300xf32>
+}

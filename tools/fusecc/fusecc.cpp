@@ -67,7 +67,7 @@ cl::opt<int64_t> tileC("tile-c",
                        cl::init(0));
 cl::opt<int64_t> tileThreads("tile-threads",
                              cl::desc("FMA-path threads per block (default: "
-                                      "256)"),
+                                      "128)"),
                              cl::init(0));
 cl::opt<int64_t> tileMaxW("tile-max-w",
                           cl::desc("Largest output row segment of a block "

@@ -65,16 +65,17 @@ func.func @softmax1d(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf
 
 // -----
 
-// kb2_49 (3-D, stride 2): 16 x 32 x 64 blocks of 256 threads.
+// kb2_49 (3-D, stride 2): 16 x 32 x 64 blocks of 128 threads (4 per SM at
+// 128 registers).
 
 // CHECK-LABEL: func.func @kb2_49
 // CHECK-SAME: (%{{.*}}: memref<16x32x16x32x32xf32>, %{{.*}}: memref<32x64x3x3x3xf32>, %{{.*}}: memref<64xf32>, %{{.*}}: memref<16x64x32x64x64xf32>)
 // CHECK-DAG: %[[GRID:.*]] = arith.constant 32768 : index
-// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 128 : index
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: gpu.launch_func @fusecc_kernels::@kb2_49_k0 blocks in (%[[GRID]], %[[ONE]], %[[ONE]]) threads in (%[[BLOCK]], %[[ONE]], %[[ONE]]) dynamic_shared_memory_size %{{.*}} args(
 // CHECK: gpu.func @kb2_49_k0
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2 : i32}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 // Input rows (32 wide) are staged as 16-byte vectors; the 3-D output is
 // stored with 5 indices, 4 consecutive W positions per 16-byte store.
 // CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x32x16x32x32xf32>, vector<4xf32>

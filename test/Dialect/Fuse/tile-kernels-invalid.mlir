@@ -42,14 +42,16 @@ func.func @layer_norm_two_dims(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>)
 
 // -----
 
-// A last dim of 300 with layer_norm: 19 positions x 4 channels per thread.
-func.func @too_many_accumulators(%x: tensor<1x4x298xf32>, %w: tensor<4x64x3xf32>) -> tensor<1x64x300xf32> {
-  // expected-error@+1 {{'fuse.kernel' op needs 76 accumulators per thread for a last dim of 300 (at most 64); a reduction over this row needs a multi-kernel plan}}
+// A last dim of 2000 with layer_norm: even 1024-thread blocks (64 channel
+// lanes x 16 W lanes) leave 125 positions x 1 channel per thread. (A last
+// dim of 300 fits 512-thread blocks: test/Reference/layernorm-gelu.mlir.)
+func.func @too_many_accumulators(%x: tensor<1x4x1998xf32>, %w: tensor<4x64x3xf32>) -> tensor<1x64x2000xf32> {
+  // expected-error@+1 {{'fuse.kernel' op needs 125 accumulators per thread for a last dim of 2000 (at most 64); a reduction over this row needs a multi-kernel plan}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
-       : (tensor<1x4x298xf32>, tensor<4x64x3xf32>) -> tensor<1x64x300xf32>
-  %1 = fuse.layer_norm %0 : tensor<1x64x300xf32>
-  return %1 : tensor<1x64x300xf32>
+       : (tensor<1x4x1998xf32>, tensor<4x64x3xf32>) -> tensor<1x64x2000xf32>
+  %1 = fuse.layer_norm %0 : tensor<1x64x2000xf32>
+  return %1 : tensor<1x64x2000xf32>
 }
 
 // -----
@@ -89,9 +91,10 @@ func.func @too_many_blocks(%x: tensor<1048576x1x4096x1xf32>, %w: tensor<1x1x1x1x
 
 // -----
 
-// threadsW must be a multiple of the W stride: 300 > 256 threads.
+// threadsW must be a multiple of the W stride and the grid whole warps:
+// 300 x 8 threads, more than the largest block tried (1024).
 func.func @huge_stride(%x: tensor<1x4x2xf32>, %w: tensor<4x8x1xf32>) -> tensor<1x8x301xf32> {
-  // expected-error@+1 {{'fuse.kernel' op stride 300 along the last dim needs more than 256 threads per block}}
+  // expected-error@+1 {{'fuse.kernel' op stride 300 along the last dim needs 2400 threads per block for whole warps (at most 1024)}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 300>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x2xf32>, tensor<4x8x1xf32>) -> tensor<1x8x301xf32>

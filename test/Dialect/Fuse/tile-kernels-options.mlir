@@ -10,7 +10,7 @@
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=2048}))' 2>&1 | FileCheck %s --check-prefix=THREADS2048
 // THREADS2048: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=2048
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{max-tile-w=4}))' 2>&1 | FileCheck %s --check-prefix=TILEW
-// TILEW: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=4 threads=256
+// TILEW: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=4 threads=128
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{rows=3}))' 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS: error: fuse-tile-kernels: rows must be 0 (auto), 1, 2 or 4, got 3

@@ -20,8 +20,8 @@
 // MODEL: fuse.kernel "relu_k0" {{.*}}tileC = 64,
 // TUNED: fuse.kernel "relu_k0" {{.*}}tileC = 32,
 // CLI: fuse.kernel "relu_k0" {{.*}}tileC = 16,
-// IEEE-MODEL: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
-// IEEE: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 16, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
+// IEEE-MODEL: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
+// IEEE: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 16, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
 func.func @relu(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}

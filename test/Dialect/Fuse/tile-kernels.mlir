@@ -13,7 +13,7 @@
 // kb2_49: channel softmax over 64 channels, W = 64.
 // CHECK-LABEL: func.func @kb2_49
 // CHECK: fuse.kernel "kb2_49_k0"
-// CHECK-SAME: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">}
+// CHECK-SAME: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">}
 // TF32-LABEL: func.func @kb2_49
 // With tf32 the convolution runs on tensor cores: 2 x 2 warps per W phase
 // (2 phases), each 2 x 2 mma tiles of 16 channels x 8 positions; 4 output
@@ -39,7 +39,7 @@ func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
 // Channel softmax over 100 channels: tileC = all channels rounded up to the
 // 64-channel sub-block; tileC > 64 caps tileW at 64.
 // CHECK-LABEL: func.func @channel_softmax_100
-// CHECK: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @channel_softmax_100
 // tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
 // TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>}
@@ -58,7 +58,7 @@ func.func @channel_softmax_100(%x: tensor<2x4x5x5xf32>, %w: tensor<4x100x3x3xf32
 // kb2_91: channel softmax over 128 channels, W = 129: tileC = 128, and
 // W is split into 3 tiles of 43 -> 3 positions per thread.
 // CHECK-LABEL: func.func @kb2_91
-// CHECK: {config = #fuse.tile<tileW = 48, tileC = 128, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 48, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">}
 func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
                   %cb: tensor<128xf32>, %b: tensor<128x1x1xf32>) -> tensor<128x128x129x129xf32> {
   %0 = fuse.conv_transpose %x, %w, %cb {stride = array<i64: 2, 2>,
@@ -77,7 +77,7 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
 // Last-dim layer_norm over W = 101: the tile covers the whole row (7
 // positions per thread x 16 threads = 112 >= 101), even past max-tile-w.
 // CHECK-LABEL: func.func @layer_norm_last_dim
-// CHECK: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 4, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @layer_norm_last_dim
 // tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
 // Two 16-channel tiles per warp would leave one row per block (2 x 7
@@ -99,7 +99,7 @@ func.func @layer_norm_last_dim(%x: tensor<2x4x5x50xf32>, %w: tensor<4x64x3x3xf32
 
 // kb2_34: layer_norm over W = 64.
 // CHECK-LABEL: func.func @kb2_34
-// CHECK: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">}
 func.func @kb2_34(%x: tensor<32x32x16x32x32xf32>, %w: tensor<32x64x4x4x4xf32>,
                   %b: tensor<64xf32>, %g: tensor<64xf32>, %beta: tensor<64xf32>)
     -> tensor<32x64x32x64x64xf32> {
@@ -195,7 +195,7 @@ func.func @grouped_softmax(%x: tensor<1x8x10xf32>, %w: tensor<8x8x3xf32>) -> ten
 // 1-D convolution with a long output row (W = 400): four tiles of 100
 // positions, 7 per thread.
 // CHECK-LABEL: func.func @conv1d_long
-// CHECK: {config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "ieee">}
+// CHECK: {config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 16, precision = "ieee">}
 // TF32-LABEL: func.func @conv1d_long
 // TF32: {config = #fuse.tile<tileW = 80, tileC = 16, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 5>}
 // SMALL-LABEL: func.func @conv1d_long

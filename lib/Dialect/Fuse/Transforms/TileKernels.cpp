@@ -29,6 +29,9 @@ namespace {
 constexpr int64_t kMaxSharedBytes = 232448;
 /// Shared memory per block that still lets two blocks share an SM.
 constexpr int64_t kTwoBlocksBytes = 112 * 1024;
+/// Defaults of the `threads` and `max-tile-w` options (Passes.td).
+constexpr int64_t kDefaultThreads = 128;
+constexpr int64_t kDefaultMaxTileW = 128;
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
@@ -166,20 +169,26 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   return cfg;
 }
 
-FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
-                                       const KernelAnalysis &a,
-                                       StringRef precision, int64_t maxTileW,
-                                       int64_t threads) {
+/// The FMA-path config for blocks of `threads` threads; emits why none fits
+/// only if `report`.
+FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
+                                          const KernelAnalysis &a,
+                                          StringRef precision,
+                                          int64_t maxTileW, int64_t threads,
+                                          bool report) {
   const ConvGeometry &g = a.geom;
   MLIRContext *ctx = kernel.getContext();
   // Threads along W: a multiple of the W stride, so that the positions a
   // thread owns (strided by threadsW) share one stride phase and one tap set.
   int64_t sw = g.stride[2];
   int64_t threadsW = llvm::alignTo(16, sw);
-  if (threadsW > threads)
+  if (threadsW > threads) {
+    if (!report)
+      return failure();
     return kernel.emitOpError("stride ")
            << sw << " along the last dim needs more than " << threads
            << " threads per block";
+  }
   int64_t threadsCMax = threads / threadsW;
 
   // Channel sub-block: channels computed together; inside one group.
@@ -202,10 +211,21 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
                                 static_cast<int64_t>(
                                     llvm::alignDown(threadsC, warpQuantum)));
     }
-    else if (!a.reductions.empty())
+    else if (!a.reductions.empty()) {
+      if (!report)
+        return failure();
       return kernel.emitOpError("grouped convolution with stride ")
              << sw << " and a fused reduction needs a thread grid of whole "
              << "warps; none fits " << cg << " channels per group";
+    }
+  }
+  if (threadsW * threadsC > threads) {
+    if (!report)
+      return failure();
+    return kernel.emitOpError("stride ")
+           << sw << " along the last dim needs " << threadsW * threadsC
+           << " threads per block for whole warps (at most " << threads
+           << ")";
   }
   int64_t chanPerThread = llvm::divideCeil(subTarget, threadsC);
   int64_t subBlock = threadsC * chanPerThread;
@@ -222,23 +242,47 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
     posPerThread =
         llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
   }
-  if (chanPerThread * posPerThread > kMaxAccumulators)
+  if (chanPerThread * posPerThread > kMaxAccumulators) {
+    if (!report)
+      return failure();
     return kernel.emitOpError("needs ")
            << chanPerThread * posPerThread
            << " accumulators per thread for a last dim of " << wo
            << " (at most " << kMaxAccumulators
            << "); a reduction over this row needs a multi-kernel plan";
+  }
   int64_t tileW = posPerThread * threadsW;
   int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), 16);
   auto cfg = TileConfigAttr::getChecked(
-      [&] { return kernel.emitOpError(); }, ctx, tileW, tileC, threadsW,
-      threadsC, chanPerThread, ciChunk, precision, int64_t{0}, int64_t{0},
-      int64_t{0}, int64_t{0}, /*rows=*/int64_t{1});
+      [&] {
+        return report ? kernel.emitOpError() : InFlightDiagnostic();
+      },
+      ctx, tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk,
+      precision, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
+      /*rows=*/int64_t{1});
   if (!cfg)
     return failure();
-  if (failed(checkLimits(kernel, a, cfg)))
+  if (failed(checkLimits(kernel, a, cfg, report)))
     return failure();
   return cfg;
+}
+
+/// The FMA-path config: blocks of `threads` threads (the measured best
+/// size, docs/perf.md) or, where the W stride, the accumulators of a
+/// whole-row reduction or the shared memory need it, the smallest larger
+/// power-of-two multiple up to 1024 (fewer channels and positions per
+/// thread). The reason is reported for the largest block tried.
+FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
+                                       const KernelAnalysis &a,
+                                       StringRef precision, int64_t maxTileW,
+                                       int64_t threads) {
+  for (int64_t t = threads;; t *= 2) {
+    bool last = t * 2 > 1024;
+    FailureOr<TileConfigAttr> cfg =
+        chooseFMAConfig(kernel, a, precision, maxTileW, t, /*report=*/last);
+    if (succeeded(cfg) || last)
+      return cfg;
+  }
 }
 
 /// Measured tile choices of one kernel (a `tuning-file` entry): the
@@ -361,9 +405,9 @@ struct TileKernelsPass
         knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
-        if (t.threads && threads == 256)
+        if (t.threads && threads == kDefaultThreads)
           knobs.threads = t.threads;
-        if (t.maxTileW && maxTileW == 128)
+        if (t.maxTileW && maxTileW == kDefaultMaxTileW)
           knobs.maxTileW = t.maxTileW;
         std::string source =
             "tuning file '" + tuningFile + "' entry for this kernel";

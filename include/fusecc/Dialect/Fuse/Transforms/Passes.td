@@ -39,8 +39,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "Arithmetic of the convolution: ieee (FP32 FMA) or tf32">,
     Option<"maxTileW", "max-tile-w", "int64_t", "128",
            "Largest output row segment one block computes">,
-    Option<"threads", "threads", "int64_t", "256",
-           "Threads per block">,
+    Option<"threads", "threads", "int64_t", "128",
+           "Threads per block of the FMA path (128 measured faster than 256 "
+           "on all 12 workloads tried, docs/perf.md)">,
     Option<"rows", "rows", "int64_t", "0",
            "Output rows per block on the tensor-core path (0: cost model; "
            "1, 2 or 4)">,
