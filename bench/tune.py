@@ -39,7 +39,7 @@ GRIDS = {
     "tf32": [("--tile-rows", "rows", [0, 1, 2, 4]),
              ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
              ("--tile-c", "tile_c", [0, 32])],
-    "ieee": [("--tile-threads", "threads", [0, 128, 512]),
+    "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],
 }
 
