@@ -744,64 +744,26 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value lineValid =
         andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
              andI(inside, ult(rowHeight(rr), g.out[1])));
+    Value len = arith::SelectOp::create(b, lineValid, c(lineLen), c(0));
     auto addrOf = [&](Value idx) {
       return alongChannels ? tileAddr(tile, rr, idx, pos)
                            : tileAddr(tile, rr, pos, idx);
     };
     // Reduces `init` over the line's elements with `elem`, then across the
-    // `perLine` threads of the line with warp shuffles. A thread takes
-    // elements part, part + perLine, ... in groups of kChains independent
-    // partial results (that many dependence chains in flight), combined at
-    // the end; a line outside the tensor contributes `init`.
-    constexpr int64_t kChains = 4;
-    const int64_t full = lineLen / perLine, extra = lineLen % perLine;
+    // `perLine` threads of the line with warp shuffles.
     auto reduceLine = [&](Value init,
                           function_ref<Value(Value, Value, Value)> elem,
                           function_ref<Value(Value, Value)> combine) {
-      auto ifValid = scf::IfOp::create(b, TypeRange{b.getF32Type()},
-                                       lineValid, /*withElseRegion=*/true);
+      auto l = scf::ForOp::create(b, part, len, c(perLine), ValueRange{init});
       {
         OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifValid.getElseRegion().front());
-        scf::YieldOp::create(b, ValueRange{init});
-        b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-        // Element j of this thread is line element part + j * perLine.
-        auto step = [&](Value acc, Value j) {
-          Value addr = addrOf(add(part, mul(j, perLine)));
-          return elem(acc, sload(addr), addr);
-        };
-        SmallVector<Value> partials(kChains, init);
-        if (full / kChains > 0) {
-          auto l = scf::ForOp::create(b, c(0), c(full / kChains), c(1),
-                                      partials);
-          OpBuilder::InsertionGuard g3(b);
-          b.setInsertionPointToStart(l.getBody());
-          SmallVector<Value> next;
-          for (int64_t u = 0; u < kChains; ++u)
-            next.push_back(step(l.getRegionIterArgs()[u],
-                                add(mul(l.getInductionVar(), kChains), u)));
-          scf::YieldOp::create(b, next);
-          partials.assign(l.getResults().begin(), l.getResults().end());
-        }
-        for (int64_t j = full / kChains * kChains; j < full; ++j)
-          partials[j % kChains] = step(partials[j % kChains], c(j));
-        if (extra) {
-          // Threads part < extra own one more element.
-          auto ifExtra = scf::IfOp::create(b, TypeRange{b.getF32Type()},
-                                           ult(part, extra), true);
-          OpBuilder::InsertionGuard g3(b);
-          b.setInsertionPointToStart(&ifExtra.getThenRegion().front());
-          scf::YieldOp::create(b, ValueRange{step(partials[0], c(full))});
-          b.setInsertionPointToStart(&ifExtra.getElseRegion().front());
-          scf::YieldOp::create(b, ValueRange{partials[0]});
-          partials[0] = ifExtra.getResult(0);
-        }
-        Value acc = partials[0];
-        for (int64_t u = 1; u < kChains; ++u)
-          acc = combine(acc, partials[u]);
-        scf::YieldOp::create(b, ValueRange{acc});
+        b.setInsertionPointToStart(l.getBody());
+        Value addr = addrOf(l.getInductionVar());
+        Value x = sload(addr);
+        scf::YieldOp::create(
+            b, ValueRange{elem(l.getRegionIterArgs()[0], x, addr)});
       }
-      Value acc = ifValid.getResult(0);
+      Value acc = l.getResult(0);
       for (int64_t off = perLine / 2; off >= 1; off /= 2) {
         auto shfl =
             gpu::ShuffleOp::create(b, acc, off, 32, gpu::ShuffleMode::XOR);
