@@ -49,6 +49,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.rows = options.tileRows;
   tile.ciChunk = options.tileCiChunk;
   tile.tileC = options.tileC;
+  tile.warpsC = options.tileWarpsC;
   tile.tuningFile = options.tuningFile;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

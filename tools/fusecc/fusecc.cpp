@@ -65,6 +65,10 @@ cl::opt<int64_t> tileC("tile-c",
                        cl::desc("Tensor-core output channels per block, a "
                                 "multiple of 16 (default: cost model)"),
                        cl::init(0));
+cl::opt<int64_t> tileWarpsC("tile-warps-c",
+                            cl::desc("Tensor-core channel warps per block: "
+                                     "1, 2, 4 (default: cost model)"),
+                            cl::init(0));
 cl::opt<int64_t> tileThreads("tile-threads",
                              cl::desc("FMA-path threads per block (default: "
                                       "128)"),
@@ -133,6 +137,7 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.tileRows = tileRows;
   options.tileCiChunk = tileCiChunk;
   options.tileC = tileC;
+  options.tileWarpsC = tileWarpsC;
   options.tuningFile = tuningFile;
   options.tileThreads = tileThreads;
   options.tileMaxW = tileMaxW;

@@ -12,6 +12,7 @@
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 tuning-file=%S/Inputs/tuning.json}))' | FileCheck %s --check-prefix=TUNED
 // RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --emit=fused | FileCheck %s --check-prefix=TUNED
 // RUN: fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning.json --tile-c=16 --emit=fused | FileCheck %s --check-prefix=CLI
+// RUN: fusecc %s --precision=tf32 --tile-warps-c=1 --emit=fused | FileCheck %s --check-prefix=WARPS1
 // The key names the precision: the ieee kernel gets the FMA knobs of its
 // own entry (threads, max-tile-w), never the tf32 entry's.
 // RUN: fusecc %s --precision=ieee --emit=fused | FileCheck %s --check-prefix=IEEE-MODEL
@@ -33,6 +34,9 @@ func.func @relu(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<
 // A channel softmax needs all channels in a block: the entry's tile-c does
 // not apply, its rows do.
 // MODEL: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}rows = 4>
+// One channel warp holds all 4 channel tiles of 16 (and 4 rows of one
+// 8-position tile per W-position warp).
+// WARPS1: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 4, mmaTilesW = 1, rows = 4>
 // TUNED: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}mmaTilesW = 1>}
 // CLI: fuse.kernel "softmax_k0" {{.*}}tileC = 64,{{.*}}mmaTilesW = 1>}
 func.func @softmax(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {

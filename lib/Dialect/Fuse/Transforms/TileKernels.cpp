@@ -138,7 +138,8 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
 /// kernel does not fit this scheme (then the FMA path is used).
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                int64_t maxTileW, int64_t forcedRows,
-                               int64_t forcedCiChunk, int64_t forcedTileC) {
+                               int64_t forcedCiChunk, int64_t forcedTileC,
+                               int64_t forcedWarpsC) {
   const ConvGeometry &g = a.geom;
   // A block's channels must lie in one group, in whole 16-channel tiles.
   int64_t channels =
@@ -151,6 +152,10 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
     channels = std::min(forcedTileC, g.cout);
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
+  if (forcedWarpsC)
+    return chooseMMAConfigWithWarps(kernel, a, maxTileW, forcedRows,
+                                    forcedCiChunk, mTiles,
+                                    std::min(forcedWarpsC, mTiles));
   // At most two 16-channel tiles per warp, so that rows fit in registers;
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
@@ -291,10 +296,12 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
 struct TunedChoice {
   int64_t rows = 0, ciChunk = 0, tileC = 0;
   int64_t threads = 0, maxTileW = 0;
+  int64_t warpsC = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
-/// "tile_c": T, "threads": N, "max_tile_w": W}, ...]} (every knob optional;
+/// "tile_c": T, "warps_c": C, "threads": N, "max_tile_w": W}, ...]} (every
+/// knob optional;
 /// other members, e.g. the measured times, are ignored). Emits an error at `loc` for an unreadable or malformed file.
 FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                                        StringRef path) {
@@ -328,7 +335,8 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
           {"ci_chunk", &c.ciChunk},
           {"tile_c", &c.tileC},
           {"threads", &c.threads},
-          {"max_tile_w", &c.maxTileW}})
+          {"max_tile_w", &c.maxTileW},
+          {"warps_c", &c.warpsC}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -360,6 +368,9 @@ struct TileKernelsPass
       return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
                         "64, got "
                      << k.tileC;
+    if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
+      return error() << "warps-c must be 0 (auto), 1, 2 or 4, got "
+                     << k.warpsC;
     if (k.threads && (k.threads < 32 || k.threads > 1024))
       return error() << "threads must be in [32, 1024], got " << k.threads;
     if (k.maxTileW && k.maxTileW < 8)
@@ -368,7 +379,8 @@ struct TileKernelsPass
   }
 
   void runOnOperation() override {
-    if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC})))
+    if (failed(checkKnobs(getOperation(),
+                          {rows, ciChunk, tileC, 0, 0, warpsC})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
@@ -396,13 +408,14 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows, ciChunk, tileC, threads, maxTileW};
+      TunedChoice knobs{rows, ciChunk, tileC, threads, maxTileW, warpsC};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
         knobs.rows = knobs.rows ? knobs.rows : t.rows;
         knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
         knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
+        knobs.warpsC = knobs.warpsC ? knobs.warpsC : t.warpsC;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
         if (t.threads && threads == kDefaultThreads)
@@ -418,7 +431,7 @@ struct TileKernelsPass
       if (precision == "tf32")
         if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, knobs.maxTileW,
                                                    knobs.rows, knobs.ciChunk,
-                                                   knobs.tileC))
+                                                   knobs.tileC, knobs.warpsC))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))

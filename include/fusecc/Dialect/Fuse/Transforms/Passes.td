@@ -52,9 +52,13 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "Output channels per block on the tensor-core path (0: cost "
            "model; a multiple of 16). Ignored where a reduction needs all "
            "channels or groups fix the tile">,
+    Option<"warpsC", "warps-c", "int64_t", "0",
+           "Channel warps of a tensor-core block (0: cost model; 1, 2 or "
+           "4)">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
+           "warps-c, "
            "threads and max-tile-w unless the options above set them "
            "(threads and max-tile-w: changed from their defaults)">,
   ];
