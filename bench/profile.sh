@@ -6,7 +6,8 @@
 #   (default out/bundles).
 #
 # Builds the runtime like gpu_check.sh, then runs each matching bundle once
-# under ncu (first fusecc kernel launch only). By default: the speed-of-light,
+# under ncu (first fusecc kernel launch only; the clocks are left as they
+# are, --clock-control none). By default: the speed-of-light,
 # occupancy, launch, warp-state and memory sections (registers, shared
 # memory, achieved occupancy: the docs/perf.md table). With --stalls: the
 # executed instructions by kind, tensor-pipe and issue utilisation, bank
@@ -57,7 +58,7 @@ suffix=""
 if ((stalls)); then suffix=_stalls; fi
 for pattern in "$@"; do
   report="$out/ncu_${pattern//[^A-Za-z0-9_.-]/_}${suffix}.txt"
-  ncu --kernel-name regex:'_k[0-9]+$' --launch-count 1 "${what[@]}" \
+  ncu --clock-control none --kernel-name regex:'_k[0-9]+$' --launch-count 1 "${what[@]}" \
     python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
     --lib "$build/libfusecc_runtime.so" --filter "$pattern" --no-time \
     --no-compile --out "$out/profile-check" >"$report" 2>&1 || true

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+#===- bench/sanitize.sh - compute-sanitizer runs of fusecc kernels -------===#
+#
+# Usage: [BUNDLES=DIR] bench/sanitize.sh [TOOL...] [-- gpu_check.py options]
+#   TOOL: memcheck racecheck synccheck initcheck (default: all four).
+#
+# Builds the runtime like gpu_check.sh, then runs bench/gpu_check.py (check
+# only, no timing) on every bundle of DIR (default out/bundles) under each
+# compute-sanitizer tool, restricted to fusecc's kernels (names *_k<N>), and
+# prints one line per tool: its error summary. Exits 1 if any tool reports
+# an error or a check fails.
+#
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bundles="${BUNDLES:-$repo/out/bundles}"
+out="${OUT:-$repo/out/sanitize}"
+mkdir -p "$out"
+tools=()
+while [[ $# -gt 0 && "$1" != -- ]]; do tools+=("$1"); shift; done
+[[ "${1:-}" == -- ]] && shift
+((${#tools[@]})) || tools=(memcheck racecheck synccheck initcheck)
+build="${BUILD_DIR:-$repo/build-rt}"
+cmake -S "$repo/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" --target fusecc_runtime_shared >/dev/null || exit 1
+status=0
+for tool in "${tools[@]}"; do
+  log="$out/sanitize_$tool.txt"
+  # Only fusecc's kernels are instrumented, except for initcheck: it tracks
+  # which bytes kernels wrote, so it must see PyTorch's kernels too (or it
+  # reports their results, read back by .item(), as uninitialised).
+  # (Kernel-name filters match substrings: fusecc kernels are <graph>_k<N>;
+  # a filter the tool does not match would silently check nothing, so
+  # tests/planted errors, not a quiet summary, are the proof it works.)
+  filter=(--kernel-name kns=_k0 --kernel-name kns=_k1 --kernel-name kns=_k2
+    --kernel-name kns=_k3)
+  [[ "$tool" == initcheck ]] && filter=()
+  compute-sanitizer --tool "$tool" "${filter[@]}" --error-exitcode 99 \
+    python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
+    --lib "$build/libfusecc_runtime.so" --no-time --out "$out/check-$tool" \
+    "$@" >"$log" 2>&1
+  rc=$?
+  summary=$(grep -E "ERROR SUMMARY" "$log" | tail -1)
+  checked=$(grep -E "checked, [0-9]+ passed" "$log" | tail -1)
+  echo "$tool: rc=$rc ${summary:-no summary} | ${checked:-no check line}"
+  ((rc == 0)) || status=1
+done
+exit $status
