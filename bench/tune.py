@@ -8,7 +8,7 @@
 #     python3 bench/tune.py prepare examples/*.mlir --out out/tune
 #   compiles, for every graph and precision, the cost model's bundle and a
 #   grid of variants (tf32: --tile-rows, --tile-ci-chunk, --tile-c,
-#   --tile-warps-c; ieee:
+#   --tile-merge-h; ieee:
 #   --tile-threads, --tile-max-w), keeping one bundle per distinct
 #   #fuse.tile config, and writes out/tune/candidates.json (graph,
 #   precision, tuning key, knobs and config of each variant).
@@ -40,7 +40,8 @@ GRIDS = {
     "tf32": [("--tile-rows", "rows", [0, 1, 2, 4]),
              ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
              ("--tile-c", "tile_c", [0, 32]),
-             ("--tile-warps-c", "warps_c", [0, 1, 4])],
+             ("--tile-merge-h", "merge_h", [0, 1])],
+    # (--tile-warps-c was in the grid once and never won: perf.md 22.)
     "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],
 }

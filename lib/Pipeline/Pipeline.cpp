@@ -50,6 +50,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.ciChunk = options.tileCiChunk;
   tile.tileC = options.tileC;
   tile.warpsC = options.tileWarpsC;
+  tile.mergeHTaps = options.tileMergeH;
   tile.tuningFile = options.tuningFile;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

@@ -69,6 +69,10 @@ cl::opt<int64_t> tileWarpsC("tile-warps-c",
                             cl::desc("Tensor-core channel warps per block: "
                                      "1, 2, 4 (default: cost model)"),
                             cl::init(0));
+cl::opt<int64_t> tileMergeH("tile-merge-h",
+                            cl::desc("Tensor-core rounds stage all valid H "
+                                     "taps at once: 0 or 1 (default 0)"),
+                            cl::init(0));
 cl::opt<int64_t> tileThreads("tile-threads",
                              cl::desc("FMA-path threads per block (default: "
                                       "128)"),
@@ -138,6 +142,7 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.tileCiChunk = tileCiChunk;
   options.tileC = tileC;
   options.tileWarpsC = tileWarpsC;
+  options.tileMergeH = tileMergeH;
   options.tuningFile = tuningFile;
   options.tileThreads = tileThreads;
   options.tileMaxW = tileMaxW;

@@ -32,6 +32,7 @@ struct PipelineOptions {
   int optLevel = 3;
   /// Tiling overrides for tuning (0: the cost model decides).
   int64_t tileRows = 0, tileCiChunk = 0, tileC = 0, tileWarpsC = 0;
+  int64_t tileMergeH = 0;
   /// FMA-path threads per block and largest row segment (0: pass default).
   int64_t tileThreads = 0, tileMaxW = 0;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).

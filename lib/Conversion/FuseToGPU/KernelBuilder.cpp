@@ -154,15 +154,20 @@ private:
   /// Stage a chunk of input rows / weights of one (td, th) tap pair in
   /// shared memory (TF32-rounded on the tensor-core path).
   void stageInputs(Value input, Value ci0, Value ciBase, Value id, Value ih);
+  /// Weights of the round's d tap `td` and of the h taps th + a x hStep
+  /// for a < hValid (hTapsPerRound of them; invalid ones staged as zero).
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
-                    Value td, Value th);
+                    Value td, Value th, Value hValid, int64_t hStep);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
   /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
   SmallVector<Value> initialAccumulators();
   /// Accumulates one staged chunk of input channels (all valid W taps).
   SmallVector<Value> accumulateChunkFMA(ArrayRef<Value> acc, Value base);
-  SmallVector<Value> accumulateChunkMMA(ArrayRef<Value> acc, Value base);
+  /// All valid W taps (and, with hTapsPerRound > 1, the first `hValid` h
+  /// taps) of a staged round on the tensor cores.
+  SmallVector<Value> accumulateChunkMMA(ArrayRef<Value> acc, Value base,
+                                        Value hValid);
   /// Writes accumulators + conv bias to the convolution's output tile.
   void storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc);
   void storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc);
@@ -290,8 +295,13 @@ void KernelEmitter::emitConvolution() {
     iwMin = mul(floorDiv(iwMin, 4), 4);
   TapRange dTaps = tapRange(add(od, g.pad[0]), 0, 1);
   TapRange hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
-  // Rounds of the main loop: (valid d tap, valid h tap, channel chunk).
-  Value rounds = mul(mul(dTaps.count, hTaps.count), numChunks);
+  // Rounds of the main loop: (valid d tap, valid h tap, channel chunk), or
+  // (valid d tap, channel chunk) with all valid h taps staged at once.
+  const int64_t hPerRound = smemPlan.hTapsPerRound;
+  Value hRounds = hPerRound > 1
+                      ? arith::MinSIOp::create(b, hTaps.count, c(1))
+                      : hTaps.count;
+  Value rounds = mul(mul(dTaps.count, hRounds), numChunks);
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(subLoop.getBody());
@@ -309,20 +319,26 @@ void KernelEmitter::emitConvolution() {
     Value q = loop.getInductionVar();
     Value chunk = remu(q, numChunks);
     Value rest = divu(q, numChunks);
-    Value ah = arith::RemUIOp::create(b, rest, hTaps.count);
-    Value ad = arith::DivUIOp::create(b, rest, hTaps.count);
+    Value ah = hPerRound > 1 ? c(0) : arith::RemUIOp::create(b, rest, hRounds);
+    Value ad = hPerRound > 1 ? rest : arith::DivUIOp::create(b, rest, hRounds);
     Value td = add(dTaps.first, mul(ad, dTaps.step));
     Value id = sub(dTaps.input, mul(ad, dTaps.inputStep));
     Value th = add(hTaps.first, mul(ah, hTaps.step));
-    Value ih = sub(hTaps.input, mul(ah, hTaps.inputStep));
+    // Staged input rows start at the row of the last tap that may be staged
+    // (tap a of block row r reads staged row (hPerRound - 1 - a) x
+    // inputStep + r).
+    Value ih = sub(hTaps.input,
+                   mul(add(ah, hPerRound - 1), hTaps.inputStep));
+    Value hValid = hPerRound > 1 ? hTaps.count : c(1);
     Value ci0 = mul(chunk, kc);
     // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
     stageInputs(input, ci0, ciBase, id, ih);
-    stageWeights(weight, ci0, ciBase, coInGroup, td, th);
+    stageWeights(weight, ci0, ciBase, coInGroup, td, th, hValid,
+                 hTaps.step);
     gpu::BarrierOp::create(b);
     SmallVector<Value> acc(loop.getRegionIterArgs());
-    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0))
+    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0), hValid)
                                 : accumulateChunkFMA(acc, c(0));
     scf::YieldOp::create(b, acc);
   }
@@ -344,7 +360,7 @@ void KernelEmitter::emitConvolution() {
 void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
                                 Value ih) {
   const int64_t width = smemPlan.vectorInput ? 4 : 1;
-  const int64_t kc = cfg.getCiChunk(), rows = cfg.getRows();
+  const int64_t kc = cfg.getCiChunk(), rows = smemPlan.stagedRows;
   const int64_t slots = smemPlan.inputSpan / width, nthreads = launch.threads;
   const int64_t total = kc * rows * slots;
   auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
@@ -387,28 +403,34 @@ void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
 }
 
 void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
-                                 Value coInGroup, Value td, Value th) {
+                                 Value coInGroup, Value td, Value th,
+                                 Value hValid, int64_t hStep) {
   const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
-  const int64_t kw = g.k[2], nthreads = launch.threads, total = kc * sb;
-  // One (input channel, output channel) pair per thread and iteration; its
-  // kw taps are contiguous in memory: 16-byte vector loads when kw % 4 == 0.
+  const int64_t hTaps = smemPlan.hTapsPerRound;
+  const int64_t kw = g.k[2], nthreads = launch.threads;
+  const int64_t total = kc * sb * hTaps;
+  // One (input channel, h tap, output channel) triple per thread and
+  // iteration; its kw taps are contiguous in memory: 16-byte vector loads
+  // when kw % 4 == 0.
   auto loop = scf::ForOp::create(b, c(0), c(llvm::divideCeil(total, nthreads)),
                                  c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = add(tid, mul(loop.getInductionVar(), nthreads));
-  Value cl = remu(e, sb), kci = divu(e, sb);
+  Value cl = remu(e, sb), rest = divu(e, sb);
+  Value ha = hTaps > 1 ? remu(rest, hTaps) : c(0);
+  Value kci = hTaps > 1 ? divu(rest, hTaps) : rest;
   Value ci = add(ci0, kci), co = add(coInGroup, cl);
-  Value ok = andI(ult(e, total),
+  Value ok = andI(andI(ult(e, total), cmp(arith::CmpIPredicate::ult, ha, hValid)),
                   andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
   auto clamp = [&](Value v) {
     return arith::SelectOp::create(b, ok, v, c(0)).getResult();
   };
   SmallVector<Value> widx{clamp(add(ciBase, ci)), clamp(co)};
   if (g.rank == 5)
-    widx.push_back(td);
+    widx.push_back(clamp(td));
   if (g.rank >= 4)
-    widx.push_back(th);
+    widx.push_back(clamp(add(th, mul(ha, hStep))));
   SmallVector<Value> taps;
   if (kw % 4 == 0) {
     auto v4Ty = VectorType::get({4}, b.getF32Type());
@@ -433,7 +455,9 @@ void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
   for (int64_t t = 0; t < kw; ++t) {
     Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
     sstore(roundOperand(v),
-           add(add(add(mul(kci, smemPlan.wsCiStride), c(t * sb)), cl),
+           add(add(add(mul(kci, smemPlan.wsCiStride),
+                       add(mul(ha, kw * sb), t * sb)),
+                   cl),
                smemPlan.wsOffset));
   }
 }
@@ -535,23 +559,36 @@ void KernelEmitter::computeWarpCoordinates() {
 }
 
 SmallVector<Value>
-KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
+KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base,
+                                  Value hValid) {
   const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
   const int64_t sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t hTaps = smemPlan.hTapsPerRound;
   // Output positions of this warp: ow = ow0 + phase + sw * j, so its W
   // residue, and with it the valid tap set, is uniform over the warp.
   Value owp = add(add(ow0, mmaPhase), pw);
   Value tw0 = firstTap(remu(owp, sw), kw, sw, dw);
-  auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)), accIn);
+  // The round's valid h taps: tap a reads staged rows from (hTaps - 1 - a)
+  // x hInputStep on, and its own weight plane.
+  auto hLoop = scf::ForOp::create(b, c(0), hValid, c(1), accIn);
   OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(hLoop.getBody());
+  Value ha = hLoop.getInductionVar();
+  Value hRow = mul(sub(c(hTaps - 1), ha), smemPlan.hInputStep);
+  auto wLoop = scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)),
+                                  hLoop.getRegionIterArgs());
+  b.setInsertionPointAfter(wLoop);
+  scf::YieldOp::create(b, wLoop.getResults());
   b.setInsertionPointToStart(wLoop.getBody());
   Value t = wLoop.getInductionVar();
   // Staged input column of position j = 0 of this warp's phase at tap t.
-  Value xCol = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
+  Value xCol = add(sub(divExact(sub(owp, mul(t, dw)), sw), iwMin),
+                   mul(hRow, smemPlan.xsRowStride));
   Value nBase = add(mul(mmaWW, nt * 8), mmaGroup);
   Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
-  Value wTap = add(mul(t, sb), add(base, smemPlan.wsOffset));
+  Value wTap = add(add(mul(t, sb), mul(ha, kw * sb)),
+                   add(base, smemPlan.wsOffset));
   Value xBase = add(base, smemPlan.xsOffset);
   // Operands were rounded to TF32 when staged.
   auto frag = [&](Value addr) { return sload(addr); };
@@ -590,8 +627,8 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base) {
       }
   }
   scf::YieldOp::create(b, acc);
-  b.setInsertionPointAfter(wLoop);
-  return SmallVector<Value>(wLoop.getResults());
+  b.setInsertionPointAfter(hLoop);
+  return SmallVector<Value>(hLoop.getResults());
 }
 
 void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {

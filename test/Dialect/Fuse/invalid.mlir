@@ -689,3 +689,17 @@ func.func @tile_mma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64
 func.func @tile_mma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 4, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{mergeHTaps must be 0 or 1, got 2}}
+func.func @tile_merge_h_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, mergeHTaps = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{mergeHTaps needs the tensor-core path}}
+func.func @tile_merge_h_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee", mergeHTaps = 1>} {
+  return
+}

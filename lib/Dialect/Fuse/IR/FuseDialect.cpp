@@ -36,7 +36,7 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t threadsC, int64_t chanPerThread,
                        int64_t ciChunk, StringRef precision,
                        int64_t mmaWarpsC, int64_t mmaWarpsW, int64_t mmaTilesC,
-                       int64_t mmaTilesW, int64_t rows) {
+                       int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -55,6 +55,10 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "rows must be positive, got " << rows;
   if (rows > 1 && !anyMma)
     return emitError() << "rows > 1 needs the tensor-core path";
+  if (mergeHTaps != 0 && mergeHTaps != 1)
+    return emitError() << "mergeHTaps must be 0 or 1, got " << mergeHTaps;
+  if (mergeHTaps && !anyMma)
+    return emitError() << "mergeHTaps needs the tensor-core path";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";

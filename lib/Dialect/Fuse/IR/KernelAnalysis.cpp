@@ -12,6 +12,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace fusecc::fuse;
 
@@ -194,24 +196,41 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     return n <= 8 ? 8 : static_cast<int64_t>(llvm::alignTo(n - 8, 32)) + 8;
   };
   p.xsRowStride = p.inputSpan;
-  p.xsStride = conflictFree(cfg.getRows() * p.inputSpan);
   p.subBlock = cfg.usesTensorCores()
                    ? cfg.getTileC()
                    : cfg.getThreadsC() * cfg.getChanPerThread();
-  p.wsCiStride = conflictFree(g.k[2] * p.subBlock);
-  p.xsOffset = 0;
-  p.wsOffset = cfg.getCiChunk() * p.xsStride;
-  p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
-  int64_t staging = p.stageElems;
-  int64_t tiles = p.numTiles * p.tileElems;
-  // With several channel sub-blocks, tiles are written while later
-  // sub-blocks still stage: no aliasing then.
-  bool alias = p.subBlock == cfg.getTileC();
-  p.tilesOffset = alias ? 0 : staging;
-  p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
-  p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
-  p.totalElems =
-      p.statsOffset + 2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
+  // The valid H taps of a block's rows form a progression of at most
+  // ceil(kh / step) taps; `hTaps` of them are staged per round.
+  const int64_t hStep = g.stride[1] / std::gcd(g.stride[1], g.dil[1]);
+  p.hInputStep = hStep * g.dil[1] / g.stride[1];
+  auto layout = [&](int64_t hTaps) {
+    p.hTapsPerRound = hTaps;
+    p.stagedRows = cfg.getRows() + (hTaps - 1) * p.hInputStep;
+    p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
+    p.wsCiStride = conflictFree(hTaps * g.k[2] * p.subBlock);
+    p.xsOffset = 0;
+    p.wsOffset = cfg.getCiChunk() * p.xsStride;
+    p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+    int64_t staging = p.stageElems;
+    int64_t tiles = p.numTiles * p.tileElems;
+    // With several channel sub-blocks, tiles are written while later
+    // sub-blocks still stage: no aliasing then.
+    bool alias = p.subBlock == cfg.getTileC();
+    p.tilesOffset = alias ? 0 : staging;
+    p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
+    p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
+    p.totalElems = p.statsOffset +
+                   2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
+  };
+  // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
+  // round at once (their input rows overlap: rows + taps - 1 rows instead
+  // of rows x taps, and half the rounds and barriers for 2 taps) while two
+  // blocks still fit an SM; otherwise one H tap per round. Measured mixed
+  // (docs/perf.md section 24), so it is a tuning knob.
+  int64_t maxH = llvm::divideCeil(g.k[1], hStep);
+  layout(cfg.usesTensorCores() && cfg.getMergeHTaps() ? maxH : 1);
+  if (p.hTapsPerRound > 1 && p.bytes() > kTwoBlocksSharedBytes)
+    layout(1);
   return p;
 }
 

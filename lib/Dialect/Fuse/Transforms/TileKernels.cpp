@@ -27,8 +27,6 @@ namespace {
 
 /// Shared memory one block may use on sm_90 (227 KiB).
 constexpr int64_t kMaxSharedBytes = 232448;
-/// Shared memory per block that still lets two blocks share an SM.
-constexpr int64_t kTwoBlocksBytes = 112 * 1024;
 /// Defaults of the `threads` and `max-tile-w` options (Passes.td).
 constexpr int64_t kDefaultThreads = 128;
 constexpr int64_t kDefaultMaxTileW = 128;
@@ -71,7 +69,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
                                         const KernelAnalysis &a,
                                         int64_t maxTileW, int64_t forcedRows,
                                         int64_t forcedCiChunk, int64_t mTiles,
-                                        int64_t warpsC) {
+                                        int64_t warpsC, int64_t mergeH) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
@@ -122,11 +120,11 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
         ciChunk,
-        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows);
+        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH);
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
-        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksBytes)
+        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksSharedBytes)
       return cfg;
   }
   return {};
@@ -139,7 +137,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                int64_t maxTileW, int64_t forcedRows,
                                int64_t forcedCiChunk, int64_t forcedTileC,
-                               int64_t forcedWarpsC) {
+                               int64_t forcedWarpsC, int64_t mergeH) {
   const ConvGeometry &g = a.geom;
   // A block's channels must lie in one group, in whole 16-channel tiles.
   int64_t channels =
@@ -155,20 +153,20 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   if (forcedWarpsC)
     return chooseMMAConfigWithWarps(kernel, a, maxTileW, forcedRows,
                                     forcedCiChunk, mTiles,
-                                    std::min(forcedWarpsC, mTiles));
+                                    std::min(forcedWarpsC, mTiles), mergeH);
   // At most two 16-channel tiles per warp, so that rows fit in registers;
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
   int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
   TileConfigAttr cfg = chooseMMAConfigWithWarps(kernel, a, maxTileW,
                                                 forcedRows, forcedCiChunk,
-                                                mTiles, warpsC);
+                                                mTiles, warpsC, mergeH);
   int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
     if (TileConfigAttr alt = chooseMMAConfigWithWarps(
             kernel, a, maxTileW, forcedRows, forcedCiChunk, mTiles,
-            moreWarpsC))
+            moreWarpsC, mergeH))
       if (!cfg || alt.getRows() > 1)
         return alt;
   return cfg;
@@ -264,7 +262,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       },
       ctx, tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk,
       precision, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
-      /*rows=*/int64_t{1});
+      /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))
@@ -296,11 +294,12 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
 struct TunedChoice {
   int64_t rows = 0, ciChunk = 0, tileC = 0;
   int64_t threads = 0, maxTileW = 0;
-  int64_t warpsC = 0;
+  int64_t warpsC = 0, mergeH = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
-/// "tile_c": T, "warps_c": C, "threads": N, "max_tile_w": W}, ...]} (every
+/// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W},
+/// ...]} (every
 /// knob optional;
 /// other members, e.g. the measured times, are ignored). Emits an error at `loc` for an unreadable or malformed file.
 FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
@@ -336,7 +335,8 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
           {"tile_c", &c.tileC},
           {"threads", &c.threads},
           {"max_tile_w", &c.maxTileW},
-          {"warps_c", &c.warpsC}})
+          {"warps_c", &c.warpsC},
+          {"merge_h", &c.mergeH}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -371,6 +371,8 @@ struct TileKernelsPass
     if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
       return error() << "warps-c must be 0 (auto), 1, 2 or 4, got "
                      << k.warpsC;
+    if (k.mergeH != 0 && k.mergeH != 1)
+      return error() << "merge-h-taps must be 0 or 1, got " << k.mergeH;
     if (k.threads && (k.threads < 32 || k.threads > 1024))
       return error() << "threads must be in [32, 1024], got " << k.threads;
     if (k.maxTileW && k.maxTileW < 8)
@@ -380,7 +382,7 @@ struct TileKernelsPass
 
   void runOnOperation() override {
     if (failed(checkKnobs(getOperation(),
-                          {rows, ciChunk, tileC, 0, 0, warpsC})))
+                          {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
@@ -408,7 +410,8 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows, ciChunk, tileC, threads, maxTileW, warpsC};
+      TunedChoice knobs{rows,     ciChunk, tileC, threads,
+                        maxTileW, warpsC,  mergeHTaps};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
@@ -416,6 +419,7 @@ struct TileKernelsPass
         knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
         knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
         knobs.warpsC = knobs.warpsC ? knobs.warpsC : t.warpsC;
+        knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
         if (t.threads && threads == kDefaultThreads)
@@ -431,7 +435,8 @@ struct TileKernelsPass
       if (precision == "tf32")
         if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, knobs.maxTileW,
                                                    knobs.rows, knobs.ciChunk,
-                                                   knobs.tileC, knobs.warpsC))
+                                                   knobs.tileC, knobs.warpsC,
+                                                   knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))

@@ -34,6 +34,9 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     `rows` output rows along H of one stride phase (oh, oh + stride_h, ...)
     share a block: they use the same taps, so each staged weight chunk
     serves `rows` times more multiply-adds (tensor-core path only).
+    `mergeHTaps = 1` stages all valid H taps of a round at once (their input
+    rows overlap; half the rounds for 2 taps) where two blocks still fit an
+    SM (tensor-core path only; a measured choice, see bench/tune.py).
 
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
@@ -46,7 +49,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$mmaWarpsW,
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesW,
-                        DefaultValuedParameter<"int64_t", "1">:$rows);
+                        DefaultValuedParameter<"int64_t", "1">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$mergeHTaps);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

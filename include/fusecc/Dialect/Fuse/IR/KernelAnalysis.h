@@ -68,6 +68,9 @@ private:
 
 namespace fusecc::fuse {
 
+/// Shared memory per block that still lets two blocks share an SM (sm_90).
+constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
+
 /// Shared-memory layout of a tiled kernel, in f32 elements from the start of
 /// the dynamic shared memory. One output tile for the convolution result and
 /// one per reduction; staging buffers for an input chunk and a weight chunk;
@@ -82,6 +85,10 @@ struct SharedMemoryPlan {
   bool vectorInput = false;
   int64_t xsStride = 0;   ///< Stride between staged input channels.
   int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
+  /// Valid H taps staged per round (1, or all of a block's taps on the
+  /// tensor-core path), the input rows that takes (`rows` + (hTapsPerRound
+  /// - 1) x hInputStep) and the input-row step between consecutive taps.
+  int64_t hTapsPerRound = 1, stagedRows = 0, hInputStep = 1;
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
   /// The staging buffer (`stageElems` long): an input chunk at `xsOffset`

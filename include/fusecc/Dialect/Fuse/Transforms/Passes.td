@@ -55,10 +55,12 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"warpsC", "warps-c", "int64_t", "0",
            "Channel warps of a tensor-core block (0: cost model; 1, 2 or "
            "4)">,
+    Option<"mergeHTaps", "merge-h-taps", "int64_t", "0",
+           "Tensor-core rounds stage all valid H taps at once (0 or 1)">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
-           "warps-c, "
+           "warps-c, merge-h-taps, "
            "threads and max-tile-w unless the options above set them "
            "(threads and max-tile-w: changed from their defaults)">,
   ];
