@@ -147,6 +147,12 @@ def measure(args):
                                 graph=cand["graph"], config=config,
                                 ms=round(times[best], 4),
                                 cost_model_ms=round(times["auto"], 4)))
+    if args.keep:
+        # Entries of an earlier file for kernels this run did not tune.
+        tuned = {c["key"] for c in candidates.values()}
+        with open(args.keep) as f:
+            kept = [e for e in json.load(f)["entries"] if e["key"] not in tuned]
+        entries = kept + entries
     result = {
         "device": device,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
@@ -182,6 +188,9 @@ def main():
     m.add_argument("--margin", type=float, default=0.03,
                    help="record a variant only if it is this much faster")
     m.add_argument("--out", default=None)
+    m.add_argument("--keep", default=None,
+                   help="tuning file whose entries for kernels not tuned "
+                        "in this run are carried over")
     args = parser.parse_args()
     return prepare(args) if args.command == "prepare" else measure(args)
 
