@@ -69,6 +69,8 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // NOKEY: error: fuse-tile-kernels: tuning file '{{.*}}tuning-no-key.json': entry 0 has no "key" string
 // RUN: not fusecc %s --precision=ieee --tuning=%S/Inputs/tuning-bad-threads.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADTHREADS
 // BADTHREADS: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-threads.json' entry for this kernel: threads must be in [32, 1024], got 2048
+// RUN: not fusecc %s --precision=ieee --tuning=%S/Inputs/tuning-bad-max-tile-w.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADMAXW
+// BADMAXW: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-max-tile-w.json' entry for this kernel: max-tile-w must be >= 8, got 4
 // RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-bad-rows.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADROWS
 // The error is located at the layer (the convolution) the entry is for.
-// BADROWS: tile-kernels-tuning.mlir:[[@LINE-47]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3
+// BADROWS: tile-kernels-tuning.mlir:[[@LINE-49]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3
