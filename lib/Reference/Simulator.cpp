@@ -40,25 +40,100 @@ namespace {
 
 enum class Opc : uint8_t {
   // Constants and ids.
-  ConstBits, Copy, Extract, Mma, Bitcast, ThreadId, BlockId, BlockDim, GridDim, LaneId,
+  ConstBits,
+  Copy,
+  Extract,
+  Mma,
+  Bitcast,
+  ThreadId,
+  BlockId,
+  BlockDim,
+  GridDim,
+  LaneId,
   // Memory.
-  DynSmem, View, Load, VecLoad, Store, VecStore,
+  DynSmem,
+  View,
+  Load,
+  VecLoad,
+  Store,
+  VecStore,
   // Asynchronous global -> shared copies (cp.async).
-  AsyncCopy, AsyncGroup, AsyncWait,
+  AsyncCopy,
+  AsyncGroup,
+  AsyncWait,
   // Conversions.
   CvtTF32,
   // Control.
-  For, If, Barrier, Shuffle, Return,
+  For,
+  If,
+  Barrier,
+  Shuffle,
+  Return,
   // Integer.
-  AddI, SubI, MulI, DivSI, DivUI, RemSI, RemUI, FloorDivSI, CeilDivSI,
-  CeilDivUI, AndI, OrI, XOrI, ShLI, ShRSI, ShRUI, MinSI, MaxSI, MinUI, MaxUI,
-  CmpI, Select, IndexCast, IndexCastUI, ExtSI, ExtUI, TruncI,
+  AddI,
+  SubI,
+  MulI,
+  DivSI,
+  DivUI,
+  RemSI,
+  RemUI,
+  FloorDivSI,
+  CeilDivSI,
+  CeilDivUI,
+  AndI,
+  OrI,
+  XOrI,
+  ShLI,
+  ShRSI,
+  ShRUI,
+  MinSI,
+  MaxSI,
+  MinUI,
+  MaxUI,
+  CmpI,
+  Select,
+  IndexCast,
+  IndexCastUI,
+  ExtSI,
+  ExtUI,
+  TruncI,
   // Float.
-  AddF, SubF, MulF, DivF, RemF, NegF, CmpF, MaximumF, MinimumF, MaxNumF,
-  MinNumF, ExtF, TruncF, SIToFP, UIToFP, FPToSI, FPToUI,
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  RemF,
+  NegF,
+  CmpF,
+  MaximumF,
+  MinimumF,
+  MaxNumF,
+  MinNumF,
+  ExtF,
+  TruncF,
+  SIToFP,
+  UIToFP,
+  FPToSI,
+  FPToUI,
   // Math.
-  Exp, Exp2, Log, Log2, Log1p, Erf, Tanh, Sqrt, Rsqrt, Fma, AbsF, PowF,
-  Floor, Ceil, Sin, Cos, Expm1, CopySign,
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Log1p,
+  Erf,
+  Tanh,
+  Sqrt,
+  Rsqrt,
+  Fma,
+  AbsF,
+  PowF,
+  Floor,
+  Ceil,
+  Sin,
+  Cos,
+  Expm1,
+  CopySign,
 };
 
 struct Region;
@@ -230,8 +305,9 @@ private:
     VectorType vt = op.getVectorType();
     if (!op.getMemRefType().getElementType().isF32() || vt.getRank() != 1 ||
         !vt.getElementType().isF32() || vt.isScalable())
-      return fail(op, "only 1-D f32 " + name + " of an f32 memref is "
-                      "supported");
+      return fail(op, "only 1-D f32 " + name +
+                          " of an f32 memref is "
+                          "supported");
     if (op.getMemRefType().getRank() < 1)
       return fail(op, name + " of a rank-0 memref");
     if (op.getNontemporal())
@@ -249,10 +325,10 @@ private:
     for (Value v : op.getResults())
       expand(v, inst.out);
     // Vector values: only where the tf32 tensor-core path uses them.
-    bool vectorAware = isa<arith::ConstantOp, arith::SelectOp, scf::ForOp,
-                           scf::IfOp, vector::ExtractOp, vector::LoadOp,
-                           vector::StoreOp, vector::FromElementsOp,
-                           nvgpu::MmaSyncOp>(op);
+    bool vectorAware =
+        isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
+            vector::ExtractOp, vector::LoadOp, vector::StoreOp,
+            vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
     if (!vectorAware) {
       for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
                                              op.getResultTypes()))

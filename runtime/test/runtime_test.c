@@ -466,8 +466,9 @@ static void test_validate_args(void) {
       fusecc_bundle_load_file(FUSECC_TEST_DATA_DIR "/sample.fcb", &bundle));
   if (!bundle)
     return;
-  fusecc_buffer_t args[3] = {
-      {0x100000, 64 * 1024 * 4}, {0x200000, 1024 * 4}, {0x300000, 64 * 1024 * 4}};
+  fusecc_buffer_t args[3] = {{0x100000, 64 * 1024 * 4},
+                             {0x200000, 1024 * 4},
+                             {0x300000, 64 * 1024 * 4}};
   CHECK_OK(fusecc_bundle_validate_args(bundle, 0, args, 3));
   CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 2),
                FUSECC_STATUS_INVALID_ARGUMENT,
@@ -490,9 +491,10 @@ static void test_validate_args(void) {
                FUSECC_STATUS_INVALID_ARGUMENT,
                "entry 'sample_add' arg 2 'result': null device pointer");
   args[2].ptr = 0x300008;
-  CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),
-               FUSECC_STATUS_INVALID_ARGUMENT,
-               "arg 2 'result': device pointer 0x300008 is not 16-byte aligned");
+  CHECK_STATUS(
+      fusecc_bundle_validate_args(bundle, 0, args, 3),
+      FUSECC_STATUS_INVALID_ARGUMENT,
+      "arg 2 'result': device pointer 0x300008 is not 16-byte aligned");
   // An output overlapping an input (in place, or partly) is rejected.
   args[2].ptr = 0x100000;
   CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 3),

@@ -7,13 +7,16 @@
 // `tileC` channels. The convolution is computed per stride phase: the
 // block's od and H phase fix its valid depth/height taps (`tapRange`, closed
 // form), and the main loop runs over flattened rounds (valid d tap, valid h
-// tap, chunk of input channels). Along W, every warp (tensor cores) or
+// tap, chunk of input channels; with `mergeHTaps` one round takes all valid
+// h taps, whose overlapping input rows are staged once). Along W, every warp
+// (tensor cores) or
 // thread (FMA) owns positions of one W phase, so its valid W taps are one
 // arithmetic progression too. Only valid taps are visited: no multiply by a
 // structural zero.
 //
-// Each round stages its input rows and weights in shared memory (rounded to
-// TF32 on the tensor-core path), then the tensor cores (`mma.sync m16n8k8`,
+// Each round stages its input rows (16-byte vectors when the rows are
+// multiples of 4 long) and weights in shared memory (rounded to TF32 on the
+// tensor-core path), then the tensor cores (`mma.sync m16n8k8`,
 // weight fragments shared by the block's rows) or the FMA units accumulate
 // into registers: unrolled values carried through scf.for iter_args.
 //
@@ -31,13 +34,13 @@
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
@@ -298,9 +301,8 @@ void KernelEmitter::emitConvolution() {
   // Rounds of the main loop: (valid d tap, valid h tap, channel chunk), or
   // (valid d tap, channel chunk) with all valid h taps staged at once.
   const int64_t hPerRound = smemPlan.hTapsPerRound;
-  Value hRounds = hPerRound > 1
-                      ? arith::MinSIOp::create(b, hTaps.count, c(1))
-                      : hTaps.count;
+  Value hRounds = hPerRound > 1 ? arith::MinSIOp::create(b, hTaps.count, c(1))
+                                : hTaps.count;
   Value rounds = mul(mul(dTaps.count, hRounds), numChunks);
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
   OpBuilder::InsertionGuard guard(b);
@@ -327,15 +329,13 @@ void KernelEmitter::emitConvolution() {
     // Staged input rows start at the row of the last tap that may be staged
     // (tap a of block row r reads staged row (hPerRound - 1 - a) x
     // inputStep + r).
-    Value ih = sub(hTaps.input,
-                   mul(add(ah, hPerRound - 1), hTaps.inputStep));
+    Value ih = sub(hTaps.input, mul(add(ah, hPerRound - 1), hTaps.inputStep));
     Value hValid = hPerRound > 1 ? hTaps.count : c(1);
     Value ci0 = mul(chunk, kc);
     // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
     stageInputs(input, ci0, ciBase, id, ih);
-    stageWeights(weight, ci0, ciBase, coInGroup, td, th, hValid,
-                 hTaps.step);
+    stageWeights(weight, ci0, ciBase, coInGroup, td, th, hValid, hTaps.step);
     gpu::BarrierOp::create(b);
     SmallVector<Value> acc(loop.getRegionIterArgs());
     acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0), hValid)
@@ -390,10 +390,9 @@ void KernelEmitter::stageInputs(Value input, Value ci0, Value ciBase, Value id,
     for (int64_t i = 0; i < width; ++i)
       values.push_back(vector::ExtractOp::create(b, v, i));
   }
-  Value addr = add(add(add(mul(kci, smemPlan.xsStride),
-                           mul(rr, smemPlan.xsRowStride)),
-                       col),
-                   smemPlan.xsOffset);
+  Value addr = add(
+      add(add(mul(kci, smemPlan.xsStride), mul(rr, smemPlan.xsRowStride)), col),
+      smemPlan.xsOffset);
   // Slots past `total` write nothing.
   auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
@@ -421,8 +420,9 @@ void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
   Value ha = hTaps > 1 ? remu(rest, hTaps) : c(0);
   Value kci = hTaps > 1 ? divu(rest, hTaps) : rest;
   Value ci = add(ci0, kci), co = add(coInGroup, cl);
-  Value ok = andI(andI(ult(e, total), cmp(arith::CmpIPredicate::ult, ha, hValid)),
-                  andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
+  Value ok =
+      andI(andI(ult(e, total), cmp(arith::CmpIPredicate::ult, ha, hValid)),
+           andI(ult(ci, g.cinPerGroup()), ult(co, g.coutPerGroup())));
   auto clamp = [&](Value v) {
     return arith::SelectOp::create(b, ok, v, c(0)).getResult();
   };
@@ -454,11 +454,10 @@ void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   for (int64_t t = 0; t < kw; ++t) {
     Value v = arith::SelectOp::create(b, ok, taps[t], f(0.0));
-    sstore(roundOperand(v),
-           add(add(add(mul(kci, smemPlan.wsCiStride),
-                       add(mul(ha, kw * sb), t * sb)),
-                   cl),
-               smemPlan.wsOffset));
+    sstore(roundOperand(v), add(add(add(mul(kci, smemPlan.wsCiStride),
+                                        add(mul(ha, kw * sb), t * sb)),
+                                    cl),
+                                smemPlan.wsOffset));
   }
 }
 
@@ -558,9 +557,8 @@ void KernelEmitter::computeWarpCoordinates() {
   mmaTig = remu(lane, 4);
 }
 
-SmallVector<Value>
-KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base,
-                                  Value hValid) {
+SmallVector<Value> KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn,
+                                                     Value base, Value hValid) {
   const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
   const int64_t sb = smemPlan.subBlock;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
@@ -587,8 +585,8 @@ KernelEmitter::accumulateChunkMMA(ArrayRef<Value> accIn, Value base,
                    mul(hRow, smemPlan.xsRowStride));
   Value nBase = add(mul(mmaWW, nt * 8), mmaGroup);
   Value mBase = add(mul(mmaWC, mt * 16), mmaGroup);
-  Value wTap = add(add(mul(t, sb), mul(ha, kw * sb)),
-                   add(base, smemPlan.wsOffset));
+  Value wTap =
+      add(add(mul(t, sb), mul(ha, kw * sb)), add(base, smemPlan.wsOffset));
   Value xBase = add(base, smemPlan.xsOffset);
   // Operands were rounded to TF32 when staged.
   auto frag = [&](Value addr) { return sload(addr); };
@@ -693,8 +691,8 @@ void KernelEmitter::forEachTileElement(
     return;
   b.setInsertionPointToStart(&ifFull.getElseRegion().front());
   for (const Element &el : quad) {
-    Value valid = andI(andI(lineValid, ult(el.ow, g.out[2])),
-                       ult(el.wl, tileW));
+    Value valid =
+        andI(andI(lineValid, ult(el.ow, g.out[2])), ult(el.wl, tileW));
     auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
@@ -902,14 +900,12 @@ void KernelEmitter::emitEpilogue() {
       auto v4Ty = VectorType::get({4}, b.getF32Type());
       Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
       vector::StoreOp::create(b, v4, out,
-                              fullIndex(n, els[0].ch, od, els[0].oh,
-                                        els[0].ow),
+                              fullIndex(n, els[0].ch, od, els[0].oh, els[0].ow),
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
       return;
     }
     for (auto [el, v] : llvm::zip(els, values))
-      memref::StoreOp::create(b, v, out,
-                              fullIndex(n, el.ch, od, el.oh, el.ow));
+      memref::StoreOp::create(b, v, out, fullIndex(n, el.ch, od, el.oh, el.ow));
   });
 }
 

@@ -30,13 +30,11 @@ void FuseDialect::initialize() {
       >();
 }
 
-LogicalResult
-TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       int64_t tileW, int64_t tileC, int64_t threadsW,
-                       int64_t threadsC, int64_t chanPerThread,
-                       int64_t ciChunk, StringRef precision,
-                       int64_t mmaWarpsC, int64_t mmaWarpsW, int64_t mmaTilesC,
-                       int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps) {
+LogicalResult TileConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t tileW, int64_t tileC,
+    int64_t threadsW, int64_t threadsC, int64_t chanPerThread, int64_t ciChunk,
+    StringRef precision, int64_t mmaWarpsC, int64_t mmaWarpsW,
+    int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";

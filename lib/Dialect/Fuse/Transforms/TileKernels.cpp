@@ -118,8 +118,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     TileConfigAttr cfg = TileConfigAttr::getChecked(
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
-        /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1},
-        ciChunk,
+        /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
         StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH);
     if (!cfg)
       return {};
@@ -158,15 +157,14 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
   int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
-  TileConfigAttr cfg = chooseMMAConfigWithWarps(kernel, a, maxTileW,
-                                                forcedRows, forcedCiChunk,
-                                                mTiles, warpsC, mergeH);
+  TileConfigAttr cfg = chooseMMAConfigWithWarps(
+      kernel, a, maxTileW, forcedRows, forcedCiChunk, mTiles, warpsC, mergeH);
   int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
-    if (TileConfigAttr alt = chooseMMAConfigWithWarps(
-            kernel, a, maxTileW, forcedRows, forcedCiChunk, mTiles,
-            moreWarpsC, mergeH))
+    if (TileConfigAttr alt =
+            chooseMMAConfigWithWarps(kernel, a, maxTileW, forcedRows,
+                                     forcedCiChunk, mTiles, moreWarpsC, mergeH))
       if (!cfg || alt.getRows() > 1)
         return alt;
   return cfg;
@@ -176,9 +174,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 /// only if `report`.
 FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
                                           const KernelAnalysis &a,
-                                          StringRef precision,
-                                          int64_t maxTileW, int64_t threads,
-                                          bool report) {
+                                          StringRef precision, int64_t maxTileW,
+                                          int64_t threads, bool report) {
   const ConvGeometry &g = a.geom;
   MLIRContext *ctx = kernel.getContext();
   // Threads along W: a multiple of the W stride, so that the positions a
@@ -213,8 +210,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
                      : std::max(warpQuantum,
                                 static_cast<int64_t>(
                                     llvm::alignDown(threadsC, warpQuantum)));
-    }
-    else if (!a.reductions.empty()) {
+    } else if (!a.reductions.empty()) {
       if (!report)
         return failure();
       return kernel.emitOpError("grouped convolution with stride ")
@@ -227,8 +223,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       return failure();
     return kernel.emitOpError("stride ")
            << sw << " along the last dim needs " << threadsW * threadsC
-           << " threads per block for whole warps (at most " << threads
-           << ")";
+           << " threads per block for whole warps (at most " << threads << ")";
   }
   int64_t chanPerThread = llvm::divideCeil(subTarget, threadsC);
   int64_t subBlock = threadsC * chanPerThread;
@@ -257,11 +252,9 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   int64_t tileW = posPerThread * threadsW;
   int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), 16);
   auto cfg = TileConfigAttr::getChecked(
-      [&] {
-        return report ? kernel.emitOpError() : InFlightDiagnostic();
-      },
-      ctx, tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk,
-      precision, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
+      [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
+      tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
+      int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0});
   if (!cfg)
     return failure();
@@ -275,8 +268,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
 /// whole-row reduction or the shared memory need it, the smallest larger
 /// power-of-two multiple up to 1024 (fewer channels and positions per
 /// thread). The reason is reported for the largest block tried.
-FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel,
-                                       const KernelAnalysis &a,
+FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
                                        StringRef precision, int64_t maxTileW,
                                        int64_t threads) {
   for (int64_t t = threads;; t *= 2) {
@@ -301,7 +293,8 @@ struct TunedChoice {
 /// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W},
 /// ...]} (every
 /// knob optional;
-/// other members, e.g. the measured times, are ignored). Emits an error at `loc` for an unreadable or malformed file.
+/// other members, e.g. the measured times, are ignored). Emits an error at
+/// `loc` for an unreadable or malformed file.
 FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                                        StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -316,8 +309,7 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                           << llvm::toString(json.takeError());
   llvm::StringMap<TunedChoice> choices;
   const llvm::json::Object *root = json->getAsObject();
-  const llvm::json::Array *entries =
-      root ? root->getArray("entries") : nullptr;
+  const llvm::json::Array *entries = root ? root->getArray("entries") : nullptr;
   if (!entries)
     return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
                           << "' has no \"entries\" array";
@@ -329,14 +321,13 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
       return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
                             << "': entry " << i << " has no \"key\" string";
     TunedChoice c;
-    for (auto [name, field] :
-         {std::pair<StringRef, int64_t *>{"rows", &c.rows},
-          {"ci_chunk", &c.ciChunk},
-          {"tile_c", &c.tileC},
-          {"threads", &c.threads},
-          {"max_tile_w", &c.maxTileW},
-          {"warps_c", &c.warpsC},
-          {"merge_h", &c.mergeH}})
+    for (auto [name, field] : {std::pair<StringRef, int64_t *>{"rows", &c.rows},
+                               {"ci_chunk", &c.ciChunk},
+                               {"tile_c", &c.tileC},
+                               {"threads", &c.threads},
+                               {"max_tile_w", &c.maxTileW},
+                               {"warps_c", &c.warpsC},
+                               {"merge_h", &c.mergeH}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -369,8 +360,7 @@ struct TileKernelsPass
                         "64, got "
                      << k.tileC;
     if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
-      return error() << "warps-c must be 0 (auto), 1, 2 or 4, got "
-                     << k.warpsC;
+      return error() << "warps-c must be 0 (auto), 1, 2 or 4, got " << k.warpsC;
     if (k.mergeH != 0 && k.mergeH != 1)
       return error() << "merge-h-taps must be 0 or 1, got " << k.mergeH;
     if (k.threads && (k.threads < 32 || k.threads > 1024))
@@ -410,7 +400,7 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,     ciChunk, tileC, threads,
+      TunedChoice knobs{rows,     ciChunk, tileC,     threads,
                         maxTileW, warpsC,  mergeHTaps};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
@@ -433,15 +423,14 @@ struct TileKernelsPass
       }
       FailureOr<TileConfigAttr> cfg = failure();
       if (precision == "tf32")
-        if (TileConfigAttr mma = chooseMMAConfig(kernel, *a, knobs.maxTileW,
-                                                   knobs.rows, knobs.ciChunk,
-                                                   knobs.tileC, knobs.warpsC,
-                                                   knobs.mergeH))
+        if (TileConfigAttr mma = chooseMMAConfig(
+                kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
+                knobs.tileC, knobs.warpsC, knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))
-        cfg = chooseConfig(kernel, *a, precision, knobs.maxTileW,
-                           knobs.threads);
+        cfg =
+            chooseConfig(kernel, *a, precision, knobs.maxTileW, knobs.threads);
       if (failed(cfg))
         return WalkResult::interrupt();
       kernel.setConfigAttr(*cfg);
