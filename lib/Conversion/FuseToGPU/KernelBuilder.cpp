@@ -9,16 +9,15 @@
 // form), and the main loop runs over flattened rounds (valid d tap, valid h
 // tap, chunk of input channels; with `mergeHTaps` one round takes all valid
 // h taps, whose overlapping input rows are staged once). Along W, every warp
-// (tensor cores) or
-// thread (FMA) owns positions of one W phase, so its valid W taps are one
-// arithmetic progression too. Only valid taps are visited: no multiply by a
-// structural zero.
+// (tensor cores) or thread (FMA) owns positions of one W phase, so its valid
+// W taps are one arithmetic progression too. Only valid taps are visited: no
+// multiply by a structural zero.
 //
 // Each round stages its input rows (16-byte vectors when the rows are
 // multiples of 4 long) and weights in shared memory (rounded to TF32 on the
-// tensor-core path), then the tensor cores (`mma.sync m16n8k8`,
-// weight fragments shared by the block's rows) or the FMA units accumulate
-// into registers: unrolled values carried through scf.for iter_args.
+// tensor-core path), then the tensor cores (`mma.sync m16n8k8`, weight
+// fragments shared by the block's rows) or the FMA units accumulate into
+// registers: unrolled values carried through scf.for iter_args.
 //
 // The accumulators (plus the conv bias) are written to an output tile in
 // shared memory, which aliases the (now dead) staging buffer. The epilogue
