@@ -19,7 +19,9 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
@@ -32,6 +34,64 @@ void fusecc::registerAllDialectsAndTranslations(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+namespace {
+/// The tiling overrides of the tools' command lines (0: the cost model).
+struct TilingCLOptions {
+  template <typename T>
+  using Opt = llvm::cl::opt<T>;
+  Opt<std::string> tuningFile{
+      "tuning",
+      llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
+                     "kernels whose tuning key it lists use them"),
+      llvm::cl::value_desc("file"), llvm::cl::init("")};
+  Opt<int64_t> rows{"tile-rows",
+                    llvm::cl::desc("Tensor-core rows per block: 1, 2, 4 "
+                                   "(default: cost model)"),
+                    llvm::cl::init(0)};
+  Opt<int64_t> ciChunk{"tile-ci-chunk",
+                       llvm::cl::desc("Tensor-core input channels per round, "
+                                      "a multiple of 8 (default: cost model)"),
+                       llvm::cl::init(0)};
+  Opt<int64_t> tileC{"tile-c",
+                     llvm::cl::desc("Tensor-core output channels per block, "
+                                    "a multiple of 16 (default: cost model)"),
+                     llvm::cl::init(0)};
+  Opt<int64_t> warpsC{"tile-warps-c",
+                      llvm::cl::desc("Tensor-core channel warps per block: "
+                                     "1, 2, 4 (default: cost model)"),
+                      llvm::cl::init(0)};
+  Opt<int64_t> mergeH{"tile-merge-h",
+                      llvm::cl::desc("Tensor-core rounds stage all valid H "
+                                     "taps at once: 0 or 1 (default 0)"),
+                      llvm::cl::init(0)};
+  Opt<int64_t> threads{"tile-threads",
+                       llvm::cl::desc("FMA-path threads per block (default: "
+                                      "128)"),
+                       llvm::cl::init(0)};
+  Opt<int64_t> maxW{"tile-max-w",
+                    llvm::cl::desc("Largest output row segment of a block "
+                                   "(default: 128)"),
+                    llvm::cl::init(0)};
+};
+llvm::ManagedStatic<TilingCLOptions> tilingCLOptions;
+} // namespace
+
+void fusecc::registerTilingCLOptions() { *tilingCLOptions; }
+
+void fusecc::applyTilingCLOptions(PipelineOptions &options) {
+  if (!tilingCLOptions.isConstructed())
+    return;
+  const TilingCLOptions &o = *tilingCLOptions;
+  options.tuningFile = o.tuningFile;
+  options.tileRows = o.rows;
+  options.tileCiChunk = o.ciChunk;
+  options.tileC = o.tileC;
+  options.tileWarpsC = o.warpsC;
+  options.tileMergeH = o.mergeH;
+  options.tileThreads = o.threads;
+  options.tileMaxW = o.maxW;
 }
 
 void fusecc::registerAllPasses() {

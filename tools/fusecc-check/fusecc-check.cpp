@@ -72,23 +72,6 @@ cl::opt<bool> printGPUIR(
     cl::init(false));
 cl::opt<bool> verbose("v", cl::desc("Print launch statistics and timings"),
                       cl::init(false));
-// Tiling choices to check (as fusecc's): a tuning file, or single knobs.
-cl::opt<std::string> tuningFile("tuning",
-                                cl::desc("JSON file of measured tile choices"),
-                                cl::init(""));
-cl::opt<int64_t> tileRows("tile-rows", cl::desc("Tensor-core rows per block"),
-                          cl::init(0));
-cl::opt<int64_t> tileCiChunk("tile-ci-chunk",
-                             cl::desc("Tensor-core input channels per round"),
-                             cl::init(0));
-cl::opt<int64_t> tileC("tile-c",
-                       cl::desc("Tensor-core output channels per block"),
-                       cl::init(0));
-cl::opt<int64_t> tileMergeH("tile-merge-h",
-                            cl::desc("Tensor-core rounds stage all valid H "
-                                     "taps at once (0 or 1)"),
-                            cl::init(0));
-
 /// splitmix64: small, portable, deterministic.
 struct Rng {
   uint64_t s;
@@ -313,11 +296,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
   fusecc::PipelineOptions options;
   options.precision = precision;
-  options.tuningFile = tuningFile;
-  options.tileRows = tileRows;
-  options.tileCiChunk = tileCiChunk;
-  options.tileC = tileC;
-  options.tileMergeH = tileMergeH;
+  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
+  fusecc::applyTilingCLOptions(options);
   PassManager pm(&ctx);
   fusecc::buildFusionPipeline(pm, options);
   fusecc::buildGPUPipeline(pm, options);
@@ -408,6 +388,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  fusecc::registerTilingCLOptions();
   cl::ParseCommandLineOptions(
       argc, argv, "fusecc-check: run generated kernels on the CPU and "
                   "compare with a double-precision reference\n");

@@ -53,39 +53,6 @@ cl::opt<std::string> precision("precision",
                                cl::init("ieee"));
 cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimisation level"),
                       cl::init(3));
-cl::opt<int64_t> tileRows("tile-rows",
-                          cl::desc("Tensor-core rows per block: 1, 2, 4 "
-                                   "(default: cost model)"),
-                          cl::init(0));
-cl::opt<int64_t> tileCiChunk("tile-ci-chunk",
-                             cl::desc("Tensor-core input channels per round, "
-                                      "a multiple of 8 (default: cost model)"),
-                             cl::init(0));
-cl::opt<int64_t> tileC("tile-c",
-                       cl::desc("Tensor-core output channels per block, a "
-                                "multiple of 16 (default: cost model)"),
-                       cl::init(0));
-cl::opt<int64_t> tileWarpsC("tile-warps-c",
-                            cl::desc("Tensor-core channel warps per block: "
-                                     "1, 2, 4 (default: cost model)"),
-                            cl::init(0));
-cl::opt<int64_t> tileMergeH("tile-merge-h",
-                            cl::desc("Tensor-core rounds stage all valid H "
-                                     "taps at once: 0 or 1 (default 0)"),
-                            cl::init(0));
-cl::opt<int64_t> tileThreads("tile-threads",
-                             cl::desc("FMA-path threads per block (default: "
-                                      "128)"),
-                             cl::init(0));
-cl::opt<int64_t> tileMaxW("tile-max-w",
-                          cl::desc("Largest output row segment of a block "
-                                   "(default: 128)"),
-                          cl::init(0));
-cl::opt<std::string>
-    tuningFile("tuning",
-               cl::desc("JSON file of measured tile choices (bench/tune.py); "
-                        "kernels whose tuning key it lists use them"),
-               cl::value_desc("file"), cl::init(""));
 cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("CUDA toolkit root, for libdevice (default: "
@@ -138,14 +105,7 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.chip = chip;
   options.precision = precision;
   options.optLevel = optLevel;
-  options.tileRows = tileRows;
-  options.tileCiChunk = tileCiChunk;
-  options.tileC = tileC;
-  options.tileWarpsC = tileWarpsC;
-  options.tileMergeH = tileMergeH;
-  options.tuningFile = tuningFile;
-  options.tileThreads = tileThreads;
-  options.tileMaxW = tileMaxW;
+  fusecc::applyTilingCLOptions(options);
   if (!cudaPath.empty())
     options.cudaPath = cudaPath;
   if (emit >= Emit::NVVM) {
@@ -238,6 +198,7 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  fusecc::registerTilingCLOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "fusecc: fused transposed-convolution kernels\n");
   DialectRegistry registry;

@@ -45,6 +45,14 @@ struct PipelineOptions {
   static std::string defaultCudaPath();
 };
 
+/// Registers the command-line options of the tiling overrides (--tuning,
+/// --tile-rows, --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
+/// --tile-threads, --tile-max-w), shared by the tools; call before parsing
+/// the command line.
+void registerTilingCLOptions();
+/// Copies the parsed tiling options into `options`.
+void applyTilingCLOptions(PipelineOptions &options);
+
 /// Path of libdevice under `options.cudaPath`, or failure with a message.
 llvm::FailureOr<std::string> findLibdevice(const PipelineOptions &options,
                                            std::string &message);
