@@ -8,7 +8,7 @@
 #     python3 bench/tune.py prepare examples/*.mlir --out out/tune
 #   compiles, for every graph and precision, the cost model's bundle and a
 #   grid of variants (tf32: --tile-rows, --tile-ci-chunk, --tile-c,
-#   --tile-merge-h; ieee:
+#   --tile-merge-h, --tile-wgmma, --tile-wgmma-split; ieee:
 #   --tile-threads, --tile-max-w), keeping one bundle per distinct
 #   #fuse.tile config, and writes out/tune/candidates.json (graph,
 #   precision, tuning key, knobs and config of each variant).
@@ -40,11 +40,20 @@ GRIDS = {
     "tf32": [("--tile-rows", "rows", [0, 1, 2, 4]),
              ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
              ("--tile-c", "tile_c", [0, 32]),
-             ("--tile-merge-h", "merge_h", [0, 1])],
+             ("--tile-merge-h", "merge_h", [0, 1]),
+             # wgmma (sm_90a) or mma.sync: CLI -1 is the chip's default,
+             # 0 mma.sync (recorded as "wgmma": -1, see TUNING_VALUES).
+             ("--tile-wgmma", "wgmma", [-1, 0]),
+             ("--tile-wgmma-split", "wgmma_split", [0, 1])],
     # (--tile-warps-c was in the grid once and never won: perf.md 22.)
     "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],
 }
+
+
+# Command-line values whose tuning-file value differs (the file's 0 always
+# means "the default").
+TUNING_VALUES = {"wgmma": {-1: 0, 0: -1}}
 
 
 def fusecc(args, fusecc_bin):
@@ -63,7 +72,7 @@ def prepare(args):
     candidates = {}
     for graph, precision in itertools.product(args.graphs, args.precisions):
         name = os.path.splitext(os.path.basename(graph))[0]
-        keys = fusecc([graph, "--precision=" + precision,
+        keys = fusecc([graph, "--precision=" + precision, "--chip=" + args.chip,
                        "--emit=tuning-keys"], args.fusecc).strip().splitlines()
         if len(keys) != 1:
             print("tune: %s has %d kernels; only single-kernel graphs are "
@@ -76,14 +85,16 @@ def prepare(args):
         seen, variants = set(), {}
         for values in itertools.product(*[v for _, _, v in grid]):
             flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
-            knobs = {field: v for (_, field, _), v in zip(grid, values)}
+            knobs = {field: TUNING_VALUES.get(field, {}).get(v, v)
+                     for (_, field, _), v in zip(grid, values)}
+            flags.append("--chip=" + args.chip)
             try:
                 fused = fusecc([graph, "--precision=" + precision,
                                 "--emit=fused"] + flags, args.fusecc)
             except subprocess.CalledProcessError:
                 continue  # Knobs the tiling rejects for this graph.
             config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
-            mma = "mmaWarpsC" in config
+            mma = "mmaWarpsC" in config or "wgmmaN" in config
             if mma != (precision == "tf32") or config in seen:
                 continue  # FMA fallback of tf32, or a config already covered.
             vname = variant_name(knobs)
@@ -179,6 +190,9 @@ def main():
     p.add_argument("--precisions", nargs="+", default=["tf32", "ieee"],
                    choices=["tf32", "ieee"])
     p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
+    p.add_argument("--chip", default="sm_90a",
+                   help="target of the variants (sm_90a: wgmma and mma.sync "
+                        "variants of tf32 kernels)")
     p.add_argument("--fusecc", default=os.path.join(REPO, "build", "bin",
                                                     "fusecc"))
     m = sub.add_parser("measure")

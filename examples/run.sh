@@ -19,6 +19,8 @@ fusecc="$repo/build/bin/fusecc"
 # Tile choices measured on the H100 (bench/tune.py; docs/perf.md): kernels
 # they do not list keep the cost model's tiling.
 tuning=(--tuning="$repo/tuning/h100.json")
+# sm_90a: Hopper's warpgroup MMA (wgmma) for tf32 kernels where it fits.
+chip=(--chip=sm_90a)
 mkdir -p out/bundles out/variants
 python3 bench/make_variants.py out/variants >/dev/null
 ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
@@ -27,11 +29,11 @@ for graph in examples/*.mlir out/variants/*.mlir; do
   name="$(basename "$graph" .mlir)"
   for precision in ieee tf32; do
     bundle="out/bundles/$name.$precision.fcb"
-    "$fusecc" "$graph" --precision="$precision" "${tuning[@]}" -o "$bundle"
+    "$fusecc" "$graph" --precision="$precision" "${chip[@]}" "${tuning[@]}" -o "$bundle"
     if [[ -x "$ptxas" ]]; then
-      "$fusecc" "$graph" --precision="$precision" "${tuning[@]}" --emit=ptx \
+      "$fusecc" "$graph" --precision="$precision" "${chip[@]}" "${tuning[@]}" --emit=ptx \
         -o "out/$name.$precision.ptx"
-      "$ptxas" -arch=sm_90 "out/$name.$precision.ptx" -o /dev/null
+      "$ptxas" -arch=sm_90a "out/$name.$precision.ptx" -o /dev/null
     fi
     count=$((count + 1))
   done

@@ -70,6 +70,17 @@ struct TilingCLOptions {
                        llvm::cl::desc("FMA-path threads per block (default: "
                                       "128)"),
                        llvm::cl::init(0)};
+  Opt<int64_t> wgmma{"tile-wgmma",
+                     llvm::cl::desc("tf32 convolutions on Hopper wgmma: 1 "
+                                    "(needs --chip=sm_90a), 0 mma.sync "
+                                    "(default: wgmma on sm_90a)"),
+                     llvm::cl::init(-1)};
+  Opt<int64_t> wgmmaSplit{
+      "tile-wgmma-split",
+      llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
+                     "stride_w / split W phases: 1 or stride_w (default: "
+                     "cost model)"),
+      llvm::cl::init(0)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -92,6 +103,14 @@ void fusecc::applyTilingCLOptions(PipelineOptions &options) {
   options.tileMergeH = o.mergeH;
   options.tileThreads = o.threads;
   options.tileMaxW = o.maxW;
+  options.tileWgmma = o.wgmma;
+  options.tileWgmmaSplit = o.wgmmaSplit;
+}
+
+bool fusecc::usesWgmma(const PipelineOptions &options) {
+  if (options.tileWgmma >= 0)
+    return options.tileWgmma == 1;
+  return options.chip == "sm_90a";
 }
 
 void fusecc::registerAllPasses() {
@@ -112,6 +131,8 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.warpsC = options.tileWarpsC;
   tile.mergeHTaps = options.tileMergeH;
   tile.tuningFile = options.tuningFile;
+  tile.wgmma = usesWgmma(options) ? 1 : 0;
+  tile.wgmmaSplit = options.tileWgmmaSplit;
   if (options.tileThreads)
     tile.threads = options.tileThreads;
   if (options.tileMaxW)
@@ -155,10 +176,11 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   gpm.addPass(createSCFToControlFlowPass());
   gpm.addPass(createConvertNVGPUToNVVMPass());
-  gpm.addPass(createConvertVectorToLLVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) -> inline PTX.
+  gpm.addPass(createConvertNVVMToLLVMPass());
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());

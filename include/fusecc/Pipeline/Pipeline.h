@@ -33,6 +33,11 @@ struct PipelineOptions {
   /// Tiling overrides for tuning (0: the cost model decides).
   int64_t tileRows = 0, tileCiChunk = 0, tileC = 0, tileWarpsC = 0;
   int64_t tileMergeH = 0;
+  /// Hopper warpgroup MMA on the tf32 path: -1 where the chip has it
+  /// (sm_90a), 0 never, 1 wherever a kernel fits (needs sm_90a).
+  int64_t tileWgmma = -1;
+  /// wgmma warpgroups per channel group (0: cost model).
+  int64_t tileWgmmaSplit = 0;
   /// FMA-path threads per block and largest row segment (0: pass default).
   int64_t tileThreads = 0, tileMaxW = 0;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
@@ -47,11 +52,13 @@ struct PipelineOptions {
 
 /// Registers the command-line options of the tiling overrides (--tuning,
 /// --tile-rows, --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
-/// --tile-threads, --tile-max-w), shared by the tools; call before parsing
+/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split), shared by the tools; call before parsing
 /// the command line.
 void registerTilingCLOptions();
 /// Copies the parsed tiling options into `options`.
 void applyTilingCLOptions(PipelineOptions &options);
+/// True if the tf32 path of `options` uses wgmma (see `tileWgmma`).
+bool usesWgmma(const PipelineOptions &options);
 
 /// Path of libdevice under `options.cudaPath`, or failure with a message.
 llvm::FailureOr<std::string> findLibdevice(const PipelineOptions &options,

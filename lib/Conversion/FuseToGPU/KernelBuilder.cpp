@@ -43,6 +43,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -50,6 +51,10 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 
 namespace {
+
+/// Registers a wgmma thread may spend on accumulators plus staged values in
+/// flight (the rest of its 128 go to addresses and the epilogue).
+constexpr int64_t kStagingRegisterBudget = 104;
 
 /// One element of a block's output tile: tile coordinates (row, channel,
 /// position) and the output coordinates they stand for.
@@ -173,6 +178,35 @@ private:
   /// Writes accumulators + conv bias to the convolution's output tile.
   void storeAccumulatorsFMA(Value subBase, ArrayRef<Value> acc);
   void storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc);
+
+  // Hopper warpgroup MMA (wgmma) path.
+  /// The main loop with wgmma: round q + 1 is staged into the other buffer
+  /// while the tensor cores read round q from shared memory.
+  void emitConvolutionWgmma();
+  /// Stages round `q` into the buffer at element `buf` (K-major groups of 4
+  /// input channels, TF32-rounded), then fences it for the async proxy.
+  void stageRoundWgmma(Value q, Value buf);
+  /// Issues the wgmma.mma_async of one staged round for this warpgroup.
+  SmallVector<Value> issueRoundWgmma(ArrayRef<Value> acc, Value buf,
+                                     Value hValid);
+  void storeAccumulatorsWgmma(ArrayRef<Value> acc);
+  /// Matrix descriptor of an operand at element `wordOffset` of shared
+  /// memory (a multiple of 4): no swizzle, K-direction core matrices
+  /// `lboBytes` apart, 8-row groups `sboBytes` apart.
+  Value wgmmaDescriptor(Value wordOffset, int64_t lboBytes, int64_t sboBytes);
+  Type wgmmaAccType() {
+    return LLVM::LLVMStructType::getLiteral(
+        b.getContext(),
+        SmallVector<Type>(cfg.getWgmmaN() / 2, b.getF32Type()));
+  }
+  /// The valid-tap rounds of the main loop: (d tap, h tap or all h taps,
+  /// input channel chunk) of round `q`.
+  struct Round {
+    Value ci0, id, ih, td, th, hValid;
+  };
+  Round decodeRound(Value q);
+  TapRange dTaps, hTaps;
+  Value hRounds;
   Value convBias(Value cl);
   void computeWarpCoordinates();
   void emitEpilogue();
@@ -211,6 +245,9 @@ private:
   Value n, od, oh, ow0, co0;  ///< The block's tile origin.
   Value iwMin;                ///< First staged input position along W.
   Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig; ///< Tensor-core warp coords.
+  /// wgmma: this warpgroup's channel group and phase-split index, and the
+  /// shared-memory window address of `smem` >> 4 (descriptor encoding).
+  Value wgChannelGroup, wgPhaseSplit, smemEnc;
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
 };
 
@@ -250,9 +287,17 @@ void KernelEmitter::emit() {
   ow0 = mul(wt, cfg.getTileW());
   co0 = mul(ct, cfg.getTileC());
 
-  if (cfg.usesTensorCores())
-    computeWarpCoordinates();
-  emitConvolution();
+  if (cfg.usesWgmma()) {
+    Value wg = divu(tid, 128);
+    int64_t channelGroups = cfg.getTileC() / 64;
+    wgChannelGroup = remu(wg, channelGroups);
+    wgPhaseSplit = divu(wg, channelGroups);
+    emitConvolutionWgmma();
+  } else {
+    if (cfg.usesTensorCores())
+      computeWarpCoordinates();
+    emitConvolution();
+  }
   gpu::BarrierOp::create(b);
   emitEpilogue();
   gpu::ReturnOp::create(b);
@@ -651,6 +696,373 @@ void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
                    tileAddr(0, c(rr), cl, wl));
           }
     }
+}
+
+KernelEmitter::Round KernelEmitter::decodeRound(Value q) {
+  const int64_t numChunks =
+      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  const int64_t hPerRound = smemPlan.hTapsPerRound;
+  Round r;
+  Value chunk = remu(q, numChunks);
+  Value rest = divu(q, numChunks);
+  Value ah = hPerRound > 1 ? c(0) : arith::RemUIOp::create(b, rest, hRounds);
+  Value ad = hPerRound > 1 ? rest : arith::DivUIOp::create(b, rest, hRounds);
+  r.td = add(dTaps.first, mul(ad, dTaps.step));
+  r.id = sub(dTaps.input, mul(ad, dTaps.inputStep));
+  r.th = add(hTaps.first, mul(ah, hTaps.step));
+  // Staged rows start at the row of the last tap that may be staged.
+  r.ih = sub(hTaps.input, mul(add(ah, hPerRound - 1), hTaps.inputStep));
+  r.hValid = hPerRound > 1 ? hTaps.count : c(1);
+  r.ci0 = mul(chunk, cfg.getCiChunk());
+  return r;
+}
+
+Value KernelEmitter::wgmmaDescriptor(Value wordOffset, int64_t lboBytes,
+                                     int64_t sboBytes) {
+  // Bits 0-13: start address >> 4; 16-29: LBO >> 4; 32-45: SBO >> 4; base
+  // offset and swizzle mode (no swizzle) zero. Addresses stay below 2^18.
+  Value enc = add(smemEnc, divu(wordOffset, 4));
+  Value enc64 = arith::IndexCastUIOp::create(b, b.getI64Type(), enc);
+  uint64_t bits = (static_cast<uint64_t>(lboBytes >> 4) << 16) |
+                  (static_cast<uint64_t>(sboBytes >> 4) << 32);
+  return arith::OrIOp::create(
+      b, enc64,
+      arith::ConstantOp::create(
+          b, b.getI64IntegerAttr(static_cast<int64_t>(bits))));
+}
+
+void KernelEmitter::emitConvolutionWgmma() {
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t numChunks =
+      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
+  if (smemPlan.vectorInput)
+    iwMin = mul(floorDiv(iwMin, 4), 4);
+  dTaps = tapRange(add(od, g.pad[0]), 0, 1);
+  hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
+  hRounds = smemPlan.hTapsPerRound > 1
+                ? arith::MinSIOp::create(b, hTaps.count, c(1)).getResult()
+                : hTaps.count;
+  Value rounds = mul(mul(dTaps.count, hRounds), numChunks);
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, smem);
+  smemEnc = divu(arith::AndIOp::create(b, ptr, c(0x3FFFF)), 16);
+
+  // Prologue: stage round 0 into buffer 0.
+  {
+    auto any = scf::IfOp::create(
+        b, TypeRange{}, cmp(arith::CmpIPredicate::sgt, rounds, c(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&any.getThenRegion().front());
+    stageRoundWgmma(c(0), c(0));
+  }
+  // Accumulators: one struct per (owned W phase, row), zero.
+  const int64_t phases = sw / cfg.getWgmmaPhaseSplit();
+  Value zero = LLVM::UndefOp::create(b, wgmmaAccType());
+  for (int64_t e = 0; e < cfg.getWgmmaN() / 2; ++e)
+    zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
+  SmallVector<Value> init(phases * cfg.getRows(), zero);
+  auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value q = loop.getInductionVar();
+    Value buf = mul(remu(q, 2), smemPlan.stageElems);
+    // Round q is staged and fenced by every thread; every warpgroup has
+    // retired its wgmma of round q - 1 (which read the other buffer).
+    gpu::BarrierOp::create(b);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    SmallVector<Value> acc =
+        issueRoundWgmma(SmallVector<Value>(loop.getRegionIterArgs()), buf,
+                        decodeRound(q).hValid);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    // Stage round q + 1 while the tensor cores work on round q.
+    Value next = add(q, 1);
+    auto more = scf::IfOp::create(
+        b, TypeRange{}, cmp(arith::CmpIPredicate::slt, next, rounds), false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&more.getThenRegion().front());
+      stageRoundWgmma(next, mul(remu(next, 2), smemPlan.stageElems));
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    scf::YieldOp::create(b, acc);
+  }
+  // The staging buffers alias the output tile.
+  gpu::BarrierOp::create(b);
+  storeAccumulatorsWgmma(SmallVector<Value>(loop.getResults()));
+}
+
+void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
+  Round r = decodeRound(q);
+  const int64_t kc = cfg.getCiChunk(), groups = kc / 4;
+  const int64_t nthreads = launch.threads, kw = g.k[2];
+  const int64_t tileC = cfg.getTileC(), hT = smemPlan.hTapsPerRound;
+  Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  // Bounds that hold for every round need no test.
+  const bool ciAlwaysIn = g.cinPerGroup() % kc == 0;
+  const bool coAlwaysIn = g.coutPerGroup() % tileC == 0;
+
+  /// One thread's share of the round: an item is 4 input channels x 4
+  /// columns of the input, or 4 input channels x kw taps of one output
+  /// channel's weights; `vals[j]` are the 4 channels stored (16 bytes) at
+  /// `base + 4 j` (input) or `base + j x wsTapStride` (weights).
+  struct Item {
+    SmallVector<SmallVector<Value, 4>, 8> vals;
+    Value base, guard;
+    int64_t step;
+  };
+  // Input items: the channel group varies fastest over threads (the 16-byte
+  // stores of a quarter warp hit distinct banks), then the column quad.
+  const int64_t quads = smemPlan.inputSpan / 4, rows = smemPlan.stagedRows;
+  const int64_t inTotal = groups * quads * rows;
+  // Weight items: consecutive threads take consecutive output channels
+  // (16-byte stores side by side).
+  const int64_t wTotal = tileC * groups * hT;
+  const int64_t inIters = llvm::divideCeil(inTotal, nthreads);
+  const int64_t wIters = llvm::divideCeil(wTotal, nthreads);
+  auto guardOf = [&](Value e, int64_t it, int64_t total) -> Value {
+    return (it + 1) * nthreads <= total ? Value() : ult(e, total);
+  };
+  auto loadInput = [&](int64_t it) {
+    Item item;
+    item.step = 4;
+    Value e = add(tid, it * nthreads);
+    item.guard = guardOf(e, it, inTotal);
+    Value kg = remu(e, groups), rest = divu(e, groups);
+    Value xq = remu(rest, quads), rr = divu(rest, quads);
+    Value col = mul(xq, 4);
+    Value iw = add(iwMin, col), ihr = add(r.ih, rr);
+    Value rowOk = inRange(ihr, g.in[1]);
+    if (item.guard)
+      rowOk = andI(rowOk, item.guard);
+    item.vals.resize(4);
+    for (int64_t ci = 0; ci < 4; ++ci) {
+      Value chan = add(add(r.ci0, mul(kg, 4)), ci);
+      Value ok = ciAlwaysIn ? rowOk : andI(rowOk, ult(chan, g.cinPerGroup()));
+      auto clamp = [&](Value cond, Value v) {
+        return arith::SelectOp::create(b, cond, v, c(0)).getResult();
+      };
+      if (smemPlan.vectorInput) {
+        Value okv = andI(ok, inRange(iw, g.in[2]));
+        SmallVector<Value> idx = fullIndex(n, clamp(okv, chan),
+                                           clamp(okv, r.id), clamp(okv, ihr),
+                                           clamp(okv, iw));
+        Value v = vector::LoadOp::create(b, v4Ty, input, idx,
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(16));
+        for (int64_t j = 0; j < 4; ++j)
+          item.vals[j].push_back(arith::SelectOp::create(
+              b, okv, vector::ExtractOp::create(b, v, j), f(0.0)));
+      } else {
+        for (int64_t j = 0; j < 4; ++j) {
+          Value iwj = add(iw, j);
+          Value okj = andI(ok, inRange(iwj, g.in[2]));
+          SmallVector<Value> idx =
+              fullIndex(n, clamp(okj, chan), clamp(okj, r.id),
+                        clamp(okj, ihr), clamp(okj, iwj));
+          item.vals[j].push_back(arith::SelectOp::create(
+              b, okj, memref::LoadOp::create(b, input, idx), f(0.0)));
+        }
+      }
+    }
+    item.base = add(add(add(mul(rr, smemPlan.xsRowStride),
+                            mul(kg, smemPlan.xsPlaneStride)),
+                        mul(col, 4)),
+                    add(buf, smemPlan.xsOffset));
+    return item;
+  };
+  auto loadWeights = [&](int64_t it) {
+    Item item;
+    item.step = smemPlan.wsTapStride;
+    Value e = add(tid, it * nthreads);
+    item.guard = guardOf(e, it, wTotal);
+    Value cl = remu(e, tileC), rest = divu(e, tileC);
+    Value kg = remu(rest, groups), ha = hT > 1 ? divu(rest, groups) : c(0);
+    Value co = add(co0, cl);
+    Value okBase = item.guard;
+    auto conj = [&](Value x, Value y) { return x ? andI(x, y) : y; };
+    if (hT > 1)
+      okBase = conj(okBase, cmp(arith::CmpIPredicate::ult, ha, r.hValid));
+    if (!coAlwaysIn)
+      okBase = conj(okBase, ult(co, g.coutPerGroup()));
+    item.vals.resize(kw);
+    for (int64_t ci = 0; ci < 4; ++ci) {
+      Value chan = add(add(r.ci0, mul(kg, 4)), ci);
+      Value ok = ciAlwaysIn ? okBase : conj(okBase, ult(chan, g.cinPerGroup()));
+      auto clamp = [&](Value v) {
+        return ok ? arith::SelectOp::create(b, ok, v, c(0)).getResult() : v;
+      };
+      SmallVector<Value> widx{clamp(chan), clamp(co)};
+      if (g.rank == 5)
+        widx.push_back(clamp(r.td));
+      if (g.rank >= 4)
+        widx.push_back(clamp(add(r.th, mul(ha, hTaps.step))));
+      SmallVector<Value> loaded;
+      if (kw % 4 == 0) {
+        for (int64_t t4 = 0; t4 < kw / 4; ++t4) {
+          SmallVector<Value> idx(widx);
+          idx.push_back(c(4 * t4));
+          Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
+                                            /*nontemporal=*/false,
+                                            llvm::MaybeAlign(16));
+          for (int64_t i = 0; i < 4; ++i)
+            loaded.push_back(vector::ExtractOp::create(b, v4, i));
+        }
+      } else {
+        for (int64_t t = 0; t < kw; ++t) {
+          SmallVector<Value> idx(widx);
+          idx.push_back(c(t));
+          loaded.push_back(memref::LoadOp::create(b, weight, idx));
+        }
+      }
+      for (int64_t t = 0; t < kw; ++t)
+        item.vals[t].push_back(
+            ok ? arith::SelectOp::create(b, ok, loaded[t], f(0.0)).getResult()
+               : loaded[t]);
+    }
+    item.base = add(add(add(mul(ha, kw * smemPlan.wsTapStride),
+                            mul(kg, smemPlan.wsPlaneStride)),
+                        mul(cl, 4)),
+                    add(buf, smemPlan.wsOffset));
+    return item;
+  };
+  auto storeItem = [&](const Item &item) {
+    OpBuilder::InsertionGuard guard(b);
+    if (item.guard) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, item.guard, false);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+    }
+    for (auto [j, vals] : llvm::enumerate(item.vals)) {
+      SmallVector<Value, 4> rounded;
+      for (Value v : vals)
+        rounded.push_back(roundOperand(v));
+      Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
+      vector::StoreOp::create(b, v, smem,
+                              ValueRange{add(item.base, j * item.step)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  };
+  // The thread's items are issued in batches, all loads of a batch before
+  // its stores, so that one memory latency covers the batch; the batch size
+  // keeps the staged values (16 + 4 kw registers per item pair) beside the
+  // accumulators within the register budget.
+  const int64_t accRegs = (g.stride[2] / cfg.getWgmmaPhaseSplit()) *
+                          cfg.getRows() * cfg.getWgmmaN() / 2;
+  const int64_t perItem = 4 * std::max<int64_t>(4, kw);
+  const int64_t batch =
+      std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / perItem);
+  SmallVector<std::function<Item()>> pending;
+  for (int64_t it = 0; it < inIters; ++it)
+    pending.push_back([&, it] { return loadInput(it); });
+  for (int64_t it = 0; it < wIters; ++it)
+    pending.push_back([&, it] { return loadWeights(it); });
+  for (size_t first = 0; first < pending.size(); first += batch) {
+    std::vector<Item> items;
+    for (size_t i = first; i < std::min<size_t>(pending.size(), first + batch);
+         ++i)
+      items.push_back(pending[i]());
+    for (const Item &item : items)
+      storeItem(item);
+  }
+  // This thread's generic-proxy stores become visible to the tensor cores
+  // (async proxy) after the next barrier.
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
+                                                  Value buf, Value hValid) {
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t split = cfg.getWgmmaPhaseSplit(), phases = sw / split;
+  const int64_t rows = cfg.getRows(), hT = smemPlan.hTapsPerRound;
+  const int64_t N = cfg.getWgmmaN();
+  auto accTy = wgmmaAccType();
+  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 8);
+  // Byte strides: K-direction core matrices are whole planes apart, 8-row
+  // groups 8 x 16 bytes apart (rows of 16 bytes: 4 channels of one column or
+  // one output channel).
+  const int64_t aLbo = 4 * smemPlan.wsPlaneStride, bLbo =
+                                                       4 * smemPlan.xsPlaneStride;
+  const int64_t sbo = 128;
+  auto hLoop = scf::ForOp::create(b, c(0), hValid, c(1), accIn);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(hLoop.getBody());
+  Value ha = hLoop.getInductionVar();
+  Value hRow = mul(sub(c(hT - 1), ha), smemPlan.hInputStep);
+  SmallVector<Value> acc(hLoop.getRegionIterArgs());
+  Value aChan = add(add(buf, smemPlan.wsOffset), mul(wgChannelGroup, 64 * 4));
+  for (int64_t i = 0; i < phases; ++i) {
+    // Positions ow0 + p + sw * j of this phase: one W residue, so one
+    // progression of valid taps, uniform over the warpgroup.
+    Value p = add(wgPhaseSplit, i * split);
+    Value owp = add(add(ow0, p), pw);
+    Value tw0 = firstTap(remu(owp, sw), kw, sw, dw);
+    SmallVector<Value> phaseAcc(acc.begin() + i * rows,
+                                acc.begin() + (i + 1) * rows);
+    auto wLoop =
+        scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)), phaseAcc);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(wLoop.getBody());
+      Value t = wLoop.getInductionVar();
+      Value col0 = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
+      Value aTap = add(aChan, mul(add(mul(ha, kw), t), smemPlan.wsTapStride));
+      Value bRow = add(add(buf, smemPlan.xsOffset),
+                       add(mul(hRow, smemPlan.xsRowStride), mul(col0, 4)));
+      SmallVector<Value> pa(wLoop.getRegionIterArgs());
+      for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
+        Value descA = wgmmaDescriptor(
+            add(aTap, 2 * ks * smemPlan.wsPlaneStride), aLbo, sbo);
+        for (int64_t r = 0; r < rows; ++r) {
+          Value descB = wgmmaDescriptor(
+              add(bRow, r * smemPlan.xsRowStride +
+                            2 * ks * smemPlan.xsPlaneStride),
+              bLbo, sbo);
+          pa[r] = NVVM::WgmmaMmaAsyncOp::create(
+              b, accTy, pa[r], descA, descB, shape, NVVM::WGMMATypes::tf32,
+              NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
+              NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+              NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+              NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+        }
+      }
+      scf::YieldOp::create(b, pa);
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      acc[i * rows + r] = wLoop.getResult(r);
+  }
+  scf::YieldOp::create(b, acc);
+  b.setInsertionPointAfter(hLoop);
+  return SmallVector<Value>(hLoop.getResults());
+}
+
+void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
+  const int64_t sw = g.stride[2], split = cfg.getWgmmaPhaseSplit();
+  const int64_t phases = sw / split, rows = cfg.getRows();
+  // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
+  // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
+  Value warp = remu(divu(tid, 32), 4), lane = remu(tid, 32);
+  Value grp = divu(lane, 4), tig = remu(lane, 4);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value cl = add(add(mul(wgChannelGroup, 64), mul(warp, 16)),
+                   add(grp, half * 8));
+    Value bias = convBias(cl);
+    for (int64_t i = 0; i < phases; ++i) {
+      Value p = add(wgPhaseSplit, i * split);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
+          for (int64_t col = 0; col < 2; ++col) {
+            Value v = LLVM::ExtractValueOp::create(
+                b, acc[i * rows + r], 4 * j + 2 * half + col);
+            Value pos = add(mul(tig, 2), 8 * j + col);
+            Value wl = add(p, mul(pos, sw));
+            sstore(arith::AddFOp::create(b, v, bias),
+                   tileAddr(0, c(r), cl, wl));
+          }
+    }
+  }
 }
 
 void KernelEmitter::forEachTileElement(

@@ -703,3 +703,59 @@ func.func @tile_merge_h_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 6
 func.func @tile_merge_h_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee", mergeHTaps = 1>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{a tile config uses either mma.sync tiles or wgmma, not both}}
+func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{wgmma needs precision "tf32"}}
+func.func @tile_wgmma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "ieee", wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{wgmmaN must be a multiple of 8 in [8, 256], got 12}}
+func.func @tile_wgmma_n() attributes {cfg = #fuse.tile<tileW = 24, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 12, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tileC (96) must be a multiple of 64 with wgmma}}
+func.func @tile_wgmma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 96, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{wgmmaGroups (3) must be a positive multiple of tileC / 64 (2)}}
+func.func @tile_wgmma_groups() attributes {cfg = #fuse.tile<tileW = 64, tileC = 128, threadsW = 8, threadsC = 48, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 3>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tileW (60) must be stride_w * wgmmaN, a multiple of wgmmaN (32)}}
+func.func @tile_wgmma_tile_w() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 4, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{threadsW * threadsC (128) must be 128 * wgmmaGroups (256)}}
+func.func @tile_wgmma_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{ciChunk (4) must be a multiple of 8 with wgmma}}
+func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 4, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}

@@ -5,7 +5,7 @@
 // PRECISION: error: fuse-tile-kernels: precision must be ieee or tf32, got 'fp16'
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=16}))' 2>&1 | FileCheck %s --check-prefix=THREADS16
-// THREADS16: tile-kernels-options.mlir:[[@LINE+37]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16
+// THREADS16: tile-kernels-options.mlir:[[@LINE+39]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16
 // THREADS16-NOT: 'fuse.kernel' op
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=2048}))' 2>&1 | FileCheck %s --check-prefix=THREADS2048
 // THREADS2048: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=2048
@@ -19,13 +19,15 @@
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ci-chunk=72}))' 2>&1 | FileCheck %s --check-prefix=CICHUNK72
 // CICHUNK72: error: fuse-tile-kernels: ci-chunk must be 0 (auto) or a multiple of 8 up to 64, got 72
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{tile-c=24}))' 2>&1 | FileCheck %s --check-prefix=TILEC24
-// TILEC24: error: fuse-tile-kernels: tile-c must be 0 (auto) or a multiple of 16 up to 64, got 24
-// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{tile-c=128}))' 2>&1 | FileCheck %s --check-prefix=TILEC128
-// TILEC128: error: fuse-tile-kernels: tile-c must be 0 (auto) or a multiple of 16 up to 64, got 128
+// TILEC24: error: fuse-tile-kernels: tile-c must be 0 (auto) or a multiple of 16 up to 256, got 24
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{tile-c=272}))' 2>&1 | FileCheck %s --check-prefix=TILEC128
+// TILEC128: error: fuse-tile-kernels: tile-c must be 0 (auto) or a multiple of 16 up to 256, got 272
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{warps-c=3}))' 2>&1 | FileCheck %s --check-prefix=WARPSC
 // WARPSC: error: fuse-tile-kernels: warps-c must be 0 (auto), 1, 2 or 4, got 3
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{merge-h-taps=2}))' 2>&1 | FileCheck %s --check-prefix=MERGEH
 // MERGEH: error: fuse-tile-kernels: merge-h-taps must be 0 or 1, got 2
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma-split=9}))' 2>&1 | FileCheck %s --check-prefix=WGSPLIT
+// WGSPLIT: error: fuse-tile-kernels: wgmma-split must be 0 (auto) or a W stride divisor up to 8, got 9
 
 // The stride and thread-grid limits of the cost model itself are tested in
 // tile-kernels-invalid.mlir (stride 300) and invalid.mlir (#fuse.tile).

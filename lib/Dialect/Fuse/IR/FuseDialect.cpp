@@ -34,7 +34,8 @@ LogicalResult TileConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t tileW, int64_t tileC,
     int64_t threadsW, int64_t threadsC, int64_t chanPerThread, int64_t ciChunk,
     StringRef precision, int64_t mmaWarpsC, int64_t mmaWarpsW,
-    int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps) {
+    int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
+    int64_t wgmmaN, int64_t wgmmaGroups) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -49,13 +50,43 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "precision must be \"ieee\" or \"tf32\", got \""
                        << precision << "\"";
   bool anyMma = mmaWarpsC || mmaWarpsW || mmaTilesC || mmaTilesW;
+  bool anyWgmma = wgmmaN || wgmmaGroups;
+  if (anyMma && anyWgmma)
+    return emitError() << "a tile config uses either mma.sync tiles or wgmma, "
+                          "not both";
+  if (anyWgmma) {
+    if (precision != "tf32")
+      return emitError() << "wgmma needs precision \"tf32\"";
+    if (wgmmaN <= 0 || wgmmaN % 8 != 0 || wgmmaN > 256)
+      return emitError() << "wgmmaN must be a multiple of 8 in [8, 256], got "
+                         << wgmmaN;
+    if (tileC % 64 != 0)
+      return emitError() << "tileC (" << tileC
+                         << ") must be a multiple of 64 with wgmma";
+    if (wgmmaGroups <= 0 || wgmmaGroups % (tileC / 64) != 0)
+      return emitError() << "wgmmaGroups (" << wgmmaGroups
+                         << ") must be a positive multiple of tileC / 64 ("
+                         << tileC / 64 << ")";
+    if (tileW % wgmmaN != 0)
+      return emitError() << "tileW (" << tileW
+                         << ") must be stride_w * wgmmaN, a multiple of "
+                            "wgmmaN ("
+                         << wgmmaN << ")";
+    if (threadsW * threadsC != 128 * wgmmaGroups)
+      return emitError() << "threadsW * threadsC (" << threadsW * threadsC
+                         << ") must be 128 * wgmmaGroups ("
+                         << 128 * wgmmaGroups << ")";
+    if (ciChunk % 8 != 0)
+      return emitError() << "ciChunk (" << ciChunk
+                         << ") must be a multiple of 8 with wgmma";
+  }
   if (rows < 1)
     return emitError() << "rows must be positive, got " << rows;
-  if (rows > 1 && !anyMma)
+  if (rows > 1 && !anyMma && !anyWgmma)
     return emitError() << "rows > 1 needs the tensor-core path";
   if (mergeHTaps != 0 && mergeHTaps != 1)
     return emitError() << "mergeHTaps must be 0 or 1, got " << mergeHTaps;
-  if (mergeHTaps && !anyMma)
+  if (mergeHTaps && !anyMma && !anyWgmma)
     return emitError() << "mergeHTaps needs the tensor-core path";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)

@@ -190,6 +190,9 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   p.vectorInput = g.in[2] % 4 == 0;
   if (p.vectorInput)
     p.inputSpan = llvm::alignTo(p.inputSpan + 3, 4);
+  else if (cfg.usesWgmma())
+    p.inputSpan = llvm::alignTo(p.inputSpan, 4); // whole column quads
+
   // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
   // k-columns per warp) hit 32 distinct banks.
   auto conflictFree = [](int64_t n) -> int64_t {
@@ -206,12 +209,31 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   auto layout = [&](int64_t hTaps) {
     p.hTapsPerRound = hTaps;
     p.stagedRows = cfg.getRows() + (hTaps - 1) * p.hInputStep;
-    p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
-    p.wsCiStride = conflictFree(hTaps * g.k[2] * p.subBlock);
-    p.xsOffset = 0;
-    p.wsOffset = cfg.getCiChunk() * p.xsStride;
-    p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
-    int64_t staging = p.stageElems;
+    if (cfg.usesWgmma()) {
+      // Planes = 4 words (mod 32) apart: the 16-byte stores of 4 threads
+      // with consecutive channel groups and 2 column quads then cover all
+      // 32 banks. The wgmma descriptors need 16-byte multiples throughout.
+      const int64_t groups = cfg.getCiChunk() / 4;
+      p.xsPlaneStride =
+          static_cast<int64_t>(llvm::alignTo(4 * p.inputSpan - 4, 32)) + 4;
+      p.xsRowStride = groups * p.xsPlaneStride;
+      p.xsStride = 0;
+      p.wsPlaneStride = 4 * cfg.getTileC();
+      p.wsTapStride = groups * p.wsPlaneStride;
+      p.wsCiStride = 0;
+      p.xsOffset = 0;
+      p.wsOffset = p.stagedRows * p.xsRowStride;
+      p.stageElems = p.wsOffset + hTaps * g.k[2] * p.wsTapStride;
+      p.numStages = 2;
+    } else {
+      p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
+      p.wsCiStride = conflictFree(hTaps * g.k[2] * p.subBlock);
+      p.xsOffset = 0;
+      p.wsOffset = cfg.getCiChunk() * p.xsStride;
+      p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+      p.numStages = 1;
+    }
+    int64_t staging = p.numStages * p.stageElems;
     int64_t tiles = p.numTiles * p.tileElems;
     // With several channel sub-blocks, tiles are written while later
     // sub-blocks still stage: no aliasing then.
@@ -245,7 +267,7 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   l.numHBlocks = rows == 1 ? g.out[1]
                            : llvm::divideCeil(g.out[1], sh * rows) * sh;
   l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
-  l.threads = cfg.getThreadsW() * cfg.getThreadsC();
+  l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
   return l;
 }
 

@@ -119,7 +119,8 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH);
+        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH,
+        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0});
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
@@ -168,6 +169,87 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
       if (!cfg || alt.getRows() > 1)
         return alt;
   return cfg;
+}
+
+/// Accumulators per thread of a wgmma config: at 80 registers of
+/// accumulators a 256-thread block still fits two per SM (128 registers).
+constexpr int64_t kMaxWgmmaAccumulators = 80;
+
+/// Hopper wgmma config: `tileC / 64` channel groups x `split` phase groups
+/// warpgroups of 128 threads, each computing 64 channels x N positions of
+/// its `stride_w / split` W phases for `rows` rows (`m64nNk8`, operands in
+/// shared memory). Returns a null attribute when the kernel does not fit
+/// (grouped convolutions, rows longer than 256 positions per phase).
+TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
+                                 int64_t maxTileW, int64_t forcedRows,
+                                 int64_t forcedCiChunk, int64_t forcedTileC,
+                                 int64_t forcedSplit, int64_t mergeH) {
+  const ConvGeometry &g = a.geom;
+  if (g.groups != 1)
+    return {};
+  const int64_t sw = g.stride[2];
+  const int64_t cout64 = llvm::alignTo(g.cout, 64);
+  int64_t tileC = a.needsAllChannels
+                      ? cout64
+                      : std::min<int64_t>(
+                            cout64, forcedTileC ? llvm::alignTo(forcedTileC, 64)
+                                                : 64);
+  const int64_t channelGroups = tileC / 64;
+  if (channelGroups > 8)
+    return {};
+  // Positions per phase (the wgmma N): the whole row if a reduction needs
+  // it, else the multiple of 8 that wastes least, larger tiles preferred
+  // (fewer, longer tensor-core instructions per staged operand).
+  const int64_t perPhase = llvm::divideCeil(g.out[2], sw);
+  const int64_t maxN = std::min<int64_t>(
+      256, maxTileW == kDefaultMaxTileW ? 128 : std::max<int64_t>(8, maxTileW / sw));
+  int64_t N = 0;
+  if (a.needsWholeRow) {
+    N = llvm::alignTo(perPhase, 8);
+  } else {
+    int64_t best = std::numeric_limits<int64_t>::max();
+    for (int64_t p = 8; p <= maxN; p += 8) {
+      int64_t cost = llvm::divideCeil(perPhase, p) * (p + 16);
+      if (cost < best)
+        best = cost, N = p;
+    }
+  }
+  if (N > 256)
+    return {};
+  const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
+  const int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
+  for (int64_t split : {sw, int64_t{1}}) {
+    if (forcedSplit && split != forcedSplit)
+      continue;
+    if (channelGroups * split > 8)
+      continue;
+    const int64_t groups = channelGroups * split, threads = 128 * groups;
+    for (int64_t rows : {4, 2, 1}) {
+      if (forcedRows && rows != forcedRows)
+        continue;
+      if (rows > 1 && rows > rowsNeeded && !forcedRows)
+        continue;
+      if ((sw / split) * rows * N / 2 > kMaxWgmmaAccumulators)
+        continue;
+      for (int64_t ciChunk : {32, 16, 8}) {
+        if (forcedCiChunk && ciChunk != forcedCiChunk)
+          continue;
+        if (!forcedCiChunk && ciChunk > std::max<int64_t>(8, cin8))
+          continue;
+        TileConfigAttr cfg = TileConfigAttr::getChecked(
+            [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * N,
+            tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
+            /*chanPerThread=*/int64_t{1}, ciChunk, StringRef("tf32"),
+            int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N,
+            groups);
+        if (!cfg)
+          return {};
+        if (SharedMemoryPlan::get(a, cfg).bytes() <= kMaxSharedBytes)
+          return cfg;
+      }
+    }
+  }
+  return {};
 }
 
 /// The FMA-path config for blocks of `threads` threads; emits why none fits
@@ -255,7 +337,8 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
       tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
       int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
-      /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0});
+      /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
+      /*wgmmaGroups=*/int64_t{0});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))
@@ -287,6 +370,8 @@ struct TunedChoice {
   int64_t rows = 0, ciChunk = 0, tileC = 0;
   int64_t threads = 0, maxTileW = 0;
   int64_t warpsC = 0, mergeH = 0;
+  /// 1: wgmma where the chip has it, -1: mma.sync (0: the default).
+  int64_t wgmma = 0, wgmmaSplit = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
@@ -327,7 +412,9 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                {"threads", &c.threads},
                                {"max_tile_w", &c.maxTileW},
                                {"warps_c", &c.warpsC},
-                               {"merge_h", &c.mergeH}})
+                               {"merge_h", &c.mergeH},
+                               {"wgmma", &c.wgmma},
+                               {"wgmma_split", &c.wgmmaSplit}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -355,9 +442,9 @@ struct TileKernelsPass
       return error() << "ci-chunk must be 0 (auto) or a multiple of 8 up to "
                         "64, got "
                      << k.ciChunk;
-    if (k.tileC < 0 || k.tileC % 16 != 0 || k.tileC > 64)
+    if (k.tileC < 0 || k.tileC % 16 != 0 || k.tileC > 256)
       return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
-                        "64, got "
+                        "256, got "
                      << k.tileC;
     if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
       return error() << "warps-c must be 0 (auto), 1, 2 or 4, got " << k.warpsC;
@@ -367,12 +454,19 @@ struct TileKernelsPass
       return error() << "threads must be in [32, 1024], got " << k.threads;
     if (k.maxTileW && k.maxTileW < 8)
       return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
+    if (k.wgmma < -1 || k.wgmma > 1)
+      return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
+                     << k.wgmma;
+    if (k.wgmmaSplit < 0 || k.wgmmaSplit > 8)
+      return error() << "wgmma-split must be 0 (auto) or a W stride divisor "
+                        "up to 8, got "
+                     << k.wgmmaSplit;
     return success();
   }
 
   void runOnOperation() override {
-    if (failed(checkKnobs(getOperation(),
-                          {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps})))
+    if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
+                                           mergeHTaps, 0, wgmmaSplit})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
@@ -400,8 +494,8 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,     ciChunk, tileC,     threads,
-                        maxTileW, warpsC,  mergeHTaps};
+      TunedChoice knobs{rows,   ciChunk,    tileC, threads, maxTileW,
+                        warpsC, mergeHTaps, 0,     wgmmaSplit};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
@@ -410,6 +504,8 @@ struct TileKernelsPass
         knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
         knobs.warpsC = knobs.warpsC ? knobs.warpsC : t.warpsC;
         knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
+        knobs.wgmma = t.wgmma;
+        knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
         if (t.threads && threads == kDefaultThreads)
@@ -422,7 +518,14 @@ struct TileKernelsPass
           return WalkResult::interrupt();
       }
       FailureOr<TileConfigAttr> cfg = failure();
-      if (precision == "tf32")
+      // wgmma where the chip has it, unless a measurement chose mma.sync.
+      if (precision == "tf32" && wgmma && knobs.wgmma >= 0)
+        if (TileConfigAttr wg = chooseWgmmaConfig(
+                kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
+                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH))
+          if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)))
+            cfg = wg;
+      if (precision == "tf32" && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
                 knobs.tileC, knobs.warpsC, knobs.mergeH))

@@ -38,6 +38,14 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     rows overlap; half the rounds for 2 taps) where two blocks still fit an
     SM (tensor-core path only; a measured choice, see bench/tune.py).
 
+    With Hopper warpgroup MMA (`wgmmaN > 0`, tf32 on sm_90a) the block has
+    `wgmmaGroups` warpgroups of 128 threads instead of mma.sync warps: the
+    block's `tileC / 64` channel groups times a split of the W stride phases
+    (`wgmmaGroups / (tileC / 64)` warpgroups share the phases), each
+    warpgroup issuing `wgmma.mma_async m64nNk8` (N = `wgmmaN` positions of
+    one phase, `tileW = stride_w * wgmmaN`) with both operands read by the
+    tensor cores from shared memory, staged two rounds deep.
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
   }];
@@ -50,12 +58,20 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesW,
                         DefaultValuedParameter<"int64_t", "1">:$rows,
-                        DefaultValuedParameter<"int64_t", "0">:$mergeHTaps);
+                        DefaultValuedParameter<"int64_t", "0">:$mergeHTaps,
+                        DefaultValuedParameter<"int64_t", "0">:$wgmmaN,
+                        DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// True if the convolution runs on tensor cores (mma.sync TF32).
-    bool usesTensorCores() const { return getMmaTilesC() > 0; }
+    /// True if the convolution runs on tensor cores (mma.sync or wgmma TF32).
+    bool usesTensorCores() const { return getMmaTilesC() > 0 || usesWgmma(); }
+    /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
+    bool usesWgmma() const { return getWgmmaN() > 0; }
+    /// Warpgroups that share the W stride phases of one channel group.
+    int64_t getWgmmaPhaseSplit() const {
+      return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) : 0;
+    }
   }];
 }
 

@@ -91,7 +91,16 @@ struct SharedMemoryPlan {
   int64_t hTapsPerRound = 1, stagedRows = 0, hInputStep = 1;
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
-  /// The staging buffer (`stageElems` long): an input chunk at `xsOffset`
+  /// wgmma layouts (K-major, no swizzle: 16-byte groups of 4 input
+  /// channels). Input: per staged row, `ciChunk / 4` planes `xsPlaneStride`
+  /// apart (rows `xsRowStride` apart), column c of a plane at 4 c. Weights:
+  /// per staged tap, `ciChunk / 4` planes of `tileC` channels (channel co at
+  /// 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
+  int64_t xsPlaneStride = 0, wsPlaneStride = 0, wsTapStride = 0;
+  /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
+  /// cores read round q), else 1; buffer i starts at i x stageElems.
+  int64_t numStages = 1;
+  /// One staging buffer (`stageElems` long): an input chunk at `xsOffset`
   /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;

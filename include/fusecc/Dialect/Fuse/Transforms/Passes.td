@@ -57,6 +57,12 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "4)">,
     Option<"mergeHTaps", "merge-h-taps", "int64_t", "0",
            "Tensor-core rounds stage all valid H taps at once (0 or 1)">,
+    Option<"wgmma", "wgmma", "int64_t", "0",
+           "tf32 kernels that fit run on Hopper warpgroup MMA "
+           "(wgmma.mma_async, sm_90a) instead of mma.sync (0 or 1)">,
+    Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
+           "wgmma warpgroups per channel group, each taking stride_w / "
+           "split W phases (0: cost model; 1 or stride_w)">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "

@@ -1,0 +1,60 @@
+// fuse-tile-kernels{wgmma=1} (fusecc --chip=sm_90a): tf32 kernels that fit
+// run on Hopper warpgroup MMA. One warpgroup per (64-channel group, W
+// phase) by default, N = positions per phase, rows while the accumulators
+// (phases per warpgroup x rows x N / 2) stay <= 80 per thread; grouped
+// convolutions keep mma.sync; wgmma=0 (sm_90) never uses it.
+
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=1 rows=2}))' | FileCheck %s --check-prefix=SPLIT1
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=SM90
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
+
+// kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, two
+// warpgroups (one per phase), 4 rows x 16 accumulators, all 32 input
+// channels per round.
+// CHECK-LABEL: fuse.kernel "conv3d_k0"
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 4, wgmmaN = 32, wgmmaGroups = 2>
+// SPLIT1-LABEL: fuse.kernel "conv3d_k0"
+// SPLIT1-SAME: threadsC = 16, {{.*}}rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// SM90-LABEL: fuse.kernel "conv3d_k0"
+// SM90-SAME: mmaWarpsC
+// SM90-NOT: wgmmaN
+func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tensor<2x64x8x16x64xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<2x32x4x8x32xf32>, tensor<32x64x4x4x4xf32>) -> tensor<2x64x8x16x64xf32>
+  return %0 : tensor<2x64x8x16x64xf32>
+}
+
+// -----
+
+// A channel softmax over 128 channels: two channel groups x two phases =
+// four warpgroups; 65 positions in a phase -> N = 72 (one tile per row).
+// CHECK-LABEL: fuse.kernel "softmax_c_k0"
+// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 4>
+// With one warpgroup per channel group and 2 rows it would need 2 phases x
+// 2 rows x 36 = 144 accumulators per thread: mma.sync instead.
+// SPLIT1-LABEL: fuse.kernel "softmax_c_k0"
+// SPLIT1-NOT: wgmmaN
+// SPLIT1-SAME: mmaWarpsC
+func.func @softmax_c(%x: tensor<1x64x8x64xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<1x128x17x129xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
+       : (tensor<1x64x8x64xf32>, tensor<64x128x4x4xf32>) -> tensor<1x128x17x129xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x128x17x129xf32>
+  return %1 : tensor<1x128x17x129xf32>
+}
+
+// -----
+
+// Grouped convolutions keep the mma.sync path.
+// CHECK-LABEL: fuse.kernel "grouped_k0"
+// CHECK-NOT: wgmmaN
+// CHECK-SAME: mmaWarpsC
+func.func @grouped(%x: tensor<1x32x8x8xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x17x17xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2 : i64}
+       : (tensor<1x32x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x17x17xf32>
+  return %0 : tensor<1x32x17x17xf32>
+}
