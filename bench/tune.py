@@ -30,6 +30,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -80,7 +81,8 @@ def prepare(args):
             continue
         key = keys[0].split("\t", 1)[1]
         folder = os.path.join(args.out, "%s.%s" % (name, precision))
-        os.makedirs(folder, exist_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
+        os.makedirs(folder)
         grid = GRIDS[precision]
         seen, variants = set(), {}
         for values in itertools.product(*[v for _, _, v in grid]):
@@ -109,6 +111,7 @@ def prepare(args):
             continue
         candidates["%s.%s" % (name, precision)] = {
             "graph": name, "precision": precision, "key": key,
+            "chip": args.chip,
             "variants": variants}
         print("tune: %s (%s): %d variants" % (name, precision, len(variants)))
     with open(os.path.join(args.out, "candidates.json"), "w") as f:
@@ -137,6 +140,10 @@ def measure(args):
         times = {}
         for row in report["rows"]:
             vname = row["bundle"][:-len(suffix)]
+            if vname not in cand["variants"]:
+                print("tune: %s/%s is not a prepared variant: ignored"
+                      % (name, vname))
+                continue
             if row["status"] == "PASS" and row.get("fusecc_ms"):
                 times[vname] = row["fusecc_ms"]
             else:
@@ -166,6 +173,7 @@ def measure(args):
         entries = kept + entries
     result = {
         "device": device,
+        "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
             timespec="seconds"),
         "margin": args.margin,

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -19,9 +20,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -43,6 +46,7 @@ enum class Opc : uint8_t {
   ConstBits,
   Copy,
   Extract,
+  Insert,
   Mma,
   Bitcast,
   ThreadId,
@@ -61,6 +65,13 @@ enum class Opc : uint8_t {
   AsyncCopy,
   AsyncGroup,
   AsyncWait,
+  // Hopper warpgroup MMA with operands in shared memory (wgmma).
+  SmemAddr,
+  FenceProxy,
+  WgmmaFence,
+  Wgmma,
+  WgmmaCommit,
+  WgmmaWait,
   // Conversions.
   CvtTF32,
   // Control.
@@ -243,7 +254,8 @@ public:
 
 private:
   /// First register slot of `v`; a vector value occupies one slot per
-  /// element (row-major), consecutive.
+  /// element (row-major), consecutive, and so does an all-f32
+  /// `!llvm.struct` (the wgmma accumulators).
   int slot(Value v) {
     auto it = slots.find(v);
     if (it != slots.end())
@@ -256,7 +268,18 @@ private:
   static int numElems(Type t) {
     if (auto vt = dyn_cast<VectorType>(t))
       return static_cast<int>(vt.getNumElements());
+    if (int n = f32StructSize(t))
+      return n;
     return 1;
+  }
+  /// Number of elements of an `!llvm.struct` whose body is all f32; 0 for
+  /// any other type.
+  static int f32StructSize(Type t) {
+    auto st = dyn_cast<LLVM::LLVMStructType>(t);
+    if (!st || st.isOpaque() || st.getBody().empty() ||
+        !llvm::all_of(st.getBody(), [](Type e) { return e.isF32(); }))
+      return 0;
+    return static_cast<int>(st.getBody().size());
   }
   template <typename Vec> void expand(Value v, Vec &list) {
     int s = slot(v), n = numElems(v.getType());
@@ -269,10 +292,13 @@ private:
     return failure();
   }
 
-  /// Integer width of a scalar type; 0 for f32; -1 unsupported.
+  /// Integer width of a scalar type; 0 for f32 (and vectors of f32 and
+  /// all-f32 structs); -1 unsupported.
   static int widthOf(Type t) {
     if (auto vt = dyn_cast<VectorType>(t))
       t = vt.getElementType();
+    if (f32StructSize(t))
+      return 0;
     if (t.isIndex() || isa<nvgpu::DeviceAsyncTokenType>(t))
       return 64;
     if (auto it = dyn_cast<IntegerType>(t))
@@ -324,16 +350,23 @@ private:
       expand(v, inst.in);
     for (Value v : op.getResults())
       expand(v, inst.out);
-    // Vector values: only where the tf32 tensor-core path uses them.
+    // Vector values: only where the tf32 tensor-core path uses them;
+    // struct values: only where the wgmma path uses them.
     bool vectorAware =
         isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
             vector::ExtractOp, vector::LoadOp, vector::StoreOp,
             vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
-    if (!vectorAware) {
-      for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
-                                             op.getResultTypes()))
-        if (isa<VectorType>(t))
-          return fail(&op, "vector values are not supported by this op");
+    bool structAware = isa<arith::SelectOp, scf::ForOp, scf::IfOp,
+                           LLVM::UndefOp, LLVM::PoisonOp, LLVM::InsertValueOp,
+                           LLVM::ExtractValueOp, NVVM::WgmmaMmaAsyncOp>(op);
+    for (Type t :
+         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
+      if (!vectorAware && isa<VectorType>(t))
+        return fail(&op, "vector values are not supported by this op");
+      if (!structAware && isa<LLVM::LLVMStructType>(t))
+        return fail(&op, "struct values are not supported by this op");
+      if (isa<LLVM::LLVMStructType>(t) && !f32StructSize(t))
+        return fail(&op, "only structs of f32 elements are supported");
     }
     if (auto sel = dyn_cast<arith::SelectOp>(op))
       if (isa<VectorType>(sel.getCondition().getType()))
@@ -398,6 +431,71 @@ private:
           !ty(m.getMatrixC()).getElementType().isF32())
         return fail(&op, "only nvgpu.mma.sync m16n8k8 with tf32 operands and "
                          "f32 accumulators is supported");
+    } else if (isa<LLVM::UndefOp, LLVM::PoisonOp>(op)) {
+      // Undefined contents: NaN bits, as uninitialised shared memory.
+      inst.opc = Opc::ConstBits;
+      if (!inst.isFloat)
+        return fail(&op, "only f32 or f32-struct undef/poison is supported");
+      inst.imm = fromF(std::numeric_limits<float>::quiet_NaN());
+    } else if (auto iv = dyn_cast<LLVM::InsertValueOp>(op)) {
+      // in = container slots, then the value; imm = the position.
+      inst.opc = Opc::Insert;
+      int n = f32StructSize(iv.getContainer().getType());
+      if (iv.getPosition().size() != 1 || iv.getPosition()[0] < 0 ||
+          iv.getPosition()[0] >= n)
+        return fail(&op, "llvm.insertvalue needs one position in the struct");
+      inst.imm = static_cast<uint64_t>(iv.getPosition()[0]);
+    } else if (auto ev = dyn_cast<LLVM::ExtractValueOp>(op)) {
+      inst.opc = Opc::Extract;
+      int n = f32StructSize(ev.getContainer().getType());
+      if (ev.getPosition().size() != 1 || ev.getPosition()[0] < 0 ||
+          ev.getPosition()[0] >= n)
+        return fail(&op, "llvm.extractvalue needs one position in the struct");
+      inst.imm = static_cast<uint64_t>(ev.getPosition()[0]);
+    } else if (auto ep = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      inst.opc = Opc::SmemAddr;
+      if (!ep.getSource().getDefiningOp<memref::ViewOp>())
+        return fail(&op, "memref.extract_aligned_pointer_as_index is only "
+                         "supported on a memref.view of "
+                         "gpu.dynamic_shared_memory");
+    } else if (auto fp = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      inst.opc = Opc::FenceProxy;
+      if (fp.getKind() != NVVM::ProxyKind::async_shared ||
+          fp.getSpace() != NVVM::SharedSpace::shared_cta)
+        return fail(&op, "only nvvm.fence.proxy of kind async.shared, space "
+                         "cta (fence.proxy.async.shared::cta) is supported");
+    } else if (isa<NVVM::WgmmaFenceAlignedOp>(op)) {
+      inst.opc = Opc::WgmmaFence;
+    } else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {
+      inst.opc = Opc::WgmmaCommit;
+    } else if (auto wt = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
+      inst.opc = Opc::WgmmaWait;
+      inst.imm = wt.getGroup();
+    } else if (auto wg = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+      // wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32: in = descA,
+      // descB, then the N/2 accumulators; imm = N, pred = scale-d.
+      inst.opc = Opc::Wgmma;
+      NVVM::MMAShapeAttr shape = wg.getShape();
+      int n = shape.getN();
+      if (shape.getM() != 64 || shape.getK() != 8 || n % 8 != 0 || n < 8 ||
+          n > 256 || wg.getTypeA() != NVVM::WGMMATypes::tf32 ||
+          wg.getTypeB() != NVVM::WGMMATypes::tf32 ||
+          wg.getTypeD() != NVVM::WGMMATypes::f32 ||
+          wg.getScaleA() != NVVM::WGMMAScaleIn::one ||
+          wg.getScaleB() != NVVM::WGMMAScaleIn::one ||
+          wg.getLayoutA() != NVVM::MMALayout::row ||
+          wg.getLayoutB() != NVVM::MMALayout::col || wg.getSatfinite() ||
+          f32StructSize(wg.getInouts().getType()) != n / 2)
+        return fail(&op, "only nvvm.wgmma.mma_async m64nNk8 (N a multiple of "
+                         "8 up to 256) with f32 accumulators and tf32 A "
+                         "(row) and B (col) operands from shared memory "
+                         "descriptors, unscaled inputs, is supported");
+      inst.imm = static_cast<uint64_t>(n);
+      inst.pred = wg.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0;
+      inst.in.clear();
+      expand(wg.getDescriptorA(), inst.in);
+      expand(wg.getDescriptorB(), inst.in);
+      expand(wg.getInouts(), inst.in);
     } else if (auto bc = dyn_cast<arith::BitcastOp>(op)) {
       inst.opc = Opc::Bitcast;
       Type from = bc.getIn().getType(), to = bc.getType();
@@ -687,9 +785,18 @@ public:
     sPending.assign(words, 0);
     sPendLane.assign(words, -1);
     sPendBits.assign(words, 0);
+    sWFence.assign(words, 0);
+    sWgPending.assign(words, 0);
+    sWgPendGroup.assign(words, -1);
     uncommitted.resize(nt);
     groups.resize(nt);
     groupSeq.assign(nt, 0);
+    fenceCount.assign(nt, 0);
+    fenceRecorded.assign(nt, 0);
+    fenceHistory.resize(nt);
+    wgUncommitted.resize((nt + kWarpgroup - 1) / kWarpgroup);
+    wgGroups.resize(wgUncommitted.size());
+    wgFenced.assign(wgUncommitted.size(), 0);
     all.resize(nt);
     for (int i = 0; i < nt; ++i)
       all[i] = i;
@@ -707,10 +814,20 @@ public:
     std::fill(sREpoch.begin(), sREpoch.end(), -1);
     std::fill(sPending.begin(), sPending.end(), 0);
     std::fill(sPendLane.begin(), sPendLane.end(), -1);
+    std::fill(sWgPending.begin(), sWgPending.end(), 0);
+    std::fill(fenceCount.begin(), fenceCount.end(), 0);
+    std::fill(fenceRecorded.begin(), fenceRecorded.end(), 0);
+    for (auto &h : fenceHistory)
+      h.clear();
     for (int lane = 0; lane < nt; ++lane) {
       uncommitted[lane].clear();
       groups[lane].clear();
       groupSeq[lane] = 0;
+    }
+    for (size_t g = 0; g < wgGroups.size(); ++g) {
+      wgUncommitted[g].clear();
+      wgGroups[g].clear();
+      wgFenced[g] = 0;
     }
     for (int lane = 0; lane < nt; ++lane)
       for (auto [i, s] : llvm::enumerate(k.argSlots))
@@ -957,20 +1074,26 @@ private:
                         "'s cp.async (nvgpu.device_async_copy) to it is "
                         "pending")))
         return failure();
+      if (sWgPending[w] > 0 &&
+          failed(violation(inst, lane,
+                           "store to shared memory word " + std::to_string(w) +
+                               " while " + pendingWgmmaName(w))))
+        return failure();
       if (sWEpoch[w] == epoch && sWriter[w] != lane &&
           failed(violation(inst, lane,
                     "shared memory race: word " + std::to_string(w) +
                         " written by two threads without a barrier (other: " +
                         std::to_string(sWriter[w]) + ")")))
         return failure();
-      if (sREpoch[w] == epoch && sReader[w] != lane &&
+      if (readByOther(w, lane) &&
           failed(violation(inst, lane,
-                    "shared memory race: word " + std::to_string(w) +
-                        " written without a barrier after another thread read "
-                        "it")))
+                           "shared memory race: word " + std::to_string(w) +
+                               " written without a barrier after " +
+                               readerName(w) + " read it")))
         return failure();
       sWEpoch[w] = epoch;
       sWriter[w] = lane;
+      sWFence[w] = fenceCount[lane];
       sInit[w] = 1;
       smem[w] = v;
       return success();
@@ -994,6 +1117,50 @@ private:
 
   std::string threadName(int lane) { return std::to_string(lane); }
 
+  /// Threads per warpgroup (wgmma), and the shared-memory window address of
+  /// dynamic shared memory byte 0 (nonzero, as on the GPU, where the first
+  /// KiB of the window is reserved, so that code assuming 0 is caught).
+  static constexpr int kWarpgroup = 128;
+  static constexpr int64_t kSmemWindowBase = 1024;
+
+  /// Whether shared word `w` was read since the last barrier by a thread
+  /// other than `lane`. A retired wgmma's reads count as reads by every
+  /// thread of its warpgroup (`sReader` = -3 - warpgroup); -2 is several
+  /// readers.
+  bool readByOther(int64_t w, int lane) {
+    if (sREpoch[w] != epoch)
+      return false;
+    int32_t r = sReader[w];
+    if (r >= 0)
+      return r != lane;
+    if (r <= -3)
+      return -3 - r != lane / kWarpgroup;
+    return true;
+  }
+  std::string readerName(int64_t w) {
+    if (sReader[w] <= -3)
+      return "a wgmma (nvvm.wgmma.mma_async) of warpgroup " +
+             std::to_string(-3 - sReader[w]);
+    return "another thread";
+  }
+  /// Number of nvvm.fence.proxy thread `lane` executed up to the end of
+  /// epoch `e` (a past one).
+  int32_t fencesBy(int lane, int32_t e) {
+    const auto &h = fenceHistory[lane];
+    auto it =
+        std::upper_bound(h.begin(), h.end(), e,
+                         [](int32_t v, const std::pair<int32_t, int32_t> &p) {
+                           return v < p.first;
+                         });
+    return it == h.begin() ? 0 : std::prev(it)->second;
+  }
+  std::string pendingWgmmaName(int64_t w) {
+    return "a wgmma (nvvm.wgmma.mma_async) of warpgroup " +
+           std::to_string(sWgPendGroup[w]) +
+           " reading it is pending (no nvvm.wgmma.wait.group.sync.aligned "
+           "retiring it)";
+  }
+
   /// One cp.async: its destination words and the values it will write.
   struct PendingCopy {
     SmallVector<int64_t, 4> words;
@@ -1011,6 +1178,20 @@ private:
   LogicalResult execIf(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execShuffle(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execMma(const Inst &inst, const std::vector<int> &lanes);
+  /// The warpgroups of `lanes`, each of which must be complete (all its 128
+  /// threads active and inside the block) for the `.aligned` op `inst`.
+  LogicalResult warpgroupsOf(const Inst &inst, const std::vector<int> &lanes,
+                             SmallVectorImpl<int> &wgs);
+  LogicalResult execWgmma(const Inst &inst, const std::vector<int> &lanes);
+  /// Reads the 64x8 (A) or Nx8 (B) tf32 operand of warpgroup `wg`'s wgmma
+  /// from shared memory through descriptor `desc` into `vals` (row-major)
+  /// and appends the words read to `words`.
+  LogicalResult wgmmaOperand(const Inst &inst, int wg, char name, uint64_t desc,
+                             int rows, std::vector<double> &vals,
+                             std::vector<int64_t> &words);
+  /// Retires the wgmma ops of `group` (warpgroup `wg`): their reads become
+  /// reads by the warpgroup at this point.
+  void retireWgmma(int wg, std::vector<std::vector<int64_t>> &group);
 
   Kernel &k;
   std::string &error;
@@ -1038,6 +1219,21 @@ private:
   std::vector<std::vector<PendingCopy>> uncommitted;
   std::vector<std::deque<std::vector<PendingCopy>>> groups;
   std::vector<int64_t> groupSeq;
+  /// Proxy fences: per thread the number of nvvm.fence.proxy it executed,
+  /// and (epoch, count) at the barrier ending each epoch in which that
+  /// number changed; per shared word that number of its last writer at the
+  /// write. A write is visible to wgmma if the writer fenced between it
+  /// and the end of its epoch.
+  std::vector<int32_t> fenceCount, fenceRecorded, sWFence;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> fenceHistory;
+  /// wgmma state. Per shared word: number of issued, not yet retired wgmma
+  /// ops reading it and the warpgroup of the last one. Per warpgroup: the
+  /// words read by each uncommitted wgmma, the committed groups (oldest
+  /// first), and whether it executed nvvm.wgmma.fence.aligned.
+  std::vector<int32_t> sWgPending, sWgPendGroup;
+  std::vector<std::vector<std::vector<int64_t>>> wgUncommitted;
+  std::vector<std::deque<std::vector<std::vector<int64_t>>>> wgGroups;
+  std::vector<uint8_t> wgFenced;
   std::vector<int> all;
 };
 
@@ -1171,6 +1367,13 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
       for (int l : lanes)
         R(inst.out[i], l) = R(inst.in[inst.imm + i], l);
     return success();
+  case Opc::Insert: {
+    size_t n = inst.out.size();
+    for (size_t i = 0; i < n; ++i)
+      for (int l : lanes)
+        R(inst.out[i], l) = R(inst.in[i == inst.imm ? n : i], l);
+    return success();
+  }
   case Opc::Bitcast:
     for (int l : lanes)
       R(inst.out[0], l) =
@@ -1295,6 +1498,65 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
       }
     }
     return success();
+  case Opc::SmemAddr:
+    // The shared-window address of a view's element 0.
+    for (int l : lanes) {
+      int64_t id = I(inst.in[0], l);
+      if (id < viewBase || id >= viewBase + k.numViews)
+        return fail(inst, l,
+                    "memref.extract_aligned_pointer_as_index of a memref "
+                    "that is not a view of dynamic shared memory");
+      R(inst.out[0], l) =
+          static_cast<uint64_t>(kSmemWindowBase + mems[id].sharedBase * 4);
+    }
+    return success();
+  case Opc::FenceProxy:
+    for (int l : lanes)
+      ++fenceCount[l];
+    return success();
+  case Opc::WgmmaFence: {
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs)
+      wgFenced[g] = 1;
+    return success();
+  }
+  case Opc::Wgmma:
+    return execWgmma(inst, lanes);
+  case Opc::WgmmaCommit: {
+    // wgmma.commit_group: all of the warpgroup's uncommitted wgmma ops
+    // (possibly none) form a new group.
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs) {
+      wgGroups[g].push_back(std::move(wgUncommitted[g]));
+      wgUncommitted[g].clear();
+    }
+    return success();
+  }
+  case Opc::WgmmaWait: {
+    // wgmma.wait_group N: all but the N most recent groups are retired.
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs) {
+      if (!wgUncommitted[g].empty() &&
+          failed(violation(
+              inst, g * kWarpgroup,
+              std::to_string(wgUncommitted[g].size()) +
+                  " wgmma (nvvm.wgmma.mma_async) not committed to a group "
+                  "(nvvm.wgmma.commit.group.sync.aligned) at a wait, which "
+                  "does not cover them")))
+        return failure();
+      while (wgGroups[g].size() > inst.imm) {
+        retireWgmma(g, wgGroups[g].front());
+        wgGroups[g].pop_front();
+      }
+    }
+    return success();
+  }
   case Opc::For:
     return execFor(inst, lanes);
   case Opc::If:
@@ -1305,6 +1567,11 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
                   "gpu.barrier reached by " + std::to_string(lanes.size()) +
                       " of " + std::to_string(nt) +
                       " threads (divergent barrier)");
+    for (int l = 0; l < nt; ++l)
+      if (fenceCount[l] != fenceRecorded[l]) {
+        fenceHistory[l].push_back({epoch, fenceCount[l]});
+        fenceRecorded[l] = fenceCount[l];
+      }
     ++epoch;
     return success();
   case Opc::Shuffle:
@@ -1321,6 +1588,19 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
                            std::to_string(pending) +
                                " cp.async copies still pending at kernel "
                                "exit (no nvgpu.device_async_wait for them)")))
+        return failure();
+    }
+    for (size_t g = 0; g < wgGroups.size(); ++g) {
+      size_t pending = wgUncommitted[g].size();
+      for (auto &grp : wgGroups[g])
+        pending += grp.size();
+      if (pending &&
+          failed(violation(inst, static_cast<int>(g) * kWarpgroup,
+                           std::to_string(pending) +
+                               " wgmma (nvvm.wgmma.mma_async) still pending "
+                               "at kernel exit (no "
+                               "nvvm.wgmma.wait.group.sync.aligned retiring "
+                               "them)")))
         return failure();
     }
     returned = true;
@@ -1609,12 +1889,16 @@ LogicalResult BlockExecutor::asyncCopy(const Inst &inst, int lane) {
                              " without a barrier after thread " +
                              threadName(sWriter[w]) + " wrote it")))
       return failure();
-    if (sREpoch[w] == epoch && sReader[w] != lane &&
+    if (readByOther(w, lane) &&
         failed(violation(inst, lane,
                          "shared memory race: cp.async to word " +
-                             std::to_string(w) +
-                             " without a barrier after another thread read "
-                             "it")))
+                             std::to_string(w) + " without a barrier after " +
+                             readerName(w) + " read it")))
+      return failure();
+    if (sWgPending[w] > 0 &&
+        failed(violation(inst, lane,
+                         "cp.async to shared memory word " + std::to_string(w) +
+                             " while " + pendingWgmmaName(w))))
       return failure();
     ++sPending[w];
     sPendLane[w] = lane;
@@ -1641,14 +1925,18 @@ LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
                                "barrier after thread " +
                                threadName(sWriter[w]) + " wrote it")))
         return failure();
-      if (sREpoch[w] == epoch && sReader[w] != lane &&
+      if (readByOther(w, lane) &&
           failed(violation(at, lane,
                            "shared memory race: cp.async to word " +
-                               std::to_string(w) + " completes without a "
-                               "barrier after another thread read it")))
+                               std::to_string(w) +
+                               " completes without a barrier after " +
+                               readerName(w) + " read it")))
         return failure();
       sWEpoch[w] = epoch;
       sWriter[w] = lane;
+      // A generic-proxy write: a wgmma needs the thread's fence.proxy after
+      // this point.
+      sWFence[w] = fenceCount[lane];
       sInit[w] = 1;
       smem[w] = pc.vals[i];
     }
@@ -1830,6 +2118,202 @@ LogicalResult BlockExecutor::execMma(const Inst &inst,
     }
   }
   return success();
+}
+
+LogicalResult BlockExecutor::warpgroupsOf(const Inst &inst,
+                                          const std::vector<int> &lanes,
+                                          SmallVectorImpl<int> &wgs) {
+  std::vector<int> count(wgGroups.size(), 0);
+  for (int l : lanes)
+    ++count[l / kWarpgroup];
+  StringRef name = inst.op->getName().getStringRef();
+  for (size_t g = 0; g < count.size(); ++g) {
+    if (count[g] == 0)
+      continue;
+    int first = static_cast<int>(g) * kWarpgroup;
+    if (first + kWarpgroup > nt)
+      return fail(inst, first,
+                  name + " executed by threads of an incomplete warpgroup " +
+                      "(the block has " + std::to_string(nt) +
+                      " threads; a warpgroup is 128 consecutive threads "
+                      "from a multiple of 128)");
+    if (count[g] != kWarpgroup)
+      return fail(inst, first,
+                  name + " executed by " + std::to_string(count[g]) +
+                      " of the 128 threads of warpgroup " + std::to_string(g) +
+                      " (a .sync.aligned warpgroup op: all of them execute "
+                      "it together)");
+    wgs.push_back(static_cast<int>(g));
+  }
+  return success();
+}
+
+LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
+                                          uint64_t desc, int rows,
+                                          std::vector<double> &vals,
+                                          std::vector<int64_t> &words) {
+  const int first = wg * kWarpgroup;
+  const std::string what = std::string("wgmma descriptor ") + name + " (0x" +
+                           llvm::utohexstr(desc) + ")";
+  const uint64_t fields = 0x3FFFull | 0x3FFFull << 16 | 0x3FFFull << 32 |
+                          0x7ull << 49 | 0x3ull << 62;
+  if (uint64_t swizzle = desc >> 62)
+    return fail(inst, first,
+                what + " has swizzle mode " + std::to_string(swizzle) +
+                    "; only 0 (no swizzle) is supported");
+  if (uint64_t baseOffset = (desc >> 49) & 0x7)
+    return fail(inst, first,
+                what + " has matrix base offset " + std::to_string(baseOffset) +
+                    "; only 0 is supported");
+  if (desc & ~fields)
+    return fail(inst, first, what + " has reserved bits set");
+  const int64_t start = static_cast<int64_t>(desc & 0x3FFF) << 4;
+  const int64_t lbo = static_cast<int64_t>((desc >> 16) & 0x3FFF) << 4;
+  const int64_t sbo = static_cast<int64_t>((desc >> 32) & 0x3FFF) << 4;
+  vals.resize(static_cast<size_t>(rows) * 8);
+  for (int i = 0; i < rows; ++i)
+    for (int kk = 0; kk < 8; ++kk) {
+      // Every term is a multiple of 4: the words are aligned.
+      int64_t addr =
+          start + (kk / 4) * lbo + (i / 8) * sbo + (i % 8) * 16 + (kk % 4) * 4;
+      int64_t off = addr - kSmemWindowBase;
+      if (off < 0 || off + 4 > smemBytes)
+        return fail(inst, first,
+                    "wgmma operand " + std::string(1, name) + " element (" +
+                        std::to_string(i) + ", " + std::to_string(kk) +
+                        ") at shared address " + std::to_string(addr) +
+                        " is outside the dynamic shared memory [" +
+                        std::to_string(kSmemWindowBase) + ", " +
+                        std::to_string(kSmemWindowBase + smemBytes) + ") (" +
+                        what + ": start " + std::to_string(start) + ", LBO " +
+                        std::to_string(lbo) + ", SBO " + std::to_string(sbo) +
+                        ")");
+      int64_t w = off / 4;
+      vals[static_cast<size_t>(i) * 8 + kk] =
+          static_cast<double>(asF(fromF(smem[w]) & 0xFFFFE000u));
+      words.push_back(w);
+    }
+  return success();
+}
+
+/// nvvm.wgmma.mma_async m64nNk8, tf32 x tf32 + f32 (wgmma.mma_async.sync.
+/// aligned.m64nNk8.f32.tf32.tf32), issued by whole warpgroups (128
+/// consecutive threads from a multiple of 128), each with one pair of
+/// descriptors for all its threads. A descriptor: bits [0, 14) start
+/// address >> 4 (shared window, 18 bits), [16, 30) LBO >> 4, [32, 46)
+/// SBO >> 4, [49, 52) base offset (0), [62, 64) swizzle mode (0: none).
+/// Without swizzle, K-major, element (i, k) of A (64x8, i = m) or B (Nx8,
+/// i = n) is the f32 at start + (k / 4) * LBO + (i / 8) * SBO + (i % 8) * 16
+/// + (k % 4) * 4 (8x16-byte core matrices). D[m][n] = (scale-d ? C[m][n] :
+/// 0) + sum_k A[m][k] * B[n][k], with operands and rounding as in execMma.
+/// Accumulator fragment: lane l of warp w = (tid / 32) % 4 holds element
+/// 4j + q = D(16w + l/4 + 8(q/2), 8j + 2(l%4) + q%2).
+///
+/// The operands are read at issue and the results written to the registers
+/// then; the words read stay pending until a wait retires the wgmma's group
+/// (a store to them before is reported), and become reads by the warpgroup
+/// at the wait. Every word read must be initialised, not the destination
+/// of a pending cp.async, not written since the last barrier, and its
+/// writer must have executed nvvm.fence.proxy (async.shared) after the write
+/// and before the next barrier (the tensor cores read through the async
+/// proxy; a cp.async completion counts as a generic write of its thread).
+LogicalResult BlockExecutor::execWgmma(const Inst &inst,
+                                       const std::vector<int> &lanes) {
+  SmallVector<int, 8> wgs;
+  if (failed(warpgroupsOf(inst, lanes, wgs)))
+    return failure();
+  const int n = static_cast<int>(inst.imm);
+  const int accBase = 2;
+  std::vector<double> a, b;
+  for (int g : wgs) {
+    const int first = g * kWarpgroup;
+    const uint64_t descA = R(inst.in[0], first), descB = R(inst.in[1], first);
+    for (int l = first; l < first + kWarpgroup; ++l)
+      if (R(inst.in[0], l) != descA || R(inst.in[1], l) != descB)
+        return fail(
+            inst, l,
+            "wgmma descriptors differ within warpgroup " + std::to_string(g) +
+                ": A 0x" + llvm::utohexstr(R(inst.in[0], l)) + ", B 0x" +
+                llvm::utohexstr(R(inst.in[1], l)) + " here, A 0x" +
+                llvm::utohexstr(descA) + ", B 0x" + llvm::utohexstr(descB) +
+                " in thread " + threadName(first));
+    if (!wgFenced[g] &&
+        failed(violation(inst, first,
+                         "nvvm.wgmma.mma_async of warpgroup " +
+                             std::to_string(g) +
+                             " without an earlier nvvm.wgmma.fence.aligned")))
+      return failure();
+    std::vector<int64_t> words;
+    if (failed(wgmmaOperand(inst, g, 'A', descA, 64, a, words)) ||
+        failed(wgmmaOperand(inst, g, 'B', descB, n, b, words)))
+      return failure();
+    for (int64_t w : words) {
+      const std::string word = "shared memory word " + std::to_string(w);
+      LogicalResult ok = success();
+      if (sPending[w] > 0)
+        ok = violation(inst, first,
+                       "wgmma (nvvm.wgmma.mma_async) read of " + word +
+                           " while thread " + threadName(sPendLane[w]) +
+                           "'s cp.async (nvgpu.device_async_copy) to it is "
+                           "pending");
+      else if (!sInit[w])
+        ok = violation(inst, first,
+                       "read of uninitialised shared memory (word " +
+                           std::to_string(w) +
+                           ") by a wgmma (nvvm.wgmma.mma_async)");
+      else if (sWEpoch[w] == epoch)
+        ok = violation(inst, first,
+                       "shared memory race: word " + std::to_string(w) +
+                           " written by thread " + threadName(sWriter[w]) +
+                           " without a barrier before a wgmma "
+                           "(nvvm.wgmma.mma_async) reads it");
+      else if (fencesBy(sWriter[w], sWEpoch[w]) == sWFence[w])
+        ok = violation(inst, first,
+                       word + " written by thread " + threadName(sWriter[w]) +
+                           " is read by a wgmma (nvvm.wgmma.mma_async, async "
+                           "proxy) without an nvvm.fence.proxy (async.shared) "
+                           "of that thread between the write and the next "
+                           "barrier");
+      if (failed(ok))
+        return failure();
+    }
+    for (int li = 0; li < kWarpgroup; ++li) {
+      const int l = first + li, warp = li / 32, lane = li % 32;
+      for (int j = 0; j < n / 8; ++j)
+        for (int q = 0; q < 4; ++q) {
+          int row = 16 * warp + lane / 4 + 8 * (q / 2);
+          int col = 8 * j + 2 * (lane % 4) + q % 2;
+          int e = 4 * j + q;
+          double s =
+              inst.pred ? static_cast<double>(F(inst.in[accBase + e], l)) : 0.0;
+          for (int kk = 0; kk < 8; ++kk)
+            s += a[static_cast<size_t>(row) * 8 + kk] *
+                 b[static_cast<size_t>(col) * 8 + kk];
+          R(inst.out[e], l) = fromF(static_cast<float>(s));
+        }
+    }
+    for (int64_t w : words) {
+      ++sWgPending[w];
+      sWgPendGroup[w] = g;
+    }
+    wgUncommitted[g].push_back(std::move(words));
+  }
+  return success();
+}
+
+void BlockExecutor::retireWgmma(int wg,
+                                std::vector<std::vector<int64_t>> &group) {
+  const int32_t reader = -3 - wg;
+  for (const std::vector<int64_t> &words : group)
+    for (int64_t w : words) {
+      --sWgPending[w];
+      if (sREpoch[w] != epoch) {
+        sREpoch[w] = epoch;
+        sReader[w] = reader;
+      } else if (sReader[w] != reader) {
+        sReader[w] = -2; // several readers
+      }
+    }
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,10 +11,10 @@
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
 // kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, two
-// warpgroups (one per phase), 4 rows x 16 accumulators, all 32 input
-// channels per round.
+// warpgroups (one per phase), 4 rows x 16 accumulators, 16 input
+// channels per round (blocks of up to 256 threads).
 // CHECK-LABEL: fuse.kernel "conv3d_k0"
-// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 4, wgmmaN = 32, wgmmaGroups = 2>
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 4, wgmmaN = 32, wgmmaGroups = 2>
 // SPLIT1-LABEL: fuse.kernel "conv3d_k0"
 // SPLIT1-SAME: threadsC = 16, {{.*}}rows = 2, wgmmaN = 32, wgmmaGroups = 1>
 // SM90-LABEL: fuse.kernel "conv3d_k0"

@@ -17,14 +17,17 @@ import sys
 def main():
     fusecc, tuning, examples = sys.argv[1:4]
     with open(tuning) as f:
-        entries = json.load(f)["entries"]
+        data = json.load(f)
+    entries = data["entries"]
+    # The target the variants were compiled for (sm_90a: wgmma or mma.sync).
+    chip = "--chip=" + data.get("chip", "sm_90")
     if not entries:
         print("check_tuning: no entries in %s" % tuning)
         return 1
     for e in entries:
         graph = os.path.join(examples, e["graph"] + ".mlir")
         precision = e["key"].split()[0]
-        keys = subprocess.run([fusecc, graph, "--precision=" + precision,
+        keys = subprocess.run([fusecc, graph, "--precision=" + precision, chip,
                                "--emit=tuning-keys"], check=True,
                               capture_output=True, text=True).stdout
         if e["key"] not in [k.split("\t", 1)[1] for k in keys.splitlines()]:
@@ -32,7 +35,7 @@ def main():
                   % (e["graph"], e["key"], keys))
             return 1
         fused = subprocess.run([fusecc, graph, "--precision=" + precision,
-                                "--tuning=" + tuning, "--emit=fused"],
+                                chip, "--tuning=" + tuning, "--emit=fused"],
                                check=True, capture_output=True,
                                text=True).stdout
         config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)

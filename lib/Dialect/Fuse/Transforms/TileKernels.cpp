@@ -231,7 +231,15 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         continue;
       if ((sw / split) * rows * N / 2 > kMaxWgmmaAccumulators)
         continue;
-      for (int64_t ciChunk : {32, 16, 8}) {
+      // Input channels per round: 16 for blocks of up to 256 threads (the
+      // smaller double buffer lets two blocks share an SM; measured faster
+      // than 32 on kb1_77, kb2_20, kb2_34, kb2_49), 32 for larger blocks,
+      // which run one per SM anyway (half the rounds: kb2_91 2.45 vs
+      // 2.56 ms), docs/perf.md section 27.
+      SmallVector<int64_t, 3> chunks =
+          threads <= 256 ? SmallVector<int64_t, 3>{16, 32, 8}
+                         : SmallVector<int64_t, 3>{32, 16, 8};
+      for (int64_t ciChunk : chunks) {
         if (forcedCiChunk && ciChunk != forcedCiChunk)
           continue;
         if (!forcedCiChunk && ciChunk > std::max<int64_t>(8, cin8))
