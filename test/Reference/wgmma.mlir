@@ -1,0 +1,69 @@
+// RUN: fusecc-check --precision=tf32 --tile-wgmma=1 %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-wgmma-split=1 --tile-rows=1 %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-merge-h=1 --tile-ci-chunk=8 %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-ci-chunk=32 %s | FileCheck %s
+// RUN: fusecc --precision=tf32 --chip=sm_90a --emit=gpu %s | FileCheck %s --check-prefix=GPU
+// Hopper wgmma kernels (the kernel builder's IR) run in the CPU simulator
+// against the float64 reference: descriptors, the two staging buffers, the
+// proxy fences and the wgmma groups are checked on every launch (races,
+// uninitialised or pending reads), the results against the graph. Shapes:
+// channels not a multiple of 64 (padded channel groups) and of the chunk
+// (zero-filled input channels), rows past the output edge, taps with no
+// input, W phases without taps (dilation = stride), stride 3, a channel
+// softmax over 70 channels (two channel groups), a whole-row layer_norm,
+// 1-D, 2-D and 3-D, input rows that are not multiples of 4 long (scalar
+// staging) and that are (16-byte staging).
+
+// GPU-LABEL: gpu.func @wg_2d_k4_k0
+// GPU: nvvm.fence.proxy
+// GPU: nvvm.wgmma.fence.aligned
+// GPU: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 16, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// GPU: nvvm.wgmma.commit.group.sync.aligned
+// GPU: nvvm.wgmma.wait.group.sync.aligned 0
+// GPU: gpu.barrier
+
+// CHECK: @wg_2d_k4: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_softmax_c70: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_1d_stride3: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_dil3d: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_ln_wide: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_dead_phase: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK-NOT: FAIL
+
+func.func @wg_2d_k4(%x0: tensor<2x24x5x12xf32>, %w1: tensor<24x32x4x4xf32>, %b2: tensor<32xf32>) -> tensor<2x32x11x25xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x24x5x12xf32>, tensor<24x32x4x4xf32>, tensor<32xf32>) -> tensor<2x32x11x25xf32>
+  %v1 = fuse.tanh %v0 : tensor<2x32x11x25xf32>
+  return %v1 : tensor<2x32x11x25xf32>
+}
+
+func.func @wg_softmax_c70(%x0: tensor<3x4x2x2xf32>, %w1: tensor<4x70x4x4xf32>, %b2: tensor<70xf32>, %bias3: tensor<70x1x1xf32>) -> tensor<3x70x5x5xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x2x2xf32>, tensor<4x70x4x4xf32>, tensor<70xf32>) -> tensor<3x70x5x5xf32>
+  %v1 = fuse.softmax %v0 {dim = 1 : i64} : tensor<3x70x5x5xf32>
+  %v2 = fuse.add %v1, %bias3 : tensor<3x70x5x5xf32>, tensor<70x1x1xf32> -> tensor<3x70x5x5xf32>
+  %v5 = fuse.sigmoid %v2 : tensor<3x70x5x5xf32>
+  return %v5 : tensor<3x70x5x5xf32>
+}
+
+func.func @wg_1d_stride3(%x0: tensor<2x6x12xf32>, %w1: tensor<6x16x5xf32>) -> tensor<2x16x36xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 3>, padding = array<i64: 1>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<2x6x12xf32>, tensor<6x16x5xf32>) -> tensor<2x16x36xf32>
+  return %v0 : tensor<2x16x36xf32>
+}
+
+func.func @wg_dil3d(%x0: tensor<3x2x2x2x3xf32>, %w1: tensor<2x5x2x2x2xf32>) -> tensor<3x5x5x5x6xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 1, 1, 1>, dilation = array<i64: 2, 2, 2>, groups = 1 : i64} : (tensor<3x2x2x2x3xf32>, tensor<2x5x2x2x2xf32>) -> tensor<3x5x5x5x6xf32>
+  return %v0 : tensor<3x5x5x5x6xf32>
+}
+
+func.func @wg_ln_wide(%x0: tensor<1x3x2x20xf32>, %w1: tensor<3x70x3x3xf32>, %b2: tensor<70xf32>, %g3: tensor<60xf32>, %beta4: tensor<60xf32>) -> tensor<1x70x6x60xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 3, 3>, padding = array<i64: 1, 1>, output_padding = array<i64: 2, 2>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x2x20xf32>, tensor<3x70x3x3xf32>, tensor<70xf32>) -> tensor<1x70x6x60xf32>
+  %v1 = fuse.layer_norm %v0 weight(%g3 : tensor<60xf32>) bias(%beta4 : tensor<60xf32>) {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<1x70x6x60xf32>
+  %v2 = fuse.gelu %v1 : tensor<1x70x6x60xf32>
+  return %v2 : tensor<1x70x6x60xf32>
+}
+
+// kb1_77's pattern: dilation = stride = 2, so the odd W phase has no taps
+// (its warpgroup issues no wgmma and stores zeros), 16-byte input rows.
+func.func @wg_dead_phase(%x0: tensor<1x8x3x4x8xf32>, %w1: tensor<8x16x3x3x3xf32>) -> tensor<1x16x7x9x17xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 2, 2, 2>, groups = 1 : i64} : (tensor<1x8x3x4x8xf32>, tensor<8x16x3x3x3xf32>) -> tensor<1x16x7x9x17xf32>
+  return %v0 : tensor<1x16x7x9x17xf32>
+}
