@@ -78,8 +78,7 @@ struct TilingCLOptions {
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
-                     "stride_w / split W phases: 1 or stride_w (default: "
-                     "cost model)"),
+                     "rows / split rows (default: cost model)"),
       llvm::cl::init(0)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "

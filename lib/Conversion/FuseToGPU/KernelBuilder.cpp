@@ -245,9 +245,9 @@ private:
   Value n, od, oh, ow0, co0;  ///< The block's tile origin.
   Value iwMin;                ///< First staged input position along W.
   Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig; ///< Tensor-core warp coords.
-  /// wgmma: this warpgroup's channel group and phase-split index, and the
+  /// wgmma: this warpgroup's channel group and row-split index, and the
   /// shared-memory window address of `smem` >> 4 (descriptor encoding).
-  Value wgChannelGroup, wgPhaseSplit, smemEnc;
+  Value wgChannelGroup, wgRowSplit, smemEnc;
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
 };
 
@@ -291,7 +291,7 @@ void KernelEmitter::emit() {
     Value wg = divu(tid, 128);
     int64_t channelGroups = cfg.getTileC() / 64;
     wgChannelGroup = remu(wg, channelGroups);
-    wgPhaseSplit = divu(wg, channelGroups);
+    wgRowSplit = divu(wg, channelGroups);
     emitConvolutionWgmma();
   } else {
     if (cfg.usesTensorCores())
@@ -755,12 +755,12 @@ void KernelEmitter::emitConvolutionWgmma() {
     b.setInsertionPointToStart(&any.getThenRegion().front());
     stageRoundWgmma(c(0), c(0));
   }
-  // Accumulators: one struct per (owned W phase, row), zero.
-  const int64_t phases = sw / cfg.getWgmmaPhaseSplit();
+  // Accumulators: one struct per (W phase, owned row), zero.
+  const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
   Value zero = LLVM::UndefOp::create(b, wgmmaAccType());
   for (int64_t e = 0; e < cfg.getWgmmaN() / 2; ++e)
     zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
-  SmallVector<Value> init(phases * cfg.getRows(), zero);
+  SmallVector<Value> init(phases * ownRows, zero);
   auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -947,8 +947,9 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // its stores, so that one memory latency covers the batch; the batch size
   // keeps the staged values (16 + 4 kw registers per item pair) beside the
   // accumulators within the register budget.
-  const int64_t accRegs = (g.stride[2] / cfg.getWgmmaPhaseSplit()) *
-                          cfg.getRows() * cfg.getWgmmaN() / 2;
+  const int64_t accRegs = g.stride[2] *
+                          (cfg.getRows() / cfg.getWgmmaRowSplit()) *
+                          cfg.getWgmmaN() / 2;
   const int64_t perItem = 4 * std::max<int64_t>(4, kw);
   const int64_t batch =
       std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / perItem);
@@ -975,72 +976,67 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
 SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
                                                   Value buf, Value hValid) {
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  const int64_t split = cfg.getWgmmaPhaseSplit(), phases = sw / split;
-  const int64_t rows = cfg.getRows(), hT = smemPlan.hTapsPerRound;
+  const int64_t split = cfg.getWgmmaRowSplit();
+  const int64_t ownRows = cfg.getRows() / split, hT = smemPlan.hTapsPerRound;
   const int64_t N = cfg.getWgmmaN();
   auto accTy = wgmmaAccType();
   auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 8);
   // Byte strides: K-direction core matrices are whole planes apart, 8-row
   // groups 8 x 16 bytes apart (rows of 16 bytes: 4 channels of one column or
   // one output channel).
-  const int64_t aLbo = 4 * smemPlan.wsPlaneStride, bLbo =
-                                                       4 * smemPlan.xsPlaneStride;
-  const int64_t sbo = 128;
-  auto hLoop = scf::ForOp::create(b, c(0), hValid, c(1), accIn);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(hLoop.getBody());
-  Value ha = hLoop.getInductionVar();
-  Value hRow = mul(sub(c(hT - 1), ha), smemPlan.hInputStep);
-  SmallVector<Value> acc(hLoop.getRegionIterArgs());
+  const int64_t aLbo = 4 * smemPlan.wsPlaneStride;
+  const int64_t bLbo = 4 * smemPlan.xsPlaneStride, sbo = 128;
   Value aChan = add(add(buf, smemPlan.wsOffset), mul(wgChannelGroup, 64 * 4));
-  for (int64_t i = 0; i < phases; ++i) {
-    // Positions ow0 + p + sw * j of this phase: one W residue, so one
-    // progression of valid taps, uniform over the warpgroup.
-    Value p = add(wgPhaseSplit, i * split);
-    Value owp = add(add(ow0, p), pw);
-    Value tw0 = firstTap(remu(owp, sw), kw, sw, dw);
-    SmallVector<Value> phaseAcc(acc.begin() + i * rows,
-                                acc.begin() + (i + 1) * rows);
-    auto wLoop =
-        scf::ForOp::create(b, tw0, c(kw), c(tapStep(sw, dw)), phaseAcc);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(wLoop.getBody());
-      Value t = wLoop.getInductionVar();
-      Value col0 = sub(divExact(sub(owp, mul(t, dw)), sw), iwMin);
-      Value aTap = add(aChan, mul(add(mul(ha, kw), t), smemPlan.wsTapStride));
-      Value bRow = add(add(buf, smemPlan.xsOffset),
-                       add(mul(hRow, smemPlan.xsRowStride), mul(col0, 4)));
-      SmallVector<Value> pa(wLoop.getRegionIterArgs());
-      for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
+  Value bBase = add(buf, smemPlan.xsOffset);
+  SmallVector<Value> acc(accIn);
+  // Straight-line code: the W phase of every accumulator and with it its
+  // valid W taps are compile-time constants (tiles start at a multiple of
+  // the W stride), the h taps of a merged round are all issued (taps past
+  // `hValid` have zero weights), and only descriptors depend on the
+  // warpgroup. No branch or loop around a wgmma, so ptxas keeps them
+  // asynchronous. Consecutive instructions go to different accumulators.
+  (void)hValid;
+  for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
+    for (int64_t ha = 0; ha < hT; ++ha) {
+      // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
+      const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
+      for (int64_t t = 0; t < kw; ++t) {
         Value descA = wgmmaDescriptor(
-            add(aTap, 2 * ks * smemPlan.wsPlaneStride), aLbo, sbo);
-        for (int64_t r = 0; r < rows; ++r) {
-          Value descB = wgmmaDescriptor(
-              add(bRow, r * smemPlan.xsRowStride +
-                            2 * ks * smemPlan.xsPlaneStride),
-              bLbo, sbo);
-          pa[r] = NVVM::WgmmaMmaAsyncOp::create(
-              b, accTy, pa[r], descA, descB, shape, NVVM::WGMMATypes::tf32,
-              NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
-              NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-              NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-              NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+            add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
+                           2 * ks * smemPlan.wsPlaneStride),
+            aLbo, sbo);
+        for (int64_t p = 0; p < sw; ++p) {
+          // Positions ow0 + p + sw * j: tap t is valid iff t * dw = p + pw
+          // (mod sw); position 0 then reads staged column
+          // (ow0 + p + pw - t * dw) / sw - iwMin.
+          if (((p + pw - t * dw) % sw + sw) % sw != 0)
+            continue;
+          Value col0 =
+              sub(add(divu(ow0, sw), (p + pw - t * dw) / sw), iwMin);
+          for (int64_t i = 0; i < ownRows; ++i) {
+            Value row = add(wgRowSplit, i * split);
+            Value descB = wgmmaDescriptor(
+                add(add(bBase, add(mul(add(row, hRow), smemPlan.xsRowStride),
+                                   mul(col0, 4))),
+                    2 * ks * smemPlan.xsPlaneStride),
+                bLbo, sbo);
+            Value &accum = acc[p * ownRows + i];
+            accum = NVVM::WgmmaMmaAsyncOp::create(
+                b, accTy, accum, descA, descB, shape, NVVM::WGMMATypes::tf32,
+                NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
+                NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+                NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+                NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+          }
         }
       }
-      scf::YieldOp::create(b, pa);
     }
-    for (int64_t r = 0; r < rows; ++r)
-      acc[i * rows + r] = wLoop.getResult(r);
-  }
-  scf::YieldOp::create(b, acc);
-  b.setInsertionPointAfter(hLoop);
-  return SmallVector<Value>(hLoop.getResults());
+  return acc;
 }
 
 void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
-  const int64_t sw = g.stride[2], split = cfg.getWgmmaPhaseSplit();
-  const int64_t phases = sw / split, rows = cfg.getRows();
+  const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
+  const int64_t ownRows = cfg.getRows() / split;
   // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
   // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
   Value warp = remu(divu(tid, 32), 4), lane = remu(tid, 32);
@@ -1049,19 +1045,19 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
     Value cl = add(add(mul(wgChannelGroup, 64), mul(warp, 16)),
                    add(grp, half * 8));
     Value bias = convBias(cl);
-    for (int64_t i = 0; i < phases; ++i) {
-      Value p = add(wgPhaseSplit, i * split);
-      for (int64_t r = 0; r < rows; ++r)
+    for (int64_t p = 0; p < sw; ++p)
+      for (int64_t i = 0; i < ownRows; ++i) {
+        Value row = add(wgRowSplit, i * split);
         for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
             Value v = LLVM::ExtractValueOp::create(
-                b, acc[i * rows + r], 4 * j + 2 * half + col);
+                b, acc[p * ownRows + i], 4 * j + 2 * half + col);
             Value pos = add(mul(tig, 2), 8 * j + col);
-            Value wl = add(p, mul(pos, sw));
+            Value wl = add(mul(pos, sw), p);
             sstore(arith::AddFOp::create(b, v, bias),
-                   tileAddr(0, c(r), cl, wl));
+                   tileAddr(0, row, cl, wl));
           }
-    }
+      }
   }
 }
 

@@ -742,20 +742,27 @@ func.func @tile_wgmma_groups() attributes {cfg = #fuse.tile<tileW = 64, tileC = 
 // -----
 
 // expected-error@+1 {{tileW (60) must be stride_w * wgmmaN, a multiple of wgmmaN (32)}}
-func.func @tile_wgmma_tile_w() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 4, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_tile_w() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 4, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{threadsW * threadsC (128) must be 128 * wgmmaGroups (256)}}
-func.func @tile_wgmma_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{ciChunk (4) must be a multiple of 8 with wgmma}}
-func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 4, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 4, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows (1) must be a multiple of the warpgroups per channel group (2)}}
+func.func @tile_wgmma_rows() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }

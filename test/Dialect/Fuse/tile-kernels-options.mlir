@@ -27,7 +27,7 @@
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{merge-h-taps=2}))' 2>&1 | FileCheck %s --check-prefix=MERGEH
 // MERGEH: error: fuse-tile-kernels: merge-h-taps must be 0 or 1, got 2
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma-split=9}))' 2>&1 | FileCheck %s --check-prefix=WGSPLIT
-// WGSPLIT: error: fuse-tile-kernels: wgmma-split must be 0 (auto) or a W stride divisor up to 8, got 9
+// WGSPLIT: error: fuse-tile-kernels: wgmma-split must be 0 (auto), 1, 2 or 4, got 9
 
 // The stride and thread-grid limits of the cost model itself are tested in
 // tile-kernels-invalid.mlir (stride 300) and invalid.mlir (#fuse.tile).

@@ -1,7 +1,8 @@
 // fuse-tile-kernels{wgmma=1} (fusecc --chip=sm_90a): tf32 kernels that fit
-// run on Hopper warpgroup MMA. One warpgroup per (64-channel group, W
-// phase) by default, N = positions per phase, rows while the accumulators
-// (phases per warpgroup x rows x N / 2) stay <= 80 per thread; grouped
+// run on Hopper warpgroup MMA. N = positions per phase; per 64-channel
+// group the fewest warpgroups (each taking rows / split rows and every W
+// phase) whose accumulators (stride_w x own rows x N / 2) stay <= 80 per
+// thread, at most 512 threads; the most rows that allows. Grouped
 // convolutions keep mma.sync; wgmma=0 (sm_90) never uses it.
 
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
@@ -11,7 +12,7 @@
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
 // kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, two
-// warpgroups (one per phase), 4 rows x 16 accumulators, 16 input
+// warpgroups (2 rows each), 2 phases x 2 rows x 16 accumulators, 16 input
 // channels per round (blocks of up to 256 threads).
 // CHECK-LABEL: fuse.kernel "conv3d_k0"
 // CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 4, wgmmaN = 32, wgmmaGroups = 2>
@@ -29,12 +30,14 @@ func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> t
 
 // -----
 
-// A channel softmax over 128 channels: two channel groups x two phases =
-// four warpgroups; 65 positions in a phase -> N = 72 (one tile per row).
+// A channel softmax over 128 channels: two channel groups x two row
+// groups = four warpgroups; 65 positions in a phase -> N = 72 (one tile
+// per row), 2 phases x 1 row x 36 accumulators.
 // CHECK-LABEL: fuse.kernel "softmax_c_k0"
 // CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 4>
 // With one warpgroup per channel group and 2 rows it would need 2 phases x
 // 2 rows x 36 = 144 accumulators per thread: mma.sync instead.
+// (kb2_34's layer with split 1 and 2 rows: 2 x 2 x 16 = 64, wgmma.)
 // SPLIT1-LABEL: fuse.kernel "softmax_c_k0"
 // SPLIT1-NOT: wgmmaN
 // SPLIT1-SAME: mmaWarpsC

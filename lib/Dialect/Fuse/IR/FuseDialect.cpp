@@ -67,6 +67,11 @@ LogicalResult TileConfigAttr::verify(
       return emitError() << "wgmmaGroups (" << wgmmaGroups
                          << ") must be a positive multiple of tileC / 64 ("
                          << tileC / 64 << ")";
+    if (rows % (wgmmaGroups / (tileC / 64)) != 0)
+      return emitError() << "rows (" << rows
+                         << ") must be a multiple of the warpgroups per "
+                            "channel group ("
+                         << wgmmaGroups / (tileC / 64) << ")";
     if (tileW % wgmmaN != 0)
       return emitError() << "tileW (" << tileW
                          << ") must be stride_w * wgmmaN, a multiple of "

@@ -175,10 +175,10 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 constexpr int64_t kMaxWgmmaAccumulators = 80;
 
-/// Hopper wgmma config: `tileC / 64` channel groups x `split` phase groups
+/// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
-/// its `stride_w / split` W phases for `rows` rows (`m64nNk8`, operands in
-/// shared memory). Returns a null attribute when the kernel does not fit
+/// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
+/// memory). Returns a null attribute when the kernel does not fit
 /// (grouped convolutions, rows longer than 256 positions per phase).
 TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                  int64_t maxTileW, int64_t forcedRows,
@@ -218,18 +218,22 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
   const int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
-  for (int64_t split : {sw, int64_t{1}}) {
-    if (forcedSplit && split != forcedSplit)
+  for (int64_t rows : {4, 2, 1}) {
+    if (forcedRows && rows != forcedRows)
       continue;
-    if (channelGroups * split > 8)
+    if (rows > 1 && rows > rowsNeeded && !forcedRows)
       continue;
-    const int64_t groups = channelGroups * split, threads = 128 * groups;
-    for (int64_t rows : {4, 2, 1}) {
-      if (forcedRows && rows != forcedRows)
+    // Warpgroups per channel group, sharing the rows: the fewest whose
+    // accumulators (all W phases x own rows x N / 2) fit, at most 512
+    // threads (128 registers each).
+    for (int64_t split = 1; split <= rows; split *= 2) {
+      if (forcedSplit && split != forcedSplit)
         continue;
-      if (rows > 1 && rows > rowsNeeded && !forcedRows)
+      const int64_t groups = channelGroups * split, threads = 128 * groups;
+      if (threads > 512 && !forcedSplit)
         continue;
-      if ((sw / split) * rows * N / 2 > kMaxWgmmaAccumulators)
+      if (threads > 1024 ||
+          sw * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
@@ -465,9 +469,9 @@ struct TileKernelsPass
     if (k.wgmma < -1 || k.wgmma > 1)
       return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
                      << k.wgmma;
-    if (k.wgmmaSplit < 0 || k.wgmmaSplit > 8)
-      return error() << "wgmma-split must be 0 (auto) or a W stride divisor "
-                        "up to 8, got "
+    if (k.wgmmaSplit != 0 && k.wgmmaSplit != 1 && k.wgmmaSplit != 2 &&
+        k.wgmmaSplit != 4)
+      return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
                      << k.wgmmaSplit;
     return success();
   }

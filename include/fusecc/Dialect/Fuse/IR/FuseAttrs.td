@@ -40,11 +40,13 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
 
     With Hopper warpgroup MMA (`wgmmaN > 0`, tf32 on sm_90a) the block has
     `wgmmaGroups` warpgroups of 128 threads instead of mma.sync warps: the
-    block's `tileC / 64` channel groups times a split of the W stride phases
-    (`wgmmaGroups / (tileC / 64)` warpgroups share the phases), each
-    warpgroup issuing `wgmma.mma_async m64nNk8` (N = `wgmmaN` positions of
-    one phase, `tileW = stride_w * wgmmaN`) with both operands read by the
-    tensor cores from shared memory, staged two rounds deep.
+    block's `tileC / 64` channel groups times a split of its `rows`
+    (`wgmmaGroups / (tileC / 64)` warpgroups share the rows, each taking
+    every split-th row and all W stride phases, so that its taps are known
+    at compile time), each warpgroup issuing `wgmma.mma_async m64nNk8`
+    (N = `wgmmaN` positions of one phase, `tileW = stride_w * wgmmaN`)
+    with both operands read by the tensor cores from shared memory, staged
+    two rounds deep.
 
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
@@ -68,8 +70,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     bool usesTensorCores() const { return getMmaTilesC() > 0 || usesWgmma(); }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }
-    /// Warpgroups that share the W stride phases of one channel group.
-    int64_t getWgmmaPhaseSplit() const {
+    /// Warpgroups that share the rows of one channel group.
+    int64_t getWgmmaRowSplit() const {
       return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) : 0;
     }
   }];

@@ -61,8 +61,8 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "tf32 kernels that fit run on Hopper warpgroup MMA "
            "(wgmma.mma_async, sm_90a) instead of mma.sync (0 or 1)">,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
-           "wgmma warpgroups per channel group, each taking stride_w / "
-           "split W phases (0: cost model; 1 or stride_w)">,
+           "wgmma warpgroups per channel group, each taking rows / split "
+           "rows (0: cost model; a power of two dividing rows)">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
