@@ -38,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Knob grids per precision: (fusecc flag, tuning-file field, values); 0 is
 # the cost model's choice.
 GRIDS = {
-    "tf32": [("--tile-rows", "rows", [0, 1, 2, 4]),
+    "tf32": [("--tile-rows", "rows", [0, 1, 2, 4, 8]),
              ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
              ("--tile-c", "tile_c", [0, 32]),
              ("--tile-merge-h", "merge_h", [0, 1]),

@@ -13,7 +13,7 @@
 // TILEW: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=4 threads=128
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{rows=3}))' 2>&1 | FileCheck %s --check-prefix=ROWS
-// ROWS: error: fuse-tile-kernels: rows must be 0 (auto), 1, 2 or 4, got 3
+// ROWS: error: fuse-tile-kernels: rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got 3
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ci-chunk=12}))' 2>&1 | FileCheck %s --check-prefix=CICHUNK12
 // CICHUNK12: error: fuse-tile-kernels: ci-chunk must be 0 (auto) or a multiple of 8 up to 64, got 12
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ci-chunk=72}))' 2>&1 | FileCheck %s --check-prefix=CICHUNK72

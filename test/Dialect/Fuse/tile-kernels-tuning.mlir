@@ -73,4 +73,4 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // BADMAXW: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-max-tile-w.json' entry for this kernel: max-tile-w must be >= 8, got 4
 // RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-bad-rows.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADROWS
 // The error is located at the layer (the convolution) the entry is for.
-// BADROWS: tile-kernels-tuning.mlir:[[@LINE-49]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2 or 4, got 3
+// BADROWS: tile-kernels-tuning.mlir:[[@LINE-49]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got 3

@@ -2,7 +2,7 @@
 // run on Hopper warpgroup MMA. N = positions per phase; per 64-channel
 // group the fewest warpgroups (each taking rows / split rows and every W
 // phase) whose accumulators (stride_w x own rows x N / 2) stay <= 80 per
-// thread, at most 512 threads; the most rows that allows. Grouped
+// thread, at most 512 threads; the most rows (8, 4, 2, 1) that allows. Grouped
 // convolutions keep mma.sync; wgmma=0 (sm_90) never uses it.
 
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
@@ -11,11 +11,11 @@
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
-// kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, two
-// warpgroups (2 rows each), 2 phases x 2 rows x 16 accumulators, 16 input
-// channels per round (blocks of up to 256 threads).
+// kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, 8
+// rows in four warpgroups (2 rows each: 2 phases x 2 rows x 16
+// accumulators), 32 input channels per round (a 512-thread block).
 // CHECK-LABEL: fuse.kernel "conv3d_k0"
-// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 4, wgmmaN = 32, wgmmaGroups = 2>
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 8, wgmmaN = 32, wgmmaGroups = 4>
 // SPLIT1-LABEL: fuse.kernel "conv3d_k0"
 // SPLIT1-SAME: threadsC = 16, {{.*}}rows = 2, wgmmaN = 32, wgmmaGroups = 1>
 // SM90-LABEL: fuse.kernel "conv3d_k0"

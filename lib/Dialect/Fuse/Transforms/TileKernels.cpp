@@ -218,14 +218,16 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
   const int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
-  for (int64_t rows : {4, 2, 1}) {
+  for (int64_t rows : {8, 4, 2, 1}) {
     if (forcedRows && rows != forcedRows)
       continue;
     if (rows > 1 && rows > rowsNeeded && !forcedRows)
       continue;
     // Warpgroups per channel group, sharing the rows: the fewest whose
     // accumulators (all W phases x own rows x N / 2) fit, at most 512
-    // threads (128 registers each).
+    // threads (128 registers each). More rows per block share every staged
+    // weight: 8 rows in four warpgroups beat 4 rows in two on kb1_77,
+    // kb2_20 and kb2_49 (docs/perf.md section 28).
     for (int64_t split = 1; split <= rows; split *= 2) {
       if (forcedSplit && split != forcedSplit)
         continue;
@@ -448,8 +450,10 @@ struct TileKernelsPass
         d << source << ": ";
       return d;
     };
-    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4)
-      return error() << "rows must be 0 (auto), 1, 2 or 4, got " << k.rows;
+    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4 &&
+        k.rows != 8)
+      return error() << "rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got "
+                     << k.rows;
     if (k.ciChunk < 0 || k.ciChunk % 8 != 0 || k.ciChunk > 64)
       return error() << "ci-chunk must be 0 (auto) or a multiple of 8 up to "
                         "64, got "
