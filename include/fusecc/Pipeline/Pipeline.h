@@ -52,8 +52,8 @@ struct PipelineOptions {
 
 /// Registers the command-line options of the tiling overrides (--tuning,
 /// --tile-rows, --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
-/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split), shared by the tools; call before parsing
-/// the command line.
+/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split), shared by
+/// the tools; call before parsing the command line.
 void registerTilingCLOptions();
 /// Copies the parsed tiling options into `options`.
 void applyTilingCLOptions(PipelineOptions &options);

@@ -196,8 +196,7 @@ private:
   Value wgmmaDescriptor(Value wordOffset, int64_t lboBytes, int64_t sboBytes);
   Type wgmmaAccType() {
     return LLVM::LLVMStructType::getLiteral(
-        b.getContext(),
-        SmallVector<Type>(cfg.getWgmmaN() / 2, b.getF32Type()));
+        b.getContext(), SmallVector<Type>(cfg.getWgmmaN() / 2, b.getF32Type()));
   }
   /// The valid-tap rounds of the main loop: (d tap, h tap or all h taps,
   /// input channel chunk) of round `q`.
@@ -699,8 +698,7 @@ void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
 }
 
 KernelEmitter::Round KernelEmitter::decodeRound(Value q) {
-  const int64_t numChunks =
-      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   const int64_t hPerRound = smemPlan.hTapsPerRound;
   Round r;
   Value chunk = remu(q, numChunks);
@@ -733,8 +731,7 @@ Value KernelEmitter::wgmmaDescriptor(Value wordOffset, int64_t lboBytes,
 
 void KernelEmitter::emitConvolutionWgmma() {
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  const int64_t numChunks =
-      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
   if (smemPlan.vectorInput)
     iwMin = mul(floorDiv(iwMin, 4), 4);
@@ -845,12 +842,12 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
       };
       if (smemPlan.vectorInput) {
         Value okv = andI(ok, inRange(iw, g.in[2]));
-        SmallVector<Value> idx = fullIndex(n, clamp(okv, chan),
-                                           clamp(okv, r.id), clamp(okv, ihr),
-                                           clamp(okv, iw));
-        Value v = vector::LoadOp::create(b, v4Ty, input, idx,
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(16));
+        SmallVector<Value> idx =
+            fullIndex(n, clamp(okv, chan), clamp(okv, r.id), clamp(okv, ihr),
+                      clamp(okv, iw));
+        Value v =
+            vector::LoadOp::create(b, v4Ty, input, idx,
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
         for (int64_t j = 0; j < 4; ++j)
           item.vals[j].push_back(arith::SelectOp::create(
               b, okv, vector::ExtractOp::create(b, v, j), f(0.0)));
@@ -859,17 +856,17 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
           Value iwj = add(iw, j);
           Value okj = andI(ok, inRange(iwj, g.in[2]));
           SmallVector<Value> idx =
-              fullIndex(n, clamp(okj, chan), clamp(okj, r.id),
-                        clamp(okj, ihr), clamp(okj, iwj));
+              fullIndex(n, clamp(okj, chan), clamp(okj, r.id), clamp(okj, ihr),
+                        clamp(okj, iwj));
           item.vals[j].push_back(arith::SelectOp::create(
               b, okj, memref::LoadOp::create(b, input, idx), f(0.0)));
         }
       }
     }
-    item.base = add(add(add(mul(rr, smemPlan.xsRowStride),
-                            mul(kg, smemPlan.xsPlaneStride)),
-                        mul(col, 4)),
-                    add(buf, smemPlan.xsOffset));
+    item.base = add(
+        add(add(mul(rr, smemPlan.xsRowStride), mul(kg, smemPlan.xsPlaneStride)),
+            mul(col, 4)),
+        add(buf, smemPlan.xsOffset));
     return item;
   };
   auto loadWeights = [&](int64_t it) {
@@ -970,7 +967,8 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // (async proxy) after the next barrier.
   NVVM::FenceProxyOp::create(
       b, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }
 
 SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
@@ -1001,18 +999,17 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
       // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
       const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
       for (int64_t t = 0; t < kw; ++t) {
-        Value descA = wgmmaDescriptor(
-            add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
-                           2 * ks * smemPlan.wsPlaneStride),
-            aLbo, sbo);
+        Value descA =
+            wgmmaDescriptor(add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
+                                           2 * ks * smemPlan.wsPlaneStride),
+                            aLbo, sbo);
         for (int64_t p = 0; p < sw; ++p) {
           // Positions ow0 + p + sw * j: tap t is valid iff t * dw = p + pw
           // (mod sw); position 0 then reads staged column
           // (ow0 + p + pw - t * dw) / sw - iwMin.
           if (((p + pw - t * dw) % sw + sw) % sw != 0)
             continue;
-          Value col0 =
-              sub(add(divu(ow0, sw), (p + pw - t * dw) / sw), iwMin);
+          Value col0 = sub(add(divu(ow0, sw), (p + pw - t * dw) / sw), iwMin);
           for (int64_t i = 0; i < ownRows; ++i) {
             Value row = add(wgRowSplit, i * split);
             Value descB = wgmmaDescriptor(
@@ -1042,20 +1039,19 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
   Value warp = remu(divu(tid, 32), 4), lane = remu(tid, 32);
   Value grp = divu(lane, 4), tig = remu(lane, 4);
   for (int64_t half = 0; half < 2; ++half) {
-    Value cl = add(add(mul(wgChannelGroup, 64), mul(warp, 16)),
-                   add(grp, half * 8));
+    Value cl =
+        add(add(mul(wgChannelGroup, 64), mul(warp, 16)), add(grp, half * 8));
     Value bias = convBias(cl);
     for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = add(wgRowSplit, i * split);
         for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
-            Value v = LLVM::ExtractValueOp::create(
-                b, acc[p * ownRows + i], 4 * j + 2 * half + col);
+            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
+                                                   4 * j + 2 * half + col);
             Value pos = add(mul(tig, 2), 8 * j + col);
             Value wl = add(mul(pos, sw), p);
-            sstore(arith::AddFOp::create(b, v, bias),
-                   tileAddr(0, row, cl, wl));
+            sstore(arith::AddFOp::create(b, v, bias), tileAddr(0, row, cl, wl));
           }
       }
   }

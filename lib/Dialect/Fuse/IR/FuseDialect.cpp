@@ -79,8 +79,8 @@ LogicalResult TileConfigAttr::verify(
                          << wgmmaN << ")";
     if (threadsW * threadsC != 128 * wgmmaGroups)
       return emitError() << "threadsW * threadsC (" << threadsW * threadsC
-                         << ") must be 128 * wgmmaGroups ("
-                         << 128 * wgmmaGroups << ")";
+                         << ") must be 128 * wgmmaGroups (" << 128 * wgmmaGroups
+                         << ")";
     if (ciChunk % 8 != 0)
       return emitError() << "ciChunk (" << ciChunk
                          << ") must be a multiple of 8 with wgmma";

@@ -189,11 +189,11 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   const int64_t sw = g.stride[2];
   const int64_t cout64 = llvm::alignTo(g.cout, 64);
-  int64_t tileC = a.needsAllChannels
-                      ? cout64
-                      : std::min<int64_t>(
-                            cout64, forcedTileC ? llvm::alignTo(forcedTileC, 64)
-                                                : 64);
+  int64_t tileC =
+      a.needsAllChannels
+          ? cout64
+          : std::min<int64_t>(
+                cout64, forcedTileC ? llvm::alignTo(forcedTileC, 64) : 64);
   const int64_t channelGroups = tileC / 64;
   if (channelGroups > 8)
     return {};
@@ -202,7 +202,8 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // (fewer, longer tensor-core instructions per staged operand).
   const int64_t perPhase = llvm::divideCeil(g.out[2], sw);
   const int64_t maxN = std::min<int64_t>(
-      256, maxTileW == kDefaultMaxTileW ? 128 : std::max<int64_t>(8, maxTileW / sw));
+      256,
+      maxTileW == kDefaultMaxTileW ? 128 : std::max<int64_t>(8, maxTileW / sw));
   int64_t N = 0;
   if (a.needsWholeRow) {
     N = llvm::alignTo(perPhase, 8);
@@ -234,17 +235,16 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
-      if (threads > 1024 ||
-          sw * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
+      if (threads > 1024 || sw * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
       // than 32 on kb1_77, kb2_20, kb2_34, kb2_49), 32 for larger blocks,
       // which run one per SM anyway (half the rounds: kb2_91 2.45 vs
       // 2.56 ms), docs/perf.md section 27.
-      SmallVector<int64_t, 3> chunks =
-          threads <= 256 ? SmallVector<int64_t, 3>{16, 32, 8}
-                         : SmallVector<int64_t, 3>{32, 16, 8};
+      SmallVector<int64_t, 3> chunks = threads <= 256
+                                           ? SmallVector<int64_t, 3>{16, 32, 8}
+                                           : SmallVector<int64_t, 3>{32, 16, 8};
       for (int64_t ciChunk : chunks) {
         if (forcedCiChunk && ciChunk != forcedCiChunk)
           continue;
@@ -450,8 +450,7 @@ struct TileKernelsPass
         d << source << ": ";
       return d;
     };
-    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4 &&
-        k.rows != 8)
+    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4 && k.rows != 8)
       return error() << "rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got "
                      << k.rows;
     if (k.ciChunk < 0 || k.ciChunk % 8 != 0 || k.ciChunk > 64)
@@ -510,7 +509,7 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,   ciChunk,    tileC, threads, maxTileW,
+      TunedChoice knobs{rows,   ciChunk,    tileC, threads,   maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
