@@ -437,21 +437,18 @@ private:
       if (!inst.isFloat)
         return fail(&op, "only f32 or f32-struct undef/poison is supported");
       inst.imm = fromF(std::numeric_limits<float>::quiet_NaN());
-    } else if (auto iv = dyn_cast<LLVM::InsertValueOp>(op)) {
-      // in = container slots, then the value; imm = the position.
-      inst.opc = Opc::Insert;
-      int n = f32StructSize(iv.getContainer().getType());
-      if (iv.getPosition().size() != 1 || iv.getPosition()[0] < 0 ||
-          iv.getPosition()[0] >= n)
-        return fail(&op, "llvm.insertvalue needs one position in the struct");
-      inst.imm = static_cast<uint64_t>(iv.getPosition()[0]);
-    } else if (auto ev = dyn_cast<LLVM::ExtractValueOp>(op)) {
-      inst.opc = Opc::Extract;
-      int n = f32StructSize(ev.getContainer().getType());
-      if (ev.getPosition().size() != 1 || ev.getPosition()[0] < 0 ||
-          ev.getPosition()[0] >= n)
-        return fail(&op, "llvm.extractvalue needs one position in the struct");
-      inst.imm = static_cast<uint64_t>(ev.getPosition()[0]);
+    } else if (isa<LLVM::InsertValueOp, LLVM::ExtractValueOp>(op)) {
+      // Insert: in = container slots, then the value. imm = the position.
+      auto iv = dyn_cast<LLVM::InsertValueOp>(op);
+      auto ev = dyn_cast<LLVM::ExtractValueOp>(op);
+      inst.opc = iv ? Opc::Insert : Opc::Extract;
+      Value container = iv ? iv.getContainer() : ev.getContainer();
+      ArrayRef<int64_t> pos = iv ? iv.getPosition() : ev.getPosition();
+      int n = f32StructSize(container.getType());
+      if (pos.size() != 1 || pos[0] < 0 || pos[0] >= n)
+        return fail(&op, op.getName().getStringRef() +
+                             " needs one position in the struct");
+      inst.imm = static_cast<uint64_t>(pos[0]);
     } else if (auto ep = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
       inst.opc = Opc::SmemAddr;
       if (!ep.getSource().getDefiningOp<memref::ViewOp>())

@@ -166,6 +166,31 @@ private:
   void stageWeights(Value weight, Value ci0, Value ciBase, Value coInGroup,
                     Value td, Value th, Value hValid, int64_t hStep);
   TapRange tapRange(Value outPlusPad, int64_t dim, int64_t rows);
+  /// The kw W taps of the weight row at `widx` (all indices but the last):
+  /// 16-byte vector loads when kw % 4 == 0, else one load per tap.
+  SmallVector<Value> loadWeightRow(Value weight, ArrayRef<Value> widx) {
+    const int64_t kw = g.k[2];
+    SmallVector<Value> taps;
+    auto withTap = [&](int64_t t) {
+      SmallVector<Value> idx(widx);
+      idx.push_back(c(t));
+      return idx;
+    };
+    if (kw % 4 != 0) {
+      for (int64_t t = 0; t < kw; ++t)
+        taps.push_back(memref::LoadOp::create(b, weight, withTap(t)));
+      return taps;
+    }
+    auto v4Ty = VectorType::get({4}, b.getF32Type());
+    for (int64_t t = 0; t < kw; t += 4) {
+      Value v4 = vector::LoadOp::create(b, v4Ty, weight, withTap(t),
+                                        /*nontemporal=*/false,
+                                        llvm::MaybeAlign(16));
+      for (int64_t i = 0; i < 4; ++i)
+        taps.push_back(vector::ExtractOp::create(b, v4, i));
+    }
+    return taps;
+  }
   /// Rounds a conv operand to TF32 on the tensor-core path.
   Value roundOperand(Value v);
   SmallVector<Value> initialAccumulators();
@@ -474,25 +499,7 @@ void KernelEmitter::stageWeights(Value weight, Value ci0, Value ciBase,
     widx.push_back(clamp(td));
   if (g.rank >= 4)
     widx.push_back(clamp(add(th, mul(ha, hStep))));
-  SmallVector<Value> taps;
-  if (kw % 4 == 0) {
-    auto v4Ty = VectorType::get({4}, b.getF32Type());
-    for (int64_t q = 0; q < kw / 4; ++q) {
-      SmallVector<Value> idx(widx);
-      idx.push_back(c(4 * q));
-      Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
-                                        /*nontemporal=*/false,
-                                        llvm::MaybeAlign(16));
-      for (int64_t i = 0; i < 4; ++i)
-        taps.push_back(vector::ExtractOp::create(b, v4, i));
-    }
-  } else {
-    for (int64_t t = 0; t < kw; ++t) {
-      SmallVector<Value> idx(widx);
-      idx.push_back(c(t));
-      taps.push_back(memref::LoadOp::create(b, weight, idx));
-    }
-  }
+  SmallVector<Value> taps = loadWeightRow(weight, widx);
   auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, total), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   for (int64_t t = 0; t < kw; ++t) {
@@ -895,24 +902,7 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
         widx.push_back(clamp(r.td));
       if (g.rank >= 4)
         widx.push_back(clamp(add(r.th, mul(ha, hTaps.step))));
-      SmallVector<Value> loaded;
-      if (kw % 4 == 0) {
-        for (int64_t t4 = 0; t4 < kw / 4; ++t4) {
-          SmallVector<Value> idx(widx);
-          idx.push_back(c(4 * t4));
-          Value v4 = vector::LoadOp::create(b, v4Ty, weight, idx,
-                                            /*nontemporal=*/false,
-                                            llvm::MaybeAlign(16));
-          for (int64_t i = 0; i < 4; ++i)
-            loaded.push_back(vector::ExtractOp::create(b, v4, i));
-        }
-      } else {
-        for (int64_t t = 0; t < kw; ++t) {
-          SmallVector<Value> idx(widx);
-          idx.push_back(c(t));
-          loaded.push_back(memref::LoadOp::create(b, weight, idx));
-        }
-      }
+      SmallVector<Value> loaded = loadWeightRow(weight, widx);
       for (int64_t t = 0; t < kw; ++t)
         item.vals[t].push_back(
             ok ? arith::SelectOp::create(b, ok, loaded[t], f(0.0)).getResult()
