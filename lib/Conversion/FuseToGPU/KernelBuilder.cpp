@@ -183,9 +183,9 @@ private:
     }
     auto v4Ty = VectorType::get({4}, b.getF32Type());
     for (int64_t t = 0; t < kw; t += 4) {
-      Value v4 = vector::LoadOp::create(b, v4Ty, weight, withTap(t),
-                                        /*nontemporal=*/false,
-                                        llvm::MaybeAlign(16));
+      Value v4 =
+          vector::LoadOp::create(b, v4Ty, weight, withTap(t),
+                                 /*nontemporal=*/false, llvm::MaybeAlign(16));
       for (int64_t i = 0; i < 4; ++i)
         taps.push_back(vector::ExtractOp::create(b, v4, i));
     }
