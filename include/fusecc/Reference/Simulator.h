@@ -25,6 +25,18 @@
 // copy, pending copies of two threads to one word, copies not committed at a
 // wait and copies still pending at gpu.return are reported.
 //
+// Hopper warpgroup MMA (nvvm.wgmma.mma_async, tf32, both operands in shared
+// memory through matrix descriptors, K-major without swizzle) runs when the
+// whole warpgroup (128 consecutive threads) issues it with identical
+// descriptors: it reads its operands then and writes the accumulators (an
+// all-f32 llvm.struct, the PTX fragment layout) at once; its shared-memory
+// reads stay pending until nvvm.wgmma.wait.group retires its commit group.
+// Reported: operands not written before the last barrier or not fenced for
+// the async proxy (nvvm.fence.proxy async.shared by the writer after its
+// write), stores to words a pending wgmma reads, a missing
+// nvvm.wgmma.fence.aligned, wgmma uncommitted at a wait or pending at exit.
+// Shared memory sits at window address 1024 (extract_aligned_pointer).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSECC_REFERENCE_SIMULATOR_H
