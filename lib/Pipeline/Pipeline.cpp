@@ -106,6 +106,23 @@ void fusecc::applyTilingCLOptions(PipelineOptions &options) {
   options.tileWgmmaSplit = o.wgmmaSplit;
 }
 
+LogicalResult fusecc::verifyTilingOptions(const PipelineOptions &options,
+                                          bool forTarget,
+                                          std::string &message) {
+  if (options.tileWgmma < -1 || options.tileWgmma > 1) {
+    message = "--tile-wgmma must be -1 (the chip decides), 0 or 1, got " +
+              std::to_string(options.tileWgmma);
+    return failure();
+  }
+  if (forTarget && options.tileWgmma == 1 && options.chip != "sm_90a") {
+    message = "--tile-wgmma=1 needs --chip=sm_90a (wgmma is an sm_90a "
+              "instruction), got '" +
+              options.chip + "'";
+    return failure();
+  }
+  return success();
+}
+
 bool fusecc::usesWgmma(const PipelineOptions &options) {
   if (options.tileWgmma >= 0)
     return options.tileWgmma == 1;

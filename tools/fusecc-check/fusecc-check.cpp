@@ -298,6 +298,11 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.precision = precision;
   // Tiling choices to check, as fusecc takes them (tuning file, knobs).
   fusecc::applyTilingCLOptions(options);
+  if (std::string message; failed(
+          fusecc::verifyTilingOptions(options, /*forTarget=*/false, message))) {
+    errs() << "fusecc-check: error: " << message << "\n";
+    return 1;
+  }
   PassManager pm(&ctx);
   fusecc::buildFusionPipeline(pm, options);
   fusecc::buildGPUPipeline(pm, options);

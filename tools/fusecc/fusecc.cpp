@@ -106,6 +106,11 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.precision = precision;
   options.optLevel = optLevel;
   fusecc::applyTilingCLOptions(options);
+  if (std::string message; failed(
+          fusecc::verifyTilingOptions(options, /*forTarget=*/true, message))) {
+    errs() << "fusecc: error: " << message << "\n";
+    return failure();
+  }
   if (!cudaPath.empty())
     options.cudaPath = cudaPath;
   if (emit >= Emit::NVVM) {

@@ -59,6 +59,11 @@ void registerTilingCLOptions();
 void applyTilingCLOptions(PipelineOptions &options);
 /// True if the tf32 path of `options` uses wgmma (see `tileWgmma`).
 bool usesWgmma(const PipelineOptions &options);
+/// Checks the tool-level tiling options (the pass checks its own knobs):
+/// `--tile-wgmma` is -1, 0 or 1, and 1 needs an sm_90a chip when the tool
+/// emits code for `options.chip` (`forTarget`). Fails with `message`.
+llvm::LogicalResult verifyTilingOptions(const PipelineOptions &options,
+                                        bool forTarget, std::string &message);
 
 /// Path of libdevice under `options.cudaPath`, or failure with a message.
 llvm::FailureOr<std::string> findLibdevice(const PipelineOptions &options,
