@@ -47,8 +47,8 @@ struct TilingCLOptions {
                      "kernels whose tuning key it lists use them"),
       llvm::cl::value_desc("file"), llvm::cl::init("")};
   Opt<int64_t> rows{"tile-rows",
-                    llvm::cl::desc("Tensor-core rows per block: 1, 2, 4 "
-                                   "(default: cost model)"),
+                    llvm::cl::desc("Tensor-core rows per block: 1, 2, 4, 8 "
+                                   "(8: wgmma only; default: cost model)"),
                     llvm::cl::init(0)};
   Opt<int64_t> ciChunk{"tile-ci-chunk",
                        llvm::cl::desc("Tensor-core input channels per round, "

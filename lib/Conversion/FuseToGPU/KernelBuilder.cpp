@@ -223,6 +223,9 @@ private:
     return LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(cfg.getWgmmaN() / 2, b.getF32Type()));
   }
+  /// Sets `iwMin` and the block's valid d / h taps; returns the number of
+  /// main-loop rounds (both tensor-core and FMA paths).
+  Value setUpRounds();
   /// The valid-tap rounds of the main loop: (d tap, h tap or all h taps,
   /// input channel chunk) of round `q`.
   struct Round {
@@ -356,22 +359,9 @@ TapRange KernelEmitter::tapRange(Value outPlusPad, int64_t dim, int64_t rows) {
 }
 
 void KernelEmitter::emitConvolution() {
-  const int64_t sb = smemPlan.subBlock, kc = cfg.getCiChunk();
-  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), kc);
+  const int64_t sb = smemPlan.subBlock;
   Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
-
-  iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
-  if (smemPlan.vectorInput)
-    iwMin = mul(floorDiv(iwMin, 4), 4);
-  TapRange dTaps = tapRange(add(od, g.pad[0]), 0, 1);
-  TapRange hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
-  // Rounds of the main loop: (valid d tap, valid h tap, channel chunk), or
-  // (valid d tap, channel chunk) with all valid h taps staged at once.
-  const int64_t hPerRound = smemPlan.hTapsPerRound;
-  Value hRounds = hPerRound > 1 ? arith::MinSIOp::create(b, hTaps.count, c(1))
-                                : hTaps.count;
-  Value rounds = mul(mul(dTaps.count, hRounds), numChunks);
+  Value rounds = setUpRounds();
   auto subLoop = scf::ForOp::create(b, c(0), c(cfg.getTileC()), c(sb));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(subLoop.getBody());
@@ -386,27 +376,15 @@ void KernelEmitter::emitConvolution() {
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value q = loop.getInductionVar();
-    Value chunk = remu(q, numChunks);
-    Value rest = divu(q, numChunks);
-    Value ah = hPerRound > 1 ? c(0) : arith::RemUIOp::create(b, rest, hRounds);
-    Value ad = hPerRound > 1 ? rest : arith::DivUIOp::create(b, rest, hRounds);
-    Value td = add(dTaps.first, mul(ad, dTaps.step));
-    Value id = sub(dTaps.input, mul(ad, dTaps.inputStep));
-    Value th = add(hTaps.first, mul(ah, hTaps.step));
-    // Staged input rows start at the row of the last tap that may be staged
-    // (tap a of block row r reads staged row (hPerRound - 1 - a) x
-    // inputStep + r).
-    Value ih = sub(hTaps.input, mul(add(ah, hPerRound - 1), hTaps.inputStep));
-    Value hValid = hPerRound > 1 ? hTaps.count : c(1);
-    Value ci0 = mul(chunk, kc);
+    Round r = decodeRound(loop.getInductionVar());
     // Everyone is done with the previous round's operands.
     gpu::BarrierOp::create(b);
-    stageInputs(input, ci0, ciBase, id, ih);
-    stageWeights(weight, ci0, ciBase, coInGroup, td, th, hValid, hTaps.step);
+    stageInputs(input, r.ci0, ciBase, r.id, r.ih);
+    stageWeights(weight, r.ci0, ciBase, coInGroup, r.td, r.th, r.hValid,
+                 hTaps.step);
     gpu::BarrierOp::create(b);
     SmallVector<Value> acc(loop.getRegionIterArgs());
-    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0), hValid)
+    acc = cfg.usesTensorCores() ? accumulateChunkMMA(acc, c(0), r.hValid)
                                 : accumulateChunkFMA(acc, c(0));
     scf::YieldOp::create(b, acc);
   }
@@ -704,6 +682,22 @@ void KernelEmitter::storeAccumulatorsMMA(Value subBase, ArrayRef<Value> acc) {
     }
 }
 
+Value KernelEmitter::setUpRounds() {
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
+  if (smemPlan.vectorInput)
+    iwMin = mul(floorDiv(iwMin, 4), 4);
+  dTaps = tapRange(add(od, g.pad[0]), 0, 1);
+  hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
+  // Rounds of the main loop: (valid d tap, valid h tap, channel chunk), or
+  // (valid d tap, channel chunk) with all valid h taps staged at once.
+  hRounds = smemPlan.hTapsPerRound > 1
+                ? arith::MinSIOp::create(b, hTaps.count, c(1)).getResult()
+                : hTaps.count;
+  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  return mul(mul(dTaps.count, hRounds), numChunks);
+}
+
 KernelEmitter::Round KernelEmitter::decodeRound(Value q) {
   const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   const int64_t hPerRound = smemPlan.hTapsPerRound;
@@ -715,7 +709,9 @@ KernelEmitter::Round KernelEmitter::decodeRound(Value q) {
   r.td = add(dTaps.first, mul(ad, dTaps.step));
   r.id = sub(dTaps.input, mul(ad, dTaps.inputStep));
   r.th = add(hTaps.first, mul(ah, hTaps.step));
-  // Staged rows start at the row of the last tap that may be staged.
+  // Staged input rows start at the row of the last tap that may be staged
+  // (tap a of block row r reads staged row (hPerRound - 1 - a) x inputStep
+  // + r).
   r.ih = sub(hTaps.input, mul(add(ah, hPerRound - 1), hTaps.inputStep));
   r.hValid = hPerRound > 1 ? hTaps.count : c(1);
   r.ci0 = mul(chunk, cfg.getCiChunk());
@@ -737,17 +733,8 @@ Value KernelEmitter::wgmmaDescriptor(Value wordOffset, int64_t lboBytes,
 }
 
 void KernelEmitter::emitConvolutionWgmma() {
-  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
-  iwMin = floorDiv(add(ow0, pw - (kw - 1) * dw), sw);
-  if (smemPlan.vectorInput)
-    iwMin = mul(floorDiv(iwMin, 4), 4);
-  dTaps = tapRange(add(od, g.pad[0]), 0, 1);
-  hTaps = tapRange(add(oh, g.pad[1]), 1, cfg.getRows());
-  hRounds = smemPlan.hTapsPerRound > 1
-                ? arith::MinSIOp::create(b, hTaps.count, c(1)).getResult()
-                : hTaps.count;
-  Value rounds = mul(mul(dTaps.count, hRounds), numChunks);
+  const int64_t sw = g.stride[2];
+  Value rounds = setUpRounds();
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, smem);
   smemEnc = divu(arith::AndIOp::create(b, ptr, c(0x3FFFF)), 16);
 

@@ -64,6 +64,25 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   return success();
 }
 
+/// Positions of one W stride phase per block on the tensor-core paths: the
+/// whole row (in multiples of 8) if a reduction needs it, else the multiple
+/// of 8 up to `maxPositions` that covers the phase with the least waste plus
+/// `tileOverhead` positions' worth of cost per tile (a larger overhead
+/// prefers longer tiles).
+int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
+                          int64_t maxPositions, int64_t tileOverhead) {
+  const int64_t perPhase = llvm::divideCeil(a.geom.out[2], sw);
+  if (a.needsWholeRow)
+    return llvm::alignTo(perPhase, 8);
+  int64_t best = std::numeric_limits<int64_t>::max(), positions = 8;
+  for (int64_t p = 8; p <= maxPositions; p += 8) {
+    int64_t cost = llvm::divideCeil(perPhase, p) * (p + tileOverhead);
+    if (cost < best)
+      best = cost, positions = p;
+  }
+  return positions;
+}
+
 /// `chooseMMAConfig` for a given number of channel warps.
 TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
                                         const KernelAnalysis &a,
@@ -77,18 +96,8 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     return {};
   // Positions per phase: the whole row if a reduction needs it, else the
   // multiple of 8 that wastes least (plus a small per-tile overhead).
-  int64_t perPhase = llvm::divideCeil(g.out[2], sw);
-  int64_t positions = 0;
-  if (a.needsWholeRow) {
-    positions = llvm::alignTo(perPhase, 8);
-  } else {
-    int64_t best = std::numeric_limits<int64_t>::max();
-    for (int64_t p = 8; p <= std::max<int64_t>(8, maxTileW / sw); p += 8) {
-      int64_t cost = llvm::divideCeil(perPhase, p) * (p + 8);
-      if (cost < best)
-        best = cost, positions = p;
-    }
-  }
+  int64_t positions = positionsPerPhase(
+      a, sw, std::max<int64_t>(8, maxTileW / sw), /*tileOverhead=*/8);
   int64_t nTiles = positions / 8;
   int64_t warpsW = nTiles % 2 == 0 ? 2 : 1;
   int64_t tilesW = nTiles / warpsW;
@@ -200,21 +209,10 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // Positions per phase (the wgmma N): the whole row if a reduction needs
   // it, else the multiple of 8 that wastes least, larger tiles preferred
   // (fewer, longer tensor-core instructions per staged operand).
-  const int64_t perPhase = llvm::divideCeil(g.out[2], sw);
   const int64_t maxN = std::min<int64_t>(
       256,
       maxTileW == kDefaultMaxTileW ? 128 : std::max<int64_t>(8, maxTileW / sw));
-  int64_t N = 0;
-  if (a.needsWholeRow) {
-    N = llvm::alignTo(perPhase, 8);
-  } else {
-    int64_t best = std::numeric_limits<int64_t>::max();
-    for (int64_t p = 8; p <= maxN; p += 8) {
-      int64_t cost = llvm::divideCeil(perPhase, p) * (p + 16);
-      if (cost < best)
-        best = cost, N = p;
-    }
-  }
+  int64_t N = positionsPerPhase(a, sw, maxN, /*tileOverhead=*/16);
   if (N > 256)
     return {};
   const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
