@@ -53,7 +53,8 @@ class Buffer(ctypes.Structure):
 
 
 class EntryInfo(ctypes.Structure):
-    """fusecc_entry_info_t."""
+    """fusecc_entry_info_t (the C function writes every field: this mirror
+    must match the header exactly, or it writes past the ctypes buffer)."""
 
     _fields_ = [
         ("name", ctypes.c_char_p),
@@ -61,6 +62,8 @@ class EntryInfo(ctypes.Structure):
         ("input_count", ctypes.c_size_t),
         ("launch_count", ctypes.c_size_t),
         ("graph_line_count", ctypes.c_size_t),
+        # Bundle format version 2: runtime-allocated scratch buffers.
+        ("workspace_count", ctypes.c_size_t),
     ]
 
 
@@ -89,6 +92,7 @@ class LaunchInfo(ctypes.Structure):
         ("block", ctypes.c_uint32 * 3),
         ("smem_bytes", ctypes.c_uint32),
         ("param_count", ctypes.c_size_t),
+        # Values >= the entry's arg_count name workspace (value - arg_count).
         ("param_args", ctypes.POINTER(ctypes.c_size_t)),
     ]
 
@@ -165,13 +169,15 @@ class Arg:
 class Entry:
     """One entry: args, launches and graph lines."""
 
-    def __init__(self, index, name, args, launches, graph, input_count):
+    def __init__(self, index, name, args, launches, graph, input_count,
+                 workspace_count=0):
         self.index = index
         self.name = name
         self.args = args
         self.launches = launches
         self.graph = graph
         self.input_count = input_count
+        self.workspace_count = workspace_count
 
     @property
     def inputs(self):
@@ -221,13 +227,19 @@ class Bundle:
             check(lib.fusecc_bundle_launch_info(self.handle, e, i,
                                                 ctypes.byref(launch)),
                   "fusecc_bundle_launch_info")
+            # Params: an int is an entry arg index, "w<k>" workspace k (the
+            # runtime allocates workspaces itself; callers never pass them).
+            params = []
+            for p in range(launch.param_count):
+                index = launch.param_args[p]
+                params.append(index if index < info.arg_count
+                              else "w%d" % (index - info.arg_count))
             launches.append({
                 "kernel": launch.kernel_name.decode(),
                 "grid": list(launch.grid),
                 "block": list(launch.block),
                 "smem": launch.smem_bytes,
-                "params": [launch.param_args[p]
-                           for p in range(launch.param_count)],
+                "params": params,
             })
         graph = []
         for g in range(info.graph_line_count):
@@ -237,7 +249,7 @@ class Bundle:
                   "fusecc_bundle_graph_line")
             graph.append(text.value.decode())
         return Entry(e, info.name.decode(), args, launches, graph,
-                     info.input_count)
+                     info.input_count, info.workspace_count)
 
     def load_module(self):
         """Loads the PTX into the current CUDA context (PyTorch's)."""

@@ -2320,6 +2320,7 @@ void BlockExecutor::retireWgmma(int wg,
 LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
                         DenseMap<Value, int64_t> &ints,
                         func::FuncOp host, std::vector<Buffer> &args,
+                        DenseMap<Value, std::pair<Buffer *, int>> &workspaces,
                         DenseMap<Operation *, std::unique_ptr<Kernel>> &kernels,
                         Stats &stats, std::string &error) {
   auto hostFail = [&](const Twine &msg) {
@@ -2368,9 +2369,15 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
   std::vector<Buffer *> bufs;
   SmallVector<int> argIdx;
   for (Value v : launch.getKernelOperands()) {
+    if (auto it = workspaces.find(v); it != workspaces.end()) {
+      bufs.push_back(it->second.first);
+      argIdx.push_back(it->second.second);
+      continue;
+    }
     auto ba = dyn_cast<BlockArgument>(v);
     if (!ba || ba.getOwner() != &host.getBody().front())
-      return hostFail("kernel operand is not an argument of the host function");
+      return hostFail("kernel operand is neither an argument of the host "
+                      "function nor a live workspace (memref.alloc)");
     bufs.push_back(&args[ba.getArgNumber()]);
     argIdx.push_back(ba.getArgNumber());
   }
@@ -2426,15 +2433,43 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
   }
   DenseMap<Value, int64_t> ints;
   DenseMap<Operation *, std::unique_ptr<Kernel>> kernels;
+  // Workspaces (memref.alloc ... memref.dealloc): uninitialised f32 buffers
+  // numbered after the arguments; NaN-filled so that a read before any
+  // write shows up in the results.
+  std::deque<Buffer> workspaceStore;
+  DenseMap<Value, std::pair<Buffer *, int>> workspaces;
   for (Operation &op : body) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType mt = alloc.getType();
+      if (!mt.hasStaticShape() || !mt.getElementType().isF32() ||
+          !alloc.getDynamicSizes().empty()) {
+        error = "simulator: only static f32 memref.alloc workspaces";
+        return failure();
+      }
+      Buffer &ws = workspaceStore.emplace_back();
+      ws.shape.assign(mt.getShape().begin(), mt.getShape().end());
+      ws.data.assign(mt.getNumElements(), std::nanf(""));
+      ws.written.assign(mt.getNumElements(), 0);
+      workspaces[alloc.getResult()] = {
+          &ws, static_cast<int>(args.size() + workspaceStore.size() - 1)};
+      continue;
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      if (!workspaces.erase(dealloc.getMemref())) {
+        error = "simulator: memref.dealloc of a value that is not a live "
+                "workspace";
+        return failure();
+      }
+      continue;
+    }
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       if (auto ia = dyn_cast<IntegerAttr>(c.getValue()))
         ints[c.getResult()] = ia.getValue().getSExtValue();
       continue; // other constants are unused by launches
     }
     if (auto l = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      if (failed(runLaunch(l, keepGoing, ints, host, args, kernels, stats,
-                           error)))
+      if (failed(runLaunch(l, keepGoing, ints, host, args, workspaces,
+                           kernels, stats, error)))
         return failure();
       continue;
     }

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Format.h"
 
@@ -154,7 +155,7 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   FailureOr<std::string> ptx = extractPTX(module);
   if (failed(ptx))
     return failure();
-  os << "fusecc-bundle 1\nchip " << chip << "\nprecision " << precision
+  os << "fusecc-bundle 2\nchip " << chip << "\nprecision " << precision
      << "\n";
   for (auto func : module.getOps<func::FuncOp>()) {
     auto it = graphs.find(func.getSymName());
@@ -165,8 +166,19 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
       return func.emitOpError("argument count changed during compilation");
     SmallVector<gpu::LaunchFuncOp> launches(
         func.getBody().getOps<gpu::LaunchFuncOp>());
+    // Workspaces: the host function's memref.alloc buffers, numbered in
+    // order (the runtime allocates them for the duration of one call).
+    SmallVector<memref::AllocOp> allocs(func.getBody().getOps<memref::AllocOp>());
+    DenseMap<Value, size_t> workspaceOf;
+    for (auto [k, alloc] : llvm::enumerate(allocs)) {
+      MemRefType ty = alloc.getType();
+      if (!ty.hasStaticShape() || !ty.getElementType().isF32())
+        return alloc.emitOpError("workspaces must be static f32 buffers");
+      workspaceOf[alloc.getResult()] = k;
+    }
     os << "entry " << func.getSymName() << " args " << func.getNumArguments()
-       << " launches " << launches.size() << "\n";
+       << " workspaces " << allocs.size() << " launches " << launches.size()
+       << "\n";
     for (BlockArgument arg : func.getArguments()) {
       auto ty = cast<MemRefType>(arg.getType());
       unsigned i = arg.getArgNumber();
@@ -176,6 +188,9 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
         os << " " << s;
       os << "\n";
     }
+    for (auto [k, alloc] : llvm::enumerate(allocs))
+      os << "workspace " << k << " f32 " << alloc.getType().getNumElements()
+         << "\n";
     for (gpu::LaunchFuncOp l : launches) {
       int64_t dims[7];
       Value vals[7] = {l.getGridSizeX(),  l.getGridSizeY(),
@@ -193,9 +208,14 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
          << dims[4] << " " << dims[5] << " smem " << dims[6] << " params "
          << l.getKernelOperands().size();
       for (Value v : l.getKernelOperands()) {
+        if (auto it = workspaceOf.find(v); it != workspaceOf.end()) {
+          os << " w" << it->second;
+          continue;
+        }
         auto arg = dyn_cast<BlockArgument>(v);
         if (!arg)
-          return l.emitOpError("kernel operands must be entry arguments");
+          return l.emitOpError(
+              "kernel operands must be entry arguments or workspaces");
         os << " " << arg.getArgNumber();
       }
       os << "\n";

@@ -41,6 +41,8 @@ typedef struct parser_s {
   /// The current line without its '\n'.
   cursor_t line;
   fusecc_bundle_t bundle;
+  /// The format version from the first line (0 before it is read).
+  uint64_t version;
 } parser_t;
 
 /// Returns a PARSE_ERROR "line N: <formatted>" for the current line.
@@ -150,17 +152,18 @@ static fusecc_status_t expect_word(parser_t *parser, const char *word,
                      quote(token, quoted));
 }
 
-/// Consumes a decimal integer in [min, max] (no sign, no leading zeros).
-static fusecc_status_t expect_uint(parser_t *parser, const char *what,
-                                   uint64_t min, uint64_t max,
-                                   uint64_t *out_value) {
-  token_t token = take_token(&parser->line);
+/// Parses the digits [digits, digits + length) of `token` as a decimal
+/// integer in [min, max] (no sign, no leading zeros); errors quote `token`.
+static fusecc_status_t parse_uint(const parser_t *parser, token_t token,
+                                  const char *digits, size_t length,
+                                  const char *what, uint64_t min, uint64_t max,
+                                  uint64_t *out_value) {
   char quoted[64];
-  int well_formed = token.text && token.length <= 20 &&
-                    !(token.length > 1 && token.text[0] == '0');
+  int well_formed = digits && length > 0 && length <= 20 &&
+                    !(length > 1 && digits[0] == '0');
   uint64_t value = 0;
-  for (size_t i = 0; well_formed && i < token.length; ++i) {
-    char c = token.text[i];
+  for (size_t i = 0; well_formed && i < length; ++i) {
+    char c = digits[i];
     if (c < '0' || c > '9') {
       well_formed = 0;
       break;
@@ -181,6 +184,15 @@ static fusecc_status_t expect_uint(parser_t *parser, const char *what,
                        (unsigned long long)max);
   *out_value = value;
   return NULL;
+}
+
+/// Consumes a decimal integer in [min, max] (no sign, no leading zeros).
+static fusecc_status_t expect_uint(parser_t *parser, const char *what,
+                                   uint64_t min, uint64_t max,
+                                   uint64_t *out_value) {
+  token_t token = take_token(&parser->line);
+  return parse_uint(parser, token, token.text, token.length, what, min, max,
+                    out_value);
 }
 
 /// Fails if the current line has tokens left.
@@ -318,6 +330,38 @@ static fusecc_status_t parse_arg(parser_t *parser, fusecc_entry_t *entry,
   return expect_line_end(parser, "the dimensions");
 }
 
+/// Parses the rest of `workspace <k> <dtype> <elements>` into workspace
+/// `index` of `entry`.
+static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
+                                       size_t index) {
+  fusecc_status_t status;
+  uint64_t value;
+  char quoted[64];
+  if ((status = expect_uint(parser, "workspace index", 0, UINT64_MAX, &value)))
+    return status;
+  if (value != index)
+    return parse_error(parser, "expected workspace index %zu, got %llu", index,
+                       (unsigned long long)value);
+  fusecc_workspace_t *workspace = &entry->workspaces[index];
+
+  token_t token = take_token(&parser->line);
+  if (token_is(token, "f32"))
+    workspace->dtype = FUSECC_DTYPE_F32;
+  else
+    return parse_error(parser, "expected workspace dtype 'f32', got %s",
+                       quote(token, quoted));
+
+  if ((status = expect_uint(parser, "workspace element count", 1, SIZE_MAX,
+                            &value)))
+    return status;
+  size_t element_size = fusecc_dtype_size(workspace->dtype);
+  if (value > SIZE_MAX / element_size)
+    return parse_error(parser, "byte size of workspace %zu overflows", index);
+  workspace->element_count = (size_t)value;
+  workspace->byte_size = (size_t)value * element_size;
+  return expect_line_end(parser, "the workspace element count");
+}
+
 /// Parses the rest of a `launch` record into `launch` of `entry`.
 static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
                                     fusecc_launch_t *launch) {
@@ -368,10 +412,24 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
     token = take_token(&peek);
     if (token.text && token.text[0] == 'w') {
       char quoted[64];
-      return parse_error(parser,
-                         "workspace param %s is not supported by bundle "
-                         "format version 1",
-                         quote(token, quoted));
+      if (parser->version < 2)
+        return parse_error(parser,
+                           "workspace param %s is not supported by bundle "
+                           "format version 1",
+                           quote(token, quoted));
+      parser->line = peek;
+      if ((status = parse_uint(parser, token, token.text + 1, token.length - 1,
+                               "workspace param index", 0, UINT64_MAX,
+                               &value)))
+        return status;
+      if (value >= entry->workspace_count)
+        return parse_error(parser,
+                           "param %zu names workspace %llu but entry '%s' has "
+                           "%zu workspaces",
+                           j, (unsigned long long)value, entry->name,
+                           entry->workspace_count);
+      launch->param_args[j] = entry->arg_count + (size_t)value;
+      continue;
     }
     if ((status =
              expect_uint(parser, "param arg index", 0, UINT64_MAX, &value)))
@@ -442,8 +500,23 @@ static fusecc_status_t parse_entry(parser_t *parser) {
            expect_uint(parser, "arg count", 0, FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->arg_count = (size_t)value;
-  if ((status = expect_word(parser, "launches", "after the arg count")))
-    return status;
+  if (parser->version >= 2) {
+    if ((status = expect_word(parser, "workspaces", "after the arg count")))
+      return status;
+    if ((status = expect_uint(parser, "workspace count", 0,
+                              FUSECC_MAX_ENTRY_ITEMS, &value)))
+      return status;
+    entry->workspace_count = (size_t)value;
+    if ((status = expect_word(parser, "launches", "after the workspace count")))
+      return status;
+  } else {
+    cursor_t peek = parser->line;
+    if (token_is(take_token(&peek), "workspaces"))
+      return parse_error(parser, "'workspaces' in an entry header needs bundle "
+                                 "format version 2");
+    if ((status = expect_word(parser, "launches", "after the arg count")))
+      return status;
+  }
   if ((status = expect_uint(parser, "launch count", 0, FUSECC_MAX_ENTRY_ITEMS,
                             &value)))
     return status;
@@ -452,13 +525,16 @@ static fusecc_status_t parse_entry(parser_t *parser) {
     return status;
   entry->args =
       calloc(entry->arg_count ? entry->arg_count : 1, sizeof(fusecc_arg_t));
+  entry->workspaces =
+      calloc(entry->workspace_count ? entry->workspace_count : 1,
+             sizeof(fusecc_workspace_t));
   entry->launches = calloc(entry->launch_count ? entry->launch_count : 1,
                            sizeof(fusecc_launch_t));
-  if (!entry->args || !entry->launches)
+  if (!entry->args || !entry->workspaces || !entry->launches)
     return out_of_memory();
 
   size_t start_line = parser->line_number;
-  size_t args_seen = 0, launches_seen = 0;
+  size_t args_seen = 0, workspaces_seen = 0, launches_seen = 0;
   for (;;) {
     if (!next_line(parser, &status)) {
       if (status)
@@ -476,12 +552,34 @@ static fusecc_status_t parse_entry(parser_t *parser) {
                            entry->name, entry->arg_count);
       if ((status = parse_arg(parser, entry, args_seen++)))
         return status;
+    } else if (token_is(record, "workspace")) {
+      if (parser->version < 2)
+        return parse_error(parser, "'workspace' record needs bundle format "
+                                   "version 2");
+      if (args_seen < entry->arg_count)
+        return parse_error(parser,
+                           "entry '%s' declares %zu args but only %zu 'arg' "
+                           "records precede this 'workspace'",
+                           entry->name, entry->arg_count, args_seen);
+      if (workspaces_seen == entry->workspace_count)
+        return parse_error(
+            parser,
+            "entry '%s' declares %zu workspaces, found another 'workspace'",
+            entry->name, entry->workspace_count);
+      if ((status = parse_workspace(parser, entry, workspaces_seen++)))
+        return status;
     } else if (token_is(record, "launch")) {
       if (args_seen < entry->arg_count)
         return parse_error(parser,
                            "entry '%s' declares %zu args but only %zu 'arg' "
                            "records precede this 'launch'",
                            entry->name, entry->arg_count, args_seen);
+      if (workspaces_seen < entry->workspace_count)
+        return parse_error(parser,
+                           "entry '%s' declares %zu workspaces but only %zu "
+                           "'workspace' records precede this 'launch'",
+                           entry->name, entry->workspace_count,
+                           workspaces_seen);
       if (launches_seen == entry->launch_count)
         return parse_error(
             parser, "entry '%s' declares %zu launches, found another 'launch'",
@@ -501,6 +599,12 @@ static fusecc_status_t parse_entry(parser_t *parser) {
                            "%zu launches (found %zu and %zu)",
                            entry->name, entry->arg_count, entry->launch_count,
                            args_seen, launches_seen);
+      if (workspaces_seen < entry->workspace_count)
+        return parse_error(parser,
+                           "'graph' line in entry '%s' before its %zu "
+                           "workspaces (found %zu)",
+                           entry->name, entry->workspace_count,
+                           workspaces_seen);
       if ((status = parse_graph(parser, entry)))
         return status;
     } else if (token_is(record, "end")) {
@@ -509,6 +613,11 @@ static fusecc_status_t parse_entry(parser_t *parser) {
       if (args_seen < entry->arg_count)
         return parse_error(parser, "entry '%s' declares %zu args but has %zu",
                            entry->name, entry->arg_count, args_seen);
+      if (workspaces_seen < entry->workspace_count)
+        return parse_error(parser,
+                           "entry '%s' declares %zu workspaces but has %zu",
+                           entry->name, entry->workspace_count,
+                           workspaces_seen);
       if (launches_seen < entry->launch_count)
         return parse_error(parser,
                            "entry '%s' declares %zu launches but has %zu",
@@ -579,11 +688,14 @@ static fusecc_status_t parse_bundle(parser_t *parser) {
   uint64_t version;
   if ((status = expect_uint(parser, "format version", 0, UINT64_MAX, &version)))
     return status;
-  if (version != 1)
+  if (version < 1 || version > FUSECC_BUNDLE_FORMAT_VERSION)
     return parse_error(parser,
                        "unsupported bundle format version %llu (this runtime "
-                       "reads version 1)",
-                       (unsigned long long)version);
+                       "reads versions 1 to %d)",
+                       (unsigned long long)version,
+                       FUSECC_BUNDLE_FORMAT_VERSION);
+  parser->version = version;
+  parser->bundle->format_version = (unsigned)version;
   if ((status = expect_line_end(parser, "the format version")))
     return status;
 
@@ -621,8 +733,9 @@ static fusecc_status_t parse_bundle(parser_t *parser) {
         return parse_error(parser, "'ptx' before any 'entry' record (a bundle "
                                    "has one or more entries)");
       return parse_ptx(parser);
-    } else if (token_is(record, "arg") || token_is(record, "launch") ||
-               token_is(record, "graph") || token_is(record, "end")) {
+    } else if (token_is(record, "arg") || token_is(record, "workspace") ||
+               token_is(record, "launch") || token_is(record, "graph") ||
+               token_is(record, "end")) {
       return parse_error(parser, "%s record outside an entry",
                          quote(record, quoted));
     } else {
@@ -650,6 +763,7 @@ static void bundle_free(fusecc_bundle_t bundle) {
       free(entry->graph_lines[g]);
     free(entry->name);
     free(entry->args);
+    free(entry->workspaces);
     free(entry->launches);
     free(entry->graph_lines);
   }
@@ -672,7 +786,7 @@ fusecc_status_t fusecc_bundle_parse(const void *data, size_t size,
     return out_of_memory();
   bundle->ref_count = 1;
   parser_t parser = {
-      data ? (const char *)data : "", size, 0, 0, {NULL, NULL}, bundle};
+      data ? (const char *)data : "", size, 0, 0, {NULL, NULL}, bundle, 0};
   fusecc_status_t status = parse_bundle(&parser);
   if (status) {
     bundle_free(bundle);
@@ -783,6 +897,7 @@ fusecc_status_t fusecc_bundle_entry_info(fusecc_bundle_t bundle,
   out_info->input_count = entry->input_count;
   out_info->launch_count = entry->launch_count;
   out_info->graph_line_count = entry->graph_line_count;
+  out_info->workspace_count = entry->workspace_count;
   return NULL;
 }
 
@@ -829,6 +944,29 @@ fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
   memcpy(out_info->dims, arg->dims, sizeof(arg->dims));
   out_info->element_count = arg->element_count;
   out_info->byte_size = arg->byte_size;
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_workspace_info(
+    fusecc_bundle_t bundle, size_t entry_index, size_t workspace_index,
+    fusecc_workspace_info_t *out_info) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(bundle, entry_index, out_info,
+                                        "fusecc_bundle_workspace_info", &entry);
+  if (status)
+    return status;
+  if (workspace_index >= entry->workspace_count)
+    return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                              "fusecc_bundle_workspace_info: workspace index "
+                              "%zu out of range (entry '%s' has %zu "
+                              "workspaces)",
+                              workspace_index, entry->name,
+                              entry->workspace_count);
+  const fusecc_workspace_t *workspace = &entry->workspaces[workspace_index];
+  memset(out_info, 0, sizeof(*out_info));
+  out_info->dtype = workspace->dtype;
+  out_info->element_count = workspace->element_count;
+  out_info->byte_size = workspace->byte_size;
   return NULL;
 }
 

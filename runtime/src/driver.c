@@ -74,6 +74,15 @@ static void load_driver(void) {
     }
     *symbols[i].slot = address;
   }
+  // Optional entry points: left NULL when missing; the launch of an entry
+  // that needs one reports UNAVAILABLE then.
+  const symbol_t optional_symbols[] = {
+      {"cuMemAllocAsync", (void **)&driver_table.cuMemAllocAsync},
+      {"cuMemFreeAsync", (void **)&driver_table.cuMemFreeAsync},
+  };
+  for (size_t i = 0;
+       i < sizeof(optional_symbols) / sizeof(optional_symbols[0]); ++i)
+    *optional_symbols[i].slot = dlsym(handle, optional_symbols[i].name);
   // The handle stays open for the life of the process.
   driver_init_result = driver_table.cuInit(0);
 }

@@ -13,8 +13,10 @@
 /// Most kernel parameters one launch record may declare (the CUDA limit on
 /// kernel parameter space is 32 KiB, the 4 KiB of 512 pointers is plenty).
 #define FUSECC_MAX_PARAMS 512
-/// Most arguments or launches one entry may declare.
+/// Most arguments, workspaces or launches one entry may declare.
 #define FUSECC_MAX_ENTRY_ITEMS 4096
+/// The newest bundle format version this runtime reads (docs/bundle.md).
+#define FUSECC_BUNDLE_FORMAT_VERSION 2
 
 /// Returns a new status with `code` and a printf-formatted message; a static
 /// RESOURCE_EXHAUSTED status if memory runs out. `code` must not be OK.
@@ -45,6 +47,14 @@ typedef struct fusecc_arg_s {
   size_t byte_size;
 } fusecc_arg_t;
 
+/// One `workspace` record (format version 2): scratch device memory the
+/// runtime allocates for the duration of one call of the entry.
+typedef struct fusecc_workspace_s {
+  fusecc_dtype_t dtype;
+  size_t element_count;
+  size_t byte_size;
+} fusecc_workspace_t;
+
 /// One `launch` record.
 typedef struct fusecc_launch_s {
   char *kernel_name;
@@ -52,6 +62,8 @@ typedef struct fusecc_launch_s {
   uint32_t block[3];
   uint32_t smem_bytes;
   size_t param_count;
+  /// Per parameter: an entry-argument index (< arg_count), or arg_count + k
+  /// for workspace k of the entry.
   size_t *param_args;
 } fusecc_launch_t;
 
@@ -61,6 +73,8 @@ typedef struct fusecc_entry_s {
   size_t arg_count;
   size_t input_count;
   fusecc_arg_t *args;
+  size_t workspace_count;
+  fusecc_workspace_t *workspaces;
   size_t launch_count;
   fusecc_launch_t *launches;
   size_t graph_line_count;
@@ -70,6 +84,8 @@ typedef struct fusecc_entry_s {
 
 struct fusecc_bundle_s {
   int ref_count;
+  /// The format version from the first line (1 or 2).
+  unsigned format_version;
   char chip[32];
   fusecc_precision_t precision;
   size_t entry_count;
@@ -101,6 +117,11 @@ typedef struct fusecc_driver_s {
                              unsigned int, unsigned int, unsigned int,
                              unsigned int, unsigned int, CUstream, void **,
                              void **);
+  /// Stream-ordered allocation (CUDA 11.2+), used for the workspaces of
+  /// format-version-2 entries. Optional: NULL when the driver lacks them, so
+  /// bundles without workspaces still run on older drivers.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
 } fusecc_driver_t;
 
 /// Loads libcuda.so.1 (or $FUSECC_CUDA_DRIVER_LIBRARY) and calls cuInit(0)

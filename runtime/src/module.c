@@ -205,6 +205,56 @@ CUcontext fusecc_module_context(fusecc_module_t module) {
   return module ? module->context : NULL;
 }
 
+/// Allocates the `entry`'s workspaces stream-ordered on `stream` into
+/// `pointers` (zeroed by the caller). On failure the ones already allocated
+/// are left in `pointers` for free_workspaces.
+static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
+                                           const fusecc_entry_t *entry,
+                                           CUdeviceptr *pointers,
+                                           CUstream stream) {
+  if (!driver->cuMemAllocAsync || !driver->cuMemFreeAsync)
+    return fusecc_make_status(
+        FUSECC_STATUS_UNAVAILABLE,
+        "entry '%s' has %zu workspaces but the CUDA driver lacks %s "
+        "(stream-ordered allocation needs CUDA 11.2 or newer)",
+        entry->name, entry->workspace_count,
+        driver->cuMemAllocAsync ? "cuMemFreeAsync" : "cuMemAllocAsync");
+  for (size_t k = 0; k < entry->workspace_count; ++k) {
+    const fusecc_workspace_t *workspace = &entry->workspaces[k];
+    CUresult result =
+        driver->cuMemAllocAsync(&pointers[k], workspace->byte_size, stream);
+    if (result != CUDA_SUCCESS) {
+      pointers[k] = 0;
+      return fusecc_annotate_status(
+          fusecc_cuda_status(driver, result, "cuMemAllocAsync"),
+          "entry '%s' workspace %zu (%zu bytes): ", entry->name, k,
+          workspace->byte_size);
+    }
+  }
+  return NULL;
+}
+
+/// Frees (stream-ordered, after the work already enqueued on `stream`) every
+/// non-zero pointer of `pointers`. Returns the first failure, annotated, or
+/// `status` unchanged when it is already an error (the earlier failure is
+/// the one to report; the later ones are dropped).
+static fusecc_status_t free_workspaces(const fusecc_driver_t *driver,
+                                       const fusecc_entry_t *entry,
+                                       CUdeviceptr *pointers, CUstream stream,
+                                       fusecc_status_t status) {
+  for (size_t k = 0; k < entry->workspace_count; ++k) {
+    if (!pointers[k])
+      continue;
+    CUresult result = driver->cuMemFreeAsync(pointers[k], stream);
+    pointers[k] = 0;
+    if (result != CUDA_SUCCESS && !status)
+      status = fusecc_annotate_status(
+          fusecc_cuda_status(driver, result, "cuMemFreeAsync"),
+          "entry '%s' workspace %zu: ", entry->name, k);
+  }
+  return status;
+}
+
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream) {
@@ -219,22 +269,43 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
   const fusecc_entry_t *entry = &module->bundle->entries[entry_index];
   const CUfunction *functions =
       module->functions + module->launch_offsets[entry_index];
+
+  // Workspaces: stream-ordered scratch memory for this call only.
+  CUdeviceptr *workspaces = NULL;
+  if (entry->workspace_count) {
+    workspaces = calloc(entry->workspace_count, sizeof(CUdeviceptr));
+    if (!workspaces)
+      return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory launching entry '%s'",
+                                entry->name);
+    status = allocate_workspaces(driver, entry, workspaces, stream);
+  }
+
   void *params[FUSECC_MAX_PARAMS];
-  for (size_t l = 0; l < entry->launch_count; ++l) {
+  for (size_t l = 0; l < entry->launch_count && !status; ++l) {
     const fusecc_launch_t *launch = &entry->launches[l];
-    for (size_t j = 0; j < launch->param_count; ++j)
-      params[j] = (void *)&args[launch->param_args[j]].ptr;
+    for (size_t j = 0; j < launch->param_count; ++j) {
+      size_t index = launch->param_args[j];
+      params[j] = index < entry->arg_count
+                      ? (void *)&args[index].ptr
+                      : (void *)&workspaces[index - entry->arg_count];
+    }
     CUresult result = driver->cuLaunchKernel(
         functions[l], launch->grid[0], launch->grid[1], launch->grid[2],
         launch->block[0], launch->block[1], launch->block[2],
         launch->smem_bytes, stream, params, NULL);
     if (result != CUDA_SUCCESS)
-      return fusecc_annotate_status(
+      status = fusecc_annotate_status(
           fusecc_cuda_status(driver, result, "cuLaunchKernel"),
           "entry '%s' launch %zu (kernel '%s'): ", entry->name, l,
           launch->kernel_name);
   }
-  return NULL;
+
+  if (workspaces) {
+    status = free_workspaces(driver, entry, workspaces, stream, status);
+    free(workspaces);
+  }
+  return status;
 }
 
 fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,

@@ -7,12 +7,22 @@
 
 #include "fusecc/runtime.h"
 
+#include <cstddef>
 #include <cstring>
 
-/// Returns 1 when the header's declarations link from C++ and the buffer
-/// struct has the layout Python's ctypes mirror assumes.
+/// Returns 1 when the header's declarations link from C++ and the structs
+/// have the layouts Python's ctypes mirror assumes.
 extern "C" int fusecc_header_cxx_check(void) {
   static_assert(sizeof(fusecc_buffer_t) == 16, "two 8-byte fields");
+  // bench/gpu_check.py mirrors these with ctypes: workspace_count was
+  // appended after the version-1 fields, which keep their offsets.
+  static_assert(offsetof(fusecc_entry_info_t, graph_line_count) == 32,
+                "version-1 fields unchanged");
+  static_assert(offsetof(fusecc_entry_info_t, workspace_count) == 40 &&
+                    sizeof(fusecc_entry_info_t) == 48,
+                "workspace_count is the last field");
+  static_assert(sizeof(fusecc_workspace_info_t) == 24,
+                "dtype (padded), element_count, byte_size");
   fusecc_status_t status = nullptr;
   return fusecc_status_code(status) == FUSECC_STATUS_OK &&
          std::strcmp(fusecc_status_code_name(FUSECC_STATUS_CUDA_ERROR),

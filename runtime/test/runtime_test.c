@@ -1,8 +1,9 @@
 /*===- runtime_test.c - Unit tests of the fusecc runtime ----------*- C -*-===//
  *
- * Covers bundle parsing (a valid bundle field by field, every class of parse
- * error, truncations and random corruptions), argument validation, status
- * messages, and module loading without a CUDA driver. Needs no GPU. Prints
+ * Covers bundle parsing (valid version-1 and version-2 bundles field by
+ * field, every class of parse error, truncations and random corruptions),
+ * argument validation, status messages, and module loading without a CUDA
+ * driver. Needs no GPU. Prints
  * "N passed, M failed" last and exits non-zero on any failure.
  *
  *===----------------------------------------------------------------------===*/
@@ -72,6 +73,27 @@ static const char valid_manifest[] =
     "arg 0 out only f32 1 16\n"                                    // 14
     "end\n";                                                       // 15
 static const char valid_ptx[] = ".version 8.0\n.target sm_90a\n";
+
+/// A small valid version-2 bundle with workspaces.
+static const char valid_manifest_v2[] =
+    "fusecc-bundle 2\n"                                                  // 1
+    "chip sm_90\n"                                                       // 2
+    "precision ieee\n"                                                   // 3
+    "entry conv args 3 workspaces 2 launches 2\n"                        // 4
+    "arg 0 in x f32 2 4 8\n"                                             // 5
+    "arg 1 in weight f32 1 8\n"                                          // 6
+    "arg 2 out y f32 2 4 8\n"                                            // 7
+    "workspace 0 f32 64\n"                                               // 8
+    "workspace 1 f32 3\n"                                                // 9
+    "launch relayout grid 1 1 1 block 64 1 1 smem 0 params 2 1 w0\n"     // 10
+    "launch main grid 4 1 1 block 32 1 1 smem 0 params 5 0 w0 2 w1 1\n"  // 11
+    "graph %2 = add %0 %1\n"                                             // 12
+    "graph return %2\n"                                                  // 13
+    "end\n"                                                              // 14
+    "entry plain args 1 workspaces 0 launches 1\n"                       // 15
+    "arg 0 out only f32 1 16\n"                                          // 16
+    "launch k grid 1 1 1 block 16 1 1 smem 0 params 1 0\n"               // 17
+    "end\n";                                                             // 18
 
 /// Returns malloc'd `manifest` + "ptx <n>\n" + `ptx` with its size.
 static char *make_bundle(const char *manifest, const char *ptx,
@@ -153,6 +175,7 @@ static void test_parse_valid(void) {
   CHECK(strcmp(entry.name, "e0") == 0);
   CHECK(entry.arg_count == 3 && entry.input_count == 2);
   CHECK(entry.launch_count == 2 && entry.graph_line_count == 2);
+  CHECK(entry.workspace_count == 0);
 
   fusecc_arg_info_t arg;
   CHECK_OK(fusecc_bundle_arg_info(bundle, 0, 0, &arg));
@@ -188,6 +211,11 @@ static void test_parse_valid(void) {
   CHECK_OK(fusecc_bundle_entry_info(bundle, 1, &entry));
   CHECK(strcmp(entry.name, "e1") == 0 && entry.input_count == 0 &&
         entry.launch_count == 0 && entry.graph_line_count == 0);
+  CHECK(entry.workspace_count == 0);
+  fusecc_workspace_info_t workspace;
+  CHECK_STATUS(fusecc_bundle_workspace_info(bundle, 0, 0, &workspace),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "workspace index 0 out of range (entry 'e0' has 0 workspaces)");
 
   size_t index = 99;
   CHECK_OK(fusecc_bundle_find_entry(bundle, "e1", &index));
@@ -212,6 +240,105 @@ static void test_parse_valid(void) {
   CHECK(fusecc_bundle_entry_count(bundle) == 2);
   fusecc_bundle_release(bundle);
   CHECK(fusecc_bundle_entry_count(NULL) == 0 && !fusecc_bundle_chip(NULL));
+}
+
+static void test_parse_valid_v2(void) {
+  size_t size;
+  char *data = make_bundle(valid_manifest_v2, valid_ptx, &size);
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(parse_copy(data, size, &bundle));
+  free(data);
+  if (!bundle)
+    return;
+  CHECK(fusecc_bundle_entry_count(bundle) == 2);
+
+  fusecc_entry_info_t entry;
+  memset(&entry, 0xab, sizeof(entry));
+  CHECK_OK(fusecc_bundle_entry_info(bundle, 0, &entry));
+  CHECK(strcmp(entry.name, "conv") == 0);
+  CHECK(entry.arg_count == 3 && entry.input_count == 2);
+  CHECK(entry.workspace_count == 2);
+  CHECK(entry.launch_count == 2 && entry.graph_line_count == 2);
+
+  fusecc_workspace_info_t workspace;
+  CHECK_OK(fusecc_bundle_workspace_info(bundle, 0, 0, &workspace));
+  CHECK(workspace.dtype == FUSECC_DTYPE_F32);
+  CHECK(workspace.element_count == 64 && workspace.byte_size == 256);
+  CHECK_OK(fusecc_bundle_workspace_info(bundle, 0, 1, &workspace));
+  CHECK(workspace.dtype == FUSECC_DTYPE_F32);
+  CHECK(workspace.element_count == 3 && workspace.byte_size == 12);
+
+  // Workspace params are encoded as arg_count + k.
+  fusecc_launch_info_t launch;
+  CHECK_OK(fusecc_bundle_launch_info(bundle, 0, 0, &launch));
+  CHECK(strcmp(launch.kernel_name, "relayout") == 0);
+  CHECK(launch.param_count == 2);
+  CHECK(launch.param_args[0] == 1 && launch.param_args[1] == 3 + 0);
+  CHECK_OK(fusecc_bundle_launch_info(bundle, 0, 1, &launch));
+  CHECK(strcmp(launch.kernel_name, "main") == 0 && launch.param_count == 5);
+  CHECK(launch.param_args[0] == 0 && launch.param_args[1] == 3 + 0 &&
+        launch.param_args[2] == 2 && launch.param_args[3] == 3 + 1 &&
+        launch.param_args[4] == 1);
+
+  CHECK_OK(fusecc_bundle_entry_info(bundle, 1, &entry));
+  CHECK(strcmp(entry.name, "plain") == 0 && entry.workspace_count == 0 &&
+        entry.arg_count == 1 && entry.launch_count == 1);
+  CHECK_OK(fusecc_bundle_launch_info(bundle, 1, 0, &launch));
+  CHECK(launch.param_count == 1 && launch.param_args[0] == 0);
+
+  CHECK_STATUS(fusecc_bundle_workspace_info(bundle, 0, 2, &workspace),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "fusecc_bundle_workspace_info: workspace index 2 out of range "
+               "(entry 'conv' has 2 workspaces)");
+  CHECK_STATUS(fusecc_bundle_workspace_info(bundle, 1, 0, &workspace),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "workspace index 0 out of range (entry 'plain' has 0 "
+               "workspaces)");
+  CHECK_STATUS(fusecc_bundle_workspace_info(bundle, 2, 0, &workspace),
+               FUSECC_STATUS_OUT_OF_RANGE, "entry index 2 out of range");
+  CHECK_STATUS(fusecc_bundle_workspace_info(NULL, 0, 0, &workspace),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "fusecc_bundle_workspace_info: bundle is NULL");
+  CHECK_STATUS(fusecc_bundle_workspace_info(bundle, 0, 0, NULL),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "fusecc_bundle_workspace_info: output pointer is NULL");
+
+  // Validation covers the caller's buffers only: workspaces are not args.
+  fusecc_buffer_t args[3] = {
+      {0x100000, 32 * 4}, {0x200000, 8 * 4}, {0x300000, 32 * 4}};
+  CHECK_OK(fusecc_bundle_validate_args(bundle, 0, args, 3));
+  CHECK_STATUS(fusecc_bundle_validate_args(bundle, 0, args, 5),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' takes 3 args, got 5");
+  fusecc_bundle_release(bundle);
+
+  // Version 2 with no workspaces at all.
+  char *manifest = replace(valid_manifest_v2,
+                           "entry conv args 3 workspaces 2 launches 2\n"
+                           "arg 0 in x f32 2 4 8\n"
+                           "arg 1 in weight f32 1 8\n"
+                           "arg 2 out y f32 2 4 8\n"
+                           "workspace 0 f32 64\n"
+                           "workspace 1 f32 3\n"
+                           "launch relayout grid 1 1 1 block 64 1 1 smem 0 "
+                           "params 2 1 w0\n"
+                           "launch main grid 4 1 1 block 32 1 1 smem 0 params "
+                           "5 0 w0 2 w1 1\n"
+                           "graph %2 = add %0 %1\n"
+                           "graph return %2\n"
+                           "end\n",
+                           "");
+  data = make_bundle(manifest, valid_ptx, &size);
+  bundle = NULL;
+  CHECK_OK(parse_copy(data, size, &bundle));
+  if (bundle) {
+    CHECK(fusecc_bundle_entry_count(bundle) == 1);
+    CHECK_OK(fusecc_bundle_entry_info(bundle, 0, &entry));
+    CHECK(strcmp(entry.name, "plain") == 0 && entry.workspace_count == 0);
+    fusecc_bundle_release(bundle);
+  }
+  free(data);
+  free(manifest);
 }
 
 static void test_load_file(void) {
@@ -248,13 +375,45 @@ typedef struct parse_case_s {
   const char *expected;
 } parse_case_t;
 
+/// Parses each case of `cases` (edits of `manifest`) and checks that it is
+/// the expected PARSE_ERROR and returns no bundle.
+static void run_parse_cases(const char *manifest_text,
+                            const parse_case_t *cases, size_t count,
+                            const char *function) {
+  for (size_t i = 0; i < count; ++i) {
+    char *manifest = replace(manifest_text, cases[i].from, cases[i].to);
+    size_t size;
+    char *data = make_bundle(manifest, valid_ptx, &size);
+    fusecc_bundle_t bundle = (fusecc_bundle_t)1;
+    fusecc_status_t status = parse_copy(data, size, &bundle);
+    CHECK(bundle == NULL);
+    char context[64];
+    snprintf(context, sizeof(context), "%s case %zu", function, i);
+    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected, context,
+                 __LINE__);
+    free(data);
+    free(manifest);
+  }
+}
+
 static void test_parse_errors(void) {
   static const parse_case_t cases[] = {
       {"fusecc-bundle 1\n", "fusecc-bundel 1\n",
        "line 1: not a fusecc bundle: expected 'fusecc-bundle 1', got "
        "'fusecc-bundel'"},
+      {"fusecc-bundle 1\n", "fusecc-bundle 3\n",
+       "line 1: unsupported bundle format version 3 (this runtime reads "
+       "versions 1 to 2)"},
       {"fusecc-bundle 1\n", "fusecc-bundle 2\n",
-       "line 1: unsupported bundle format version 2"},
+       "line 4: expected 'workspaces' after the arg count, got 'launches'"},
+      {"entry e0 args 3 launches 2", "entry e0 args 3 workspaces 0 launches 2",
+       "line 4: 'workspaces' in an entry header needs bundle format version "
+       "2"},
+      {"arg 2 out y f16 8 1 2 1 2 1 2 1 2\n",
+       "arg 2 out y f16 8 1 2 1 2 1 2 1 2\nworkspace 0 f32 4\n",
+       "line 8: 'workspace' record needs bundle format version 2"},
+      {"precision tf32\n", "precision tf32\nworkspace 0 f32 1\n",
+       "line 4: 'workspace' record outside an entry"},
       {"fusecc-bundle 1\n", "fusecc-bundle 1 x\n", "line 1: unexpected 'x'"},
       {"chip sm_90a\n", "", "line 3: missing 'chip' record before"},
       {"precision tf32\n", "", "line 3: missing 'precision' record before"},
@@ -322,6 +481,9 @@ static void test_parse_errors(void) {
       {"params 2 0 2", "params 2 0 w0",
        "line 8: workspace param 'w0' is not supported by bundle format "
        "version 1"},
+      {"params 2 0 2", "params 2 w0 2",
+       "line 8: workspace param 'w0' is not supported by bundle format "
+       "version 1"},
       {"params 2 0 2", "params 3 0 2",
        "line 8: expected param arg index (a non-negative decimal integer), "
        "got end of line"},
@@ -368,20 +530,137 @@ static void test_parse_errors(void) {
       {"chip sm_90a\n", "chip sm_90a\r\n", "line 2: invalid byte 0x0d"},
       {"chip sm_90a\n", "chip sm_90a\n\n", "line 3: empty line"},
   };
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    char *manifest = replace(valid_manifest, cases[i].from, cases[i].to);
-    size_t size;
-    char *data = make_bundle(manifest, valid_ptx, &size);
-    fusecc_bundle_t bundle = (fusecc_bundle_t)1;
-    fusecc_status_t status = parse_copy(data, size, &bundle);
-    CHECK(bundle == NULL);
-    char context[64];
-    snprintf(context, sizeof(context), "%s case %zu", __func__, i);
-    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected, context,
-                 __LINE__);
-    free(data);
-    free(manifest);
-  }
+  run_parse_cases(valid_manifest, cases, sizeof(cases) / sizeof(cases[0]),
+                  __func__);
+}
+
+static void test_parse_errors_v2(void) {
+  static const parse_case_t cases[] = {
+      // The entry header.
+      {"entry conv args 3 workspaces 2", "entry conv args 3 launches 2",
+       "line 4: expected 'workspaces' after the arg count, got 'launches'"},
+      {"workspaces 2 launches 2", "workspaces 2 launchs 2",
+       "line 4: expected 'launches' after the workspace count, got 'launchs'"},
+      {"workspaces 2 launches", "workspaces x launches",
+       "line 4: expected workspace count (a non-negative decimal integer), "
+       "got 'x'"},
+      {"workspaces 2 launches", "workspaces 4097 launches",
+       "line 4: workspace count 4097 is out of range (expected 0 to 4096)"},
+      // Workspace count mismatches, both ways.
+      {"workspaces 2 launches", "workspaces 1 launches",
+       "line 9: entry 'conv' declares 1 workspaces, found another "
+       "'workspace'"},
+      {"workspaces 2 launches", "workspaces 3 launches",
+       "line 10: entry 'conv' declares 3 workspaces but only 2 'workspace' "
+       "records precede this 'launch'"},
+      {"entry plain args 1 workspaces 0 launches 1",
+       "entry plain args 1 workspaces 1 launches 0",
+       "line 17: entry 'plain' declares 1 workspaces but only 0 'workspace' "
+       "records precede this 'launch'"},
+      {"entry plain args 1 workspaces 0 launches 1\narg 0 out only f32 1 16\n"
+       "launch k grid 1 1 1 block 16 1 1 smem 0 params 1 0\n",
+       "entry plain args 1 workspaces 1 launches 0\narg 0 out only f32 1 16\n",
+       "line 17: entry 'plain' declares 1 workspaces but has 0"},
+      {"entry plain args 1 workspaces 0 launches 1\narg 0 out only f32 1 16\n"
+       "launch k grid 1 1 1 block 16 1 1 smem 0 params 1 0\n",
+       "entry plain args 1 workspaces 1 launches 0\narg 0 out only f32 1 16\n"
+       "graph return %0\n",
+       "line 17: 'graph' line in entry 'plain' before its 1 workspaces (found "
+       "0)"},
+      // Order: workspaces after the args, in index order, before launches.
+      {"workspace 1 f32 3\n", "", "line 9: entry 'conv' declares 2 "
+                                  "workspaces but only 1 'workspace'"},
+      {"workspace 0 f32 64\nworkspace 1 f32 3\n",
+       "workspace 1 f32 3\nworkspace 0 f32 64\n",
+       "line 8: expected workspace index 0, got 1"},
+      {"workspace 1 f32 3", "workspace 2 f32 3",
+       "line 9: expected workspace index 1, got 2"},
+      {"arg 2 out y f32 2 4 8\nworkspace 0 f32 64\n",
+       "workspace 0 f32 64\narg 2 out y f32 2 4 8\n",
+       "line 7: entry 'conv' declares 3 args but only 2 'arg' records precede "
+       "this 'workspace'"},
+      {"workspace 1 f32 3\nlaunch relayout grid 1 1 1 block 64 1 1 smem 0 "
+       "params 2 1 w0\n",
+       "launch relayout grid 1 1 1 block 64 1 1 smem 0 params 2 1 w0\n"
+       "workspace 1 f32 3\n",
+       "line 9: entry 'conv' declares 2 workspaces but only 1 'workspace' "
+       "records precede this 'launch'"},
+      {"precision ieee\n", "precision ieee\nworkspace 0 f32 1\n",
+       "line 4: 'workspace' record outside an entry"},
+      // The workspace record itself.
+      {"workspace 0 f32 64", "workspace 0 f32 0",
+       "line 8: workspace element count 0 is out of range (expected 1 to"},
+      {"workspace 0 f32 64", "workspace 0 f16 64",
+       "line 8: expected workspace dtype 'f32', got 'f16'"},
+      {"workspace 0 f32 64", "workspace 0 float 64",
+       "line 8: expected workspace dtype 'f32', got 'float'"},
+      {"workspace 0 f32 64", "workspace 0 f32",
+       "line 8: expected workspace element count (a non-negative decimal "
+       "integer), got end of line"},
+      {"workspace 0 f32 64", "workspace 0 f32 -64",
+       "line 8: expected workspace element count (a non-negative decimal "
+       "integer), got '-64'"},
+      {"workspace 0 f32 64", "workspace 0 f32 064",
+       "line 8: expected workspace element count (a non-negative decimal "
+       "integer), got '064'"},
+      {"workspace 0 f32 64", "workspace 0 f32 4611686018427387904",
+       "line 8: byte size of workspace 0 overflows"},
+      {"workspace 0 f32 64", "workspace 0 f32 99999999999999999999",
+       "line 8: workspace element count '99999999999999999999' overflows"},
+      {"workspace 0 f32 64", "workspace 0 f32 64 1",
+       "line 8: unexpected '1' after the workspace element count"},
+      {"workspace 0 f32 64", "workspace x f32 64",
+       "line 8: expected workspace index (a non-negative decimal integer), "
+       "got 'x'"},
+      // `w<k>` params.
+      {"params 2 1 w0", "params 2 1 w5",
+       "line 10: param 1 names workspace 5 but entry 'conv' has 2 "
+       "workspaces"},
+      {"params 2 1 w0", "params 2 1 w2",
+       "line 10: param 1 names workspace 2 but entry 'conv' has 2 "
+       "workspaces"},
+      {"params 1 0\n", "params 1 w0\n",
+       "line 17: param 0 names workspace 0 but entry 'plain' has 0 "
+       "workspaces"},
+      {"params 2 1 w0", "params 2 1 w",
+       "line 10: expected workspace param index (a non-negative decimal "
+       "integer), got 'w'"},
+      {"params 2 1 w0", "params 2 1 w01",
+       "line 10: expected workspace param index (a non-negative decimal "
+       "integer), got 'w01'"},
+      {"params 2 1 w0", "params 2 1 wx",
+       "line 10: expected workspace param index (a non-negative decimal "
+       "integer), got 'wx'"},
+      {"params 2 1 w0", "params 2 1 w-1",
+       "line 10: expected workspace param index (a non-negative decimal "
+       "integer), got 'w-1'"},
+      {"params 2 1 w0", "params 2 1 w99999999999999999999",
+       "line 10: workspace param index 'w99999999999999999999' overflows"},
+      {"params 2 1 w0", "params 2 1 W0",
+       "line 10: expected param arg index (a non-negative decimal integer), "
+       "got 'W0'"},
+      {"params 2 1 w0", "params 2 3 w0",
+       "line 10: param 0 names arg 3 but entry 'conv' has 3 args"},
+      {"params 2 1 w0", "params 3 1 w0",
+       "line 10: expected param arg index (a non-negative decimal integer), "
+       "got end of line"},
+      {"params 2 1 w0", "params 1 1 w0",
+       "line 10: unexpected 'w0' after the params"},
+      // Versions.
+      {"fusecc-bundle 2\n", "fusecc-bundle 3\n",
+       "line 1: unsupported bundle format version 3 (this runtime reads "
+       "versions 1 to 2)"},
+      {"fusecc-bundle 2\n", "fusecc-bundle 0\n",
+       "line 1: unsupported bundle format version 0"},
+      {"fusecc-bundle 2\n", "fusecc-bundle 02\n",
+       "line 1: expected format version (a non-negative decimal integer), got "
+       "'02'"},
+      {"fusecc-bundle 2\n", "fusecc-bundle 1\n",
+       "line 4: 'workspaces' in an entry header needs bundle format version "
+       "2"},
+  };
+  run_parse_cases(valid_manifest_v2, cases, sizeof(cases) / sizeof(cases[0]),
+                  __func__);
 }
 
 /// Malformed bundles whose damage lies in the framing or the PTX section.
@@ -536,11 +815,12 @@ static void test_module_without_driver(void) {
   fusecc_bundle_release(bundle);
 }
 
-/// Parses every prefix of a valid bundle and many randomly corrupted copies:
-/// each must return a bundle or a PARSE_ERROR, never crash or over-read.
-static void test_truncation_and_corruption(void) {
+/// Parses every prefix of the bundle of `manifest` and many randomly
+/// corrupted copies: each must return a bundle or a PARSE_ERROR, never crash
+/// or over-read; whatever is accepted must be self-consistent.
+static void check_truncation_and_corruption(const char *manifest) {
   size_t size;
-  char *data = make_bundle(valid_manifest, valid_ptx, &size);
+  char *data = make_bundle(manifest, valid_ptx, &size);
   int prefixes_ok = 1;
   for (size_t length = 0; length < size; ++length) {
     fusecc_bundle_t bundle = NULL;
@@ -586,6 +866,28 @@ static void test_truncation_and_corruption(void) {
           fusecc_arg_info_t arg;
           fusecc_status_free(fusecc_bundle_arg_info(bundle, e, a, &arg));
         }
+        for (size_t k = 0; k < entry.workspace_count; ++k) {
+          fusecc_workspace_info_t workspace;
+          fusecc_status_t ws_status =
+              fusecc_bundle_workspace_info(bundle, e, k, &workspace);
+          if (ws_status || workspace.element_count == 0 ||
+              workspace.byte_size != workspace.element_count * 4)
+            corruptions_ok = 0;
+          fusecc_status_free(ws_status);
+        }
+        for (size_t l = 0; l < entry.launch_count; ++l) {
+          fusecc_launch_info_t launch;
+          fusecc_status_t launch_status =
+              fusecc_bundle_launch_info(bundle, e, l, &launch);
+          if (launch_status)
+            corruptions_ok = 0;
+          else
+            for (size_t j = 0; j < launch.param_count; ++j)
+              if (launch.param_args[j] >=
+                  entry.arg_count + entry.workspace_count)
+                corruptions_ok = 0;
+          fusecc_status_free(launch_status);
+        }
       }
     }
     if ((status != NULL) == (bundle != NULL))
@@ -599,12 +901,19 @@ static void test_truncation_and_corruption(void) {
   free(data);
 }
 
+static void test_truncation_and_corruption(void) {
+  check_truncation_and_corruption(valid_manifest);
+  check_truncation_and_corruption(valid_manifest_v2);
+}
+
 int main(void) {
   setenv("FUSECC_CUDA_DRIVER_LIBRARY", "libfusecc-no-such-driver.so.1", 1);
   test_status_basics();
   test_parse_valid();
+  test_parse_valid_v2();
   test_load_file();
   test_parse_errors();
+  test_parse_errors_v2();
   test_parse_framing_errors();
   test_load_file_parse_error_names_path();
   test_validate_args();

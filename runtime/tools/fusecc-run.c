@@ -2,8 +2,8 @@
  *
  * Usage: fusecc-run [--load] bundle.fcb
  *
- * Prints the bundle's chip, precision, entries, args, launches and graph
- * lines. With --load, also loads its PTX into the current (or device 0's
+ * Prints the bundle's chip, precision, entries, args, workspaces, launches
+ * and graph lines (a launch param `wK` is workspace K). With --load, also loads its PTX into the current (or device 0's
  * primary) CUDA context and reports the result; without it no GPU is needed.
  * Exits 0 on success, 1 on any error, 2 on bad usage.
  *
@@ -29,8 +29,8 @@ static fusecc_status_t print_entry(fusecc_bundle_t bundle, size_t e) {
   fusecc_status_t status = fusecc_bundle_entry_info(bundle, e, &entry);
   if (status)
     return status;
-  printf("entry %s args %zu launches %zu\n", entry.name, entry.arg_count,
-         entry.launch_count);
+  printf("entry %s args %zu launches %zu workspaces %zu\n", entry.name,
+         entry.arg_count, entry.launch_count, entry.workspace_count);
   for (size_t a = 0; a < entry.arg_count; ++a) {
     fusecc_arg_info_t arg;
     if ((status = fusecc_bundle_arg_info(bundle, e, a, &arg)))
@@ -41,6 +41,14 @@ static fusecc_status_t print_entry(fusecc_bundle_t bundle, size_t e) {
       printf("%s%lld", d ? "x" : "", (long long)arg.dims[d]);
     printf("] %zu bytes\n", arg.byte_size);
   }
+  for (size_t k = 0; k < entry.workspace_count; ++k) {
+    fusecc_workspace_info_t workspace;
+    if ((status = fusecc_bundle_workspace_info(bundle, e, k, &workspace)))
+      return status;
+    printf("  workspace w%zu %s[%zu] %zu bytes\n", k,
+           fusecc_dtype_name(workspace.dtype), workspace.element_count,
+           workspace.byte_size);
+  }
   for (size_t l = 0; l < entry.launch_count; ++l) {
     fusecc_launch_info_t launch;
     if ((status = fusecc_bundle_launch_info(bundle, e, l, &launch)))
@@ -49,8 +57,12 @@ static fusecc_status_t print_entry(fusecc_bundle_t bundle, size_t e) {
            launch.kernel_name, launch.grid[0], launch.grid[1], launch.grid[2],
            launch.block[0], launch.block[1], launch.block[2],
            launch.smem_bytes);
-    for (size_t p = 0; p < launch.param_count; ++p)
-      printf(" %zu", launch.param_args[p]);
+    for (size_t p = 0; p < launch.param_count; ++p) {
+      if (launch.param_args[p] < entry.arg_count)
+        printf(" %zu", launch.param_args[p]);
+      else
+        printf(" w%zu", launch.param_args[p] - entry.arg_count);
+    }
     printf("\n");
   }
   for (size_t g = 0; g < entry.graph_line_count; ++g) {

@@ -15,10 +15,10 @@
 // CHECK: gpu.launch_func @fusecc_kernels::@softmax_chain_k0 blocks in (%c[[SM_GRID:[0-9]+]]{{(_[0-9]+)?}}, %c1, %c1) threads in (%c[[SM_BLOCK:[0-9]+]]{{(_[0-9]+)?}}, %c1, %c1) dynamic_shared_memory_size %c[[SM_SMEM:[0-9]+]]_i32
 
 // ... are the ones of the manifest.
-// CHECK-LABEL: fusecc-bundle 1
+// CHECK-LABEL: fusecc-bundle 2
 // CHECK-NEXT: chip sm_90
 // CHECK-NEXT: precision ieee
-// CHECK-NEXT: entry ln_chain args 5 launches 1
+// CHECK-NEXT: entry ln_chain args 5 workspaces 0 launches 1
 // Named args keep their fuse.name, others are argN; the output is "result".
 // CHECK-NEXT: arg 0 in x f32 4 2 3 5 5
 // CHECK-NEXT: arg 1 in arg1 f32 4 3 2 3 3
@@ -36,7 +36,7 @@
 // CHECK-NEXT: graph %11 = sub %10 %3
 // CHECK-NEXT: graph return %11
 // CHECK-NEXT: end
-// CHECK-NEXT: entry softmax_chain args 4 launches 1
+// CHECK-NEXT: entry softmax_chain args 4 workspaces 0 launches 1
 // CHECK-NEXT: arg 0 in x f32 3 1 4 5
 // CHECK-NEXT: arg 1 in w f32 3 4 5 3
 // CHECK-NEXT: arg 2 in b f32 1 5
@@ -60,7 +60,7 @@
 // LAYOUT-NEXT: ptx bytes match the count
 // LAYOUT-NEXT: ptx equals --emit=ptx
 
-// TF32: fusecc-bundle 1
+// TF32: fusecc-bundle 2
 // TF32-NEXT: chip sm_80
 // TF32-NEXT: precision tf32
 // TF32: launch ln_chain_k0 grid

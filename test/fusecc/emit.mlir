@@ -75,8 +75,8 @@
 
 // SM80: .target sm_80
 
-// BUNDLE: fusecc-bundle 1
-// BUNDLE: entry f args 4 launches 1
+// BUNDLE: fusecc-bundle 2
+// BUNDLE: entry f args 4 workspaces 0 launches 1
 // BUNDLE: ptx
 
 func.func @f(%x: tensor<2x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf32>,

@@ -9,6 +9,7 @@
 #include "fusecc/Conversion/FuseToGPU/FuseToGPU.h"
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace fusecc {
@@ -103,12 +104,36 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
       return arith::ConstantIndexOp::create(b, loc, v).getResult();
     };
     Value one = idx(1);
+    // wgmma kernels read their weights re-laid out by a small kernel into a
+    // workspace that lives for this call.
+    Value workspace;
+    if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig())) {
+      FailureOr<gpu::GPUFuncOp> packFunc =
+          buildWeightPackFunction(gpuModule, kernel, *a);
+      if (failed(packFunc))
+        return failure();
+      workspace = memref::AllocOp::create(
+          b, loc, MemRefType::get({pack->totalElems}, b.getF32Type()));
+      auto weightArg = cast<BlockArgument>(a->conv.getWeight());
+      Value weight = operands[weightArg.getArgNumber()];
+      gpu::KernelDim3 packGrid{
+          idx(llvm::divideCeil(pack->totalElems, kWeightPackThreads)), one,
+          one};
+      gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
+      gpu::LaunchFuncOp::create(
+          b, loc, *packFunc, packGrid, packBlock,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+          ValueRange{weight, workspace});
+      operands.insert(operands.end() - 1, workspace);
+    }
     gpu::KernelDim3 grid{idx(launch.gridX), one, one};
     gpu::KernelDim3 block{idx(launch.threads), one, one};
     Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                    smem.bytes());
     gpu::LaunchFuncOp::create(b, loc, *gpuFunc, grid, block, smemBytes,
                               operands);
+    if (workspace)
+      memref::DeallocOp::create(b, loc, workspace);
   }
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();

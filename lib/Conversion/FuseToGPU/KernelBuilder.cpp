@@ -82,7 +82,8 @@ public:
                 const KernelAnalysis &a, gpu::GPUFuncOp func)
       : b(b), kernel(kernel), a(a), g(a.geom), cfg(*kernel.getConfig()),
         smemPlan(SharedMemoryPlan::get(a, cfg)),
-        launch(LaunchPlan::get(a, cfg)), func(func) {}
+        launch(LaunchPlan::get(a, cfg)), func(func),
+        pack(WeightPackPlan::get(a, cfg)) {}
 
   void emit();
 
@@ -211,6 +212,14 @@ private:
   /// Stages round `q` into the buffer at element `buf` (K-major groups of 4
   /// input channels, TF32-rounded), then fences it for the async proxy.
   void stageRoundWgmma(Value q, Value buf);
+  /// Issues the 16-byte asynchronous copies of round `q`'s weight image(s)
+  /// (`pack`) into the buffer at `buf`, zero-filled where `live` is false
+  /// or past the round's valid h taps, and commits them; returns the token
+  /// of the last commit group.
+  Value copyRoundWeights(Value q, Value buf, Value live);
+  /// Waits for this thread's asynchronous copies and makes its staged
+  /// stores and copies visible to the tensor cores after the next barrier.
+  void completeStaging(Value group);
   /// Issues the wgmma.mma_async of one staged round for this warpgroup.
   SmallVector<Value> issueRoundWgmma(ArrayRef<Value> acc, Value buf,
                                      Value hValid);
@@ -276,6 +285,9 @@ private:
   /// shared-memory window address of `smem` >> 4 (descriptor encoding).
   Value wgChannelGroup, wgRowSplit, smemEnc;
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
+  /// wgmma: the re-laid-out weights (`WeightPackPlan`), a gpu.func argument.
+  std::optional<WeightPackPlan> pack;
+  Value packed;
 };
 
 void KernelEmitter::emit() {
@@ -283,6 +295,8 @@ void KernelEmitter::emit() {
   Block &body = kernel.getBody().front();
   for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
     memOf[arg] = fArg;
+  if (pack) // Before the output.
+    packed = func.getArgument(func.getNumArguments() - 2);
 
   auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
                                        gpu::AddressSpace::Workgroup);
@@ -740,11 +754,13 @@ void KernelEmitter::emitConvolutionWgmma() {
 
   // Prologue: stage round 0 into buffer 0.
   {
-    auto any = scf::IfOp::create(
-        b, TypeRange{}, cmp(arith::CmpIPredicate::sgt, rounds, c(0)), false);
+    Value any = cmp(arith::CmpIPredicate::sgt, rounds, c(0));
+    auto ifAny = scf::IfOp::create(b, TypeRange{}, any, false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&any.getThenRegion().front());
+    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+    Value group = pack ? copyRoundWeights(c(0), c(0), any) : Value();
     stageRoundWgmma(c(0), c(0));
+    completeStaging(group);
   }
   // Accumulators: one struct per (W phase, owned row), zero.
   const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
@@ -766,16 +782,21 @@ void KernelEmitter::emitConvolutionWgmma() {
         issueRoundWgmma(SmallVector<Value>(loop.getRegionIterArgs()), buf,
                         decodeRound(q).hValid);
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    // Stage round q + 1 while the tensor cores work on round q.
+    // Stage round q + 1 while the tensor cores work on round q (the weight
+    // copies are issued first and run while the inputs are staged; past the
+    // last round they only zero-fill the idle buffer).
     Value next = add(q, 1);
-    auto more = scf::IfOp::create(
-        b, TypeRange{}, cmp(arith::CmpIPredicate::slt, next, rounds), false);
+    Value nextBuf = mul(remu(next, 2), smemPlan.stageElems);
+    Value hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
+    Value group = pack ? copyRoundWeights(next, nextBuf, hasNext) : Value();
+    auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&more.getThenRegion().front());
-      stageRoundWgmma(next, mul(remu(next, 2), smemPlan.stageElems));
+      stageRoundWgmma(next, nextBuf);
     }
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    completeStaging(group);
     scf::YieldOp::create(b, acc);
   }
   // The staging buffers alias the output tile.
@@ -930,8 +951,9 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   SmallVector<std::function<Item()>> pending;
   for (int64_t it = 0; it < inIters; ++it)
     pending.push_back([&, it] { return loadInput(it); });
-  for (int64_t it = 0; it < wIters; ++it)
-    pending.push_back([&, it] { return loadWeights(it); });
+  if (!pack)
+    for (int64_t it = 0; it < wIters; ++it)
+      pending.push_back([&, it] { return loadWeights(it); });
   for (size_t first = 0; first < pending.size(); first += batch) {
     std::vector<Item> items;
     for (size_t i = first; i < std::min<size_t>(pending.size(), first + batch);
@@ -940,8 +962,69 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
     for (const Item &item : items)
       storeItem(item);
   }
-  // This thread's generic-proxy stores become visible to the tensor cores
-  // (async proxy) after the next barrier.
+}
+
+Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
+  Round r = decodeRound(q);
+  const int64_t hT = smemPlan.hTapsPerRound, nthreads = launch.threads;
+  const int64_t perImage = pack->imageElems / 4; // 16-byte copies
+  const int64_t total = hT * perImage;
+  Value ct = divu(co0, cfg.getTileC());
+  Value chunk = divu(r.ci0, cfg.getCiChunk());
+  auto v4 = b.getIndexAttr(4);
+  SmallVector<Value> tokens;
+  for (int64_t it = 0; it * nthreads < total; ++it) {
+    Value e = add(tid, it * nthreads);
+    Value ha = hT > 1 ? divu(e, perImage) : c(0);
+    Value within = hT > 1 ? remu(e, perImage) : e;
+    // Taps past the round's valid ones (merged h taps) are zero-filled.
+    Value ok = hT > 1 ? andI(live, cmp(arith::CmpIPredicate::ult, ha, r.hValid))
+                      : live;
+    Value th = arith::SelectOp::create(
+        b, ok, add(r.th, mul(ha, hTaps.step)), c(0));
+    Value td = arith::SelectOp::create(b, ok, r.td, c(0));
+    Value image = add(
+        mul(add(mul(add(mul(ct, pack->kd), td), pack->kh), th),
+            pack->numChunks),
+        arith::SelectOp::create(b, ok, chunk, c(0)));
+    Value src = add(mul(image, pack->imageElems), mul(within, 4));
+    // The smem image of tap `ha` starts ha x kw x wsTapStride = ha x
+    // imageElems into the weight area.
+    Value dst = add(add(buf, smemPlan.wsOffset), mul(e, 4));
+    Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
+    auto copy = [&] {
+      return nvgpu::DeviceAsyncCopyOp::create(
+                 b, smem, ValueRange{dst}, packed, ValueRange{src}, v4,
+                 srcElems, b.getUnitAttr())
+          .getResult();
+    };
+    if ((it + 1) * nthreads <= total) {
+      tokens.push_back(copy());
+      continue;
+    }
+    // The last, partial pass: threads past the end commit an empty group.
+    auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+    auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, ult(e, total), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value t = copy();
+    scf::YieldOp::create(
+        b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                                b, tokTy, ValueRange{})});
+    b.setInsertionPointAfter(ifOp);
+    tokens.push_back(ifOp.getResult(0));
+  }
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
+}
+
+void KernelEmitter::completeStaging(Value group) {
+  if (group)
+    nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  // This thread's generic-proxy stores and completed copies become visible
+  // to the tensor cores (async proxy) after the next barrier.
   NVVM::FenceProxyOp::create(
       b, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -1310,6 +1393,9 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   };
   for (Value in : kernel.getInputs())
     argTypes.push_back(toMemRef(in.getType()));
+  if (auto pack = WeightPackPlan::get(analysis, *kernel.getConfig()))
+    argTypes.push_back(MemRefType::get({pack->totalElems},
+                                       Float32Type::get(ctx)));
   argTypes.push_back(toMemRef(kernel.getResult().getType()));
 
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
@@ -1334,5 +1420,89 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   KernelEmitter(b, kernel, analysis, func).emit();
+  return func;
+}
+
+FailureOr<gpu::GPUFuncOp>
+fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
+                                const KernelAnalysis &analysis) {
+  TileConfigAttr cfg = *kernel.getConfig();
+  std::optional<WeightPackPlan> pack = WeightPackPlan::get(analysis, cfg);
+  if (!pack)
+    return kernel.emitOpError("has no weight re-layout (not a wgmma kernel)");
+  const ConvGeometry &g = analysis.geom;
+  MLIRContext *ctx = kernel.getContext();
+  KernelAnalysis a = analysis;
+  auto weightTy = cast<RankedTensorType>(a.conv.getWeight().getType());
+  auto f32 = Float32Type::get(ctx);
+  SmallVector<Type> argTypes{
+      MemRefType::get(weightTy.getShape(), weightTy.getElementType()),
+      MemRefType::get({pack->totalElems}, f32)};
+  ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(b, (kernel.getKernelName() + "_wpack").str(),
+                             FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(kWeightPackThreads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto split = [&](Value &rest, int64_t size) {
+    Value digit = arith::RemUIOp::create(b, rest, c(size));
+    rest = arith::DivUIOp::create(b, rest, c(size));
+    return digit;
+  };
+  Value idx = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                            c(kWeightPackThreads)),
+      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  auto inside = scf::IfOp::create(
+      b, TypeRange{},
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
+                            c(pack->totalElems)),
+      false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
+  // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl, tap t.
+  Value rest = idx;
+  Value j = split(rest, 4), cl = split(rest, cfg.getTileC());
+  Value kg = split(rest, cfg.getCiChunk() / 4), t = split(rest, g.k[2]);
+  Value chunk = split(rest, pack->numChunks), th = split(rest, pack->kh);
+  Value td = split(rest, pack->kd), ct = rest;
+  auto addI = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y); };
+  auto mulI = [&](Value x, int64_t y) {
+    return arith::MulIOp::create(b, x, c(y));
+  };
+  Value ci = addI(addI(mulI(chunk, cfg.getCiChunk()), mulI(kg, 4)), j);
+  Value co = addI(mulI(ct, cfg.getTileC()), cl);
+  Value ok = arith::AndIOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ci, c(g.cin)),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, co, c(g.cout)));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  };
+  SmallVector<Value> widx{clamp(ci), clamp(co)};
+  if (g.rank == 5)
+    widx.push_back(td);
+  if (g.rank >= 4)
+    widx.push_back(th);
+  widx.push_back(t);
+  Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
+  v = arith::SelectOp::create(
+      b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
+  // TF32, rounded to nearest (ties away) once here instead of per block.
+  Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+      b, b.getI32Type(), v,
+      NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
+  memref::StoreOp::create(b, arith::BitcastOp::create(b, f32, tf32),
+                          func.getArgument(1), ValueRange{idx});
+  b.setInsertionPointAfter(inside);
+  gpu::ReturnOp::create(b);
   return func;
 }

@@ -49,7 +49,7 @@ typedef enum fusecc_status_code_e {
   FUSECC_STATUS_PARSE_ERROR = 2,
   /// No entry of that name.
   FUSECC_STATUS_NOT_FOUND = 3,
-  /// An entry, argument, launch or graph-line index past the end.
+  /// An entry, argument, workspace, launch or graph-line index past the end.
   FUSECC_STATUS_OUT_OF_RANGE = 4,
   /// The CUDA driver library or one of its entry points is missing.
   FUSECC_STATUS_UNAVAILABLE = 5,
@@ -85,7 +85,7 @@ const char *fusecc_status_code_name(fusecc_status_code_t code);
 /// The largest tensor rank a bundle may declare.
 #define FUSECC_MAX_RANK 8
 
-/// Element types of entry arguments.
+/// Element types of entry arguments and workspaces.
 typedef enum fusecc_dtype_e {
   FUSECC_DTYPE_F32 = 0,
   FUSECC_DTYPE_F16 = 1,
@@ -133,6 +133,11 @@ typedef struct fusecc_entry_info_t {
   size_t launch_count;
   /// Number of `graph` lines.
   size_t graph_line_count;
+  /// Number of `workspace` records (0 in format version 1): scratch buffers
+  /// the runtime allocates for each call of the entry (see
+  /// fusecc_bundle_workspace_info). Appended last so that the layout of the
+  /// earlier fields is unchanged.
+  size_t workspace_count;
 } fusecc_entry_info_t;
 
 /// One argument of an entry.
@@ -157,6 +162,19 @@ typedef struct fusecc_arg_info_t {
   size_t byte_size;
 } fusecc_arg_info_t;
 
+/// One workspace of an entry (format version 2): device scratch memory that
+/// fusecc_module_launch allocates on the caller's stream before the entry's
+/// first launch and frees after its last. Its contents are undefined at the
+/// start of each call, and callers neither pass nor see it.
+typedef struct fusecc_workspace_info_t {
+  /// FUSECC_DTYPE_F32 (the only workspace dtype so far).
+  fusecc_dtype_t dtype;
+  /// Number of elements (at least 1).
+  size_t element_count;
+  /// element_count * fusecc_dtype_size(dtype): the bytes allocated per call.
+  size_t byte_size;
+} fusecc_workspace_info_t;
+
 /// One kernel launch of an entry.
 typedef struct fusecc_launch_info_t {
   /// The PTX `.entry` name; owned by the bundle.
@@ -167,7 +185,9 @@ typedef struct fusecc_launch_info_t {
   uint32_t smem_bytes;
   /// Number of kernel parameters (one device pointer each).
   size_t param_count;
-  /// `param_count` entry-argument indices; owned by the bundle.
+  /// `param_count` buffer indices; owned by the bundle. A value below the
+  /// entry's arg_count is an entry argument; a value `v` >= arg_count is
+  /// workspace `v - arg_count` of the entry (a `w<k>` param in the bundle).
   const size_t *param_args;
 } fusecc_launch_info_t;
 
@@ -217,6 +237,14 @@ fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
                                        size_t entry_index, size_t arg_index,
                                        fusecc_arg_info_t *out_info);
 
+/// Describes workspace `workspace_index` of entry `entry_index`.
+/// INVALID_ARGUMENT for a NULL bundle or `out_info`; OUT_OF_RANGE for an
+/// entry or workspace index past the end.
+fusecc_status_t fusecc_bundle_workspace_info(fusecc_bundle_t bundle,
+                                             size_t entry_index,
+                                             size_t workspace_index,
+                                             fusecc_workspace_info_t *out_info);
+
 /// Describes launch `launch_index` of entry `entry_index`.
 fusecc_status_t fusecc_bundle_launch_info(fusecc_bundle_t bundle,
                                           size_t entry_index,
@@ -234,7 +262,8 @@ fusecc_status_t fusecc_bundle_graph_line(fusecc_bundle_t bundle,
 /// every `size_bytes` equals the argument's byte size, every `ptr` is
 /// non-zero and 16-byte aligned, and no output overlaps another argument
 /// (kernels treat their buffers as `noalias`). FUSECC_STATUS_INVALID_ARGUMENT
-/// naming the argument otherwise. Needs no GPU.
+/// naming the argument otherwise. Workspaces are not arguments: the runtime
+/// allocates them, so `args` never includes them. Needs no GPU.
 fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                                             size_t entry_index,
                                             const fusecc_buffer_t *args,
@@ -281,6 +310,15 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// pointers the launch records name. Asynchronous: errors of the kernels
 /// themselves surface at the next synchronization. The module's context must
 /// be current on the calling thread.
+///
+/// An entry with workspaces gets each one allocated stream-ordered with
+/// cuMemAllocAsync(stream) (from the current memory pool of the stream's
+/// device) before its first launch, and freed with cuMemFreeAsync(stream)
+/// after its last, so the memory lives exactly as long as this call's
+/// kernels on `stream`; on any error the workspaces already allocated are
+/// freed the same way. Workspace contents are undefined at the start of each
+/// call. FUSECC_STATUS_UNAVAILABLE if the driver lacks stream-ordered
+/// allocation (CUDA older than 11.2) and the entry has workspaces.
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream);

@@ -5,7 +5,7 @@
 
 // RUN: fusecc %s -o - | FileCheck %s
 
-// CHECK-LABEL: entry all_elementwise args 5 launches 1
+// CHECK-LABEL: entry all_elementwise args 5 workspaces 0 launches 1
 // CHECK-NEXT: arg 0 in arg0 f32 3 1 2 3
 // CHECK-NEXT: arg 1 in arg1 f32 3 2 4 2
 // CHECK-NEXT: arg 2 in s f32 0
@@ -88,7 +88,7 @@ func.func @all_elementwise(%x: tensor<1x2x3xf32>, %w: tensor<2x4x2xf32>,
 
 // Normalisations, and a conv with groups, dilation and output padding in
 // 3-D. A constant defined before the convolution is numbered in order.
-// CHECK-LABEL: entry norms args 4 launches 1
+// CHECK-LABEL: entry norms args 4 workspaces 0 launches 1
 // CHECK:      graph %3 = const 0.5
 // CHECK-NEXT: graph %4 = conv_transpose %0 %1 stride=1,2,2 padding=0,1,0 output_padding=0,0,1 dilation=1,2,1 groups=2
 // CHECK-NEXT: graph %5 = layer_norm %4 normalized_rank=1 eps=1.0000000000000001e-05

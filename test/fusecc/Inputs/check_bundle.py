@@ -27,8 +27,8 @@ def next_line():
 
 
 records = 1
-if next_line() != ["fusecc-bundle", "1"]:
-    fail("first line is not 'fusecc-bundle 1'")
+if next_line() != ["fusecc-bundle", "2"]:
+    fail("first line is not 'fusecc-bundle 2'")
 chip = next_line()
 prec = next_line()
 records += 2
@@ -43,10 +43,11 @@ while True:
     if rec[0] == "ptx":
         count = int(rec[1])
         break
-    if rec[0] != "entry" or rec[2] != "args" or rec[4] != "launches":
+    if (rec[0] != "entry" or rec[2] != "args" or rec[4] != "workspaces"
+            or rec[6] != "launches"):
         fail("expected an entry record, got %r" % rec)
     entries += 1
-    nargs, nlaunches = int(rec[3]), int(rec[5])
+    nargs, nworkspaces, nlaunches = int(rec[3]), int(rec[5]), int(rec[7])
     seen_out = False
     for i in range(nargs):
         arg = next_line()
@@ -61,6 +62,12 @@ while True:
             fail("bad dtype or dims in %r" % arg)
     if not seen_out:
         fail("entry %s has no output" % rec[1])
+    for k in range(nworkspaces):
+        ws = next_line()
+        records += 1
+        if (len(ws) != 4 or ws[0] != "workspace" or int(ws[1]) != k
+                or ws[2] != "f32" or int(ws[3]) <= 0):
+            fail("bad workspace record %r" % ws)
     for _ in range(nlaunches):
         l = next_line()
         records += 1
@@ -70,8 +77,12 @@ while True:
         nparams = int(l[13])
         if len(l) != 14 + nparams:
             fail("param count mismatch in %r" % l)
-        if any(not 0 <= int(a) < nargs for a in l[14:]):
-            fail("param names no entry argument in %r" % l)
+        for a in l[14:]:
+            if a.startswith("w"):
+                if not 0 <= int(a[1:]) < nworkspaces:
+                    fail("param names no workspace in %r" % l)
+            elif not 0 <= int(a) < nargs:
+                fail("param names no entry argument in %r" % l)
     while True:
         g = next_line()
         records += 1

@@ -18,9 +18,25 @@ namespace fusecc {
 /// then the output memref, all with the tensors' static shapes, and expects
 /// `LaunchPlan::get` blocks of `LaunchPlan::threads` threads with
 /// `SharedMemoryPlan::bytes()` bytes of dynamic shared memory.
+///
+/// A wgmma kernel (`fuse::WeightPackPlan::get` is set) takes one more
+/// argument before the output: the weights re-laid out by the function of
+/// `buildWeightPackFunction`, launched before it on the same stream.
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                     const fuse::KernelAnalysis &analysis);
+
+/// Threads per block of the weight re-layout kernel (one element each).
+constexpr int64_t kWeightPackThreads = 256;
+
+/// Builds `<kernel>_wpack(weight, packed)`: writes the `WeightPackPlan`
+/// layout of the convolution's weights (TF32-rounded, zero-padded) for the
+/// main kernel's asynchronous copies. Grid: ceil(totalElems / 256) blocks of
+/// `kWeightPackThreads`.
+mlir::FailureOr<mlir::gpu::GPUFuncOp>
+buildWeightPackFunction(mlir::gpu::GPUModuleOp gpuModule,
+                        fuse::KernelOp kernel,
+                        const fuse::KernelAnalysis &analysis);
 
 } // namespace fusecc
 

@@ -256,6 +256,21 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   return p;
 }
 
+std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
+                                                 TileConfigAttr cfg) {
+  if (!cfg.usesWgmma())
+    return std::nullopt;
+  const ConvGeometry &g = a.geom;
+  WeightPackPlan p;
+  p.numCTiles = llvm::divideCeil(g.coutPerGroup(), cfg.getTileC());
+  p.kd = g.k[0];
+  p.kh = g.k[1];
+  p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  p.imageElems = g.k[2] * cfg.getCiChunk() * cfg.getTileC();
+  p.totalElems = p.numCTiles * p.kd * p.kh * p.numChunks * p.imageElems;
+  return p;
+}
+
 LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   LaunchPlan l;
   const ConvGeometry &g = a.geom;

@@ -12,6 +12,7 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 
 #include <array>
+#include <optional>
 
 namespace fusecc::fuse {
 
@@ -119,6 +120,25 @@ struct LaunchPlan {
   int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
   int64_t threads = 0;
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+};
+
+/// Weights re-laid out once per call for a wgmma kernel: a small kernel
+/// writes, for every (output channel tile, d tap, h tap, input channel
+/// chunk), the exact shared-memory image a main-loop round stages (kw taps x
+/// ciChunk / 4 planes x tileC channels x 4 input channels, TF32-rounded,
+/// zeros past the tensor), so the main kernel copies each round's weights
+/// as contiguous 16-byte asynchronous copies.
+struct WeightPackPlan {
+  int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
+  int64_t imageElems = 0; ///< One round image: kw x ciChunk x tileC.
+  int64_t totalElems = 0;
+  /// Element offset of the image of (ct, td, th, chunk).
+  int64_t imageIndex(int64_t ct, int64_t td, int64_t th, int64_t chunk) const {
+    return ((ct * kd + td) * kh + th) * numChunks + chunk;
+  }
+  /// The plan of a wgmma kernel; std::nullopt for the other paths.
+  static std::optional<WeightPackPlan> get(const KernelAnalysis &a,
+                                           TileConfigAttr cfg);
 };
 
 } // namespace fusecc::fuse

@@ -1,0 +1,240 @@
+/*===- fake_cuda.c - A scripted stand-in for libcuda.so.1 ---------*- C -*-===//
+ *
+ * Exports the CUDA driver entry points the runtime resolves (driver.c), with
+ * no GPU behind them: contexts, modules and kernels are dummies, device
+ * memory is handed out from a fake address range, and every call that
+ * touches a stream (cuMemAllocAsync, cuLaunchKernel, cuMemFreeAsync) is
+ * appended to a text log. launch_test.c points FUSECC_CUDA_DRIVER_LIBRARY
+ * here and reads the log (and injects failures) through the fake_cuda_*
+ * functions below.
+ *
+ * A kernel's parameter count comes from its name: "<anything>_p<N>" takes N
+ * device pointers, which cuLaunchKernel logs.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include <cuda.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// cuda.h only declares these; the fake gives them bodies.
+struct CUctx_st {
+  int unused;
+};
+struct CUmod_st {
+  int unused;
+};
+struct CUfunc_st {
+  char name[64];
+};
+
+/// The first address cuMemAllocAsync returns after fake_cuda_reset; each
+/// allocation takes the next 1 MiB.
+#define FAKE_HEAP_BASE 0x10000000ull
+#define FAKE_HEAP_STEP 0x100000ull
+#define FAKE_MAX_FUNCTIONS 64
+
+static struct CUctx_st fake_context;
+static struct CUmod_st fake_module;
+static struct CUfunc_st functions[FAKE_MAX_FUNCTIONS];
+static int function_count;
+
+static char log_text[16384];
+static size_t log_length;
+static int fail_alloc_at = -1, fail_launch_at = -1, fail_free_at = -1;
+static int alloc_calls, launch_calls, free_calls, live_allocations;
+static unsigned long long next_address = FAKE_HEAP_BASE;
+
+static void log_line(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void log_line(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  int n = vsnprintf(log_text + log_length, sizeof(log_text) - log_length, fmt,
+                    args);
+  va_end(args);
+  if (n > 0 && (size_t)n < sizeof(log_text) - log_length)
+    log_length += (size_t)n;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Control (called by the test)
+ *===----------------------------------------------------------------------===*/
+
+/// Clears the log and counters; the Nth (0-based) call of cuMemAllocAsync,
+/// cuLaunchKernel or cuMemFreeAsync fails from now on (-1: never).
+void fake_cuda_reset(int alloc_failure, int launch_failure, int free_failure) {
+  log_text[0] = '\0';
+  log_length = 0;
+  fail_alloc_at = alloc_failure;
+  fail_launch_at = launch_failure;
+  fail_free_at = free_failure;
+  alloc_calls = launch_calls = free_calls = live_allocations = 0;
+  next_address = FAKE_HEAP_BASE;
+}
+
+/// The log since the last reset: one line per stream call.
+const char *fake_cuda_log(void) { return log_text; }
+
+/// Allocations not (successfully) freed since the last reset.
+int fake_cuda_live_allocations(void) { return live_allocations; }
+
+/*===----------------------------------------------------------------------===*
+ * Driver entry points
+ *===----------------------------------------------------------------------===*/
+
+CUresult CUDAAPI cuInit(unsigned int flags) {
+  (void)flags;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **out) {
+  switch (error) {
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *out = "CUDA_ERROR_OUT_OF_MEMORY";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *out = "CUDA_ERROR_LAUNCH_FAILED";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_VALUE:
+    *out = "CUDA_ERROR_INVALID_VALUE";
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **out) {
+  (void)error;
+  *out = "injected by fake_cuda";
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  (void)device;
+  *context = &fake_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
+  (void)device;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context) {
+  *context = &fake_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext context) {
+  (void)context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext context) {
+  (void)context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
+  *context = &fake_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
+                                    unsigned int count, CUjit_option *options,
+                                    void **values) {
+  (void)image, (void)count, (void)options, (void)values;
+  *module = &fake_module;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule module) {
+  (void)module;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
+                                     const char *name) {
+  (void)module;
+  for (int i = 0; i < function_count; ++i)
+    if (strcmp(functions[i].name, name) == 0) {
+      *function = &functions[i];
+      return CUDA_SUCCESS;
+    }
+  if (function_count == FAKE_MAX_FUNCTIONS ||
+      strlen(name) >= sizeof(functions[0].name))
+    return CUDA_ERROR_INVALID_VALUE;
+  strcpy(functions[function_count].name, name);
+  *function = &functions[function_count++];
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
+                                    CUfunction_attribute attribute, int value) {
+  (void)function, (void)attribute, (void)value;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
+                                unsigned int gy, unsigned int gz,
+                                unsigned int bx, unsigned int by,
+                                unsigned int bz, unsigned int smem,
+                                CUstream stream, void **params, void **extra) {
+  (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem;
+  (void)extra;
+  if (launch_calls++ == fail_launch_at) {
+    log_line("launch %s s%llu FAILED\n", function->name,
+             (unsigned long long)(uintptr_t)stream);
+    return CUDA_ERROR_LAUNCH_FAILED;
+  }
+  const char *suffix = strrchr(function->name, 'p');
+  int count = suffix ? atoi(suffix + 1) : 0;
+  log_line("launch %s s%llu", function->name,
+           (unsigned long long)(uintptr_t)stream);
+  for (int i = 0; i < count; ++i)
+    log_line(" 0x%llx", (unsigned long long)*(CUdeviceptr *)params[i]);
+  log_line("\n");
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
+                                 CUstream stream) {
+  if (alloc_calls++ == fail_alloc_at) {
+    log_line("alloc %zu s%llu FAILED\n", bytes,
+             (unsigned long long)(uintptr_t)stream);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  *pointer = (CUdeviceptr)next_address;
+  next_address += FAKE_HEAP_STEP;
+  ++live_allocations;
+  log_line("alloc %zu s%llu -> 0x%llx\n", bytes,
+           (unsigned long long)(uintptr_t)stream,
+           (unsigned long long)*pointer);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
+  if (free_calls++ == fail_free_at) {
+    log_line("free 0x%llx s%llu FAILED\n", (unsigned long long)pointer,
+             (unsigned long long)(uintptr_t)stream);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  --live_allocations;
+  log_line("free 0x%llx s%llu\n", (unsigned long long)pointer,
+           (unsigned long long)(uintptr_t)stream);
+  return CUDA_SUCCESS;
+}
