@@ -79,6 +79,12 @@ static void load_driver(void) {
   const symbol_t optional_symbols[] = {
       {"cuMemAllocAsync", (void **)&driver_table.cuMemAllocAsync},
       {"cuMemFreeAsync", (void **)&driver_table.cuMemFreeAsync},
+      {"cuCtxGetDevice", (void **)&driver_table.cuCtxGetDevice},
+      {"cuMemPoolCreate", (void **)&driver_table.cuMemPoolCreate},
+      {"cuMemPoolDestroy", (void **)&driver_table.cuMemPoolDestroy},
+      {"cuMemPoolSetAttribute", (void **)&driver_table.cuMemPoolSetAttribute},
+      {"cuMemAllocFromPoolAsync",
+       (void **)&driver_table.cuMemAllocFromPoolAsync},
   };
   for (size_t i = 0;
        i < sizeof(optional_symbols) / sizeof(optional_symbols[0]); ++i)

@@ -122,6 +122,16 @@ typedef struct fusecc_driver_s {
   /// bundles without workspaces still run on older drivers.
   CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
+  /// A module's own memory pool for its workspaces (CUDA 11.2+, optional
+  /// like the two above): it keeps freed memory instead of returning it to
+  /// the OS at every synchronisation, so a workspace costs no page mapping
+  /// per call.
+  CUresult (*cuCtxGetDevice)(CUdevice *);
+  CUresult (*cuMemPoolCreate)(CUmemoryPool *, const CUmemPoolProps *);
+  CUresult (*cuMemPoolDestroy)(CUmemoryPool);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, CUmemPool_attribute, void *);
+  CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool,
+                                      CUstream);
 } fusecc_driver_t;
 
 /// Loads libcuda.so.1 (or $FUSECC_CUDA_DRIVER_LIBRARY) and calls cuInit(0)

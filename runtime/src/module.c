@@ -30,6 +30,9 @@ struct fusecc_module_s {
   size_t *launch_offsets;
   /// One resolved kernel per launch record, entries in order.
   CUfunction *functions;
+  /// Pool of the entries' workspaces (NULL when no entry has one or the
+  /// driver has no memory pools: then the device's default pool is used).
+  CUmemoryPool pool;
 };
 
 /// Unloads and frees a (possibly partially loaded) module.
@@ -42,6 +45,10 @@ static void module_free(fusecc_module_t module) {
     if (pushed)
       driver->cuCtxPopCurrent(&popped);
   }
+  // Outstanding stream-ordered frees complete first; the driver releases
+  // the pool's memory when they have.
+  if (module->pool)
+    driver->cuMemPoolDestroy(module->pool);
   if (module->retained_primary)
     driver->cuDevicePrimaryCtxRelease(module->device);
   fusecc_bundle_release(module->bundle);
@@ -157,6 +164,43 @@ static fusecc_status_t resolve_kernels(fusecc_module_t module) {
   return NULL;
 }
 
+/// Creates the module's workspace pool on the context's device when an
+/// entry has workspaces: memory freed at the end of a call stays in the
+/// pool (release threshold: never) for the next call.
+static fusecc_status_t create_workspace_pool(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  int any = 0;
+  for (size_t e = 0; e < module->bundle->entry_count; ++e)
+    any |= module->bundle->entries[e].workspace_count != 0;
+  if (!any || !driver->cuCtxGetDevice || !driver->cuMemPoolCreate ||
+      !driver->cuMemPoolDestroy || !driver->cuMemPoolSetAttribute ||
+      !driver->cuMemAllocFromPoolAsync)
+    return NULL;
+  CUdevice device;
+  fusecc_status_t status = fusecc_cuda_status(
+      driver, driver->cuCtxGetDevice(&device), "cuCtxGetDevice");
+  if (status)
+    return status;
+  CUmemPoolProps props;
+  memset(&props, 0, sizeof(props));
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = device;
+  if ((status = fusecc_cuda_status(
+           driver, driver->cuMemPoolCreate(&module->pool, &props),
+           "cuMemPoolCreate"))) {
+    module->pool = NULL;
+    return status;
+  }
+  cuuint64_t keep = ~(cuuint64_t)0;
+  return fusecc_cuda_status(
+      driver,
+      driver->cuMemPoolSetAttribute(module->pool,
+                                    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep),
+      "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+}
+
 fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
                                    fusecc_module_t *out_module) {
   if (!bundle || !out_module)
@@ -176,8 +220,9 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
   module->driver = driver;
   module->bundle = bundle;
   fusecc_bundle_retain(bundle);
-  if (!(status = acquire_context(module)) && !(status = load_ptx(module)))
-    status = resolve_kernels(module);
+  if (!(status = acquire_context(module)) && !(status = load_ptx(module)) &&
+      !(status = resolve_kernels(module)))
+    status = create_workspace_pool(module);
   if (status) {
     module_free(module);
     return status;
@@ -209,6 +254,7 @@ CUcontext fusecc_module_context(fusecc_module_t module) {
 /// `pointers` (zeroed by the caller). On failure the ones already allocated
 /// are left in `pointers` for free_workspaces.
 static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
+                                           CUmemoryPool pool,
                                            const fusecc_entry_t *entry,
                                            CUdeviceptr *pointers,
                                            CUstream stream) {
@@ -222,11 +268,17 @@ static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
   for (size_t k = 0; k < entry->workspace_count; ++k) {
     const fusecc_workspace_t *workspace = &entry->workspaces[k];
     CUresult result =
-        driver->cuMemAllocAsync(&pointers[k], workspace->byte_size, stream);
+        pool ? driver->cuMemAllocFromPoolAsync(&pointers[k],
+                                               workspace->byte_size, pool,
+                                               stream)
+             : driver->cuMemAllocAsync(&pointers[k], workspace->byte_size,
+                                       stream);
     if (result != CUDA_SUCCESS) {
       pointers[k] = 0;
       return fusecc_annotate_status(
-          fusecc_cuda_status(driver, result, "cuMemAllocAsync"),
+          fusecc_cuda_status(driver, result,
+                             pool ? "cuMemAllocFromPoolAsync"
+                                  : "cuMemAllocAsync"),
           "entry '%s' workspace %zu (%zu bytes): ", entry->name, k,
           workspace->byte_size);
     }
@@ -278,7 +330,8 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
       return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                                 "out of memory launching entry '%s'",
                                 entry->name);
-    status = allocate_workspaces(driver, entry, workspaces, stream);
+    status =
+        allocate_workspaces(driver, module->pool, entry, workspaces, stream);
   }
 
   void *params[FUSECC_MAX_PARAMS];

@@ -227,6 +227,55 @@ CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
   return CUDA_SUCCESS;
 }
 
+static struct CUmemPoolHandle_st *fake_pool = (struct CUmemPoolHandle_st *)0x70;
+static int pools_created, pools_destroyed;
+static unsigned long long pool_threshold;
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool,
+                                 const CUmemPoolProps *props) {
+  if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool = fake_pool;
+  ++pools_created;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
+  if (pool != fake_pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  ++pools_destroyed;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool,
+                                       CUmemPool_attribute attribute,
+                                       void *value) {
+  if (pool != fake_pool || attribute != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    return CUDA_ERROR_INVALID_VALUE;
+  pool_threshold = *(cuuint64_t *)value;
+  return CUDA_SUCCESS;
+}
+
+/// Pools created and destroyed so far, and the last release threshold set.
+void fake_cuda_pool_state(int *created, int *destroyed,
+                          unsigned long long *threshold) {
+  *created = pools_created;
+  *destroyed = pools_destroyed;
+  *threshold = pool_threshold;
+}
+
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *pointer, size_t bytes,
+                                         CUmemoryPool pool, CUstream stream) {
+  if (pool != fake_pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  return cuMemAllocAsync(pointer, bytes, stream);
+}
+
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
   if (free_calls++ == fail_free_at) {
     log_line("free 0x%llx s%llu FAILED\n", (unsigned long long)pointer,

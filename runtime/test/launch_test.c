@@ -56,6 +56,8 @@ static void (*fake_reset)(int alloc_failure, int launch_failure,
                           int free_failure);
 static const char *(*fake_log)(void);
 static int (*fake_live_allocations)(void);
+static void (*fake_pool_state)(int *created, int *destroyed,
+                               unsigned long long *threshold);
 
 /// Checks the fake driver's log against `expected` exactly.
 static void check_log(const char *expected, int line) {
@@ -144,7 +146,7 @@ static void test_launch(fusecc_module_t module) {
   fake_reset(1, -1, -1);
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
                FUSECC_STATUS_CUDA_ERROR,
-               "entry 'conv' workspace 1 (12 bytes): cuMemAllocAsync failed: "
+               "entry 'conv' workspace 1 (12 bytes): cuMemAllocFromPoolAsync failed: "
                "CUDA_ERROR_OUT_OF_MEMORY (2): injected by fake_cuda");
   CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
             "alloc 12 s7 FAILED\n"
@@ -155,7 +157,7 @@ static void test_launch(fusecc_module_t module) {
   fake_reset(0, -1, -1);
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
                FUSECC_STATUS_CUDA_ERROR,
-               "entry 'conv' workspace 0 (256 bytes): cuMemAllocAsync failed");
+               "entry 'conv' workspace 0 (256 bytes): cuMemAllocFromPoolAsync failed");
   CHECK_LOG("alloc 256 s7 FAILED\n");
 
   // The second launch fails: no further launches, both workspaces freed
@@ -237,7 +239,8 @@ int main(void) {
   *(void **)&fake_reset = dlsym(fake, "fake_cuda_reset");
   *(void **)&fake_log = dlsym(fake, "fake_cuda_log");
   *(void **)&fake_live_allocations = dlsym(fake, "fake_cuda_live_allocations");
-  if (!fake_reset || !fake_log || !fake_live_allocations) {
+  *(void **)&fake_pool_state = dlsym(fake, "fake_cuda_pool_state");
+  if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }
@@ -248,10 +251,18 @@ int main(void) {
   if (bundle)
     CHECK_OK(fusecc_module_load(bundle, &module));
   fusecc_bundle_release(bundle);
+  // A module with workspaces owns one pool that never returns memory to
+  // the OS between calls; releasing the module destroys it.
+  int created = 0, destroyed = 0;
+  unsigned long long threshold = 0;
+  fake_pool_state(&created, &destroyed, &threshold);
+  CHECK(created == 1 && destroyed == 0 && threshold == ~0ull);
   if (module) {
     test_launch(module);
     fusecc_module_release(module);
   }
+  fake_pool_state(&created, &destroyed, &threshold);
+  CHECK(created == 1 && destroyed == 1);
   test_launch_v1();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -311,9 +311,10 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// themselves surface at the next synchronization. The module's context must
 /// be current on the calling thread.
 ///
-/// An entry with workspaces gets each one allocated stream-ordered with
-/// cuMemAllocAsync(stream) (from the current memory pool of the stream's
-/// device) before its first launch, and freed with cuMemFreeAsync(stream)
+/// An entry with workspaces gets each one allocated stream-ordered on
+/// `stream` from the module's own memory pool (created at load time; it
+/// keeps freed memory for the next call) before its first launch, and freed
+/// with cuMemFreeAsync(stream)
 /// after its last, so the memory lives exactly as long as this call's
 /// kernels on `stream`; on any error the workspaces already allocated are
 /// freed the same way. Workspace contents are undefined at the start of each
