@@ -1,23 +1,24 @@
 // fuse-tile-kernels{wgmma=1} (fusecc --chip=sm_90a): tf32 kernels that fit
-// run on Hopper warpgroup MMA. N = positions per phase; per 64-channel
-// group the fewest warpgroups (each taking rows / split rows and every W
-// phase) whose accumulators (stride_w x own rows x N / 2) stay <= 80 per
-// thread, at most 512 threads; the most rows (8, 4, 2, 1) that allows. Grouped
+// run on Hopper warpgroup MMA. N = positions per phase; one warpgroup per
+// 64-channel group (each taking every row and every W phase; forcing
+// wgmma-split splits the rows over more), the most rows (8, 4, 2, 1) whose
+// accumulators (stride_w x own rows x N / 2) stay <= 80 per thread. Grouped
 // convolutions keep mma.sync; wgmma=0 (sm_90) never uses it.
 
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=1 rows=2}))' | FileCheck %s --check-prefix=SPLIT1
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=2 rows=4}))' | FileCheck %s --check-prefix=SPLIT2
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=SM90
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
-// kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, 8
-// rows in four warpgroups (2 rows each: 2 phases x 2 rows x 16
-// accumulators), 32 input channels per round (a 512-thread block).
+// kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, one
+// warpgroup with 2 rows (2 phases x 2 rows x 16 = 64 accumulators; 4 rows
+// would need 128), 16 input channels per round (a 128-thread block).
 // CHECK-LABEL: fuse.kernel "conv3d_k0"
-// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 8, wgmmaN = 32, wgmmaGroups = 4>
-// SPLIT1-LABEL: fuse.kernel "conv3d_k0"
-// SPLIT1-SAME: threadsC = 16, {{.*}}rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// Forced: 4 rows in two warpgroups of 2 rows each (kb2_34's tuned config).
+// SPLIT2-LABEL: fuse.kernel "conv3d_k0"
+// SPLIT2-SAME: threadsC = 32, {{.*}}rows = 4, wgmmaN = 32, wgmmaGroups = 2>
 // SM90-LABEL: fuse.kernel "conv3d_k0"
 // SM90-SAME: mmaWarpsC
 // SM90-NOT: wgmmaN
@@ -30,17 +31,15 @@ func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> t
 
 // -----
 
-// A channel softmax over 128 channels: two channel groups x two row
-// groups = four warpgroups; 65 positions in a phase -> N = 72 (one tile
-// per row), 2 phases x 1 row x 36 accumulators.
+// A channel softmax over 128 channels: two channel groups = two
+// warpgroups; 65 positions in a phase -> N = 72 (one tile per row), one row
+// (2 phases x 1 row x 36 accumulators; 2 rows would need 144).
 // CHECK-LABEL: fuse.kernel "softmax_c_k0"
-// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 32, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 4>
-// With one warpgroup per channel group and 2 rows it would need 2 phases x
-// 2 rows x 36 = 144 accumulators per thread: mma.sync instead.
-// (kb2_34's layer with split 1 and 2 rows: 2 x 2 x 16 = 64, wgmma.)
-// SPLIT1-LABEL: fuse.kernel "softmax_c_k0"
-// SPLIT1-NOT: wgmmaN
-// SPLIT1-SAME: mmaWarpsC
+// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>
+// Forced 4 rows in 2 row groups: 2 phases x 2 rows x 36 = 144 accumulators
+// per thread do not fit: no wgmma config.
+// SPLIT2-LABEL: fuse.kernel "softmax_c_k0"
+// SPLIT2-NOT: wgmmaN
 func.func @softmax_c(%x: tensor<1x64x8x64xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<1x128x17x129xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}

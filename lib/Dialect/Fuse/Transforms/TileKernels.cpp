@@ -222,13 +222,16 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       continue;
     if (rows > 1 && rows > rowsNeeded && !forcedRows)
       continue;
-    // Warpgroups per channel group, sharing the rows: the fewest whose
-    // accumulators (all W phases x own rows x N / 2) fit, at most 512
-    // threads (128 registers each). More rows per block share every staged
-    // weight: 8 rows in four warpgroups beat 4 rows in two on kb1_77,
-    // kb2_20 and kb2_49 (docs/perf.md section 28).
+    // One warpgroup per channel group (the rows split over several only
+    // when forced): with the weights copied asynchronously, several small
+    // blocks per SM, whose epilogues and staging overlap, beat one large
+    // block sharing its weights over more rows (8 rows in four warpgroups
+    // won while weights were staged through registers, docs/perf.md section
+    // 28; one warpgroup per channel group with the most rows that fit won
+    // on kb2_20, kb2_49 and kb2_91 since, section 40). The accumulators
+    // (all W phases x own rows x N / 2) bound the rows.
     for (int64_t split = 1; split <= rows; split *= 2) {
-      if (forcedSplit && split != forcedSplit)
+      if (forcedSplit ? split != forcedSplit : split != 1)
         continue;
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
