@@ -42,8 +42,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 
 #include <functional>
 #include <numeric>
@@ -287,9 +285,6 @@ private:
   /// shared-memory window address of `smem` >> 4 (descriptor encoding).
   Value wgChannelGroup, wgRowSplit, smemEnc;
   DenseMap<Value, Value> memOf; ///< Kernel body value -> gpu.func memref.
-  /// The first reduction's statistics were computed from the wgmma
-  /// accumulators (`storeAccumulatorsWgmma`).
-  bool fragmentStats = false;
   /// wgmma: the re-laid-out weights (`WeightPackPlan`), a gpu.func argument.
   std::optional<WeightPackPlan> pack;
   Value packed;
@@ -1103,178 +1098,22 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
   // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
   Value warp = remu(divu(tid, 32), 4), lane = remu(tid, 32);
   Value grp = divu(lane, 4), tig = remu(lane, 4);
-  struct FragElem {
-    Value v, row, cl, wl, channelOk, positionOk;
-  };
-  // Elements in column order, the two channels of a column side by side;
-  // `columns` and `channelRows` list the elements of each channel line /
-  // W line this thread holds.
-  SmallVector<FragElem> els;
-  SmallVector<SmallVector<size_t, 2>> columns;
-  SmallVector<SmallVector<size_t>> channelRows(2 * ownRows);
-  Value cls[2], biases[2], channelOk[2];
   for (int64_t half = 0; half < 2; ++half) {
-    cls[half] =
+    Value cl =
         add(add(mul(wgChannelGroup, 64), mul(warp, 16)), add(grp, half * 8));
-    biases[half] = convBias(cls[half]);
-    channelOk[half] = ult(add(co0, cls[half]), g.cout);
-  }
-  for (int64_t p = 0; p < sw; ++p)
-    for (int64_t i = 0; i < ownRows; ++i) {
-      Value row = add(wgRowSplit, i * split);
-      for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
-        for (int64_t col = 0; col < 2; ++col) {
-          Value pos = add(mul(tig, 2), 8 * j + col);
-          Value wl = add(mul(pos, sw), p);
-          Value positionOk = ult(add(ow0, wl), g.out[2]);
-          columns.emplace_back();
-          for (int64_t half = 0; half < 2; ++half) {
+    Value bias = convBias(cl);
+    for (int64_t p = 0; p < sw; ++p)
+      for (int64_t i = 0; i < ownRows; ++i) {
+        Value row = add(wgRowSplit, i * split);
+        for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
+          for (int64_t col = 0; col < 2; ++col) {
             Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
                                                    4 * j + 2 * half + col);
-            columns.back().push_back(els.size());
-            channelRows[i * 2 + half].push_back(els.size());
-            els.push_back({arith::AddFOp::create(b, v, biases[half]), row,
-                           cls[half], wl, channelOk[half], positionOk});
+            Value pos = add(mul(tig, 2), 8 * j + col);
+            Value wl = add(mul(pos, sw), p);
+            sstore(arith::AddFOp::create(b, v, bias), tileAddr(0, row, cl, wl));
           }
-        }
-    }
-  Operation *reduction = a.reductionOfConv();
-  if (!reduction) {
-    for (const FragElem &e : els)
-      sstore(e.v, tileAddr(0, e.row, e.cl, e.wl));
-    return;
-  }
-
-  // The first reduction reads the conv: its line statistics come from the
-  // registers (the epilogue then skips it). Channel lines (a position's
-  // channels: 2 per thread, 8 lane groups per warp, warps and warpgroups
-  // through shared-memory partials) or W lines (a row of one channel: a
-  // lane quad). Each line is finished before the next is started, so few
-  // values besides the accumulators stay live. The tile receives what the
-  // epilogue's readers expect: exp(x - max) for a softmax, x for a
-  // layer_norm; statsA / statsB as in emitReduction.
-  fragmentStats = true;
-  const bool channels = KernelAnalysis::alongChannels(reduction);
-  ArrayRef<SmallVector<size_t, 2>> channelLines = columns;
-  const int64_t statsA = smemPlan.statsOffset;
-  const int64_t statsB = statsA + smemPlan.statsLen;
-  const int64_t lines = cfg.getRows() * cfg.getTileW();
-  auto maxF = [&](Value x, Value y) -> Value {
-    return arith::MaximumFOp::create(b, x, y);
-  };
-  auto addF = [&](Value x, Value y) -> Value {
-    return arith::AddFOp::create(b, x, y);
-  };
-  auto lineIndex = [&](const FragElem &e) {
-    return channels ? add(mul(e.row, cfg.getTileW()), e.wl)
-                    : add(mul(e.row, cfg.getTileC()), e.cl);
-  };
-  // Combines the thread's values of one line (masked elements give
-  // `identity`), then across its lanes.
-  auto reduceLine = [&](ArrayRef<size_t> line, ArrayRef<Value> vals,
-                        double identity,
-                        function_ref<Value(Value, Value)> combine) {
-    Value r;
-    for (size_t k : line) {
-      Value ok = channels ? els[k].channelOk : els[k].positionOk;
-      Value x = arith::SelectOp::create(b, ok, vals[k], f(identity));
-      r = r ? combine(r, x) : x;
-    }
-    for (int64_t off : channels ? SmallVector<int64_t>{4, 8, 16}
-                                : SmallVector<int64_t>{1, 2})
-      r = combine(r, gpu::ShuffleOp::create(b, r, off, 32,
-                                            gpu::ShuffleMode::XOR)
-                         .getShuffleResult());
-    return r;
-  };
-  // Stores `v` at `at` from the first lane that holds it (lane < 4 for a
-  // channel line, tig 0 for a W line).
-  auto storeOnce = [&](Value v, Value at) {
-    Value first = channels ? ult(lane, 4) : cmp(arith::CmpIPredicate::eq, tig, c(0));
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, first, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    sstore(v, at);
-  };
-  // Channel lines: the (channel group, warp) partials of every line are
-  // combined in slot order by one thread per line, through `finish`.
-  Value slot = add(mul(wgChannelGroup, 4), warp);
-  auto storePartial = [&](Value v, const FragElem &e) {
-    storeOnce(v, add(add(mul(slot, lines), lineIndex(e)),
-                     smemPlan.partialsOffset));
-  };
-  auto combineSlots = [&](function_ref<Value(Value, Value)> combine,
-                          function_ref<Value(Value)> finish, int64_t statsAt) {
-    gpu::BarrierOp::create(b);
-    auto loop = scf::ForOp::create(b, tid, c(lines), c(launch.threads));
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value line = loop.getInductionVar();
-      Value x = sload(add(line, smemPlan.partialsOffset));
-      for (int64_t k = 1; k < cfg.getTileC() / 16; ++k)
-        x = combine(x, sload(add(line, smemPlan.partialsOffset + k * lines)));
-      sstore(finish(x), add(line, statsAt));
-    }
-    gpu::BarrierOp::create(b);
-  };
-  SmallVector<Value> x;
-  for (const FragElem &e : els)
-    x.push_back(e.v);
-  auto identityF = [](Value v) { return v; };
-  auto reciprocal = [&](Value v) -> Value {
-    return arith::DivFOp::create(b, f(1.0), v);
-  };
-
-  if (isa<SoftmaxOp>(reduction)) {
-    SmallVector<Value> ex(els.size());
-    if (channels) {
-      for (ArrayRef<size_t> line : channelLines)
-        storePartial(reduceLine(line, x, -INFINITY, maxF), els[line[0]]);
-      combineSlots(maxF, identityF, statsA);
-      for (ArrayRef<size_t> line : channelLines) {
-        Value mx = sload(add(lineIndex(els[line[0]]), statsA));
-        for (size_t k : line) {
-          ex[k] = math::ExpOp::create(b, arith::SubFOp::create(b, x[k], mx));
-          sstore(ex[k], tileAddr(0, els[k].row, els[k].cl, els[k].wl));
-        }
-        storePartial(reduceLine(line, ex, 0.0, addF), els[line[0]]);
       }
-      combineSlots(addF, reciprocal, statsB);
-      return;
-    }
-    for (ArrayRef<size_t> line : channelRows) {
-      Value mx = reduceLine(line, x, -INFINITY, maxF);
-      for (size_t k : line) {
-        ex[k] = math::ExpOp::create(b, arith::SubFOp::create(b, x[k], mx));
-        sstore(ex[k], tileAddr(0, els[k].row, els[k].cl, els[k].wl));
-      }
-      Value at = lineIndex(els[line[0]]);
-      storeOnce(mx, add(at, statsA));
-      storeOnce(reciprocal(reduceLine(line, ex, 0.0, addF)), add(at, statsB));
-    }
-    return;
-  }
-  // layer_norm over W: the mean, then the mean of squared deviations.
-  auto ln = cast<LayerNormOp>(reduction);
-  Value invLen = f(1.0 / static_cast<double>(g.out[2]));
-  for (const FragElem &e : els)
-    sstore(e.v, tileAddr(0, e.row, e.cl, e.wl));
-  SmallVector<Value> sq(els.size());
-  for (ArrayRef<size_t> line : channelRows) {
-    Value mean =
-        arith::MulFOp::create(b, reduceLine(line, x, 0.0, addF), invLen);
-    for (size_t k : line) {
-      Value d = arith::SubFOp::create(b, x[k], mean);
-      sq[k] = arith::MulFOp::create(b, d, d);
-    }
-    Value var =
-        arith::MulFOp::create(b, reduceLine(line, sq, 0.0, addF), invLen);
-    Value rstd = math::RsqrtOp::create(
-        b, arith::AddFOp::create(b, var, f(ln.getEpsilon().convertToDouble())));
-    Value at = lineIndex(els[line[0]]);
-    storeOnce(mean, add(at, statsA));
-    storeOnce(rstd, add(at, statsB));
   }
 }
 
@@ -1358,8 +1197,6 @@ Value KernelEmitter::elementValue(Value v, const Element &el,
 }
 
 void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
-  if (ordinal == 0 && fragmentStats)
-    return; // Statistics and tile written from the accumulators.
   Value input = op->getOperand(0);
   const int64_t tile = a.tileOf.lookup(op);
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();

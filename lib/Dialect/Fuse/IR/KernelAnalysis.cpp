@@ -243,12 +243,6 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
     p.totalElems = p.statsOffset +
                    2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
-    Operation *first = a.reductionOfConv();
-    if (cfg.usesWgmma() && first && KernelAnalysis::alongChannels(first)) {
-      p.partialsOffset = p.totalElems;
-      p.partialsLen = cfg.getTileC() / 16 * cfg.getRows() * cfg.getTileW();
-      p.totalElems += p.partialsLen;
-    }
   };
   // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
   // round at once (their input rows overlap: rows + taps - 1 rows instead
@@ -260,11 +254,6 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   if (p.hTapsPerRound > 1 && p.bytes() > kTwoBlocksSharedBytes)
     layout(1);
   return p;
-}
-
-bool KernelAnalysis::alongChannels(Operation *op) {
-  auto softmax = dyn_cast<SoftmaxOp>(op);
-  return softmax && softmax.getDim() == 1;
 }
 
 std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,

@@ -49,19 +49,6 @@ struct KernelAnalysis {
   llvm::DenseMap<mlir::Operation *, int64_t> tileOf;
   int64_t numTiles = 1;
 
-  /// The first reduction, when it reads the convolution result itself (on
-  /// the wgmma path its line statistics are computed from the accumulator
-  /// fragments), else null.
-  mlir::Operation *reductionOfConv() const {
-    if (reductions.empty() ||
-        reductions.front()->getOperand(0) !=
-            const_cast<ConvTransposeOp &>(conv).getResult())
-      return nullptr;
-    return reductions.front();
-  }
-  /// Whether `op` (a softmax or layer_norm) reduces over the channel dim.
-  static bool alongChannels(mlir::Operation *op);
-
   /// Analyses `kernel`; emits a located diagnostic and fails when the kernel
   /// is not a convolution plus an epilogue that one block per tile can run.
   static llvm::FailureOr<KernelAnalysis> analyze(KernelOp kernel);
@@ -118,10 +105,6 @@ struct SharedMemoryPlan {
   /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
-  /// wgmma kernels whose first reduction is a channel softmax of the conv:
-  /// per-warp partial statistics (tileC / 16 slots x rows x tileW lines),
-  /// combined once per line (0 when unused).
-  int64_t partialsOffset = 0, partialsLen = 0;
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
