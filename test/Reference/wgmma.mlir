@@ -29,6 +29,9 @@
 // CHECK: @wg_dil3d: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @wg_ln_wide: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @wg_dead_phase: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_softmax_w: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_softmax_scaled: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_two_reductions: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK-NOT: FAIL
 
 func.func @wg_2d_k4(%x0: tensor<2x24x5x12xf32>, %w1: tensor<24x32x4x4xf32>, %b2: tensor<32xf32>) -> tensor<2x32x11x25xf32> {
@@ -67,4 +70,31 @@ func.func @wg_ln_wide(%x0: tensor<1x3x2x20xf32>, %w1: tensor<3x70x3x3xf32>, %b2:
 func.func @wg_dead_phase(%x0: tensor<1x8x3x4x8xf32>, %w1: tensor<8x16x3x3x3xf32>) -> tensor<1x16x7x9x17xf32> {
   %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 2, 2, 2>, groups = 1 : i64} : (tensor<1x8x3x4x8xf32>, tensor<8x16x3x3x3xf32>) -> tensor<1x16x7x9x17xf32>
   return %v0 : tensor<1x16x7x9x17xf32>
+}
+
+// A last-dim softmax (a W line: statistics from the accumulators of a lane
+// quad) with 25 positions per row: tile positions past the row are masked.
+func.func @wg_softmax_w(%x0: tensor<2x8x3x13xf32>, %w1: tensor<8x16x3x3xf32>, %b2: tensor<16xf32>) -> tensor<2x16x5x25xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x8x3x13xf32>, tensor<8x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x5x25xf32>
+  %v1 = fuse.softmax %v0 {dim = 3 : i64} : tensor<2x16x5x25xf32>
+  return %v1 : tensor<2x16x5x25xf32>
+}
+
+// The channel softmax reads conv x 2, not the conv: its statistics come
+// from the shared-memory tile (the epilogue's own pass).
+func.func @wg_softmax_scaled(%x0: tensor<2x8x3x5xf32>, %w1: tensor<8x80x3x3xf32>) -> tensor<2x80x5x9xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x8x3x5xf32>, tensor<8x80x3x3xf32>) -> tensor<2x80x5x9xf32>
+  %c2 = arith.constant dense<2.0> : tensor<f32>
+  %v1 = fuse.mul %v0, %c2 : tensor<2x80x5x9xf32>, tensor<f32> -> tensor<2x80x5x9xf32>
+  %v2 = fuse.softmax %v1 {dim = 1 : i64} : tensor<2x80x5x9xf32>
+  return %v2 : tensor<2x80x5x9xf32>
+}
+
+// Two reductions: the channel softmax of the conv (from the accumulators),
+// then a layer_norm over W of its result (from the tile).
+func.func @wg_two_reductions(%x0: tensor<1x8x3x6xf32>, %w1: tensor<8x24x4x4xf32>, %b2: tensor<24xf32>) -> tensor<1x24x6x12xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x3x6xf32>, tensor<8x24x4x4xf32>, tensor<24xf32>) -> tensor<1x24x6x12xf32>
+  %v1 = fuse.softmax %v0 {dim = 1 : i64} : tensor<1x24x6x12xf32>
+  %v2 = fuse.layer_norm %v1 {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<1x24x6x12xf32>
+  return %v2 : tensor<1x24x6x12xf32>
 }
