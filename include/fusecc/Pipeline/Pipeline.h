@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
 
 #include "llvm/Support/LogicalResult.h"
 
@@ -55,6 +56,10 @@ struct PipelineOptions {
 /// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split), shared by
 /// the tools; call before parsing the command line.
 void registerTilingCLOptions();
+
+/// The category of fusecc's own command-line options: the tools hide every
+/// other (LLVM/MLIR) option with it.
+llvm::cl::OptionCategory &optionCategory();
 /// Copies the parsed tiling options into `options`.
 void applyTilingCLOptions(PipelineOptions &options);
 /// True if the tf32 path of `options` uses wgmma (see `tileWgmma`).
