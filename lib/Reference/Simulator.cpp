@@ -136,6 +136,7 @@ enum class Opc : uint8_t {
   Tanh,
   Sqrt,
   Rsqrt,
+  RcpApproxFtz,
   Fma,
   AbsF,
   PowF,
@@ -678,6 +679,7 @@ private:
               .Case("math.tanh", Opc::Tanh)
               .Case("math.sqrt", Opc::Sqrt)
               .Case("math.rsqrt", Opc::Rsqrt)
+              .Case("nvvm.rcp.approx.ftz.f", Opc::RcpApproxFtz)
               .Case("math.fma", Opc::Fma)
               .Case("math.absf", Opc::AbsF)
               .Case("math.powf", Opc::PowF)
@@ -1794,6 +1796,15 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::Tanh: return fUn([](float a) { return std::tanh(a); });
   case Opc::Sqrt: return fUn([](float a) { return std::sqrt(a); });
   case Opc::Rsqrt: return fUn([](float a) { return 1.0f / std::sqrt(a); });
+  case Opc::RcpApproxFtz:
+    // rcp.approx.ftz.f32: denormal inputs and results flush to zero; the
+    // approximation (<= 1 ulp) is modelled as the rounded reciprocal.
+    return fUn([](float a) {
+      auto ftz = [](float v) {
+        return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+      };
+      return ftz(1.0f / ftz(a));
+    });
   case Opc::AbsF: return fUn([](float a) { return std::fabs(a); });
   case Opc::Floor: return fUn([](float a) { return std::floor(a); });
   case Opc::Ceil: return fUn([](float a) { return std::ceil(a); });

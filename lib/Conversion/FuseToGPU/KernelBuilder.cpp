@@ -1372,6 +1372,48 @@ void KernelEmitter::emitEpilogue() {
   });
 }
 
+/// Rewrites `1 / (1 + exp(y))` (sigmoid, silu) into a branch-free
+/// reciprocal. The divisor d is >= 1 or NaN, where the IEEE reciprocal
+/// (`rcp.rn.f32`) is exactly its fast path, rcp.approx r0 refined once:
+/// r = r0 + r0 (1 - d r0) -- the same FMAs, bit for bit -- except for
+/// d >= 2^126, whose result (<= 2^-126, a denormal) is flushed to 0 here.
+/// Without the slow-path branch of `rcp.rn`, ptxas interleaves the
+/// epilogue's elements (docs/perf.md section 42).
+void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
+  auto isOne = [](Value v) {
+    APFloat one(1.0f);
+    FloatAttr attr;
+    return matchPattern(v, m_Constant(&attr)) &&
+           attr.getValue().bitwiseIsEqual(one);
+  };
+  SmallVector<arith::DivFOp> candidates;
+  func.walk([&](arith::DivFOp div) {
+    auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!isOne(div.getLhs()) || !sum || !div.getType().isF32())
+      return;
+    Value other = isOne(sum.getLhs()) ? sum.getRhs()
+                                      : isOne(sum.getRhs()) ? sum.getLhs()
+                                                            : Value();
+    if (other && other.getDefiningOp<math::ExpOp>())
+      candidates.push_back(div);
+  });
+  for (arith::DivFOp div : candidates) {
+    ImplicitLocOpBuilder b(div.getLoc(), div);
+    Value d = div.getRhs();
+    auto f32 = [&](float v) {
+      return arith::ConstantOp::create(b, b.getF32FloatAttr(v)).getResult();
+    };
+    Value r0 = NVVM::RcpApproxFtzF32Op::create(b, b.getF32Type(), d);
+    Value e = math::FmaOp::create(b, arith::NegFOp::create(b, d), r0, f32(1.0f));
+    Value r = math::FmaOp::create(b, r0, e, r0);
+    Value huge = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, d,
+                                       f32(0x1p126f));
+    div.replaceAllUsesWith(
+        arith::SelectOp::create(b, huge, f32(0.0f), r).getResult());
+    div.erase();
+  }
+}
+
 } // namespace
 
 FailureOr<gpu::GPUFuncOp>
@@ -1420,6 +1462,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   KernelEmitter(b, kernel, analysis, func).emit();
+  rewriteSigmoidReciprocals(func);
   return func;
 }
 
