@@ -18,38 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      ++passed;                                                                \
-    } else {                                                                   \
-      ++failed;                                                                \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
-
-/// Checks that `status` has `code` and a message containing `needle`, then
-/// frees it.
-static void check_status(fusecc_status_t status, fusecc_status_code_t code,
-                         const char *needle, int line) {
-  const char *message = fusecc_status_message(status);
-  if (fusecc_status_code(status) == code && strstr(message, needle)) {
-    ++passed;
-  } else {
-    ++failed;
-    fprintf(stderr, "%s:%d: expected %s containing \"%s\", got %s: \"%s\"\n",
-            __FILE__, line, fusecc_status_code_name(code), needle,
-            fusecc_status_code_name(fusecc_status_code(status)), message);
-  }
-  fusecc_status_free(status);
-}
-
-#define CHECK_STATUS(status, code, needle)                                     \
-  check_status((status), (code), (needle), __LINE__)
-#define CHECK_OK(status) CHECK_STATUS((status), FUSECC_STATUS_OK, "OK")
+#include "check.h"
 
 /// The fake driver's control functions (fake_cuda.c).
 static void (*fake_reset)(int alloc_failure, int launch_failure,

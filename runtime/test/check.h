@@ -1,0 +1,53 @@
+/*===- check.h - Minimal check macros of the runtime's C tests ---*- C -*-===//
+ *
+ * Counters, CHECK (a condition) and CHECK_STATUS / CHECK_OK (a status code
+ * plus a message substring; the status is freed) shared by the test
+ * programs. Each program prints `passed`/`failed` and exits non-zero on a
+ * failure.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef FUSECC_RUNTIME_TEST_CHECK_H
+#define FUSECC_RUNTIME_TEST_CHECK_H
+
+#include <fusecc/runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static int passed = 0;
+static int failed = 0;
+
+/// Records one check; prints the failing expression and location.
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      ++passed;                                                                \
+    } else {                                                                   \
+      ++failed;                                                                \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
+  } while (0)
+
+/// Checks that `status` has `code` and a message containing `needle`, then
+/// frees it; `context` (the calling function) and `line` locate a failure.
+static void check_status(fusecc_status_t status, fusecc_status_code_t code,
+                         const char *needle, const char *context, int line) {
+  const char *message = fusecc_status_message(status);
+  if (fusecc_status_code(status) == code && strstr(message, needle)) {
+    ++passed;
+  } else {
+    ++failed;
+    fprintf(stderr,
+            "%s:%d: [%s] expected %s containing \"%s\", got %s: \"%s\"\n",
+            __FILE__, line, context, fusecc_status_code_name(code), needle,
+            fusecc_status_code_name(fusecc_status_code(status)), message);
+  }
+  fusecc_status_free(status);
+}
+
+#define CHECK_STATUS(status, code, needle)                                     \
+  check_status((status), (code), (needle), __func__, __LINE__)
+#define CHECK_OK(status) CHECK_STATUS((status), FUSECC_STATUS_OK, "OK")
+
+#endif // FUSECC_RUNTIME_TEST_CHECK_H
