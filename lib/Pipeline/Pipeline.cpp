@@ -45,7 +45,8 @@ struct TilingCLOptions {
       "tuning",
       llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
                      "kernels whose tuning key it lists use them"),
-      llvm::cl::value_desc("file"), llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init("")};
+      llvm::cl::value_desc("file"), llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init("")};
   Opt<int64_t> rows{"tile-rows",
                     llvm::cl::desc("Tensor-core rows per block: 1, 2, 4, 8 "
                                    "(8: wgmma only; default: cost model)"),
@@ -53,28 +54,34 @@ struct TilingCLOptions {
   Opt<int64_t> ciChunk{"tile-ci-chunk",
                        llvm::cl::desc("Tensor-core input channels per round, "
                                       "a multiple of 8 (default: cost model)"),
-                       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+                       llvm::cl::cat(fusecc::optionCategory()),
+                       llvm::cl::init(0)};
   Opt<int64_t> tileC{"tile-c",
                      llvm::cl::desc("Tensor-core output channels per block, "
                                     "a multiple of 16 (default: cost model)"),
-                     llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+                     llvm::cl::cat(fusecc::optionCategory()),
+                     llvm::cl::init(0)};
   Opt<int64_t> warpsC{"tile-warps-c",
                       llvm::cl::desc("Tensor-core channel warps per block: "
                                      "1, 2, 4 (default: cost model)"),
-                      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+                      llvm::cl::cat(fusecc::optionCategory()),
+                      llvm::cl::init(0)};
   Opt<int64_t> mergeH{"tile-merge-h",
                       llvm::cl::desc("Tensor-core rounds stage all valid H "
                                      "taps at once: 0 or 1 (default 0)"),
-                      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+                      llvm::cl::cat(fusecc::optionCategory()),
+                      llvm::cl::init(0)};
   Opt<int64_t> threads{"tile-threads",
                        llvm::cl::desc("FMA-path threads per block (default: "
                                       "128)"),
-                       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+                       llvm::cl::cat(fusecc::optionCategory()),
+                       llvm::cl::init(0)};
   Opt<int64_t> wgmma{"tile-wgmma",
                      llvm::cl::desc("tf32 convolutions on Hopper wgmma: 1 "
                                     "(needs --chip=sm_90a), 0 mma.sync "
                                     "(default: wgmma on sm_90a)"),
-                     llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(-1)};
+                     llvm::cl::cat(fusecc::optionCategory()),
+                     llvm::cl::init(-1)};
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "

@@ -2329,8 +2329,8 @@ void BlockExecutor::retireWgmma(int wg,
 //===----------------------------------------------------------------------===//
 
 LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
-                        DenseMap<Value, int64_t> &ints,
-                        func::FuncOp host, std::vector<Buffer> &args,
+                        DenseMap<Value, int64_t> &ints, func::FuncOp host,
+                        std::vector<Buffer> &args,
                         DenseMap<Value, std::pair<Buffer *, int>> &workspaces,
                         DenseMap<Operation *, std::unique_ptr<Kernel>> &kernels,
                         Stats &stats, std::string &error) {
@@ -2479,8 +2479,8 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
       continue; // other constants are unused by launches
     }
     if (auto l = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      if (failed(runLaunch(l, keepGoing, ints, host, args, workspaces,
-                           kernels, stats, error)))
+      if (failed(runLaunch(l, keepGoing, ints, host, args, workspaces, kernels,
+                           stats, error)))
         return failure();
       continue;
     }

@@ -155,8 +155,7 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   FailureOr<std::string> ptx = extractPTX(module);
   if (failed(ptx))
     return failure();
-  os << "fusecc-bundle 2\nchip " << chip << "\nprecision " << precision
-     << "\n";
+  os << "fusecc-bundle 2\nchip " << chip << "\nprecision " << precision << "\n";
   for (auto func : module.getOps<func::FuncOp>()) {
     auto it = graphs.find(func.getSymName());
     if (it == graphs.end())
@@ -168,7 +167,8 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
         func.getBody().getOps<gpu::LaunchFuncOp>());
     // Workspaces: the host function's memref.alloc buffers, numbered in
     // order (the runtime allocates them for the duration of one call).
-    SmallVector<memref::AllocOp> allocs(func.getBody().getOps<memref::AllocOp>());
+    SmallVector<memref::AllocOp> allocs(
+        func.getBody().getOps<memref::AllocOp>());
     DenseMap<Value, size_t> workspaceOf;
     for (auto [k, alloc] : llvm::enumerate(allocs)) {
       MemRefType ty = alloc.getType();

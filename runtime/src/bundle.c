@@ -159,8 +159,8 @@ static fusecc_status_t parse_uint(const parser_t *parser, token_t token,
                                   const char *what, uint64_t min, uint64_t max,
                                   uint64_t *out_value) {
   char quoted[64];
-  int well_formed = digits && length > 0 && length <= 20 &&
-                    !(length > 1 && digits[0] == '0');
+  int well_formed =
+      digits && length > 0 && length <= 20 && !(length > 1 && digits[0] == '0');
   uint64_t value = 0;
   for (size_t i = 0; well_formed && i < length; ++i) {
     char c = digits[i];
@@ -351,8 +351,8 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
     return parse_error(parser, "expected workspace dtype 'f32', got %s",
                        quote(token, quoted));
 
-  if ((status = expect_uint(parser, "workspace element count", 1, SIZE_MAX,
-                            &value)))
+  if ((status =
+           expect_uint(parser, "workspace element count", 1, SIZE_MAX, &value)))
     return status;
   size_t element_size = fusecc_dtype_size(workspace->dtype);
   if (value > SIZE_MAX / element_size)
@@ -419,8 +419,7 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
                            quote(token, quoted));
       parser->line = peek;
       if ((status = parse_uint(parser, token, token.text + 1, token.length - 1,
-                               "workspace param index", 0, UINT64_MAX,
-                               &value)))
+                               "workspace param index", 0, UINT64_MAX, &value)))
         return status;
       if (value >= entry->workspace_count)
         return parse_error(parser,
@@ -614,10 +613,9 @@ static fusecc_status_t parse_entry(parser_t *parser) {
         return parse_error(parser, "entry '%s' declares %zu args but has %zu",
                            entry->name, entry->arg_count, args_seen);
       if (workspaces_seen < entry->workspace_count)
-        return parse_error(parser,
-                           "entry '%s' declares %zu workspaces but has %zu",
-                           entry->name, entry->workspace_count,
-                           workspaces_seen);
+        return parse_error(
+            parser, "entry '%s' declares %zu workspaces but has %zu",
+            entry->name, entry->workspace_count, workspaces_seen);
       if (launches_seen < entry->launch_count)
         return parse_error(parser,
                            "entry '%s' declares %zu launches but has %zu",
@@ -947,9 +945,10 @@ fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
   return NULL;
 }
 
-fusecc_status_t fusecc_bundle_workspace_info(
-    fusecc_bundle_t bundle, size_t entry_index, size_t workspace_index,
-    fusecc_workspace_info_t *out_info) {
+fusecc_status_t
+fusecc_bundle_workspace_info(fusecc_bundle_t bundle, size_t entry_index,
+                             size_t workspace_index,
+                             fusecc_workspace_info_t *out_info) {
   const fusecc_entry_t *entry = NULL;
   fusecc_status_t status = lookup_entry(bundle, entry_index, out_info,
                                         "fusecc_bundle_workspace_info", &entry);

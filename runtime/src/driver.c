@@ -86,8 +86,8 @@ static void load_driver(void) {
       {"cuMemAllocFromPoolAsync",
        (void **)&driver_table.cuMemAllocFromPoolAsync},
   };
-  for (size_t i = 0;
-       i < sizeof(optional_symbols) / sizeof(optional_symbols[0]); ++i)
+  for (size_t i = 0; i < sizeof(optional_symbols) / sizeof(optional_symbols[0]);
+       ++i)
     *optional_symbols[i].slot = dlsym(handle, optional_symbols[i].name);
   // The handle stays open for the life of the process.
   driver_init_result = driver_table.cuInit(0);

@@ -268,9 +268,8 @@ static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
   for (size_t k = 0; k < entry->workspace_count; ++k) {
     const fusecc_workspace_t *workspace = &entry->workspaces[k];
     CUresult result =
-        pool ? driver->cuMemAllocFromPoolAsync(&pointers[k],
-                                               workspace->byte_size, pool,
-                                               stream)
+        pool ? driver->cuMemAllocFromPoolAsync(
+                   &pointers[k], workspace->byte_size, pool, stream)
              : driver->cuMemAllocAsync(&pointers[k], workspace->byte_size,
                                        stream);
     if (result != CUDA_SUCCESS) {

@@ -222,8 +222,7 @@ CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
   next_address += FAKE_HEAP_STEP;
   ++live_allocations;
   log_line("alloc %zu s%llu -> 0x%llx\n", bytes,
-           (unsigned long long)(uintptr_t)stream,
-           (unsigned long long)*pointer);
+           (unsigned long long)(uintptr_t)stream, (unsigned long long)*pointer);
   return CUDA_SUCCESS;
 }
 

@@ -113,10 +113,11 @@ static void test_launch(fusecc_module_t module) {
 
   // The second allocation fails: the first is freed, nothing is launched.
   fake_reset(1, -1, -1);
-  CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
-               FUSECC_STATUS_CUDA_ERROR,
-               "entry 'conv' workspace 1 (12 bytes): cuMemAllocFromPoolAsync failed: "
-               "CUDA_ERROR_OUT_OF_MEMORY (2): injected by fake_cuda");
+  CHECK_STATUS(
+      fusecc_module_launch(module, 0, args, 3, stream),
+      FUSECC_STATUS_CUDA_ERROR,
+      "entry 'conv' workspace 1 (12 bytes): cuMemAllocFromPoolAsync failed: "
+      "CUDA_ERROR_OUT_OF_MEMORY (2): injected by fake_cuda");
   CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
             "alloc 12 s7 FAILED\n"
             "free 0x10000000 s7\n");
@@ -124,9 +125,10 @@ static void test_launch(fusecc_module_t module) {
 
   // The first allocation fails: nothing to free.
   fake_reset(0, -1, -1);
-  CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
-               FUSECC_STATUS_CUDA_ERROR,
-               "entry 'conv' workspace 0 (256 bytes): cuMemAllocFromPoolAsync failed");
+  CHECK_STATUS(
+      fusecc_module_launch(module, 0, args, 3, stream),
+      FUSECC_STATUS_CUDA_ERROR,
+      "entry 'conv' workspace 0 (256 bytes): cuMemAllocFromPoolAsync failed");
   CHECK_LOG("alloc 256 s7 FAILED\n");
 
   // The second launch fails: no further launches, both workspaces freed

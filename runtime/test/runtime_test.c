@@ -42,24 +42,24 @@ static const char valid_ptx[] = ".version 8.0\n.target sm_90a\n";
 
 /// A small valid version-2 bundle with workspaces.
 static const char valid_manifest_v2[] =
-    "fusecc-bundle 2\n"                                                  // 1
-    "chip sm_90\n"                                                       // 2
-    "precision ieee\n"                                                   // 3
-    "entry conv args 3 workspaces 2 launches 2\n"                        // 4
-    "arg 0 in x f32 2 4 8\n"                                             // 5
-    "arg 1 in weight f32 1 8\n"                                          // 6
-    "arg 2 out y f32 2 4 8\n"                                            // 7
-    "workspace 0 f32 64\n"                                               // 8
-    "workspace 1 f32 3\n"                                                // 9
-    "launch relayout grid 1 1 1 block 64 1 1 smem 0 params 2 1 w0\n"     // 10
-    "launch main grid 4 1 1 block 32 1 1 smem 0 params 5 0 w0 2 w1 1\n"  // 11
-    "graph %2 = add %0 %1\n"                                             // 12
-    "graph return %2\n"                                                  // 13
-    "end\n"                                                              // 14
-    "entry plain args 1 workspaces 0 launches 1\n"                       // 15
-    "arg 0 out only f32 1 16\n"                                          // 16
-    "launch k grid 1 1 1 block 16 1 1 smem 0 params 1 0\n"               // 17
-    "end\n";                                                             // 18
+    "fusecc-bundle 2\n"                                                 // 1
+    "chip sm_90\n"                                                      // 2
+    "precision ieee\n"                                                  // 3
+    "entry conv args 3 workspaces 2 launches 2\n"                       // 4
+    "arg 0 in x f32 2 4 8\n"                                            // 5
+    "arg 1 in weight f32 1 8\n"                                         // 6
+    "arg 2 out y f32 2 4 8\n"                                           // 7
+    "workspace 0 f32 64\n"                                              // 8
+    "workspace 1 f32 3\n"                                               // 9
+    "launch relayout grid 1 1 1 block 64 1 1 smem 0 params 2 1 w0\n"    // 10
+    "launch main grid 4 1 1 block 32 1 1 smem 0 params 5 0 w0 2 w1 1\n" // 11
+    "graph %2 = add %0 %1\n"                                            // 12
+    "graph return %2\n"                                                 // 13
+    "end\n"                                                             // 14
+    "entry plain args 1 workspaces 0 launches 1\n"                      // 15
+    "arg 0 out only f32 1 16\n"                                         // 16
+    "launch k grid 1 1 1 block 16 1 1 smem 0 params 1 0\n"              // 17
+    "end\n";                                                            // 18
 
 /// Returns malloc'd `manifest` + "ptx <n>\n" + `ptx` with its size.
 static char *make_bundle(const char *manifest, const char *ptx,
@@ -534,8 +534,9 @@ static void test_parse_errors_v2(void) {
        "line 17: 'graph' line in entry 'plain' before its 1 workspaces (found "
        "0)"},
       // Order: workspaces after the args, in index order, before launches.
-      {"workspace 1 f32 3\n", "", "line 9: entry 'conv' declares 2 "
-                                  "workspaces but only 1 'workspace'"},
+      {"workspace 1 f32 3\n", "",
+       "line 9: entry 'conv' declares 2 "
+       "workspaces but only 1 'workspace'"},
       {"workspace 0 f32 64\nworkspace 1 f32 3\n",
        "workspace 1 f32 3\nworkspace 0 f32 64\n",
        "line 8: expected workspace index 0, got 1"},

@@ -3,9 +3,10 @@
  * Usage: fusecc-run [--load] bundle.fcb
  *
  * Prints the bundle's chip, precision, entries, args, workspaces, launches
- * and graph lines (a launch param `wK` is workspace K). With --load, also loads its PTX into the current (or device 0's
- * primary) CUDA context and reports the result; without it no GPU is needed.
- * Exits 0 on success, 1 on any error, 2 on bad usage.
+ * and graph lines (a launch param `wK` is workspace K). With --load, also loads
+ *its PTX into the current (or device 0's primary) CUDA context and reports the
+ *result; without it no GPU is needed. Exits 0 on success, 1 on any error, 2 on
+ *bad usage.
  *
  *===----------------------------------------------------------------------===*/
 

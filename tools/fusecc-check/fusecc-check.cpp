@@ -40,37 +40,39 @@ using fusecc::ref::Tensor;
 
 namespace {
 
-cl::opt<std::string> inputFile(cl::Positional, cl::cat(fusecc::optionCategory()), cl::desc("<graph.mlir>"),
-                               cl::Required);
-cl::opt<std::string> precision("precision",
-                               cl::cat(fusecc::optionCategory()), cl::desc("Convolution arithmetic: ieee | tf32"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::cat(fusecc::optionCategory()),
+                               cl::desc("<graph.mlir>"), cl::Required);
+cl::opt<std::string> precision("precision", cl::cat(fusecc::optionCategory()),
+                               cl::desc("Convolution arithmetic: ieee | tf32"),
                                cl::init("ieee"));
-cl::opt<uint64_t> seed("seed", cl::cat(fusecc::optionCategory()), cl::desc("Seed of the random inputs"),
-                       cl::init(1));
-cl::opt<bool> referenceOnly("reference-only",
-                            cl::cat(fusecc::optionCategory()), cl::desc("Only evaluate the reference"),
+cl::opt<uint64_t> seed("seed", cl::cat(fusecc::optionCategory()),
+                       cl::desc("Seed of the random inputs"), cl::init(1));
+cl::opt<bool> referenceOnly("reference-only", cl::cat(fusecc::optionCategory()),
+                            cl::desc("Only evaluate the reference"),
                             cl::init(false));
-cl::opt<bool> printOutput("print-output",
-                          cl::cat(fusecc::optionCategory()), cl::desc("With --reference-only: print every "
+cl::opt<bool> printOutput("print-output", cl::cat(fusecc::optionCategory()),
+                          cl::desc("With --reference-only: print every "
                                    "output element"),
                           cl::init(false));
 cl::opt<bool> keepGoing(
-    "keep-going",
-    cl::cat(fusecc::optionCategory()), cl::desc("Continue past uninitialised shared memory reads and races "
+    "keep-going", cl::cat(fusecc::optionCategory()),
+    cl::desc("Continue past uninitialised shared memory reads and races "
              "(still a FAIL) to show their effect on the output"),
     cl::init(false));
 cl::opt<bool> simulateOnly(
-    "simulate-only",
-    cl::cat(fusecc::optionCategory()), cl::desc("The input is already GPU IR (gpu.module + host functions): "
+    "simulate-only", cl::cat(fusecc::optionCategory()),
+    cl::desc("The input is already GPU IR (gpu.module + host functions): "
              "simulate each host function on deterministic buffers and print "
              "every element the kernels wrote (value and bit pattern)"),
     cl::init(false));
-cl::opt<bool> printGPUIR(
-    "print-gpu-ir",
-    cl::cat(fusecc::optionCategory()), cl::desc("Print the module after the GPU pipeline (input for "
-             "--simulate-only) instead of checking it"),
-    cl::init(false));
-cl::opt<bool> verbose("v", cl::cat(fusecc::optionCategory()), cl::desc("Print launch statistics and timings"),
+cl::opt<bool>
+    printGPUIR("print-gpu-ir", cl::cat(fusecc::optionCategory()),
+               cl::desc("Print the module after the GPU pipeline (input for "
+                        "--simulate-only) instead of checking it"),
+               cl::init(false));
+cl::opt<bool> verbose("v", cl::cat(fusecc::optionCategory()),
+                      cl::desc("Print launch statistics and timings"),
                       cl::init(false));
 /// splitmix64: small, portable, deterministic.
 struct Rng {

@@ -31,13 +31,15 @@ using namespace llvm;
 namespace {
 enum class Emit { TuningKeys, Fused, GPU, NVVM, LLVM, PTX, Bundle };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::cat(fusecc::optionCategory()), cl::desc("<graph.mlir>"),
-                               cl::Required);
-cl::opt<std::string> outputFile("o", cl::cat(fusecc::optionCategory()), cl::desc("Output file ('-' for stdout)"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::cat(fusecc::optionCategory()),
+                               cl::desc("<graph.mlir>"), cl::Required);
+cl::opt<std::string> outputFile("o", cl::cat(fusecc::optionCategory()),
+                                cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"));
 cl::opt<Emit> emit(
-    "emit", cl::cat(fusecc::optionCategory()), cl::desc("Stop after a stage and print its output"),
-    cl::init(Emit::Bundle),
+    "emit", cl::cat(fusecc::optionCategory()),
+    cl::desc("Stop after a stage and print its output"), cl::init(Emit::Bundle),
     cl::values(clEnumValN(Emit::TuningKeys, "tuning-keys",
                           "one line per kernel: its name and tuning key"),
                clEnumValN(Emit::Fused, "fused", "fused + tiled fuse IR"),
@@ -46,16 +48,17 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
                clEnumValN(Emit::PTX, "ptx", "PTX of the kernels"),
                clEnumValN(Emit::Bundle, "bundle", "bundle (default)")));
-cl::opt<std::string> chip("chip", cl::cat(fusecc::optionCategory()), cl::desc("Target GPU (default sm_90)"),
+cl::opt<std::string> chip("chip", cl::cat(fusecc::optionCategory()),
+                          cl::desc("Target GPU (default sm_90)"),
                           cl::init("sm_90"));
-cl::opt<std::string> precision("precision",
-                               cl::cat(fusecc::optionCategory()), cl::desc("Convolution arithmetic: ieee | tf32"),
+cl::opt<std::string> precision("precision", cl::cat(fusecc::optionCategory()),
+                               cl::desc("Convolution arithmetic: ieee | tf32"),
                                cl::init("ieee"));
-cl::opt<int> optLevel("opt-level", cl::cat(fusecc::optionCategory()), cl::desc("LLVM optimisation level"),
-                      cl::init(3));
+cl::opt<int> optLevel("opt-level", cl::cat(fusecc::optionCategory()),
+                      cl::desc("LLVM optimisation level"), cl::init(3));
 cl::opt<std::string>
-    cudaPath("cuda-path",
-             cl::cat(fusecc::optionCategory()), cl::desc("CUDA toolkit root, for libdevice (default: "
+    cudaPath("cuda-path", cl::cat(fusecc::optionCategory()),
+             cl::desc("CUDA toolkit root, for libdevice (default: "
                       "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda)"),
              cl::init(""));
 

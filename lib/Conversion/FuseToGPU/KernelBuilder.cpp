@@ -980,22 +980,21 @@ Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
     // Taps past the round's valid ones (merged h taps) are zero-filled.
     Value ok = hT > 1 ? andI(live, cmp(arith::CmpIPredicate::ult, ha, r.hValid))
                       : live;
-    Value th = arith::SelectOp::create(
-        b, ok, add(r.th, mul(ha, hTaps.step)), c(0));
+    Value th =
+        arith::SelectOp::create(b, ok, add(r.th, mul(ha, hTaps.step)), c(0));
     Value td = arith::SelectOp::create(b, ok, r.td, c(0));
-    Value image = add(
-        mul(add(mul(add(mul(ct, pack->kd), td), pack->kh), th),
-            pack->numChunks),
-        arith::SelectOp::create(b, ok, chunk, c(0)));
+    Value image = add(mul(add(mul(add(mul(ct, pack->kd), td), pack->kh), th),
+                          pack->numChunks),
+                      arith::SelectOp::create(b, ok, chunk, c(0)));
     Value src = add(mul(image, pack->imageElems), mul(within, 4));
     // The smem image of tap `ha` starts ha x kw x wsTapStride = ha x
     // imageElems into the weight area.
     Value dst = add(add(buf, smemPlan.wsOffset), mul(e, 4));
     Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
     auto copy = [&] {
-      return nvgpu::DeviceAsyncCopyOp::create(
-                 b, smem, ValueRange{dst}, packed, ValueRange{src}, v4,
-                 srcElems, b.getUnitAttr())
+      return nvgpu::DeviceAsyncCopyOp::create(b, smem, ValueRange{dst}, packed,
+                                              ValueRange{src}, v4, srcElems,
+                                              b.getUnitAttr())
           .getResult();
     };
     if ((it + 1) * nthreads <= total) {
@@ -1391,9 +1390,9 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
     auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
     if (!isOne(div.getLhs()) || !sum || !div.getType().isF32())
       return;
-    Value other = isOne(sum.getLhs()) ? sum.getRhs()
-                                      : isOne(sum.getRhs()) ? sum.getLhs()
-                                                            : Value();
+    Value other = isOne(sum.getLhs())   ? sum.getRhs()
+                  : isOne(sum.getRhs()) ? sum.getLhs()
+                                        : Value();
     if (other && other.getDefiningOp<math::ExpOp>())
       candidates.push_back(div);
   });
@@ -1404,10 +1403,11 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
       return arith::ConstantOp::create(b, b.getF32FloatAttr(v)).getResult();
     };
     Value r0 = NVVM::RcpApproxFtzF32Op::create(b, b.getF32Type(), d);
-    Value e = math::FmaOp::create(b, arith::NegFOp::create(b, d), r0, f32(1.0f));
+    Value e =
+        math::FmaOp::create(b, arith::NegFOp::create(b, d), r0, f32(1.0f));
     Value r = math::FmaOp::create(b, r0, e, r0);
-    Value huge = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, d,
-                                       f32(0x1p126f));
+    Value huge =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, d, f32(0x1p126f));
     div.replaceAllUsesWith(
         arith::SelectOp::create(b, huge, f32(0.0f), r).getResult());
     div.erase();
@@ -1436,8 +1436,8 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   for (Value in : kernel.getInputs())
     argTypes.push_back(toMemRef(in.getType()));
   if (auto pack = WeightPackPlan::get(analysis, *kernel.getConfig()))
-    argTypes.push_back(MemRefType::get({pack->totalElems},
-                                       Float32Type::get(ctx)));
+    argTypes.push_back(
+        MemRefType::get({pack->totalElems}, Float32Type::get(ctx)));
   argTypes.push_back(toMemRef(kernel.getResult().getType()));
 
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
@@ -1505,11 +1505,11 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
                             c(kWeightPackThreads)),
       gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  auto inside = scf::IfOp::create(
-      b, TypeRange{},
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
-                            c(pack->totalElems)),
-      false);
+  auto inside =
+      scf::IfOp::create(b, TypeRange{},
+                        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
+                                              c(pack->totalElems)),
+                        false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
   // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl, tap t.

@@ -34,8 +34,7 @@ constexpr int64_t kWeightPackThreads = 256;
 /// main kernel's asynchronous copies. Grid: ceil(totalElems / 256) blocks of
 /// `kWeightPackThreads`.
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
-buildWeightPackFunction(mlir::gpu::GPUModuleOp gpuModule,
-                        fuse::KernelOp kernel,
+buildWeightPackFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                         const fuse::KernelAnalysis &analysis);
 
 } // namespace fusecc

@@ -257,7 +257,7 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
 }
 
 std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
-                                                 TileConfigAttr cfg) {
+                                                  TileConfigAttr cfg) {
   if (!cfg.usesWgmma())
     return std::nullopt;
   const ConvGeometry &g = a.geom;
