@@ -68,6 +68,29 @@ def variant_name(knobs):
     return "-".join("%s%d" % (field, value) for field, value in knobs.items())
 
 
+def config_field(config, name):
+    m = re.search(r"\b%s = (\d+)" % name, config)
+    return int(m.group(1)) if m else None
+
+
+def pin_knobs(knobs, config):
+    """The knobs with every tensor-core knob left to the cost model (0)
+    replaced by the value the measured config has, so that a recorded entry
+    keeps selecting that config when the cost model changes later (fusecc
+    verifies nothing else: tuning-shipped.test compares the configs)."""
+    pinned = dict(knobs)
+    if "rows" in pinned and not pinned["rows"]:
+        pinned["rows"] = config_field(config, "rows") or 1
+    if "ci_chunk" in pinned and not pinned["ci_chunk"]:
+        pinned["ci_chunk"] = config_field(config, "ciChunk") or 0
+    if "merge_h" in pinned and not pinned["merge_h"]:
+        pinned["merge_h"] = config_field(config, "mergeHTaps") or 0
+    groups = config_field(config, "wgmmaGroups")
+    if groups and "wgmma_split" in pinned and not pinned["wgmma_split"]:
+        pinned["wgmma_split"] = groups // (config_field(config, "tileC") // 64)
+    return pinned
+
+
 def prepare(args):
     os.makedirs(args.out, exist_ok=True)
     candidates = {}
@@ -161,6 +184,8 @@ def measure(args):
         if best != "auto" and gain > args.margin:
             v = dict(cand["variants"][best])
             config = v.pop("config")
+            if cand["precision"] == "tf32":
+                v = pin_knobs(v, config)
             entries.append(dict({"key": cand["key"]}, **v,
                                 graph=cand["graph"], config=config,
                                 ms=round(times[best], 4),
