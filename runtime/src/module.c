@@ -187,18 +187,20 @@ static fusecc_status_t create_workspace_pool(fusecc_module_t module) {
   props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   props.location.id = device;
-  if ((status = fusecc_cuda_status(
-           driver, driver->cuMemPoolCreate(&module->pool, &props),
-           "cuMemPoolCreate"))) {
+  // A device or driver without memory-pool support (some virtualised
+  // GPUs) keeps the default pool: slower calls, same results.
+  if (driver->cuMemPoolCreate(&module->pool, &props) != CUDA_SUCCESS) {
     module->pool = NULL;
-    return status;
+    return NULL;
   }
   cuuint64_t keep = ~(cuuint64_t)0;
-  return fusecc_cuda_status(
-      driver,
-      driver->cuMemPoolSetAttribute(module->pool,
-                                    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep),
-      "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+  if (driver->cuMemPoolSetAttribute(module->pool,
+                                    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                    &keep) != CUDA_SUCCESS) {
+    driver->cuMemPoolDestroy(module->pool);
+    module->pool = NULL;
+  }
+  return NULL;
 }
 
 fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,

@@ -30,9 +30,11 @@ static int failed = 0;
   } while (0)
 
 /// Checks that `status` has `code` and a message containing `needle`, then
-/// frees it; `context` (the calling function) and `line` locate a failure.
+/// frees it; `file`, `context` (the calling function) and `line` locate a
+/// failure.
 static void check_status(fusecc_status_t status, fusecc_status_code_t code,
-                         const char *needle, const char *context, int line) {
+                         const char *needle, const char *file,
+                         const char *context, int line) {
   const char *message = fusecc_status_message(status);
   if (fusecc_status_code(status) == code && strstr(message, needle)) {
     ++passed;
@@ -40,14 +42,14 @@ static void check_status(fusecc_status_t status, fusecc_status_code_t code,
     ++failed;
     fprintf(stderr,
             "%s:%d: [%s] expected %s containing \"%s\", got %s: \"%s\"\n",
-            __FILE__, line, context, fusecc_status_code_name(code), needle,
+            file, line, context, fusecc_status_code_name(code), needle,
             fusecc_status_code_name(fusecc_status_code(status)), message);
   }
   fusecc_status_free(status);
 }
 
 #define CHECK_STATUS(status, code, needle)                                     \
-  check_status((status), (code), (needle), __func__, __LINE__)
+  check_status((status), (code), (needle), __FILE__, __func__, __LINE__)
 #define CHECK_OK(status) CHECK_STATUS((status), FUSECC_STATUS_OK, "OK")
 
 #endif // FUSECC_RUNTIME_TEST_CHECK_H

@@ -235,8 +235,16 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
   return CUDA_SUCCESS;
 }
 
+static int fail_pool_create;
+
+/// Makes cuMemPoolCreate fail (`fail` != 0), as on devices without
+/// memory-pool support.
+void fake_cuda_fail_pool_create(int fail) { fail_pool_create = fail; }
+
 CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool,
                                  const CUmemPoolProps *props) {
+  if (fail_pool_create)
+    return CUDA_ERROR_NOT_SUPPORTED;
   if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
     return CUDA_ERROR_INVALID_VALUE;
   *pool = fake_pool;

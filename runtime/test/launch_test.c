@@ -27,6 +27,7 @@ static const char *(*fake_log)(void);
 static int (*fake_live_allocations)(void);
 static void (*fake_pool_state)(int *created, int *destroyed,
                                unsigned long long *threshold);
+static void (*fake_fail_pool_create)(int fail);
 
 /// Checks the fake driver's log against `expected` exactly.
 static void check_log(const char *expected, int line) {
@@ -113,11 +114,12 @@ static void test_launch(fusecc_module_t module) {
 
   // The second allocation fails: the first is freed, nothing is launched.
   fake_reset(1, -1, -1);
-  CHECK_STATUS(
-      fusecc_module_launch(module, 0, args, 3, stream),
-      FUSECC_STATUS_CUDA_ERROR,
-      "entry 'conv' workspace 1 (12 bytes): cuMemAllocFromPoolAsync failed: "
-      "CUDA_ERROR_OUT_OF_MEMORY (2): injected by fake_cuda");
+  // (cuMemAllocFromPoolAsync, or cuMemAllocAsync without a module pool.)
+  fusecc_status_t oom = fusecc_module_launch(module, 0, args, 3, stream);
+  CHECK(strstr(fusecc_status_message(oom),
+               "failed: CUDA_ERROR_OUT_OF_MEMORY (2): injected by fake_cuda"));
+  CHECK_STATUS(oom, FUSECC_STATUS_CUDA_ERROR,
+               "entry 'conv' workspace 1 (12 bytes): cuMemAlloc");
   CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
             "alloc 12 s7 FAILED\n"
             "free 0x10000000 s7\n");
@@ -128,7 +130,7 @@ static void test_launch(fusecc_module_t module) {
   CHECK_STATUS(
       fusecc_module_launch(module, 0, args, 3, stream),
       FUSECC_STATUS_CUDA_ERROR,
-      "entry 'conv' workspace 0 (256 bytes): cuMemAllocFromPoolAsync failed");
+      "entry 'conv' workspace 0 (256 bytes): cuMemAlloc");
   CHECK_LOG("alloc 256 s7 FAILED\n");
 
   // The second launch fails: no further launches, both workspaces freed
@@ -211,7 +213,10 @@ int main(void) {
   *(void **)&fake_log = dlsym(fake, "fake_cuda_log");
   *(void **)&fake_live_allocations = dlsym(fake, "fake_cuda_live_allocations");
   *(void **)&fake_pool_state = dlsym(fake, "fake_cuda_pool_state");
-  if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state) {
+  *(void **)&fake_fail_pool_create =
+      dlsym(fake, "fake_cuda_fail_pool_create");
+  if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state ||
+      !fake_fail_pool_create) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }
@@ -234,6 +239,25 @@ int main(void) {
   }
   fake_pool_state(&created, &destroyed, &threshold);
   CHECK(created == 1 && destroyed == 1);
+
+  // Without memory-pool support the module still loads; workspaces come
+  // from the device's default pool (cuMemAllocAsync), same call sequence.
+  fake_fail_pool_create(1);
+  bundle = NULL;
+  module = NULL;
+  CHECK_OK(fusecc_bundle_parse(manifest, strlen(manifest), &bundle));
+  if (bundle)
+    CHECK_OK(fusecc_module_load(bundle, &module));
+  fusecc_bundle_release(bundle);
+  fake_pool_state(&created, &destroyed, &threshold);
+  CHECK(created == 1);
+  if (module) {
+    test_launch(module);
+    fusecc_module_release(module);
+  }
+  fake_pool_state(&created, &destroyed, &threshold);
+  CHECK(created == 1 && destroyed == 1);
+  fake_fail_pool_create(0);
   test_launch_v1();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -355,8 +355,8 @@ static void run_parse_cases(const char *manifest_text,
     CHECK(bundle == NULL);
     char context[64];
     snprintf(context, sizeof(context), "%s case %zu", function, i);
-    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected, context,
-                 __LINE__);
+    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected,
+                 __FILE__, context, __LINE__);
     free(data);
     free(manifest);
   }
@@ -672,8 +672,8 @@ static void test_parse_framing_errors(void) {
         parse_copy(cases[i].data, strlen(cases[i].data), &bundle);
     char context[64];
     snprintf(context, sizeof(context), "%s case %zu", __func__, i);
-    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected, context,
-                 __LINE__);
+    check_status(status, FUSECC_STATUS_PARSE_ERROR, cases[i].expected,
+                 __FILE__, context, __LINE__);
   }
   // A NUL inside the PTX (strlen-based cases cannot hold one).
   static const char with_nul[] = "fusecc-bundle 1\nchip sm_90\nprecision "
