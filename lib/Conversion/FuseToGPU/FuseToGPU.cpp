@@ -126,6 +126,26 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
           ValueRange{weight, workspace});
       operands.insert(operands.end() - 1, workspace);
     }
+    Value inputWorkspace;
+    if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig())) {
+      FailureOr<gpu::GPUFuncOp> packFunc =
+          buildInputPackFunction(gpuModule, kernel, *a);
+      if (failed(packFunc))
+        return failure();
+      inputWorkspace = memref::AllocOp::create(
+          b, loc, MemRefType::get({ipack->totalElems}, b.getF32Type()));
+      auto inputArg = cast<BlockArgument>(a->conv.getInput());
+      Value input = operands[inputArg.getArgNumber()];
+      gpu::KernelDim3 packGrid{
+          idx(llvm::divideCeil(ipack->totalElems / 4, kWeightPackThreads)),
+          one, one};
+      gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
+      gpu::LaunchFuncOp::create(
+          b, loc, *packFunc, packGrid, packBlock,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+          ValueRange{input, inputWorkspace});
+      operands.insert(operands.end() - 1, inputWorkspace);
+    }
     gpu::KernelDim3 grid{idx(launch.gridX), one, one};
     gpu::KernelDim3 block{idx(launch.threads), one, one};
     Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
@@ -134,6 +154,8 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
                               operands);
     if (workspace)
       memref::DeallocOp::create(b, loc, workspace);
+    if (inputWorkspace)
+      memref::DeallocOp::create(b, loc, inputWorkspace);
   }
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();

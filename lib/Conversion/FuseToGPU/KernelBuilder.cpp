@@ -83,7 +83,7 @@ public:
       : b(b), kernel(kernel), a(a), g(a.geom), cfg(*kernel.getConfig()),
         smemPlan(SharedMemoryPlan::get(a, cfg)),
         launch(LaunchPlan::get(a, cfg)), func(func),
-        pack(WeightPackPlan::get(a, cfg)) {}
+        pack(WeightPackPlan::get(a, cfg)), ipack(InputPackPlan::get(a, cfg)) {}
 
   void emit();
 
@@ -288,6 +288,12 @@ private:
   /// wgmma: the re-laid-out weights (`WeightPackPlan`), a gpu.func argument.
   std::optional<WeightPackPlan> pack;
   Value packed;
+  /// wgmma: the re-laid-out input (`InputPackPlan`), a gpu.func argument.
+  std::optional<InputPackPlan> ipack;
+  Value ipacked;
+  /// Issues round `q`'s input rows from `ipacked` (16-byte copies, zero
+  /// fill outside the input) into the buffer at `buf` and commits them.
+  void copyRoundPackedInputs(Value q, Value buf);
 };
 
 void KernelEmitter::emit() {
@@ -295,8 +301,11 @@ void KernelEmitter::emit() {
   Block &body = kernel.getBody().front();
   for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
     memOf[arg] = fArg;
-  if (pack) // Before the output.
-    packed = func.getArgument(func.getNumArguments() - 2);
+  // Before the output: the re-laid-out weights, then the input.
+  if (ipack)
+    ipacked = func.getArgument(func.getNumArguments() - 2);
+  if (pack)
+    packed = func.getArgument(func.getNumArguments() - 2 - (ipack ? 1 : 0));
 
   auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
                                        gpu::AddressSpace::Workgroup);
@@ -831,7 +840,7 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // Weight items: consecutive threads take consecutive output channels
   // (16-byte stores side by side).
   const int64_t wTotal = tileC * groups * hT;
-  const int64_t inIters = llvm::divideCeil(inTotal, nthreads);
+  int64_t inIters = llvm::divideCeil(inTotal, nthreads);
   const int64_t wIters = llvm::divideCeil(wTotal, nthreads);
   auto guardOf = [&](Value e, int64_t it, int64_t total) -> Value {
     return (it + 1) * nthreads <= total ? Value() : ult(e, total);
@@ -949,6 +958,10 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   const int64_t batch =
       std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / perItem);
   SmallVector<std::function<Item()>> pending;
+  if (ipack) {
+    copyRoundPackedInputs(q, buf);
+    inIters = 0;
+  }
   for (int64_t it = 0; it < inIters; ++it)
     pending.push_back([&, it] { return loadInput(it); });
   if (!pack)
@@ -1017,6 +1030,62 @@ Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
   }
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
+}
+
+void KernelEmitter::copyRoundPackedInputs(Value q, Value buf) {
+  Round r = decodeRound(q);
+  const int64_t span = smemPlan.inputSpan, rows = smemPlan.stagedRows;
+  const int64_t groups = ipack->groups, nthreads = launch.threads;
+  const int64_t total = rows * groups * span;
+  Value chunk = divu(r.ci0, cfg.getCiChunk());
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> tokens;
+  // Consecutive threads take consecutive columns (16 bytes each, contiguous
+  // in the packed input and in shared memory).
+  for (int64_t it = 0; it * nthreads < total; ++it) {
+    Value e = add(tid, it * nthreads);
+    Value col = remu(e, span), rest = divu(e, span);
+    Value kg = remu(rest, groups), rr = divu(rest, groups);
+    Value ihr = add(r.ih, rr);
+    Value ok = inRange(ihr, g.in[1]);
+    Value row = arith::SelectOp::create(b, ok, ihr, c(0));
+    Value plane =
+        add(mul(add(mul(add(mul(add(mul(n, g.in[0]), r.id), g.in[1]), row),
+                        ipack->numChunks),
+                    chunk),
+                groups),
+            kg);
+    Value src = mul(
+        add(mul(plane, ipack->width), add(add(iwMin, col), ipack->padL)), 4);
+    src = arith::SelectOp::create(b, ok, src, c(0));
+    Value dst = add(add(add(mul(rr, smemPlan.xsRowStride),
+                            mul(kg, smemPlan.xsPlaneStride)),
+                        mul(col, 4)),
+                    add(buf, smemPlan.xsOffset));
+    Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
+    auto copy = [&] {
+      return nvgpu::DeviceAsyncCopyOp::create(
+                 b, smem, ValueRange{dst}, ipacked, ValueRange{src},
+                 b.getIndexAttr(4), srcElems, b.getUnitAttr())
+          .getResult();
+    };
+    if ((it + 1) * nthreads <= total) {
+      tokens.push_back(copy());
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, ult(e, total), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value t = copy();
+    scf::YieldOp::create(
+        b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                                b, tokTy, ValueRange{})});
+    b.setInsertionPointAfter(ifOp);
+    tokens.push_back(ifOp.getResult(0));
+  }
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
 }
 
 void KernelEmitter::completeStaging(Value group) {
@@ -1438,6 +1507,9 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   if (auto pack = WeightPackPlan::get(analysis, *kernel.getConfig()))
     argTypes.push_back(
         MemRefType::get({pack->totalElems}, Float32Type::get(ctx)));
+  if (auto ipack = InputPackPlan::get(analysis, *kernel.getConfig()))
+    argTypes.push_back(
+        MemRefType::get({ipack->totalElems}, Float32Type::get(ctx)));
   argTypes.push_back(toMemRef(kernel.getResult().getType()));
 
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
@@ -1545,6 +1617,96 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
   memref::StoreOp::create(b, arith::BitcastOp::create(b, f32, tf32),
                           func.getArgument(1), ValueRange{idx});
+  b.setInsertionPointAfter(inside);
+  gpu::ReturnOp::create(b);
+  return func;
+}
+
+FailureOr<gpu::GPUFuncOp>
+fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
+                               const KernelAnalysis &analysis) {
+  TileConfigAttr cfg = *kernel.getConfig();
+  std::optional<InputPackPlan> ipack = InputPackPlan::get(analysis, cfg);
+  if (!ipack)
+    return kernel.emitOpError("has no input re-layout");
+  KernelAnalysis a = analysis;
+  const ConvGeometry &g = a.geom;
+  MLIRContext *ctx = kernel.getContext();
+  auto inputTy = cast<RankedTensorType>(a.conv.getInput().getType());
+  auto f32 = Float32Type::get(ctx);
+  SmallVector<Type> argTypes{
+      MemRefType::get(inputTy.getShape(), inputTy.getElementType()),
+      MemRefType::get({ipack->totalElems}, f32)};
+  ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(b, (kernel.getKernelName() + "_ipack").str(),
+                             FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(kWeightPackThreads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto split = [&](Value &rest, int64_t size) {
+    Value digit = arith::RemUIOp::create(b, rest, c(size));
+    rest = arith::DivUIOp::create(b, rest, c(size));
+    return digit;
+  };
+  // One thread per 16-byte unit (4 channels of one column).
+  Value idx = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                            c(kWeightPackThreads)),
+      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  auto inside = scf::IfOp::create(
+      b, TypeRange{},
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
+                            c(ipack->totalElems / 4)),
+      false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  Value rest = idx;
+  Value wcol = split(rest, ipack->width), kg = split(rest, ipack->groups);
+  Value chunk = split(rest, ipack->numChunks), h = split(rest, g.in[1]);
+  Value d = split(rest, g.in[0]), n = rest;
+  Value w = arith::SubIOp::create(b, wcol, c(ipack->padL));
+  Value wOk =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, w, c(g.in[2]));
+  SmallVector<Value> vals;
+  for (int64_t j = 0; j < 4; ++j) {
+    Value ch = arith::AddIOp::create(
+        b,
+        arith::AddIOp::create(
+            b, arith::MulIOp::create(b, chunk, c(cfg.getCiChunk())),
+            arith::MulIOp::create(b, kg, c(4))),
+        c(j));
+    Value ok = arith::AndIOp::create(
+        b, wOk,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ch, c(g.cin)));
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    SmallVector<Value> iidx{n, clamp(ch)};
+    if (g.rank == 5)
+      iidx.push_back(d);
+    if (g.rank >= 4)
+      iidx.push_back(h);
+    iidx.push_back(clamp(w));
+    Value v = memref::LoadOp::create(b, func.getArgument(0), iidx);
+    v = arith::SelectOp::create(
+        b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
+    Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+        b, b.getI32Type(), v,
+        NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
+    vals.push_back(arith::BitcastOp::create(b, f32, tf32));
+  }
+  auto v4Ty = VectorType::get({4}, f32);
+  vector::StoreOp::create(b, vector::FromElementsOp::create(b, v4Ty, vals),
+                          func.getArgument(1),
+                          ValueRange{arith::MulIOp::create(b, idx, c(4))},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.setInsertionPointAfter(inside);
   gpu::ReturnOp::create(b);
   return func;

@@ -37,6 +37,14 @@ mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildWeightPackFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                         const fuse::KernelAnalysis &analysis);
 
+/// Builds `<kernel>_ipack(input, packed)`: writes the `InputPackPlan` layout
+/// of the convolution's input (TF32-rounded, zero-padded), one 16-byte unit
+/// per thread, blocks of `kWeightPackThreads`.
+mlir::FailureOr<mlir::gpu::GPUFuncOp>
+buildInputPackFunction(mlir::gpu::GPUModuleOp gpuModule,
+                       fuse::KernelOp kernel,
+                       const fuse::KernelAnalysis &analysis);
+
 } // namespace fusecc
 
 #endif // FUSECC_CONVERSION_FUSETOGPU_KERNELBUILDER_H

@@ -271,6 +271,41 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   return p;
 }
 
+std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
+                                               TileConfigAttr cfg) {
+  const ConvGeometry &g = a.geom;
+  if (!cfg.usesWgmma() || g.in[2] % 4 != 0)
+    return std::nullopt;
+  SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  LaunchPlan launch = LaunchPlan::get(a, cfg);
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  // The staged window of W tile t starts at iwMin(t) (a multiple of 4) and
+  // spans inputSpan columns (as in the kernel's setUpRounds).
+  auto iwMin = [&](int64_t t) {
+    int64_t v = t * cfg.getTileW() + pw - (kw - 1) * dw;
+    int64_t q = v >= 0 ? v / sw : -((-v + sw - 1) / sw);
+    return q >= 0 ? q / 4 * 4 : -((-q + 3) / 4 * 4);
+  };
+  InputPackPlan p;
+  p.padL = std::max<int64_t>(0, -iwMin(0));
+  int64_t end = std::max<int64_t>(
+      g.in[2], iwMin(launch.numWTiles - 1) + smem.inputSpan);
+  p.width = static_cast<int64_t>(llvm::alignTo(p.padL + end, 4));
+  p.numChunks = llvm::divideCeil(g.cin, cfg.getCiChunk());
+  p.groups = cfg.getCiChunk() / 4;
+  p.totalElems = g.n * g.in[0] * g.in[1] * p.numChunks * p.groups * p.width * 4;
+  // Worth its extra pass over the input only where that pass (read the
+  // input, write the packed copy) is small beside the output the kernel
+  // must write anyway: at most 20% of it. Measured (docs/perf.md section
+  // 48): 14-15% on kb1_77, kb2_20, kb2_34, kb2_49 (1-4% faster), 28% on
+  // kb2_91 (7% slower).
+  const int64_t inputElems = g.n * g.cin * g.in[0] * g.in[1] * g.in[2];
+  const int64_t outputElems = g.n * g.cout * g.out[0] * g.out[1] * g.out[2];
+  if (5 * (inputElems + p.totalElems) > outputElems)
+    return std::nullopt;
+  return p;
+}
+
 LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   LaunchPlan l;
   const ConvGeometry &g = a.geom;

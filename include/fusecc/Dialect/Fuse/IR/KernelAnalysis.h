@@ -141,5 +141,18 @@ struct WeightPackPlan {
                                            TileConfigAttr cfg);
 };
 
+/// The input re-laid out once per call for a wgmma kernel whose input rows
+/// are multiples of 4 long: [n][d][h][channel chunk][ciChunk / 4 groups]
+/// [padL + W + padR columns][4 channels], TF32-rounded, zero outside the
+/// input, so that a round's staged rows are contiguous 16-byte runs
+/// (asynchronous copies, no transpose or rounding in the main kernel).
+/// Used where the extra pass is at most 20% of the output's traffic.
+struct InputPackPlan {
+  int64_t numChunks = 0, groups = 0, padL = 0, width = 0;
+  int64_t totalElems = 0;
+  static std::optional<InputPackPlan> get(const KernelAnalysis &a,
+                                          TileConfigAttr cfg);
+};
+
 } // namespace fusecc::fuse
 #endif // FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H
