@@ -104,58 +104,46 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
       return arith::ConstantIndexOp::create(b, loc, v).getResult();
     };
     Value one = idx(1);
-    // wgmma kernels read their weights re-laid out by a small kernel into a
-    // workspace that lives for this call.
-    Value workspace;
-    if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig())) {
-      FailureOr<gpu::GPUFuncOp> packFunc =
-          buildWeightPackFunction(gpuModule, kernel, *a);
+    // wgmma kernels read their weights (and, where cheap, their input)
+    // re-laid out by small kernels into workspaces that live for this call;
+    // they come before the output among the main kernel's operands.
+    SmallVector<Value> workspaces;
+    auto relayout = [&](FailureOr<gpu::GPUFuncOp> packFunc, Value source,
+                        int64_t elems, int64_t threadsNeeded) -> LogicalResult {
       if (failed(packFunc))
         return failure();
-      workspace = memref::AllocOp::create(
-          b, loc, MemRefType::get({pack->totalElems}, b.getF32Type()));
-      auto weightArg = cast<BlockArgument>(a->conv.getWeight());
-      Value weight = operands[weightArg.getArgNumber()];
+      Value workspace = memref::AllocOp::create(
+          b, loc, MemRefType::get({elems}, b.getF32Type()));
+      Value operand = operands[cast<BlockArgument>(source).getArgNumber()];
       gpu::KernelDim3 packGrid{
-          idx(llvm::divideCeil(pack->totalElems, kWeightPackThreads)), one,
-          one};
+          idx(llvm::divideCeil(threadsNeeded, kWeightPackThreads)), one, one};
       gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
       gpu::LaunchFuncOp::create(
           b, loc, *packFunc, packGrid, packBlock,
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
-          ValueRange{weight, workspace});
-      operands.insert(operands.end() - 1, workspace);
-    }
-    Value inputWorkspace;
-    if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig())) {
-      FailureOr<gpu::GPUFuncOp> packFunc =
-          buildInputPackFunction(gpuModule, kernel, *a);
-      if (failed(packFunc))
+          ValueRange{operand, workspace});
+      workspaces.push_back(workspace);
+      return success();
+    };
+    if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig()))
+      if (failed(relayout(buildWeightPackFunction(gpuModule, kernel, *a),
+                          a->conv.getWeight(), pack->totalElems,
+                          pack->totalElems)))
         return failure();
-      inputWorkspace = memref::AllocOp::create(
-          b, loc, MemRefType::get({ipack->totalElems}, b.getF32Type()));
-      auto inputArg = cast<BlockArgument>(a->conv.getInput());
-      Value input = operands[inputArg.getArgNumber()];
-      gpu::KernelDim3 packGrid{
-          idx(llvm::divideCeil(ipack->totalElems / 4, kWeightPackThreads)),
-          one, one};
-      gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
-      gpu::LaunchFuncOp::create(
-          b, loc, *packFunc, packGrid, packBlock,
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
-          ValueRange{input, inputWorkspace});
-      operands.insert(operands.end() - 1, inputWorkspace);
-    }
+    if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig()))
+      if (failed(relayout(buildInputPackFunction(gpuModule, kernel, *a),
+                          a->conv.getInput(), ipack->totalElems,
+                          ipack->totalElems / 4)))
+        return failure();
+    operands.insert(operands.end() - 1, workspaces.begin(), workspaces.end());
     gpu::KernelDim3 grid{idx(launch.gridX), one, one};
     gpu::KernelDim3 block{idx(launch.threads), one, one};
     Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                    smem.bytes());
     gpu::LaunchFuncOp::create(b, loc, *gpuFunc, grid, block, smemBytes,
                               operands);
-    if (workspace)
+    for (Value workspace : workspaces)
       memref::DeallocOp::create(b, loc, workspace);
-    if (inputWorkspace)
-      memref::DeallocOp::create(b, loc, inputWorkspace);
   }
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();

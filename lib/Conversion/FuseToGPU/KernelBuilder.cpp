@@ -217,6 +217,10 @@ private:
   /// or past the round's valid h taps, and commits them; returns the token
   /// of the last commit group.
   Value copyRoundWeights(Value q, Value buf, Value live);
+  /// The token of `copy()`: issued directly when `inside` is null, else
+  /// under `inside` with its own commit group (an empty one where `inside`
+  /// is false), so that every thread commits the same number of groups.
+  Value guardedCopy(Value inside, function_ref<Value()> copy);
   /// Waits for this thread's asynchronous copies and makes its staged
   /// stores and copies visible to the tensor cores after the next barrier.
   void completeStaging(Value group);
@@ -1010,23 +1014,10 @@ Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
                                               b.getUnitAttr())
           .getResult();
     };
-    if ((it + 1) * nthreads <= total) {
-      tokens.push_back(copy());
-      continue;
-    }
-    // The last, partial pass: threads past the end commit an empty group.
-    auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-    auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, ult(e, total), true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value t = copy();
-    scf::YieldOp::create(
-        b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
-                                b, tokTy, ValueRange{})});
-    b.setInsertionPointAfter(ifOp);
-    tokens.push_back(ifOp.getResult(0));
+    tokens.push_back(guardedCopy((it + 1) * nthreads <= total
+                                     ? Value()
+                                     : ult(e, total),
+                                 copy));
   }
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
@@ -1069,23 +1060,28 @@ void KernelEmitter::copyRoundPackedInputs(Value q, Value buf) {
                  b.getIndexAttr(4), srcElems, b.getUnitAttr())
           .getResult();
     };
-    if ((it + 1) * nthreads <= total) {
-      tokens.push_back(copy());
-      continue;
-    }
-    auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, ult(e, total), true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value t = copy();
-    scf::YieldOp::create(
-        b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
-                                b, tokTy, ValueRange{})});
-    b.setInsertionPointAfter(ifOp);
-    tokens.push_back(ifOp.getResult(0));
+    tokens.push_back(guardedCopy((it + 1) * nthreads <= total
+                                     ? Value()
+                                     : ult(e, total),
+                                 copy));
   }
   nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
+}
+
+Value KernelEmitter::guardedCopy(Value inside, function_ref<Value()> copy) {
+  if (!inside)
+    return copy();
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, inside, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value t = copy();
+  scf::YieldOp::create(
+      b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                              b, tokTy, ValueRange{})});
+  return ifOp.getResult(0);
 }
 
 void KernelEmitter::completeStaging(Value group) {
@@ -1538,6 +1534,54 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   return func;
 }
 
+/// The next digit (`rest` mod `size`) of a mixed-radix index; `rest`
+/// keeps the quotient.
+static Value takeDigit(ImplicitLocOpBuilder &b, Value &rest, int64_t size) {
+  Value radix = arith::ConstantIndexOp::create(b, size);
+  Value digit = arith::RemUIOp::create(b, rest, radix);
+  rest = arith::DivUIOp::create(b, rest, radix);
+  return digit;
+}
+
+/// A re-layout kernel `<kernel><suffix>(source, packed)`: 256-thread
+/// blocks, one work item per thread; returns the function and leaves `b`
+/// inside `if (item < items)` with `item` the thread's global index.
+static gpu::GPUFuncOp createRelayoutFunction(ImplicitLocOpBuilder &b,
+                                             gpu::GPUModuleOp gpuModule,
+                                             KernelOp kernel, StringRef suffix,
+                                             Value source, int64_t packedElems,
+                                             int64_t items, Value &item) {
+  MLIRContext *ctx = kernel.getContext();
+  auto sourceTy = cast<RankedTensorType>(source.getType());
+  SmallVector<Type> argTypes{
+      MemRefType::get(sourceTy.getShape(), sourceTy.getElementType()),
+      MemRefType::get({packedElems}, Float32Type::get(ctx))};
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(b, (kernel.getKernelName() + suffix).str(),
+                                     FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(kWeightPackThreads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  item = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                            c(kWeightPackThreads)),
+      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  auto inside = scf::IfOp::create(
+      b, TypeRange{},
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, item, c(items)),
+      false);
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  return func;
+}
+
 FailureOr<gpu::GPUFuncOp>
 fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                                 const KernelAnalysis &analysis) {
@@ -1548,41 +1592,14 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   const ConvGeometry &g = analysis.geom;
   MLIRContext *ctx = kernel.getContext();
   KernelAnalysis a = analysis;
-  auto weightTy = cast<RankedTensorType>(a.conv.getWeight().getType());
   auto f32 = Float32Type::get(ctx);
-  SmallVector<Type> argTypes{
-      MemRefType::get(weightTy.getShape(), weightTy.getElementType()),
-      MemRefType::get({pack->totalElems}, f32)};
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
-  b.setInsertionPointToEnd(gpuModule.getBody());
-  auto func =
-      gpu::GPUFuncOp::create(b, (kernel.getKernelName() + "_wpack").str(),
-                             FunctionType::get(ctx, argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
-                    b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(kWeightPackThreads), 1, 1}));
-  b.setInsertionPointToStart(&func.getBody().front());
-
+  Value idx;
+  gpu::GPUFuncOp func =
+      createRelayoutFunction(b, gpuModule, kernel, "_wpack", a.conv.getWeight(),
+                             pack->totalElems, pack->totalElems, idx);
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  auto split = [&](Value &rest, int64_t size) {
-    Value digit = arith::RemUIOp::create(b, rest, c(size));
-    rest = arith::DivUIOp::create(b, rest, c(size));
-    return digit;
-  };
-  Value idx = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
-                            c(kWeightPackThreads)),
-      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  auto inside =
-      scf::IfOp::create(b, TypeRange{},
-                        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
-                                              c(pack->totalElems)),
-                        false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  auto split = [&](Value &rest, int64_t size) { return takeDigit(b, rest, size); };
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
   // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl, tap t.
   Value rest = idx;
@@ -1617,8 +1634,6 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
   memref::StoreOp::create(b, arith::BitcastOp::create(b, f32, tf32),
                           func.getArgument(1), ValueRange{idx});
-  b.setInsertionPointAfter(inside);
-  gpu::ReturnOp::create(b);
   return func;
 }
 
@@ -1632,41 +1647,15 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   KernelAnalysis a = analysis;
   const ConvGeometry &g = a.geom;
   MLIRContext *ctx = kernel.getContext();
-  auto inputTy = cast<RankedTensorType>(a.conv.getInput().getType());
   auto f32 = Float32Type::get(ctx);
-  SmallVector<Type> argTypes{
-      MemRefType::get(inputTy.getShape(), inputTy.getElementType()),
-      MemRefType::get({ipack->totalElems}, f32)};
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
-  b.setInsertionPointToEnd(gpuModule.getBody());
-  auto func =
-      gpu::GPUFuncOp::create(b, (kernel.getKernelName() + "_ipack").str(),
-                             FunctionType::get(ctx, argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
-                    b.getUnitAttr());
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(kWeightPackThreads), 1, 1}));
-  b.setInsertionPointToStart(&func.getBody().front());
-  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  auto split = [&](Value &rest, int64_t size) {
-    Value digit = arith::RemUIOp::create(b, rest, c(size));
-    rest = arith::DivUIOp::create(b, rest, c(size));
-    return digit;
-  };
   // One thread per 16-byte unit (4 channels of one column).
-  Value idx = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
-                            c(kWeightPackThreads)),
-      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  auto inside = scf::IfOp::create(
-      b, TypeRange{},
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
-                            c(ipack->totalElems / 4)),
-      false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  Value idx;
+  gpu::GPUFuncOp func = createRelayoutFunction(
+      b, gpuModule, kernel, "_ipack", a.conv.getInput(), ipack->totalElems,
+      ipack->totalElems / 4, idx);
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto split = [&](Value &rest, int64_t size) { return takeDigit(b, rest, size); };
   Value rest = idx;
   Value wcol = split(rest, ipack->width), kg = split(rest, ipack->groups);
   Value chunk = split(rest, ipack->numChunks), h = split(rest, g.in[1]);
@@ -1707,7 +1696,5 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                           func.getArgument(1),
                           ValueRange{arith::MulIOp::create(b, idx, c(4))},
                           /*nontemporal=*/false, llvm::MaybeAlign(16));
-  b.setInsertionPointAfter(inside);
-  gpu::ReturnOp::create(b);
   return func;
 }
