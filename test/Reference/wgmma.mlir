@@ -22,6 +22,11 @@
 // GPU: nvvm.wgmma.commit.group.sync.aligned
 // GPU: nvvm.wgmma.wait.group.sync.aligned 0
 // GPU: gpu.barrier
+// Kernels with a small input re-lay it out as well (wg_ln_wide,
+// wg_dead_phase, wg_packed_input).
+// GPU-LABEL: gpu.func @wg_packed_input_k0(
+// GPU: nvgpu.device_async_copy
+// GPU-LABEL: gpu.func @wg_packed_input_k0_ipack(
 
 // CHECK: @wg_2d_k4: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @wg_softmax_c70: PASS rel-L2 {{[0-9.e+-]+}} max-abs
@@ -32,6 +37,7 @@
 // CHECK: @wg_softmax_w: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @wg_softmax_scaled: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @wg_two_reductions: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @wg_packed_input: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK-NOT: FAIL
 
 func.func @wg_2d_k4(%x0: tensor<2x24x5x12xf32>, %w1: tensor<24x32x4x4xf32>, %b2: tensor<32xf32>) -> tensor<2x32x11x25xf32> {
@@ -97,4 +103,14 @@ func.func @wg_two_reductions(%x0: tensor<1x8x3x6xf32>, %w1: tensor<8x24x4x4xf32>
   %v1 = fuse.softmax %v0 {dim = 1 : i64} : tensor<1x24x6x12xf32>
   %v2 = fuse.layer_norm %v1 {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<1x24x6x12xf32>
   return %v2 : tensor<1x24x6x12xf32>
+}
+
+// A small input beside its output: the input is re-laid out too
+// (`_ipack`), so both operands reach shared memory by cp.async; rows of 4
+// windows with zero padding on both sides, 2 channel groups of 8 channels
+// for 6 input channels.
+func.func @wg_packed_input(%x0: tensor<2x6x4x8xf32>, %w1: tensor<6x32x4x4xf32>, %b2: tensor<32xf32>) -> tensor<2x32x8x16xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x6x4x8xf32>, tensor<6x32x4x4xf32>, tensor<32xf32>) -> tensor<2x32x8x16xf32>
+  %v1 = fuse.gelu %v0 : tensor<2x32x8x16xf32>
+  return %v1 : tensor<2x32x8x16xf32>
 }
