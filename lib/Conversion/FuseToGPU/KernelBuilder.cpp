@@ -209,8 +209,11 @@ private:
   /// The main loop with wgmma: round q + 1 is staged into the other buffer
   /// while the tensor cores read round q from shared memory.
   void emitConvolutionWgmma();
-  /// Stages round `q` into the buffer at element `buf` (K-major groups of 4
-  /// input channels, TF32-rounded), then fences it for the async proxy.
+  /// Stages round `q`'s input rows into the buffer at element `buf`
+  /// (K-major groups of 4 input channels, TF32-rounded): asynchronous copies
+  /// of the re-laid-out input, else 16-byte loads and stores through
+  /// registers. The weights come by `copyRoundWeights`; `completeStaging`
+  /// waits and fences.
   void stageRoundWgmma(Value q, Value buf);
   /// Issues the 16-byte asynchronous copies of round `q`'s weight image(s)
   /// (`pack`) into the buffer at `buf`, zero-filled where `live` is false
@@ -771,7 +774,7 @@ void KernelEmitter::emitConvolutionWgmma() {
     auto ifAny = scf::IfOp::create(b, TypeRange{}, any, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-    Value group = pack ? copyRoundWeights(c(0), c(0), any) : Value();
+    Value group = copyRoundWeights(c(0), c(0), any);
     stageRoundWgmma(c(0), c(0));
     completeStaging(group);
   }
@@ -801,7 +804,7 @@ void KernelEmitter::emitConvolutionWgmma() {
     Value next = add(q, 1);
     Value nextBuf = mul(remu(next, 2), smemPlan.stageElems);
     Value hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
-    Value group = pack ? copyRoundWeights(next, nextBuf, hasNext) : Value();
+    Value group = copyRoundWeights(next, nextBuf, hasNext);
     auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
     {
       OpBuilder::InsertionGuard g2(b);
@@ -818,42 +821,34 @@ void KernelEmitter::emitConvolutionWgmma() {
 }
 
 void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
+  // The weights arrive by copyRoundWeights; a re-laid-out input by
+  // asynchronous copies too.
+  if (ipack) {
+    copyRoundPackedInputs(q, buf);
+    return;
+  }
   Round r = decodeRound(q);
-  const int64_t kc = cfg.getCiChunk(), groups = kc / 4;
-  const int64_t nthreads = launch.threads, kw = g.k[2];
-  const int64_t tileC = cfg.getTileC(), hT = smemPlan.hTapsPerRound;
-  Value input = memOf[a.conv.getInput()], weight = memOf[a.conv.getWeight()];
+  const int64_t groups = cfg.getCiChunk() / 4, nthreads = launch.threads;
+  Value input = memOf[a.conv.getInput()];
   auto v4Ty = VectorType::get({4}, b.getF32Type());
   // Bounds that hold for every round need no test.
-  const bool ciAlwaysIn = g.cinPerGroup() % kc == 0;
-  const bool coAlwaysIn = g.coutPerGroup() % tileC == 0;
+  const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
 
-  /// One thread's share of the round: an item is 4 input channels x 4
-  /// columns of the input, or 4 input channels x kw taps of one output
-  /// channel's weights; `vals[j]` are the 4 channels stored (16 bytes) at
-  /// `base + 4 j` (input) or `base + j x wsTapStride` (weights).
+  /// One thread's share of the round: 4 input channels x 4 columns of the
+  /// input; `vals[j]` are the 4 channels of column j, stored (16 bytes) at
+  /// `base + 4 j`.
   struct Item {
-    SmallVector<SmallVector<Value, 4>, 8> vals;
+    SmallVector<SmallVector<Value, 4>, 4> vals;
     Value base, guard;
-    int64_t step;
   };
-  // Input items: the channel group varies fastest over threads (the 16-byte
-  // stores of a quarter warp hit distinct banks), then the column quad.
+  // The channel group varies fastest over threads (the 16-byte stores of a
+  // quarter warp hit distinct banks), then the column quad.
   const int64_t quads = smemPlan.inputSpan / 4, rows = smemPlan.stagedRows;
-  const int64_t inTotal = groups * quads * rows;
-  // Weight items: consecutive threads take consecutive output channels
-  // (16-byte stores side by side).
-  const int64_t wTotal = tileC * groups * hT;
-  int64_t inIters = llvm::divideCeil(inTotal, nthreads);
-  const int64_t wIters = llvm::divideCeil(wTotal, nthreads);
-  auto guardOf = [&](Value e, int64_t it, int64_t total) -> Value {
-    return (it + 1) * nthreads <= total ? Value() : ult(e, total);
-  };
+  const int64_t total = groups * quads * rows;
   auto loadInput = [&](int64_t it) {
     Item item;
-    item.step = 4;
     Value e = add(tid, it * nthreads);
-    item.guard = guardOf(e, it, inTotal);
+    item.guard = (it + 1) * nthreads <= total ? Value() : ult(e, total);
     Value kg = remu(e, groups), rest = divu(e, groups);
     Value xq = remu(rest, quads), rr = divu(rest, quads);
     Value col = mul(xq, 4);
@@ -897,44 +892,6 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
         add(buf, smemPlan.xsOffset));
     return item;
   };
-  auto loadWeights = [&](int64_t it) {
-    Item item;
-    item.step = smemPlan.wsTapStride;
-    Value e = add(tid, it * nthreads);
-    item.guard = guardOf(e, it, wTotal);
-    Value cl = remu(e, tileC), rest = divu(e, tileC);
-    Value kg = remu(rest, groups), ha = hT > 1 ? divu(rest, groups) : c(0);
-    Value co = add(co0, cl);
-    Value okBase = item.guard;
-    auto conj = [&](Value x, Value y) { return x ? andI(x, y) : y; };
-    if (hT > 1)
-      okBase = conj(okBase, cmp(arith::CmpIPredicate::ult, ha, r.hValid));
-    if (!coAlwaysIn)
-      okBase = conj(okBase, ult(co, g.coutPerGroup()));
-    item.vals.resize(kw);
-    for (int64_t ci = 0; ci < 4; ++ci) {
-      Value chan = add(add(r.ci0, mul(kg, 4)), ci);
-      Value ok = ciAlwaysIn ? okBase : conj(okBase, ult(chan, g.cinPerGroup()));
-      auto clamp = [&](Value v) {
-        return ok ? arith::SelectOp::create(b, ok, v, c(0)).getResult() : v;
-      };
-      SmallVector<Value> widx{clamp(chan), clamp(co)};
-      if (g.rank == 5)
-        widx.push_back(clamp(r.td));
-      if (g.rank >= 4)
-        widx.push_back(clamp(add(r.th, mul(ha, hTaps.step))));
-      SmallVector<Value> loaded = loadWeightRow(weight, widx);
-      for (int64_t t = 0; t < kw; ++t)
-        item.vals[t].push_back(
-            ok ? arith::SelectOp::create(b, ok, loaded[t], f(0.0)).getResult()
-               : loaded[t]);
-    }
-    item.base = add(add(add(mul(ha, kw * smemPlan.wsTapStride),
-                            mul(kg, smemPlan.wsPlaneStride)),
-                        mul(cl, 4)),
-                    add(buf, smemPlan.wsOffset));
-    return item;
-  };
   auto storeItem = [&](const Item &item) {
     OpBuilder::InsertionGuard guard(b);
     if (item.guard) {
@@ -946,36 +903,24 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
       for (Value v : vals)
         rounded.push_back(roundOperand(v));
       Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
-      vector::StoreOp::create(b, v, smem,
-                              ValueRange{add(item.base, j * item.step)},
+      vector::StoreOp::create(b, v, smem, ValueRange{add(item.base, 4 * j)},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     }
   };
   // The thread's items are issued in batches, all loads of a batch before
   // its stores, so that one memory latency covers the batch; the batch size
-  // keeps the staged values (16 + 4 kw registers per item pair) beside the
-  // accumulators within the register budget.
+  // keeps the staged values (16 registers per item) beside the accumulators
+  // within the register budget.
   const int64_t accRegs = g.stride[2] *
                           (cfg.getRows() / cfg.getWgmmaRowSplit()) *
                           cfg.getWgmmaN() / 2;
-  const int64_t perItem = 4 * std::max<int64_t>(4, kw);
   const int64_t batch =
-      std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / perItem);
-  SmallVector<std::function<Item()>> pending;
-  if (ipack) {
-    copyRoundPackedInputs(q, buf);
-    inIters = 0;
-  }
-  for (int64_t it = 0; it < inIters; ++it)
-    pending.push_back([&, it] { return loadInput(it); });
-  if (!pack)
-    for (int64_t it = 0; it < wIters; ++it)
-      pending.push_back([&, it] { return loadWeights(it); });
-  for (size_t first = 0; first < pending.size(); first += batch) {
+      std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
+  const int64_t iters = llvm::divideCeil(total, nthreads);
+  for (int64_t first = 0; first < iters; first += batch) {
     std::vector<Item> items;
-    for (size_t i = first; i < std::min<size_t>(pending.size(), first + batch);
-         ++i)
-      items.push_back(pending[i]());
+    for (int64_t it = first; it < std::min(iters, first + batch); ++it)
+      items.push_back(loadInput(it));
     for (const Item &item : items)
       storeItem(item);
   }
@@ -1085,8 +1030,7 @@ Value KernelEmitter::guardedCopy(Value inside, function_ref<Value()> copy) {
 }
 
 void KernelEmitter::completeStaging(Value group) {
-  if (group)
-    nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   // This thread's generic-proxy stores and completed copies become visible
   // to the tensor cores (async proxy) after the next barrier.
   NVVM::FenceProxyOp::create(

@@ -282,9 +282,9 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   // The staged window of W tile t starts at iwMin(t) (a multiple of 4) and
   // spans inputSpan columns (as in the kernel's setUpRounds).
   auto iwMin = [&](int64_t t) {
-    int64_t v = t * cfg.getTileW() + pw - (kw - 1) * dw;
-    int64_t q = v >= 0 ? v / sw : -((-v + sw - 1) / sw);
-    return q >= 0 ? q / 4 * 4 : -((-q + 3) / 4 * 4);
+    int64_t first =
+        llvm::divideFloorSigned(t * cfg.getTileW() + pw - (kw - 1) * dw, sw);
+    return llvm::divideFloorSigned(first, 4) * 4;
   };
   InputPackPlan p;
   p.padL = std::max<int64_t>(0, -iwMin(0));

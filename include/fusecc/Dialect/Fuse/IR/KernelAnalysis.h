@@ -132,10 +132,6 @@ struct WeightPackPlan {
   int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
   int64_t imageElems = 0; ///< One round image: kw x ciChunk x tileC.
   int64_t totalElems = 0;
-  /// Element offset of the image of (ct, td, th, chunk).
-  int64_t imageIndex(int64_t ct, int64_t td, int64_t th, int64_t chunk) const {
-    return ((ct * kd + td) * kh + th) * numChunks + chunk;
-  }
   /// The plan of a wgmma kernel; std::nullopt for the other paths.
   static std::optional<WeightPackPlan> get(const KernelAnalysis &a,
                                            TileConfigAttr cfg);
