@@ -73,6 +73,13 @@ struct TapRange {
   Value count;      ///< Number of valid taps.
 };
 
+/// Rows at least this many positions wide whose length is not a multiple
+/// of 4 take the lane-per-position epilogue mapping (4 whole groups of 32
+/// positions per line: 4 independent chains per thread). Measured on the
+/// H100 (docs/perf.md section 52): 11% faster for 129-wide rows, 7% slower
+/// for 65-wide ones (two groups), where the quad mapping stays.
+constexpr int64_t kLaneEpilogueWidth = 128;
+
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
 /// (canonicalize) later.
@@ -259,6 +266,9 @@ private:
   /// (4 independent elements, which also gives the scheduler 4 independent
   /// chains) or, at a line end that is not a multiple of 4, one element.
   void forEachTileElement(function_ref<void(ArrayRef<Element>)> body);
+  /// forEachTileElement for rows whose length is not a multiple of 4 (no
+  /// 16-byte stores): lanes on consecutive positions.
+  void forEachTileElementByLanes(function_ref<void(ArrayRef<Element>)> body);
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
   void emitReduction(Operation *op, int64_t ordinal);
@@ -1127,6 +1137,14 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
 
 void KernelEmitter::forEachTileElement(
     function_ref<void(ArrayRef<Element>)> body) {
+  const int64_t width = launch.numWTiles == 1
+                            ? std::min(cfg.getTileW(), g.out[2])
+                            : cfg.getTileW();
+  if (g.out[2] % 4 != 0 && width >= kLaneEpilogueWidth &&
+      launch.threads % 32 == 0) {
+    forEachTileElementByLanes(body);
+    return;
+  }
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   const int64_t quads = llvm::divideCeil(tileW, 4);
   auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * quads),
@@ -1168,6 +1186,71 @@ void KernelEmitter::forEachTileElement(
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
     body(ArrayRef<Element>(el));
+  }
+}
+
+void KernelEmitter::forEachTileElementByLanes(
+    function_ref<void(ArrayRef<Element>)> body) {
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
+  const int64_t lines = cfg.getRows() * tileC, warps = launch.threads / 32;
+  // Positions that can be inside the tensor: the whole row when one tile
+  // spans it.
+  const int64_t width =
+      launch.numWTiles == 1 ? std::min(tileW, g.out[2]) : tileW;
+  assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
+  const int64_t groups = width / 32, rest = width - 32 * groups;
+  Value lane = remu(tid, 32), warp = divu(tid, 32);
+  auto lineOf = [&](Value line) {
+    Element el;
+    el.cl = remu(line, tileC);
+    el.r = divu(line, tileC);
+    el.ch = add(co0, el.cl);
+    el.oh = rowHeight(el.r);
+    return el;
+  };
+  auto at = [&](Element el, Value wl) {
+    el.wl = wl;
+    el.ow = add(ow0, wl);
+    return el;
+  };
+  auto guarded = [&](Value valid, const Element &el) {
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    body(ArrayRef<Element>(el));
+  };
+  // Whole groups of 32 positions: a warp takes a (row, channel) line, its
+  // lanes consecutive positions (conflict-free tile reads, 128 contiguous
+  // bytes per store), each thread one position per group (>= 4 independent
+  // chains).
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop = scf::ForOp::create(b, warp, c(lines), c(warps));
+    b.setInsertionPointToStart(loop.getBody());
+    Element line = lineOf(loop.getInductionVar());
+    Value lineValid = andI(ult(line.ch, g.cout), ult(line.oh, g.out[1]));
+    SmallVector<Element> els;
+    for (int64_t j = 0; j < groups; ++j)
+      els.push_back(at(line, add(lane, 32 * j)));
+    Value full = andI(lineValid, ult(els.back().ow, g.out[2]));
+    auto ifFull = scf::IfOp::create(b, TypeRange{}, full, true);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    body(els);
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    for (const Element &el : els)
+      guarded(andI(lineValid, ult(el.ow, g.out[2])), el);
+  }
+  // The rest of each line, element by element over all threads.
+  if (rest > 0) {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop = scf::ForOp::create(b, tid, c(lines * rest), c(launch.threads));
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Element el =
+        at(lineOf(divu(e, rest)), add(remu(e, rest), 32 * groups));
+    guarded(andI(andI(ult(el.ch, g.cout), ult(el.oh, g.out[1])),
+                 ult(el.ow, g.out[2])),
+            el);
   }
 }
 
