@@ -266,8 +266,9 @@ private:
   /// (4 independent elements, which also gives the scheduler 4 independent
   /// chains) or, at a line end that is not a multiple of 4, one element.
   void forEachTileElement(function_ref<void(ArrayRef<Element>)> body);
-  /// forEachTileElement for rows whose length is not a multiple of 4 (no
-  /// 16-byte stores): lanes on consecutive positions.
+  /// forEachTileElement for rows that are not multiples of 4 long (no
+  /// 16-byte stores) and at least kLaneEpilogueWidth wide: lanes on
+  /// consecutive positions of a line.
   void forEachTileElementByLanes(function_ref<void(ArrayRef<Element>)> body);
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
@@ -1246,8 +1247,7 @@ void KernelEmitter::forEachTileElementByLanes(
     auto loop = scf::ForOp::create(b, tid, c(lines * rest), c(launch.threads));
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
-    Element el =
-        at(lineOf(divu(e, rest)), add(remu(e, rest), 32 * groups));
+    Element el = at(lineOf(divu(e, rest)), add(remu(e, rest), 32 * groups));
     guarded(andI(andI(ult(el.ch, g.cout), ult(el.oh, g.out[1])),
                  ult(el.ow, g.out[2])),
             el);
