@@ -14,6 +14,7 @@
 // CHECK: @w131_tanh_1d: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @w163_layer_norm: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @w259_softmax_c: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @w129_scaled_softmax_w: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK-NOT: FAIL
 
 func.func @w129_softmax_sigmoid(%x0: tensor<1x4x1x64xf32>, %w1: tensor<4x16x4x4xf32>, %b2: tensor<16xf32>, %bias3: tensor<16x1x1xf32>) -> tensor<1x16x3x129xf32> {
@@ -43,4 +44,14 @@ func.func @w259_softmax_c(%x0: tensor<1x8x1x129xf32>, %w1: tensor<8x24x4x4xf32>,
   %v1 = fuse.softmax %v0 {dim = 1 : i64} : tensor<1x24x3x259xf32>
   %v2 = fuse.sigmoid %v1 : tensor<1x24x3x259xf32>
   return %v2 : tensor<1x24x3x259xf32>
+}
+
+// The reductions' inputs are not the convolution itself: both are
+// materialised in their tiles through the lane walk.
+func.func @w129_scaled_softmax_w(%x0: tensor<1x4x1x64xf32>, %w1: tensor<4x16x4x4xf32>, %b2: tensor<16xf32>, %bias3: tensor<16x1x1xf32>) -> tensor<1x16x3x129xf32> {
+  %v0 = fuse.conv_transpose %x0, %w1, %b2 {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x1x64xf32>, tensor<4x16x4x4xf32>, tensor<16xf32>) -> tensor<1x16x3x129xf32>
+  %v1 = fuse.mul %v0, %bias3 : tensor<1x16x3x129xf32>, tensor<16x1x1xf32> -> tensor<1x16x3x129xf32>
+  %v2 = fuse.softmax %v1 {dim = 3 : i64} : tensor<1x16x3x129xf32>
+  %v3 = fuse.softmax %v2 {dim = 1 : i64} : tensor<1x16x3x129xf32>
+  return %v3 : tensor<1x16x3x129xf32>
 }
