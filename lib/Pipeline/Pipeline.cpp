@@ -79,7 +79,8 @@ struct TilingCLOptions {
   Opt<int64_t> wgmma{"tile-wgmma",
                      llvm::cl::desc("tf32 convolutions on Hopper wgmma: 1 "
                                     "(needs --chip=sm_90a), 0 mma.sync "
-                                    "(default: wgmma on sm_90a)"),
+                                    "(default: wgmma on sm_90a for grids "
+                                    "of at least 132 blocks)"),
                      llvm::cl::cat(fusecc::optionCategory()),
                      llvm::cl::init(-1)};
   Opt<int64_t> wgmmaSplit{
@@ -159,7 +160,9 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.warpsC = options.tileWarpsC;
   tile.mergeHTaps = options.tileMergeH;
   tile.tuningFile = options.tuningFile;
-  tile.wgmma = usesWgmma(options) ? 1 : 0;
+  // --tile-wgmma=1 forces wgmma wherever it fits; the sm_90a default (2)
+  // keeps kernels whose grid is smaller than one wave on mma.sync.
+  tile.wgmma = !usesWgmma(options) ? 0 : options.tileWgmma == 1 ? 1 : 2;
   tile.wgmmaSplit = options.tileWgmmaSplit;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

@@ -3,7 +3,7 @@
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-merge-h=1 --tile-ci-chunk=8 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-ci-chunk=32 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-rows=8 %s | FileCheck %s
-// RUN: fusecc --precision=tf32 --chip=sm_90a --emit=gpu %s | FileCheck %s --check-prefix=GPU
+// RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
 // Hopper wgmma kernels (the kernel builder's IR) run in the CPU simulator
 // against the float64 reference: descriptors, the two staging buffers, the
 // proxy fences and the wgmma groups are checked on every launch (races,

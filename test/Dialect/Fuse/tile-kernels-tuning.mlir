@@ -74,10 +74,14 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // RUN: not fusecc %s --precision=tf32 --tuning=%S/Inputs/tuning-bad-rows.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADROWS
 // The error is located at the layer (the convolution) the entry is for.
 // BADROWS: tile-kernels-tuning.mlir:[[@LINE-49]]:8: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-rows.json' entry for this kernel: rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got 3
-// An entry's "wgmma": -1 keeps a kernel on mma.sync where the chip
-// (sm_90a) would use wgmma; values other than -1, 0, 1 are rejected.
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=WGDEFAULT
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-no-wgmma.json --emit=fused | FileCheck %s --check-prefix=WGOFF
+// An entry's "wgmma": -1 keeps a kernel on mma.sync where wgmma would be
+// used (here forced: by default sm_90a keeps grids smaller than one wave,
+// like these, on mma.sync); "wgmma": 1 puts it on wgmma even then; values
+// other than -1, 0, 1 are rejected.
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=WGOFF
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=fused | FileCheck %s --check-prefix=WGDEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=1 --tuning=%S/Inputs/tuning-no-wgmma.json --emit=fused | FileCheck %s --check-prefix=WGOFF
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-force-wgmma.json --emit=fused | FileCheck %s --check-prefix=WGDEFAULT
 // RUN: not fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-bad-wgmma.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADWGMMA
 // WGDEFAULT: fuse.kernel "relu_k0" {{.*}}wgmmaN = 16, wgmmaGroups = {{[0-9]+}}
 // WGOFF: fuse.kernel "relu_k0" {{.*}}precision = "tf32", mmaWarpsC =

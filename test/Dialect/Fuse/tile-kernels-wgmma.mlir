@@ -8,7 +8,11 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=2 rows=4}))' | FileCheck %s --check-prefix=SPLIT2
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=SM90
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=fused | FileCheck %s
+// By default (wgmma=2, fusecc --chip=sm_90a) only kernels whose wgmma grid
+// fills an H100 once (>= 132 blocks) use it; smaller ones stay on mma.sync.
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=2}))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
 // kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, one
@@ -19,6 +23,10 @@
 // Forced: 4 rows in two warpgroups of 2 rows each (kb2_34's tuned config).
 // SPLIT2-LABEL: fuse.kernel "conv3d_k0"
 // SPLIT2-SAME: threadsC = 32, {{.*}}rows = 4, wgmmaN = 32, wgmmaGroups = 2>
+// 128 blocks: mma.sync by default.
+// DEFAULT-LABEL: fuse.kernel "conv3d_k0"
+// DEFAULT-NOT: wgmmaN
+// DEFAULT-SAME: mmaWarpsC
 // SM90-LABEL: fuse.kernel "conv3d_k0"
 // SM90-SAME: mmaWarpsC
 // SM90-NOT: wgmmaN
@@ -38,6 +46,9 @@ func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> t
 // CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>
 // Forced 4 rows in 2 row groups: 2 phases x 2 rows x 36 = 144 accumulators
 // per thread do not fit: no wgmma config.
+// DEFAULT-LABEL: fuse.kernel "softmax_c_k0"
+// DEFAULT-NOT: wgmmaN
+// DEFAULT-SAME: mmaWarpsC
 // SPLIT2-LABEL: fuse.kernel "softmax_c_k0"
 // SPLIT2-NOT: wgmmaN
 func.func @softmax_c(%x: tensor<1x64x8x64xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<1x128x17x129xf32> {
@@ -51,6 +62,8 @@ func.func @softmax_c(%x: tensor<1x64x8x64xf32>, %w: tensor<64x128x4x4xf32>) -> t
 // -----
 
 // Grouped convolutions keep the mma.sync path.
+// DEFAULT-LABEL: fuse.kernel "grouped_k0"
+// DEFAULT-SAME: mmaWarpsC
 // CHECK-LABEL: fuse.kernel "grouped_k0"
 // CHECK-NOT: wgmmaN
 // CHECK-SAME: mmaWarpsC
@@ -59,4 +72,23 @@ func.func @grouped(%x: tensor<1x32x8x8xf32>, %w: tensor<32x16x3x3xf32>) -> tenso
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2 : i64}
        : (tensor<1x32x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x17x17xf32>
   return %0 : tensor<1x32x17x17xf32>
+}
+
+// -----
+
+// conv3d's layer with twice the depth and height: 512 blocks, wgmma by
+// default too.
+// CHECK-LABEL: fuse.kernel "conv3d_big_k0"
+// CHECK-SAME: rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// DEFAULT-LABEL: fuse.kernel "conv3d_big_k0"
+// DEFAULT-SAME: rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// SPLIT2-LABEL: fuse.kernel "conv3d_big_k0"
+// SPLIT2-SAME: rows = 4, wgmmaN = 32, wgmmaGroups = 2>
+// SM90-LABEL: fuse.kernel "conv3d_big_k0"
+// SM90-SAME: mmaWarpsC
+func.func @conv3d_big(%x: tensor<2x32x8x16x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tensor<2x64x16x32x64xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<2x32x8x16x32xf32>, tensor<32x64x4x4x4xf32>) -> tensor<2x64x16x32x64xf32>
+  return %0 : tensor<2x64x16x32x64xf32>
 }

@@ -180,6 +180,9 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   return cfg;
 }
 
+/// Blocks a default (sm_90a) wgmma kernel needs: one per SM of an H100 SXM.
+constexpr int64_t kWgmmaMinBlocks = 132;
+
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 constexpr int64_t kMaxWgmmaAccumulators = 80;
@@ -534,12 +537,17 @@ struct TileKernelsPass
           return WalkResult::interrupt();
       }
       FailureOr<TileConfigAttr> cfg = failure();
-      // wgmma where the chip has it, unless a measurement chose mma.sync.
+      // wgmma where the chip has it, unless a measurement chose mma.sync;
+      // by default only for grids of at least one wave (below that the
+      // weight re-layout's launch and workspace are not paid back: the
+      // small variants ran 25% faster on mma.sync, docs/perf.md 56).
       if (precision == "tf32" && wgmma && knobs.wgmma >= 0)
         if (TileConfigAttr wg = chooseWgmmaConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
                 knobs.tileC, knobs.wgmmaSplit, knobs.mergeH))
-          if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)))
+          if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
+              (wgmma == 1 || knobs.wgmma == 1 ||
+               LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks))
             cfg = wg;
       if (precision == "tf32" && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(

@@ -58,8 +58,10 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"mergeHTaps", "merge-h-taps", "int64_t", "0",
            "Tensor-core rounds stage all valid H taps at once (0 or 1)">,
     Option<"wgmma", "wgmma", "int64_t", "0",
-           "tf32 kernels that fit run on Hopper warpgroup MMA "
-           "(wgmma.mma_async, sm_90a) instead of mma.sync (0 or 1)">,
+           "tf32 kernels run on Hopper warpgroup MMA (wgmma.mma_async, "
+           "sm_90a) instead of mma.sync: 0 never, 1 wherever they fit, 2 "
+           "where they fit and their grid fills an H100 at least once (the "
+           "sm_90a default)">,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,
