@@ -270,6 +270,22 @@ private:
   /// 16-byte stores) and at least kLaneEpilogueWidth wide: lanes on
   /// consecutive positions of a line.
   void forEachTileElementByLanes(function_ref<void(ArrayRef<Element>)> body);
+  /// Positions of a tile line that can be inside the tensor: the whole row
+  /// when one tile spans it, else the tile width.
+  int64_t tileLineWidth() const {
+    return launch.numWTiles == 1 ? std::min(cfg.getTileW(), g.out[2])
+                                 : cfg.getTileW();
+  }
+  /// The (row, channel) coordinates of tile line `line` (row-major over
+  /// rows x tileC); positions are left unset.
+  Element tileLine(Value line) {
+    Element el;
+    el.cl = remu(line, cfg.getTileC());
+    el.r = divu(line, cfg.getTileC());
+    el.ch = add(co0, el.cl);
+    el.oh = rowHeight(el.r);
+    return el;
+  }
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
   void emitReduction(Operation *op, int64_t ordinal);
@@ -1138,10 +1154,7 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
 
 void KernelEmitter::forEachTileElement(
     function_ref<void(ArrayRef<Element>)> body) {
-  const int64_t width = launch.numWTiles == 1
-                            ? std::min(cfg.getTileW(), g.out[2])
-                            : cfg.getTileW();
-  if (g.out[2] % 4 != 0 && width >= kLaneEpilogueWidth &&
+  if (g.out[2] % 4 != 0 && tileLineWidth() >= kLaneEpilogueWidth &&
       launch.threads % 32 == 0) {
     forEachTileElementByLanes(body);
     return;
@@ -1154,12 +1167,7 @@ void KernelEmitter::forEachTileElement(
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
   Value wl0 = mul(remu(e, quads), 4);
-  Value rest = divu(e, quads);
-  Element first;
-  first.cl = remu(rest, tileC);
-  first.r = divu(rest, tileC);
-  first.ch = add(co0, first.cl);
-  first.oh = rowHeight(first.r);
+  Element first = tileLine(divu(e, quads));
   Value lineValid = andI(ult(first.ch, g.cout), ult(first.oh, g.out[1]));
   SmallVector<Element, 4> quad(4, first);
   for (int64_t i = 0; i < 4; ++i) {
@@ -1192,23 +1200,11 @@ void KernelEmitter::forEachTileElement(
 
 void KernelEmitter::forEachTileElementByLanes(
     function_ref<void(ArrayRef<Element>)> body) {
-  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
-  const int64_t lines = cfg.getRows() * tileC, warps = launch.threads / 32;
-  // Positions that can be inside the tensor: the whole row when one tile
-  // spans it.
-  const int64_t width =
-      launch.numWTiles == 1 ? std::min(tileW, g.out[2]) : tileW;
+  const int64_t lines = cfg.getRows() * cfg.getTileC();
+  const int64_t warps = launch.threads / 32, width = tileLineWidth();
   assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
   const int64_t groups = width / 32, rest = width - 32 * groups;
   Value lane = remu(tid, 32), warp = divu(tid, 32);
-  auto lineOf = [&](Value line) {
-    Element el;
-    el.cl = remu(line, tileC);
-    el.r = divu(line, tileC);
-    el.ch = add(co0, el.cl);
-    el.oh = rowHeight(el.r);
-    return el;
-  };
   auto at = [&](Element el, Value wl) {
     el.wl = wl;
     el.ow = add(ow0, wl);
@@ -1228,7 +1224,7 @@ void KernelEmitter::forEachTileElementByLanes(
     OpBuilder::InsertionGuard guard(b);
     auto loop = scf::ForOp::create(b, warp, c(lines), c(warps));
     b.setInsertionPointToStart(loop.getBody());
-    Element line = lineOf(loop.getInductionVar());
+    Element line = tileLine(loop.getInductionVar());
     Value lineValid = andI(ult(line.ch, g.cout), ult(line.oh, g.out[1]));
     SmallVector<Element> els;
     for (int64_t j = 0; j < groups; ++j)
@@ -1247,7 +1243,7 @@ void KernelEmitter::forEachTileElementByLanes(
     auto loop = scf::ForOp::create(b, tid, c(lines * rest), c(launch.threads));
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
-    Element el = at(lineOf(divu(e, rest)), add(remu(e, rest), 32 * groups));
+    Element el = at(tileLine(divu(e, rest)), add(remu(e, rest), 32 * groups));
     guarded(andI(andI(ult(el.ch, g.cout), ult(el.oh, g.out[1])),
                  ult(el.ow, g.out[2])),
             el);
