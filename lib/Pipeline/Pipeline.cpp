@@ -37,8 +37,9 @@ void fusecc::registerAllDialectsAndTranslations(DialectRegistry &registry) {
 }
 
 namespace {
-/// The tiling overrides of the tools' command lines (0: the cost model).
-struct TilingCLOptions {
+/// The code generation options of the tools' command lines: the epilogue
+/// math and the tiling overrides (0: the cost model).
+struct CodegenCLOptions {
   template <typename T>
   using Opt = llvm::cl::opt<T>;
   Opt<std::string> tuningFile{
@@ -47,6 +48,11 @@ struct TilingCLOptions {
                      "kernels whose tuning key it lists use them"),
       llvm::cl::value_desc("file"), llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init("")};
+  Opt<std::string> epilogueMath{
+      "epilogue-math",
+      llvm::cl::desc("Epilogue exp and reciprocal: auto (default: fast with "
+                     "--precision=tf32, exact with ieee) | exact | fast"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init("auto")};
   Opt<int64_t> rows{"tile-rows",
                     llvm::cl::desc("Tensor-core rows per block: 1, 2, 4, 8 "
                                    "(8: wgmma only; default: cost model)"),
@@ -93,20 +99,21 @@ struct TilingCLOptions {
                                    "(default: 128)"),
                     llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
 };
-llvm::ManagedStatic<TilingCLOptions> tilingCLOptions;
+llvm::ManagedStatic<CodegenCLOptions> codegenCLOptions;
 } // namespace
 
-void fusecc::registerTilingCLOptions() { *tilingCLOptions; }
+void fusecc::registerCodegenCLOptions() { *codegenCLOptions; }
 
 llvm::cl::OptionCategory &fusecc::optionCategory() {
   static llvm::cl::OptionCategory category("fusecc options");
   return category;
 }
 
-void fusecc::applyTilingCLOptions(PipelineOptions &options) {
-  if (!tilingCLOptions.isConstructed())
+void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
+  if (!codegenCLOptions.isConstructed())
     return;
-  const TilingCLOptions &o = *tilingCLOptions;
+  const CodegenCLOptions &o = *codegenCLOptions;
+  options.epilogueMath = o.epilogueMath;
   options.tuningFile = o.tuningFile;
   options.tileRows = o.rows;
   options.tileCiChunk = o.ciChunk;
@@ -119,9 +126,15 @@ void fusecc::applyTilingCLOptions(PipelineOptions &options) {
   options.tileWgmmaSplit = o.wgmmaSplit;
 }
 
-LogicalResult fusecc::verifyTilingOptions(const PipelineOptions &options,
+LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
                                           bool forTarget,
                                           std::string &message) {
+  if (options.epilogueMath != "auto" && options.epilogueMath != "exact" &&
+      options.epilogueMath != "fast") {
+    message = "--epilogue-math must be 'auto', 'exact' or 'fast', got '" +
+              options.epilogueMath + "'";
+    return failure();
+  }
   if (options.tileWgmma < -1 || options.tileWgmma > 1) {
     message = "--tile-wgmma must be -1 (the chip decides), 0 or 1, got " +
               std::to_string(options.tileWgmma);
@@ -171,8 +184,11 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   fpm.addPass(fuse::createFuseTileKernels(tile));
 }
 
-void fusecc::buildGPUPipeline(OpPassManager &pm, const PipelineOptions &) {
-  pm.addPass(createFuseConvertToGPU());
+void fusecc::buildGPUPipeline(OpPassManager &pm,
+                              const PipelineOptions &options) {
+  FuseConvertToGPUOptions convert;
+  convert.epilogueMath = options.epilogueMath;
+  pm.addPass(createFuseConvertToGPU(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

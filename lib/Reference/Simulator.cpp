@@ -128,6 +128,9 @@ enum class Opc : uint8_t {
   FPToUI,
   // Math.
   Exp,
+  /// `math.exp` with `afn` (libdevice's `__expf`: ex2.approx of the rounded
+  /// product `x * log2(e)`).
+  ExpApprox,
   Exp2,
   Log,
   Log2,
@@ -691,6 +694,10 @@ private:
               .Default(std::nullopt);
       if (!opc)
         return fail(&op, "unsupported op");
+      if (auto exp = dyn_cast<math::ExpOp>(op);
+          exp && arith::bitEnumContainsAll(exp.getFastmath(),
+                                           arith::FastMathFlags::afn))
+        opc = Opc::ExpApprox;
       inst.opc = *opc;
       // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
       bool floatOp = op.getName().getStringRef().starts_with("math.") ||
@@ -1787,6 +1794,10 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::TruncF:
     return fail(inst, -1, "unsupported float conversion");
   case Opc::Exp: return fUn([](float a) { return std::exp(a); });
+  case Opc::ExpApprox:
+    // The product is rounded to f32 as on the device; ex2.approx itself
+    // (<= 2 ulp) is modelled as the rounded exp2.
+    return fUn([](float a) { return std::exp2(a * 1.44269504f); });
   case Opc::Exp2: return fUn([](float a) { return std::exp2(a); });
   case Opc::Expm1: return fUn([](float a) { return std::expm1(a); });
   case Opc::Log: return fUn([](float a) { return std::log(a); });

@@ -1,4 +1,6 @@
 // RUN: fusecc-check %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 %s | FileCheck %s
+// RUN: fusecc-check --epilogue-math=fast %s | FileCheck %s
 // conv_transpose -> softmax over channels -> sigmoid (KernelBench 2/49).
 
 // CHECK: @sm3d_n3_c5: PASS rel-L2 {{[0-9.e+-]+}} max-abs

@@ -299,9 +299,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
   fusecc::PipelineOptions options;
   options.precision = precision;
   // Tiling choices to check, as fusecc takes them (tuning file, knobs).
-  fusecc::applyTilingCLOptions(options);
+  fusecc::applyCodegenCLOptions(options);
   if (std::string message; failed(
-          fusecc::verifyTilingOptions(options, /*forTarget=*/false, message))) {
+          fusecc::verifyCodegenOptions(options, /*forTarget=*/false, message))) {
     errs() << "fusecc-check: error: " << message << "\n";
     return 1;
   }
@@ -395,7 +395,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
-  fusecc::registerTilingCLOptions();
+  fusecc::registerCodegenCLOptions();
   cl::HideUnrelatedOptions(fusecc::optionCategory());
   cl::ParseCommandLineOptions(
       argc, argv, "fusecc-check: run generated kernels on the CPU and "

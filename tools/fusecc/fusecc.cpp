@@ -108,9 +108,9 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.chip = chip;
   options.precision = precision;
   options.optLevel = optLevel;
-  fusecc::applyTilingCLOptions(options);
+  fusecc::applyCodegenCLOptions(options);
   if (std::string message; failed(
-          fusecc::verifyTilingOptions(options, /*forTarget=*/true, message))) {
+          fusecc::verifyCodegenOptions(options, /*forTarget=*/true, message))) {
     errs() << "fusecc: error: " << message << "\n";
     return failure();
   }
@@ -206,7 +206,7 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
-  fusecc::registerTilingCLOptions();
+  fusecc::registerCodegenCLOptions();
   cl::HideUnrelatedOptions(fusecc::optionCategory());
   cl::ParseCommandLineOptions(argc, argv,
                               "fusecc: fused transposed-convolution kernels\n");

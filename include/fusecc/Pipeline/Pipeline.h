@@ -30,6 +30,8 @@ void registerAllPasses();
 struct PipelineOptions {
   std::string chip = "sm_90";
   std::string precision = "ieee";
+  /// `fuse-convert-to-gpu{epilogue-math=...}`: auto, exact or fast.
+  std::string epilogueMath = "auto";
   int optLevel = 3;
   /// Tiling overrides for tuning (0: the cost model decides).
   int64_t tileRows = 0, tileCiChunk = 0, tileC = 0, tileWarpsC = 0;
@@ -51,23 +53,25 @@ struct PipelineOptions {
   static std::string defaultCudaPath();
 };
 
-/// Registers the command-line options of the tiling overrides (--tuning,
-/// --tile-rows, --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
-/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split), shared by
-/// the tools; call before parsing the command line.
-void registerTilingCLOptions();
+/// Registers the code generation options shared by the tools: the epilogue
+/// math (--epilogue-math) and the tiling overrides (--tuning, --tile-rows,
+/// --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
+/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split); call
+/// before parsing the command line.
+void registerCodegenCLOptions();
 
 /// The category of fusecc's own command-line options: the tools hide every
 /// other (LLVM/MLIR) option with it.
 llvm::cl::OptionCategory &optionCategory();
-/// Copies the parsed tiling options into `options`.
-void applyTilingCLOptions(PipelineOptions &options);
+/// Copies the parsed code generation options into `options`.
+void applyCodegenCLOptions(PipelineOptions &options);
 /// True if the tf32 path of `options` uses wgmma (see `tileWgmma`).
 bool usesWgmma(const PipelineOptions &options);
-/// Checks the tool-level tiling options (the pass checks its own knobs):
-/// `--tile-wgmma` is -1, 0 or 1, and 1 needs an sm_90a chip when the tool
-/// emits code for `options.chip` (`forTarget`). Fails with `message`.
-llvm::LogicalResult verifyTilingOptions(const PipelineOptions &options,
+/// Checks the tool-level options (the passes check their own knobs):
+/// `--epilogue-math` is auto, exact or fast; `--tile-wgmma` is -1, 0 or 1,
+/// and 1 needs an sm_90a chip when the tool emits code for `options.chip`
+/// (`forTarget`). Fails with `message`.
+llvm::LogicalResult verifyCodegenOptions(const PipelineOptions &options,
                                         bool forTarget, std::string &message);
 
 /// Path of libdevice under `options.cudaPath`, or failure with a message.

@@ -25,9 +25,20 @@ namespace {
 
 constexpr StringLiteral kKernelModuleName = "fusecc_kernels";
 
+/// The epilogue math of `kernel` under the pass option `mode` (`auto`,
+/// `exact` or `fast`): `auto` approximates where the convolution is tf32.
+EpilogueMath epilogueMathOf(KernelOp kernel, StringRef mode) {
+  auto config = kernel.getConfig();
+  if (mode == "fast" ||
+      (mode == "auto" && config && config->getPrecision() == "tf32"))
+    return EpilogueMath::Fast;
+  return EpilogueMath::Exact;
+}
+
 /// Rewrites one graph function. Every op must already be in a kernel whose
 /// inputs are function arguments and whose result is returned.
-LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
+LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
+                              StringRef epilogueMath) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("graph functions must have a single block");
   Block &body = func.getBody().front();
@@ -93,8 +104,8 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
     FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
     if (failed(a))
       return failure();
-    FailureOr<gpu::GPUFuncOp> gpuFunc =
-        buildKernelFunction(gpuModule, kernel, *a);
+    FailureOr<gpu::GPUFuncOp> gpuFunc = buildKernelFunction(
+        gpuModule, kernel, *a, epilogueMathOf(kernel, epilogueMath));
     if (failed(gpuFunc))
       return failure();
     LaunchPlan launch = LaunchPlan::get(*a, *kernel.getConfig());
@@ -152,8 +163,17 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule) {
 
 struct FuseConvertToGPUPass
     : public fusecc::impl::FuseConvertToGPUBase<FuseConvertToGPUPass> {
+  using FuseConvertToGPUBase::FuseConvertToGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (epilogueMath != "auto" && epilogueMath != "exact" &&
+        epilogueMath != "fast") {
+      module.emitError() << "fuse-convert-to-gpu: epilogue-math must be "
+                            "'auto', 'exact' or 'fast', got '"
+                         << epilogueMath << "'";
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())
@@ -166,7 +186,7 @@ struct FuseConvertToGPUPass
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     for (func::FuncOp f : funcs)
-      if (failed(convertFunction(f, gpuModule)))
+      if (failed(convertFunction(f, gpuModule, epilogueMath)))
         return signalPassFailure();
   }
 };

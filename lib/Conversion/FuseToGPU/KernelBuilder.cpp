@@ -1465,8 +1465,10 @@ void KernelEmitter::emitEpilogue() {
 /// r = r0 + r0 (1 - d r0) -- the same FMAs, bit for bit -- except for
 /// d >= 2^126, whose result (<= 2^-126, a denormal) is flushed to 0 here.
 /// Without the slow-path branch of `rcp.rn`, ptxas interleaves the
-/// epilogue's elements (docs/perf.md section 42).
-void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
+/// epilogue's elements (docs/perf.md section 42). With `EpilogueMath::Fast`
+/// the reciprocal is `rcp.approx.ftz` alone (within 1 ulp; d >= 2^126 gives
+/// 0 as well).
+void rewriteSigmoidReciprocals(gpu::GPUFuncOp func, EpilogueMath math) {
   auto isOne = [](Value v) {
     APFloat one(1.0f);
     FloatAttr attr;
@@ -1491,6 +1493,11 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
       return arith::ConstantOp::create(b, b.getF32FloatAttr(v)).getResult();
     };
     Value r0 = NVVM::RcpApproxFtzF32Op::create(b, b.getF32Type(), d);
+    if (math == EpilogueMath::Fast) {
+      div.replaceAllUsesWith(r0);
+      div.erase();
+      continue;
+    }
     Value e =
         math::FmaOp::create(b, arith::NegFOp::create(b, d), r0, f32(1.0f));
     Value r = math::FmaOp::create(b, r0, e, r0);
@@ -1502,11 +1509,21 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func) {
   }
 }
 
+/// Marks every `math.exp` of `func` as allowed to approximate (`afn`): the
+/// NVVM lowering then calls libdevice's `__nv_fast_expf`,
+/// `ex2.approx(x * log2(e))`, two instructions instead of ten.
+void approximateExponentials(gpu::GPUFuncOp func) {
+  func.walk([](math::ExpOp exp) {
+    exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
+  });
+}
+
 } // namespace
 
 FailureOr<gpu::GPUFuncOp>
 fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
-                            const KernelAnalysis &analysis) {
+                            const KernelAnalysis &analysis,
+                            EpilogueMath math) {
   if (!kernel.getConfig())
     return kernel.emitOpError("has no tile config; run fuse-tile-kernels "
                               "before fuse-convert-to-gpu");
@@ -1553,7 +1570,9 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   KernelEmitter(b, kernel, analysis, func).emit();
-  rewriteSigmoidReciprocals(func);
+  rewriteSigmoidReciprocals(func, math);
+  if (math == EpilogueMath::Fast)
+    approximateExponentials(func);
   return func;
 }
 

@@ -13,6 +13,15 @@
 
 namespace fusecc {
 
+/// How a kernel's epilogue evaluates `exp` and sigmoid's reciprocal.
+enum class EpilogueMath {
+  /// libdevice's `expf` (within 2 ulp) and the IEEE reciprocal.
+  Exact,
+  /// `ex2.approx(x * log2(e))` (libdevice's `__expf`, the sequence Triton
+  /// emits for `exp`) and `rcp.approx.ftz`: relative errors around 1e-6.
+  Fast,
+};
+
 /// Builds the `gpu.func` computing `kernel` (tiled with its `config`) at the
 /// end of `gpuModule`. The function takes one memref per kernel input and
 /// then the output memref, all with the tensors' static shapes, and expects
@@ -22,9 +31,13 @@ namespace fusecc {
 /// A wgmma kernel (`fuse::WeightPackPlan::get` is set) takes one more
 /// argument before the output: the weights re-laid out by the function of
 /// `buildWeightPackFunction`, launched before it on the same stream.
+///
+/// `math` picks how the epilogue evaluates `exp` and the reciprocal of
+/// `1 / (1 + exp(y))` (see `EpilogueMath`).
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
-                    const fuse::KernelAnalysis &analysis);
+                    const fuse::KernelAnalysis &analysis,
+                    EpilogueMath math = EpilogueMath::Exact);
 
 /// Threads per block of the weight re-layout kernel (one element each).
 constexpr int64_t kWeightPackThreads = 256;

@@ -1,0 +1,73 @@
+// fuse-convert-to-gpu{epilogue-math=...}: how the epilogue evaluates exp
+// and sigmoid's 1 / (1 + exp(y)). `exact`: libdevice's expf (math.exp
+// without fast-math flags) and rcp.approx refined by one Newton step, with
+// results below 2^-126 flushed (the IEEE reciprocal's fast path, without
+// its slow-path branch). `fast`: math.exp with `afn` (lowered to
+// ex2.approx of x * log2(e)) and rcp.approx alone. `auto` (default): fast
+// for tf32 kernels, exact for ieee ones.
+
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=FAST
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu{epilogue-math=fast})' | FileCheck %s --check-prefix=FAST
+// RUN: not fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels),fuse-convert-to-gpu{epilogue-math=approx})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: fuse-convert-to-gpu: epilogue-math must be 'auto', 'exact' or 'fast', got 'approx'
+// BAD-NOT: gpu.func
+
+// Channel softmax, then sigmoid: three exps (the softmax's, the sigmoid's)
+// and one reciprocal per element.
+// EXACT-LABEL: gpu.func @softmax_sigmoid_k0(
+// EXACT-NOT:     fastmath
+// EXACT:         %[[SE:.*]] = math.exp %{{.*}} : f32
+// EXACT:         %[[E:.*]] = math.exp %{{.*}} : f32
+// EXACT-NEXT:    %[[D:.*]] = arith.addf %{{.*}}, %[[E]] : f32
+// EXACT-NEXT:    %[[R0:.*]] = nvvm.rcp.approx.ftz.f %[[D]] : f32
+// EXACT:         %[[ND:.*]] = arith.negf %[[D]] : f32
+// EXACT-NEXT:    %[[ERR:.*]] = math.fma %[[ND]], %[[R0]], %{{.*}} : f32
+// EXACT-NEXT:    %[[R:.*]] = math.fma %[[R0]], %[[ERR]], %[[R0]] : f32
+// EXACT:         %[[HUGE:.*]] = arith.cmpf oge, %[[D]], %{{.*}} : f32
+// EXACT:         arith.select %[[HUGE]], %{{.*}}, %[[R]] : f32
+// EXACT-NOT:     arith.divf
+// EXACT-NOT:     fastmath
+// EXACT:         gpu.return
+
+// FAST-LABEL: gpu.func @softmax_sigmoid_k0(
+// FAST:         %[[SE:.*]] = math.exp %{{.*}} fastmath<afn> : f32
+// FAST:         %[[E:.*]] = math.exp %{{.*}} fastmath<afn> : f32
+// FAST-NEXT:    %[[D:.*]] = arith.addf %{{.*}}, %[[E]] : f32
+// FAST-NEXT:    %[[R:.*]] = nvvm.rcp.approx.ftz.f %[[D]] : f32
+// FAST-NOT:     math.fma
+// FAST-NOT:     arith.divf
+// FAST-NOT:     math.exp %{{[a-z0-9_]+}} : f32
+// FAST:         gpu.return
+func.func @softmax_sigmoid(%x: tensor<2x16x4x8xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x16xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<2x16x4x8xf32>, tensor<16x64x4x4xf32>) -> tensor<2x64x8x16xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<2x64x8x16xf32>
+  %2 = fuse.sigmoid %1 : tensor<2x64x8x16xf32>
+  return %2 : tensor<2x64x8x16xf32>
+}
+
+// -----
+
+// Only exp and sigmoid's reciprocal change: tanh and erf stay libdevice's,
+// other divisions stay IEEE in both modes.
+// EXACT-LABEL: gpu.func @others_k0(
+// EXACT:         math.tanh %{{.*}} : f32
+// EXACT:         math.erf %{{.*}} : f32
+// EXACT:         arith.divf %{{.*}} : f32
+// FAST-LABEL: gpu.func @others_k0(
+// FAST:         math.tanh %{{.*}} : f32
+// FAST:         math.erf %{{.*}} : f32
+// FAST:         arith.divf %{{.*}} : f32
+func.func @others(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %d: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
+  %1 = fuse.tanh %0 : tensor<1x8x7xf32>
+  %2 = fuse.erf %1 : tensor<1x8x7xf32>
+  %3 = fuse.div %2, %d : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
+  return %3 : tensor<1x8x7xf32>
+}
