@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #===- bench/profile.sh - Nsight Compute report of fusecc kernels ---------===#
 #
-# Usage: [BUNDLES=DIR] bench/profile.sh [--stalls] PATTERN...
+# Usage: [BUNDLES=DIR] bench/profile.sh [--stalls | --source] PATTERN...
 #   PATTERN: bundle file substrings (e.g. kb2_34.tf32); bundles from DIR
 #   (default out/bundles).
 #
@@ -13,8 +13,11 @@
 # executed instructions by kind, tensor-pipe and issue utilisation, bank
 # conflicts and the average number of warps stalled on each reason per
 # issued instruction, largest first (whether a kernel waits on barriers,
-# memory, shared-memory pipes or issue). Full reports go to $OUT (or
-# out/profile), a summary to stdout.
+# memory, shared-memory pipes or issue). With --source: the warp-state
+# samples and executed instructions per SASS instruction, summed per
+# barrier-delimited segment (bench/source_summary.py; the per-instruction
+# CSV is kept). Full reports go to $OUT (or out/profile), a summary to
+# stdout.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -23,8 +26,12 @@ out="${OUT:-$repo/out/profile}"
 bundles="${BUNDLES:-$repo/out/bundles}"
 mkdir -p "$out"
 stalls=0
+source=0
 if [[ "${1:-}" == --stalls ]]; then
   stalls=1
+  shift
+elif [[ "${1:-}" == --source ]]; then
+  source=1
   shift
 fi
 build="${BUILD_DIR:-$repo/build-rt}"
@@ -52,6 +59,22 @@ else
   what=(--section SpeedOfLight --section Occupancy --section LaunchStats
     --section WarpStateStats --section MemoryWorkloadAnalysis
     --section ComputeWorkloadAnalysis)
+fi
+
+if ((source)); then
+  for pattern in "$@"; do
+    name="$out/ncu_${pattern//[^A-Za-z0-9_.-]/_}_source"
+    ncu --clock-control none --kernel-name regex:'_k[0-9]+$' --launch-count 1 \
+      --section SourceCounters --section WarpStateStats -f -o "$name" \
+      python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
+      --lib "$build/libfusecc_runtime.so" --filter "$pattern" --no-time \
+      --no-compile --out "$out/profile-check" >"$name.log" 2>&1 || true
+    ncu -i "$name.ncu-rep" --page source --csv --print-source sass \
+      >"$name.csv" 2>>"$name.log" || true
+    echo "== $pattern"
+    python3 "$repo/bench/source_summary.py" "$name.csv" || tail -5 "$name.log"
+  done
+  exit 0
 fi
 
 suffix=""

@@ -45,7 +45,7 @@ GRIDS = {
              # wgmma (sm_90a) or mma.sync: CLI -1 is the chip's default,
              # 0 mma.sync (recorded as "wgmma": -1, see TUNING_VALUES).
              ("--tile-wgmma", "wgmma", [-1, 0]),
-             ("--tile-wgmma-split", "wgmma_split", [0, 1])],
+             ("--tile-wgmma-split", "wgmma_split", [0, 1, 2])],
     # (--tile-warps-c was in the grid once and never won: perf.md 22.)
     "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],
