@@ -1302,53 +1302,6 @@ Value KernelEmitter::elementValue(Value v, const Element &el,
   return result;
 }
 
-namespace {
-/// Lines [firstLine, firstLine + numLines) of a reduction's statistics,
-/// `perLine` threads per line (combined by warp shuffles).
-struct StatsPass {
-  int64_t firstLine, numLines, perLine;
-};
-
-/// Splits `numLines` lines of `lineLen` elements over `threads` threads so
-/// that the longest per-thread chain is short: as many threads per line as
-/// cover the lines in one go, except where giving the first lines twice as
-/// many threads and the rest their own pass is shorter overall (129 channel
-/// softmax lines on 256 threads: 128 lines with 2 threads each, then the
-/// last with 16 -- chains of 64 + 8 elements instead of 128).
-SmallVector<StatsPass> planStatsPasses(int64_t numLines, int64_t lineLen,
-                                       int64_t threads) {
-  SmallVector<StatsPass> passes;
-  int64_t first = 0, rest = numLines;
-  while (rest > 0) {
-    int64_t perLine = 1;
-    while (perLine * 2 <= 32 && perLine * 2 * rest <= threads)
-      perLine *= 2;
-    int64_t wide = perLine * 2, wideLines = threads / wide;
-    // One pass of all `rest` lines, or `wideLines` of them with twice the
-    // threads first: compare the chains (the tail's is at most as long).
-    int64_t single =
-        llvm::divideCeil(rest, threads / perLine) * llvm::divideCeil(lineLen, perLine);
-    if (wide <= 32 && wideLines > 0 && wideLines < rest) {
-      int64_t tailPer = 1, tail = rest - wideLines;
-      while (tailPer * 2 <= 32 && tailPer * 2 * tail <= threads)
-        tailPer *= 2;
-      int64_t split = llvm::divideCeil(lineLen, wide) +
-                      llvm::divideCeil(tail, threads / tailPer) *
-                          llvm::divideCeil(lineLen, tailPer);
-      if (split < single) {
-        passes.push_back({first, wideLines, wide});
-        first += wideLines;
-        rest -= wideLines;
-        continue;
-      }
-    }
-    passes.push_back({first, rest, perLine});
-    break;
-  }
-  return passes;
-}
-} // namespace
-
 void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   Value input = op->getOperand(0);
   const int64_t tile = a.tileOf.lookup(op);
@@ -1376,16 +1329,15 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   int64_t lineWidth = alongChannels ? tileW : tileC;
   int64_t numLines = cfg.getRows() * lineWidth;
   int64_t lineLen = alongChannels ? g.cout : g.out[2];
+  int64_t perLine = 1;
+  while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
+    perLine *= 2;
+  int64_t linesPerPass = launch.threads / perLine;
   int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
   int64_t statsB = statsA + smemPlan.statsLen;
-  for (const StatsPass &pass :
-       planStatsPasses(numLines, lineLen, launch.threads)) {
-    const int64_t perLine = pass.perLine;
-    const int64_t linesPerPass = launch.threads / perLine;
-    const int64_t endLine = pass.firstLine + pass.numLines;
+  {
+    auto loop = scf::ForOp::create(b, c(0), c(numLines), c(linesPerPass));
     OpBuilder::InsertionGuard guard(b);
-    auto loop = scf::ForOp::create(b, c(pass.firstLine), c(endLine),
-                                   c(linesPerPass));
     b.setInsertionPointToStart(loop.getBody());
     Value line = add(loop.getInductionVar(), divu(tid, perLine));
     Value part = remu(tid, perLine);
@@ -1394,7 +1346,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value inside = alongChannels ? ult(add(ow0, pos), g.out[2])
                                  : ult(add(co0, pos), g.cout);
     Value lineValid =
-        andI(andI(ult(tid, linesPerPass * perLine), ult(line, endLine)),
+        andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
              andI(inside, ult(rowHeight(rr), g.out[1])));
     Value len = arith::SelectOp::create(b, lineValid, c(lineLen), c(0));
     auto addrOf = [&](Value idx) {
