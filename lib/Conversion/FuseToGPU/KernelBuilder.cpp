@@ -79,6 +79,11 @@ struct TapRange {
 /// H100 (docs/perf.md section 52): 11% faster for 129-wide rows, 7% slower
 /// for 65-wide ones (two groups), where the quad mapping stays.
 constexpr int64_t kLaneEpilogueWidth = 128;
+/// Lines a warp of the lane walk takes per iteration: kb2_91 tf32 with 1,
+/// 2, 4, 8 and 16 lines 1.450, 1.383, 1.33, 1.38, 1.40 ms (docs/perf.md
+/// section 61): each line's chains are latency-bound, more lines overlap
+/// them until the iteration's code and registers outgrow the gain.
+constexpr int64_t kLaneLinesPerIteration = 4;
 
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
@@ -1161,67 +1166,40 @@ void KernelEmitter::forEachTileElement(
   }
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   const int64_t quads = llvm::divideCeil(tileW, 4);
-  const int64_t total = cfg.getRows() * tileC * quads;
-  const int64_t unroll = getenv("FUSECC_QUADS_U") ? atoi(getenv("FUSECC_QUADS_U")) : 1;
-  auto loop = scf::ForOp::create(b, tid, c(total), c(unroll * launch.threads));
+  auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * quads),
+                                 c(launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  Value wl0 = mul(remu(e, quads), 4);
+  Element first = tileLine(divu(e, quads));
+  Value lineValid = andI(ult(first.ch, g.cout), ult(first.oh, g.out[1]));
+  SmallVector<Element, 4> quad(4, first);
+  for (int64_t i = 0; i < 4; ++i) {
+    quad[i].wl = add(wl0, i);
+    quad[i].ow = add(ow0, quad[i].wl);
+  }
   // A quad lies wholly inside or wholly outside the tile and the tensor
   // when both widths are multiples of 4; otherwise the last quad of a line
   // may be partial and its elements are guarded one by one.
   bool aligned = tileW % 4 == 0 && g.out[2] % 4 == 0;
-  SmallVector<Element> all;
-  SmallVector<Value> fulls, lineValids, inRanges;
-  Value allFull;
-  for (int64_t u = 0; u < unroll; ++u) {
-    Value e = add(loop.getInductionVar(), u * launch.threads);
-    Value inRange = u == 0 || total % (unroll * launch.threads) == 0
-                        ? Value()
-                        : ult(e, total);
-    Value wl0 = mul(remu(e, quads), 4);
-    Element first = tileLine(divu(e, quads));
-    Value lineValid = andI(ult(first.ch, g.cout), ult(first.oh, g.out[1]));
-    if (inRange)
-      lineValid = andI(lineValid, inRange);
-    for (int64_t i = 0; i < 4; ++i) {
-      Element el = first;
-      el.wl = add(wl0, i);
-      el.ow = add(ow0, el.wl);
-      all.push_back(el);
-    }
-    Value full = andI(lineValid, ult(all.back().ow, g.out[2]));
-    if (tileW % 4 != 0)
-      full = andI(full, ult(all.back().wl, tileW));
-    fulls.push_back(full);
-    lineValids.push_back(lineValid);
-    allFull = allFull ? andI(allFull, full) : full;
-  }
-  // All quads of the iteration whole: one block, whose loads the compiler
-  // may overlap; otherwise each quad (or element) under its own guard.
-  auto ifAll = scf::IfOp::create(b, TypeRange{}, allFull,
-                                 /*withElseRegion=*/true);
-  b.setInsertionPointToStart(&ifAll.getThenRegion().front());
-  body(all);
-  b.setInsertionPointToStart(&ifAll.getElseRegion().front());
-  for (int64_t u = 0; u < unroll; ++u) {
-    ArrayRef<Element> quad = ArrayRef<Element>(all).slice(4 * u, 4);
-    if (aligned) {
-      if (unroll == 1)
-        break;
-      auto ifFull = scf::IfOp::create(b, TypeRange{}, fulls[u], false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-      body(quad);
-      continue;
-    }
-    for (const Element &el : quad) {
-      Value valid = andI(andI(lineValids[u], ult(el.ow, g.out[2])),
-                         ult(el.wl, tileW));
-      auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifOne.getThenRegion().front());
-      body(ArrayRef<Element>(el));
-    }
+  Value full = andI(lineValid, ult(quad[3].ow, g.out[2]));
+  if (tileW % 4 != 0)
+    full = andI(full, ult(quad[3].wl, tileW));
+  auto ifFull = scf::IfOp::create(b, TypeRange{}, full,
+                                  /*withElseRegion=*/!aligned);
+  b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+  body(quad);
+  if (aligned)
+    return;
+  b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  for (const Element &el : quad) {
+    Value valid =
+        andI(andI(lineValid, ult(el.ow, g.out[2])), ult(el.wl, tileW));
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    body(ArrayRef<Element>(el));
   }
 }
 
@@ -1246,8 +1224,9 @@ void KernelEmitter::forEachTileElementByLanes(
   // Whole groups of 32 positions: a warp takes a (row, channel) line, its
   // lanes consecutive positions (conflict-free tile reads, 128 contiguous
   // bytes per store), each thread one position per group (>= 4 independent
-  // chains). Two lines per iteration where the lines pair up, so that the
-  // loads of one line's parameters (a per-channel bias) overlap the other's.
+  // chains). kLaneLinesPerIteration lines per iteration where the lines
+  // group up, so that their tile reads and parameter loads (a per-channel
+  // bias) overlap; the remaining lines one per iteration.
   auto emitLines = [&](ArrayRef<Value> lineIds) {
     SmallVector<Element> els;
     Value full;
@@ -1269,7 +1248,7 @@ void KernelEmitter::forEachTileElementByLanes(
     for (auto [el, ok] : llvm::zip(els, valid))
       guarded(ok, el);
   };
-  const int64_t per = getenv("FUSECC_LANE_LINES") ? atoi(getenv("FUSECC_LANE_LINES")) : 2;
+  const int64_t per = kLaneLinesPerIteration;
   const int64_t paired = lines / (per * warps) * (per * warps);
   if (paired > 0) {
     OpBuilder::InsertionGuard guard(b);
@@ -1495,16 +1474,13 @@ void KernelEmitter::emitEpilogue() {
       values.push_back(elementValue(result, el, memo));
     }
     // Whole quads of rows whose length is a multiple of 4 start 16-byte
-    // aligned: one vector store each.
-    if (els.size() % 4 == 0 && g.out[2] % 4 == 0) {
+    // aligned: one vector store.
+    if (els.size() == 4 && g.out[2] % 4 == 0) {
       auto v4Ty = VectorType::get({4}, b.getF32Type());
-      for (size_t q = 0; q < els.size(); q += 4) {
-        Value v4 = vector::FromElementsOp::create(
-            b, v4Ty, ArrayRef<Value>(values).slice(q, 4));
-        vector::StoreOp::create(
-            b, v4, out, fullIndex(n, els[q].ch, od, els[q].oh, els[q].ow),
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
-      }
+      Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
+      vector::StoreOp::create(b, v4, out,
+                              fullIndex(n, els[0].ch, od, els[0].oh, els[0].ow),
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
       return;
     }
     for (auto [el, v] : llvm::zip(els, values))
