@@ -226,8 +226,7 @@ private:
   /// of the re-laid-out input, else 16-byte loads and stores through
   /// registers. The weights come by `copyRoundWeights`; `completeStaging`
   /// waits and fences.
-  void stageRoundWgmma(Value q, Value buf, Value live = {},
-                       function_ref<void()> between = {});
+  void stageRoundWgmma(Value q, Value buf);
   /// Issues the 16-byte asynchronous copies of round `q`'s weight image(s)
   /// (`pack`) into the buffer at `buf`, zero-filled where `live` is false
   /// or past the round's valid h taps, and commits them; returns the token
@@ -826,36 +825,20 @@ void KernelEmitter::emitConvolutionWgmma() {
     // Round q is staged and fenced by every thread; every warpgroup has
     // retired its wgmma of round q - 1 (which read the other buffer).
     gpu::BarrierOp::create(b);
-    Value next, nextBuf, hasNext;
-    auto nextRound = [&] {
-      next = add(q, 1);
-      nextBuf = mul(remu(next, 2), smemPlan.stageElems);
-      hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
-    };
-    SmallVector<Value> acc;
-    auto issue = [&] {
-      NVVM::WgmmaFenceAlignedOp::create(b);
-      acc = issueRoundWgmma(SmallVector<Value>(loop.getRegionIterArgs()), buf,
-                            decodeRound(q).hValid);
-      NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    };
-    Value group;
-    if (!ipack && getenv("FUSECC_EARLY_INPUT")) {
-      // Round q + 1's weight copies and input loads go out before round q's
-      // tensor-core work (they write the other buffer, whose wgmma retired
-      // in round q - 1); the loaded inputs are stored after it. Past the
-      // last round the copies zero-fill and the loads are masked.
-      nextRound();
-      group = copyRoundWeights(next, nextBuf, hasNext);
-      stageRoundWgmma(next, nextBuf, hasNext, issue);
-    } else {
-      issue();
-      // Stage round q + 1 while the tensor cores work on round q (the weight
-      // copies are issued first and run while the inputs are staged; past
-      // the last round they only zero-fill the idle buffer).
-      nextRound();
-      group = copyRoundWeights(next, nextBuf, hasNext);
-      auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    SmallVector<Value> acc =
+        issueRoundWgmma(SmallVector<Value>(loop.getRegionIterArgs()), buf,
+                        decodeRound(q).hValid);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    // Stage round q + 1 while the tensor cores work on round q (the weight
+    // copies are issued first and run while the inputs are staged; past the
+    // last round they only zero-fill the idle buffer).
+    Value next = add(q, 1);
+    Value nextBuf = mul(remu(next, 2), smemPlan.stageElems);
+    Value hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
+    Value group = copyRoundWeights(next, nextBuf, hasNext);
+    auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
+    {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&more.getThenRegion().front());
       stageRoundWgmma(next, nextBuf);
@@ -869,12 +852,10 @@ void KernelEmitter::emitConvolutionWgmma() {
   storeAccumulatorsWgmma(SmallVector<Value>(loop.getResults()));
 }
 
-void KernelEmitter::stageRoundWgmma(Value q, Value buf, Value live,
-                                    function_ref<void()> between) {
+void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // The weights arrive by copyRoundWeights; a re-laid-out input by
   // asynchronous copies too.
   if (ipack) {
-    assert(!between && "packed inputs are staged under their round's test");
     copyRoundPackedInputs(q, buf);
     return;
   }
@@ -907,8 +888,6 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf, Value live,
     Value rowOk = inRange(ihr, g.in[1]);
     if (item.guard)
       rowOk = andI(rowOk, item.guard);
-    if (live)
-      rowOk = andI(rowOk, live);
     item.vals.resize(4);
     for (int64_t ci = 0; ci < 4; ++ci) {
       Value chan = add(add(r.ci0, mul(kg, 4)), ci);
@@ -974,13 +953,9 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf, Value live,
     std::vector<Item> items;
     for (int64_t it = first; it < std::min(iters, first + batch); ++it)
       items.push_back(loadInput(it));
-    if (first == 0 && between)
-      between();
     for (const Item &item : items)
       storeItem(item);
   }
-  if (iters == 0 && between)
-    between();
 }
 
 Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
