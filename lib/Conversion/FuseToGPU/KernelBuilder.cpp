@@ -84,9 +84,6 @@ constexpr int64_t kLaneEpilogueWidth = 128;
 /// section 61): each line's chains are latency-bound, more lines overlap
 /// them until the iteration's code and registers outgrow the gain.
 constexpr int64_t kLaneLinesPerIteration = 4;
-/// Elements per step of the one-pass softmax statistics.
-constexpr int64_t kSoftmaxBlock = 8;
-static bool onlineSoftmax() { return getenv("FUSECC_ONLINE_SOFTMAX"); }
 
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
@@ -1392,66 +1389,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
       return arith::AddFOp::create(b, x, y);
     };
     Value statA, statB;
-    if (softmax && onlineSoftmax()) {
-      // One pass of blocks of kSoftmaxBlock elements: the running maximum m
-      // and sum s of exp(x - m); a block that raises m rescales s once.
-      // The tile keeps x; readers compute exp(x - max) / sum.
-      auto maxF = [&](Value x, Value y) -> Value {
-        return arith::MaximumFOp::create(b, x, y);
-      };
-      auto expF = [&](Value x) -> Value { return math::ExpOp::create(b, x); };
-      auto eq = [&](Value x, Value y) {
-        return arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, x, y)
-            .getResult();
-      };
-      // s rescaled from the maximum `from` to `to` (>= from): exact when
-      // they are equal (also both -inf: empty partials stay 0).
-      auto rescale = [&](Value sum, Value from, Value to) -> Value {
-        Value scaled = arith::MulFOp::create(
-            b, sum, expF(arith::SubFOp::create(b, from, to)));
-        return arith::SelectOp::create(b, eq(from, to), sum, scaled);
-      };
-      const int64_t blk = kSoftmaxBlock;
-      auto l = scf::ForOp::create(b, part, len, c(blk * perLine),
-                                  ValueRange{f(-INFINITY), f(0.0)});
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(l.getBody());
-        Value m = l.getRegionIterArgs()[0], sum = l.getRegionIterArgs()[1];
-        SmallVector<Value> xs, ok;
-        Value mb = m;
-        for (int64_t j = 0; j < blk; ++j) {
-          Value idx = add(l.getInductionVar(), j * perLine);
-          Value in = cmp(arith::CmpIPredicate::ult, idx, len);
-          Value x = sload(addrOf(arith::SelectOp::create(b, in, idx, c(0))));
-          x = arith::SelectOp::create(b, in, x, f(-INFINITY));
-          xs.push_back(x);
-          ok.push_back(in);
-          mb = maxF(mb, x);
-        }
-        Value s = rescale(sum, m, mb);
-        for (auto [x, in] : llvm::zip(xs, ok)) {
-          Value e = expF(arith::SubFOp::create(b, x, mb));
-          s = arith::AddFOp::create(
-              b, s, arith::SelectOp::create(b, in, e, f(0.0)));
-        }
-        scf::YieldOp::create(b, ValueRange{mb, s});
-      }
-      statA = l.getResult(0);
-      statB = l.getResult(1);
-      for (int64_t off = perLine / 2; off >= 1; off /= 2) {
-        Value mo = gpu::ShuffleOp::create(b, statA, off, 32,
-                                          gpu::ShuffleMode::XOR)
-                       .getShuffleResult();
-        Value so = gpu::ShuffleOp::create(b, statB, off, 32,
-                                          gpu::ShuffleMode::XOR)
-                       .getShuffleResult();
-        Value mm = maxF(statA, mo);
-        statB = addF(rescale(statB, statA, mm), rescale(so, mo, mm));
-        statA = mm;
-      }
-      statB = arith::DivFOp::create(b, f(1.0), statB);
-    } else if (softmax) {
+    if (softmax) {
       auto maxF = [&](Value x, Value y) -> Value {
         return arith::MaximumFOp::create(b, x, y);
       };
@@ -1509,12 +1447,6 @@ Value KernelEmitter::normalizedValue(Operation *op, const Element &el) {
   Value x = sload(tileAddr(a.tileOf.lookup(op), el.r, el.cl, el.wl));
   Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
   Value sB = sload(add(line, statsB));
-  if (softmax && onlineSoftmax()) // The tile holds x; statsB is 1 / sum.
-    return arith::MulFOp::create(
-        b,
-        math::ExpOp::create(
-            b, arith::SubFOp::create(b, x, sload(add(line, statsA)))),
-        sB);
   if (softmax) // The tile holds exp(x - max); statsB is 1 / sum.
     return arith::MulFOp::create(b, x, sB);
   auto ln = cast<LayerNormOp>(op);
