@@ -127,8 +127,8 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
-                                          bool forTarget,
-                                          std::string &message) {
+                                           bool forTarget,
+                                           std::string &message) {
   if (options.epilogueMath != "auto" && options.epilogueMath != "exact" &&
       options.epilogueMath != "fast") {
     message = "--epilogue-math must be 'auto', 'exact' or 'fast', got '" +

@@ -300,8 +300,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
   options.precision = precision;
   // Tiling choices to check, as fusecc takes them (tuning file, knobs).
   fusecc::applyCodegenCLOptions(options);
-  if (std::string message; failed(
-          fusecc::verifyCodegenOptions(options, /*forTarget=*/false, message))) {
+  if (std::string message; failed(fusecc::verifyCodegenOptions(
+          options, /*forTarget=*/false, message))) {
     errs() << "fusecc-check: error: " << message << "\n";
     return 1;
   }

@@ -72,7 +72,7 @@ bool usesWgmma(const PipelineOptions &options);
 /// and 1 needs an sm_90a chip when the tool emits code for `options.chip`
 /// (`forTarget`). Fails with `message`.
 llvm::LogicalResult verifyCodegenOptions(const PipelineOptions &options,
-                                        bool forTarget, std::string &message);
+                                         bool forTarget, std::string &message);
 
 /// Path of libdevice under `options.cudaPath`, or failure with a message.
 llvm::FailureOr<std::string> findLibdevice(const PipelineOptions &options,

@@ -1551,8 +1551,7 @@ void approximateExponentials(gpu::GPUFuncOp func) {
 
 FailureOr<gpu::GPUFuncOp>
 fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
-                            const KernelAnalysis &analysis,
-                            EpilogueMath math) {
+                            const KernelAnalysis &analysis, EpilogueMath math) {
   if (!kernel.getConfig())
     return kernel.emitOpError("has no tile config; run fuse-tile-kernels "
                               "before fuse-convert-to-gpu");
