@@ -1159,7 +1159,7 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
 
 void KernelEmitter::forEachTileElement(
     function_ref<void(ArrayRef<Element>)> body) {
-  if (g.out[2] % 4 != 0 && tileLineWidth() >= (getenv("FUSECC_LANE_W") ? atoi(getenv("FUSECC_LANE_W")) : kLaneEpilogueWidth) &&
+  if (g.out[2] % 4 != 0 && tileLineWidth() >= kLaneEpilogueWidth &&
       launch.threads % 32 == 0) {
     forEachTileElementByLanes(body);
     return;
@@ -1207,7 +1207,7 @@ void KernelEmitter::forEachTileElementByLanes(
     function_ref<void(ArrayRef<Element>)> body) {
   const int64_t lines = cfg.getRows() * cfg.getTileC();
   const int64_t warps = launch.threads / 32, width = tileLineWidth();
-  assert(width >= 32);
+  assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
   const int64_t groups = width / 32, rest = width - 32 * groups;
   Value lane = remu(tid, 32), warp = divu(tid, 32);
   auto at = [&](Element el, Value wl) {
