@@ -1368,25 +1368,14 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     auto reduceLine = [&](Value init,
                           function_ref<Value(Value, Value, Value)> elem,
                           function_ref<Value(Value, Value)> combine) {
-      const int64_t maxUnroll =
-          getenv("FUSECC_STATS_UNROLL") ? atoi(getenv("FUSECC_STATS_UNROLL")) : 1;
-      int64_t unroll = 1;
-      while (unroll * 2 <= maxUnroll && lineLen % (perLine * unroll * 2) == 0)
-        unroll *= 2;
-      auto l = scf::ForOp::create(b, part, len, c(perLine * unroll),
-                                  ValueRange{init});
+      auto l = scf::ForOp::create(b, part, len, c(perLine), ValueRange{init});
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(l.getBody());
-        SmallVector<Value> addrs, xs;
-        for (int64_t u = 0; u < unroll; ++u) {
-          addrs.push_back(addrOf(add(l.getInductionVar(), u * perLine)));
-          xs.push_back(sload(addrs.back()));
-        }
-        Value acc = l.getRegionIterArgs()[0];
-        for (int64_t u = 0; u < unroll; ++u)
-          acc = elem(acc, xs[u], addrs[u]);
-        scf::YieldOp::create(b, ValueRange{acc});
+        Value addr = addrOf(l.getInductionVar());
+        Value x = sload(addr);
+        scf::YieldOp::create(
+            b, ValueRange{elem(l.getRegionIterArgs()[0], x, addr)});
       }
       Value acc = l.getResult(0);
       for (int64_t off = perLine / 2; off >= 1; off /= 2) {
