@@ -129,8 +129,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
                                            bool forTarget,
                                            std::string &message) {
-  if (options.epilogueMath != "auto" && options.epilogueMath != "exact" &&
-      options.epilogueMath != "fast") {
+  if (!isEpilogueMathMode(options.epilogueMath)) {
     message = "--epilogue-math must be 'auto', 'exact' or 'fast', got '" +
               options.epilogueMath + "'";
     return failure();

@@ -167,8 +167,7 @@ struct FuseConvertToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (epilogueMath != "auto" && epilogueMath != "exact" &&
-        epilogueMath != "fast") {
+    if (!isEpilogueMathMode(epilogueMath)) {
       module.emitError() << "fuse-convert-to-gpu: epilogue-math must be "
                             "'auto', 'exact' or 'fast', got '"
                          << epilogueMath << "'";

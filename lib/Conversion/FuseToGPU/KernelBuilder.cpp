@@ -291,6 +291,10 @@ private:
     el.oh = rowHeight(el.r);
     return el;
   }
+  /// True if the channel and the row of a tile line lie inside the tensor.
+  Value lineInside(const Element &line) {
+    return andI(ult(line.ch, g.cout), ult(line.oh, g.out[1]));
+  }
   /// Scalar value of graph value `v` at tile element `e`.
   Value elementValue(Value v, const Element &e, DenseMap<Value, Value> &memo);
   void emitReduction(Operation *op, int64_t ordinal);
@@ -1173,7 +1177,7 @@ void KernelEmitter::forEachTileElement(
   Value e = loop.getInductionVar();
   Value wl0 = mul(remu(e, quads), 4);
   Element first = tileLine(divu(e, quads));
-  Value lineValid = andI(ult(first.ch, g.cout), ult(first.oh, g.out[1]));
+  Value lineValid = lineInside(first);
   SmallVector<Element, 4> quad(4, first);
   for (int64_t i = 0; i < 4; ++i) {
     quad[i].wl = add(wl0, i);
@@ -1233,7 +1237,7 @@ void KernelEmitter::forEachTileElementByLanes(
     SmallVector<Value> valid;
     for (Value id : lineIds) {
       Element line = tileLine(id);
-      Value lineValid = andI(ult(line.ch, g.cout), ult(line.oh, g.out[1]));
+      Value lineValid = lineInside(line);
       for (int64_t j = 0; j < groups; ++j) {
         els.push_back(at(line, add(lane, 32 * j)));
         valid.push_back(andI(lineValid, ult(els.back().ow, g.out[2])));
@@ -1249,10 +1253,10 @@ void KernelEmitter::forEachTileElementByLanes(
       guarded(ok, el);
   };
   const int64_t per = kLaneLinesPerIteration;
-  const int64_t paired = lines / (per * warps) * (per * warps);
-  if (paired > 0) {
+  const int64_t grouped = lines / (per * warps) * (per * warps);
+  if (grouped > 0) {
     OpBuilder::InsertionGuard guard(b);
-    auto loop = scf::ForOp::create(b, c(0), c(paired), c(per * warps));
+    auto loop = scf::ForOp::create(b, c(0), c(grouped), c(per * warps));
     b.setInsertionPointToStart(loop.getBody());
     Value first = add(loop.getInductionVar(), warp);
     SmallVector<Value> ids;
@@ -1260,9 +1264,9 @@ void KernelEmitter::forEachTileElementByLanes(
       ids.push_back(add(first, k * warps));
     emitLines(ids);
   }
-  if (paired < lines) {
+  if (grouped < lines) {
     OpBuilder::InsertionGuard guard(b);
-    auto loop = scf::ForOp::create(b, add(warp, paired), c(lines), c(warps));
+    auto loop = scf::ForOp::create(b, add(warp, grouped), c(lines), c(warps));
     b.setInsertionPointToStart(loop.getBody());
     emitLines({loop.getInductionVar()});
   }
@@ -1273,9 +1277,7 @@ void KernelEmitter::forEachTileElementByLanes(
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
     Element el = at(tileLine(divu(e, rest)), add(remu(e, rest), 32 * groups));
-    guarded(andI(andI(ult(el.ch, g.cout), ult(el.oh, g.out[1])),
-                 ult(el.ow, g.out[2])),
-            el);
+    guarded(andI(lineInside(el), ult(el.ow, g.out[2])), el);
   }
 }
 

@@ -26,6 +26,12 @@ namespace fusecc {
 #define GEN_PASS_REGISTRATION
 #include "fusecc/Conversion/Passes.h.inc"
 
+/// True if `mode` is a value of the `fuse-convert-to-gpu` option
+/// `epilogue-math`: `auto`, `exact` or `fast`.
+inline bool isEpilogueMathMode(llvm::StringRef mode) {
+  return mode == "auto" || mode == "exact" || mode == "fast";
+}
+
 } // namespace fusecc
 
 #endif // FUSECC_CONVERSION_FUSETOGPU_FUSETOGPU_H
