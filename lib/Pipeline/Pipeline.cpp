@@ -94,11 +94,6 @@ struct CodegenCLOptions {
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
                      "rows / split rows (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
-  Opt<int64_t> splitW{
-      "tile-split-w",
-      llvm::cl::desc("wgmma blocks take one W stride phase each: 1 yes, -1 "
-                     "no (default: cost model)"),
-      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -129,7 +124,6 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileMaxW = o.maxW;
   options.tileWgmma = o.wgmma;
   options.tileWgmmaSplit = o.wgmmaSplit;
-  options.tileSplitW = o.splitW;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -182,7 +176,6 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // keeps kernels whose grid is smaller than one wave on mma.sync.
   tile.wgmma = !usesWgmma(options) ? 0 : options.tileWgmma == 1 ? 1 : 2;
   tile.wgmmaSplit = options.tileWgmmaSplit;
-  tile.splitWPhases = options.tileSplitW;
   if (options.tileThreads)
     tile.threads = options.tileThreads;
   if (options.tileMaxW)

@@ -278,44 +278,8 @@ private:
   /// Positions of a tile line that can be inside the tensor: the whole row
   /// when one tile spans it, else the tile width.
   int64_t tileLineWidth() const {
-    // With split W phases, phase 0 has the most positions.
-    int64_t inRow = cfg.getSplitWPhases()
-                        ? llvm::divideCeil(g.out[2], g.stride[2])
-                        : g.out[2];
-    return launch.numWTiles == 1 ? std::min(smemPlan.tileWidth, inRow)
-                                 : smemPlan.tileWidth;
-  }
-  /// True if the epilogue walks tile lines by lanes
-  /// (forEachTileElementByLanes) rather than by quads: for rows that are
-  /// not multiples of 4 long (no 16-byte stores) and at least
-  /// kLaneEpilogueWidth wide, and always for one W phase per block (its
-  /// positions are stride_w apart: quads would scatter each store
-  /// instruction over 32 sectors, lanes over 8).
-  bool usesLaneWalk() const {
-    if (launch.threads % 32 != 0)
-      return false;
-    return cfg.getSplitWPhases() ||
-           (g.out[2] % 4 != 0 && tileLineWidth() >= kLaneEpilogueWidth);
-  }
-  /// Output W position of tile position `wl`: ow0 + wl, or with split W
-  /// phases ow0 + phase + stride_w x wl.
-  Value outW(Value wl) {
-    if (!wPhase)
-      return add(ow0, wl);
-    return add(add(ow0, wPhase), mul(wl, g.stride[2]));
-  }
-  /// W stride phases each warpgroup accumulates: all, or the block's one.
-  int64_t wgmmaPhases() const {
-    return cfg.getSplitWPhases() ? 1 : g.stride[2];
-  }
-  /// The index constant value(phase) of the block's W phase (split W
-  /// phases), as a select chain over the phases.
-  Value phaseConstant(function_ref<int64_t(int64_t)> value) {
-    Value v = c(value(0));
-    for (int64_t p = 1; p < g.stride[2]; ++p)
-      v = arith::SelectOp::create(b, cmp(arith::CmpIPredicate::eq, wPhase, c(p)),
-                                  c(value(p)), v);
-    return v;
+    return launch.numWTiles == 1 ? std::min(cfg.getTileW(), g.out[2])
+                                 : cfg.getTileW();
   }
   /// The (row, channel) coordinates of tile line `line` (row-major over
   /// rows x tileC); positions are left unset.
@@ -358,7 +322,6 @@ private:
   Value smem;                 ///< memref<total x f32, workgroup>
   Value tid, tx, ty;          ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0;  ///< The block's tile origin.
-  Value wPhase; ///< The block's W stride phase with split W phases, else null.
   Value iwMin;                ///< First staged input position along W.
   Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig; ///< Tensor-core warp coords.
   /// wgmma: this warpgroup's channel group and row-split index, and the
@@ -400,12 +363,6 @@ void KernelEmitter::emit() {
   tx = remu(tid, cfg.getThreadsW());
   ty = divu(tid, cfg.getThreadsW());
   Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  if (launch.numWPhases > 1) {
-    // The phases of one W tile are consecutive blocks, so that the two
-    // halves of each output sector are written at about the same time.
-    wPhase = remu(bid, launch.numWPhases);
-    bid = divu(bid, launch.numWPhases);
-  }
   Value wt = remu(bid, launch.numWTiles);
   Value r = divu(bid, launch.numWTiles);
   Value ct = remu(r, launch.numCTiles);
@@ -842,6 +799,7 @@ Value KernelEmitter::wgmmaDescriptor(Value wordOffset, int64_t lboBytes,
 }
 
 void KernelEmitter::emitConvolutionWgmma() {
+  const int64_t sw = g.stride[2];
   Value rounds = setUpRounds();
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, smem);
   smemEnc = divu(arith::AndIOp::create(b, ptr, c(0x3FFFF)), 16);
@@ -857,8 +815,7 @@ void KernelEmitter::emitConvolutionWgmma() {
     completeStaging(group);
   }
   // Accumulators: one struct per (W phase, owned row), zero.
-  const int64_t phases = wgmmaPhases(),
-                ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
+  const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
   Value zero = LLVM::UndefOp::create(b, wgmmaAccType());
   for (int64_t e = 0; e < cfg.getWgmmaN() / 2; ++e)
     zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
@@ -990,7 +947,7 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // its stores, so that one memory latency covers the batch; the batch size
   // keeps the staged values (16 registers per item) beside the accumulators
   // within the register budget.
-  const int64_t accRegs = wgmmaPhases() *
+  const int64_t accRegs = g.stride[2] *
                           (cfg.getRows() / cfg.getWgmmaRowSplit()) *
                           cfg.getWgmmaN() / 2;
   const int64_t batch =
@@ -1008,29 +965,16 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
 Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
   Round r = decodeRound(q);
   const int64_t hT = smemPlan.hTapsPerRound, nthreads = launch.threads;
-  // 16-byte copies: per H tap, `wTapSlots` W taps of `perTap` each (all
-  // k_w taps of the image, or those of the block's W phase).
-  const int64_t perTap = smemPlan.wsTapStride / 4;
-  const int64_t perH = smemPlan.wTapSlots * perTap;
-  const int64_t total = hT * perH;
+  const int64_t perImage = pack->imageElems / 4; // 16-byte copies
+  const int64_t total = hT * perImage;
   Value ct = divu(co0, cfg.getTileC());
   Value chunk = divu(r.ci0, cfg.getCiChunk());
-  Value firstTap =
-      wPhase ? phaseConstant([&](int64_t p) { return g.firstWTap(p); })
-             : Value();
   auto v4 = b.getIndexAttr(4);
   SmallVector<Value> tokens;
   for (int64_t it = 0; it * nthreads < total; ++it) {
     Value e = add(tid, it * nthreads);
-    Value ha = hT > 1 ? divu(e, perH) : c(0);
-    Value within = hT > 1 ? remu(e, perH) : e;
-    // Offset in the image: slot a of a split phase is its tap
-    // firstTap + a x wTapStep.
-    Value offset = mul(within, 4);
-    if (wPhase) {
-      Value tap = add(firstTap, mul(divu(within, perTap), g.wTapStep()));
-      offset = add(mul(tap, smemPlan.wsTapStride), mul(remu(within, perTap), 4));
-    }
+    Value ha = hT > 1 ? divu(e, perImage) : c(0);
+    Value within = hT > 1 ? remu(e, perImage) : e;
     // Taps past the round's valid ones (merged h taps) are zero-filled.
     Value ok = hT > 1 ? andI(live, cmp(arith::CmpIPredicate::ult, ha, r.hValid))
                       : live;
@@ -1040,9 +984,9 @@ Value KernelEmitter::copyRoundWeights(Value q, Value buf, Value live) {
     Value image = add(mul(add(mul(add(mul(ct, pack->kd), td), pack->kh), th),
                           pack->numChunks),
                       arith::SelectOp::create(b, ok, chunk, c(0)));
-    Value src = add(mul(image, pack->imageElems), offset);
-    // The staged taps of H tap `ha` start ha x wTapSlots x wsTapStride into
-    // the weight area.
+    Value src = add(mul(image, pack->imageElems), mul(within, 4));
+    // The smem image of tap `ha` starts ha x kw x wsTapStride = ha x
+    // imageElems into the weight area.
     Value dst = add(add(buf, smemPlan.wsOffset), mul(e, 4));
     Value srcElems = arith::SelectOp::create(b, ok, c(4), c(0));
     auto copy = [&] {
@@ -1154,48 +1098,6 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
   // warpgroup. No branch or loop around a wgmma, so ptxas keeps them
   // asynchronous. Consecutive instructions go to different accumulators.
   (void)hValid;
-  auto issue = [&](Value &accum, Value descA, Value col0, int64_t i,
-                   int64_t ks, int64_t hRow) {
-    Value row = add(wgRowSplit, i * split);
-    Value descB = wgmmaDescriptor(
-        add(add(bBase, add(mul(add(row, hRow), smemPlan.xsRowStride),
-                           mul(col0, 4))),
-            2 * ks * smemPlan.xsPlaneStride),
-        bLbo, sbo);
-    accum = NVVM::WgmmaMmaAsyncOp::create(
-        b, accTy, accum, descA, descB, shape, NVVM::WGMMATypes::tf32,
-        NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
-        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
-        NVVM::MMAIntOverflowAttr());
-  };
-  if (wPhase) {
-    // One W phase per block, known at run time: slot a holds tap firstTap +
-    // a x wTapStep, whose position 0 reads staged column ow0 / sw +
-    // colBase - a x (wTapStep x dw / sw) - iwMin. Every phase has
-    // wTapSlots valid taps (checked before building).
-    const int64_t slots = smemPlan.wTapSlots;
-    const int64_t colStep = g.wTapStep() * dw / sw;
-    Value colBase = sub(
-        add(divu(ow0, sw), phaseConstant([&](int64_t p) {
-              return (p + pw - g.firstWTap(p) * dw) / sw;
-            })),
-        iwMin);
-    for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
-      for (int64_t ha = 0; ha < hT; ++ha) {
-        const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
-        for (int64_t slot = 0; slot < slots; ++slot) {
-          Value descA = wgmmaDescriptor(
-              add(aChan, (ha * slots + slot) * smemPlan.wsTapStride +
-                             2 * ks * smemPlan.wsPlaneStride),
-              aLbo, sbo);
-          Value col0 = sub(colBase, c(slot * colStep));
-          for (int64_t i = 0; i < ownRows; ++i)
-            issue(acc[i], descA, col0, i, ks, hRow);
-        }
-      }
-    return acc;
-  }
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
     for (int64_t ha = 0; ha < hT; ++ha) {
       // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
@@ -1212,8 +1114,21 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
           if (((p + pw - t * dw) % sw + sw) % sw != 0)
             continue;
           Value col0 = sub(add(divu(ow0, sw), (p + pw - t * dw) / sw), iwMin);
-          for (int64_t i = 0; i < ownRows; ++i)
-            issue(acc[p * ownRows + i], descA, col0, i, ks, hRow);
+          for (int64_t i = 0; i < ownRows; ++i) {
+            Value row = add(wgRowSplit, i * split);
+            Value descB = wgmmaDescriptor(
+                add(add(bBase, add(mul(add(row, hRow), smemPlan.xsRowStride),
+                                   mul(col0, 4))),
+                    2 * ks * smemPlan.xsPlaneStride),
+                bLbo, sbo);
+            Value &accum = acc[p * ownRows + i];
+            accum = NVVM::WgmmaMmaAsyncOp::create(
+                b, accTy, accum, descA, descB, shape, NVVM::WGMMATypes::tf32,
+                NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
+                NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+                NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+                NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+          }
         }
       }
     }
@@ -1222,7 +1137,7 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
 
 void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
   const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
-  const int64_t ownRows = cfg.getRows() / split, phases = wgmmaPhases();
+  const int64_t ownRows = cfg.getRows() / split;
   // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
   // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
   Value warp = remu(divu(tid, 32), 4), lane = remu(tid, 32);
@@ -1231,17 +1146,15 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
     Value cl =
         add(add(mul(wgChannelGroup, 64), mul(warp, 16)), add(grp, half * 8));
     Value bias = convBias(cl);
-    for (int64_t p = 0; p < phases; ++p)
+    for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = add(wgRowSplit, i * split);
         for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
             Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
                                                    4 * j + 2 * half + col);
-            // Tile position: phase-major with all phases in the tile,
-            // the phase's own index with split W phases.
             Value pos = add(mul(tig, 2), 8 * j + col);
-            Value wl = wPhase ? pos : add(mul(pos, sw), p);
+            Value wl = add(mul(pos, sw), p);
             sstore(arith::AddFOp::create(b, v, bias), tileAddr(0, row, cl, wl));
           }
       }
@@ -1250,11 +1163,12 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
 
 void KernelEmitter::forEachTileElement(
     function_ref<void(ArrayRef<Element>)> body) {
-  if (usesLaneWalk()) {
+  if (g.out[2] % 4 != 0 && tileLineWidth() >= kLaneEpilogueWidth &&
+      launch.threads % 32 == 0) {
     forEachTileElementByLanes(body);
     return;
   }
-  const int64_t tileW = smemPlan.tileWidth, tileC = cfg.getTileC();
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   const int64_t quads = llvm::divideCeil(tileW, 4);
   auto loop = scf::ForOp::create(b, tid, c(cfg.getRows() * tileC * quads),
                                  c(launch.threads));
@@ -1267,7 +1181,7 @@ void KernelEmitter::forEachTileElement(
   SmallVector<Element, 4> quad(4, first);
   for (int64_t i = 0; i < 4; ++i) {
     quad[i].wl = add(wl0, i);
-    quad[i].ow = outW(quad[i].wl);
+    quad[i].ow = add(ow0, quad[i].wl);
   }
   // A quad lies wholly inside or wholly outside the tile and the tensor
   // when both widths are multiples of 4; otherwise the last quad of a line
@@ -1297,11 +1211,12 @@ void KernelEmitter::forEachTileElementByLanes(
     function_ref<void(ArrayRef<Element>)> body) {
   const int64_t lines = cfg.getRows() * cfg.getTileC();
   const int64_t warps = launch.threads / 32, width = tileLineWidth();
+  assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
   const int64_t groups = width / 32, rest = width - 32 * groups;
   Value lane = remu(tid, 32), warp = divu(tid, 32);
   auto at = [&](Element el, Value wl) {
     el.wl = wl;
-    el.ow = outW(wl);
+    el.ow = add(ow0, wl);
     return el;
   };
   auto guarded = [&](Value valid, const Element &el) {
@@ -1338,9 +1253,7 @@ void KernelEmitter::forEachTileElementByLanes(
       guarded(ok, el);
   };
   const int64_t per = kLaneLinesPerIteration;
-  // Lines narrower than 32 positions go wholly element by element.
-  const int64_t wholeLines = groups > 0 ? lines : 0;
-  const int64_t grouped = wholeLines / (per * warps) * (per * warps);
+  const int64_t grouped = lines / (per * warps) * (per * warps);
   if (grouped > 0) {
     OpBuilder::InsertionGuard guard(b);
     auto loop = scf::ForOp::create(b, c(0), c(grouped), c(per * warps));
@@ -1351,7 +1264,7 @@ void KernelEmitter::forEachTileElementByLanes(
       ids.push_back(add(first, k * warps));
     emitLines(ids);
   }
-  if (grouped < wholeLines) {
+  if (grouped < lines) {
     OpBuilder::InsertionGuard guard(b);
     auto loop = scf::ForOp::create(b, add(warp, grouped), c(lines), c(warps));
     b.setInsertionPointToStart(loop.getBody());
@@ -1404,7 +1317,7 @@ Value KernelEmitter::elementValue(Value v, const Element &el,
 void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   Value input = op->getOperand(0);
   const int64_t tile = a.tileOf.lookup(op);
-  const int64_t tileW = smemPlan.tileWidth, tileC = cfg.getTileC();
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
   // 1. Materialise the input in this reduction's tile. Each element is read
   // and written by one thread, so the tile may be the input's own.
   // (Nothing to do when the input is the convolution and this reduction
@@ -1442,7 +1355,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value part = remu(tid, perLine);
     Value rr = divu(line, lineWidth), pos = remu(line, lineWidth);
     // Lines are valid if inside the tensor (and the block's line range).
-    Value inside = alongChannels ? ult(outW(pos), g.out[2])
+    Value inside = alongChannels ? ult(add(ow0, pos), g.out[2])
                                  : ult(add(co0, pos), g.cout);
     Value lineValid =
         andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
@@ -1530,7 +1443,7 @@ Value KernelEmitter::normalizedValue(Operation *op, const Element &el) {
   int64_t ordinal = llvm::find(a.reductions, op) - a.reductions.begin();
   auto softmax = dyn_cast<SoftmaxOp>(op);
   bool alongChannels = softmax && softmax.getDim() == 1;
-  int64_t lineWidth = alongChannels ? smemPlan.tileWidth : cfg.getTileC();
+  int64_t lineWidth = alongChannels ? cfg.getTileW() : cfg.getTileC();
   int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
   int64_t statsB = statsA + smemPlan.statsLen;
   Value x = sload(tileAddr(a.tileOf.lookup(op), el.r, el.cl, el.wl));
@@ -1564,7 +1477,7 @@ void KernelEmitter::emitEpilogue() {
     }
     // Whole quads of rows whose length is a multiple of 4 start 16-byte
     // aligned: one vector store.
-    if (!usesLaneWalk() && els.size() == 4 && g.out[2] % 4 == 0) {
+    if (els.size() == 4 && g.out[2] % 4 == 0) {
       auto v4Ty = VectorType::get({4}, b.getF32Type());
       Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
       vector::StoreOp::create(b, v4, out,
@@ -1649,18 +1562,6 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       for (Value v : {ln.getWeight(), ln.getBias()})
         if (v && !isa<BlockArgument>(v))
           return ln.emitOpError("weight and bias must be kernel inputs");
-  if (kernel.getConfig()->getSplitWPhases()) {
-    const ConvGeometry &g = analysis.geom;
-    if (analysis.needsWholeRow)
-      return kernel.emitOpError("splitWPhases gives a block one W stride "
-                                "phase, but a reduction needs whole rows");
-    if (g.uniformWTapCount() <= 0)
-      return kernel.emitOpError("splitWPhases needs every W stride phase to "
-                                "have the same, nonzero number of valid W "
-                                "taps; phase 0 has ")
-             << g.wTapCount(0) << " and phase " << g.stride[2] - 1 << " "
-             << g.wTapCount(g.stride[2] - 1);
-  }
   MLIRContext *ctx = kernel.getContext();
   SmallVector<Type> argTypes;
   auto toMemRef = [](Type t) {

@@ -706,20 +706,6 @@ func.func @tile_merge_h_without_mma() attributes {cfg = #fuse.tile<tileW = 64, t
 
 // -----
 
-// expected-error@+1 {{splitWPhases must be 0 or 1, got 2}}
-func.func @tile_split_w_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 1, splitWPhases = 2>} {
-  return
-}
-
-// -----
-
-// expected-error@+1 {{splitWPhases needs the wgmma path}}
-func.func @tile_split_w_without_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, splitWPhases = 1>} {
-  return
-}
-
-// -----
-
 // expected-error@+1 {{a tile config uses either mma.sync tiles or wgmma, not both}}
 func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return

@@ -58,30 +58,6 @@ int64_t ConvGeometry::validMacs() const {
   return n * cout * cinPerGroup() * pairs;
 }
 
-int64_t ConvGeometry::wTapStep() const {
-  return stride[2] / std::gcd(stride[2], dil[2]);
-}
-
-int64_t ConvGeometry::firstWTap(int64_t p) const {
-  for (int64_t t = 0; t < k[2]; ++t)
-    if ((t * dil[2] - p - pad[2]) % stride[2] == 0)
-      return t;
-  return k[2];
-}
-
-int64_t ConvGeometry::wTapCount(int64_t p) const {
-  int64_t t0 = firstWTap(p);
-  return t0 < k[2] ? llvm::divideCeil(k[2] - t0, wTapStep()) : 0;
-}
-
-int64_t ConvGeometry::uniformWTapCount() const {
-  int64_t count = wTapCount(0);
-  for (int64_t p = 1; p < stride[2]; ++p)
-    if (wTapCount(p) != count)
-      return -1;
-  return count;
-}
-
 /// True if `v`'s shape broadcasts to `shape` without growing it.
 static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
   auto ty = cast<RankedTensorType>(v.getType());
@@ -202,9 +178,8 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
                                        TileConfigAttr cfg) {
   SharedMemoryPlan p;
   const ConvGeometry &g = a.geom;
-  p.tileWidth = cfg.getSplitWPhases() ? cfg.getWgmmaN() : cfg.getTileW();
   // An odd row stride keeps column walks (channel reductions) conflict-free.
-  p.tileStride = p.tileWidth % 2 == 0 ? p.tileWidth + 1 : p.tileWidth;
+  p.tileStride = cfg.getTileW() % 2 == 0 ? cfg.getTileW() + 1 : cfg.getTileW();
   p.tileElems = cfg.getRows() * cfg.getTileC() * p.tileStride;
   p.numTiles = a.numTiles;
   p.inputSpan =
@@ -245,13 +220,10 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
       p.xsStride = 0;
       p.wsPlaneStride = 4 * cfg.getTileC();
       p.wsTapStride = groups * p.wsPlaneStride;
-      p.wTapSlots =
-          cfg.getSplitWPhases() ? std::max<int64_t>(1, g.uniformWTapCount())
-                                : g.k[2];
       p.wsCiStride = 0;
       p.xsOffset = 0;
       p.wsOffset = p.stagedRows * p.xsRowStride;
-      p.stageElems = p.wsOffset + hTaps * p.wTapSlots * p.wsTapStride;
+      p.stageElems = p.wsOffset + hTaps * g.k[2] * p.wsTapStride;
       p.numStages = 2;
     } else {
       p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
@@ -268,7 +240,7 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     bool alias = p.subBlock == cfg.getTileC();
     p.tilesOffset = alias ? 0 : staging;
     p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
-    p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), p.tileWidth);
+    p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
     p.totalElems = p.statsOffset +
                    2 * p.statsLen * static_cast<int64_t>(a.reductions.size());
   };
@@ -344,9 +316,7 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   int64_t rows = cfg.getRows(), sh = g.stride[1];
   l.numHBlocks = rows == 1 ? g.out[1]
                            : llvm::divideCeil(g.out[1], sh * rows) * sh;
-  l.numWPhases = cfg.getSplitWPhases() ? g.stride[2] : 1;
-  l.gridX = l.numWPhases * l.numWTiles * l.numCTiles * g.n * g.out[0] *
-            l.numHBlocks;
+  l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
   l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
   return l;
 }

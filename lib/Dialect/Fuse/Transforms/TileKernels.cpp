@@ -129,8 +129,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
         StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH,
-        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*splitWPhases=*/int64_t{0});
+        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0});
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
@@ -188,34 +187,19 @@ constexpr int64_t kWgmmaMinBlocks = 132;
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 constexpr int64_t kMaxWgmmaAccumulators = 80;
 
-/// True if a wgmma block may take one W stride phase (`splitWPhases`):
-/// several phases, each with the same nonzero number of valid W taps, and
-/// no reduction along W.
-bool canSplitWPhases(const KernelAnalysis &a) {
-  return a.geom.stride[2] > 1 && !a.needsWholeRow &&
-         a.geom.uniformWTapCount() > 0;
-}
-
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
-/// every W phase (or, with `splitW` = 1, of the block's one W phase) for
-/// `rows / split` rows (`m64nNk8`, operands in shared memory). Returns a
-/// null attribute when the kernel does not fit (grouped convolutions, rows
-/// longer than 256 positions per phase).
+/// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
+/// memory). Returns a null attribute when the kernel does not fit
+/// (grouped convolutions, rows longer than 256 positions per phase).
 TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                  int64_t maxTileW, int64_t forcedRows,
                                  int64_t forcedCiChunk, int64_t forcedTileC,
-                                 int64_t forcedSplit, int64_t mergeH,
-                                 int64_t splitW) {
+                                 int64_t forcedSplit, int64_t mergeH) {
   const ConvGeometry &g = a.geom;
   if (g.groups != 1)
     return {};
-  // A split is taken wherever the geometry allows it.
-  if (splitW == 1 && !canSplitWPhases(a))
-    splitW = 0;
   const int64_t sw = g.stride[2];
-  // W phases one warpgroup accumulates.
-  const int64_t phases = splitW == 1 ? 1 : sw;
   const int64_t cout64 = llvm::alignTo(g.cout, 64);
   int64_t tileC =
       a.needsAllChannels
@@ -255,8 +239,7 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
-      if (threads > 1024 ||
-          phases * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
+      if (threads > 1024 || sw * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
@@ -276,7 +259,7 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
             /*chanPerThread=*/int64_t{1}, ciChunk, StringRef("tf32"),
             int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N,
-            groups, /*splitWPhases=*/splitW == 1 ? int64_t{1} : int64_t{0});
+            groups);
         if (!cfg)
           return {};
         if (SharedMemoryPlan::get(a, cfg).bytes() <= kMaxSharedBytes)
@@ -373,7 +356,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
       int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
-      /*wgmmaGroups=*/int64_t{0}, /*splitWPhases=*/int64_t{0});
+      /*wgmmaGroups=*/int64_t{0});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))
@@ -407,8 +390,6 @@ struct TunedChoice {
   int64_t warpsC = 0, mergeH = 0;
   /// 1: wgmma where the chip has it, -1: mma.sync (0: the default).
   int64_t wgmma = 0, wgmmaSplit = 0;
-  /// wgmma blocks of one W stride phase: 1 yes, -1 no (0: the default).
-  int64_t splitW = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
@@ -451,8 +432,7 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                {"warps_c", &c.warpsC},
                                {"merge_h", &c.mergeH},
                                {"wgmma", &c.wgmma},
-                               {"wgmma_split", &c.wgmmaSplit},
-                               {"split_w", &c.splitW}})
+                               {"wgmma_split", &c.wgmmaSplit}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -500,16 +480,12 @@ struct TileKernelsPass
         k.wgmmaSplit != 4)
       return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
                      << k.wgmmaSplit;
-    if (k.splitW < -1 || k.splitW > 1)
-      return error() << "split-w-phases must be -1 (no), 0 (auto) or 1, got "
-                     << k.splitW;
     return success();
   }
 
   void runOnOperation() override {
     if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
-                                           mergeHTaps, 0, wgmmaSplit,
-                                           splitWPhases})))
+                                           mergeHTaps, 0, wgmmaSplit})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
@@ -538,7 +514,7 @@ struct TileKernelsPass
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,   maxTileW,
-                        warpsC, mergeHTaps, 0,     wgmmaSplit, splitWPhases};
+                        warpsC, mergeHTaps, 0,     wgmmaSplit};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
@@ -549,7 +525,6 @@ struct TileKernelsPass
         knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
         knobs.wgmma = t.wgmma;
         knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
-        knobs.splitW = knobs.splitW ? knobs.splitW : t.splitW;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
         if (t.threads && threads == kDefaultThreads)
@@ -570,7 +545,7 @@ struct TileKernelsPass
       if (precision == "tf32" && wgmma && knobs.wgmma >= 0)
         if (TileConfigAttr wg = chooseWgmmaConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
-                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH, knobs.splitW))
+                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
               (wgmma == 1 || knobs.wgmma == 1 ||
                LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks))

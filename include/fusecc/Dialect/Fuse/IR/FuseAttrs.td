@@ -46,14 +46,7 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     at compile time), each warpgroup issuing `wgmma.mma_async m64nNk8`
     (N = `wgmmaN` positions of one phase, `tileW = stride_w * wgmmaN`)
     with both operands read by the tensor cores from shared memory, staged
-    two rounds deep. `splitWPhases = 1` gives each block one W stride phase
-    of its `tileW` positions instead (the grid has stride_w blocks per W
-    tile; the block's output tile holds the `wgmmaN` positions of its phase,
-    ow = ow0 + phase + stride_w * j): each staged weight chunk then carries
-    only that phase's taps, half the weight bytes per output at stride 2,
-    which with `rows` rows per block lets the weights serve twice the
-    positions at the same accumulator count (wgmma only; every phase must
-    have as many valid W taps, and no reduction may run along W).
+    two rounds deep.
 
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
@@ -69,8 +62,7 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "1">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$mergeHTaps,
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaN,
-                        DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups,
-                        DefaultValuedParameter<"int64_t", "0">:$splitWPhases);
+                        DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -28,14 +28,6 @@ struct ConvGeometry {
   int64_t coutPerGroup() const { return cout / groups; }
   /// Multiply-adds the convolution really needs (valid taps only).
   int64_t validMacs() const;
-  /// W taps of the outputs of W stride phase p (ow = p mod stride_w): tap t
-  /// is valid iff t * dil_w = p + pad_w (mod stride_w), every `wTapStep()`-th
-  /// tap from `firstWTap(p)` (k_w if none), `wTapCount(p)` of them.
-  int64_t wTapStep() const;
-  int64_t firstWTap(int64_t p) const;
-  int64_t wTapCount(int64_t p) const;
-  /// The number of W taps every phase has, or -1 if phases differ.
-  int64_t uniformWTapCount() const;
 
   static ConvGeometry get(ConvTransposeOp conv);
 };
@@ -85,10 +77,7 @@ constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 /// one per reduction; staging buffers for an input chunk and a weight chunk;
 /// two statistics arrays per reduction.
 struct SharedMemoryPlan {
-  /// Positions of one output tile line: tileW, or with `splitWPhases` the
-  /// wgmmaN positions of the block's W phase.
-  int64_t tileWidth = 0;
-  int64_t tileStride = 0; ///< Row stride of an output tile (>= tileWidth).
+  int64_t tileStride = 0; ///< Row stride of an output tile (>= tileW).
   int64_t tileElems = 0;  ///< rows * tileC * tileStride.
   int64_t numTiles = 0;   ///< 1 + number of reductions.
   int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
@@ -109,9 +98,6 @@ struct SharedMemoryPlan {
   /// per staged tap, `ciChunk / 4` planes of `tileC` channels (channel co at
   /// 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
   int64_t xsPlaneStride = 0, wsPlaneStride = 0, wsTapStride = 0;
-  /// wgmma: W taps staged per H tap: k_w, or with `splitWPhases` the taps
-  /// of the block's phase (slot a: tap firstWTap(phase) + a x wTapStep).
-  int64_t wTapSlots = 0;
   /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
   /// cores read round q), else 1; buffer i starts at i x stageElems.
   int64_t numStages = 1;
@@ -132,9 +118,6 @@ struct SharedMemoryPlan {
 /// Launch geometry of a tiled kernel.
 struct LaunchPlan {
   int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
-  /// Blocks per W tile: stride_w with `splitWPhases` (one per phase,
-  /// consecutive block ids), else 1.
-  int64_t numWPhases = 1;
   int64_t threads = 0;
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };

@@ -65,13 +65,10 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,
-    Option<"splitWPhases", "split-w-phases", "int64_t", "0",
-           "wgmma blocks take one W stride phase each (1), or all phases "
-           "(-1); 0: the cost model">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
-           "warps-c, merge-h-taps, wgmma-split, split-w-phases, "
+           "warps-c, merge-h-taps, "
            "threads and max-tile-w unless the options above set them "
            "(threads and max-tile-w: changed from their defaults)">,
   ];
