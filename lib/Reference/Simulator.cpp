@@ -128,9 +128,8 @@ enum class Opc : uint8_t {
   FPToUI,
   // Math.
   Exp,
-  /// `math.exp` with `afn` (libdevice's `__expf`: ex2.approx of the rounded
-  /// product `x * log2(e)`).
-  ExpApprox,
+  /// `llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"`.
+  Ex2ApproxFtz,
   Exp2,
   Log,
   Log2,
@@ -692,15 +691,18 @@ private:
               .Case("math.cos", Opc::Cos)
               .Case("math.copysign", Opc::CopySign)
               .Default(std::nullopt);
+      if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+        if (call.getIntrin() != "llvm.nvvm.ex2.approx.ftz.f" ||
+            call.getNumOperands() != 1 || call.getNumResults() != 1)
+          return fail(&op, "unsupported intrinsic '" + call.getIntrin() + "'");
+        opc = Opc::Ex2ApproxFtz;
+      }
       if (!opc)
         return fail(&op, "unsupported op");
-      if (auto exp = dyn_cast<math::ExpOp>(op);
-          exp && arith::bitEnumContainsAll(exp.getFastmath(),
-                                           arith::FastMathFlags::afn))
-        opc = Opc::ExpApprox;
       inst.opc = *opc;
       // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
-      bool floatOp = op.getName().getStringRef().starts_with("math.") ||
+      bool floatOp = *opc == Opc::Ex2ApproxFtz ||
+                     op.getName().getStringRef().starts_with("math.") ||
                      (op.getName().getStringRef().ends_with("f") &&
                       *opc != Opc::ExtF && *opc != Opc::TruncF &&
                       *opc != Opc::SIToFP && *opc != Opc::UIToFP);
@@ -1794,10 +1796,15 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::TruncF:
     return fail(inst, -1, "unsupported float conversion");
   case Opc::Exp: return fUn([](float a) { return std::exp(a); });
-  case Opc::ExpApprox:
-    // The product is rounded to f32 as on the device; ex2.approx itself
-    // (<= 2 ulp) is modelled as the rounded exp2.
-    return fUn([](float a) { return std::exp2(a * 1.44269504f); });
+  case Opc::Ex2ApproxFtz:
+    // ex2.approx.ftz.f32: denormal inputs and results flush to zero; the
+    // approximation (<= 2 ulp) is modelled as the rounded exp2.
+    return fUn([](float a) {
+      auto ftz = [](float v) {
+        return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+      };
+      return ftz(std::exp2(ftz(a)));
+    });
   case Opc::Exp2: return fUn([](float a) { return std::exp2(a); });
   case Opc::Expm1: return fUn([](float a) { return std::expm1(a); });
   case Opc::Log: return fUn([](float a) { return std::log(a); });

@@ -43,6 +43,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -1540,12 +1541,74 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func, EpilogueMath math) {
   }
 }
 
-/// Marks every `math.exp` of `func` as allowed to approximate (`afn`): the
-/// NVVM lowering then calls libdevice's `__nv_fast_expf`,
-/// `ex2.approx(x * log2(e))`, two instructions instead of ten.
+/// Returns the power-of-two value of constant `v` (a splat or scalar f32),
+/// or 0 if it is not one.
+static float powerOfTwoConstant(Value v) {
+  FloatAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.getType().isF32())
+    return 0.0f;
+  float c = attr.getValue().convertToFloat();
+  int exp;
+  float m = std::frexp(c, &exp);
+  return std::isfinite(c) && std::fabs(m) == 0.5f && std::abs(exp) < 64 ? c
+                                                                        : 0.0f;
+}
+
+/// Rewrites every `math.exp(x)` of `func` into Triton's two instructions,
+/// `ex2.approx.ftz(x * log2(e))` (libdevice's `__expf` with flushed
+/// denormals: the non-ftz `ex2.approx` takes three more instructions to
+/// scale denormal results, which differ from 0 by less than 2^-126). The
+/// product absorbs negations and power-of-two factors of x (sigmoid's
+/// `exp(-y)`, a `* 2` before it): both are exact, so the one rounded
+/// product x * (+-2^k log2(e)) equals the unfused (+-2^k x) * log2(e). The
+/// float ops of the kernel may contract into FMAs (`contract`), as nvcc
+/// compiles PyTorch's own kernels.
 void approximateExponentials(gpu::GPUFuncOp func) {
-  func.walk([](math::ExpOp exp) {
-    exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
+  SmallVector<math::ExpOp> exps;
+  func.walk([&](math::ExpOp exp) {
+    if (exp.getType().isF32())
+      exps.push_back(exp);
+  });
+  for (math::ExpOp exp : exps) {
+    ImplicitLocOpBuilder b(exp.getLoc(), exp);
+    Value x = exp.getOperand();
+    float scale = static_cast<float>(M_LOG2E);
+    while (true) {
+      if (auto neg = x.getDefiningOp<arith::NegFOp>()) {
+        x = neg.getOperand();
+        scale = -scale;
+        continue;
+      }
+      if (auto mul = x.getDefiningOp<arith::MulFOp>()) {
+        if (float c = powerOfTwoConstant(mul.getRhs())) {
+          x = mul.getLhs();
+          scale *= c;
+          continue;
+        }
+        if (float c = powerOfTwoConstant(mul.getLhs())) {
+          x = mul.getRhs();
+          scale *= c;
+          continue;
+        }
+      }
+      break;
+    }
+    Value y = arith::MulFOp::create(
+        b, x, arith::ConstantOp::create(b, b.getF32FloatAttr(scale)));
+    Value r = LLVM::CallIntrinsicOp::create(
+                  b, b.getF32Type(),
+                  b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{y})
+                  .getResult(0);
+    exp.replaceAllUsesWith(r);
+    exp.erase();
+  }
+  if (getenv("FUSECC_HACK_NOCONTRACT"))
+    return;
+  func.walk([](arith::ArithFastMathInterface op) {
+    op->setAttr(op.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(
+                    op->getContext(), op.getFastMathFlagsAttr().getValue() |
+                                          arith::FastMathFlags::contract));
   });
 }
 
