@@ -61,9 +61,6 @@ constexpr int64_t kStagingRegisterBudget = 104;
 /// position) and the output coordinates they stand for.
 struct Element {
   Value r, cl, wl, ch, oh, ow;
-  /// If set, the element is computed (at valid coordinates) but written
-  /// (to the output or a tile) only where `mask` holds.
-  Value mask;
 };
 
 /// The valid taps of one dim for a block: the arithmetic progression of taps
@@ -274,16 +271,11 @@ private:
   /// (consecutive threads, consecutive quads): `body` gets a whole quad
   /// (4 independent elements, which also gives the scheduler 4 independent
   /// chains) or, at a line end that is not a multiple of 4, one element.
-  /// `readOnlyTile`: `body` reads tiles but writes none, so lanes may
-  /// compute masked copies of elements that other lanes own (the lane
-  /// walk's line ends, see forEachTileElementByLanes).
-  void forEachTileElement(function_ref<void(ArrayRef<Element>)> body,
-                          bool readOnlyTile = false);
+  void forEachTileElement(function_ref<void(ArrayRef<Element>)> body);
   /// forEachTileElement for rows that are not multiples of 4 long (no
   /// 16-byte stores) and at least kLaneEpilogueWidth wide: lanes on
   /// consecutive positions of a line.
-  void forEachTileElementByLanes(function_ref<void(ArrayRef<Element>)> body,
-                                 bool readOnlyTile);
+  void forEachTileElementByLanes(function_ref<void(ArrayRef<Element>)> body);
   /// Positions of a tile line that can be inside the tensor: the whole row
   /// when one tile spans it, else the tile width.
   int64_t tileLineWidth() const {
@@ -299,17 +291,6 @@ private:
     el.ch = add(co0, el.cl);
     el.oh = rowHeight(el.r);
     return el;
-  }
-  /// Emits `store` unconditionally, or under `scf.if mask` when set.
-  void storeMasked(Value mask, function_ref<void()> store) {
-    if (!mask) {
-      store();
-      return;
-    }
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, mask, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    store();
   }
   /// True if the channel and the row of a tile line lie inside the tensor.
   Value lineInside(const Element &line) {
@@ -1182,10 +1163,10 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
 }
 
 void KernelEmitter::forEachTileElement(
-    function_ref<void(ArrayRef<Element>)> body, bool readOnlyTile) {
+    function_ref<void(ArrayRef<Element>)> body) {
   if (g.out[2] % 4 != 0 && tileLineWidth() >= kLaneEpilogueWidth &&
       launch.threads % 32 == 0) {
-    forEachTileElementByLanes(body, readOnlyTile);
+    forEachTileElementByLanes(body);
     return;
   }
   const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
@@ -1228,7 +1209,7 @@ void KernelEmitter::forEachTileElement(
 }
 
 void KernelEmitter::forEachTileElementByLanes(
-    function_ref<void(ArrayRef<Element>)> body, bool readOnlyTile) {
+    function_ref<void(ArrayRef<Element>)> body) {
   const int64_t lines = cfg.getRows() * cfg.getTileC();
   const int64_t warps = launch.threads / 32, width = tileLineWidth();
   assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
@@ -1239,11 +1220,10 @@ void KernelEmitter::forEachTileElementByLanes(
     el.ow = add(ow0, wl);
     return el;
   };
-  auto guarded = [&](Value valid, Element el) {
+  auto guarded = [&](Value valid, const Element &el) {
     auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
-    el.mask = Value(); // `valid` includes it
     body(ArrayRef<Element>(el));
   };
   // Whole groups of 32 positions: a warp takes a (row, channel) line, its
@@ -1264,23 +1244,6 @@ void KernelEmitter::forEachTileElementByLanes(
         valid.push_back(andI(lineValid, ult(els.back().ow, g.out[2])));
       }
       full = full ? andI(full, valid.back()) : valid.back();
-      // With a read-only tile, the line's last `rest` positions ride along:
-      // lane l < rest takes position 32 x groups + l, the other lanes
-      // compute a copy of the last one and write nothing (no separate,
-      // serial pass for them; kb2_91 -x%, docs/perf.md section 69).
-      if (readOnlyTile && rest > 0) {
-        // (Copies take the last position inside the tensor: their reads
-        // of the tile and the statistics stay initialised.)
-        Value own = add(lane, 32 * groups);
-        Value wl = arith::MinUIOp::create(
-            b, arith::MinUIOp::create(b, own, c(width - 1)),
-            sub(c(g.out[2] - 1), ow0));
-        Element el = at(line, wl);
-        el.mask = andI(ult(lane, rest),
-                       andI(lineValid, ult(add(ow0, own), g.out[2])));
-        els.push_back(el);
-        valid.push_back(el.mask);
-      }
     }
     auto ifFull = scf::IfOp::create(b, TypeRange{}, full, true);
     OpBuilder::InsertionGuard guard(b);
@@ -1308,9 +1271,8 @@ void KernelEmitter::forEachTileElementByLanes(
     b.setInsertionPointToStart(loop.getBody());
     emitLines({loop.getInductionVar()});
   }
-  // Otherwise the rest of each line, element by element over all threads
-  // (a copy would read what its owner writes).
-  if (!readOnlyTile && rest > 0) {
+  // The rest of each line, element by element over all threads.
+  if (rest > 0) {
     OpBuilder::InsertionGuard guard(b);
     auto loop = scf::ForOp::create(b, tid, c(lines * rest), c(launch.threads));
     b.setInsertionPointToStart(loop.getBody());
@@ -1367,7 +1329,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
       for (const Element &el : els) {
         DenseMap<Value, Value> memo;
         Value v = elementValue(input, el, memo);
-        storeMasked(el.mask, [&] { sstore(v, tileAddr(tile, el.r, el.cl, el.wl)); });
+        sstore(v, tileAddr(tile, el.r, el.cl, el.wl));
       }
     });
     gpu::BarrierOp::create(b);
@@ -1525,11 +1487,8 @@ void KernelEmitter::emitEpilogue() {
       return;
     }
     for (auto [el, v] : llvm::zip(els, values))
-      storeMasked(el.mask, [&] {
-        memref::StoreOp::create(b, v, out,
-                                fullIndex(n, el.ch, od, el.oh, el.ow));
-      });
-  }, /*readOnlyTile=*/true);
+      memref::StoreOp::create(b, v, out, fullIndex(n, el.ch, od, el.oh, el.ow));
+  });
 }
 
 /// Rewrites `1 / (1 + exp(y))` (sigmoid, silu) into a branch-free
