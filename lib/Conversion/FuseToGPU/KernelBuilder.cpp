@@ -1571,25 +1571,22 @@ void approximateExponentials(gpu::GPUFuncOp func) {
     ImplicitLocOpBuilder b(exp.getLoc(), exp);
     Value x = exp.getOperand();
     float scale = static_cast<float>(M_LOG2E);
-    while (true) {
-      if (auto neg = x.getDefiningOp<arith::NegFOp>()) {
+    SmallVector<Operation *> peeled;
+    while (Operation *def = x.getDefiningOp()) {
+      if (auto neg = dyn_cast<arith::NegFOp>(def)) {
         x = neg.getOperand();
         scale = -scale;
-        continue;
+      } else if (auto mul = dyn_cast<arith::MulFOp>(def);
+                 mul && powerOfTwoConstant(mul.getRhs())) {
+        x = mul.getLhs();
+        scale *= powerOfTwoConstant(mul.getRhs());
+      } else if (mul && powerOfTwoConstant(mul.getLhs())) {
+        x = mul.getRhs();
+        scale *= powerOfTwoConstant(mul.getLhs());
+      } else {
+        break;
       }
-      if (auto mul = x.getDefiningOp<arith::MulFOp>()) {
-        if (float c = powerOfTwoConstant(mul.getRhs())) {
-          x = mul.getLhs();
-          scale *= c;
-          continue;
-        }
-        if (float c = powerOfTwoConstant(mul.getLhs())) {
-          x = mul.getRhs();
-          scale *= c;
-          continue;
-        }
-      }
-      break;
+      peeled.push_back(def);
     }
     Value y = arith::MulFOp::create(
         b, x, arith::ConstantOp::create(b, b.getF32FloatAttr(scale)));
@@ -1599,6 +1596,10 @@ void approximateExponentials(gpu::GPUFuncOp func) {
                   .getResult(0);
     exp.replaceAllUsesWith(r);
     exp.erase();
+    // The peeled negations and products, unless something else reads them.
+    for (Operation *op : peeled)
+      if (op->use_empty())
+        op->erase();
   }
 }
 

@@ -34,7 +34,7 @@
 // CHECK-NEXT:    nvvm.fence.proxy
 // CHECK:         nvvm.wgmma.mma_async
 // Sigmoid: the approximate exp and reciprocal; no IEEE division left.
-// CHECK:         %[[E:.*]] = math.exp %{{.*}} fastmath<afn> : f32
+// CHECK:         %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
 // CHECK-NEXT:    %[[D:.*]] = arith.addf %{{.*}}, %[[E]] : f32
 // CHECK-NEXT:    nvvm.rcp.approx.ftz.f %[[D]] : f32
 // CHECK-NOT:     arith.divf

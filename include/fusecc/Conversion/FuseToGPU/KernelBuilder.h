@@ -17,8 +17,9 @@ namespace fusecc {
 enum class EpilogueMath {
   /// libdevice's `expf` (within 2 ulp) and the IEEE reciprocal.
   Exact,
-  /// `ex2.approx(x * log2(e))` (libdevice's `__expf`, the sequence Triton
-  /// emits for `exp`) and `rcp.approx.ftz`: relative errors around 1e-6.
+  /// `ex2.approx.ftz(x * log2(e))` (the two instructions Triton emits for
+  /// `exp`; results below 2^-126 flush to 0) and `rcp.approx.ftz`:
+  /// relative errors around 1e-6.
   Fast,
 };
 
