@@ -37,6 +37,11 @@ using namespace fusecc::sim;
 
 namespace {
 
+/// `v`, or a zero of its sign if it is a denormal (the `.ftz` of PTX).
+float flushDenormal(float v) {
+  return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+}
+
 //===----------------------------------------------------------------------===//
 // Instructions
 //===----------------------------------------------------------------------===//
@@ -701,11 +706,11 @@ private:
         return fail(&op, "unsupported op");
       inst.opc = *opc;
       // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
-      bool floatOp = *opc == Opc::Ex2ApproxFtz ||
-                     op.getName().getStringRef().starts_with("math.") ||
-                     (op.getName().getStringRef().ends_with("f") &&
-                      *opc != Opc::ExtF && *opc != Opc::TruncF &&
-                      *opc != Opc::SIToFP && *opc != Opc::UIToFP);
+      bool floatOp =
+          *opc == Opc::Ex2ApproxFtz ||
+          op.getName().getStringRef().starts_with("math.") ||
+          (op.getName().getStringRef().ends_with("f") && *opc != Opc::ExtF &&
+           *opc != Opc::TruncF && *opc != Opc::SIToFP && *opc != Opc::UIToFP);
       if (*opc == Opc::ExtF || *opc == Opc::TruncF)
         return fail(&op, "float width conversions are not supported (only "
                          "f32 values are simulated)");
@@ -1800,10 +1805,7 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
     // ex2.approx.ftz.f32: denormal inputs and results flush to zero; the
     // approximation (<= 2 ulp) is modelled as the rounded exp2.
     return fUn([](float a) {
-      auto ftz = [](float v) {
-        return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
-      };
-      return ftz(std::exp2(ftz(a)));
+      return flushDenormal(std::exp2(flushDenormal(a)));
     });
   case Opc::Exp2: return fUn([](float a) { return std::exp2(a); });
   case Opc::Expm1: return fUn([](float a) { return std::expm1(a); });
@@ -1817,12 +1819,7 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::RcpApproxFtz:
     // rcp.approx.ftz.f32: denormal inputs and results flush to zero; the
     // approximation (<= 1 ulp) is modelled as the rounded reciprocal.
-    return fUn([](float a) {
-      auto ftz = [](float v) {
-        return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
-      };
-      return ftz(1.0f / ftz(a));
-    });
+    return fUn([](float a) { return flushDenormal(1.0f / flushDenormal(a)); });
   case Opc::AbsF: return fUn([](float a) { return std::fabs(a); });
   case Opc::Floor: return fUn([](float a) { return std::floor(a); });
   case Opc::Ceil: return fUn([](float a) { return std::ceil(a); });

@@ -1576,13 +1576,17 @@ void approximateExponentials(gpu::GPUFuncOp func) {
       if (auto neg = dyn_cast<arith::NegFOp>(def)) {
         x = neg.getOperand();
         scale = -scale;
-      } else if (auto mul = dyn_cast<arith::MulFOp>(def);
-                 mul && powerOfTwoConstant(mul.getRhs())) {
-        x = mul.getLhs();
-        scale *= powerOfTwoConstant(mul.getRhs());
-      } else if (mul && powerOfTwoConstant(mul.getLhs())) {
-        x = mul.getRhs();
-        scale *= powerOfTwoConstant(mul.getLhs());
+      } else if (auto mul = dyn_cast<arith::MulFOp>(def)) {
+        Value other = mul.getLhs();
+        float c = powerOfTwoConstant(mul.getRhs());
+        if (!c) {
+          other = mul.getRhs();
+          c = powerOfTwoConstant(mul.getLhs());
+        }
+        if (!c)
+          break;
+        x = other;
+        scale *= c;
       } else {
         break;
       }
