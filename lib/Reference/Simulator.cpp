@@ -1804,9 +1804,8 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::Ex2ApproxFtz:
     // ex2.approx.ftz.f32: denormal inputs and results flush to zero; the
     // approximation (<= 2 ulp) is modelled as the rounded exp2.
-    return fUn([](float a) {
-      return flushDenormal(std::exp2(flushDenormal(a)));
-    });
+    return fUn(
+        [](float a) { return flushDenormal(std::exp2(flushDenormal(a))); });
   case Opc::Exp2: return fUn([](float a) { return std::exp2(a); });
   case Opc::Expm1: return fUn([](float a) { return std::expm1(a); });
   case Opc::Log: return fUn([](float a) { return std::log(a); });
