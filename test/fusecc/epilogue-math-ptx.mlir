@@ -1,6 +1,7 @@
 // The epilogue math in the PTX: tf32 kernels (--epilogue-math=auto) compute
-// exp as Triton does, ex2.approx.ftz of x * log2(e) (0f3FB8AA3B; sigmoid's
-// exp(-y) multiplies by -log2(e), 0fBFB8AA3B), and sigmoid's reciprocal
+// exp as Triton does, ex2.approx.ftz of x * log2(e) (0f3FB8AA3B; the
+// softmax statistics fma(x, log2(e), -max log2(e)); sigmoid's exp(-y)
+// multiplies by -log2(e), 0fBFB8AA3B), and sigmoid's reciprocal
 // with rcp.approx alone; ieee kernels and --epilogue-math=exact
 // use libdevice's expf (its range reduction: the 0f437C0000 constant, a
 // round-down FMA) and refine the reciprocal with a Newton step.
@@ -12,7 +13,7 @@
 
 // FAST-LABEL: .entry f_k0(
 // FAST-NOT:     0f437C0000
-// FAST:         mul.rn.f32 [[T:%r[0-9]+]], %r{{[0-9]+}}, 0f3FB8AA3B;
+// FAST:         fma.rn.f32 [[T:%r[0-9]+]], %r{{[0-9]+}}, 0f3FB8AA3B, %r{{[0-9]+}};
 // FAST-NEXT:    ex2.approx.ftz.f32 %r{{[0-9]+}}, [[T]];
 // FAST:         mul.rn.f32 [[S:%r[0-9]+]], %r{{[0-9]+}}, 0fBFB8AA3B;
 // FAST-NEXT:    ex2.approx.ftz.f32 [[E:%r[0-9]+]], [[S]];

@@ -86,14 +86,24 @@ constexpr int64_t kLaneEpilogueWidth = 128;
 /// them until the iteration's code and registers outgrow the gain.
 constexpr int64_t kLaneLinesPerIteration = 4;
 
+/// `ex2.approx.ftz.f32 y`: 2^y, denormal results flushed to 0.
+Value ex2ApproxFtz(ImplicitLocOpBuilder &b, Value y) {
+  return LLVM::CallIntrinsicOp::create(
+             b, b.getF32Type(), b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
+             ValueRange{y})
+      .getResult(0);
+}
+
 /// Emits the device code of one kernel. Index arithmetic helpers keep the
 /// generator readable; everything static is folded by the builder's users
 /// (canonicalize) later.
 class KernelEmitter {
 public:
   KernelEmitter(ImplicitLocOpBuilder &b, KernelOp kernel,
-                const KernelAnalysis &a, gpu::GPUFuncOp func)
+                const KernelAnalysis &a, gpu::GPUFuncOp func,
+                EpilogueMath math)
       : b(b), kernel(kernel), a(a), g(a.geom), cfg(*kernel.getConfig()),
+        math(math),
         smemPlan(SharedMemoryPlan::get(a, cfg)),
         launch(LaunchPlan::get(a, cfg)), func(func),
         pack(WeightPackPlan::get(a, cfg)), ipack(InputPackPlan::get(a, cfg)) {}
@@ -320,6 +330,7 @@ private:
   LaunchPlan launch;
   gpu::GPUFuncOp func;
 
+  EpilogueMath math;
   Value smem;                 ///< memref<total x f32, workgroup>
   Value tid, tx, ty;          ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0;  ///< The block's tile origin.
@@ -1400,10 +1411,22 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
           f(-INFINITY),
           [&](Value acc, Value x, Value) { return maxF(acc, x); }, maxF);
       // exp(x - max) is kept in the tile; the apply step only scales it.
+      // Fast math: 2^(x log2(e) - max log2(e)), one FMA; the rounding of
+      // max log2(e) scales the whole line alike and cancels in the
+      // normalisation (Triton's and FlashAttention's form).
+      Value negMaxLog2e =
+          math == EpilogueMath::Fast
+              ? arith::MulFOp::create(b, statA, f(-M_LOG2E)).getResult()
+              : Value();
       statB = reduceLine(
           f(0.0),
           [&](Value acc, Value x, Value addr) -> Value {
-            Value ex = math::ExpOp::create(b, arith::SubFOp::create(b, x, statA));
+            Value ex =
+                negMaxLog2e
+                    ? ex2ApproxFtz(b, math::FmaOp::create(b, x, f(M_LOG2E),
+                                                          negMaxLog2e))
+                    : math::ExpOp::create(b, arith::SubFOp::create(b, x, statA))
+                          .getResult();
             sstore(ex, addr);
             return addF(acc, ex);
           },
@@ -1594,11 +1617,7 @@ void approximateExponentials(gpu::GPUFuncOp func) {
     }
     Value y = arith::MulFOp::create(
         b, x, arith::ConstantOp::create(b, b.getF32FloatAttr(scale)));
-    Value r = LLVM::CallIntrinsicOp::create(
-                  b, b.getF32Type(),
-                  b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{y})
-                  .getResult(0);
-    exp.replaceAllUsesWith(r);
+    exp.replaceAllUsesWith(ex2ApproxFtz(b, y));
     exp.erase();
     // The peeled negations and products, unless something else reads them.
     for (Operation *op : peeled)
@@ -1657,7 +1676,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(launch.threads), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
-  KernelEmitter(b, kernel, analysis, func).emit();
+  KernelEmitter(b, kernel, analysis, func, math).emit();
   rewriteSigmoidReciprocals(func, math);
   if (math == EpilogueMath::Fast)
     approximateExponentials(func);

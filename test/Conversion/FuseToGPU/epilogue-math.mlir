@@ -3,7 +3,8 @@
 // without fast-math flags) and rcp.approx refined by one Newton step, with
 // results below 2^-126 flushed (the IEEE reciprocal's fast path, without
 // its slow-path branch). `fast`: exp(x) as ex2.approx.ftz(x * c), c =
-// log2(e) times the negations and power-of-two factors peeled off x, and
+// log2(e) times the negations and power-of-two factors peeled off x (the
+// softmax statistics: ex2.approx.ftz(fma(x, log2(e), -max log2(e)))), and
 // rcp.approx alone. `auto` (default): fast for tf32 kernels, exact for
 // ieee ones.
 
@@ -33,10 +34,14 @@
 // EXACT-NOT:     fastmath
 // EXACT:         gpu.return
 
+// The softmax statistics: exp(x - max) as 2^(x log2(e) - max log2(e)),
+// the product of the line's max computed once, one FMA per element.
 // FAST-LABEL: gpu.func @softmax_sigmoid_k0(
 // FAST-NOT:     math.exp
+// FAST:         %[[NL:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// FAST:         scf.for
 // FAST:         %[[L2E:.*]] = arith.constant 1.44269502 : f32
-// FAST-NEXT:    %[[SX:.*]] = arith.mulf %{{.*}}, %[[L2E]] : f32
+// FAST-NEXT:    %[[SX:.*]] = math.fma %{{.*}}, %[[L2E]], %[[NL]] : f32
 // FAST-NEXT:    llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[SX]]) : (f32) -> f32
 // Sigmoid's exp(-y): the negation goes into the constant.
 // FAST:         %[[NL2E:.*]] = arith.constant -1.44269502 : f32
