@@ -100,11 +100,9 @@ Value ex2ApproxFtz(ImplicitLocOpBuilder &b, Value y) {
 class KernelEmitter {
 public:
   KernelEmitter(ImplicitLocOpBuilder &b, KernelOp kernel,
-                const KernelAnalysis &a, gpu::GPUFuncOp func,
-                EpilogueMath math)
+                const KernelAnalysis &a, gpu::GPUFuncOp func, EpilogueMath math)
       : b(b), kernel(kernel), a(a), g(a.geom), cfg(*kernel.getConfig()),
-        math(math),
-        smemPlan(SharedMemoryPlan::get(a, cfg)),
+        math(math), smemPlan(SharedMemoryPlan::get(a, cfg)),
         launch(LaunchPlan::get(a, cfg)), func(func),
         pack(WeightPackPlan::get(a, cfg)), ipack(InputPackPlan::get(a, cfg)) {}
 
@@ -1423,8 +1421,8 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
           [&](Value acc, Value x, Value addr) -> Value {
             Value ex =
                 negMaxLog2e
-                    ? ex2ApproxFtz(b, math::FmaOp::create(b, x, f(M_LOG2E),
-                                                          negMaxLog2e))
+                    ? ex2ApproxFtz(
+                          b, math::FmaOp::create(b, x, f(M_LOG2E), negMaxLog2e))
                     : math::ExpOp::create(b, arith::SubFOp::create(b, x, statA))
                           .getResult();
             sstore(ex, addr);
