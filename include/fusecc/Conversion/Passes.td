@@ -25,11 +25,14 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
     `epilogue-math` picks how the epilogue evaluates `exp` and the
     reciprocal of `1 / (1 + exp(y))` (sigmoid, silu): `exact` uses
     libdevice's `expf` (within 2 ulp) and the IEEE reciprocal; `fast` uses
-    the hardware base-2 exponential of `x * log2(e)` (`ex2.approx`, the
-    sequence Triton, and so torch.compile, emits for `exp`) and the
-    approximate reciprocal `rcp.approx.ftz` (within 1 ulp): relative errors
-    around 1e-6, far inside tf32's 2e-3. `auto` (the default) is `fast` in
-    kernels whose precision is `tf32` and `exact` in `ieee` ones.
+    the hardware base-2 exponential, `ex2.approx.ftz(x * c)` (the sequence
+    Triton, and so torch.compile, emits for `exp`; results below 2^-126
+    flush to 0), where c is log2(e) times the negations and power-of-two
+    factors peeled off x, the softmax statistics as
+    `ex2.approx.ftz(fma(x, log2(e), -max log2(e)))`, and the approximate
+    reciprocal `rcp.approx.ftz` (within 1 ulp): relative errors around
+    1e-6, far inside tf32's 2e-3. `auto` (the default) is `fast` in kernels
+    whose precision is `tf32` and `exact` in `ieee` ones.
   }];
   let options = [
     Option<"epilogueMath", "epilogue-math", "std::string",

@@ -42,6 +42,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <functional>
@@ -1414,7 +1415,8 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
       // normalisation (Triton's and FlashAttention's form).
       Value negMaxLog2e =
           math == EpilogueMath::Fast
-              ? arith::MulFOp::create(b, statA, f(-M_LOG2E)).getResult()
+              ? arith::MulFOp::create(b, statA, f(-llvm::numbers::log2e))
+                    .getResult()
               : Value();
       statB = reduceLine(
           f(0.0),
@@ -1422,7 +1424,8 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
             Value ex =
                 negMaxLog2e
                     ? ex2ApproxFtz(
-                          b, math::FmaOp::create(b, x, f(M_LOG2E), negMaxLog2e))
+                          b, math::FmaOp::create(b, x, f(llvm::numbers::log2e),
+                                                 negMaxLog2e))
                     : math::ExpOp::create(b, arith::SubFOp::create(b, x, statA))
                           .getResult();
             sstore(ex, addr);
@@ -1564,7 +1567,7 @@ void rewriteSigmoidReciprocals(gpu::GPUFuncOp func, EpilogueMath math) {
 
 /// Returns the power-of-two value of constant `v` (a splat or scalar f32),
 /// or 0 if it is not one.
-static float powerOfTwoConstant(Value v) {
+float powerOfTwoConstant(Value v) {
   FloatAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.getType().isF32())
     return 0.0f;
@@ -1582,6 +1585,8 @@ static float powerOfTwoConstant(Value v) {
 /// product absorbs negations and power-of-two factors of x (sigmoid's
 /// `exp(-y)`, a `* 2` before it): both are exact, so the one rounded
 /// product x * (+-2^k log2(e)) equals the unfused (+-2^k x) * log2(e).
+/// (The softmax statistics build their exp in this form directly, as
+/// fma(x, log2(e), -max log2(e)): see emitReduction.)
 void approximateExponentials(gpu::GPUFuncOp func) {
   SmallVector<math::ExpOp> exps;
   func.walk([&](math::ExpOp exp) {
@@ -1591,7 +1596,7 @@ void approximateExponentials(gpu::GPUFuncOp func) {
   for (math::ExpOp exp : exps) {
     ImplicitLocOpBuilder b(exp.getLoc(), exp);
     Value x = exp.getOperand();
-    float scale = static_cast<float>(M_LOG2E);
+    float scale = llvm::numbers::log2ef;
     SmallVector<Operation *> peeled;
     while (Operation *def = x.getDefiningOp()) {
       if (auto neg = dyn_cast<arith::NegFOp>(def)) {
