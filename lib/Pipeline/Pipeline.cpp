@@ -94,6 +94,11 @@ struct CodegenCLOptions {
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
                      "rows / split rows (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> clusterC{
+      "tile-cluster-c",
+      llvm::cl::desc("Blocks per cluster sharing a channel softmax on wgmma: "
+                     "1, 2, 4, 8 (default: cost model)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -124,6 +129,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileMaxW = o.maxW;
   options.tileWgmma = o.wgmma;
   options.tileWgmmaSplit = o.wgmmaSplit;
+  options.tileClusterC = o.clusterC;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -176,6 +182,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // keeps kernels whose grid is smaller than one wave on mma.sync.
   tile.wgmma = !usesWgmma(options) ? 0 : options.tileWgmma == 1 ? 1 : 2;
   tile.wgmmaSplit = options.tileWgmmaSplit;
+  tile.clusterC = options.tileClusterC;
   if (options.tileThreads)
     tile.threads = options.tileThreads;
   if (options.tileMaxW)

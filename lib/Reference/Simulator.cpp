@@ -26,6 +26,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -77,6 +80,12 @@ enum class Opc : uint8_t {
   Wgmma,
   WgmmaCommit,
   WgmmaWait,
+  // Thread block clusters: barrier.cluster, mapa, ld.shared::cluster.
+  ClusterArrive,
+  ClusterWait,
+  IntToPtr,
+  Mapa,
+  ClusterStore,
   // Conversions.
   CvtTF32,
   // Control.
@@ -188,6 +197,8 @@ struct Kernel {
   int numSlots = 0;
   int numViews = 0;
   int64_t knownBlock = -1;
+  /// Blocks per cluster along x (`nvvm.cluster_dim`); 1 without clusters.
+  int64_t clusterX = 1;
 };
 
 /// Integer helpers. Values are stored sign-extended to 64 bits, except i1
@@ -254,6 +265,15 @@ public:
     }
     if (auto kb = k.func.getKnownBlockSizeAttr())
       k.knownBlock = static_cast<int64_t>(kb[0]) * kb[1] * kb[2];
+    if (Attribute cd = k.func->getAttr(
+            NVVM::NVVMDialect::getClusterDimAttrName())) {
+      auto dims = dyn_cast<DenseI32ArrayAttr>(cd);
+      if (!dims || dims.size() != 3 || dims[0] < 1 || dims[0] > 8 ||
+          dims[1] != 1 || dims[2] != 1)
+        return fail(k.func, "only nvvm.cluster_dim = array<i32: X, 1, 1> "
+                            "with X in [1, 8] is supported");
+      k.clusterX = dims[0];
+    }
     if (failed(compileBlock(entry, k.body)))
       return failure();
     k.numSlots = nextSlot;
@@ -307,7 +327,8 @@ private:
       t = vt.getElementType();
     if (f32StructSize(t))
       return 0;
-    if (t.isIndex() || isa<nvgpu::DeviceAsyncTokenType>(t))
+    if (t.isIndex() || isa<nvgpu::DeviceAsyncTokenType>(t) ||
+        isa<LLVM::LLVMPointerType>(t))
       return 64;
     if (auto it = dyn_cast<IntegerType>(t))
       return it.getWidth() <= 64 ? static_cast<int>(it.getWidth()) : -1;
@@ -463,6 +484,29 @@ private:
         return fail(&op, "memref.extract_aligned_pointer_as_index is only "
                          "supported on a memref.view of "
                          "gpu.dynamic_shared_memory");
+    } else if (isa<NVVM::ClusterArriveOp>(op)) {
+      inst.opc = Opc::ClusterArrive;
+    } else if (isa<NVVM::ClusterWaitOp>(op)) {
+      inst.opc = Opc::ClusterWait;
+    } else if (auto ip = dyn_cast<LLVM::IntToPtrOp>(op)) {
+      inst.opc = Opc::IntToPtr;
+      if (cast<LLVM::LLVMPointerType>(ip.getType()).getAddressSpace() != 3 ||
+          !ip.getArg().getType().isInteger(64))
+        return fail(&op, "only llvm.inttoptr of an i64 shared-window address "
+                         "to !llvm.ptr<3> is supported");
+    } else if (auto m = dyn_cast<NVVM::MapaOp>(op)) {
+      inst.opc = Opc::Mapa;
+      if (cast<LLVM::LLVMPointerType>(m.getA().getType()).getAddressSpace() !=
+          3)
+        return fail(&op, "only nvvm.mapa of a !llvm.ptr<3> (shared::cta) "
+                         "address is supported");
+    } else if (auto st = dyn_cast<LLVM::StoreOp>(op)) {
+      inst.opc = Opc::ClusterStore;
+      if (cast<LLVM::LLVMPointerType>(st.getAddr().getType())
+                  .getAddressSpace() != 7 ||
+          !st.getValue().getType().isF32())
+        return fail(&op, "only f32 llvm.store to !llvm.ptr<7> "
+                         "(distributed shared memory) is supported");
     } else if (auto fp = dyn_cast<NVVM::FenceProxyOp>(op)) {
       inst.opc = Opc::FenceProxy;
       if (fp.getKind() != NVVM::ProxyKind::async_shared ||
@@ -745,14 +789,50 @@ struct MemDesc {
   std::string name;
 };
 
+/// Per element of every global buffer of a launch: the global thread id of
+/// its last writer and that thread's barrier epoch at the write (shared by
+/// the blocks of a cluster, which run concurrently).
+struct GlobalWriters {
+  std::vector<std::vector<int64_t>> gid;
+  std::vector<std::vector<int32_t>> epoch;
+  explicit GlobalWriters(const std::vector<Buffer *> &bufs) {
+    for (Buffer *b : bufs) {
+      gid.emplace_back(b->data.size(), -1);
+      epoch.emplace_back(b->data.size(), 0);
+    }
+  }
+};
+
+class BlockExecutor;
+
+/// The blocks of one thread block cluster. They run concurrently, one host
+/// thread each, so that a block can wait at a cluster barrier for the
+/// others; `mutex` guards this state and every shared-memory and global
+/// access of the cluster's blocks.
+struct ClusterState {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<BlockExecutor *> blocks;
+  /// Per block: cluster barrier arrivals so far, and whether it exited.
+  std::vector<int64_t> arrivals;
+  std::vector<uint8_t> exited;
+  /// Some block failed: the others stop waiting.
+  bool failed = false;
+  void reset() {
+    arrivals.assign(blocks.size(), 0);
+    exited.assign(blocks.size(), 0);
+    failed = false;
+  }
+};
+
 class BlockExecutor {
 public:
   BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
                 ArrayRef<int> argIndices, int64_t grid[3], int64_t block[3],
                 int64_t smemBytes, bool keepGoing, Stats &stats,
-                std::string &error)
+                std::string &error, GlobalWriters &writers)
       : k(k), error(error), stats(stats), smemBytes(smemBytes),
-        keepGoing(keepGoing) {
+        keepGoing(keepGoing), writers(writers) {
     for (int i = 0; i < 3; ++i) {
       this->grid[i] = grid[i];
       this->blockDim[i] = block[i];
@@ -768,12 +848,6 @@ public:
       d.argIndex = argIndices[i];
       d.name = "argument " + std::to_string(argIndices[i]);
       mems.push_back(d);
-    }
-    writerGid.resize(bufs.size());
-    writerEpoch.resize(bufs.size());
-    for (auto [i, b] : llvm::enumerate(bufs)) {
-      writerGid[i].assign(b->data.size(), -1);
-      writerEpoch[i].assign(b->data.size(), 0);
     }
     rawId = static_cast<int>(mems.size());
     MemDesc raw;
@@ -801,6 +875,8 @@ public:
     sWFence.assign(words, 0);
     sWgPending.assign(words, 0);
     sWgPendGroup.assign(words, -1);
+    sRemoteWrite.assign(words, -1);
+    sRemoteWriter.assign(words, -1);
     uncommitted.resize(nt);
     groups.resize(nt);
     groupSeq.assign(nt, 0);
@@ -846,7 +922,40 @@ public:
       for (auto [i, s] : llvm::enumerate(k.argSlots))
         R(s, lane) = i;
     returned = false;
-    return execRegion(k.body, all);
+    if (!cluster)
+      return execRegion(k.body, all);
+    arrivals = waits = 0;
+    std::fill(sRemoteWrite.begin(), sRemoteWrite.end(), -1);
+    bool ok = succeeded(execRegion(k.body, all));
+    if (ok && arrivals != waits) {
+      error = "simulator: block (" + std::to_string(bx) +
+              ") exits after an nvvm.cluster.arrive without its "
+              "nvvm.cluster.wait";
+      ok = false;
+    }
+    std::lock_guard<std::mutex> lock(cluster->mutex);
+    // Exiting frees this block's shared memory: every store to it by
+    // another block must be ordered before by a cluster barrier (arrive by
+    // the writer, wait by this block).
+    for (size_t w = 0; ok && w < sRemoteWrite.size(); ++w)
+      if (sRemoteWrite[w] >= waits) {
+        error = "simulator: block (" + std::to_string(bx) +
+                ") exits before cluster block " +
+                std::to_string(sRemoteWriter[w]) +
+                "'s store to its shared memory word " + std::to_string(w) +
+                " is ordered by a cluster barrier";
+        ok = false;
+      }
+    cluster->exited[rank] = 1;
+    cluster->failed |= !ok;
+    cluster->cv.notify_all();
+    return success(ok);
+  }
+
+  /// Makes this executor block `rank` of `state`'s clusters.
+  void joinCluster(ClusterState *state, int r) {
+    cluster = state;
+    rank = r;
   }
 
 private:
@@ -1007,6 +1116,7 @@ private:
 
   LogicalResult loadAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
                        float &v) {
+    std::unique_lock<std::mutex> lock = lockCluster();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (sPending[w] > 0) {
@@ -1020,6 +1130,8 @@ private:
       } else if (!sInit[w] && failed(violation(inst, lane,
                     "read of uninitialised shared memory (word " +
                         std::to_string(w) + ")")))
+        return failure();
+      if (failed(clusterAccess(inst, lane, w, "read")))
         return failure();
       if (sWEpoch[w] == epoch && sWriter[w] != lane &&
           failed(violation(inst, lane,
@@ -1038,9 +1150,9 @@ private:
     }
     int a = d->argIndex >= 0 ? static_cast<int>(d - mems.data()) : -1;
     int64_t gid = blockLinear * nt + lane;
-    int64_t wg = writerGid[a][li];
+    int64_t wg = writers.gid[a][li];
     if (wg >= 0 && wg != gid &&
-        (wg / nt != blockLinear || writerEpoch[a][li] == epoch))
+        (wg / nt != blockLinear || writers.epoch[a][li] == epoch))
       return fail(inst, lane,
                   "global memory race: element " + std::to_string(li) +
                       " of " + d->name + " read after another thread (" +
@@ -1078,6 +1190,7 @@ private:
 
   LogicalResult storeAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
                         float v) {
+    std::unique_lock<std::mutex> lock = lockCluster();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (sPending[w] > 0 &&
@@ -1104,6 +1217,8 @@ private:
                                " written without a barrier after " +
                                readerName(w) + " read it")))
         return failure();
+      if (failed(clusterAccess(inst, lane, w, "store")))
+        return failure();
       sWEpoch[w] = epoch;
       sWriter[w] = lane;
       sWFence[w] = fenceCount[lane];
@@ -1113,16 +1228,16 @@ private:
     }
     int a = static_cast<int>(d - mems.data());
     int64_t gid = blockLinear * nt + lane;
-    int64_t wg = writerGid[a][li];
+    int64_t wg = writers.gid[a][li];
     if (wg >= 0 && wg != gid &&
-        (wg / nt != blockLinear || writerEpoch[a][li] == epoch))
+        (wg / nt != blockLinear || writers.epoch[a][li] == epoch))
       return fail(inst, lane,
                   "global memory race: element " + std::to_string(li) +
                       " of " + d->name + " written by two threads (" +
                       (wg / nt != blockLinear ? "other block" : "no barrier") +
                       ")");
-    writerGid[a][li] = gid;
-    writerEpoch[a][li] = epoch;
+    writers.gid[a][li] = gid;
+    writers.epoch[a][li] = epoch;
     d->data[li] = v;
     d->global->written[li] = 1;
     return success();
@@ -1219,8 +1334,41 @@ private:
   std::vector<uint64_t> regs;
   std::vector<MemDesc> mems;
   int rawId, viewBase;
-  std::vector<std::vector<int64_t>> writerGid;
-  std::vector<std::vector<int32_t>> writerEpoch;
+  GlobalWriters &writers;
+  /// Clusters: the cluster this block belongs to and its rank in it, its
+  /// cluster barrier arrivals and completed waits; per shared word, the
+  /// arrivals of the block of the cluster that last stored to it through
+  /// distributed shared memory (-1: none) and which block that was. The
+  /// store is visible to this block once it has waited at a cluster barrier
+  /// the writer arrived at afterwards (waits > that arrival count).
+  ClusterState *cluster = nullptr;
+  int rank = 0;
+  int64_t arrivals = 0, waits = 0;
+  std::vector<int64_t> sRemoteWrite;
+  std::vector<int32_t> sRemoteWriter;
+  /// Holds the cluster's lock where blocks run concurrently.
+  std::unique_lock<std::mutex> lockCluster() {
+    return cluster ? std::unique_lock<std::mutex>(cluster->mutex)
+                   : std::unique_lock<std::mutex>();
+  }
+  /// An access of shared word `w` by this block (`what`: "read" or
+  /// "store"): reports one that a cluster barrier does not order after
+  /// another block's store to `w`.
+  LogicalResult clusterAccess(const Inst &inst, int lane, int64_t w,
+                              StringRef what) {
+    if (!cluster || sRemoteWrite[w] < 0 || sRemoteWrite[w] < waits)
+      return success();
+    return violation(inst, lane,
+                     "distributed shared memory race: " + what.str() +
+                         " of shared memory word " + std::to_string(w) +
+                         " without a cluster barrier (arrive by the writer, "
+                         "wait by this block) after cluster block " +
+                         std::to_string(sRemoteWriter[w]) + " stored to it");
+  }
+  LogicalResult execClusterStore(const Inst &inst,
+                                 const std::vector<int> &lanes);
+  LogicalResult execClusterBarrier(const Inst &inst,
+                                   const std::vector<int> &lanes);
   std::vector<float> smem;
   std::vector<uint8_t> sInit;
   std::vector<int32_t> sWriter, sWEpoch, sReader, sREpoch;
@@ -1523,6 +1671,33 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
           static_cast<uint64_t>(kSmemWindowBase + mems[id].sharedBase * 4);
     }
     return success();
+  case Opc::ClusterArrive:
+  case Opc::ClusterWait:
+    return execClusterBarrier(inst, lanes);
+  case Opc::IntToPtr:
+    for (int l : lanes)
+      R(inst.out[0], l) = R(inst.in[0], l);
+    return success();
+  case Opc::Mapa:
+    // A shared::cluster address: (rank + 1) << 40 | the shared-window
+    // address in that block.
+    for (int l : lanes) {
+      uint64_t addr = R(inst.in[0], l);
+      int64_t r = I(inst.in[1], l);
+      if (r < 0 || r >= k.clusterX)
+        return fail(inst, l,
+                    "nvvm.mapa to block rank " + std::to_string(r) +
+                        " of a cluster of " + std::to_string(k.clusterX));
+      if (addr < static_cast<uint64_t>(kSmemWindowBase) ||
+          addr >= static_cast<uint64_t>(kSmemWindowBase + smemBytes))
+        return fail(inst, l,
+                    "nvvm.mapa of address " + std::to_string(addr) +
+                        ", outside the block's dynamic shared memory");
+      R(inst.out[0], l) = (static_cast<uint64_t>(r + 1) << 40) | addr;
+    }
+    return success();
+  case Opc::ClusterStore:
+    return execClusterStore(inst, lanes);
   case Opc::FenceProxy:
     for (int l : lanes)
       ++fenceCount[l];
@@ -1934,6 +2109,7 @@ LogicalResult BlockExecutor::asyncCopy(const Inst &inst, int lane) {
 
 LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
                                             std::vector<PendingCopy> &copies) {
+  std::unique_lock<std::mutex> lock = lockCluster();
   for (PendingCopy &pc : copies) {
     for (size_t i = 0; i < pc.words.size(); ++i) {
       int64_t w = pc.words[i];
@@ -1954,6 +2130,8 @@ LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
                                " completes without a barrier after " +
                                readerName(w) + " read it")))
         return failure();
+      if (failed(clusterAccess(at, lane, w, "cp.async")))
+        return failure();
       sWEpoch[w] = epoch;
       sWriter[w] = lane;
       // A generic-proxy write: a wgmma needs the thread's fence.proxy after
@@ -1962,6 +2140,105 @@ LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
       sInit[w] = 1;
       smem[w] = pc.vals[i];
     }
+  }
+  return success();
+}
+
+LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
+                                               const std::vector<int> &lanes) {
+  bool arrive = inst.opc == Opc::ClusterArrive;
+  const char *name = arrive ? "nvvm.cluster.arrive" : "nvvm.cluster.wait";
+  if (static_cast<int>(lanes.size()) != nt)
+    return fail(inst, lanes.empty() ? -1 : lanes.front(),
+                std::string(name) + " reached by " +
+                    std::to_string(lanes.size()) + " of " +
+                    std::to_string(nt) + " threads (divergent cluster barrier)");
+  if (!cluster)
+    return fail(inst, -1,
+                std::string(name) +
+                    " in a kernel without clusters (no nvvm.cluster_dim)");
+  if (arrive) {
+    if (arrivals != waits)
+      return fail(inst, -1,
+                  "nvvm.cluster.arrive again before nvvm.cluster.wait");
+    std::lock_guard<std::mutex> lock(cluster->mutex);
+    cluster->arrivals[rank] = ++arrivals;
+    cluster->cv.notify_all();
+    return success();
+  }
+  if (waits == arrivals)
+    return fail(inst, -1, "nvvm.cluster.wait without nvvm.cluster.arrive");
+  ++waits;
+  int missing = -1;
+  bool othersFailed = false;
+  {
+    std::unique_lock<std::mutex> lock(cluster->mutex);
+    cluster->cv.wait(lock, [&] {
+      if (cluster->failed)
+        return othersFailed = true;
+      for (size_t r = 0; r < cluster->blocks.size(); ++r)
+        if (cluster->arrivals[r] < waits) {
+          if (!cluster->exited[r])
+            return false;
+          missing = static_cast<int>(r);
+        }
+      return true;
+    });
+  }
+  if (othersFailed) {
+    error = "simulator: another block of the cluster failed";
+    return failure();
+  }
+  if (missing >= 0)
+    return fail(inst, -1,
+                "nvvm.cluster.wait for cluster block " +
+                    std::to_string(missing) + ", which exited without arriving");
+  return success();
+}
+
+LogicalResult BlockExecutor::execClusterStore(const Inst &inst,
+                                              const std::vector<int> &lanes) {
+  // llvm.store %value, %ptr: in = value, address.
+  for (int l : lanes) {
+    uint64_t p = R(inst.in[1], l);
+    int64_t r = static_cast<int64_t>(p >> 40) - 1;
+    int64_t addr = static_cast<int64_t>(p & ((uint64_t{1} << 40) - 1));
+    if (!cluster || r < 0 || r >= static_cast<int64_t>(cluster->blocks.size()))
+      return fail(inst, l,
+                  "llvm.store to a !llvm.ptr<7> that nvvm.mapa did not make");
+    BlockExecutor &owner = *cluster->blocks[r];
+    if ((addr - kSmemWindowBase) % 4 != 0 || addr < kSmemWindowBase ||
+        addr + 4 > kSmemWindowBase + owner.smemBytes)
+      return fail(inst, l,
+                  "distributed shared memory store at address " +
+                      std::to_string(addr) + " of cluster block " +
+                      std::to_string(r) + " is misaligned or out of bounds");
+    int64_t w = (addr - kSmemWindowBase) / 4;
+    std::unique_lock<std::mutex> lock = lockCluster();
+    std::string where = "word " + std::to_string(w) + " of cluster block " +
+                        std::to_string(r);
+    if (cluster->exited[r] &&
+        failed(violation(inst, l, "store to " + where + ", which has exited")))
+      return failure();
+    if (owner.sPending[w] > 0 &&
+        failed(violation(inst, l,
+                         "store to " + where + " while a cp.async to it is "
+                                               "pending")))
+      return failure();
+    // Two blocks storing to one word without a cluster barrier between.
+    if (owner.sRemoteWrite[w] >= 0 && owner.sRemoteWriter[w] != rank &&
+        owner.sRemoteWrite[w] >= waits &&
+        failed(violation(inst, l,
+                         "distributed shared memory race: " + where +
+                             " stored to by cluster blocks " +
+                             std::to_string(owner.sRemoteWriter[w]) + " and " +
+                             std::to_string(rank) +
+                             " without a cluster barrier in between")))
+      return failure();
+    owner.sRemoteWrite[w] = arrivals;
+    owner.sRemoteWriter[w] = rank;
+    owner.sInit[w] = 1;
+    owner.smem[w] = F(inst.in[0], l);
   }
   return success();
 }
@@ -2415,17 +2692,76 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
       return hostFail("buffer shape does not match kernel argument " +
                       std::to_string(i));
   }
-  BlockExecutor exec(k, bufs, argIdx, grid, block, smemBytes, keepGoing,
-                     stats, error);
+  GlobalWriters writers(bufs);
   ++stats.launches;
   stats.threadsPerBlockMax = std::max(stats.threadsPerBlockMax, nt);
   stats.sharedBytesMax = std::max(stats.sharedBytesMax, smemBytes);
+  if (k.clusterX == 1) {
+    BlockExecutor exec(k, bufs, argIdx, grid, block, smemBytes, keepGoing,
+                       stats, error, writers);
+    for (int64_t z = 0; z < grid[2]; ++z)
+      for (int64_t y = 0; y < grid[1]; ++y)
+        for (int64_t x = 0; x < grid[0]; ++x) {
+          ++stats.blocks;
+          if (failed(exec.runBlock(x, y, z)))
+            return failure();
+        }
+    return success();
+  }
+  // Clusters: the blocks of one cluster run concurrently, one host thread
+  // each (a cluster barrier blocks its thread until all have arrived).
+  const int64_t cx = k.clusterX;
+  if (grid[0] % cx != 0)
+    return hostFail("grid x (" + std::to_string(grid[0]) +
+                    ") is not a multiple of the cluster size (" +
+                    std::to_string(cx) + ")");
+  ClusterState state;
+  std::vector<Stats> blockStats(cx);
+  std::vector<std::string> errors(cx);
+  std::vector<std::unique_ptr<BlockExecutor>> execs;
+  for (int64_t r = 0; r < cx; ++r) {
+    execs.push_back(std::make_unique<BlockExecutor>(
+        k, bufs, argIdx, grid, block, smemBytes, keepGoing, blockStats[r],
+        errors[r], writers));
+    execs.back()->joinCluster(&state, static_cast<int>(r));
+    state.blocks.push_back(execs.back().get());
+  }
+  auto merge = [&] {
+    for (Stats &s : blockStats) {
+      stats.instructions += s.instructions;
+      if (s.violations && stats.violations == 0)
+        stats.firstViolation = s.firstViolation;
+      stats.violations += s.violations;
+      s = Stats();
+    }
+  };
   for (int64_t z = 0; z < grid[2]; ++z)
     for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x) {
-        ++stats.blocks;
-        if (failed(exec.runBlock(x, y, z)))
-          return failure();
+      for (int64_t x = 0; x < grid[0]; x += cx) {
+        state.reset();
+        std::vector<char> ok(cx, 0);
+        std::vector<std::thread> threads;
+        for (int64_t r = 1; r < cx; ++r)
+          threads.emplace_back([&, r] {
+            ok[r] = succeeded(execs[r]->runBlock(x + r, y, z));
+          });
+        ok[0] = succeeded(execs[0]->runBlock(x, y, z));
+        for (std::thread &t : threads)
+          t.join();
+        stats.blocks += cx;
+        merge();
+        // Report the block that failed first, not the ones it stopped.
+        for (int64_t r = 0; r < cx; ++r)
+          if (!ok[r] && errors[r].find("another block of the cluster") ==
+                            std::string::npos) {
+            error = errors[r];
+            return failure();
+          }
+        for (int64_t r = 0; r < cx; ++r)
+          if (!ok[r]) {
+            error = errors[r];
+            return failure();
+          }
       }
   return success();
 }

@@ -41,6 +41,8 @@ struct PipelineOptions {
   int64_t tileWgmma = -1;
   /// wgmma warpgroups per channel group (0: cost model).
   int64_t tileWgmmaSplit = 0;
+  /// Blocks per cluster sharing a channel softmax (0: cost model).
+  int64_t tileClusterC = 0;
   /// FMA-path threads per block and largest row segment (0: pass default).
   int64_t tileThreads = 0, tileMaxW = 0;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
@@ -56,7 +58,8 @@ struct PipelineOptions {
 /// Registers the code generation options shared by the tools: the epilogue
 /// math (--epilogue-math) and the tiling overrides (--tuning, --tile-rows,
 /// --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
-/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split); call
+/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split,
+/// --tile-cluster-c); call
 /// before parsing the command line.
 void registerCodegenCLOptions();
 

@@ -348,6 +348,24 @@ private:
   /// Issues round `q`'s input rows from `ipacked` (16-byte copies, zero
   /// fill outside the input) into the buffer at `buf` and commits them.
   void copyRoundPackedInputs(Value q, Value buf);
+
+  /// Clusters (`clusterC > 1`): this block's rank in its cluster (its
+  /// channel tile).
+  Value clusterRank;
+  /// Element offset of statistics array `k` of reduction `ordinal`.
+  int64_t statsArray(int64_t ordinal, int64_t k) const {
+    return smemPlan.statsOffset +
+           (smemPlan.statsArrays * ordinal + k) * smemPlan.statsLen;
+  }
+  /// Combines the per-position softmax statistics that every block of the
+  /// cluster stored into this block's arrays 0 .. 2 clusterC - 1 of
+  /// reduction `ordinal` (`numLines` lines) into its normalisation factor
+  /// (array 2 clusterC).
+  void combineClusterStatistics(int64_t ordinal, int64_t numLines,
+                                int64_t lineWidth);
+  /// Stores `v` to f32 element `offset` of the shared memory of cluster
+  /// block `rank` (distributed shared memory).
+  void storeClusterShared(Value v, Value offset, int64_t rank);
 };
 
 void KernelEmitter::emit() {
@@ -374,10 +392,21 @@ void KernelEmitter::emit() {
   tx = remu(tid, cfg.getThreadsW());
   ty = divu(tid, cfg.getThreadsW());
   Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  Value wt = remu(bid, launch.numWTiles);
-  Value r = divu(bid, launch.numWTiles);
-  Value ct = remu(r, launch.numCTiles);
-  r = divu(r, launch.numCTiles);
+  Value wt, ct, r;
+  if (cfg.getClusterC() > 1) {
+    // A cluster is clusterC consecutive blocks: the channel tiles of one
+    // (W tile, rows) tile.
+    ct = remu(bid, launch.numCTiles);
+    r = divu(bid, launch.numCTiles);
+    wt = remu(r, launch.numWTiles);
+    r = divu(r, launch.numWTiles);
+    clusterRank = ct;
+  } else {
+    wt = remu(bid, launch.numWTiles);
+    r = divu(bid, launch.numWTiles);
+    ct = remu(r, launch.numCTiles);
+    r = divu(r, launch.numCTiles);
+  }
   Value hb = remu(r, launch.numHBlocks);
   r = divu(r, launch.numHBlocks);
   if (cfg.getRows() == 1) {
@@ -1351,13 +1380,18 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   bool alongChannels = softmax && softmax.getDim() == 1;
   int64_t lineWidth = alongChannels ? tileW : tileC;
   int64_t numLines = cfg.getRows() * lineWidth;
-  int64_t lineLen = alongChannels ? g.cout : g.out[2];
+  const bool clustered = alongChannels && cfg.getClusterC() > 1;
+  // In a cluster a block reduces its own channels (the last block's may be
+  // fewer than tileC).
+  Value lineLen =
+      clustered ? Value(arith::MinSIOp::create(b, sub(c(g.cout), co0),
+                                               c(tileC)))
+                : c(alongChannels ? g.cout : g.out[2]);
+  int64_t statsA = statsArray(ordinal, 0), statsB = statsArray(ordinal, 1);
   int64_t perLine = 1;
   while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
     perLine *= 2;
   int64_t linesPerPass = launch.threads / perLine;
-  int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
-  int64_t statsB = statsA + smemPlan.statsLen;
   {
     auto loop = scf::ForOp::create(b, c(0), c(numLines), c(linesPerPass));
     OpBuilder::InsertionGuard guard(b);
@@ -1371,7 +1405,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value lineValid =
         andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
              andI(inside, ult(rowHeight(rr), g.out[1])));
-    Value len = arith::SelectOp::create(b, lineValid, c(lineLen), c(0));
+    Value len = arith::SelectOp::create(b, lineValid, lineLen, c(0));
     auto addrOf = [&](Value idx) {
       return alongChannels ? tileAddr(tile, rr, idx, pos)
                            : tileAddr(tile, rr, pos, idx);
@@ -1432,10 +1466,13 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
             return addF(acc, ex);
           },
           addF);
-      statB = arith::DivFOp::create(b, f(1.0), statB);
+      // In a cluster the partial sum is kept: the blocks combine theirs
+      // below.
+      if (!clustered)
+        statB = arith::DivFOp::create(b, f(1.0), statB);
     } else {
       auto ln = cast<LayerNormOp>(op);
-      Value invLen = f(1.0 / static_cast<double>(lineLen));
+      Value invLen = f(1.0 / static_cast<double>(g.out[2]));
       Value sum = reduceLine(
           f(0.0), [&](Value acc, Value x, Value) { return addF(acc, x); },
           addF);
@@ -1455,13 +1492,84 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value writer = andI(lineValid, cmp(arith::CmpIPredicate::eq, part, c(0)));
     auto ifOp = scf::IfOp::create(b, TypeRange{}, writer, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    sstore(statA, add(line, statsA));
-    sstore(statB, add(line, statsB));
+    if (clustered) {
+      // Pushed to every block of the cluster (this one included): slot
+      // `rank` of their max and sum arrays. Remote stores need no reply, and
+      // after the cluster barrier every block reads only its own memory.
+      const int64_t blocks = cfg.getClusterC();
+      Value slot = mul(clusterRank, smemPlan.statsLen);
+      for (int64_t j = 0; j < blocks; ++j) {
+        storeClusterShared(statA, add(add(line, slot), statsArray(ordinal, 0)),
+                           j);
+        storeClusterShared(
+            statB, add(add(line, slot), statsArray(ordinal, blocks)), j);
+      }
+    } else {
+      sstore(statA, add(line, statsA));
+      sstore(statB, add(line, statsB));
+    }
   }
+  if (clustered)
+    combineClusterStatistics(ordinal, numLines, lineWidth);
   gpu::BarrierOp::create(b);
 
   // 3. Nothing more here: readers normalise on load (`normalizedValue`),
   // which saves a pass over the tile and a barrier.
+}
+
+void KernelEmitter::storeClusterShared(Value v, Value offset, int64_t rank) {
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto ptr7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, smem);
+  Value addr = arith::IndexCastOp::create(b, b.getI64Type(),
+                                          add(base, mul(offset, 4)));
+  Value local = LLVM::IntToPtrOp::create(b, ptr3, addr);
+  Value remote = NVVM::MapaOp::create(
+      b, ptr7, local,
+      arith::ConstantOp::create(b, b.getI32IntegerAttr(rank)).getResult());
+  LLVM::StoreOp::create(b, v, remote);
+}
+
+void KernelEmitter::combineClusterStatistics(int64_t ordinal, int64_t numLines,
+                                             int64_t lineWidth) {
+  // Every block's statistics stores (release) have landed (acquire) once
+  // all blocks arrived.
+  NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+  const int64_t blocks = cfg.getClusterC();
+  auto loop = scf::ForOp::create(b, c(0), c(numLines), c(launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value line = add(loop.getInductionVar(), tid);
+  Value rr = divu(line, lineWidth), pos = remu(line, lineWidth);
+  Value valid =
+      andI(ult(line, numLines), andI(ult(add(ow0, pos), g.out[2]),
+                                     ult(rowHeight(rr), g.out[1])));
+  auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  // max over the cluster, then sum_j s_j exp(m_j - max); this block's
+  // factor is exp(m_own - max) / sum. (A block has at least one channel:
+  // clusterC is the number of channel tiles.)
+  SmallVector<Value, 8> m, s;
+  for (int64_t j = 0; j < blocks; ++j) {
+    m.push_back(sload(add(line, statsArray(ordinal, j))));
+    s.push_back(sload(add(line, statsArray(ordinal, blocks + j))));
+  }
+  Value mx = m[0];
+  for (int64_t j = 1; j < blocks; ++j)
+    mx = arith::MaximumFOp::create(b, mx, m[j]);
+  auto expOf = [&](Value x) -> Value {
+    return math::ExpOp::create(b, arith::SubFOp::create(b, x, mx));
+  };
+  Value sum = f(0.0);
+  for (int64_t j = 0; j < blocks; ++j)
+    sum = math::FmaOp::create(b, s[j], expOf(m[j]), sum);
+  Value own = m[0];
+  for (int64_t j = 1; j < blocks; ++j)
+    own = arith::SelectOp::create(
+        b, cmp(arith::CmpIPredicate::eq, clusterRank, c(j)), m[j], own);
+  sstore(arith::DivFOp::create(b, expOf(own), sum),
+         add(line, statsArray(ordinal, 2 * blocks)));
 }
 
 Value KernelEmitter::normalizedValue(Operation *op, const Element &el) {
@@ -1469,13 +1577,18 @@ Value KernelEmitter::normalizedValue(Operation *op, const Element &el) {
   auto softmax = dyn_cast<SoftmaxOp>(op);
   bool alongChannels = softmax && softmax.getDim() == 1;
   int64_t lineWidth = alongChannels ? cfg.getTileW() : cfg.getTileC();
-  int64_t statsA = smemPlan.statsOffset + 2 * smemPlan.statsLen * ordinal;
-  int64_t statsB = statsA + smemPlan.statsLen;
+  int64_t statsA = statsArray(ordinal, 0), statsB = statsArray(ordinal, 1);
   Value x = sload(tileAddr(a.tileOf.lookup(op), el.r, el.cl, el.wl));
   Value line = add(mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
+  // The tile holds exp(x - max); the factor is 1 / sum, or in a cluster
+  // exp(max - cluster max) / cluster sum.
+  if (softmax)
+    return arith::MulFOp::create(
+        b, x,
+        sload(add(line, alongChannels && cfg.getClusterC() > 1
+                            ? statsArray(ordinal, 2 * cfg.getClusterC())
+                            : statsB)));
   Value sB = sload(add(line, statsB));
-  if (softmax) // The tile holds exp(x - max); statsB is 1 / sum.
-    return arith::MulFOp::create(b, x, sB);
   auto ln = cast<LayerNormOp>(op);
   Value y = arith::MulFOp::create(
       b, arith::SubFOp::create(b, x, sload(add(line, statsA))), sB);
@@ -1642,6 +1755,20 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       for (Value v : {ln.getWeight(), ln.getBias()})
         if (v && !isa<BlockArgument>(v))
           return ln.emitOpError("weight and bias must be kernel inputs");
+  TileConfigAttr cfg = *kernel.getConfig();
+  LaunchPlan launch = LaunchPlan::get(analysis, cfg);
+  const ConvGeometry &g = analysis.geom;
+  if (analysis.needsAllChannels &&
+      cfg.getTileC() * cfg.getClusterC() < g.cout)
+    return kernel.emitOpError("tile config holds ")
+           << cfg.getTileC() << " x " << cfg.getClusterC()
+           << " channels (tileC x clusterC); its channel softmax needs all "
+           << g.cout << " in one block or cluster";
+  if (cfg.getClusterC() > 1 && launch.numCTiles != cfg.getClusterC())
+    return kernel.emitOpError("tile config has clusterC = ")
+           << cfg.getClusterC() << " but " << launch.numCTiles
+           << " channel tiles; a cluster must hold exactly the channel tiles "
+              "of a channel softmax";
   MLIRContext *ctx = kernel.getContext();
   SmallVector<Type> argTypes;
   auto toMemRef = [](Type t) {
@@ -1669,7 +1796,6 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     b.getUnitAttr());
-  LaunchPlan launch = LaunchPlan::get(analysis, *kernel.getConfig());
   // Ask ptxas for at most 128 registers per thread (two 256-thread blocks,
   // or four 128-thread blocks, per SM): the staging address arithmetic is
   // otherwise hoisted into registers generously.
@@ -1678,6 +1804,12 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                     1, std::min<int64_t>(8, 512 / launch.threads))));
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(launch.threads), 1, 1}));
+  // Clusters are compiled in (`.reqnctapercluster`), so a plain
+  // cuLaunchKernel launches them.
+  if (cfg.getClusterC() > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  b.getDenseI32ArrayAttr(
+                      {static_cast<int32_t>(cfg.getClusterC()), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   KernelEmitter(b, kernel, analysis, func, math).emit();
   rewriteSigmoidReciprocals(func, math);

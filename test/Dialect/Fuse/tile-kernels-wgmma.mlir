@@ -8,6 +8,8 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=2 rows=4}))' | FileCheck %s --check-prefix=SPLIT2
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=SM90
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 cluster-c=1}))' | FileCheck %s --check-prefix=CLUSTER1
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 cluster-c=4}))' | FileCheck %s --check-prefix=CLUSTER4
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=fused | FileCheck %s
 // By default (wgmma=2, fusecc --chip=sm_90a) only kernels whose wgmma grid
 // fills an H100 once (>= 132 blocks) use it; smaller ones stay on mma.sync.
@@ -41,9 +43,18 @@ func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> t
 
 // A channel softmax over 128 channels: two channel groups = two
 // warpgroups; 65 positions in a phase -> N = 72 (one tile per row), one row
-// (2 phases x 1 row x 36 accumulators; 2 rows would need 144).
+// (2 phases x 1 row x 36 accumulators; 2 rows would need 144). A block of
+// one row is split over a 2-block cluster instead: 64 channels and two rows
+// per block, one warpgroup per row, all H taps per round (the CLUSTER1
+// checks: cluster-c=1 turns it off).
 // CHECK-LABEL: fuse.kernel "softmax_c_k0"
-// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>
+// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
+// CLUSTER1-LABEL: fuse.kernel "softmax_c_k0"
+// CLUSTER1-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>
+// Four blocks of 64 channels need 256: no wgmma config with cluster-c=4
+// (mma.sync instead).
+// CLUSTER4-LABEL: fuse.kernel "softmax_c_k0"
+// CLUSTER4-SAME: mmaWarpsC
 // Forced 4 rows in 2 row groups: 2 phases x 2 rows x 36 = 144 accumulators
 // per thread do not fit: no wgmma config.
 // DEFAULT-LABEL: fuse.kernel "softmax_c_k0"

@@ -35,7 +35,7 @@ LogicalResult TileConfigAttr::verify(
     int64_t threadsW, int64_t threadsC, int64_t chanPerThread, int64_t ciChunk,
     StringRef precision, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
-    int64_t wgmmaN, int64_t wgmmaGroups) {
+    int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -93,6 +93,10 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "mergeHTaps must be 0 or 1, got " << mergeHTaps;
   if (mergeHTaps && !anyMma && !anyWgmma)
     return emitError() << "mergeHTaps needs the tensor-core path";
+  if (clusterC != 1 && clusterC != 2 && clusterC != 4 && clusterC != 8)
+    return emitError() << "clusterC must be 1, 2, 4 or 8, got " << clusterC;
+  if (clusterC > 1 && !anyWgmma)
+    return emitError() << "clusterC > 1 needs the wgmma path";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";

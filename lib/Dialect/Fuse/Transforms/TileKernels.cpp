@@ -129,7 +129,8 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
         StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH,
-        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0});
+        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
+        /*clusterC=*/int64_t{1});
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
@@ -190,20 +191,47 @@ constexpr int64_t kMaxWgmmaAccumulators = 80;
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
-/// memory). Returns a null attribute when the kernel does not fit
-/// (grouped convolutions, rows longer than 256 positions per phase).
+/// memory). A channel softmax's channels are split over a cluster of
+/// `clusterC` blocks (`forcedCluster`; 0: the cost model's choice). Returns
+/// a null attribute when the kernel does not fit (grouped convolutions,
+/// rows longer than 256 positions per phase).
 TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                  int64_t maxTileW, int64_t forcedRows,
                                  int64_t forcedCiChunk, int64_t forcedTileC,
-                                 int64_t forcedSplit, int64_t mergeH) {
+                                 int64_t forcedSplit, int64_t mergeH,
+                                 int64_t forcedCluster) {
   const ConvGeometry &g = a.geom;
   if (g.groups != 1)
     return {};
   const int64_t sw = g.stride[2];
   const int64_t cout64 = llvm::alignTo(g.cout, 64);
+  // Clusters split a channel softmax; other kernels' channel tiles are
+  // independent blocks anyway.
+  if (!a.needsAllChannels)
+    forcedCluster = 1;
+  if (forcedCluster == 0) {
+    // A block of all 128 channels holds one row (its accumulators allow no
+    // more), so every staged weight serves one row. Two blocks of 64
+    // channels and two rows each, all H taps per round, in a cluster that
+    // combines their statistics, stage half the weight bytes per output and
+    // half the rounds: kb2_91 -6% (docs/perf.md section 76).
+    TileConfigAttr one =
+        chooseWgmmaConfig(kernel, a, maxTileW, forcedRows, forcedCiChunk,
+                          forcedTileC, forcedSplit, mergeH, 1);
+    if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
+        !forcedSplit)
+      if (TileConfigAttr two = chooseWgmmaConfig(
+              kernel, a, maxTileW, /*forcedRows=*/2, forcedCiChunk,
+              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
+        return two;
+    return one;
+  }
+  const int64_t clusterC = forcedCluster;
+  if (a.needsAllChannels && cout64 % (64 * clusterC) != 0)
+    return {};
   int64_t tileC =
       a.needsAllChannels
-          ? cout64
+          ? cout64 / clusterC
           : std::min<int64_t>(
                 cout64, forcedTileC ? llvm::alignTo(forcedTileC, 64) : 64);
   const int64_t channelGroups = tileC / 64;
@@ -259,7 +287,7 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
             /*chanPerThread=*/int64_t{1}, ciChunk, StringRef("tf32"),
             int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N,
-            groups);
+            groups, clusterC);
         if (!cfg)
           return {};
         if (SharedMemoryPlan::get(a, cfg).bytes() <= kMaxSharedBytes)
@@ -356,7 +384,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
       int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
-      /*wgmmaGroups=*/int64_t{0});
+      /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))
@@ -390,6 +418,8 @@ struct TunedChoice {
   int64_t warpsC = 0, mergeH = 0;
   /// 1: wgmma where the chip has it, -1: mma.sync (0: the default).
   int64_t wgmma = 0, wgmmaSplit = 0;
+  /// Blocks per cluster of a channel softmax (0: the cost model).
+  int64_t clusterC = 0;
 };
 
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
@@ -432,7 +462,8 @@ FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
                                {"warps_c", &c.warpsC},
                                {"merge_h", &c.mergeH},
                                {"wgmma", &c.wgmma},
-                               {"wgmma_split", &c.wgmmaSplit}})
+                               {"wgmma_split", &c.wgmmaSplit},
+                               {"cluster_c", &c.clusterC}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -480,12 +511,17 @@ struct TileKernelsPass
         k.wgmmaSplit != 4)
       return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
                      << k.wgmmaSplit;
+    if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
+        k.clusterC != 4 && k.clusterC != 8)
+      return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
+                     << k.clusterC;
     return success();
   }
 
   void runOnOperation() override {
     if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
-                                           mergeHTaps, 0, wgmmaSplit})))
+                                           mergeHTaps, 0, wgmmaSplit,
+                                           clusterC})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
@@ -513,8 +549,8 @@ struct TileKernelsPass
       if (failed(a))
         return WalkResult::interrupt();
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,   ciChunk,    tileC, threads,   maxTileW,
-                        warpsC, mergeHTaps, 0,     wgmmaSplit};
+      TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
+                        warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
       auto it = tuned.find(a->tuningKey(kernel, precision));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
@@ -525,6 +561,7 @@ struct TileKernelsPass
         knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
         knobs.wgmma = t.wgmma;
         knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
+        knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
         // threads / max-tile-w always have values: the entry's win over the
         // defaults unless the options were changed from them.
         if (t.threads && threads == kDefaultThreads)
@@ -545,7 +582,7 @@ struct TileKernelsPass
       if (precision == "tf32" && wgmma && knobs.wgmma >= 0)
         if (TileConfigAttr wg = chooseWgmmaConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
-                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH))
+                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
           if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
               (wgmma == 1 || knobs.wgmma == 1 ||
                LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks))

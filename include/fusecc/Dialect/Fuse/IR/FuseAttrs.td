@@ -48,6 +48,14 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     with both operands read by the tensor cores from shared memory, staged
     two rounds deep.
 
+    `clusterC > 1` (wgmma only) launches the blocks as thread block clusters
+    of `clusterC` consecutive blocks that share everything but their
+    channel tile: a channel softmax whose channels do not fit one block's
+    accumulators (with enough rows to reuse the staged weights) is split
+    over the cluster, each block reducing its own channels and combining
+    the per-position statistics of the others through distributed shared
+    memory.
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, precision = "ieee">`
   }];
@@ -62,7 +70,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "1">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$mergeHTaps,
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaN,
-                        DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups);
+                        DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups,
+                        DefaultValuedParameter<"int64_t", "1">:$clusterC);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -105,6 +105,12 @@ struct SharedMemoryPlan {
   /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
+  /// Statistics arrays per reduction, `statsLen` each: two (mean or max,
+  /// then 1 / sum or 1 / std), or in a cluster of C blocks 2 C + 1: the
+  /// partial max of each block, the partial sum of each block (every block
+  /// stores its partials into every block's arrays) and this block's
+  /// normalisation factor.
+  int64_t statsArrays = 2;
   /// Offset of the output tiles: 0 when they alias the staging buffers (dead
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
@@ -115,7 +121,9 @@ struct SharedMemoryPlan {
   static SharedMemoryPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };
 
-/// Launch geometry of a tiled kernel.
+/// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel
+/// tile, H block, depth, batch), the W tile fastest, or with clusters the
+/// channel tile fastest: a cluster is `clusterC` consecutive blocks.
 struct LaunchPlan {
   int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
   int64_t threads = 0;

@@ -65,10 +65,14 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,
+    Option<"clusterC", "cluster-c", "int64_t", "0",
+           "Blocks per thread block cluster that share a channel softmax on "
+           "the wgmma path, each computing tileC / clusterC channels (0: "
+           "cost model; 1, 2, 4 or 8). Ignored for other kernels">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
-           "warps-c, merge-h-taps, "
+           "warps-c, merge-h-taps, wgmma, wgmma-split, cluster-c, "
            "threads and max-tile-w unless the options above set them "
            "(threads and max-tile-w: changed from their defaults)">,
   ];
