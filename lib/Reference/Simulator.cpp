@@ -484,8 +484,9 @@ private:
         return fail(&op, "memref.extract_aligned_pointer_as_index is only "
                          "supported on a memref.view of "
                          "gpu.dynamic_shared_memory");
-    } else if (isa<NVVM::ClusterArriveOp>(op)) {
+    } else if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op)) {
       inst.opc = Opc::ClusterArrive;
+      inst.pred = isa<NVVM::ClusterArriveRelaxedOp>(op) ? 1 : 0;
     } else if (isa<NVVM::ClusterWaitOp>(op)) {
       inst.opc = Opc::ClusterWait;
     } else if (auto ip = dyn_cast<LLVM::IntToPtrOp>(op)) {
@@ -791,7 +792,7 @@ struct MemDesc {
 
 /// Per element of every global buffer of a launch: the global thread id of
 /// its last writer and that thread's barrier epoch at the write (shared by
-/// the blocks of a cluster, which run concurrently).
+/// the blocks of a cluster, which run interleaved).
 struct GlobalWriters {
   std::vector<std::vector<int64_t>> gid;
   std::vector<std::vector<int32_t>> epoch;
@@ -805,10 +806,12 @@ struct GlobalWriters {
 
 class BlockExecutor;
 
-/// The blocks of one thread block cluster. They run concurrently, one host
-/// thread each, so that a block can wait at a cluster barrier for the
-/// others; `mutex` guards this state and every shared-memory and global
-/// access of the cluster's blocks.
+/// The blocks of one thread block cluster, one host thread each so that a
+/// block can stop at a cluster barrier in the middle of its code. One block
+/// runs at a time (`turn`): a block runs until it waits at a cluster
+/// barrier not all blocks have reached, or exits, and then hands the turn
+/// to the next block, so every run interleaves the blocks the same way.
+/// `mutex` guards this state.
 struct ClusterState {
   std::mutex mutex;
   std::condition_variable cv;
@@ -816,12 +819,24 @@ struct ClusterState {
   /// Per block: cluster barrier arrivals so far, and whether it exited.
   std::vector<int64_t> arrivals;
   std::vector<uint8_t> exited;
+  /// The block that may run.
+  size_t turn = 0;
   /// Some block failed: the others stop waiting.
   bool failed = false;
   void reset() {
     arrivals.assign(blocks.size(), 0);
     exited.assign(blocks.size(), 0);
+    turn = 0;
     failed = false;
+  }
+  /// Hands the turn from `from` to the next block that has not exited.
+  void passTurn(size_t from) {
+    for (size_t i = 1; i <= blocks.size(); ++i)
+      if (!exited[(from + i) % blocks.size()]) {
+        turn = (from + i) % blocks.size();
+        break;
+      }
+    cv.notify_all();
   }
 };
 
@@ -924,8 +939,14 @@ public:
     returned = false;
     if (!cluster)
       return execRegion(k.body, all);
-    arrivals = waits = 0;
+    arrivals = waits = storesSinceArrive = 0;
     std::fill(sRemoteWrite.begin(), sRemoteWrite.end(), -1);
+    {
+      std::unique_lock<std::mutex> lock(cluster->mutex);
+      cluster->cv.wait(lock, [&] {
+        return cluster->turn == static_cast<size_t>(rank) || cluster->failed;
+      });
+    }
     bool ok = succeeded(execRegion(k.body, all));
     if (ok && arrivals != waits) {
       error = "simulator: block (" + std::to_string(bx) +
@@ -948,7 +969,7 @@ public:
       }
     cluster->exited[rank] = 1;
     cluster->failed |= !ok;
-    cluster->cv.notify_all();
+    cluster->passTurn(rank);
     return success(ok);
   }
 
@@ -1116,7 +1137,6 @@ private:
 
   LogicalResult loadAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
                        float &v) {
-    std::unique_lock<std::mutex> lock = lockCluster();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (sPending[w] > 0) {
@@ -1190,7 +1210,6 @@ private:
 
   LogicalResult storeAt(const Inst &inst, int lane, MemDesc *d, int64_t li,
                         float v) {
-    std::unique_lock<std::mutex> lock = lockCluster();
     if (d->shared) {
       int64_t w = d->sharedBase + li;
       if (sPending[w] > 0 &&
@@ -1344,13 +1363,10 @@ private:
   ClusterState *cluster = nullptr;
   int rank = 0;
   int64_t arrivals = 0, waits = 0;
+  /// Distributed shared memory stores since this block's last arrive.
+  int64_t storesSinceArrive = 0;
   std::vector<int64_t> sRemoteWrite;
   std::vector<int32_t> sRemoteWriter;
-  /// Holds the cluster's lock where blocks run concurrently.
-  std::unique_lock<std::mutex> lockCluster() {
-    return cluster ? std::unique_lock<std::mutex>(cluster->mutex)
-                   : std::unique_lock<std::mutex>();
-  }
   /// An access of shared word `w` by this block (`what`: "read" or
   /// "store"): reports one that a cluster barrier does not order after
   /// another block's store to `w`.
@@ -2109,7 +2125,6 @@ LogicalResult BlockExecutor::asyncCopy(const Inst &inst, int lane) {
 
 LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
                                             std::vector<PendingCopy> &copies) {
-  std::unique_lock<std::mutex> lock = lockCluster();
   for (PendingCopy &pc : copies) {
     for (size_t i = 0; i < pc.words.size(); ++i) {
       int64_t w = pc.words[i];
@@ -2161,6 +2176,13 @@ LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
     if (arrivals != waits)
       return fail(inst, -1,
                   "nvvm.cluster.arrive again before nvvm.cluster.wait");
+    // A relaxed arrive does not release this block's earlier stores.
+    if (inst.pred && storesSinceArrive > 0 &&
+        failed(violation(inst, -1,
+                         "nvvm.cluster.arrive.relaxed after distributed "
+                         "shared memory stores (it does not release them)")))
+      return failure();
+    storesSinceArrive = 0;
     std::lock_guard<std::mutex> lock(cluster->mutex);
     cluster->arrivals[rank] = ++arrivals;
     cluster->cv.notify_all();
@@ -2173,7 +2195,7 @@ LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
   bool othersFailed = false;
   {
     std::unique_lock<std::mutex> lock(cluster->mutex);
-    cluster->cv.wait(lock, [&] {
+    auto released = [&] {
       if (cluster->failed)
         return othersFailed = true;
       for (size_t r = 0; r < cluster->blocks.size(); ++r)
@@ -2183,7 +2205,15 @@ LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
           missing = static_cast<int>(r);
         }
       return true;
-    });
+    };
+    // Until every block has arrived, the others run (one at a time; a
+    // waiting block whose barrier is not complete passes the turn on).
+    while (!released()) {
+      cluster->passTurn(rank);
+      cluster->cv.wait(lock, [&] {
+        return cluster->turn == static_cast<size_t>(rank) || cluster->failed;
+      });
+    }
   }
   if (othersFailed) {
     error = "simulator: another block of the cluster failed";
@@ -2207,6 +2237,17 @@ LogicalResult BlockExecutor::execClusterStore(const Inst &inst,
       return fail(inst, l,
                   "llvm.store to a !llvm.ptr<7> that nvvm.mapa did not make");
     BlockExecutor &owner = *cluster->blocks[r];
+    // Only a completed cluster wait shows that every block has started
+    // (arrived once): before that the store may hit a block that is not
+    // running yet.
+    if (waits == 0 &&
+        failed(violation(inst, l,
+                         "distributed shared memory store to cluster block " +
+                             std::to_string(r) +
+                             " before a cluster barrier wait (the block may "
+                             "not have started)")))
+      return failure();
+    ++storesSinceArrive;
     if ((addr - kSmemWindowBase) % 4 != 0 || addr < kSmemWindowBase ||
         addr + 4 > kSmemWindowBase + owner.smemBytes)
       return fail(inst, l,
@@ -2214,7 +2255,6 @@ LogicalResult BlockExecutor::execClusterStore(const Inst &inst,
                       std::to_string(addr) + " of cluster block " +
                       std::to_string(r) + " is misaligned or out of bounds");
     int64_t w = (addr - kSmemWindowBase) / 4;
-    std::unique_lock<std::mutex> lock = lockCluster();
     std::string where = "word " + std::to_string(w) + " of cluster block " +
                         std::to_string(r);
     if (cluster->exited[r] &&
@@ -2708,8 +2748,8 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
         }
     return success();
   }
-  // Clusters: the blocks of one cluster run concurrently, one host thread
-  // each (a cluster barrier blocks its thread until all have arrived).
+  // Clusters: the blocks of one cluster run on one host thread each, one
+  // at a time (ClusterState), so that a cluster barrier can stop a block.
   const int64_t cx = k.clusterX;
   if (grid[0] % cx != 0)
     return hostFail("grid x (" + std::to_string(grid[0]) +

@@ -350,8 +350,11 @@ private:
   void copyRoundPackedInputs(Value q, Value buf);
 
   /// Clusters (`clusterC > 1`): this block's rank in its cluster (its
-  /// channel tile).
+  /// channel tile), and whether the wait of the (relaxed) cluster barrier
+  /// every block arrives at when it starts is still due: a block may
+  /// access another's shared memory only once that one has started.
   Value clusterRank;
+  bool clusterStartWaitDue = false;
   /// Element offset of statistics array `k` of reduction `ordinal`.
   int64_t statsArray(int64_t ordinal, int64_t k) const {
     return smemPlan.statsOffset +
@@ -401,6 +404,8 @@ void KernelEmitter::emit() {
     wt = remu(r, launch.numWTiles);
     r = divu(r, launch.numWTiles);
     clusterRank = ct;
+    NVVM::ClusterArriveRelaxedOp::create(b, b.getUnitAttr());
+    clusterStartWaitDue = true;
   } else {
     wt = remu(bid, launch.numWTiles);
     r = divu(bid, launch.numWTiles);
@@ -433,6 +438,8 @@ void KernelEmitter::emit() {
   }
   gpu::BarrierOp::create(b);
   emitEpilogue();
+  if (clusterStartWaitDue)
+    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
   gpu::ReturnOp::create(b);
 }
 
@@ -1388,6 +1395,12 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
                                                c(tileC)))
                 : c(alongChannels ? g.cout : g.out[2]);
   int64_t statsA = statsArray(ordinal, 0), statsB = statsArray(ordinal, 1);
+  // Every block of the cluster has started (arrived) before this block
+  // stores into their shared memory.
+  if (clustered && clusterStartWaitDue) {
+    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+    clusterStartWaitDue = false;
+  }
   int64_t perLine = 1;
   while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
     perLine *= 2;

@@ -191,3 +191,36 @@ func.func @two_blocks(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
 func.func @no_return(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
   llvm.unreachable
 }
+
+// -----
+
+// A channel softmax needs all channels of a position in one block or in
+// one cluster of blocks.
+func.func @softmax_channels_split(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32> {
+  // expected-error@+1 {{'fuse.kernel' op tile config holds 64 x 1 channels (tileC x clusterC); its channel softmax needs all 128 in one block or cluster}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", wgmmaN = 16, wgmmaGroups = 1>} -> tensor<1x128x5x17xf32> {
+  ^bb0(%a: tensor<1x4x2x8xf32>, %b: tensor<4x128x4x4xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+           output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
+         : (tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32>
+    %s = fuse.softmax %c {dim = 1 : i64} : tensor<1x128x5x17xf32>
+    fuse.yield %s : tensor<1x128x5x17xf32>
+  }
+  return %0 : tensor<1x128x5x17xf32>
+}
+
+// -----
+
+// A cluster holds exactly the channel tiles (here 2 tiles of 64, not 4).
+func.func @cluster_larger_than_tiles(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32> {
+  // expected-error@+1 {{'fuse.kernel' op tile config has clusterC = 4 but 2 channel tiles; a cluster must hold exactly the channel tiles of a channel softmax}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", wgmmaN = 16, wgmmaGroups = 1, clusterC = 4>} -> tensor<1x128x5x17xf32> {
+  ^bb0(%a: tensor<1x4x2x8xf32>, %b: tensor<4x128x4x4xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+           output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
+         : (tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32>
+    %s = fuse.softmax %c {dim = 1 : i64} : tensor<1x128x5x17xf32>
+    fuse.yield %s : tensor<1x128x5x17xf32>
+  }
+  return %0 : tensor<1x128x5x17xf32>
+}

@@ -766,3 +766,17 @@ func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC 
 func.func @tile_wgmma_rows() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{clusterC must be 1, 2, 4 or 8, got 3}}
+func.func @tile_cluster_three() attributes {cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 2, clusterC = 3>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{clusterC > 1 needs the wgmma path}}
+func.func @tile_cluster_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, clusterC = 2>} {
+  return
+}

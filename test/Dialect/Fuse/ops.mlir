@@ -313,6 +313,25 @@ func.func @tile_attr_defaults() attributes {
   return
 }
 
+// wgmma parameters and clusterC (default 1, elided then).
+// CHECK-LABEL: func.func @tile_attr_cluster
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
+// CHECK-LABEL: func.func @tile_attr_cluster_one
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>}
+func.func @tile_attr_cluster() attributes {
+    fuse.cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32,
+                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          rows = 2, mergeHTaps = 1, wgmmaN = 72,
+                          wgmmaGroups = 2, clusterC = 2>} {
+  return
+}
+func.func @tile_attr_cluster_one() attributes {
+    fuse.cfg = #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32,
+                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          wgmmaN = 72, wgmmaGroups = 2, clusterC = 1>} {
+  return
+}
+
 // The attribute on its own, as a discardable attribute.
 // CHECK-LABEL: func.func @tile_attr_generic
 // CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">

@@ -5,7 +5,7 @@
 // PRECISION: error: fuse-tile-kernels: precision must be ieee or tf32, got 'fp16'
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=16}))' 2>&1 | FileCheck %s --check-prefix=THREADS16
-// THREADS16: tile-kernels-options.mlir:[[@LINE+39]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16
+// THREADS16: tile-kernels-options.mlir:[[@LINE+41]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16
 // THREADS16-NOT: 'fuse.kernel' op
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=2048}))' 2>&1 | FileCheck %s --check-prefix=THREADS2048
 // THREADS2048: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=2048
@@ -28,6 +28,8 @@
 // MERGEH: error: fuse-tile-kernels: merge-h-taps must be 0 or 1, got 2
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma-split=9}))' 2>&1 | FileCheck %s --check-prefix=WGSPLIT
 // WGSPLIT: error: fuse-tile-kernels: wgmma-split must be 0 (auto), 1, 2 or 4, got 9
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{cluster-c=3}))' 2>&1 | FileCheck %s --check-prefix=CLUSTERC
+// CLUSTERC: error: fuse-tile-kernels: cluster-c must be 0 (auto), 1, 2, 4 or 8, got 3
 
 // The stride and thread-grid limits of the cost model itself are tested in
 // tile-kernels-invalid.mlir (stride 300) and invalid.mlir (#fuse.tile).

@@ -88,3 +88,5 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // (A config with mma.sync tiles cannot also have wgmma: the verifier
 // rejects both.)
 // BADWGMMA: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-wgmma.json' entry for this kernel: wgmma must be -1 (mma.sync), 0 (default) or 1, got 2
+// RUN: not fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-bad-cluster.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADCLUSTER
+// BADCLUSTER: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-cluster.json' entry for this kernel: cluster-c must be 0 (auto), 1, 2, 4 or 8, got 16
