@@ -8,7 +8,8 @@
 #     python3 bench/tune.py prepare examples/*.mlir --out out/tune
 #   compiles, for every graph and precision, the cost model's bundle and a
 #   grid of variants (tf32: --tile-rows, --tile-ci-chunk, --tile-c,
-#   --tile-merge-h, --tile-wgmma, --tile-wgmma-split; ieee:
+#   --tile-merge-h, --tile-wgmma, --tile-wgmma-split, --tile-cluster-c;
+#   ieee:
 #   --tile-threads, --tile-max-w), keeping one bundle per distinct
 #   #fuse.tile config, and writes out/tune/candidates.json (graph,
 #   precision, tuning key, knobs and config of each variant).
@@ -45,7 +46,10 @@ GRIDS = {
              # wgmma (sm_90a) or mma.sync: CLI -1 is the chip's default,
              # 0 mma.sync (recorded as "wgmma": -1, see TUNING_VALUES).
              ("--tile-wgmma", "wgmma", [-1, 0]),
-             ("--tile-wgmma-split", "wgmma_split", [0, 1, 2])],
+             ("--tile-wgmma-split", "wgmma_split", [0, 1, 2]),
+             # Channel softmaxes split over a 2-block cluster (0: the cost
+             # model's choice, 1: never).
+             ("--tile-cluster-c", "cluster_c", [0, 1])],
     # (--tile-warps-c was in the grid once and never won: perf.md 22.)
     "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],

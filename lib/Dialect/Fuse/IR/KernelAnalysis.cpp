@@ -313,10 +313,15 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   l.numWTiles = llvm::divideCeil(g.out[2], cfg.getTileW());
   l.numCTiles = llvm::divideCeil(g.cout, cfg.getTileC());
   // Blocks along H: single rows, or groups of `rows` rows of one stride
-  // phase (oh0 + r * stride_h); a group may run past the last row.
+  // phase (oh0 + r * stride_h); a group may run past the last row. Block
+  // hb takes group hb / sh of phase hb % sh; later phases have no more rows
+  // than earlier ones (ceil((H - p) / sh)), so the groups that would start
+  // past the last row are the last block ids, and counting each phase's
+  // groups leaves them out.
   int64_t rows = cfg.getRows(), sh = g.stride[1];
-  l.numHBlocks = rows == 1 ? g.out[1]
-                           : llvm::divideCeil(g.out[1], sh * rows) * sh;
+  l.numHBlocks = 0;
+  for (int64_t p = 0; p < std::min(sh, g.out[1]); ++p)
+    l.numHBlocks += llvm::divideCeil(llvm::divideCeil(g.out[1] - p, sh), rows);
   l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
   l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
   return l;
