@@ -27,12 +27,12 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <cstring>
 #include <deque>
 #include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace fusecc;
@@ -265,8 +265,8 @@ public:
     }
     if (auto kb = k.func.getKnownBlockSizeAttr())
       k.knownBlock = static_cast<int64_t>(kb[0]) * kb[1] * kb[2];
-    if (Attribute cd = k.func->getAttr(
-            NVVM::NVVMDialect::getClusterDimAttrName())) {
+    if (Attribute cd =
+            k.func->getAttr(NVVM::NVVMDialect::getClusterDimAttrName())) {
       auto dims = dyn_cast<DenseI32ArrayAttr>(cd);
       if (!dims || dims.size() != 3 || dims[0] < 1 || dims[0] > 8 ||
           dims[1] != 1 || dims[2] != 1)
@@ -2160,14 +2160,14 @@ LogicalResult BlockExecutor::completeCopies(const Inst &at, int lane,
 }
 
 LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
-                                               const std::vector<int> &lanes) {
+                                                const std::vector<int> &lanes) {
   bool arrive = inst.opc == Opc::ClusterArrive;
   const char *name = arrive ? "nvvm.cluster.arrive" : "nvvm.cluster.wait";
   if (static_cast<int>(lanes.size()) != nt)
     return fail(inst, lanes.empty() ? -1 : lanes.front(),
                 std::string(name) + " reached by " +
-                    std::to_string(lanes.size()) + " of " +
-                    std::to_string(nt) + " threads (divergent cluster barrier)");
+                    std::to_string(lanes.size()) + " of " + std::to_string(nt) +
+                    " threads (divergent cluster barrier)");
   if (!cluster)
     return fail(inst, -1,
                 std::string(name) +
@@ -2222,7 +2222,8 @@ LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
   if (missing >= 0)
     return fail(inst, -1,
                 "nvvm.cluster.wait for cluster block " +
-                    std::to_string(missing) + ", which exited without arriving");
+                    std::to_string(missing) +
+                    ", which exited without arriving");
   return success();
 }
 
@@ -2255,15 +2256,16 @@ LogicalResult BlockExecutor::execClusterStore(const Inst &inst,
                       std::to_string(addr) + " of cluster block " +
                       std::to_string(r) + " is misaligned or out of bounds");
     int64_t w = (addr - kSmemWindowBase) / 4;
-    std::string where = "word " + std::to_string(w) + " of cluster block " +
-                        std::to_string(r);
+    std::string where =
+        "word " + std::to_string(w) + " of cluster block " + std::to_string(r);
     if (cluster->exited[r] &&
         failed(violation(inst, l, "store to " + where + ", which has exited")))
       return failure();
     if (owner.sPending[w] > 0 &&
         failed(violation(inst, l,
-                         "store to " + where + " while a cp.async to it is "
-                                               "pending")))
+                         "store to " + where +
+                             " while a cp.async to it is "
+                             "pending")))
       return failure();
     // Two blocks storing to one word without a cluster barrier between.
     if (owner.sRemoteWrite[w] >= 0 && owner.sRemoteWriter[w] != rank &&
@@ -2782,9 +2784,8 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
         std::vector<char> ok(cx, 0);
         std::vector<std::thread> threads;
         for (int64_t r = 1; r < cx; ++r)
-          threads.emplace_back([&, r] {
-            ok[r] = succeeded(execs[r]->runBlock(x + r, y, z));
-          });
+          threads.emplace_back(
+              [&, r] { ok[r] = succeeded(execs[r]->runBlock(x + r, y, z)); });
         ok[0] = succeeded(execs[0]->runBlock(x, y, z));
         for (std::thread &t : threads)
           t.join();

@@ -1391,9 +1391,9 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   // In a cluster a block reduces its own channels (the last block's may be
   // fewer than tileC).
   Value lineLen =
-      clustered ? Value(arith::MinSIOp::create(b, sub(c(g.cout), co0),
-                                               c(tileC)))
-                : c(alongChannels ? g.cout : g.out[2]);
+      clustered
+          ? Value(arith::MinSIOp::create(b, sub(c(g.cout), co0), c(tileC)))
+          : c(alongChannels ? g.cout : g.out[2]);
   int64_t statsA = statsArray(ordinal, 0), statsB = statsArray(ordinal, 1);
   // Every block of the cluster has started (arrived) before this block
   // stores into their shared memory.
@@ -1534,8 +1534,8 @@ void KernelEmitter::storeClusterShared(Value v, Value offset, int64_t rank) {
   auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
   auto ptr7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, smem);
-  Value addr = arith::IndexCastOp::create(b, b.getI64Type(),
-                                          add(base, mul(offset, 4)));
+  Value addr =
+      arith::IndexCastOp::create(b, b.getI64Type(), add(base, mul(offset, 4)));
   Value local = LLVM::IntToPtrOp::create(b, ptr3, addr);
   Value remote = NVVM::MapaOp::create(
       b, ptr7, local,
@@ -1555,9 +1555,8 @@ void KernelEmitter::combineClusterStatistics(int64_t ordinal, int64_t numLines,
   b.setInsertionPointToStart(loop.getBody());
   Value line = add(loop.getInductionVar(), tid);
   Value rr = divu(line, lineWidth), pos = remu(line, lineWidth);
-  Value valid =
-      andI(ult(line, numLines), andI(ult(add(ow0, pos), g.out[2]),
-                                     ult(rowHeight(rr), g.out[1])));
+  Value valid = andI(ult(line, numLines), andI(ult(add(ow0, pos), g.out[2]),
+                                               ult(rowHeight(rr), g.out[1])));
   auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
   b.setInsertionPointToStart(&ifValid.getThenRegion().front());
   // max over the cluster, then sum_j s_j exp(m_j - max); this block's
@@ -1771,8 +1770,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   TileConfigAttr cfg = *kernel.getConfig();
   LaunchPlan launch = LaunchPlan::get(analysis, cfg);
   const ConvGeometry &g = analysis.geom;
-  if (analysis.needsAllChannels &&
-      cfg.getTileC() * cfg.getClusterC() < g.cout)
+  if (analysis.needsAllChannels && cfg.getTileC() * cfg.getClusterC() < g.cout)
     return kernel.emitOpError("tile config holds ")
            << cfg.getTileC() << " x " << cfg.getClusterC()
            << " channels (tileC x clusterC); its channel softmax needs all "

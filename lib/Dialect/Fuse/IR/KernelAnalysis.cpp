@@ -242,8 +242,9 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
     p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
     p.statsArrays = cfg.getClusterC() > 1 ? 2 * cfg.getClusterC() + 1 : 2;
-    p.totalElems = p.statsOffset + p.statsArrays * p.statsLen *
-                                       static_cast<int64_t>(a.reductions.size());
+    p.totalElems =
+        p.statsOffset +
+        p.statsArrays * p.statsLen * static_cast<int64_t>(a.reductions.size());
   };
   // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
   // round at once (their input rows overlap: rows + taps - 1 rows instead

@@ -221,8 +221,8 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
         !forcedSplit)
       if (TileConfigAttr two = chooseWgmmaConfig(
-              kernel, a, maxTileW, /*forcedRows=*/2, forcedCiChunk,
-              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
+              kernel, a, maxTileW, /*forcedRows=*/2, forcedCiChunk, forcedTileC,
+              /*forcedSplit=*/2, /*mergeH=*/1, 2))
         return two;
     return one;
   }
@@ -519,9 +519,9 @@ struct TileKernelsPass
   }
 
   void runOnOperation() override {
-    if (failed(checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
-                                           mergeHTaps, 0, wgmmaSplit,
-                                           clusterC})))
+    if (failed(
+            checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
+                                        mergeHTaps, 0, wgmmaSplit, clusterC})))
       return signalPassFailure();
     if (maxTileW < 8 || threads < 32 || threads > 1024) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
