@@ -30,8 +30,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     output row segment and channel range of a block, the thread grid, the
     channels and positions per thread and the input-channel chunk staged in
     shared memory. Reductions inside the kernel constrain the tile: a channel
-    softmax needs all channels in one block, a last-dim normalisation the
-    whole last dim. Kernels whose reductions cannot be held by one block are
+    softmax needs all channels in one block (or, on the wgmma path, in one
+    thread block cluster whose blocks combine their statistics), a last-dim
+    normalisation the whole last dim. Kernels whose reductions cannot be held by one block are
     rejected with a diagnostic (they need a multi-kernel plan).
   }];
   let options = [
