@@ -257,9 +257,18 @@ private:
   /// memory (a multiple of 4): no swizzle, K-direction core matrices
   /// `lboBytes` apart, 8-row groups `sboBytes` apart.
   Value wgmmaDescriptor(Value wordOffset, int64_t lboBytes, int64_t sboBytes);
-  Type wgmmaAccType() {
+  /// The wgmma N of W phase `p`: the phase's positions in a tile rounded up
+  /// to 8, at most `wgmmaN` (phases of an odd-width row differ: kb2_91's 129
+  /// positions are 65 + 64, N = 72 and 64).
+  int64_t phaseN(int64_t p) const {
+    const int64_t sw = g.stride[2], width = tileLineWidth();
+    int64_t positions = width > p ? llvm::divideCeil(width - p, sw) : 0;
+    return std::clamp<int64_t>(llvm::alignTo(positions, 8), 8,
+                               cfg.getWgmmaN());
+  }
+  Type wgmmaAccType(int64_t p) {
     return LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(cfg.getWgmmaN() / 2, b.getF32Type()));
+        b.getContext(), SmallVector<Type>(phaseN(p) / 2, b.getF32Type()));
   }
   /// Sets `iwMin` and the block's valid d / h taps; returns the number of
   /// main-loop rounds (both tensor-core and FMA paths).
@@ -863,10 +872,13 @@ void KernelEmitter::emitConvolutionWgmma() {
   }
   // Accumulators: one struct per (W phase, owned row), zero.
   const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
-  Value zero = LLVM::UndefOp::create(b, wgmmaAccType());
-  for (int64_t e = 0; e < cfg.getWgmmaN() / 2; ++e)
-    zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
-  SmallVector<Value> init(phases * ownRows, zero);
+  SmallVector<Value> init;
+  for (int64_t p = 0; p < phases; ++p) {
+    Value zero = LLVM::UndefOp::create(b, wgmmaAccType(p));
+    for (int64_t e = 0; e < phaseN(p) / 2; ++e)
+      zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
+    init.append(ownRows, zero);
+  }
   auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -1127,9 +1139,7 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   const int64_t split = cfg.getWgmmaRowSplit();
   const int64_t ownRows = cfg.getRows() / split, hT = smemPlan.hTapsPerRound;
-  const int64_t N = cfg.getWgmmaN();
-  auto accTy = wgmmaAccType();
-  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 8);
+
   // Byte strides: K-direction core matrices are whole planes apart, 8-row
   // groups 8 x 16 bytes apart (rows of 16 bytes: 4 channels of one column or
   // one output channel).
@@ -1170,7 +1180,9 @@ SmallVector<Value> KernelEmitter::issueRoundWgmma(ArrayRef<Value> accIn,
                 bLbo, sbo);
             Value &accum = acc[p * ownRows + i];
             accum = NVVM::WgmmaMmaAsyncOp::create(
-                b, accTy, accum, descA, descB, shape, NVVM::WGMMATypes::tf32,
+                b, wgmmaAccType(p), accum, descA, descB,
+                NVVM::MMAShapeAttr::get(b.getContext(), 64, phaseN(p), 8),
+                NVVM::WGMMATypes::tf32,
                 NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
                 NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
                 NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
@@ -1196,7 +1208,7 @@ void KernelEmitter::storeAccumulatorsWgmma(ArrayRef<Value> acc) {
     for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = add(wgRowSplit, i * split);
-        for (int64_t j = 0; j < cfg.getWgmmaN() / 8; ++j)
+        for (int64_t j = 0; j < phaseN(p) / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
             Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
                                                    4 * j + 2 * half + col);
