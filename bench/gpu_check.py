@@ -583,6 +583,14 @@ def conv_flops(op, x_shape, w_shape):
 # ---------------------------------------------------------------------------
 
 REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
+# tf32 bundles are also compared with the graph in float64 on TF32-rounded
+# convolution operands (what the tensor cores multiply): that removes the
+# rounding the tf32 limit above allows for, so only FP32 accumulation and
+# epilogue error remain. It catches errors the tf32 limit hides where the
+# output barely depends on the convolution (kb2_91: sigmoid(softmax + bias)
+# with the convolution dropped stays within 2e-3 of the graph: 5.2e-4;
+# the real kernels are at 4e-8 to 2e-6 against TF32-rounded operands).
+TF32_OPERANDS_REL_L2_LIMIT = 1e-4
 # Extra tolerance when arguments are stored in a 16-bit type.
 DTYPE_REL_L2_FLOOR = {"f32": 0.0, "f16": 2e-3, "bf16": 1.6e-2}
 L2_ROTATION_BYTES = 60 << 20
@@ -638,6 +646,26 @@ def buffers_for(tensors):
         array[i].ptr = t.data_ptr()
         array[i].size_bytes = t.numel() * t.element_size()
     return array
+
+
+def round_tf32(t):
+    """`t` (f32) rounded to TF32 as cvt.rna.tf32.f32 does: to nearest, ties
+    away from zero, on the magnitude (10 mantissa bits kept)."""
+    bits = t.float().contiguous().view(torch.int32)
+    finite = torch.isfinite(t.float())
+    rounded = ((bits + 0x1000) & ~0x1FFF).view(torch.float32)
+    return torch.where(finite, rounded, t.float())
+
+
+def rel_l2(out, ref):
+    """Relative L2 error of `out` against the float64 `ref` (finite
+    reference elements only)."""
+    finite = torch.isfinite(ref)
+    diff = torch.where(finite, out.double() - ref, torch.zeros_like(ref))
+    norm = torch.linalg.vector_norm(
+        torch.where(finite, ref, torch.zeros_like(ref))).item()
+    d = torch.linalg.vector_norm(diff).item()
+    return d / norm if norm > 0 else d
 
 
 def compare(out, ref, precision, dtype):
@@ -719,10 +747,30 @@ def check_entry(bundle, entry, args, device):
             raise GraphError("graph result shape %s != out arg '%s' shape %s"
                              % (tuple(ref.shape), arg.name, arg.shape))
         results.append(compare(out, ref, bundle.precision, arg.dtype))
+    del refs
+    if tf32:
+        # Against TF32-rounded convolution operands (inputs of the graph).
+        operands = {o for op in graph.conv_ops() for o in op.operands[:2]}
+        rounded = [round_tf32(t) if i in operands and t.is_floating_point()
+                   else t for i, t in enumerate(inputs)]
+        with torch.no_grad():
+            refs = graph(*[t.double() for t in rounded])
+        refs = refs if isinstance(refs, tuple) else (refs,)
+        for result, out, ref in zip(results, outputs, refs):
+            err = rel_l2(out, ref)
+            result["rel_l2_tf32_operands"] = err
+            result["rel_l2_tf32_operands_limit"] = TF32_OPERANDS_REL_L2_LIMIT
+            # A tf32 kernel that fell back to FP32 FMA (grouped convolutions
+            # whose channel groups do not fit the tensor-core tiles)
+            # matches the exact graph at ieee accuracy instead.
+            tf32_ok = math.isfinite(err) and err < TF32_OPERANDS_REL_L2_LIMIT
+            fp32_ok = result["rel_l2"] < REL_L2_LIMIT["ieee"]
+            if not (tf32_ok or fp32_ok):
+                result["pass"] = False
+        del refs, rounded
     worst = max(results, key=lambda r: (not r["pass"], r["rel_l2"]))
     row.update(worst)
     row["status"] = "PASS" if all(r["pass"] for r in results) else "FAIL"
-    del refs
 
     flops = 0
     for op in graph.conv_ops():
@@ -942,9 +990,12 @@ def main():
                         rows.append(row)
                         raise
                 rows.append(row)
-                print("  %s: %s%s" % (entry.name, row["status"],
-                                      "  " + row["error"] if "error" in row
-                                      else "  rel-L2 %.2e" % row["rel_l2"]))
+                detail = ("  " + row["error"] if "error" in row
+                          else "  rel-L2 %.2e" % row["rel_l2"])
+                if "rel_l2_tf32_operands" in row:
+                    detail += ", %.2e against TF32-rounded operands" % \
+                        row["rel_l2_tf32_operands"]
+                print("  %s: %s%s" % (entry.name, row["status"], detail))
                 torch.cuda.empty_cache()
         except FuseccError as error:
             if args.filter in name:
