@@ -214,7 +214,7 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // more), so every staged weight serves one row. Two blocks of 64
     // channels and two rows each, all H taps per round, in a cluster that
     // combines their statistics, stage half the weight bytes per output and
-    // half the rounds: kb2_91 -6% (docs/perf.md section 76).
+    // half the rounds: kb2_91 -3 to -5% (docs/perf.md section 76).
     TileConfigAttr one =
         chooseWgmmaConfig(kernel, a, maxTileW, forcedRows, forcedCiChunk,
                           forcedTileC, forcedSplit, mergeH, 1);
