@@ -25,11 +25,14 @@ def arr(v):
     return "array<i64: %s>" % ", ".join(str(x) for x in v)
 
 
-def graph(rng, name):
+def graph(rng, name, wide=False):
     rank = rng.choice([1, 2, 3])
     n = rng.randint(1, 2)
     cin = rng.choice([1, 3, 4, 8, 12, 20, 33])
-    cout = rng.choice([3, 8, 16, 20, 32, 48, 64])
+    # --wide: more channels than one 64-channel wgmma group, where a channel
+    # softmax can be split over a thread block cluster.
+    cout = rng.choice([65, 70, 100, 128, 130, 192, 256] if wide
+                      else [3, 8, 16, 20, 32, 48, 64])
     k = [rng.randint(1, 5) for _ in range(rank)]
     s = [rng.randint(1, 3) for _ in range(rank)]
     d = [rng.choice([1, 1, 2]) for _ in range(rank)]
@@ -45,7 +48,9 @@ def graph(rng, name):
         return None
     xs, ws, ys = [n, cin] + sp, [cin, cout] + k, [n, cout] + out
     bias = rng.random() < 0.6
-    epilogue = rng.choice(["none", "softmax", "layer_norm", "relu", "gelu",
+    epilogue = rng.choice(["softmax", "softmax_sigmoid", "softmax",
+                           "layer_norm", "none"] if wide else
+                          ["none", "softmax", "layer_norm", "relu", "gelu",
                            "softmax_sigmoid", "tanh"])
     args = ["%%x: %s" % tensor(xs), "%%w: %s" % tensor(ws)]
     if bias:
@@ -85,11 +90,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=12)
+    parser.add_argument("--wide", action="store_true",
+                        help="65 to 256 output channels")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     graphs = []
     while len(graphs) < args.count:
-        g = graph(rng, "fuzz%d_%d" % (args.seed, len(graphs)))
+        g = graph(rng, "fuzz%d_%d" % (args.seed, len(graphs)), args.wide)
         if g:
             graphs.append(g)
     print("\n\n".join(graphs))
