@@ -83,7 +83,6 @@ enum class Opc : uint8_t {
   // Thread block clusters: barrier.cluster, mapa, ld.shared::cluster.
   ClusterArrive,
   ClusterWait,
-  IntToPtr,
   Mapa,
   ClusterStore,
   // Conversions.
@@ -490,7 +489,7 @@ private:
     } else if (isa<NVVM::ClusterWaitOp>(op)) {
       inst.opc = Opc::ClusterWait;
     } else if (auto ip = dyn_cast<LLVM::IntToPtrOp>(op)) {
-      inst.opc = Opc::IntToPtr;
+      inst.opc = Opc::Copy; // Pointers are their shared-window addresses.
       if (cast<LLVM::LLVMPointerType>(ip.getType()).getAddressSpace() != 3 ||
           !ip.getArg().getType().isInteger(64))
         return fail(&op, "only llvm.inttoptr of an i64 shared-window address "
@@ -1690,10 +1689,6 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::ClusterArrive:
   case Opc::ClusterWait:
     return execClusterBarrier(inst, lanes);
-  case Opc::IntToPtr:
-    for (int l : lanes)
-      R(inst.out[0], l) = R(inst.in[0], l);
-    return success();
   case Opc::Mapa:
     // A shared::cluster address: (rank + 1) << 40 | the shared-window
     // address in that block.

@@ -1006,9 +1006,9 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // its stores, so that one memory latency covers the batch; the batch size
   // keeps the staged values (16 registers per item) beside the accumulators
   // within the register budget.
-  const int64_t accRegs = g.stride[2] *
-                          (cfg.getRows() / cfg.getWgmmaRowSplit()) *
-                          cfg.getWgmmaN() / 2;
+  int64_t accRegs = 0;
+  for (int64_t p = 0; p < g.stride[2]; ++p)
+    accRegs += (cfg.getRows() / cfg.getWgmmaRowSplit()) * phaseN(p) / 2;
   const int64_t batch =
       std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
   const int64_t iters = llvm::divideCeil(total, nthreads);
