@@ -323,7 +323,10 @@ private:
   /// Address of (row r, channel cl, position wl) of an output tile.
   Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
     Value rowCh = add(mul(r, cfg.getTileC()), cl);
-    return add(add(mul(rowCh, smemPlan.tileStride), wl),
+    Value line = mul(rowCh, smemPlan.tileStride);
+    if (smemPlan.tileSkew)
+      line = add(line, mul(remu(divu(cl, 4), 2), smemPlan.tileSkew));
+    return add(add(line, wl),
                smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
   }
   /// Output height of row `r` of the block.
@@ -899,13 +902,22 @@ void KernelEmitter::emitConvolutionWgmma() {
     Value next = add(q, 1);
     Value nextBuf = mul(remu(next, 2), smemPlan.stageElems);
     Value hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
-    Value group = copyRoundWeights(next, nextBuf, hasNext);
-    auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
+    // Past the last round nothing is staged (an empty copy group keeps
+    // every thread's group count equal).
+    auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+    auto more = scf::IfOp::create(b, TypeRange{tokTy}, hasNext, true);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&more.getThenRegion().front());
+      Value staged = copyRoundWeights(
+          next, nextBuf, arith::ConstantIntOp::create(b, 1, 1).getResult());
       stageRoundWgmma(next, nextBuf);
+      scf::YieldOp::create(b, staged);
+      b.setInsertionPointToStart(&more.getElseRegion().front());
+      scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                                  b, tokTy, ValueRange{})});
     }
+    Value group = more.getResult(0);
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
     completeStaging(group);
     scf::YieldOp::create(b, acc);
@@ -1413,12 +1425,19 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
     clusterStartWaitDue = false;
   }
-  int64_t perLine = 1;
-  while (perLine * 2 <= 32 && perLine * 2 * numLines <= launch.threads)
-    perLine *= 2;
-  int64_t linesPerPass = launch.threads / perLine;
-  {
-    auto loop = scf::ForOp::create(b, c(0), c(numLines), c(linesPerPass));
+  // Lines [lo, hi) with `perLine` threads per line (a power of two <= 32):
+  // as many threads per line as leave every thread a line, so that a
+  // remainder of lines (kb2_91: 258 lines, 256 threads) is shared out
+  // rather than walked by 2 threads while the others wait.
+  auto threadsPerLine = [&](int64_t lines) {
+    int64_t per = 1;
+    while (per * 2 <= 32 && per * 2 * lines <= launch.threads)
+      per *= 2;
+    return per;
+  };
+  auto statsPass = [&](int64_t lo, int64_t hi, int64_t perLine) {
+    const int64_t linesPerPass = launch.threads / perLine;
+    auto loop = scf::ForOp::create(b, c(lo), c(hi), c(linesPerPass));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value line = add(loop.getInductionVar(), divu(tid, perLine));
@@ -1428,7 +1447,7 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
     Value inside = alongChannels ? ult(add(ow0, pos), g.out[2])
                                  : ult(add(co0, pos), g.cout);
     Value lineValid =
-        andI(andI(ult(tid, linesPerPass * perLine), ult(line, numLines)),
+        andI(andI(ult(tid, linesPerPass * perLine), ult(line, hi)),
              andI(inside, ult(rowHeight(rr), g.out[1])));
     Value len = arith::SelectOp::create(b, lineValid, lineLen, c(0));
     auto addrOf = [&](Value idx) {
@@ -1533,6 +1552,16 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
       sstore(statA, add(line, statsA));
       sstore(statB, add(line, statsB));
     }
+  };
+  const int64_t perLine = threadsPerLine(numLines);
+  const int64_t linesPerPass = launch.threads / perLine;
+  const int64_t whole = numLines / linesPerPass * linesPerPass;
+  const int64_t tailPerLine = threadsPerLine(numLines - whole);
+  if (whole == numLines || tailPerLine == perLine || whole == 0) {
+    statsPass(0, numLines, perLine);
+  } else {
+    statsPass(0, whole, perLine);
+    statsPass(whole, numLines, tailPerLine);
   }
   if (clustered)
     combineClusterStatistics(ordinal, numLines, lineWidth);

@@ -174,12 +174,16 @@ void KernelAnalysis::assignTiles() {
   numTiles = owner.size();
 }
 
-SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
-                                       TileConfigAttr cfg) {
+/// The plan with output-tile lines `tileStride` apart and the lines of
+/// channels 4..7 (mod 8) `tileSkew` further.
+static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
+                                         TileConfigAttr cfg,
+                                         int64_t tileStride,
+                                         int64_t tileSkew) {
   SharedMemoryPlan p;
   const ConvGeometry &g = a.geom;
-  // An odd row stride keeps column walks (channel reductions) conflict-free.
-  p.tileStride = cfg.getTileW() % 2 == 0 ? cfg.getTileW() + 1 : cfg.getTileW();
+  p.tileStride = tileStride;
+  p.tileSkew = tileSkew;
   p.tileElems = cfg.getRows() * cfg.getTileC() * p.tileStride;
   p.numTiles = a.numTiles;
   p.inputSpan =
@@ -222,8 +226,13 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
       p.wsTapStride = groups * p.wsPlaneStride;
       p.wsCiStride = 0;
       p.xsOffset = 0;
-      p.wsOffset = p.stagedRows * p.xsRowStride;
-      p.stageElems = p.wsOffset + hTaps * g.k[2] * p.wsTapStride;
+      // Both buffers' weight images start at a multiple of 128 bytes:
+      // asynchronous 16-byte copies of 8 consecutive threads then fill one
+      // 128-byte line (one shared-memory wavefront) rather than straddle
+      // two (docs/perf.md section 84).
+      p.wsOffset = llvm::alignTo(p.stagedRows * p.xsRowStride, 32);
+      p.stageElems = llvm::alignTo(
+          p.wsOffset + hTaps * g.k[2] * p.wsTapStride, 32);
       p.numStages = 2;
     } else {
       p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
@@ -256,6 +265,47 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   if (p.hTapsPerRound > 1 && p.bytes() > kTwoBlocksSharedBytes)
     layout(1);
   return p;
+}
+
+SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
+                                       TileConfigAttr cfg) {
+  // An odd row stride keeps column walks (channel reductions) conflict-free.
+  const int64_t tileW = cfg.getTileW();
+  const int64_t oddStride = tileW % 2 == 0 ? tileW + 1 : tileW;
+  SharedMemoryPlan plain = planSharedMemory(a, cfg, oddStride, 0);
+  if (!cfg.usesWgmma() || a.needsWholeRow)
+    return plain;
+  // wgmma accumulator stores: a warp store writes channels c0 + 0..7
+  // (lane / 4) at positions 2 (lane % 4) x W stride (+ a constant). No
+  // single line stride spreads those over 32 banks (an odd one leaves
+  // 2-way conflicts for W stride 2, 4-way for 1); lines of channels 4..7
+  // (mod 8) shifted by a skew can, with the stride widened so that lines do
+  // not overlap. Only where no reduction walks lines across channels (the
+  // odd stride is for those), and only if the block keeps its shared-memory
+  // class (docs/perf.md section 84).
+  auto worstBank = [&](int64_t stride, int64_t skew) {
+    std::array<int, 32> banks{};
+    int worst = 0;
+    for (int64_t ch = 0; ch < 8; ++ch)
+      for (int64_t t = 0; t < 4; ++t) {
+        int64_t addr = ch * stride + (ch / 4) * skew + 2 * t * a.geom.stride[2];
+        worst = std::max(worst, ++banks[addr % 32]);
+      }
+    return worst;
+  };
+  if (worstBank(oddStride, 0) == 1)
+    return plain;
+  for (int64_t stride = tileW; stride < tileW + 40; ++stride)
+    for (int64_t skew = 0; tileW + skew <= stride; ++skew) {
+      if (worstBank(stride, skew) != 1)
+        continue;
+      SharedMemoryPlan skewed = planSharedMemory(a, cfg, stride, skew);
+      bool sameClass =
+          skewed.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+          skewed.hTapsPerRound == plain.hTapsPerRound;
+      return sameClass ? skewed : plain;
+    }
+  return plain;
 }
 
 std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,

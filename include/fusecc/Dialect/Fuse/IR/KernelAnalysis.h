@@ -79,6 +79,12 @@ constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 struct SharedMemoryPlan {
   int64_t tileStride = 0; ///< Row stride of an output tile (>= tileW).
   int64_t tileElems = 0;  ///< rows * tileC * tileStride.
+  /// Extra offset of the lines of channels 4..7 (mod 8) of a wgmma kernel's
+  /// tiles, chosen with `tileStride` so that the accumulator stores (8
+  /// channels x 4 column pairs per warp store) hit distinct banks; 0
+  /// elsewhere. The line of (row r, channel c) starts at (r tileC + c)
+  /// tileStride + (c / 4 mod 2) tileSkew; tileW + tileSkew <= tileStride.
+  int64_t tileSkew = 0;
   int64_t numTiles = 0;   ///< 1 + number of reductions.
   int64_t inputSpan = 0;  ///< Input positions along W staged per chunk.
   /// Input rows are staged as 16-byte vectors from a window that starts at
