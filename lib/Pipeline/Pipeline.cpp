@@ -231,7 +231,6 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   gpm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
-  if (getenv("EXP_IDX32")) nvvm.indexBitwidth = 32;
   gpm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) -> inline PTX.
   gpm.addPass(createConvertNVVMToLLVMPass());
