@@ -897,16 +897,26 @@ void KernelEmitter::emitConvolutionWgmma() {
                         decodeRound(q).hValid);
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     // Stage round q + 1 while the tensor cores work on round q (the weight
-    // copies are issued first and run while the inputs are staged; past the
-    // last round they only zero-fill the idle buffer).
+    // copies are issued first and run while the inputs are staged).
     Value next = add(q, 1);
     Value nextBuf = mul(remu(next, 2), smemPlan.stageElems);
     Value hasNext = cmp(arith::CmpIPredicate::slt, next, rounds);
-    // Past the last round nothing is staged (an empty copy group keeps
-    // every thread's group count equal).
-    auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-    auto more = scf::IfOp::create(b, TypeRange{tokTy}, hasNext, true);
-    {
+    Value group;
+    if (ipack) {
+      // Past the last round the weight copies only zero-fill the idle
+      // buffer: kept branch-free where the input comes by copies too
+      // (kb1_77 tf32 3.7% slower with the branch, docs/perf.md section 84).
+      group = copyRoundWeights(next, nextBuf, hasNext);
+      auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&more.getThenRegion().front());
+      stageRoundWgmma(next, nextBuf);
+    } else {
+      // The inputs are staged under a branch anyway; the weights join them,
+      // so that nothing is copied past the last round (an empty copy group
+      // keeps every thread's group count equal).
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+      auto more = scf::IfOp::create(b, TypeRange{tokTy}, hasNext, true);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&more.getThenRegion().front());
       Value staged = copyRoundWeights(
@@ -916,8 +926,8 @@ void KernelEmitter::emitConvolutionWgmma() {
       b.setInsertionPointToStart(&more.getElseRegion().front());
       scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
                                   b, tokTy, ValueRange{})});
+      group = more.getResult(0);
     }
-    Value group = more.getResult(0);
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
     completeStaging(group);
     scf::YieldOp::create(b, acc);
