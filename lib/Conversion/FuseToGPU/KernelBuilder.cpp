@@ -237,6 +237,29 @@ private:
   /// registers. The weights come by `copyRoundWeights`; `completeStaging`
   /// waits and fences.
   void stageRoundWgmma(Value q, Value buf);
+  /// Register staging of the input rows (no re-laid-out input): the raw
+  /// 16-byte loads (or words) of items [first, last) of round `q` and
+  /// whether each lies inside the input, and their TF32-rounded stores
+  /// into the buffer at `buf`. Split so that the loads of a round can be
+  /// issued a round ahead of their stores (`pipelinedInputs`).
+  /// One thread's input items of a round: item `it` is element tid + it x
+  /// threads of (staged row, column quad, channel group), the channel group
+  /// fastest (the 16-byte stores of a quarter warp then hit distinct
+  /// banks).
+  struct InputItems {
+    int64_t groups = 0, quads = 0, total = 0, perItem = 0;
+  };
+  InputItems inputItems() const;
+  int64_t inputBatch();
+  struct RawInputs {
+    SmallVector<Value> values, valid;
+  };
+  RawInputs loadRoundInputs(Value q, int64_t first, int64_t last);
+  /// loadRoundInputs of all `iters` items of round `q` under `cond`
+  /// (zeros otherwise), as the results of an scf.if.
+  RawInputs loadRoundInputsIf(Value cond, Value q, int64_t iters);
+  void storeRoundInputs(const RawInputs &raw, Value buf, int64_t first,
+                        int64_t last);
   /// Issues the 16-byte asynchronous copies of round `q`'s weight image(s)
   /// (`pack`) into the buffer at `buf`, zero-filled where `live` is false
   /// or past the round's valid h taps, and commits them; returns the token
@@ -882,6 +905,20 @@ void KernelEmitter::emitConvolutionWgmma() {
       zero = LLVM::InsertValueOp::create(b, zero, f(0.0), e);
     init.append(ownRows, zero);
   }
+  const int64_t numAcc = init.size();
+  // Register-staged inputs whose items fit one batch are loaded a round
+  // ahead of their stores: round q + 2's loads are issued in round q and
+  // carried around the loop, so that their latency spans the barrier and
+  // the next round's wgmma issue (docs/perf.md section 85).
+  const int64_t inputIters =
+      llvm::divideCeil(inputItems().total, launch.threads);
+  const bool pipelined = !ipack && inputIters <= inputBatch();
+  if (pipelined) {
+    RawInputs first = loadRoundInputsIf(
+        cmp(arith::CmpIPredicate::sgt, rounds, c(1)), c(1), inputIters);
+    llvm::append_range(init, first.values);
+    llvm::append_range(init, first.valid);
+  }
   auto loop = scf::ForOp::create(b, c(0), rounds, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -892,9 +929,17 @@ void KernelEmitter::emitConvolutionWgmma() {
     // retired its wgmma of round q - 1 (which read the other buffer).
     gpu::BarrierOp::create(b);
     NVVM::WgmmaFenceAlignedOp::create(b);
-    SmallVector<Value> acc =
-        issueRoundWgmma(SmallVector<Value>(loop.getRegionIterArgs()), buf,
-                        decodeRound(q).hValid);
+    auto iterArgs = loop.getRegionIterArgs();
+    SmallVector<Value> acc = issueRoundWgmma(
+        SmallVector<Value>(iterArgs.take_front(numAcc)), buf,
+        decodeRound(q).hValid);
+    RawInputs carried;
+    if (pipelined) {
+      const size_t n = (iterArgs.size() - numAcc) / 2;
+      carried.values.assign(iterArgs.begin() + numAcc,
+                            iterArgs.begin() + numAcc + n);
+      carried.valid.assign(iterArgs.begin() + numAcc + n, iterArgs.end());
+    }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     // Stage round q + 1 while the tensor cores work on round q (the weight
     // copies are issued first and run while the inputs are staged).
@@ -921,12 +966,22 @@ void KernelEmitter::emitConvolutionWgmma() {
       b.setInsertionPointToStart(&more.getThenRegion().front());
       Value staged = copyRoundWeights(
           next, nextBuf, arith::ConstantIntOp::create(b, 1, 1).getResult());
-      stageRoundWgmma(next, nextBuf);
+      if (pipelined)
+        storeRoundInputs(carried, nextBuf, 0, inputIters);
+      else
+        stageRoundWgmma(next, nextBuf);
       scf::YieldOp::create(b, staged);
       b.setInsertionPointToStart(&more.getElseRegion().front());
       scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
                                   b, tokTy, ValueRange{})});
       group = more.getResult(0);
+    }
+    if (pipelined) {
+      RawInputs ahead = loadRoundInputsIf(
+          cmp(arith::CmpIPredicate::slt, add(q, 2), rounds), add(q, 2),
+          inputIters);
+      llvm::append_range(acc, ahead.values);
+      llvm::append_range(acc, ahead.valid);
     }
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
     completeStaging(group);
@@ -934,7 +989,150 @@ void KernelEmitter::emitConvolutionWgmma() {
   }
   // The staging buffers alias the output tile.
   gpu::BarrierOp::create(b);
-  storeAccumulatorsWgmma(SmallVector<Value>(loop.getResults()));
+  storeAccumulatorsWgmma(
+      SmallVector<Value>(loop.getResults().take_front(numAcc)));
+}
+
+KernelEmitter::InputItems KernelEmitter::inputItems() const {
+  InputItems items;
+  items.groups = cfg.getCiChunk() / 4;
+  items.quads = smemPlan.inputSpan / 4;
+  items.total = items.groups * items.quads * smemPlan.stagedRows;
+  // Raw values per item: 4 16-byte vectors (one per channel), or 16 words.
+  items.perItem = smemPlan.vectorInput ? 4 : 16;
+  return items;
+}
+
+int64_t KernelEmitter::inputBatch() {
+  // The staged values of an item take 16 registers beside the accumulators.
+  int64_t accRegs = 0;
+  for (int64_t p = 0; p < g.stride[2]; ++p)
+    accRegs += (cfg.getRows() / cfg.getWgmmaRowSplit()) * phaseN(p) / 2;
+  return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
+}
+
+KernelEmitter::RawInputs KernelEmitter::loadRoundInputs(Value q,
+                                                        int64_t first,
+                                                        int64_t last) {
+  Round r = decodeRound(q);
+  const InputItems items = inputItems();
+  const int64_t nthreads = launch.threads;
+  Value input = memOf[a.conv.getInput()];
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  // Bounds that hold for every round need no test.
+  const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
+  RawInputs raw;
+  for (int64_t it = first; it < last; ++it) {
+    Value e = add(tid, it * nthreads);
+    Value guard =
+        (it + 1) * nthreads <= items.total ? Value() : ult(e, items.total);
+    Value kg = remu(e, items.groups), rest = divu(e, items.groups);
+    Value xq = remu(rest, items.quads), rr = divu(rest, items.quads);
+    Value iw = add(iwMin, mul(xq, 4)), ihr = add(r.ih, rr);
+    Value rowOk = inRange(ihr, g.in[1]);
+    if (guard)
+      rowOk = andI(rowOk, guard);
+    // Clamped, branch-free loads: an element outside the input reads
+    // element 0 and is replaced by 0 when stored.
+    auto clamp = [&](Value cond, Value v) {
+      return arith::SelectOp::create(b, cond, v, c(0)).getResult();
+    };
+    for (int64_t ci = 0; ci < 4; ++ci) {
+      Value chan = add(add(r.ci0, mul(kg, 4)), ci);
+      Value ok = ciAlwaysIn ? rowOk : andI(rowOk, ult(chan, g.cinPerGroup()));
+      if (smemPlan.vectorInput) {
+        Value okv = andI(ok, inRange(iw, g.in[2]));
+        SmallVector<Value> idx =
+            fullIndex(n, clamp(okv, chan), clamp(okv, r.id), clamp(okv, ihr),
+                      clamp(okv, iw));
+        raw.values.push_back(vector::LoadOp::create(
+            b, v4Ty, input, idx, /*nontemporal=*/false, llvm::MaybeAlign(16)));
+        raw.valid.push_back(okv);
+        continue;
+      }
+      for (int64_t j = 0; j < 4; ++j) {
+        Value iwj = add(iw, j);
+        Value okj = andI(ok, inRange(iwj, g.in[2]));
+        SmallVector<Value> idx =
+            fullIndex(n, clamp(okj, chan), clamp(okj, r.id), clamp(okj, ihr),
+                      clamp(okj, iwj));
+        raw.values.push_back(memref::LoadOp::create(b, input, idx));
+        raw.valid.push_back(okj);
+      }
+    }
+  }
+  return raw;
+}
+
+KernelEmitter::RawInputs KernelEmitter::loadRoundInputsIf(Value cond, Value q,
+                                                          int64_t iters) {
+  const int64_t n = iters * inputItems().perItem;
+  Type valueTy = smemPlan.vectorInput
+                     ? Type(VectorType::get({4}, b.getF32Type()))
+                     : Type(b.getF32Type());
+  SmallVector<Type> types(n, valueTy);
+  types.append(n, b.getI1Type());
+  auto ifOp = scf::IfOp::create(b, types, cond, true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    RawInputs raw = loadRoundInputs(q, 0, iters);
+    SmallVector<Value> all(raw.values);
+    llvm::append_range(all, raw.valid);
+    scf::YieldOp::create(b, all);
+    // Past the last round: zeros (never stored).
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    SmallVector<Value> zeros;
+    for (Type t : types)
+      zeros.push_back(arith::ConstantOp::create(b, b.getZeroAttr(t)));
+    scf::YieldOp::create(b, zeros);
+  }
+  RawInputs raw;
+  for (int64_t i = 0; i < 2 * n; ++i)
+    (i < n ? raw.values : raw.valid).push_back(ifOp.getResult(i));
+  return raw;
+}
+
+void KernelEmitter::storeRoundInputs(const RawInputs &raw, Value buf,
+                                     int64_t first, int64_t last) {
+  const InputItems items = inputItems();
+  const int64_t nthreads = launch.threads;
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  for (int64_t it = first; it < last; ++it) {
+    OpBuilder::InsertionGuard guard(b);
+    Value e = add(tid, it * nthreads);
+    if ((it + 1) * nthreads > items.total) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, items.total),
+                                      false);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+    }
+    Value kg = remu(e, items.groups), rest = divu(e, items.groups);
+    Value xq = remu(rest, items.quads), rr = divu(rest, items.quads);
+    Value base = add(
+        add(add(mul(rr, smemPlan.xsRowStride), mul(kg, smemPlan.xsPlaneStride)),
+            mul(xq, 16)),
+        add(buf, smemPlan.xsOffset));
+    const int64_t at = (it - first) * items.perItem;
+    // Column j of the item: its 4 channels, TF32-rounded, one 16-byte store.
+    for (int64_t j = 0; j < 4; ++j) {
+      SmallVector<Value, 4> rounded;
+      for (int64_t ci = 0; ci < 4; ++ci) {
+        Value v, ok;
+        if (smemPlan.vectorInput) {
+          v = vector::ExtractOp::create(b, raw.values[at + ci], j);
+          ok = raw.valid[at + ci];
+        } else {
+          v = raw.values[at + 4 * ci + j];
+          ok = raw.valid[at + 4 * ci + j];
+        }
+        rounded.push_back(
+            roundOperand(arith::SelectOp::create(b, ok, v, f(0.0))));
+      }
+      Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
+      vector::StoreOp::create(b, v, smem, ValueRange{add(base, 4 * j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  }
 }
 
 void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
@@ -944,102 +1142,16 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
     copyRoundPackedInputs(q, buf);
     return;
   }
-  Round r = decodeRound(q);
-  const int64_t groups = cfg.getCiChunk() / 4, nthreads = launch.threads;
-  Value input = memOf[a.conv.getInput()];
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
-  // Bounds that hold for every round need no test.
-  const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
-
-  /// One thread's share of the round: 4 input channels x 4 columns of the
-  /// input; `vals[j]` are the 4 channels of column j, stored (16 bytes) at
-  /// `base + 4 j`.
-  struct Item {
-    SmallVector<SmallVector<Value, 4>, 4> vals;
-    Value base, guard;
-  };
-  // The channel group varies fastest over threads (the 16-byte stores of a
-  // quarter warp hit distinct banks), then the column quad.
-  const int64_t quads = smemPlan.inputSpan / 4, rows = smemPlan.stagedRows;
-  const int64_t total = groups * quads * rows;
-  auto loadInput = [&](int64_t it) {
-    Item item;
-    Value e = add(tid, it * nthreads);
-    item.guard = (it + 1) * nthreads <= total ? Value() : ult(e, total);
-    Value kg = remu(e, groups), rest = divu(e, groups);
-    Value xq = remu(rest, quads), rr = divu(rest, quads);
-    Value col = mul(xq, 4);
-    Value iw = add(iwMin, col), ihr = add(r.ih, rr);
-    Value rowOk = inRange(ihr, g.in[1]);
-    if (item.guard)
-      rowOk = andI(rowOk, item.guard);
-    item.vals.resize(4);
-    for (int64_t ci = 0; ci < 4; ++ci) {
-      Value chan = add(add(r.ci0, mul(kg, 4)), ci);
-      Value ok = ciAlwaysIn ? rowOk : andI(rowOk, ult(chan, g.cinPerGroup()));
-      auto clamp = [&](Value cond, Value v) {
-        return arith::SelectOp::create(b, cond, v, c(0)).getResult();
-      };
-      if (smemPlan.vectorInput) {
-        Value okv = andI(ok, inRange(iw, g.in[2]));
-        SmallVector<Value> idx =
-            fullIndex(n, clamp(okv, chan), clamp(okv, r.id), clamp(okv, ihr),
-                      clamp(okv, iw));
-        Value v =
-            vector::LoadOp::create(b, v4Ty, input, idx,
-                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
-        for (int64_t j = 0; j < 4; ++j)
-          item.vals[j].push_back(arith::SelectOp::create(
-              b, okv, vector::ExtractOp::create(b, v, j), f(0.0)));
-      } else {
-        for (int64_t j = 0; j < 4; ++j) {
-          Value iwj = add(iw, j);
-          Value okj = andI(ok, inRange(iwj, g.in[2]));
-          SmallVector<Value> idx =
-              fullIndex(n, clamp(okj, chan), clamp(okj, r.id), clamp(okj, ihr),
-                        clamp(okj, iwj));
-          item.vals[j].push_back(arith::SelectOp::create(
-              b, okj, memref::LoadOp::create(b, input, idx), f(0.0)));
-        }
-      }
-    }
-    item.base = add(
-        add(add(mul(rr, smemPlan.xsRowStride), mul(kg, smemPlan.xsPlaneStride)),
-            mul(col, 4)),
-        add(buf, smemPlan.xsOffset));
-    return item;
-  };
-  auto storeItem = [&](const Item &item) {
-    OpBuilder::InsertionGuard guard(b);
-    if (item.guard) {
-      auto inside = scf::IfOp::create(b, TypeRange{}, item.guard, false);
-      b.setInsertionPointToStart(&inside.getThenRegion().front());
-    }
-    for (auto [j, vals] : llvm::enumerate(item.vals)) {
-      SmallVector<Value, 4> rounded;
-      for (Value v : vals)
-        rounded.push_back(roundOperand(v));
-      Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
-      vector::StoreOp::create(b, v, smem, ValueRange{add(item.base, 4 * j)},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
-    }
-  };
   // The thread's items are issued in batches, all loads of a batch before
   // its stores, so that one memory latency covers the batch; the batch size
-  // keeps the staged values (16 registers per item) beside the accumulators
-  // within the register budget.
-  int64_t accRegs = 0;
-  for (int64_t p = 0; p < g.stride[2]; ++p)
-    accRegs += (cfg.getRows() / cfg.getWgmmaRowSplit()) * phaseN(p) / 2;
-  const int64_t batch =
-      std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
-  const int64_t iters = llvm::divideCeil(total, nthreads);
+  // keeps the staged values beside the accumulators within the register
+  // budget.
+  const int64_t iters =
+      llvm::divideCeil(inputItems().total, launch.threads);
+  const int64_t batch = inputBatch();
   for (int64_t first = 0; first < iters; first += batch) {
-    std::vector<Item> items;
-    for (int64_t it = first; it < std::min(iters, first + batch); ++it)
-      items.push_back(loadInput(it));
-    for (const Item &item : items)
-      storeItem(item);
+    const int64_t last = std::min(iters, first + batch);
+    storeRoundInputs(loadRoundInputs(q, first, last), buf, first, last);
   }
 }
 
