@@ -930,9 +930,9 @@ void KernelEmitter::emitConvolutionWgmma() {
     gpu::BarrierOp::create(b);
     NVVM::WgmmaFenceAlignedOp::create(b);
     auto iterArgs = loop.getRegionIterArgs();
-    SmallVector<Value> acc = issueRoundWgmma(
-        SmallVector<Value>(iterArgs.take_front(numAcc)), buf,
-        decodeRound(q).hValid);
+    SmallVector<Value> acc =
+        issueRoundWgmma(SmallVector<Value>(iterArgs.take_front(numAcc)), buf,
+                        decodeRound(q).hValid);
     RawInputs carried;
     if (pipelined) {
       const size_t n = (iterArgs.size() - numAcc) / 2;
@@ -972,14 +972,15 @@ void KernelEmitter::emitConvolutionWgmma() {
         stageRoundWgmma(next, nextBuf);
       scf::YieldOp::create(b, staged);
       b.setInsertionPointToStart(&more.getElseRegion().front());
-      scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
-                                  b, tokTy, ValueRange{})});
+      scf::YieldOp::create(
+          b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy,
+                                                                ValueRange{})});
       group = more.getResult(0);
     }
     if (pipelined) {
-      RawInputs ahead = loadRoundInputsIf(
-          cmp(arith::CmpIPredicate::slt, add(q, 2), rounds), add(q, 2),
-          inputIters);
+      RawInputs ahead =
+          loadRoundInputsIf(cmp(arith::CmpIPredicate::slt, add(q, 2), rounds),
+                            add(q, 2), inputIters);
       llvm::append_range(acc, ahead.values);
       llvm::append_range(acc, ahead.valid);
     }
@@ -1011,8 +1012,7 @@ int64_t KernelEmitter::inputBatch() {
   return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
 }
 
-KernelEmitter::RawInputs KernelEmitter::loadRoundInputs(Value q,
-                                                        int64_t first,
+KernelEmitter::RawInputs KernelEmitter::loadRoundInputs(Value q, int64_t first,
                                                         int64_t last) {
   Round r = decodeRound(q);
   const InputItems items = inputItems();
@@ -1102,8 +1102,8 @@ void KernelEmitter::storeRoundInputs(const RawInputs &raw, Value buf,
     OpBuilder::InsertionGuard guard(b);
     Value e = add(tid, it * nthreads);
     if ((it + 1) * nthreads > items.total) {
-      auto inside = scf::IfOp::create(b, TypeRange{}, ult(e, items.total),
-                                      false);
+      auto inside =
+          scf::IfOp::create(b, TypeRange{}, ult(e, items.total), false);
       b.setInsertionPointToStart(&inside.getThenRegion().front());
     }
     Value kg = remu(e, items.groups), rest = divu(e, items.groups);
@@ -1146,8 +1146,7 @@ void KernelEmitter::stageRoundWgmma(Value q, Value buf) {
   // its stores, so that one memory latency covers the batch; the batch size
   // keeps the staged values beside the accumulators within the register
   // budget.
-  const int64_t iters =
-      llvm::divideCeil(inputItems().total, launch.threads);
+  const int64_t iters = llvm::divideCeil(inputItems().total, launch.threads);
   const int64_t batch = inputBatch();
   for (int64_t first = 0; first < iters; first += batch) {
     const int64_t last = std::min(iters, first + batch);

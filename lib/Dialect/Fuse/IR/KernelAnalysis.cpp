@@ -177,8 +177,7 @@ void KernelAnalysis::assignTiles() {
 /// The plan with output-tile lines `tileStride` apart and the lines of
 /// channels 4..7 (mod 8) `tileSkew` further.
 static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
-                                         TileConfigAttr cfg,
-                                         int64_t tileStride,
+                                         TileConfigAttr cfg, int64_t tileStride,
                                          int64_t tileSkew) {
   SharedMemoryPlan p;
   const ConvGeometry &g = a.geom;
@@ -231,8 +230,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       // 128-byte line (one shared-memory wavefront) rather than straddle
       // two (docs/perf.md section 84).
       p.wsOffset = llvm::alignTo(p.stagedRows * p.xsRowStride, 32);
-      p.stageElems = llvm::alignTo(
-          p.wsOffset + hTaps * g.k[2] * p.wsTapStride, 32);
+      p.stageElems =
+          llvm::alignTo(p.wsOffset + hTaps * g.k[2] * p.wsTapStride, 32);
       p.numStages = 2;
     } else {
       p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
