@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <numeric>
 
 using namespace mlir;
