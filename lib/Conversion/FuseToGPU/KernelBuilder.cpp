@@ -237,20 +237,29 @@ private:
   /// registers. The weights come by `copyRoundWeights`; `completeStaging`
   /// waits and fences.
   void stageRoundWgmma(Value q, Value buf);
-  /// Register staging of the input rows (no re-laid-out input): the raw
-  /// 16-byte loads (or words) of items [first, last) of round `q` and
-  /// whether each lies inside the input, and their TF32-rounded stores
-  /// into the buffer at `buf`. Split so that the loads of a round can be
-  /// issued a round ahead of their stores (`pipelinedInputs`).
-  /// One thread's input items of a round: item `it` is element tid + it x
-  /// threads of (staged row, column quad, channel group), the channel group
-  /// fastest (the 16-byte stores of a quarter warp then hit distinct
-  /// banks).
+  /// Register staging of the input rows (no re-laid-out input). A
+  /// thread's items of a round: item `it` is element tid + it x threads of
+  /// (staged row, column quad, channel group), the channel group fastest
+  /// (the 16-byte stores of a quarter warp then hit distinct banks).
   struct InputItems {
     int64_t groups = 0, quads = 0, total = 0, perItem = 0;
   };
   InputItems inputItems() const;
-  int64_t inputBatch();
+  /// Item `it`'s thread element and, where some threads have no such item,
+  /// whether this one has (null otherwise).
+  std::pair<Value, Value> itemElement(const InputItems &items, int64_t it);
+  /// The channel group, column quad and staged row of thread element `e`.
+  struct ItemCoords {
+    Value kg, xq, rr;
+  };
+  ItemCoords itemCoords(const InputItems &items, Value e);
+  /// Items whose staged values (16 registers each) fit beside the
+  /// accumulators at once.
+  int64_t inputBatch() const;
+  /// The raw 16-byte loads (or words) of items [first, last) of round `q`
+  /// and whether each lies inside the input; `storeRoundInputs` rounds them
+  /// to TF32 and stores them into the buffer at `buf`. Split so that the
+  /// loads of a round can be issued a round ahead of their stores.
   struct RawInputs {
     SmallVector<Value> values, valid;
   };
@@ -1004,7 +1013,24 @@ KernelEmitter::InputItems KernelEmitter::inputItems() const {
   return items;
 }
 
-int64_t KernelEmitter::inputBatch() {
+std::pair<Value, Value> KernelEmitter::itemElement(const InputItems &items,
+                                                   int64_t it) {
+  Value e = add(tid, it * launch.threads);
+  const bool all = (it + 1) * launch.threads <= items.total;
+  return {e, all ? Value() : ult(e, items.total)};
+}
+
+KernelEmitter::ItemCoords KernelEmitter::itemCoords(const InputItems &items,
+                                                    Value e) {
+  ItemCoords at;
+  at.kg = remu(e, items.groups);
+  Value rest = divu(e, items.groups);
+  at.xq = remu(rest, items.quads);
+  at.rr = divu(rest, items.quads);
+  return at;
+}
+
+int64_t KernelEmitter::inputBatch() const {
   // The staged values of an item take 16 registers beside the accumulators.
   int64_t accRegs = 0;
   for (int64_t p = 0; p < g.stride[2]; ++p)
@@ -1016,22 +1042,18 @@ KernelEmitter::RawInputs KernelEmitter::loadRoundInputs(Value q, int64_t first,
                                                         int64_t last) {
   Round r = decodeRound(q);
   const InputItems items = inputItems();
-  const int64_t nthreads = launch.threads;
   Value input = memOf[a.conv.getInput()];
   auto v4Ty = VectorType::get({4}, b.getF32Type());
   // Bounds that hold for every round need no test.
   const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
   RawInputs raw;
   for (int64_t it = first; it < last; ++it) {
-    Value e = add(tid, it * nthreads);
-    Value guard =
-        (it + 1) * nthreads <= items.total ? Value() : ult(e, items.total);
-    Value kg = remu(e, items.groups), rest = divu(e, items.groups);
-    Value xq = remu(rest, items.quads), rr = divu(rest, items.quads);
+    auto [e, inside] = itemElement(items, it);
+    auto [kg, xq, rr] = itemCoords(items, e);
     Value iw = add(iwMin, mul(xq, 4)), ihr = add(r.ih, rr);
     Value rowOk = inRange(ihr, g.in[1]);
-    if (guard)
-      rowOk = andI(rowOk, guard);
+    if (inside)
+      rowOk = andI(rowOk, inside);
     // Clamped, branch-free loads: an element outside the input reads
     // element 0 and is replaced by 0 when stored.
     auto clamp = [&](Value cond, Value v) {
@@ -1096,18 +1118,15 @@ KernelEmitter::RawInputs KernelEmitter::loadRoundInputsIf(Value cond, Value q,
 void KernelEmitter::storeRoundInputs(const RawInputs &raw, Value buf,
                                      int64_t first, int64_t last) {
   const InputItems items = inputItems();
-  const int64_t nthreads = launch.threads;
   auto v4Ty = VectorType::get({4}, b.getF32Type());
   for (int64_t it = first; it < last; ++it) {
     OpBuilder::InsertionGuard guard(b);
-    Value e = add(tid, it * nthreads);
-    if ((it + 1) * nthreads > items.total) {
-      auto inside =
-          scf::IfOp::create(b, TypeRange{}, ult(e, items.total), false);
-      b.setInsertionPointToStart(&inside.getThenRegion().front());
+    auto [e, inside] = itemElement(items, it);
+    if (inside) {
+      auto ifInside = scf::IfOp::create(b, TypeRange{}, inside, false);
+      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
     }
-    Value kg = remu(e, items.groups), rest = divu(e, items.groups);
-    Value xq = remu(rest, items.quads), rr = divu(rest, items.quads);
+    auto [kg, xq, rr] = itemCoords(items, e);
     Value base = add(
         add(add(mul(rr, smemPlan.xsRowStride), mul(kg, smemPlan.xsPlaneStride)),
             mul(xq, 16)),
@@ -1678,11 +1697,11 @@ void KernelEmitter::emitReduction(Operation *op, int64_t ordinal) {
   const int64_t linesPerPass = launch.threads / perLine;
   const int64_t whole = numLines / linesPerPass * linesPerPass;
   const int64_t tailPerLine = threadsPerLine(numLines - whole);
-  if (whole == numLines || tailPerLine == perLine || whole == 0) {
-    statsPass(0, numLines, perLine);
-  } else {
+  if (whole > 0 && whole < numLines && tailPerLine > perLine) {
     statsPass(0, whole, perLine);
     statsPass(whole, numLines, tailPerLine);
+  } else {
+    statsPass(0, numLines, perLine);
   }
   if (clustered)
     combineClusterStatistics(ordinal, numLines, lineWidth);
