@@ -99,6 +99,16 @@ struct CodegenCLOptions {
       llvm::cl::desc("Blocks per cluster sharing a channel softmax on wgmma: "
                      "1, 2, 4, 8 (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> warpSetLimit{
+      "plan-warp-set-limit",
+      llvm::cl::desc("Longest reduction set one warp normalises alone "
+                     "(default 4096)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> splitChunk{
+      "plan-split-chunk",
+      llvm::cl::desc("Elements per block of a reduction set split over "
+                     "blocks (default 16384)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -130,6 +140,8 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileWgmma = o.wgmma;
   options.tileWgmmaSplit = o.wgmmaSplit;
   options.tileClusterC = o.clusterC;
+  options.planWarpSetLimit = o.warpSetLimit;
+  options.planSplitChunk = o.splitChunk;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -188,6 +200,12 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   if (options.tileMaxW)
     tile.maxTileW = options.tileMaxW;
   fpm.addPass(fuse::createFuseTileKernels(tile));
+  fuse::FusePlanKernelsOptions plan;
+  if (options.planWarpSetLimit)
+    plan.warpSetLimit = options.planWarpSetLimit;
+  if (options.planSplitChunk)
+    plan.splitChunk = options.planSplitChunk;
+  fpm.addPass(fuse::createFusePlanKernels(plan));
 }
 
 void fusecc::buildGPUPipeline(OpPassManager &pm,

@@ -855,9 +855,12 @@ public:
     regs.assign(static_cast<size_t>(k.numSlots) * nt, 0);
     for (auto [i, b] : llvm::enumerate(bufs)) {
       MemDesc d;
+      // The kernel sees the buffer in its argument's shape: a host view
+      // (memref.reinterpret_cast) of a buffer at least that large.
+      auto argTy = cast<MemRefType>(k.func.getArgumentTypes()[i]);
       d.data = b->data.data();
-      d.size = static_cast<int64_t>(b->data.size());
-      d.shape.assign(b->shape.begin(), b->shape.end());
+      d.size = argTy.getNumElements();
+      d.shape.assign(argTy.getShape().begin(), argTy.getShape().end());
       d.global = b;
       d.argIndex = argIndices[i];
       d.name = "argument " + std::to_string(argIndices[i]);
@@ -2724,10 +2727,9 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
     return hostFail("argument count mismatch");
   for (auto [i, a] : llvm::enumerate(gpuFunc.getArguments())) {
     auto mt = cast<MemRefType>(a.getType());
-    if (std::vector<int64_t>(mt.getShape().begin(), mt.getShape().end()) !=
-        bufs[i]->shape)
-      return hostFail("buffer shape does not match kernel argument " +
-                      std::to_string(i));
+    if (mt.getNumElements() > static_cast<int64_t>(bufs[i]->data.size()))
+      return hostFail("buffer of kernel argument " + std::to_string(i) +
+                      " is smaller than its type");
   }
   GlobalWriters writers(bufs);
   ++stats.launches;
@@ -2849,6 +2851,30 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
       ws.written.assign(mt.getNumElements(), 0);
       workspaces[alloc.getResult()] = {
           &ws, static_cast<int>(args.size() + workspaceStore.size() - 1)};
+      continue;
+    }
+    // A view of an argument or workspace in another static shape: the
+    // launch binds the same buffer (kernels index it in their argument's
+    // shape).
+    if (auto view = dyn_cast<memref::ReinterpretCastOp>(op)) {
+      Value src = view.getSource();
+      auto it = workspaces.find(src);
+      auto ba = dyn_cast<BlockArgument>(src);
+      if (it != workspaces.end()) {
+        workspaces[view.getResult()] = it->second;
+      } else if (ba && ba.getOwner() == &body) {
+        workspaces[view.getResult()] = {&args[ba.getArgNumber()],
+                                        static_cast<int>(ba.getArgNumber())};
+      } else {
+        error = "simulator: memref.reinterpret_cast of a value that is "
+                "neither an argument nor a live workspace";
+        return failure();
+      }
+      if (view.getType().getNumElements() >
+          static_cast<int64_t>(workspaces[view.getResult()].first->data.size())) {
+        error = "simulator: memref.reinterpret_cast larger than its buffer";
+        return failure();
+      }
       continue;
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {

@@ -6,6 +6,7 @@
 
 #include "fusecc/Target/Bundle.h"
 
+#include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -156,7 +157,16 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   FailureOr<std::string> ptx = extractPTX(module);
   if (failed(ptx))
     return failure();
-  os << "fusecc-bundle 2\nchip " << chip << "\nprecision " << precision << "\n";
+  // Version 2 where every workspace is scratch (the single-kernel bundles
+  // of before plans, unchanged); version 3 once a plan passes tensors
+  // between kernels (workspace roles, steps).
+  bool v3 = false;
+  module.walk([&](memref::AllocOp alloc) {
+    auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
+    v3 |= role && role.getValue() != "scratch";
+  });
+  os << "fusecc-bundle " << (v3 ? 3 : 2) << "\nchip " << chip
+     << "\nprecision " << precision << "\n";
   for (auto func : module.getOps<func::FuncOp>()) {
     auto it = graphs.find(func.getSymName());
     if (it == graphs.end())
@@ -177,9 +187,16 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
         return alloc.emitOpError("workspaces must be static f32 buffers");
       workspaceOf[alloc.getResult()] = k;
     }
+    // Views (memref.reinterpret_cast) of arguments and workspaces pass the
+    // same pointer.
+    DenseMap<Value, Value> rootOf;
+    for (auto view : func.getBody().getOps<memref::ReinterpretCastOp>()) {
+      Value src = view.getSource();
+      rootOf[view.getResult()] = rootOf.lookup(src) ? rootOf.lookup(src) : src;
+    }
     os << "entry " << func.getSymName() << " args " << func.getNumArguments()
-       << " workspaces " << allocs.size() << " launches " << launches.size()
-       << "\n";
+       << " workspaces " << allocs.size() << (v3 ? " steps " : " launches ")
+       << launches.size() << "\n";
     for (BlockArgument arg : func.getArguments()) {
       auto ty = cast<MemRefType>(arg.getType());
       unsigned i = arg.getArgNumber();
@@ -189,9 +206,14 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
         os << " " << s;
       os << "\n";
     }
-    for (auto [k, alloc] : llvm::enumerate(allocs))
-      os << "workspace " << k << " f32 " << alloc.getType().getNumElements()
-         << "\n";
+    for (auto [k, alloc] : llvm::enumerate(allocs)) {
+      os << "workspace " << k << " f32 " << alloc.getType().getNumElements();
+      if (v3) {
+        auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
+        os << " " << (role ? role.getValue() : StringRef("scratch"));
+      }
+      os << "\n";
+    }
     for (gpu::LaunchFuncOp l : launches) {
       int64_t dims[7];
       Value vals[7] = {l.getGridSizeX(),  l.getGridSizeY(),
@@ -209,6 +231,8 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
          << dims[4] << " " << dims[5] << " smem " << dims[6] << " params "
          << l.getKernelOperands().size();
       for (Value v : l.getKernelOperands()) {
+        if (Value root = rootOf.lookup(v))
+          v = root;
         if (auto it = workspaceOf.find(v); it != workspaceOf.end()) {
           os << " w" << it->second;
           continue;

@@ -119,6 +119,12 @@ std::vector<Tensor> makeInputs(func::FuncOp func) {
                                            : Role::ConvBias;
       break;
     }
+    // `fuse.check.mean = M` on an argument shifts its values by M (tests
+    // of numerically hard statistics: mean 1e3, std 1).
+    double shift = 0.0;
+    if (auto m = func.getArgAttrOfType<FloatAttr>(arg.getArgNumber(),
+                                                  "fuse.check.mean"))
+      shift = m.getValueAsDouble();
     Rng rng(seed * 0x100000001B3ull + arg.getArgNumber() * 7919 + 17);
     for (double &v : t.data) {
       double x;
@@ -134,7 +140,7 @@ std::vector<Tensor> makeInputs(func::FuncOp func) {
         x = rng.normal();
         break;
       }
-      v = static_cast<double>(static_cast<float>(x));
+      v = static_cast<double>(static_cast<float>(x + shift));
     }
     inputs.push_back(std::move(t));
   }
@@ -251,6 +257,16 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     errs() << "fusecc-check: error: --precision must be 'ieee' or 'tf32'\n";
     return 1;
   }
+  // Options are checked before the (possibly slow) reference runs.
+  fusecc::PipelineOptions options;
+  options.precision = precision;
+  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
+  fusecc::applyCodegenCLOptions(options);
+  if (std::string message; failed(fusecc::verifyCodegenOptions(
+          options, /*forTarget=*/false, message))) {
+    errs() << "fusecc-check: error: " << message << "\n";
+    return 1;
+  }
   // The graph before compilation (the pipeline rewrites `module`).
   OwningOpRef<ModuleOp> graph(module->clone());
   SmallVector<func::FuncOp> funcs;
@@ -296,15 +312,6 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 0;
   }
 
-  fusecc::PipelineOptions options;
-  options.precision = precision;
-  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
-  fusecc::applyCodegenCLOptions(options);
-  if (std::string message; failed(fusecc::verifyCodegenOptions(
-          options, /*forTarget=*/false, message))) {
-    errs() << "fusecc-check: error: " << message << "\n";
-    return 1;
-  }
   PassManager pm(&ctx);
   fusecc::buildFusionPipeline(pm, options);
   fusecc::buildGPUPipeline(pm, options);

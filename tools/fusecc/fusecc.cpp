@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 #include "fusecc/Pipeline/Pipeline.h"
 #include "fusecc/Target/Bundle.h"
 
@@ -29,7 +30,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { TuningKeys, Fused, GPU, NVVM, LLVM, PTX, Bundle };
+enum class Emit { TuningKeys, Plan, Fused, GPU, NVVM, LLVM, PTX, Bundle };
 
 cl::opt<std::string> inputFile(cl::Positional,
                                cl::cat(fusecc::optionCategory()),
@@ -42,6 +43,9 @@ cl::opt<Emit> emit(
     cl::desc("Stop after a stage and print its output"), cl::init(Emit::Bundle),
     cl::values(clEnumValN(Emit::TuningKeys, "tuning-keys",
                           "one line per kernel: its name and tuning key"),
+               clEnumValN(Emit::Plan, "plan",
+                          "the kernel plan: kernels in order, buffers, "
+                          "workspaces"),
                clEnumValN(Emit::Fused, "fused", "fused + tiled fuse IR"),
                clEnumValN(Emit::GPU, "gpu", "gpu dialect kernels + launches"),
                clEnumValN(Emit::NVVM, "nvvm", "LLVM/NVVM dialect kernels"),
@@ -143,6 +147,18 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return failure();
   if (emit == Emit::Fused) {
     module->print(output->os());
+    return done();
+  }
+  if (emit == Emit::Plan) {
+    for (auto func : module->getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FailureOr<fusecc::fuse::KernelPlan> plan =
+          fusecc::fuse::KernelPlan::read(func);
+      if (failed(plan))
+        return failure();
+      plan->print(func, output->os());
+    }
     return done();
   }
   if (emit == Emit::TuningKeys) {

@@ -45,6 +45,9 @@ struct PipelineOptions {
   int64_t tileClusterC = 0;
   /// FMA-path threads per block and largest row segment (0: pass default).
   int64_t tileThreads = 0, tileMaxW = 0;
+  /// fuse-plan-kernels: the longest reduction set a warp normalises alone
+  /// and the chunk of a set split over blocks (0: the pass defaults).
+  int64_t planWarpSetLimit = 0, planSplitChunk = 0;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

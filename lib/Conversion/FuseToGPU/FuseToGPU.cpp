@@ -8,6 +8,7 @@
 
 #include "fusecc/Conversion/FuseToGPU/FuseToGPU.h"
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
+#include "StandaloneKernels.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -35,8 +36,85 @@ EpilogueMath epilogueMathOf(KernelOp kernel, StringRef mode) {
   return EpilogueMath::Exact;
 }
 
-/// Rewrites one graph function. Every op must already be in a kernel whose
-/// inputs are function arguments and whose result is returned.
+/// Views `v` (a memref of the same element count) as `type`.
+Value viewAs(OpBuilder &b, Location loc, Value v, MemRefType type) {
+  if (v.getType() == type)
+    return v;
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  return memref::ReinterpretCastOp::create(b, loc, type, v, /*offset=*/0,
+                                           type.getShape(), strides);
+}
+
+/// Launches a convolution kernel reading and writing `operands` (kernel
+/// inputs, then the output buffer), with its re-layout kernels and their
+/// scratch workspaces.
+LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
+                                KernelOp kernel, SmallVector<Value> operands,
+                                StringRef epilogueMath) {
+  FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
+  if (failed(a))
+    return failure();
+  FailureOr<gpu::GPUFuncOp> gpuFunc = buildKernelFunction(
+      gpuModule, kernel, *a, epilogueMathOf(kernel, epilogueMath));
+  if (failed(gpuFunc))
+    return failure();
+  LaunchPlan launch = LaunchPlan::get(*a, *kernel.getConfig());
+  SharedMemoryPlan smem = SharedMemoryPlan::get(*a, *kernel.getConfig());
+  Location loc = kernel.getLoc();
+  auto idx = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value one = idx(1);
+  // wgmma kernels read their weights (and, where cheap, their input)
+  // re-laid out by small kernels into workspaces that live for this call;
+  // they come before the output among the main kernel's operands.
+  SmallVector<Value> workspaces;
+  auto relayout = [&](FailureOr<gpu::GPUFuncOp> packFunc, Value source,
+                      int64_t elems, int64_t threadsNeeded) -> LogicalResult {
+    if (failed(packFunc))
+      return failure();
+    auto alloc = memref::AllocOp::create(
+        b, loc, MemRefType::get({elems}, b.getF32Type()));
+    alloc->setAttr(kWorkspaceRoleAttr, b.getStringAttr("scratch"));
+    Value operand = operands[cast<BlockArgument>(source).getArgNumber()];
+    gpu::KernelDim3 packGrid{
+        idx(llvm::divideCeil(threadsNeeded, kWeightPackThreads)), one, one};
+    gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
+    gpu::LaunchFuncOp::create(
+        b, loc, *packFunc, packGrid, packBlock,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+        ValueRange{operand, alloc});
+    workspaces.push_back(alloc);
+    return success();
+  };
+  if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig()))
+    if (failed(relayout(buildWeightPackFunction(gpuModule, kernel, *a),
+                        a->conv.getWeight(), pack->totalElems,
+                        pack->totalElems)))
+      return failure();
+  if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig()))
+    if (failed(relayout(buildInputPackFunction(gpuModule, kernel, *a),
+                        a->conv.getInput(), ipack->totalElems,
+                        ipack->totalElems / 4)))
+      return failure();
+  operands.insert(operands.end() - 1, workspaces.begin(), workspaces.end());
+  gpu::KernelDim3 grid{idx(launch.gridX), one, one};
+  gpu::KernelDim3 block{idx(launch.threads), one, one};
+  Value smemBytes =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem.bytes());
+  gpu::LaunchFuncOp::create(b, loc, *gpuFunc, grid, block, smemBytes,
+                            operands);
+  for (Value workspace : workspaces)
+    memref::DeallocOp::create(b, loc, workspace);
+  return success();
+}
+
+/// Rewrites one graph function following its kernel plan: every op must be
+/// in a kernel; kernel inputs are function arguments or earlier kernels'
+/// results, held in the plan's buffers (or in the output argument when the
+/// function returns them).
 LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
                               StringRef epilogueMath) {
   if (!func.getBody().hasOneBlock())
@@ -45,32 +123,31 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
   if (!ret)
     return func.emitOpError("graph functions must end with func.return");
-  SmallVector<KernelOp> kernels;
   for (Operation &op : body.without_terminator()) {
-    if (auto k = dyn_cast<KernelOp>(op)) {
-      kernels.push_back(k);
+    if (isa<KernelOp>(op) || (isa<arith::ConstantOp>(op) && op.use_empty()))
       continue;
-    }
-    if (isa<arith::ConstantOp>(op) && op.use_empty())
-      continue;
-    return op.emitOpError("is not part of a fused kernel; only transposed "
-                          "convolutions and their epilogues are compiled");
+    if (isa<arith::ConstantOp>(op))
+      return op.emitOpError("is a tensor constant read by a kernel; only "
+                            "rank-0 constants (cloned into kernels) are "
+                            "supported");
+    return op.emitOpError("is not part of a fused kernel; run "
+                          "fuse-form-kernels first");
   }
   for (Value r : ret.getOperands())
     if (!r.getDefiningOp<KernelOp>())
-      return ret.emitOpError("returns a value that no fused kernel computes");
+      return ret.emitOpError("returns a value that no kernel computes (a "
+                             "function argument or a constant)");
+  FailureOr<KernelPlan> plan = KernelPlan::read(func);
+  if (failed(plan))
+    return failure();
 
   // New signature: memref inputs, then one memref per result.
   MLIRContext *ctx = func.getContext();
-  auto toMemRef = [](Type t) {
-    auto tt = cast<RankedTensorType>(t);
-    return MemRefType::get(tt.getShape(), tt.getElementType());
-  };
   SmallVector<Type> argTypes;
   for (Type t : func.getArgumentTypes())
-    argTypes.push_back(toMemRef(t));
+    argTypes.push_back(fusecc::detail::memrefOf(t));
   for (Type t : func.getResultTypes())
-    argTypes.push_back(toMemRef(t));
+    argTypes.push_back(fusecc::detail::memrefOf(t));
 
   OpBuilder b(func);
   auto newFunc = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
@@ -81,81 +158,87 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
                                : ArrayRef<NamedAttribute>{});
   Block *entry = newFunc.addEntryBlock();
   b.setInsertionPointToStart(entry);
+  Location loc = func.getLoc();
 
-  for (KernelOp kernel : kernels) {
+  // The plan's buffers, flat, for the whole call.
+  SmallVector<Value> buffers;
+  for (const PlanBuffer &pb : plan->buffers) {
+    auto alloc = memref::AllocOp::create(
+        b, loc, MemRefType::get({pb.elements}, pb.elementType));
+    alloc->setAttr(kWorkspaceRoleAttr,
+                   b.getStringAttr(PlanBuffer::roleName(pb.role)));
+    buffers.push_back(alloc);
+  }
+  DenseMap<Value, Value> memOf;
+  for (BlockArgument arg : body.getArguments())
+    memOf[arg] = entry->getArgument(arg.getArgNumber());
+  for (auto [i, r] : llvm::enumerate(ret.getOperands()))
+    memOf.try_emplace(r, entry->getArgument(func.getNumArguments() + i));
+
+  for (KernelOp kernel : plan->steps) {
+    Value result = kernel.getResult();
+    MemRefType resultTy = fusecc::detail::memrefOf(result.getType());
+    if (!memOf.count(result)) {
+      std::optional<int64_t> buf = KernelPlan::resultBuffer(kernel);
+      if (!buf)
+        return kernel.emitOpError("result has no buffer in the plan");
+      memOf[result] = viewAs(b, kernel.getLoc(), buffers[*buf], resultTy);
+    }
     SmallVector<Value> operands;
     for (Value in : kernel.getInputs()) {
-      auto arg = dyn_cast<BlockArgument>(in);
-      if (!arg || arg.getOwner() != &body)
-        return kernel.emitOpError("reads a value computed by another kernel; "
-                                  "intermediate buffers between kernels are "
-                                  "not supported yet");
-      operands.push_back(entry->getArgument(arg.getArgNumber()));
+      Value mem = memOf.lookup(in);
+      if (!mem)
+        return kernel.emitOpError("reads a value that is neither a function "
+                                  "argument nor an earlier kernel's result");
+      operands.push_back(mem);
     }
-    auto resultIdx = llvm::find(ret.getOperands(), kernel.getResult()) -
-                     ret.getOperands().begin();
-    if (resultIdx == static_cast<int64_t>(ret.getNumOperands()) ||
-        !kernel.getResult().hasOneUse())
-      return kernel.emitOpError("result must be returned by the function "
-                                "and used nowhere else");
-    operands.push_back(
-        entry->getArgument(func.getNumArguments() + resultIdx));
-
-    FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
-    if (failed(a))
+    operands.push_back(memOf.lookup(result));
+    if (kernelKindOf(kernel) == KernelKind::Convolution) {
+      if (failed(launchConvolution(b, gpuModule, kernel, operands,
+                                   epilogueMath)))
+        return failure();
+      continue;
+    }
+    FailureOr<SmallVector<StandaloneLaunch>> launches =
+        buildStandaloneKernel(gpuModule, kernel);
+    if (failed(launches))
       return failure();
-    FailureOr<gpu::GPUFuncOp> gpuFunc = buildKernelFunction(
-        gpuModule, kernel, *a, epilogueMathOf(kernel, epilogueMath));
-    if (failed(gpuFunc))
-      return failure();
-    LaunchPlan launch = LaunchPlan::get(*a, *kernel.getConfig());
-    SharedMemoryPlan smem = SharedMemoryPlan::get(*a, *kernel.getConfig());
-    Location loc = kernel.getLoc();
+    Location kloc = kernel.getLoc();
     auto idx = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+      return arith::ConstantIndexOp::create(b, kloc, v).getResult();
     };
-    Value one = idx(1);
-    // wgmma kernels read their weights (and, where cheap, their input)
-    // re-laid out by small kernels into workspaces that live for this call;
-    // they come before the output among the main kernel's operands.
-    SmallVector<Value> workspaces;
-    auto relayout = [&](FailureOr<gpu::GPUFuncOp> packFunc, Value source,
-                        int64_t elems, int64_t threadsNeeded) -> LogicalResult {
-      if (failed(packFunc))
-        return failure();
-      Value workspace = memref::AllocOp::create(
-          b, loc, MemRefType::get({elems}, b.getF32Type()));
-      Value operand = operands[cast<BlockArgument>(source).getArgNumber()];
-      gpu::KernelDim3 packGrid{
-          idx(llvm::divideCeil(threadsNeeded, kWeightPackThreads)), one, one};
-      gpu::KernelDim3 packBlock{idx(kWeightPackThreads), one, one};
+    for (StandaloneLaunch l : *launches) {
+      SmallVector<Value> params;
+      for (auto [j, p] : llvm::enumerate(l.params)) {
+        Value v;
+        switch (p.kind) {
+        case StandaloneLaunch::ParamKind::Input:
+          v = operands[p.input];
+          break;
+        case StandaloneLaunch::ParamKind::Output:
+          v = operands.back();
+          break;
+        case StandaloneLaunch::ParamKind::Partials: {
+          std::optional<int64_t> buf = KernelPlan::partialsBuffer(kernel);
+          if (!buf)
+            return kernel.emitOpError("has no partials workspace in the plan");
+          v = buffers[*buf];
+          break;
+        }
+        }
+        params.push_back(viewAs(b, kloc, v,
+                                cast<MemRefType>(l.func.getArgumentTypes()[j])));
+      }
+      Value one = idx(1);
       gpu::LaunchFuncOp::create(
-          b, loc, *packFunc, packGrid, packBlock,
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
-          ValueRange{operand, workspace});
-      workspaces.push_back(workspace);
-      return success();
-    };
-    if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig()))
-      if (failed(relayout(buildWeightPackFunction(gpuModule, kernel, *a),
-                          a->conv.getWeight(), pack->totalElems,
-                          pack->totalElems)))
-        return failure();
-    if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig()))
-      if (failed(relayout(buildInputPackFunction(gpuModule, kernel, *a),
-                          a->conv.getInput(), ipack->totalElems,
-                          ipack->totalElems / 4)))
-        return failure();
-    operands.insert(operands.end() - 1, workspaces.begin(), workspaces.end());
-    gpu::KernelDim3 grid{idx(launch.gridX), one, one};
-    gpu::KernelDim3 block{idx(launch.threads), one, one};
-    Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                   smem.bytes());
-    gpu::LaunchFuncOp::create(b, loc, *gpuFunc, grid, block, smemBytes,
-                              operands);
-    for (Value workspace : workspaces)
-      memref::DeallocOp::create(b, loc, workspace);
+          b, kloc, l.func, gpu::KernelDim3{idx(l.gridX), one, one},
+          gpu::KernelDim3{idx(l.blockX), one, one},
+          arith::ConstantIntOp::create(b, kloc, b.getI32Type(), l.sharedBytes),
+          params);
+    }
   }
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(b, loc, buffer);
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();
   return success();

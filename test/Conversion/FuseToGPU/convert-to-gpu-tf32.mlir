@@ -2,7 +2,7 @@
 // not loaded up front: fuse-convert-to-gpu declares NVVM as a dependent
 // dialect (it used to segfault in NVVM::FPRoundingModeAttr::get).
 
-// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s
+// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
 
 // CHECK-LABEL: func.func @softmax1d
 // CHECK: gpu.launch_func @fusecc_kernels::@softmax1d_k0

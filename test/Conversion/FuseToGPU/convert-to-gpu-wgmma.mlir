@@ -7,7 +7,7 @@
 // reciprocal (tf32 kernels default to epilogue-math=fast; both modes are
 // tested in epilogue-math.mlir).
 
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}),fuse-convert-to-gpu)' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
 
 // Input 1024 elements + its packed copy 2048 <= 20% of the 16384 outputs:
 // both operands re-laid out.

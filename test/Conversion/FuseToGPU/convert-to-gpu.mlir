@@ -1,4 +1,4 @@
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels),fuse-convert-to-gpu)' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
 // The tf32 (tensor-core) lowering is tested in convert-to-gpu-tf32.mlir.
 
 // 1-D conv + channel softmax. Config (ieee): tileW = 16, tileC = 8,

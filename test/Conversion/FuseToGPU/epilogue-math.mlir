@@ -8,12 +8,12 @@
 // rcp.approx alone. `auto` (default): fast for tf32 kernels, exact for
 // ieee ones.
 
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=EXACT
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=FAST
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee}),fuse-convert-to-gpu{epilogue-math=fast})' | FileCheck %s --check-prefix=FAST
-// RUN: not fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels),fuse-convert-to-gpu{epilogue-math=approx})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32},fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=FAST
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=fast})' | FileCheck %s --check-prefix=FAST
+// RUN: not fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=approx})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: fuse-convert-to-gpu: epilogue-math must be 'auto', 'exact' or 'fast', got 'approx'
 // BAD-NOT: gpu.func
 

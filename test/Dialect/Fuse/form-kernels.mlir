@@ -170,7 +170,8 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32> {fuse.name = "x"},
 // -----
 
 // The convolution result is used by two ops that both escape: a kernel has
-// one output, so it shrinks to the bare convolution and both users stay out.
+// one output, so it shrinks to the bare convolution and each user becomes an
+// elementwise kernel of its own reading the convolution's result.
 
 // CHECK-LABEL: func.func @two_escaping_users
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "two_escaping_users_k0" ins(%{{.*}}, %{{.*}} : tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
@@ -178,8 +179,16 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32> {fuse.name = "x"},
 // CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
 // CHECK-NEXT:   fuse.yield %[[C]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[R:.*]] = fuse.relu %[[K]]
-// CHECK-NEXT: %[[T:.*]] = fuse.tanh %[[K]]
+// CHECK-NEXT: %[[R:.*]] = fuse.kernel "two_escaping_users_k1" ins(%[[K]] : tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.relu
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T:.*]] = fuse.kernel "two_escaping_users_k2" ins(%[[K]] : tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.tanh
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: return %[[R]], %[[T]]
 func.func @two_escaping_users(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
     -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
@@ -194,7 +203,8 @@ func.func @two_escaping_users(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 // -----
 
 // The epilogue's intermediate value is also returned: the kernel stops at
-// the last op that keeps a single escaping value.
+// the last op that keeps a single escaping value; the exp after it is an
+// elementwise kernel reading the returned value.
 
 // CHECK-LABEL: func.func @escaping_intermediate
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "escaping_intermediate_k0"
@@ -203,7 +213,11 @@ func.func @two_escaping_users(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 // CHECK-NEXT:   %[[R:.*]] = fuse.relu %[[C]]
 // CHECK-NEXT:   fuse.yield %[[R]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[K]]
+// CHECK-NEXT: %[[E:.*]] = fuse.kernel "escaping_intermediate_k1" ins(%[[K]] : tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.exp
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: return %[[K]], %[[E]]
 func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
     -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
@@ -219,7 +233,8 @@ func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 
 // An epilogue op that also reads a value computed after the convolution
 // outside the group is not fused (it could close a cycle through the
-// outside op); the ops before it still are. The unrelated exp stays out.
+// outside op); the ops before it still are. The exp and the add form an
+// elementwise kernel of their own.
 
 // CHECK-LABEL: func.func @late_operand
 // CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
@@ -229,8 +244,12 @@ func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 // CHECK-NEXT:   %[[R:.*]] = fuse.relu %[[C]]
 // CHECK-NEXT:   fuse.yield %[[R]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[Z]]
-// CHECK-NEXT: %[[A:.*]] = fuse.add %[[K]], %[[E]]
+// CHECK-NEXT: %[[A:.*]] = fuse.kernel "late_operand_k1" ins(%[[Z]], %[[K]] : tensor<1x8x7xf32>, tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0(%[[AZ:[^:]*]]: tensor<1x8x7xf32>, %[[AK:[^:]*]]: tensor<1x8x7xf32>):
+// CHECK-NEXT:   %[[E:.*]] = fuse.exp %[[AZ]]
+// CHECK-NEXT:   fuse.add %[[AK]], %[[E]]
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: return %[[A]]
 func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
                         %z: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
@@ -246,11 +265,15 @@ func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
 // -----
 
 // The same op reading a value computed *before* the convolution is fused,
-// with that value as a kernel input.
+// with that value (an elementwise kernel's result) as a kernel input.
 
 // CHECK-LABEL: func.func @early_operand
 // CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
-// CHECK-NEXT: %[[E:.*]] = fuse.exp %[[Z]]
+// CHECK-NEXT: %[[E:.*]] = fuse.kernel "early_operand_k1" ins(%[[Z]] : tensor<1x8x7xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.exp
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "early_operand_k0" ins(%[[X]], %[[W]], %[[E]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x8x7xf32>)
 // CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[AE:[^:]*]]: tensor<1x8x7xf32>):
 // CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
@@ -282,8 +305,9 @@ func.func @early_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
 // CHECK:        fuse.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[LATE:.*]] = arith.constant dense<{{.*}}> : tensor<8x1xf32>
-// CHECK-NEXT: %[[A:.*]] = fuse.add %[[K]], %[[LATE]]
-// CHECK-NEXT: return %[[A]]
+// CHECK-NEXT: %[[A:.*]] = fuse.kernel "dense_constant_k1" ins(%[[K]], %[[LATE]] : tensor<1x8x7xf32>, tensor<8x1xf32>)
+// CHECK:        fuse.add
+// CHECK:      return %[[A]]
 func.func @dense_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<7xf32>
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -408,12 +432,16 @@ func.func @dead_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8
 
 // -----
 
-// Ops that are not epilogue ops (or do not read the group) are never pulled
-// in; an existing kernel is not re-formed.
+// An op before any convolution roots an elementwise kernel of its own; an
+// existing kernel is not re-formed.
 
 // CHECK-LABEL: func.func @no_conv
-// CHECK-NEXT: fuse.relu
-// CHECK-NEXT: fuse.kernel "existing"
+// CHECK-NEXT: %[[R:.*]] = fuse.kernel "no_conv_k0"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.relu
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: fuse.kernel "existing" ins(%[[R]],
 // CHECK-NOT: fuse.kernel
 // CHECK: return
 func.func @no_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {

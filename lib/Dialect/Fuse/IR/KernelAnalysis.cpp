@@ -66,6 +66,29 @@ static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
   return succeeded(b) && ArrayRef<int64_t>(*b) == shape;
 }
 
+TileReduction fusecc::fuse::tileReductionOf(NormalizationOpInterface op) {
+  int64_t rank =
+      cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  SmallVector<int64_t> dims = op.getReducedDims();
+  if (op.getChannelGroups() != 1 || dims.size() != 1)
+    return TileReduction::SpansBlocks;
+  if (dims[0] == 1)
+    return TileReduction::Channels;
+  if (dims[0] == rank - 1)
+    return TileReduction::LastDim;
+  return TileReduction::SpansBlocks;
+}
+
+KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<ConvTransposeOp>(op))
+      return KernelKind::Convolution;
+    if (isa<NormalizationOpInterface>(op))
+      return KernelKind::Normalization;
+  }
+  return KernelKind::Elementwise;
+}
+
 FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   KernelAnalysis a;
   Block &body = kernel.getBody().front();
@@ -100,26 +123,21 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
       if (cast<RankedTensorType>(r.getType()).getShape() != shape)
         return op.emitOpError("result shape differs from the convolution "
                               "output; the fused epilogue must keep it");
-    if (auto sm = dyn_cast<SoftmaxOp>(op)) {
-      if (sm.getDim() == 1)
+    if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
+      switch (tileReductionOf(norm)) {
+      case TileReduction::Channels:
         a.needsAllChannels = true;
-      else if (static_cast<int64_t>(sm.getDim()) == rank - 1)
+        break;
+      case TileReduction::LastDim:
         a.needsWholeRow = true;
-      else
-        return sm.emitOpError("along dim ")
-               << sm.getDim()
-               << " spans several output tiles; only the channel dim (1) and "
-                  "the last dim are fused (a multi-kernel plan is needed)";
-      a.reductions.push_back(&op);
-      continue;
-    }
-    if (auto ln = dyn_cast<LayerNormOp>(op)) {
-      if (ln.getNormalizedRank() != 1)
-        return ln.emitOpError("over ")
-               << ln.getNormalizedRank()
-               << " dims spans several output tiles; only the last dim is "
-                  "fused (a multi-kernel plan is needed)";
-      a.needsWholeRow = true;
+        break;
+      case TileReduction::SpansBlocks:
+        return op.emitOpError("reduces a set that spans several output "
+                              "tiles; only the channel dim (1) or the last "
+                              "dim is reduced inside a convolution kernel "
+                              "(fuse-form-kernels plans the others as "
+                              "kernels of their own)");
+      }
       a.reductions.push_back(&op);
       continue;
     }

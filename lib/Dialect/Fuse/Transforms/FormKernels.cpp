@@ -2,11 +2,17 @@
 //
 // Implements `fuse-form-kernels`: every transposed convolution and the
 // epilogue ops that consume it become one `fuse.kernel` region, i.e. one GPU
-// launch with no intermediate tensor in device memory.
+// launch with no intermediate tensor in device memory. The graph ops left
+// over then root kernels of their own: a normalisation whose reduction sets
+// span blocks (with the elementwise ops after it), or elementwise ops alone.
+// Kernel results that later kernels read are the plan's intermediates
+// (fuse-plan-kernels).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -24,9 +30,24 @@ using namespace fusecc::fuse;
 
 namespace {
 
-/// Ops that can run on the tile of a fused kernel after the convolution.
-bool isEpilogueOp(Operation *op) {
-  return isa<ElementwiseOpInterface, SoftmaxOp, LayerNormOp>(op);
+/// Ops that can run on the tile of a fused kernel after the convolution:
+/// elementwise ops and normalisations whose reduction sets a block holds.
+bool isConvEpilogueOp(Operation *op) {
+  if (isa<ElementwiseOpInterface>(op))
+    return true;
+  auto norm = dyn_cast<NormalizationOpInterface>(op);
+  return norm && tileReductionOf(norm) != TileReduction::SpansBlocks;
+}
+
+/// Ops that follow the root of a kernel without a convolution.
+bool isStandaloneEpilogueOp(Operation *op) {
+  return isa<ElementwiseOpInterface>(op);
+}
+
+/// Graph ops that root a kernel of their own when no convolution kernel
+/// took them.
+bool isStandaloneRoot(Operation *op) {
+  return isa<ElementwiseOpInterface, NormalizationOpInterface>(op);
 }
 
 /// A rank-0 f32 constant: cloned into kernels as a scalar.
@@ -51,14 +72,16 @@ SmallVector<Value> escapingValues(const llvm::SetVector<Operation *> &group) {
   return out;
 }
 
-/// Grows the op group of one convolution: later ops of the block that read a
-/// value of the group and otherwise only values defined before the
-/// convolution (so no cycle through outside ops can form).
-llvm::SetVector<Operation *> growGroup(ConvTransposeOp conv) {
+/// Grows the op group of `root`: later ops of the block accepted by
+/// `follows` that read a value of the group and otherwise only values
+/// defined before the root (so no cycle through outside ops can form).
+llvm::SetVector<Operation *> growGroup(Operation *root,
+                                       function_ref<bool(Operation *)> follows) {
+  Operation *conv = root;
   llvm::SetVector<Operation *> group;
-  group.insert(conv);
-  for (Operation *op = conv->getNextNode(); op; op = op->getNextNode()) {
-    if (!isEpilogueOp(op))
+  group.insert(root);
+  for (Operation *op = root->getNextNode(); op; op = op->getNextNode()) {
+    if (!follows(op))
       continue;
     bool readsGroup = false, operandsOk = true;
     for (Value v : op->getOperands()) {
@@ -81,6 +104,51 @@ llvm::SetVector<Operation *> growGroup(ConvTransposeOp conv) {
   return group;
 }
 
+/// Moves `group` into a new `fuse.kernel` named `<func>_k<counter>`; returns
+/// it (null when nothing of the group is used).
+KernelOp formKernel(func::FuncOp func, const llvm::SetVector<Operation *> &group,
+                    unsigned &counter) {
+  SmallVector<Value> escaping = escapingValues(group);
+  if (escaping.empty())
+    return nullptr; // Cannot happen after the dead-op sweep.
+  Value output = escaping.front();
+
+  // Kernel inputs: outside values, except scalar constants (cloned).
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : group)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if ((def && group.contains(def)) || isScalarConstant(v))
+        continue;
+      inputs.insert(v);
+    }
+
+  // Inputs are defined before the root, so the kernel may stand where the
+  // output was defined, ahead of all of its users.
+  Operation *root = group.front();
+  OpBuilder b(output.getDefiningOp());
+  std::string name =
+      (func.getSymName() + "_k" + std::to_string(counter++)).str();
+  auto kernel = KernelOp::create(b, root->getLoc(), output.getType(), name,
+                                 inputs.getArrayRef());
+  Block &body = kernel.getBody().front();
+  IRMapping map;
+  for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
+    map.map(in, arg);
+  OpBuilder bb = OpBuilder::atBlockEnd(&body);
+  for (Operation *op : group) {
+    for (Value v : op->getOperands())
+      if (isScalarConstant(v) && !map.contains(v))
+        map.map(v, bb.clone(*v.getDefiningOp())->getResult(0));
+    bb.clone(*op, map);
+  }
+  YieldOp::create(bb, root->getLoc(), map.lookup(output));
+  output.replaceAllUsesWith(kernel.getResult());
+  for (Operation *op : llvm::reverse(group))
+    op->erase();
+  return kernel;
+}
+
 struct FormKernelsPass
     : public fusecc::fuse::impl::FuseFormKernelsBase<FormKernelsPass> {
   void runOnOperation() override {
@@ -93,51 +161,28 @@ struct FormKernelsPass
              llvm::reverse(func.getBody().front().getOperations())))
       if (isOpTriviallyDead(&op))
         op.erase();
-    SmallVector<ConvTransposeOp> convs;
+    // Convolution kernels first (they take their epilogues), then kernels
+    // rooted at the graph ops no convolution took, in block order.
+    SmallVector<Operation *> roots;
     func.walk([&](ConvTransposeOp conv) {
       if (!conv->getParentOfType<KernelOp>())
-        convs.push_back(conv);
+        roots.push_back(conv);
     });
     unsigned counter = 0;
-    for (ConvTransposeOp conv : convs) {
-      llvm::SetVector<Operation *> group = growGroup(conv);
-      SmallVector<Value> escaping = escapingValues(group);
-      if (escaping.empty())
-        continue; // Cannot happen after the dead-op sweep above.
-      Value output = escaping.front();
-
-      // Kernel inputs: outside values, except scalar constants (cloned).
-      llvm::SetVector<Value> inputs;
-      for (Operation *op : group)
-        for (Value v : op->getOperands()) {
-          Operation *def = v.getDefiningOp();
-          if ((def && group.contains(def)) || isScalarConstant(v))
-            continue;
-          inputs.insert(v);
+    for (Operation *root : roots)
+      formKernel(func, growGroup(root, isConvEpilogueOp), counter);
+    // Each new kernel removes its root, so this ends.
+    while (true) {
+      Operation *root = nullptr;
+      for (Operation &op : func.getBody().front())
+        if (isStandaloneRoot(&op)) {
+          root = &op;
+          break;
         }
-
-      // Inputs are defined before the convolution, so the kernel may stand
-      // where the output was defined, ahead of all of its users.
-      OpBuilder b(output.getDefiningOp());
-      std::string name =
-          (func.getSymName() + "_k" + std::to_string(counter++)).str();
-      auto kernel = KernelOp::create(b, conv.getLoc(), output.getType(), name,
-                                     inputs.getArrayRef());
-      Block &body = kernel.getBody().front();
-      IRMapping map;
-      for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
-        map.map(in, arg);
-      OpBuilder bb = OpBuilder::atBlockEnd(&body);
-      for (Operation *op : group) {
-        for (Value v : op->getOperands())
-          if (isScalarConstant(v) && !map.contains(v))
-            map.map(v, bb.clone(*v.getDefiningOp())->getResult(0));
-        bb.clone(*op, map);
-      }
-      YieldOp::create(bb, conv.getLoc(), map.lookup(output));
-      output.replaceAllUsesWith(kernel.getResult());
-      for (Operation *op : llvm::reverse(group))
-        op->erase();
+      if (!root)
+        break;
+      if (!formKernel(func, growGroup(root, isStandaloneEpilogueOp), counter))
+        root->erase(); // Unused (the dead-op sweep leaves none).
     }
   }
 };

@@ -545,6 +545,9 @@ struct TileKernelsPass
       tuned = std::move(*read);
     }
     WalkResult r = getOperation().walk([&](KernelOp kernel) {
+      // Kernels without a convolution are laid out by fuse-plan-kernels.
+      if (kernelKindOf(kernel) != KernelKind::Convolution)
+        return WalkResult::advance();
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();

@@ -16,6 +16,26 @@
 
 namespace fusecc::fuse {
 
+/// Where the reduction set of a normalisation lies relative to a
+/// convolution kernel's output tile.
+enum class TileReduction {
+  /// All channels of one position: a block (or cluster) holds all channels.
+  Channels,
+  /// A whole last-dim row: a block holds whole rows.
+  LastDim,
+  /// Anything else (group_norm, layer_norm over several dims, softmax over
+  /// a spatial dim): the set spans blocks, so the op gets a kernel of its
+  /// own whose statistics are planned as phases.
+  SpansBlocks,
+};
+TileReduction tileReductionOf(NormalizationOpInterface op);
+
+/// What a fuse.kernel computes, from its ops: a transposed convolution
+/// (plus epilogue), a normalisation whose reduction sets span blocks (plus
+/// elementwise ops after it), or elementwise ops only.
+enum class KernelKind { Convolution, Normalization, Elementwise };
+KernelKind kernelKindOf(KernelOp kernel);
+
 /// A transposed convolution with its spatial dims padded to three (leading
 /// unit dims: size 1, kernel 1, stride 1, padding 0, dilation 1).
 struct ConvGeometry {

@@ -79,4 +79,29 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
   ];
 }
 
+def FusePlanKernels : Pass<"fuse-plan-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Plan the kernels of a graph: order, buffers, workspaces";
+  let description = [{
+    Runs after fuse-tile-kernels. Records the plan of every graph function
+    (`fusecc/Dialect/Fuse/Transforms/Plan.h`): the kernels in block order,
+    one device buffer per kernel result that a later kernel reads and the
+    function does not return (an intermediate; a buffer is reused by a
+    later intermediate of the same element type once its last reader has
+    run), and a partial-statistics workspace for each normalisation kernel
+    whose reduction sets are split over several blocks. The function gets
+    `fuse.plan.buffers` (role, element type, elements, first and last step
+    of each buffer); a kernel gets `fuse.plan.result` (the buffer of its
+    result) and `fuse.plan.partials`. `fusecc --emit=plan` prints it.
+  }];
+  let options = [
+    Option<"warpSetLimit", "warp-set-limit", "int64_t", "4096",
+           "Longest contiguous reduction set that one warp normalises alone "
+           "(longer sets are split over blocks)">,
+    Option<"splitChunk", "split-chunk", "int64_t", "16384",
+           "Elements per block of a reduction set split over blocks (before "
+           "balancing; a multiple of 4 is used)">,
+  ];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect"];
+}
+
 #endif // FUSECC_DIALECT_FUSE_TRANSFORMS_PASSES_TD

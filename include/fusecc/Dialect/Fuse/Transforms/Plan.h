@@ -1,0 +1,103 @@
+//===- Plan.h - the kernel plan of a graph function -------------*- C++ -*-===//
+//
+// The plan of a graph function (fuse-plan-kernels): its kernels in order,
+// the device buffers between them (intermediates, reused once their last
+// reader has run) and the workspaces of reductions that span blocks, with
+// what each kernel reads and writes. The pass records it as attributes;
+// `KernelPlan::read` rebuilds it for the GPU lowering and `--emit=plan`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_DIALECT_FUSE_TRANSFORMS_PLAN_H
+#define FUSECC_DIALECT_FUSE_TRANSFORMS_PLAN_H
+
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace fusecc::fuse {
+
+/// Attribute names of the plan.
+constexpr llvm::StringLiteral kPlanBuffersAttr = "fuse.plan.buffers";
+constexpr llvm::StringLiteral kPlanResultBufferAttr = "fuse.plan.result";
+constexpr llvm::StringLiteral kPlanPartialsAttr = "fuse.plan.partials";
+constexpr llvm::StringLiteral kPlanWarpLimitAttr = "fuse.plan.warp_set_limit";
+constexpr llvm::StringLiteral kPlanSplitChunkAttr = "fuse.plan.split_chunk";
+
+/// The attribute on a host function's `memref.alloc` that names the
+/// workspace's role in the bundle (docs/bundle.md): `scratch`,
+/// `intermediate` or `partials`.
+constexpr llvm::StringLiteral kWorkspaceRoleAttr = "fuse.role";
+
+/// Longest reduction set one warp takes (`NormLayout::Mode::Warp`).
+constexpr int64_t kDefaultWarpSetLimit = 4096;
+/// Elements per block of a split reduction set, before balancing.
+constexpr int64_t kDefaultSplitChunk = 16384;
+
+/// How a normalisation kernel (`KernelKind::Normalization`) covers its
+/// reduction sets. The sets of the root op are `outer x inner` runs of
+/// `len` elements: element j of set (o, i) is at (o len + j) inner + i of
+/// the row-major input (group_norm: outer = N x groups, inner = 1).
+struct NormLayout {
+  enum class Mode {
+    /// inner == 1, short sets: one warp per set, one kernel.
+    Warp,
+    /// inner == 1, long sets: `parts` blocks per set write partial
+    /// statistics to a workspace (`<kernel>_stats`), then `parts` blocks per
+    /// set combine them and normalise (`<kernel>`).
+    Split,
+    /// inner > 1: one thread per set, consecutive threads on consecutive
+    /// inner positions (coalesced), one kernel.
+    Column,
+  };
+  Mode mode = Mode::Warp;
+  NormalizationOpInterface root;
+  int64_t outer = 0, len = 0, inner = 0;
+  /// Split: blocks per set and the elements each takes (a multiple of 4,
+  /// the last block takes the rest).
+  int64_t parts = 1, chunk = 0;
+  /// Statistics per partial (two: shift-based mean and M2, or max and sum).
+  int64_t stats = 2;
+  /// Element type of the partial statistics.
+  mlir::Type statsType;
+
+  int64_t partialsElems() const { return outer * parts * stats; }
+  /// The layout under the limits recorded by fuse-plan-kernels (defaults
+  /// where none are).
+  static llvm::FailureOr<NormLayout> get(KernelOp kernel);
+  static llvm::FailureOr<NormLayout> get(KernelOp kernel, int64_t warpLimit,
+                                         int64_t splitChunk);
+};
+
+/// Threads per block of the normalisation and elementwise kernels.
+constexpr int64_t kStandaloneThreads = 256;
+
+/// One device buffer of the plan.
+struct PlanBuffer {
+  enum class Role { Intermediate, Partials };
+  Role role = Role::Intermediate;
+  mlir::Type elementType;
+  int64_t elements = 0;
+  /// Steps of the kernels that write and read it (its lifetime).
+  int64_t firstStep = 0, lastStep = 0;
+  int64_t bytes() const;
+  static llvm::StringRef roleName(Role r);
+};
+
+struct KernelPlan {
+  llvm::SmallVector<KernelOp> steps;
+  llvm::SmallVector<PlanBuffer> buffers;
+
+  /// Rebuilds the plan recorded on `func` by fuse-plan-kernels.
+  static llvm::FailureOr<KernelPlan> read(mlir::func::FuncOp func);
+  /// The buffer holding kernel `k`'s result when it is an intermediate.
+  static std::optional<int64_t> resultBuffer(KernelOp k);
+  /// The partials workspace of a split normalisation kernel.
+  static std::optional<int64_t> partialsBuffer(KernelOp k);
+  /// Human-readable listing (`fusecc --emit=plan`).
+  void print(mlir::func::FuncOp func, llvm::raw_ostream &os) const;
+};
+
+} // namespace fusecc::fuse
+
+#endif // FUSECC_DIALECT_FUSE_TRANSFORMS_PLAN_H

@@ -1,0 +1,165 @@
+//===- ElementwiseKernels.cpp - elementwise kernels of a plan -------------===//
+//
+// The shared context of the standalone emitters (StandaloneKernels.h) and
+// the elementwise kernel: one thread per output element, consecutive
+// threads on consecutive elements (coalesced), every input read with
+// broadcasting and the kernel's elementwise DAG evaluated in registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StandaloneKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using namespace fusecc::detail;
+
+Value StandaloneContext::c(int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+
+Value StandaloneContext::f(double v) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+}
+
+SmallVector<Value> StandaloneContext::coordsOf(Value flat,
+                                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  Value rest = flat;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = arith::RemUIOp::create(b, rest, c(shape[d]));
+    rest = arith::DivUIOp::create(b, rest, c(shape[d]));
+  }
+  return coords;
+}
+
+Value StandaloneContext::loadBroadcast(Value arg, ArrayRef<Value> coords) {
+  auto ty = cast<RankedTensorType>(arg.getType());
+  int64_t lead = coords.size() - ty.getRank();
+  SmallVector<Value> idx;
+  for (int64_t d = 0; d < ty.getRank(); ++d)
+    idx.push_back(ty.getDimSize(d) == 1 ? c(0) : coords[lead + d]);
+  return memref::LoadOp::create(b, memOf.lookup(arg), idx);
+}
+
+Value StandaloneContext::evaluate(
+    Value v, ArrayRef<Value> coords,
+    function_ref<Value(Operation *)> special, DenseMap<Value, Value> &memo) {
+  if (Value known = memo.lookup(v))
+    return known;
+  Value result;
+  Operation *def = v.getDefiningOp();
+  if (Value s = def && special ? special(def) : Value()) {
+    result = s;
+  } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    auto dense = cast<DenseElementsAttr>(cst.getValue());
+    result = f(dense.getSplatValue<APFloat>().convertToDouble());
+  } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(evaluate(o, coords, special, memo));
+    result = ew.buildScalar(b, b.getLoc(), operands);
+  } else {
+    result = loadBroadcast(v, coords);
+  }
+  memo[v] = result;
+  return result;
+}
+
+MemRefType fusecc::detail::memrefOf(Type tensorType) {
+  auto tt = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(tt.getShape(), tt.getElementType());
+}
+
+gpu::GPUFuncOp fusecc::detail::createStandaloneFunc(
+    ImplicitLocOpBuilder &b, gpu::GPUModuleOp gpuModule, StringRef name,
+    ArrayRef<Type> argTypes, int64_t threads) {
+  MLIRContext *ctx = b.getContext();
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(b, name, FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // Buffers never overlap (the runtime checks arguments; the plan gives
+  // every live intermediate its own buffer).
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+  gpu::ReturnOp::create(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  return func;
+}
+
+FailureOr<SmallVector<StandaloneLaunch>>
+fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
+                                       KernelOp kernel) {
+  SmallVector<Type> argTypes;
+  for (Value in : kernel.getInputs())
+    argTypes.push_back(memrefOf(in.getType()));
+  argTypes.push_back(memrefOf(kernel.getResult().getType()));
+  ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
+  gpu::GPUFuncOp func = createStandaloneFunc(
+      b, gpuModule, kernel.getKernelName(), argTypes, kStandaloneThreads);
+  StandaloneContext cx{b, kernel, func, {}};
+  Block &body = kernel.getBody().front();
+  for (auto [arg, mem] : llvm::zip(body.getArguments(), func.getArguments()))
+    cx.memOf[arg] = mem;
+
+  ArrayRef<int64_t> shape = kernel.getResult().getType().getShape();
+  int64_t numel = kernel.getResult().getType().getNumElements();
+  int64_t grid = llvm::divideCeil(numel, kStandaloneThreads);
+  if (grid > std::numeric_limits<int32_t>::max())
+    return kernel.emitOpError("needs ")
+           << grid << " blocks of " << kStandaloneThreads
+           << " threads; at most 2^31 - 1 fit a grid";
+  Value e = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                            cx.c(kStandaloneThreads)),
+      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  auto inside = scf::IfOp::create(
+      b, TypeRange{},
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, e, cx.c(numel)),
+      false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  SmallVector<Value> coords = cx.coordsOf(e, shape);
+  DenseMap<Value, Value> memo;
+  Value result = cast<YieldOp>(body.getTerminator()).getValue();
+  Value v = cx.evaluate(result, coords, nullptr, memo);
+  memref::StoreOp::create(b, v, func.getArguments().back(), coords);
+
+  StandaloneLaunch launch;
+  launch.func = func;
+  launch.gridX = grid;
+  launch.blockX = kStandaloneThreads;
+  for (int64_t i = 0, e = kernel.getInputs().size(); i < e; ++i)
+    launch.params.push_back({StandaloneLaunch::ParamKind::Input, i});
+  launch.params.push_back({StandaloneLaunch::ParamKind::Output, 0});
+  return SmallVector<StandaloneLaunch>{launch};
+}
+
+FailureOr<SmallVector<StandaloneLaunch>>
+fusecc::buildStandaloneKernel(gpu::GPUModuleOp gpuModule, KernelOp kernel) {
+  switch (kernelKindOf(kernel)) {
+  case KernelKind::Elementwise:
+    return buildElementwiseKernel(gpuModule, kernel);
+  case KernelKind::Normalization:
+    return buildNormalizationKernel(gpuModule, kernel);
+  case KernelKind::Convolution:
+    break;
+  }
+  return kernel.emitOpError("holds a convolution; it is built by "
+                            "buildKernelFunction");
+}

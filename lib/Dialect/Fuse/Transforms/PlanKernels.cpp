@@ -1,0 +1,328 @@
+//===- PlanKernels.cpp - the kernel plan of a graph function --------------===//
+//
+// Implements `fuse-plan-kernels` and the plan it records (Plan.h): kernels
+// in order, intermediate buffers with lifetimes (a buffer is reused by a
+// later intermediate once its last reader has run) and the partial-statistics
+// workspaces of normalisations whose reduction sets span blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+#include "fusecc/Dialect/Fuse/Transforms/Plan.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace fusecc::fuse {
+#define GEN_PASS_DEF_FUSEPLANKERNELS
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fusecc::fuse
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+/// Blocks a split normalisation aims for (four waves of 132 SMs).
+static constexpr int64_t kSplitTargetBlocks = 528;
+
+FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
+  int64_t warpLimit = kDefaultWarpSetLimit, splitChunk = kDefaultSplitChunk;
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kPlanWarpLimitAttr))
+    warpLimit = a.getInt();
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kPlanSplitChunkAttr))
+    splitChunk = a.getInt();
+  return get(kernel, warpLimit, splitChunk);
+}
+
+FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
+                                      int64_t splitChunk) {
+  if (warpLimit < 1 || splitChunk < 4)
+    return kernel.emitOpError("warp-set-limit must be >= 1 and split-chunk "
+                              ">= 4, got ")
+           << warpLimit << " and " << splitChunk;
+  NormLayout l;
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    l.root = dyn_cast<NormalizationOpInterface>(op);
+    break;
+  }
+  if (!l.root)
+    return kernel.emitOpError("expected a normalisation as the first op of a "
+                              "kernel without a convolution");
+  if (!isa<BlockArgument>(l.root->getOperand(0)))
+    return l.root->emitOpError("input of a normalisation kernel must be a "
+                               "kernel input");
+  auto ty = cast<RankedTensorType>(l.root->getOperand(0).getType());
+  ArrayRef<int64_t> shape = ty.getShape();
+  SmallVector<int64_t> dims = l.root.getReducedDims();
+  for (size_t i = 1; i < dims.size(); ++i)
+    if (dims[i] != dims[i - 1] + 1)
+      return l.root->emitOpError("reduces non-adjacent dims; expected a "
+                                 "contiguous range of dims");
+  if (dims.empty())
+    return l.root->emitOpError("reduces no dim");
+  int64_t groups = l.root.getChannelGroups();
+  if (groups != 1 && dims.front() != 1)
+    return l.root->emitOpError("groups channels but does not reduce from "
+                               "the channel dim");
+  auto prod = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d)
+      p *= shape[d];
+    return p;
+  };
+  l.outer = prod(0, dims.front()) * groups;
+  l.len = prod(dims.front(), dims.back() + 1) / groups;
+  l.inner = prod(dims.back() + 1, shape.size());
+  l.stats = l.root.getNumStatistics();
+  l.statsType = ty.getElementType();
+  if (l.len == 0 || l.outer == 0 || l.inner == 0)
+    return l.root->emitOpError("has an empty reduction set or none");
+  if (l.inner > 1) {
+    l.mode = Mode::Column;
+  } else if (l.len <= warpLimit) {
+    l.mode = Mode::Warp;
+  } else {
+    l.mode = Mode::Split;
+    // Chunks of at most `splitChunk`, and enough blocks for a few waves of
+    // an H100 (132 SMs) when there are few sets, down to 1K-element chunks.
+    int64_t parts = std::max(
+        llvm::divideCeil(l.len, splitChunk),
+        std::min(llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
+                 llvm::divideCeil(kSplitTargetBlocks, l.outer)));
+    l.chunk = llvm::alignTo(llvm::divideCeil(l.len, parts), 4);
+    l.parts = llvm::divideCeil(l.len, l.chunk);
+  }
+  return l;
+}
+
+int64_t PlanBuffer::bytes() const {
+  return elements * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+}
+
+StringRef PlanBuffer::roleName(Role r) {
+  return r == Role::Intermediate ? "intermediate" : "partials";
+}
+
+static std::optional<int64_t> intAttr(Operation *op, StringRef name) {
+  if (auto a = op->getAttrOfType<IntegerAttr>(name))
+    return a.getInt();
+  return std::nullopt;
+}
+
+std::optional<int64_t> KernelPlan::resultBuffer(KernelOp k) {
+  return intAttr(k, kPlanResultBufferAttr);
+}
+
+std::optional<int64_t> KernelPlan::partialsBuffer(KernelOp k) {
+  return intAttr(k, kPlanPartialsAttr);
+}
+
+FailureOr<KernelPlan> KernelPlan::read(func::FuncOp func) {
+  KernelPlan plan;
+  auto buffers = func->getAttrOfType<ArrayAttr>(kPlanBuffersAttr);
+  if (!buffers)
+    return func.emitOpError("has no kernel plan; run fuse-plan-kernels first");
+  for (Attribute a : buffers) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    auto role = d ? d.getAs<StringAttr>("role") : StringAttr();
+    auto type = d ? d.getAs<TypeAttr>("type") : TypeAttr();
+    auto elements = d ? d.getAs<IntegerAttr>("elements") : IntegerAttr();
+    auto first = d ? d.getAs<IntegerAttr>("first") : IntegerAttr();
+    auto last = d ? d.getAs<IntegerAttr>("last") : IntegerAttr();
+    if (!role || !type || !elements || !first || !last ||
+        !type.getValue().isIntOrFloat() || elements.getInt() <= 0 ||
+        (role.getValue() != "intermediate" && role.getValue() != "partials"))
+      return func.emitOpError("has a malformed plan buffer ") << a;
+    PlanBuffer b;
+    b.role = role.getValue() == "partials" ? PlanBuffer::Role::Partials
+                                           : PlanBuffer::Role::Intermediate;
+    b.elementType = type.getValue();
+    b.elements = elements.getInt();
+    b.firstStep = first.getInt();
+    b.lastStep = last.getInt();
+    plan.buffers.push_back(b);
+  }
+  func.walk([&](KernelOp k) { plan.steps.push_back(k); });
+  for (KernelOp k : plan.steps)
+    for (std::optional<int64_t> idx : {resultBuffer(k), partialsBuffer(k)})
+      if (idx && (*idx < 0 || *idx >= static_cast<int64_t>(plan.buffers.size())))
+        return k.emitOpError("names plan buffer ")
+               << *idx << " of " << plan.buffers.size();
+  return plan;
+}
+
+static StringRef kindName(KernelOp k) {
+  switch (kernelKindOf(k)) {
+  case KernelKind::Convolution:
+    return "convolution";
+  case KernelKind::Normalization:
+    return "normalization";
+  case KernelKind::Elementwise:
+    return "elementwise";
+  }
+  return "";
+}
+
+static std::string typeStr(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto tt = dyn_cast<RankedTensorType>(t)) {
+    for (int64_t d : tt.getShape())
+      os << d << "x";
+    os << tt.getElementType();
+  } else {
+    os << t;
+  }
+  return s;
+}
+
+void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
+  int64_t total = 0;
+  for (const PlanBuffer &b : buffers)
+    total += b.bytes();
+  os << "plan @" << func.getSymName() << ": " << steps.size() << " kernel"
+     << (steps.size() == 1 ? "" : "s") << ", " << buffers.size() << " buffer"
+     << (buffers.size() == 1 ? "" : "s") << " (" << total << " bytes)\n";
+  for (auto [i, b] : llvm::enumerate(buffers))
+    os << "  buffer b" << i << " " << PlanBuffer::roleName(b.role) << " "
+       << b.elementType << " x " << b.elements << " (" << b.bytes()
+       << " bytes) live in steps " << b.firstStep << ".." << b.lastStep
+       << "\n";
+  DenseMap<Value, std::string> names;
+  for (BlockArgument a : func.getArguments()) {
+    auto n = func.getArgAttrOfType<StringAttr>(a.getArgNumber(), "fuse.name");
+    names[a] = n ? n.str() : "arg" + std::to_string(a.getArgNumber());
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, kc] : llvm::enumerate(steps)) {
+    KernelOp k = kc;
+    os << "  step " << i << " " << k.getKernelName() << " (" << kindName(k);
+    if (kernelKindOf(k) == KernelKind::Normalization) {
+      FailureOr<NormLayout> l = NormLayout::get(k);
+      if (succeeded(l)) {
+        os << ": " << l->root->getName().stripDialect() << ", "
+           << l->outer * l->inner << " sets of " << l->len << ", ";
+        switch (l->mode) {
+        case NormLayout::Mode::Warp:
+          os << "one warp per set";
+          break;
+        case NormLayout::Mode::Column:
+          os << "one thread per set";
+          break;
+        case NormLayout::Mode::Split:
+          os << l->parts << " block" << (l->parts == 1 ? "" : "s")
+             << " per set: partial statistics, then "
+             << "combine + normalise";
+          break;
+        }
+      }
+    }
+    os << ")\n    reads";
+    for (Value in : k.getInputs()) {
+      auto it = names.find(in);
+      os << " " << (it != names.end() ? it->second : std::string("?"));
+    }
+    std::string out;
+    if (std::optional<int64_t> b = resultBuffer(k))
+      out = "b" + std::to_string(*b);
+    else if (llvm::is_contained(ret.getOperands(), k.getResult()))
+      out = ret.getNumOperands() == 1
+                ? std::string("result")
+                : "result" + std::to_string(llvm::find(ret.getOperands(),
+                                                       k.getResult()) -
+                                            ret.getOperands().begin());
+    names[k.getResult()] = out;
+    os << "\n    writes " << out << " (" << typeStr(k.getResult().getType())
+       << ")";
+    if (std::optional<int64_t> p = partialsBuffer(k))
+      os << ", partial statistics b" << *p;
+    os << "\n";
+  }
+}
+
+namespace {
+
+struct PlanKernelsPass
+    : public fusecc::fuse::impl::FusePlanKernelsBase<PlanKernelsPass> {
+  using FusePlanKernelsBase::FusePlanKernelsBase;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Graph functions have one block ending in func.return; others are
+    // left without a plan for fuse-convert-to-gpu to reject.
+    if (func.isExternal() || !func.getBody().hasOneBlock() ||
+        !isa<func::ReturnOp>(func.getBody().front().getTerminator()))
+      return;
+    Block &body = func.getBody().front();
+    SmallVector<KernelOp> steps;
+    DenseMap<Operation *, int64_t> stepOf;
+    for (Operation &op : body)
+      if (auto k = dyn_cast<KernelOp>(op)) {
+        stepOf[k] = steps.size();
+        steps.push_back(k);
+      }
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    // Buffers are assigned in step order; a slot is reused by a buffer of
+    // the same role and element type once its last user has run.
+    SmallVector<PlanBuffer> slots;
+    auto assign = [&](PlanBuffer want) -> int64_t {
+      for (auto [i, s] : llvm::enumerate(slots))
+        if (s.role == want.role && s.elementType == want.elementType &&
+            s.lastStep < want.firstStep) {
+          s.elements = std::max(s.elements, want.elements);
+          s.lastStep = want.lastStep;
+          return i;
+        }
+      slots.push_back(want);
+      return slots.size() - 1;
+    };
+    Builder b(func.getContext());
+    for (auto [i, k] : llvm::enumerate(steps)) {
+      int64_t step = i;
+      k->removeAttr(kPlanResultBufferAttr);
+      k->removeAttr(kPlanPartialsAttr);
+      if (kernelKindOf(k) == KernelKind::Normalization) {
+        k->setAttr(kPlanWarpLimitAttr, b.getI64IntegerAttr(warpSetLimit));
+        k->setAttr(kPlanSplitChunkAttr, b.getI64IntegerAttr(splitChunk));
+        FailureOr<NormLayout> l = NormLayout::get(k);
+        if (failed(l))
+          return signalPassFailure();
+        if (l->mode == NormLayout::Mode::Split) {
+          PlanBuffer p{PlanBuffer::Role::Partials, l->statsType,
+                       l->partialsElems(), step, step};
+          k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(assign(p)));
+        }
+      }
+      if (llvm::is_contained(ret.getOperands(), k.getResult()))
+        continue; // Written to the entry's output argument.
+      int64_t last = step;
+      for (Operation *user : k.getResult().getUsers()) {
+        auto it = stepOf.find(user);
+        if (it == stepOf.end()) {
+          user->emitOpError("reads a kernel result but is not a kernel; "
+                            "every graph op must be in a kernel before "
+                            "fuse-plan-kernels");
+          return signalPassFailure();
+        }
+        last = std::max(last, it->second);
+      }
+      auto ty = cast<RankedTensorType>(k.getResult().getType());
+      PlanBuffer inter{PlanBuffer::Role::Intermediate, ty.getElementType(),
+                       ty.getNumElements(), step, last};
+      k->setAttr(kPlanResultBufferAttr, b.getI64IntegerAttr(assign(inter)));
+    }
+    SmallVector<Attribute> records;
+    for (const PlanBuffer &s : slots)
+      records.push_back(b.getDictionaryAttr({
+          b.getNamedAttr("role", b.getStringAttr(PlanBuffer::roleName(s.role))),
+          b.getNamedAttr("type", TypeAttr::get(s.elementType)),
+          b.getNamedAttr("elements", b.getI64IntegerAttr(s.elements)),
+          b.getNamedAttr("first", b.getI64IntegerAttr(s.firstStep)),
+          b.getNamedAttr("last", b.getI64IntegerAttr(s.lastStep)),
+      }));
+    func->setAttr(kPlanBuffersAttr, b.getArrayAttr(records));
+  }
+};
+
+} // namespace
