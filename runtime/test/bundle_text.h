@@ -22,7 +22,7 @@ static const char test_ptx[] = ".version 8.0\n";
 /// Returns malloc'd `manifest` + "ptx <n>\n" + `ptx`, then, when `data` is
 /// non-NULL, "data <data_size>\n" + the data bytes; its size goes to
 /// *out_size.
-static char *build_bundle(const char *manifest, const char *ptx,
+static inline char *build_bundle(const char *manifest, const char *ptx,
                           const void *data, size_t data_size,
                           size_t *out_size) {
   size_t ptx_size = strlen(ptx);
@@ -47,7 +47,7 @@ static char *build_bundle(const char *manifest, const char *ptx,
 }
 
 /// Parses exactly `size` bytes from a fresh heap copy.
-static fusecc_status_t parse_exact(const void *data, size_t size,
+static inline fusecc_status_t parse_exact(const void *data, size_t size,
                                    fusecc_bundle_t *out_bundle) {
   char *copy = malloc(size ? size : 1);
   if (size)
@@ -59,7 +59,7 @@ static fusecc_status_t parse_exact(const void *data, size_t size,
 
 /// Returns malloc'd `text` with the first occurrence of `from` replaced by
 /// `to`; exits if `from` is missing (a broken test).
-static char *edit_text(const char *text, const char *from, const char *to) {
+static inline char *edit_text(const char *text, const char *from, const char *to) {
   const char *at = strstr(text, from);
   if (!at) {
     fprintf(stderr, "test bug: '%s' not in the manifest\n", from);
