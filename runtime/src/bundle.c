@@ -36,9 +36,9 @@ static fusecc_status_t parse_chip(parser_t *parser) {
       valid = 0;
   }
   if (!valid || digits == 0)
-    return fusecc_parse_error(parser,
-                       "expected a chip like 'sm_90' or 'sm_90a', got %s",
-                       fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(
+        parser, "expected a chip like 'sm_90' or 'sm_90a', got %s",
+        fusecc_quote_token(token, quoted));
   memcpy(parser->bundle->chip, token.text, token.length);
   parser->bundle->chip[token.length] = '\0';
   return fusecc_expect_line_end(parser, "the chip");
@@ -53,8 +53,9 @@ static fusecc_status_t parse_precision(parser_t *parser) {
     parser->bundle->precision = FUSECC_PRECISION_TF32;
   } else {
     char quoted[64];
-    return fusecc_parse_error(parser, "expected precision 'ieee' or 'tf32', got %s",
-                       fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(parser,
+                              "expected precision 'ieee' or 'tf32', got %s",
+                              fusecc_quote_token(token, quoted));
   }
   return fusecc_expect_line_end(parser, "the precision");
 }
@@ -67,16 +68,18 @@ static fusecc_status_t parse_const(parser_t *parser) {
   fusecc_status_t status;
   uint64_t value;
   if (bundle->const_count == FUSECC_MAX_CONSTS)
-    return fusecc_parse_error(parser,
-                       "too many 'const' records (a bundle has at most %d "
-                       "constants)",
-                       FUSECC_MAX_CONSTS);
+    return fusecc_parse_error(
+        parser,
+        "too many 'const' records (a bundle has at most %d "
+        "constants)",
+        FUSECC_MAX_CONSTS);
   size_t index = bundle->const_count;
-  if ((status = fusecc_expect_uint(parser, "const index", 0, UINT64_MAX, &value)))
+  if ((status =
+           fusecc_expect_uint(parser, "const index", 0, UINT64_MAX, &value)))
     return status;
   if (value != index)
-    return fusecc_parse_error(parser, "expected const index %zu, got %llu", index,
-                       (unsigned long long)value);
+    return fusecc_parse_error(parser, "expected const index %zu, got %llu",
+                              index, (unsigned long long)value);
   if (bundle->const_count == bundle->const_capacity) {
     size_t capacity = bundle->const_capacity ? 2 * bundle->const_capacity : 8;
     fusecc_const_t *consts =
@@ -94,22 +97,24 @@ static fusecc_status_t parse_const(parser_t *parser) {
   if (!(constant->name = fusecc_copy_token(name)))
     return fusecc_parse_out_of_memory();
   if ((status = fusecc_expect_dtype(parser, &constant->dtype)) ||
-      (status = fusecc_expect_shape(parser, "const", constant->name, &constant->rank,
-                             constant->dims, &constant->element_count)) ||
-      (status = fusecc_checked_byte_size(parser, constant->element_count, constant->dtype,
-                          "const", constant->name, &constant->byte_size)))
+      (status =
+           fusecc_expect_shape(parser, "const", constant->name, &constant->rank,
+                               constant->dims, &constant->element_count)) ||
+      (status = fusecc_checked_byte_size(parser, constant->element_count,
+                                         constant->dtype, "const",
+                                         constant->name, &constant->byte_size)))
     return status;
-  if ((status = fusecc_expect_word(parser, "offset", "after the const dimensions")))
+  if ((status =
+           fusecc_expect_word(parser, "offset", "after the const dimensions")))
     return status;
   if ((status = fusecc_expect_uint(parser, "const offset", 0, UINT64_MAX,
-                            &constant->offset)))
+                                   &constant->offset)))
     return status;
   if (constant->offset % FUSECC_CONST_ALIGNMENT != 0)
-    return fusecc_parse_error(parser,
-                       "const %zu '%s': offset %llu is not a multiple of %d",
-                       index, constant->name,
-                       (unsigned long long)constant->offset,
-                       FUSECC_CONST_ALIGNMENT);
+    return fusecc_parse_error(
+        parser, "const %zu '%s': offset %llu is not a multiple of %d", index,
+        constant->name, (unsigned long long)constant->offset,
+        FUSECC_CONST_ALIGNMENT);
   return fusecc_expect_line_end(parser, "the const offset");
 }
 
@@ -121,12 +126,12 @@ static fusecc_status_t check_const_ranges(const parser_t *parser) {
     const fusecc_const_t *constant = &bundle->consts[k];
     if (!fusecc_range_inside(constant->offset, constant->byte_size,
                              bundle->data_size))
-      return fusecc_parse_error(parser,
-                         "const %zu '%s' (%zu bytes at offset %llu) lies "
-                         "outside the %zu-byte data section",
-                         k, constant->name, constant->byte_size,
-                         (unsigned long long)constant->offset,
-                         bundle->data_size);
+      return fusecc_parse_error(
+          parser,
+          "const %zu '%s' (%zu bytes at offset %llu) lies "
+          "outside the %zu-byte data section",
+          k, constant->name, constant->byte_size,
+          (unsigned long long)constant->offset, bundle->data_size);
   }
   return NULL;
 }
@@ -139,30 +144,35 @@ static fusecc_status_t parse_data(parser_t *parser, size_t ptx_bytes) {
   static const char keyword[] = "data ";
   if (remaining < sizeof(keyword) - 1 ||
       memcmp(parser->data + parser->offset, keyword, sizeof(keyword) - 1) != 0)
-    return fusecc_parse_error(parser,
-                       "%zu bytes of trailing data after the %zu-byte PTX "
-                       "(expected 'data <bytes>' or the end of the input)",
-                       remaining, ptx_bytes);
+    return fusecc_parse_error(
+        parser,
+        "%zu bytes of trailing data after the %zu-byte PTX "
+        "(expected 'data <bytes>' or the end of the input)",
+        remaining, ptx_bytes);
   if (!fusecc_next_line(parser, &status))
     return status;
   fusecc_take_token(&parser->line);
   uint64_t bytes;
-  if ((status = fusecc_expect_uint(parser, "data byte count", 1, UINT64_MAX, &bytes)))
+  if ((status = fusecc_expect_uint(parser, "data byte count", 1, UINT64_MAX,
+                                   &bytes)))
     return status;
   if ((status = fusecc_expect_line_end(parser, "the data byte count")))
     return status;
   remaining = parser->size - parser->offset;
   if (bytes > remaining)
-    return fusecc_parse_error(parser, "'data' declares %llu bytes but only %zu remain",
-                       (unsigned long long)bytes, remaining);
-  if (bytes < remaining)
     return fusecc_parse_error(parser,
-                       "%zu bytes of trailing data after the %llu-byte data "
-                       "section",
-                       remaining - (size_t)bytes, (unsigned long long)bytes);
+                              "'data' declares %llu bytes but only %zu remain",
+                              (unsigned long long)bytes, remaining);
+  if (bytes < remaining)
+    return fusecc_parse_error(
+        parser,
+        "%zu bytes of trailing data after the %llu-byte data "
+        "section",
+        remaining - (size_t)bytes, (unsigned long long)bytes);
   if (parser->bundle->const_count == 0)
-    return fusecc_parse_error(parser, "'data' section in a bundle without 'const' "
-                               "records");
+    return fusecc_parse_error(parser,
+                              "'data' section in a bundle without 'const' "
+                              "records");
   fusecc_bundle_t bundle = parser->bundle;
   if (!(bundle->data = malloc(remaining)))
     return fusecc_parse_out_of_memory();
@@ -176,26 +186,29 @@ static fusecc_status_t parse_data(parser_t *parser, size_t ptx_bytes) {
 static fusecc_status_t parse_ptx(parser_t *parser) {
   fusecc_status_t status;
   uint64_t bytes;
-  if ((status = fusecc_expect_uint(parser, "PTX byte count", 1, UINT64_MAX, &bytes)))
+  if ((status =
+           fusecc_expect_uint(parser, "PTX byte count", 1, UINT64_MAX, &bytes)))
     return status;
   if ((status = fusecc_expect_line_end(parser, "the PTX byte count")))
     return status;
   size_t remaining = parser->size - parser->offset;
   if (bytes > remaining)
-    return fusecc_parse_error(parser, "'ptx' declares %llu bytes but only %zu remain",
-                       (unsigned long long)bytes, remaining);
+    return fusecc_parse_error(parser,
+                              "'ptx' declares %llu bytes but only %zu remain",
+                              (unsigned long long)bytes, remaining);
   // Version 3 may follow the PTX with a data section; before it, nothing.
   if (bytes < remaining && parser->version < 3)
     return fusecc_parse_error(parser,
-                       "%zu bytes of trailing data after the %llu-byte "
-                       "PTX",
-                       remaining - (size_t)bytes, (unsigned long long)bytes);
+                              "%zu bytes of trailing data after the %llu-byte "
+                              "PTX",
+                              remaining - (size_t)bytes,
+                              (unsigned long long)bytes);
   size_t ptx_size = (size_t)bytes;
   const char *ptx = parser->data + parser->offset;
   const char *nul = memchr(ptx, '\0', ptx_size);
   if (nul)
     return fusecc_parse_error(parser, "PTX contains a NUL byte at offset %zu",
-                       (size_t)(nul - ptx));
+                              (size_t)(nul - ptx));
   fusecc_bundle_t bundle = parser->bundle;
   if (!(bundle->ptx = malloc(ptx_size + 1)))
     return fusecc_parse_out_of_memory();
@@ -210,10 +223,11 @@ static fusecc_status_t parse_ptx(parser_t *parser) {
   if (parser->offset < parser->size)
     return parse_data(parser, ptx_size);
   if (bundle->const_count > 0)
-    return fusecc_parse_error(parser,
-                       "the bundle declares %zu constants but has no 'data' "
-                       "section after the PTX",
-                       bundle->const_count);
+    return fusecc_parse_error(
+        parser,
+        "the bundle declares %zu constants but has no 'data' "
+        "section after the PTX",
+        bundle->const_count);
   return NULL;
 }
 
@@ -230,18 +244,21 @@ static fusecc_status_t parse_bundle(parser_t *parser) {
   }
   token_t magic = fusecc_take_token(&parser->line);
   if (!fusecc_token_is(magic, "fusecc-bundle"))
-    return fusecc_parse_error(parser,
-                       "not a fusecc bundle: expected 'fusecc-bundle 1', "
-                       "got %s",
-                       fusecc_quote_token(magic, quoted));
+    return fusecc_parse_error(
+        parser,
+        "not a fusecc bundle: expected 'fusecc-bundle 1', "
+        "got %s",
+        fusecc_quote_token(magic, quoted));
   uint64_t version;
-  if ((status = fusecc_expect_uint(parser, "format version", 0, UINT64_MAX, &version)))
+  if ((status = fusecc_expect_uint(parser, "format version", 0, UINT64_MAX,
+                                   &version)))
     return status;
   if (version < 1 || version > FUSECC_BUNDLE_FORMAT_VERSION)
-    return fusecc_parse_error(parser,
-                       "unsupported bundle format version %llu (this runtime "
-                       "reads versions 1, 2 and 3)",
-                       (unsigned long long)version);
+    return fusecc_parse_error(
+        parser,
+        "unsupported bundle format version %llu (this runtime "
+        "reads versions 1, 2 and 3)",
+        (unsigned long long)version);
   parser->version = version;
   parser->bundle->format_version = (unsigned)version;
   if ((status = fusecc_expect_line_end(parser, "the format version")))
@@ -253,55 +270,66 @@ static fusecc_status_t parse_bundle(parser_t *parser) {
       if (status)
         return status;
       return fusecc_parse_error(parser, "unexpected end of data: expected %s",
-                         parser->bundle->entry_count
-                             ? "another 'entry' or 'ptx <bytes>'"
-                             : "an 'entry' record");
+                                parser->bundle->entry_count
+                                    ? "another 'entry' or 'ptx <bytes>'"
+                                    : "an 'entry' record");
     }
     token_t record = fusecc_take_token(&parser->line);
-    if (fusecc_token_is(record, "chip") || fusecc_token_is(record, "precision")) {
+    if (fusecc_token_is(record, "chip") ||
+        fusecc_token_is(record, "precision")) {
       int is_chip = record.text[0] == 'c';
       size_t *seen = is_chip ? &chip_line : &precision_line;
       if (parser->bundle->entry_count > 0)
         return fusecc_parse_error(parser, "%s must come before the first entry",
-                           fusecc_quote_token(record, quoted));
+                                  fusecc_quote_token(record, quoted));
       if (*seen)
-        return fusecc_parse_error(parser, "duplicate %s record (first on line %zu)",
-                           fusecc_quote_token(record, quoted), *seen);
+        return fusecc_parse_error(parser,
+                                  "duplicate %s record (first on line %zu)",
+                                  fusecc_quote_token(record, quoted), *seen);
       *seen = parser->line_number;
       if ((status = is_chip ? parse_chip(parser) : parse_precision(parser)))
         return status;
     } else if (fusecc_token_is(record, "const")) {
       if (parser->version < 3)
-        return fusecc_parse_error(parser,
-                           "'const' record needs bundle format version 3");
+        return fusecc_parse_error(
+            parser, "'const' record needs bundle format version 3");
       if (parser->bundle->entry_count > 0)
-        return fusecc_parse_error(parser, "'const' must come before the first entry");
+        return fusecc_parse_error(parser,
+                                  "'const' must come before the first entry");
       if (!chip_line || !precision_line)
-        return fusecc_parse_error(parser, "missing '%s' record before the first const",
-                           chip_line ? "precision" : "chip");
+        return fusecc_parse_error(parser,
+                                  "missing '%s' record before the first const",
+                                  chip_line ? "precision" : "chip");
       if ((status = parse_const(parser)))
         return status;
     } else if (fusecc_token_is(record, "entry")) {
       if (!chip_line || !precision_line)
-        return fusecc_parse_error(parser, "missing '%s' record before the first entry",
-                           chip_line ? "precision" : "chip");
+        return fusecc_parse_error(parser,
+                                  "missing '%s' record before the first entry",
+                                  chip_line ? "precision" : "chip");
       if ((status = fusecc_parse_entry(parser)))
         return status;
     } else if (fusecc_token_is(record, "ptx")) {
       if (parser->bundle->entry_count == 0)
-        return fusecc_parse_error(parser, "'ptx' before any 'entry' record (a bundle "
-                                   "has one or more entries)");
+        return fusecc_parse_error(parser,
+                                  "'ptx' before any 'entry' record (a bundle "
+                                  "has one or more entries)");
       return parse_ptx(parser);
     } else if (fusecc_token_is(record, "data")) {
-      return fusecc_parse_error(parser, "'data' section before the 'ptx' section (it "
-                                 "follows the PTX)");
-    } else if (fusecc_token_is(record, "arg") || fusecc_token_is(record, "workspace") ||
-               fusecc_token_is(record, "launch") || fusecc_token_is(record, "zero") ||
-               fusecc_token_is(record, "graph") || fusecc_token_is(record, "end")) {
+      return fusecc_parse_error(parser,
+                                "'data' section before the 'ptx' section (it "
+                                "follows the PTX)");
+    } else if (fusecc_token_is(record, "arg") ||
+               fusecc_token_is(record, "workspace") ||
+               fusecc_token_is(record, "launch") ||
+               fusecc_token_is(record, "zero") ||
+               fusecc_token_is(record, "graph") ||
+               fusecc_token_is(record, "end")) {
       return fusecc_parse_error(parser, "%s record outside an entry",
-                         fusecc_quote_token(record, quoted));
+                                fusecc_quote_token(record, quoted));
     } else {
-      return fusecc_parse_error(parser, "unknown record %s", fusecc_quote_token(record, quoted));
+      return fusecc_parse_error(parser, "unknown record %s",
+                                fusecc_quote_token(record, quoted));
     }
   }
 }

@@ -22,22 +22,22 @@ static fusecc_status_t parse_arg(parser_t *parser, fusecc_entry_t *entry,
     return status;
   if (value != index)
     return fusecc_parse_error(parser, "expected arg index %zu, got %llu", index,
-                       (unsigned long long)value);
+                              (unsigned long long)value);
   fusecc_arg_t *arg = &entry->args[index];
 
   token_t token = fusecc_take_token(&parser->line);
   if (fusecc_token_is(token, "in")) {
     if (index > 0 && entry->args[index - 1].is_output)
       return fusecc_parse_error(parser,
-                         "input arg %zu follows an output arg (inputs "
-                         "come first, then outputs)",
-                         index);
+                                "input arg %zu follows an output arg (inputs "
+                                "come first, then outputs)",
+                                index);
     ++entry->input_count;
   } else if (fusecc_token_is(token, "out")) {
     arg->is_output = 1;
   } else {
     return fusecc_parse_error(parser, "expected 'in' or 'out', got %s",
-                       fusecc_quote_token(token, quoted));
+                              fusecc_quote_token(token, quoted));
   }
 
   token = fusecc_take_token(&parser->line);
@@ -46,10 +46,10 @@ static fusecc_status_t parse_arg(parser_t *parser, fusecc_entry_t *entry,
   if (!(arg->name = fusecc_copy_token(token)))
     return fusecc_parse_out_of_memory();
   if ((status = fusecc_expect_dtype(parser, &arg->dtype)) ||
-      (status = fusecc_expect_shape(parser, "arg", arg->name, &arg->rank, arg->dims,
-                             &arg->element_count)) ||
-      (status = fusecc_checked_byte_size(parser, arg->element_count, arg->dtype, "arg",
-                          arg->name, &arg->byte_size)))
+      (status = fusecc_expect_shape(parser, "arg", arg->name, &arg->rank,
+                                    arg->dims, &arg->element_count)) ||
+      (status = fusecc_checked_byte_size(parser, arg->element_count, arg->dtype,
+                                         "arg", arg->name, &arg->byte_size)))
     return status;
   return fusecc_expect_line_end(parser, "the dimensions");
 }
@@ -72,11 +72,12 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
   fusecc_status_t status;
   uint64_t value;
   char quoted[64];
-  if ((status = fusecc_expect_uint(parser, "workspace index", 0, UINT64_MAX, &value)))
+  if ((status = fusecc_expect_uint(parser, "workspace index", 0, UINT64_MAX,
+                                   &value)))
     return status;
   if (value != index)
-    return fusecc_parse_error(parser, "expected workspace index %zu, got %llu", index,
-                       (unsigned long long)value);
+    return fusecc_parse_error(parser, "expected workspace index %zu, got %llu",
+                              index, (unsigned long long)value);
   fusecc_workspace_t *workspace = &entry->workspaces[index];
 
   if (parser->version >= 3) {
@@ -85,28 +86,30 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
   } else {
     token_t token = fusecc_take_token(&parser->line);
     if (!fusecc_token_is(token, "f32"))
-      return fusecc_parse_error(parser, "expected workspace dtype 'f32', got %s",
-                         fusecc_quote_token(token, quoted));
+      return fusecc_parse_error(parser,
+                                "expected workspace dtype 'f32', got %s",
+                                fusecc_quote_token(token, quoted));
     workspace->dtype = FUSECC_DTYPE_F32;
   }
 
-  if ((status =
-           fusecc_expect_uint(parser, "workspace element count", 1, SIZE_MAX, &value)))
+  if ((status = fusecc_expect_uint(parser, "workspace element count", 1,
+                                   SIZE_MAX, &value)))
     return status;
   size_t element_size = fusecc_dtype_size(workspace->dtype);
   if (value > SIZE_MAX / element_size)
-    return fusecc_parse_error(parser, "byte size of workspace %zu overflows", index);
+    return fusecc_parse_error(parser, "byte size of workspace %zu overflows",
+                              index);
   workspace->element_count = (size_t)value;
   workspace->byte_size = (size_t)value * element_size;
   if (parser->version < 3) {
     cursor_t peek = parser->line;
     token_t role = fusecc_take_token(&peek);
-    for (size_t i = 0; role.text && i < sizeof(role_table) / sizeof(role_table[0]);
-         ++i)
+    for (size_t i = 0;
+         role.text && i < sizeof(role_table) / sizeof(role_table[0]); ++i)
       if (fusecc_token_is(role, role_table[i].name))
-        return fusecc_parse_error(parser,
-                           "workspace role %s needs bundle format version 3",
-                           fusecc_quote_token(role, quoted));
+        return fusecc_parse_error(
+            parser, "workspace role %s needs bundle format version 3",
+            fusecc_quote_token(role, quoted));
     return fusecc_expect_line_end(parser, "the workspace element count");
   }
   token_t role = fusecc_take_token(&parser->line);
@@ -115,10 +118,11 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
          !fusecc_token_is(role, role_table[r].name))
     ++r;
   if (r == sizeof(role_table) / sizeof(role_table[0]))
-    return fusecc_parse_error(parser,
-                       "expected workspace role 'scratch', 'intermediate' or "
-                       "'partials', got %s",
-                       fusecc_quote_token(role, quoted));
+    return fusecc_parse_error(
+        parser,
+        "expected workspace role 'scratch', 'intermediate' or "
+        "'partials', got %s",
+        fusecc_quote_token(role, quoted));
   workspace->role = role_table[r].role;
   return fusecc_expect_line_end(parser, "the workspace role");
 }
@@ -130,14 +134,16 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
   uint64_t value;
   token_t token = fusecc_take_token(&parser->line);
   if (!token.text)
-    return fusecc_parse_error(parser, "expected a kernel name, got end of line");
+    return fusecc_parse_error(parser,
+                              "expected a kernel name, got end of line");
   if (!(launch->kernel_name = fusecc_copy_token(token)))
     return fusecc_parse_out_of_memory();
 
   if ((status = fusecc_expect_word(parser, "grid", "after the kernel name")))
     return status;
   for (int i = 0; i < 3; ++i) {
-    if ((status = fusecc_expect_uint(parser, "grid size", 1, UINT32_MAX, &value)))
+    if ((status =
+             fusecc_expect_uint(parser, "grid size", 1, UINT32_MAX, &value)))
       return status;
     launch->grid[i] = (uint32_t)value;
   }
@@ -152,17 +158,17 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
   }
   if (threads > 1024)
     return fusecc_parse_error(parser, "block of %llu threads exceeds 1024",
-                       (unsigned long long)threads);
+                              (unsigned long long)threads);
   if ((status = fusecc_expect_word(parser, "smem", "after the block size")))
     return status;
-  if ((status = fusecc_expect_uint(parser, "smem bytes", 0, FUSECC_MAX_SMEM_BYTES,
-                            &value)))
+  if ((status = fusecc_expect_uint(parser, "smem bytes", 0,
+                                   FUSECC_MAX_SMEM_BYTES, &value)))
     return status;
   launch->smem_bytes = (uint32_t)value;
   if ((status = fusecc_expect_word(parser, "params", "after the smem bytes")))
     return status;
-  if ((status =
-           fusecc_expect_uint(parser, "param count", 0, FUSECC_MAX_PARAMS, &value)))
+  if ((status = fusecc_expect_uint(parser, "param count", 0, FUSECC_MAX_PARAMS,
+                                   &value)))
     return status;
   launch->param_count = (size_t)value;
   launch->param_args =
@@ -175,46 +181,48 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
     token = fusecc_take_token(&peek);
     if (token.text && token.text[0] == 'w') {
       if (parser->version < 2)
-        return fusecc_parse_error(parser,
-                           "workspace param %s is not supported by bundle "
-                           "format version 1",
-                           fusecc_quote_token(token, quoted));
+        return fusecc_parse_error(
+            parser,
+            "workspace param %s is not supported by bundle "
+            "format version 1",
+            fusecc_quote_token(token, quoted));
       parser->line = peek;
-      if ((status = fusecc_parse_prefixed_index(parser, token,
-                                         "workspace param index", &value)))
+      if ((status = fusecc_parse_prefixed_index(
+               parser, token, "workspace param index", &value)))
         return status;
       if (value >= entry->workspace_count)
-        return fusecc_parse_error(parser,
-                           "param %zu names workspace %llu but entry '%s' has "
-                           "%zu workspaces",
-                           j, (unsigned long long)value, entry->name,
-                           entry->workspace_count);
+        return fusecc_parse_error(
+            parser,
+            "param %zu names workspace %llu but entry '%s' has "
+            "%zu workspaces",
+            j, (unsigned long long)value, entry->name, entry->workspace_count);
       launch->param_args[j] = entry->arg_count + (size_t)value;
       continue;
     }
     if (token.text && token.text[0] == 'c') {
       if (parser->version < 3)
-        return fusecc_parse_error(parser,
-                           "constant param %s is not supported by bundle "
-                           "format version %llu",
-                           fusecc_quote_token(token, quoted),
-                           (unsigned long long)parser->version);
+        return fusecc_parse_error(
+            parser,
+            "constant param %s is not supported by bundle "
+            "format version %llu",
+            fusecc_quote_token(token, quoted),
+            (unsigned long long)parser->version);
       parser->line = peek;
-      if ((status = fusecc_parse_prefixed_index(parser, token, "constant param index",
-                                         &value)))
+      if ((status = fusecc_parse_prefixed_index(
+               parser, token, "constant param index", &value)))
         return status;
       if (value >= parser->bundle->const_count)
-        return fusecc_parse_error(parser,
-                           "param %zu names constant %llu but the bundle has "
-                           "%zu constants",
-                           j, (unsigned long long)value,
-                           parser->bundle->const_count);
+        return fusecc_parse_error(
+            parser,
+            "param %zu names constant %llu but the bundle has "
+            "%zu constants",
+            j, (unsigned long long)value, parser->bundle->const_count);
       launch->param_args[j] =
           entry->arg_count + entry->workspace_count + (size_t)value;
       continue;
     }
-    if ((status =
-             fusecc_expect_uint(parser, "param arg index", 0, UINT64_MAX, &value)))
+    if ((status = fusecc_expect_uint(parser, "param arg index", 0, UINT64_MAX,
+                                     &value)))
       return status;
     if (value >= entry->arg_count)
       return fusecc_parse_error(
@@ -232,18 +240,19 @@ static fusecc_status_t parse_zero(parser_t *parser, const fusecc_entry_t *entry,
   char quoted[64];
   token_t token = fusecc_take_token(&parser->line);
   if (!token.text || token.text[0] != 'w')
-    return fusecc_parse_error(parser, "expected a workspace 'w<k>' after 'zero', got %s",
-                       fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(
+        parser, "expected a workspace 'w<k>' after 'zero', got %s",
+        fusecc_quote_token(token, quoted));
   uint64_t value;
-  if ((status = fusecc_parse_prefixed_index(parser, token, "zero workspace index",
-                                     &value)))
+  if ((status = fusecc_parse_prefixed_index(parser, token,
+                                            "zero workspace index", &value)))
     return status;
   if (value >= entry->workspace_count)
-    return fusecc_parse_error(parser,
-                       "'zero' names workspace %llu but entry '%s' has %zu "
-                       "workspaces",
-                       (unsigned long long)value, entry->name,
-                       entry->workspace_count);
+    return fusecc_parse_error(
+        parser,
+        "'zero' names workspace %llu but entry '%s' has %zu "
+        "workspaces",
+        (unsigned long long)value, entry->name, entry->workspace_count);
   *out_workspace = (size_t)value;
   return fusecc_expect_line_end(parser, "the zeroed workspace");
 }
@@ -280,25 +289,28 @@ static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
   cursor_t peek = parser->line;
   token_t word = fusecc_take_token(&peek);
   if (v3 && fusecc_token_is(word, "launches"))
-    return fusecc_parse_error(parser,
-                       "expected 'steps' %s, got 'launches' (the version 1 "
-                       "and 2 spelling)",
-                       after);
+    return fusecc_parse_error(
+        parser,
+        "expected 'steps' %s, got 'launches' (the version 1 "
+        "and 2 spelling)",
+        after);
   if (!v3 && fusecc_token_is(word, "steps"))
     return fusecc_parse_error(parser, "'steps' in an entry header needs bundle "
-                               "format version 3");
+                                      "format version 3");
   if (!v3 && parser->version < 2 && fusecc_token_is(word, "workspaces"))
-    return fusecc_parse_error(parser, "'workspaces' in an entry header needs bundle "
-                               "format version 2");
+    return fusecc_parse_error(parser,
+                              "'workspaces' in an entry header needs bundle "
+                              "format version 2");
   if ((status = fusecc_expect_word(parser, v3 ? "steps" : "launches", after)))
     return status;
   uint64_t value;
-  if ((status = fusecc_expect_uint(parser, v3 ? "step count" : "launch count", 0,
-                            FUSECC_MAX_ENTRY_ITEMS, &value)))
+  if ((status = fusecc_expect_uint(parser, v3 ? "step count" : "launch count",
+                                   0, FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->step_count = (size_t)value;
   (void)quoted;
-  return fusecc_expect_line_end(parser, v3 ? "the step count" : "the launch count");
+  return fusecc_expect_line_end(parser,
+                                v3 ? "the step count" : "the launch count");
 }
 
 /// Checks that every arg and workspace record of `entry` precedes the step
@@ -312,24 +324,25 @@ static fusecc_status_t check_step_position(const parser_t *parser,
   const char *steps_word = parser->version >= 3 ? "steps" : "launches";
   if (args_seen < entry->arg_count)
     return fusecc_parse_error(parser,
-                       "entry '%s' declares %zu args but only %zu 'arg' "
-                       "records precede this %s",
-                       entry->name, entry->arg_count, args_seen,
-                       fusecc_quote_token(record, quoted));
+                              "entry '%s' declares %zu args but only %zu 'arg' "
+                              "records precede this %s",
+                              entry->name, entry->arg_count, args_seen,
+                              fusecc_quote_token(record, quoted));
   if (workspaces_seen < entry->workspace_count)
     return fusecc_parse_error(parser,
-                       "entry '%s' declares %zu workspaces but only %zu "
-                       "'workspace' records precede this %s",
-                       entry->name, entry->workspace_count, workspaces_seen,
-                       fusecc_quote_token(record, quoted));
+                              "entry '%s' declares %zu workspaces but only %zu "
+                              "'workspace' records precede this %s",
+                              entry->name, entry->workspace_count,
+                              workspaces_seen,
+                              fusecc_quote_token(record, quoted));
   if (steps_seen == entry->step_count)
-    return fusecc_parse_error(parser, "entry '%s' declares %zu %s, found another %s",
-                       entry->name, entry->step_count, steps_word,
-                       fusecc_quote_token(record, quoted));
+    return fusecc_parse_error(
+        parser, "entry '%s' declares %zu %s, found another %s", entry->name,
+        entry->step_count, steps_word, fusecc_quote_token(record, quoted));
   if (entry->graph_line_count > 0)
-    return fusecc_parse_error(parser,
-                       "%s after a 'graph' line in entry '%s' (%s come first)",
-                       fusecc_quote_token(record, quoted), entry->name, steps_word);
+    return fusecc_parse_error(
+        parser, "%s after a 'graph' line in entry '%s' (%s come first)",
+        fusecc_quote_token(record, quoted), entry->name, steps_word);
   return NULL;
 }
 
@@ -340,12 +353,13 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
   char quoted[64];
   token_t name = fusecc_take_token(&parser->line);
   if (!name.text)
-    return fusecc_parse_error(parser, "expected an entry name, got end of line");
+    return fusecc_parse_error(parser,
+                              "expected an entry name, got end of line");
   for (size_t i = 0; i < bundle->entry_count; ++i) {
     if (strlen(bundle->entries[i].name) == name.length &&
         memcmp(bundle->entries[i].name, name.text, name.length) == 0)
       return fusecc_parse_error(parser, "duplicate entry name %s",
-                         fusecc_quote_token(name, quoted));
+                                fusecc_quote_token(name, quoted));
   }
   if (bundle->entry_count == bundle->entry_capacity) {
     size_t capacity = bundle->entry_capacity ? 2 * bundle->entry_capacity : 4;
@@ -364,15 +378,16 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
   uint64_t value;
   if ((status = fusecc_expect_word(parser, "args", "after the entry name")))
     return status;
-  if ((status =
-           fusecc_expect_uint(parser, "arg count", 0, FUSECC_MAX_ENTRY_ITEMS, &value)))
+  if ((status = fusecc_expect_uint(parser, "arg count", 0,
+                                   FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->arg_count = (size_t)value;
   if (parser->version >= 2) {
-    if ((status = fusecc_expect_word(parser, "workspaces", "after the arg count")))
+    if ((status =
+             fusecc_expect_word(parser, "workspaces", "after the arg count")))
       return status;
     if ((status = fusecc_expect_uint(parser, "workspace count", 0,
-                              FUSECC_MAX_ENTRY_ITEMS, &value)))
+                                     FUSECC_MAX_ENTRY_ITEMS, &value)))
       return status;
     entry->workspace_count = (size_t)value;
     status = parse_step_count(parser, "after the workspace count", entry);
@@ -401,28 +416,31 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
     if (!fusecc_next_line(parser, &status)) {
       if (status)
         return status;
-      return fusecc_parse_error(parser,
-                         "unexpected end of data in entry '%s' (started on "
-                         "line %zu): expected 'end'",
-                         entry->name, start_line);
+      return fusecc_parse_error(
+          parser,
+          "unexpected end of data in entry '%s' (started on "
+          "line %zu): expected 'end'",
+          entry->name, start_line);
     }
     token_t record = fusecc_take_token(&parser->line);
     if (fusecc_token_is(record, "arg")) {
       if (args_seen == entry->arg_count)
-        return fusecc_parse_error(parser,
-                           "entry '%s' declares %zu args, found another 'arg'",
-                           entry->name, entry->arg_count);
+        return fusecc_parse_error(
+            parser, "entry '%s' declares %zu args, found another 'arg'",
+            entry->name, entry->arg_count);
       if ((status = parse_arg(parser, entry, args_seen++)))
         return status;
     } else if (fusecc_token_is(record, "workspace")) {
       if (parser->version < 2)
-        return fusecc_parse_error(parser, "'workspace' record needs bundle format "
-                                   "version 2");
-      if (args_seen < entry->arg_count)
         return fusecc_parse_error(parser,
-                           "entry '%s' declares %zu args but only %zu 'arg' "
-                           "records precede this 'workspace'",
-                           entry->name, entry->arg_count, args_seen);
+                                  "'workspace' record needs bundle format "
+                                  "version 2");
+      if (args_seen < entry->arg_count)
+        return fusecc_parse_error(
+            parser,
+            "entry '%s' declares %zu args but only %zu 'arg' "
+            "records precede this 'workspace'",
+            entry->name, entry->arg_count, args_seen);
       if (workspaces_seen == entry->workspace_count)
         return fusecc_parse_error(
             parser,
@@ -430,11 +448,12 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
             entry->name, entry->workspace_count);
       if ((status = parse_workspace(parser, entry, workspaces_seen++)))
         return status;
-    } else if (fusecc_token_is(record, "launch") || fusecc_token_is(record, "zero")) {
+    } else if (fusecc_token_is(record, "launch") ||
+               fusecc_token_is(record, "zero")) {
       int is_zero = record.text[0] == 'z';
       if (is_zero && parser->version < 3)
         return fusecc_parse_error(parser,
-                           "'zero' step needs bundle format version 3");
+                                  "'zero' step needs bundle format version 3");
       if ((status = check_step_position(parser, entry, record, args_seen,
                                         workspaces_seen, steps_seen)))
         return status;
@@ -452,45 +471,50 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
         return status;
     } else if (fusecc_token_is(record, "graph")) {
       if (args_seen < entry->arg_count || steps_seen < entry->step_count)
-        return fusecc_parse_error(parser,
-                           "'graph' line in entry '%s' before its %zu args and "
-                           "%zu %s (found %zu and %zu)",
-                           entry->name, entry->arg_count, entry->step_count,
-                           steps_word, args_seen, steps_seen);
+        return fusecc_parse_error(
+            parser,
+            "'graph' line in entry '%s' before its %zu args and "
+            "%zu %s (found %zu and %zu)",
+            entry->name, entry->arg_count, entry->step_count, steps_word,
+            args_seen, steps_seen);
       if (workspaces_seen < entry->workspace_count)
         return fusecc_parse_error(parser,
-                           "'graph' line in entry '%s' before its %zu "
-                           "workspaces (found %zu)",
-                           entry->name, entry->workspace_count,
-                           workspaces_seen);
+                                  "'graph' line in entry '%s' before its %zu "
+                                  "workspaces (found %zu)",
+                                  entry->name, entry->workspace_count,
+                                  workspaces_seen);
       if ((status = parse_graph(parser, entry)))
         return status;
     } else if (fusecc_token_is(record, "end")) {
       if ((status = fusecc_expect_line_end(parser, "'end'")))
         return status;
       if (args_seen < entry->arg_count)
-        return fusecc_parse_error(parser, "entry '%s' declares %zu args but has %zu",
-                           entry->name, entry->arg_count, args_seen);
+        return fusecc_parse_error(parser,
+                                  "entry '%s' declares %zu args but has %zu",
+                                  entry->name, entry->arg_count, args_seen);
       if (workspaces_seen < entry->workspace_count)
         return fusecc_parse_error(
             parser, "entry '%s' declares %zu workspaces but has %zu",
             entry->name, entry->workspace_count, workspaces_seen);
       if (steps_seen < entry->step_count)
-        return fusecc_parse_error(parser, "entry '%s' declares %zu %s but has %zu",
-                           entry->name, entry->step_count, steps_word,
-                           steps_seen);
+        return fusecc_parse_error(
+            parser, "entry '%s' declares %zu %s but has %zu", entry->name,
+            entry->step_count, steps_word, steps_seen);
       return NULL;
-    } else if (fusecc_token_is(record, "entry") || fusecc_token_is(record, "ptx") ||
-               fusecc_token_is(record, "chip") || fusecc_token_is(record, "precision") ||
+    } else if (fusecc_token_is(record, "entry") ||
+               fusecc_token_is(record, "ptx") ||
+               fusecc_token_is(record, "chip") ||
+               fusecc_token_is(record, "precision") ||
                fusecc_token_is(record, "const")) {
-      return fusecc_parse_error(parser,
-                         "missing 'end' for entry '%s' (started on line %zu) "
-                         "before %s",
-                         entry->name, start_line, fusecc_quote_token(record, quoted));
+      return fusecc_parse_error(
+          parser,
+          "missing 'end' for entry '%s' (started on line %zu) "
+          "before %s",
+          entry->name, start_line, fusecc_quote_token(record, quoted));
     } else {
       return fusecc_parse_error(parser, "unknown record %s in entry '%s'",
-                         fusecc_quote_token(record, quoted), entry->name);
+                                fusecc_quote_token(record, quoted),
+                                entry->name);
     }
   }
 }
-

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 fusecc_status_t fusecc_parse_error(const parser_t *parser, const char *fmt,
                                    ...) {
   char text[512];
@@ -70,9 +69,9 @@ int fusecc_next_line(parser_t *parser, fusecc_status_t *out_status) {
     }
     if (c == ' ' && (i == 0 || i + 1 == length || begin[i + 1] == ' ')) {
       *out_status = fusecc_parse_error(parser,
-                                "stray space at column %zu (tokens are "
-                                "separated by single spaces)",
-                                i + 1);
+                                       "stray space at column %zu (tokens are "
+                                       "separated by single spaces)",
+                                       i + 1);
       return 0;
     }
   }
@@ -111,7 +110,7 @@ fusecc_status_t fusecc_expect_word(parser_t *parser, const char *word,
     return NULL;
   char quoted[64];
   return fusecc_parse_error(parser, "expected '%s' %s, got %s", word, context,
-                     fusecc_quote_token(token, quoted));
+                            fusecc_quote_token(token, quoted));
 }
 
 /// Parses the digits [digits, digits + length) of `token` as a decimal
@@ -132,18 +131,19 @@ fusecc_status_t fusecc_parse_uint(const parser_t *parser, token_t token,
     }
     uint64_t digit = (uint64_t)(c - '0');
     if (value > (UINT64_MAX - digit) / 10)
-      return fusecc_parse_error(parser, "%s %s overflows", what, fusecc_quote_token(token, quoted));
+      return fusecc_parse_error(parser, "%s %s overflows", what,
+                                fusecc_quote_token(token, quoted));
     value = value * 10 + digit;
   }
   if (!well_formed)
-    return fusecc_parse_error(parser,
-                       "expected %s (a non-negative decimal integer), got %s",
-                       what, fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(
+        parser, "expected %s (a non-negative decimal integer), got %s", what,
+        fusecc_quote_token(token, quoted));
   if (value < min || value > max)
     return fusecc_parse_error(parser,
-                       "%s %llu is out of range (expected %llu to %llu)", what,
-                       (unsigned long long)value, (unsigned long long)min,
-                       (unsigned long long)max);
+                              "%s %llu is out of range (expected %llu to %llu)",
+                              what, (unsigned long long)value,
+                              (unsigned long long)min, (unsigned long long)max);
   *out_value = value;
   return NULL;
 }
@@ -153,8 +153,8 @@ fusecc_status_t fusecc_expect_uint(parser_t *parser, const char *what,
                                    uint64_t min, uint64_t max,
                                    uint64_t *out_value) {
   token_t token = fusecc_take_token(&parser->line);
-  return fusecc_parse_uint(parser, token, token.text, token.length, what, min, max,
-                    out_value);
+  return fusecc_parse_uint(parser, token, token.text, token.length, what, min,
+                           max, out_value);
 }
 
 /// Fails if the current line has tokens left.
@@ -163,8 +163,8 @@ fusecc_status_t fusecc_expect_line_end(parser_t *parser, const char *context) {
   if (!token.text)
     return NULL;
   char quoted[64];
-  return fusecc_parse_error(parser, "unexpected %s after %s", fusecc_quote_token(token, quoted),
-                     context);
+  return fusecc_parse_error(parser, "unexpected %s after %s",
+                            fusecc_quote_token(token, quoted), context);
 }
 
 /// Copies `token` into a new NUL-terminated string.
@@ -188,9 +188,9 @@ static const struct {
   fusecc_dtype_t dtype;
   uint64_t version;
 } dtype_table[] = {
-    {"f32", FUSECC_DTYPE_F32, 1}, {"f16", FUSECC_DTYPE_F16, 1},
+    {"f32", FUSECC_DTYPE_F32, 1},   {"f16", FUSECC_DTYPE_F16, 1},
     {"bf16", FUSECC_DTYPE_BF16, 1}, {"i32", FUSECC_DTYPE_I32, 3},
-    {"i64", FUSECC_DTYPE_I64, 3}, {"u8", FUSECC_DTYPE_U8, 3},
+    {"i64", FUSECC_DTYPE_I64, 3},   {"u8", FUSECC_DTYPE_U8, 3},
 };
 
 /// Consumes a dtype token valid in the bundle's format version.
@@ -201,29 +201,34 @@ fusecc_status_t fusecc_expect_dtype(parser_t *parser, fusecc_dtype_t *out) {
     if (!fusecc_token_is(token, dtype_table[i].name))
       continue;
     if (parser->version < dtype_table[i].version)
-      return fusecc_parse_error(parser, "dtype %s needs bundle format version %llu",
-                         fusecc_quote_token(token, quoted),
-                         (unsigned long long)dtype_table[i].version);
+      return fusecc_parse_error(parser,
+                                "dtype %s needs bundle format version %llu",
+                                fusecc_quote_token(token, quoted),
+                                (unsigned long long)dtype_table[i].version);
     *out = dtype_table[i].dtype;
     return NULL;
   }
   if (parser->version >= 3)
-    return fusecc_parse_error(parser,
-                       "expected dtype 'f32', 'f16', 'bf16', 'i32', 'i64' or "
-                       "'u8', got %s",
-                       fusecc_quote_token(token, quoted));
-  return fusecc_parse_error(parser, "expected dtype 'f32', 'f16' or 'bf16', got %s",
-                     fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(
+        parser,
+        "expected dtype 'f32', 'f16', 'bf16', 'i32', 'i64' or "
+        "'u8', got %s",
+        fusecc_quote_token(token, quoted));
+  return fusecc_parse_error(parser,
+                            "expected dtype 'f32', 'f16' or 'bf16', got %s",
+                            fusecc_quote_token(token, quoted));
 }
 
 /// Multiplies `elements` by the size of `dtype` into *out_bytes; errors name
 /// `kind` `name`.
-fusecc_status_t fusecc_checked_byte_size(const parser_t *parser, size_t elements,
-                                 fusecc_dtype_t dtype, const char *kind,
-                                 const char *name, size_t *out_bytes) {
+fusecc_status_t fusecc_checked_byte_size(const parser_t *parser,
+                                         size_t elements, fusecc_dtype_t dtype,
+                                         const char *kind, const char *name,
+                                         size_t *out_bytes) {
   size_t element_size = fusecc_dtype_size(dtype);
   if (element_size == 0 || elements > SIZE_MAX / element_size)
-    return fusecc_parse_error(parser, "byte size of %s '%s' overflows", kind, name);
+    return fusecc_parse_error(parser, "byte size of %s '%s' overflows", kind,
+                              name);
   *out_bytes = elements * element_size;
   return NULL;
 }
@@ -241,11 +246,12 @@ fusecc_status_t fusecc_expect_shape(parser_t *parser, const char *kind,
   size_t rank = (size_t)value;
   size_t elements = 1;
   for (size_t d = 0; d < rank; ++d) {
-    if ((status = fusecc_expect_uint(parser, "dimension", 1, INT64_MAX, &value)))
+    if ((status =
+             fusecc_expect_uint(parser, "dimension", 1, INT64_MAX, &value)))
       return status;
     if (value > SIZE_MAX / elements)
-      return fusecc_parse_error(parser, "element count of %s '%s' overflows", kind,
-                         name);
+      return fusecc_parse_error(parser, "element count of %s '%s' overflows",
+                                kind, name);
     elements *= (size_t)value;
     dims[d] = (int64_t)value;
   }
@@ -259,7 +265,6 @@ fusecc_status_t fusecc_expect_shape(parser_t *parser, const char *kind,
 fusecc_status_t fusecc_parse_prefixed_index(const parser_t *parser,
                                             token_t token, const char *what,
                                             uint64_t *out_index) {
-  return fusecc_parse_uint(parser, token, token.text + 1, token.length - 1, what, 0,
-                    UINT64_MAX, out_index);
+  return fusecc_parse_uint(parser, token, token.text + 1, token.length - 1,
+                           what, 0, UINT64_MAX, out_index);
 }
-

@@ -183,10 +183,10 @@ fusecc_status_t fusecc_bundle_format_version(fusecc_bundle_t bundle,
   return NULL;
 }
 
-fusecc_status_t fusecc_bundle_workspace_role(fusecc_bundle_t bundle,
-                                             size_t entry_index,
-                                             size_t workspace_index,
-                                             fusecc_workspace_role_t *out_role) {
+fusecc_status_t
+fusecc_bundle_workspace_role(fusecc_bundle_t bundle, size_t entry_index,
+                             size_t workspace_index,
+                             fusecc_workspace_role_t *out_role) {
   const fusecc_entry_t *entry = NULL;
   fusecc_status_t status = lookup_entry(bundle, entry_index, out_role,
                                         "fusecc_bundle_workspace_role", &entry);

@@ -35,8 +35,8 @@ static inline int fusecc_range_inside(uint64_t offset, uint64_t length,
 /// Whether the non-empty device ranges [a, a + a_size) and [b, b + b_size)
 /// share a byte. Computes differences, never end addresses: with unsigned
 /// (modular) arithmetic this is also right for ranges that run up to 2^64.
-static inline int fusecc_ranges_overlap(uint64_t a, uint64_t a_size,
-                                        uint64_t b, uint64_t b_size) {
+static inline int fusecc_ranges_overlap(uint64_t a, uint64_t a_size, uint64_t b,
+                                        uint64_t b_size) {
   return a <= b ? b - a < a_size : a - b < b_size;
 }
 

@@ -1,4 +1,5 @@
-/*===- parser.h - fusecc bundle lexing helpers ---------------------*- C -*-===//
+/*===- parser.h - fusecc bundle lexing helpers ---------------------*- C
+ *-*-===//
  *
  * The line and token layer shared by the bundle parser's sources (bundle.c:
  * the bundle's framing, constants and data; bundle_entry.c: entry records):
@@ -39,10 +40,8 @@ typedef struct parser_s {
   uint64_t version;
 } parser_t;
 
-
 /// Returns a PARSE_ERROR "line N: <formatted>" for the current line.
-fusecc_status_t fusecc_parse_error(const parser_t *parser, const char *fmt,
-                                   ...)
+fusecc_status_t fusecc_parse_error(const parser_t *parser, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

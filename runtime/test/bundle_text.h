@@ -1,4 +1,5 @@
-/*===- bundle_text.h - Building bundle bytes in the runtime's tests -*- C -*-===//
+/*===- bundle_text.h - Building bundle bytes in the runtime's tests -*- C
+ *-*-===//
  *
  * Helpers shared by the version-3 and validation tests: assemble a bundle
  * from a manifest, a PTX text and an optional data section, edit manifests,
@@ -23,8 +24,8 @@ static const char test_ptx[] = ".version 8.0\n";
 /// non-NULL, "data <data_size>\n" + the data bytes; its size goes to
 /// *out_size.
 static inline char *build_bundle(const char *manifest, const char *ptx,
-                          const void *data, size_t data_size,
-                          size_t *out_size) {
+                                 const void *data, size_t data_size,
+                                 size_t *out_size) {
   size_t ptx_size = strlen(ptx);
   size_t capacity = strlen(manifest) + ptx_size + data_size + 64;
   char *bytes = malloc(capacity);
@@ -48,7 +49,7 @@ static inline char *build_bundle(const char *manifest, const char *ptx,
 
 /// Parses exactly `size` bytes from a fresh heap copy.
 static inline fusecc_status_t parse_exact(const void *data, size_t size,
-                                   fusecc_bundle_t *out_bundle) {
+                                          fusecc_bundle_t *out_bundle) {
   char *copy = malloc(size ? size : 1);
   if (size)
     memcpy(copy, data, size);
@@ -59,7 +60,8 @@ static inline fusecc_status_t parse_exact(const void *data, size_t size,
 
 /// Returns malloc'd `text` with the first occurrence of `from` replaced by
 /// `to`; exits if `from` is missing (a broken test).
-static inline char *edit_text(const char *text, const char *from, const char *to) {
+static inline char *edit_text(const char *text, const char *from,
+                              const char *to) {
   const char *at = strstr(text, from);
   if (!at) {
     fprintf(stderr, "test bug: '%s' not in the manifest\n", from);

@@ -221,8 +221,8 @@ static void test_parse_v3(void) {
 /// Versions 1 and 2 report no constants, unspecified roles, launch steps.
 static void test_older_versions(void) {
   fusecc_bundle_t bundle = NULL;
-  CHECK_OK(fusecc_bundle_load_file(FUSECC_TEST_DATA_DIR "/sample_v2.fcb",
-                                   &bundle));
+  CHECK_OK(
+      fusecc_bundle_load_file(FUSECC_TEST_DATA_DIR "/sample_v2.fcb", &bundle));
   if (!bundle)
     return;
   uint32_t version = 0;
@@ -256,8 +256,8 @@ static void test_older_versions(void) {
 
 static void test_sample_file(void) {
   fusecc_bundle_t bundle = NULL;
-  CHECK_OK(fusecc_bundle_load_file(FUSECC_TEST_DATA_DIR "/sample_v3.fcb",
-                                   &bundle));
+  CHECK_OK(
+      fusecc_bundle_load_file(FUSECC_TEST_DATA_DIR "/sample_v3.fcb", &bundle));
   if (!bundle)
     return;
   fusecc_const_info_t info;

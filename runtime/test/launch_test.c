@@ -133,10 +133,9 @@ static void test_launch(fusecc_module_t module) {
 
   // The first allocation fails: nothing to free.
   fake_reset(0, -1, -1);
-  CHECK_STATUS(
-      fusecc_module_launch(module, 0, args, 3, stream),
-      FUSECC_STATUS_CUDA_ERROR,
-      "entry 'conv' workspace 0 (256 bytes): cuMemAlloc");
+  CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
+               FUSECC_STATUS_CUDA_ERROR,
+               "entry 'conv' workspace 0 (256 bytes): cuMemAlloc");
   CHECK_LOG("alloc 256 s7 FAILED\n");
 
   // The second launch fails: no further launches, both workspaces freed
@@ -360,8 +359,8 @@ static void test_load_driver_errors(void) {
     fusecc_status_t status = load_v3(cases[i].call, cases[i].nth, &module);
     char context[64];
     snprintf(context, sizeof(context), "%s case %zu", __func__, i);
-    check_status(status, FUSECC_STATUS_CUDA_ERROR, cases[i].expected,
-                 __FILE__, context, __LINE__);
+    check_status(status, FUSECC_STATUS_CUDA_ERROR, cases[i].expected, __FILE__,
+                 context, __LINE__);
     CHECK(module == NULL);
     CHECK(fake_live_const_allocations() == 0);
   }
@@ -390,8 +389,7 @@ int main(void) {
   *(void **)&fake_log = dlsym(fake, "fake_cuda_log");
   *(void **)&fake_live_allocations = dlsym(fake, "fake_cuda_live_allocations");
   *(void **)&fake_pool_state = dlsym(fake, "fake_cuda_pool_state");
-  *(void **)&fake_fail_pool_create =
-      dlsym(fake, "fake_cuda_fail_pool_create");
+  *(void **)&fake_fail_pool_create = dlsym(fake, "fake_cuda_fail_pool_create");
   *(void **)&fake_fail_call = dlsym(fake, "fake_cuda_fail_call");
   *(void **)&fake_live_const_allocations =
       dlsym(fake, "fake_cuda_live_const_allocations");

@@ -28,37 +28,37 @@
 /// The valid version-3 bundle the cases edit (line numbers on the right;
 /// the PTX is line 18, `data 80` line 19).
 static const char v3[] =
-    "fusecc-bundle 3\n"                                                // 1
-    "chip sm_90a\n"                                                    // 2
-    "precision tf32\n"                                                 // 3
-    "const 0 w f32 2 4 4 offset 0\n"                                   // 4
-    "const 1 b i64 1 2 offset 64\n"                                    // 5
-    "entry e args 2 workspaces 2 steps 3\n"                            // 6
-    "arg 0 in x f32 2 4 8\n"                                           // 7
-    "arg 1 out y f16 1 32\n"                                           // 8
-    "workspace 0 f32 16 intermediate\n"                                // 9
-    "workspace 1 u8 8 partials\n"                                      // 10
-    "zero w1\n"                                                        // 11
-    "launch k0 grid 1 1 1 block 32 1 1 smem 0 params 4 0 c0 w0 w1\n"   // 12
-    "launch k1 grid 2 1 1 block 64 1 1 smem 1024 params 3 w0 c1 1\n"   // 13
-    "graph %1 = const_tensor c0\n"                                     // 14
-    "graph return %1\n"                                                // 15
-    "end\n";                                                           // 16
+    "fusecc-bundle 3\n"                                              // 1
+    "chip sm_90a\n"                                                  // 2
+    "precision tf32\n"                                               // 3
+    "const 0 w f32 2 4 4 offset 0\n"                                 // 4
+    "const 1 b i64 1 2 offset 64\n"                                  // 5
+    "entry e args 2 workspaces 2 steps 3\n"                          // 6
+    "arg 0 in x f32 2 4 8\n"                                         // 7
+    "arg 1 out y f16 1 32\n"                                         // 8
+    "workspace 0 f32 16 intermediate\n"                              // 9
+    "workspace 1 u8 8 partials\n"                                    // 10
+    "zero w1\n"                                                      // 11
+    "launch k0 grid 1 1 1 block 32 1 1 smem 0 params 4 0 c0 w0 w1\n" // 12
+    "launch k1 grid 2 1 1 block 64 1 1 smem 1024 params 3 w0 c1 1\n" // 13
+    "graph %1 = const_tensor c0\n"                                   // 14
+    "graph return %1\n"                                              // 15
+    "end\n";                                                         // 16
 
 /// The data section of `v3`: 64 bytes of c0, 16 of c1.
 static unsigned char v3_data[80];
 
 /// A valid version-2 bundle.
 static const char v2[] =
-    "fusecc-bundle 2\n"                                             // 1
-    "chip sm_90\n"                                                  // 2
-    "precision ieee\n"                                              // 3
-    "entry e args 2 workspaces 1 launches 1\n"                      // 4
-    "arg 0 in x f32 1 4\n"                                          // 5
-    "arg 1 out y f32 1 128\n"                                       // 6
-    "workspace 0 f32 8\n"                                           // 7
-    "launch k grid 1 1 1 block 32 1 1 smem 0 params 3 0 w0 1\n"     // 8
-    "end\n";                                                        // 9
+    "fusecc-bundle 2\n"                                         // 1
+    "chip sm_90\n"                                              // 2
+    "precision ieee\n"                                          // 3
+    "entry e args 2 workspaces 1 launches 1\n"                  // 4
+    "arg 0 in x f32 1 4\n"                                      // 5
+    "arg 1 out y f32 1 128\n"                                   // 6
+    "workspace 0 f32 8\n"                                       // 7
+    "launch k grid 1 1 1 block 32 1 1 smem 0 params 3 0 w0 1\n" // 8
+    "end\n";                                                    // 9
 
 /// A valid version-1 bundle.
 static const char v1[] = "fusecc-bundle 1\n"
@@ -86,8 +86,8 @@ static fusecc_status_t parse_edit(const char *manifest, const char *from,
 
 /// Checks that the edited manifest is a PARSE_ERROR containing `expected`
 /// and yields no bundle.
-static void check_reject(const char *manifest, const char *from,
-                         const char *to, const char *expected, int line) {
+static void check_reject(const char *manifest, const char *from, const char *to,
+                         const char *expected, int line) {
   fusecc_bundle_t bundle = (fusecc_bundle_t)1;
   fusecc_status_t status =
       parse_edit(manifest, from, to, manifest == v3, &bundle);
@@ -102,8 +102,8 @@ static void check_reject(const char *manifest, const char *from,
 }
 
 /// Checks that the edited manifest parses.
-static void check_accept(const char *manifest, const char *from,
-                         const char *to, int line) {
+static void check_accept(const char *manifest, const char *from, const char *to,
+                         int line) {
   fusecc_bundle_t bundle = NULL;
   fusecc_status_t status =
       parse_edit(manifest, from, to, manifest == v3, &bundle);
@@ -122,7 +122,8 @@ static void check_reject_bytes(const void *bytes, size_t size,
 
 #define REJECT(manifest, from, to, expected)                                   \
   check_reject((manifest), (from), (to), (expected), __LINE__)
-#define ACCEPT(manifest, from, to) check_accept((manifest), (from), (to), __LINE__)
+#define ACCEPT(manifest, from, to)                                             \
+  check_accept((manifest), (from), (to), __LINE__)
 
 #define RULE(name) static void rule_##name(void)
 
@@ -176,8 +177,9 @@ RULE(version_supported) {
 }
 
 RULE(header_chip_precision) {
-  REJECT(v3, "chip sm_90a\n", "", "line 3: missing 'chip' record before the "
-                                  "first const");
+  REJECT(v3, "chip sm_90a\n", "",
+         "line 3: missing 'chip' record before the "
+         "first const");
   REJECT(v3, "precision tf32\n", "",
          "line 3: missing 'precision' record before the first const");
   REJECT(v3, "precision tf32\n", "precision tf32\nprecision ieee\n",
@@ -232,8 +234,7 @@ RULE(entry_header_spelling) {
 }
 
 RULE(entry_names_unique) {
-  REJECT(v3, "end\n",
-         "end\nentry e args 0 workspaces 0 steps 0\nend\n",
+  REJECT(v3, "end\n", "end\nentry e args 0 workspaces 0 steps 0\nend\n",
          "line 17: duplicate entry name 'e'");
   ACCEPT(v3, "end\n", "end\nentry f args 0 workspaces 0 steps 0\nend\n");
 }
@@ -329,8 +330,7 @@ RULE(shape_dims_positive) {
 RULE(shape_element_count_overflow) {
   REJECT(v3, "f32 2 4 4 offset", "f32 3 4294967296 4294967296 2 offset",
          "line 4: element count of const 'w' overflows");
-  REJECT(v3, "arg 0 in x f32 2 4 8",
-         "arg 0 in x f32 2 9223372036854775807 3",
+  REJECT(v3, "arg 0 in x f32 2 4 8", "arg 0 in x f32 2 9223372036854775807 3",
          "line 7: element count of arg 'x' overflows");
 }
 
@@ -425,8 +425,7 @@ RULE(param_const_index) {
   REJECT(v3, "params 3 w0 c1 1", "params 3 w0 c01 1",
          "line 13: expected constant param index (a non-negative decimal "
          "integer), got 'c01'");
-  REJECT(v3, "params 3 w0 c1 1", "params 3 w0 c-1 1",
-         "got 'c-1'");
+  REJECT(v3, "params 3 w0 c1 1", "params 3 w0 c-1 1", "got 'c-1'");
   REJECT(v2, "params 3 0 w0 1", "params 3 0 c0 1",
          "line 8: constant param 'c0' is not supported by bundle format "
          "version 2");
@@ -451,12 +450,12 @@ RULE(zero_step) {
 }
 
 RULE(const_position) {
-  REJECT(v2, "precision ieee\n",
-         "precision ieee\nconst 0 w f32 1 4 offset 0\n",
+  REJECT(v2, "precision ieee\n", "precision ieee\nconst 0 w f32 1 4 offset 0\n",
          "line 4: 'const' record needs bundle format version 3");
   REJECT(v3, "end\n", "end\nconst 2 z u8 1 1 offset 0\n",
          "line 17: 'const' must come before the first entry");
-  REJECT(v3, "graph return %1\n", "graph return %1\nconst 2 z u8 1 1 offset 0\n",
+  REJECT(v3, "graph return %1\n",
+         "graph return %1\nconst 2 z u8 1 1 offset 0\n",
          "line 16: missing 'end' for entry 'e' (started on line 6) before "
          "'const'");
 }
@@ -719,7 +718,8 @@ typedef struct rule_s {
   void (*run)(void);
 } rule_t;
 
-#define RULE_ENTRY(name) {#name, rule_##name}
+#define RULE_ENTRY(name)                                                       \
+  { #name, rule_##name }
 
 static const rule_t rules[] = {
     RULE_ENTRY(lex_printable_ascii),

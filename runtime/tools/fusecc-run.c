@@ -158,8 +158,7 @@ int main(int argc, char **argv) {
     printf("format version %u\n", (unsigned)version);
   if (!exit_code && (status = print_consts(bundle)))
     exit_code = report(status, "reading constants");
-  for (size_t e = 0; e < fusecc_bundle_entry_count(bundle) && !exit_code;
-       ++e)
+  for (size_t e = 0; e < fusecc_bundle_entry_count(bundle) && !exit_code; ++e)
     if ((status = print_entry(bundle, e)))
       exit_code = report(status, "reading entries");
 

@@ -49,7 +49,8 @@ typedef enum fusecc_status_code_e {
   FUSECC_STATUS_PARSE_ERROR = 2,
   /// No entry of that name.
   FUSECC_STATUS_NOT_FOUND = 3,
-  /// An entry, argument, workspace, launch or graph-line index past the end.
+  /// An entry, argument, workspace, step, launch, param, constant or
+  /// graph-line index past the end.
   FUSECC_STATUS_OUT_OF_RANGE = 4,
   /// The CUDA driver library or one of its entry points is missing.
   FUSECC_STATUS_UNAVAILABLE = 5,
@@ -364,8 +365,7 @@ fusecc_status_t fusecc_bundle_workspace_role(fusecc_bundle_t bundle,
 /// The number of steps of entry `entry_index`: its `launch` and `zero`
 /// records (equal to its launch count in format versions 1 and 2).
 fusecc_status_t fusecc_bundle_step_count(fusecc_bundle_t bundle,
-                                         size_t entry_index,
-                                         size_t *out_count);
+                                         size_t entry_index, size_t *out_count);
 
 /// Describes step `step_index` of entry `entry_index`.
 /// INVALID_ARGUMENT for a NULL bundle or `out_info`; OUT_OF_RANGE for an
@@ -460,9 +460,9 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// step of entry `entry_index` in order on `stream` with no host
 /// synchronisation: a launch passes the argument, workspace and constant
 /// pointers its record names; a zero step (format version 3) sets its
-/// workspace to 0 with cuMemsetD8Async(stream). Asynchronous: errors of the kernels
-/// themselves surface at the next synchronization. The module's context must
-/// be current on the calling thread.
+/// workspace to 0 with cuMemsetD8Async(stream). Asynchronous: errors of the
+/// kernels themselves surface at the next synchronization. The module's context
+/// must be current on the calling thread.
 ///
 /// An entry with workspaces gets each one allocated stream-ordered on
 /// `stream` from the module's own memory pool (created at load time; it

@@ -131,8 +131,7 @@ static void walk(fusecc_bundle_t bundle, uint64_t seed) {
     for (size_t a = 0; a < entry.arg_count; ++a) {
       fusecc_arg_info_t arg;
       require_ok(fusecc_bundle_arg_info(bundle, e, a, &arg), "arg_info");
-      require(arg.byte_size ==
-                  arg.element_count * fusecc_dtype_size(arg.dtype),
+      require(arg.byte_size == arg.element_count * fusecc_dtype_size(arg.dtype),
               "arg byte size");
       require((a < entry.input_count) == !arg.is_output, "inputs first");
     }
@@ -162,17 +161,17 @@ static void walk(fusecc_bundle_t bundle, uint64_t seed) {
       }
       require(step.launch_index == launches_seen++, "launches in step order");
       fusecc_launch_info_t launch;
-      require_ok(fusecc_bundle_launch_info(bundle, e, step.launch_index,
-                                           &launch),
-                 "launch_info");
+      require_ok(
+          fusecc_bundle_launch_info(bundle, e, step.launch_index, &launch),
+          "launch_info");
       require(launch.block[0] * launch.block[1] * launch.block[2] <= 1024,
               "block size");
       require(launch.smem_bytes <= 2147483647u, "smem limit");
       for (size_t j = 0; j < launch.param_count; ++j) {
         fusecc_param_info_t param;
-        require_ok(fusecc_bundle_launch_param(bundle, e, step.launch_index, j,
-                                              &param),
-                   "launch_param");
+        require_ok(
+            fusecc_bundle_launch_param(bundle, e, step.launch_index, j, &param),
+            "launch_param");
         size_t limit = param.kind == FUSECC_PARAM_ARG ? entry.arg_count
                        : param.kind == FUSECC_PARAM_WORKSPACE
                            ? entry.workspace_count
