@@ -43,7 +43,8 @@ run_counted() {
   "$@" 2>&1 | tee "$log.$name"
   rc=${PIPESTATUS[0]}
   p=$(grep -oE "^$name: [0-9]+ passed" "$log.$name" | tail -1 | grep -oE "[0-9]+" || echo 0)
-  f=$(grep -oE "^$name: [0-9]+ passed, [0-9]+ failed" "$log.$name" | tail -1 | grep -oE "[0-9]+$" || echo 0)
+  f=$(grep -oE "^$name: [0-9]+ passed, [0-9]+ failed" "$log.$name" | tail -1 |
+    grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || echo 0)
   if ((rc != 0 && f == 0)); then f=1; fi
   extra_passed=$((extra_passed + p)) extra_failed=$((extra_failed + f))
   ((rc == 0)) || extra_rc=1

@@ -284,7 +284,6 @@ static fusecc_status_t parse_graph(parser_t *parser, fusecc_entry_t *entry) {
 static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
                                         fusecc_entry_t *entry) {
   fusecc_status_t status;
-  char quoted[64];
   int v3 = parser->version >= 3;
   cursor_t peek = parser->line;
   token_t word = fusecc_take_token(&peek);
@@ -308,7 +307,6 @@ static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
                                    0, FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->step_count = (size_t)value;
-  (void)quoted;
   return fusecc_expect_line_end(parser,
                                 v3 ? "the step count" : "the launch count");
 }
