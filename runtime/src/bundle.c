@@ -380,9 +380,13 @@ fusecc_status_t fusecc_bundle_parse(const void *data, size_t size,
   if (!bundle)
     return fusecc_parse_out_of_memory();
   bundle->ref_count = 1;
-  parser_t parser = {
-      data ? (const char *)data : "", size, 0, 0, {NULL, NULL}, bundle, 0};
+  parser_t parser;
+  memset(&parser, 0, sizeof(parser));
+  parser.data = data ? (const char *)data : "";
+  parser.size = size;
+  parser.bundle = bundle;
   fusecc_status_t status = parse_bundle(&parser);
+  free(parser.name_slots);
   if (status) {
     bundle_free(bundle);
     return status;

@@ -344,6 +344,58 @@ static fusecc_status_t check_step_position(const parser_t *parser,
   return NULL;
 }
 
+/// FNV-1a over `length` bytes at `text`.
+static size_t hash_name(const char *text, size_t length) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < length; ++i)
+    hash = (hash ^ (unsigned char)text[i]) * 0x100000001b3ull;
+  return (size_t)hash;
+}
+
+/// The slot of the name set holding `text`, or the empty slot where it goes.
+static size_t *find_name_slot(const parser_t *parser, const char *text,
+                              size_t length) {
+  size_t mask = parser->name_capacity - 1;
+  for (size_t i = hash_name(text, length) & mask;; i = (i + 1) & mask) {
+    size_t *slot = &parser->name_slots[i];
+    if (*slot == 0)
+      return slot;
+    const char *name = parser->bundle->entries[*slot - 1].name;
+    if (strlen(name) == length && memcmp(name, text, length) == 0)
+      return slot;
+  }
+}
+
+/// Fails if an earlier entry is called `name`.
+static fusecc_status_t check_entry_name(const parser_t *parser, token_t name) {
+  char quoted[64];
+  if (parser->name_capacity &&
+      *find_name_slot(parser, name.text, name.length) != 0)
+    return fusecc_parse_error(parser, "duplicate entry name %s",
+                              fusecc_quote_token(name, quoted));
+  return NULL;
+}
+
+/// Adds the name of entry `index` to the name set, growing it to keep it at
+/// most half full.
+static fusecc_status_t add_entry_name(parser_t *parser, size_t index) {
+  const fusecc_entry_t *entries = parser->bundle->entries;
+  if (2 * (index + 1) > parser->name_capacity) {
+    size_t capacity = parser->name_capacity ? 2 * parser->name_capacity : 16;
+    size_t *slots = calloc(capacity, sizeof(size_t));
+    if (!slots)
+      return fusecc_parse_out_of_memory();
+    free(parser->name_slots);
+    parser->name_slots = slots;
+    parser->name_capacity = capacity;
+    for (size_t i = 0; i < index; ++i)
+      *find_name_slot(parser, entries[i].name, strlen(entries[i].name)) = i + 1;
+  }
+  *find_name_slot(parser, entries[index].name, strlen(entries[index].name)) =
+      index + 1;
+  return NULL;
+}
+
 /// See parser.h.
 fusecc_status_t fusecc_parse_entry(parser_t *parser) {
   fusecc_bundle_t bundle = parser->bundle;
@@ -353,12 +405,8 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
   if (!name.text)
     return fusecc_parse_error(parser,
                               "expected an entry name, got end of line");
-  for (size_t i = 0; i < bundle->entry_count; ++i) {
-    if (strlen(bundle->entries[i].name) == name.length &&
-        memcmp(bundle->entries[i].name, name.text, name.length) == 0)
-      return fusecc_parse_error(parser, "duplicate entry name %s",
-                                fusecc_quote_token(name, quoted));
-  }
+  if ((status = check_entry_name(parser, name)))
+    return status;
   if (bundle->entry_count == bundle->entry_capacity) {
     size_t capacity = bundle->entry_capacity ? 2 * bundle->entry_capacity : 4;
     fusecc_entry_t *entries =
@@ -372,6 +420,8 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
   memset(entry, 0, sizeof(*entry));
   if (!(entry->name = fusecc_copy_token(name)))
     return fusecc_parse_out_of_memory();
+  if ((status = add_entry_name(parser, bundle->entry_count - 1)))
+    return status;
 
   uint64_t value;
   if ((status = fusecc_expect_word(parser, "args", "after the entry name")))

@@ -112,6 +112,27 @@ static fusecc_status_t load_ptx(fusecc_module_t module) {
   return status;
 }
 
+/// One launch's kernel, its position among all launches, its smem bytes.
+typedef struct kernel_use_s {
+  uintptr_t kernel;
+  size_t first;
+  uint32_t smem;
+} kernel_use_t;
+
+/// Orders kernel uses by kernel, then by position.
+static int compare_kernel_use(const void *a, const void *b) {
+  const kernel_use_t *x = a, *y = b;
+  if (x->kernel != y->kernel)
+    return x->kernel < y->kernel ? -1 : 1;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/// Orders kernel uses by position.
+static int compare_first_use(const void *a, const void *b) {
+  const kernel_use_t *x = a, *y = b;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
 /// Resolves every launch's kernel and raises dynamic shared memory limits to
 /// the largest request of each kernel.
 static fusecc_status_t resolve_kernels(fusecc_module_t module) {
@@ -140,38 +161,51 @@ static fusecc_status_t resolve_kernels(fusecc_module_t module) {
             l, launch->kernel_name);
     }
   }
-  // Raise each kernel's limit once, to the largest smem any launch asks.
-  for (size_t i = 0; i < total; ++i) {
-    uint32_t largest = 0;
-    int first_use = 1;
-    size_t flat = 0;
-    for (size_t e = 0; e < bundle->entry_count; ++e) {
-      const fusecc_entry_t *entry = &bundle->entries[e];
-      for (size_t l = 0; l < entry->launch_count; ++l, ++flat) {
-        if (module->functions[flat] != module->functions[i])
-          continue;
-        if (flat < i)
-          first_use = 0;
-        if (entry->launches[l].smem_bytes > largest)
-          largest = entry->launches[l].smem_bytes;
-      }
+  // Raise each kernel's limit once, to the largest smem any launch asks, in
+  // the order of first use: sort the launches by kernel (then by position),
+  // so that this stays O(n log n) for bundles with very many launches.
+  kernel_use_t *uses = malloc((total ? total : 1) * sizeof(kernel_use_t));
+  if (!uses)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  size_t flat = 0;
+  for (size_t e = 0; e < bundle->entry_count; ++e)
+    for (size_t l = 0; l < bundle->entries[e].launch_count; ++l, ++flat) {
+      uses[flat].kernel = (uintptr_t)module->functions[flat];
+      uses[flat].first = flat;
+      uses[flat].smem = bundle->entries[e].launches[l].smem_bytes;
     }
+  qsort(uses, total, sizeof(kernel_use_t), compare_kernel_use);
+  // Collapse each kernel's run into its first entry (first use, largest).
+  size_t kernels = 0;
+  for (size_t i = 0; i < total; ++i) {
+    if (kernels && uses[kernels - 1].kernel == uses[i].kernel) {
+      if (uses[i].smem > uses[kernels - 1].smem)
+        uses[kernels - 1].smem = uses[i].smem;
+      continue;
+    }
+    uses[kernels++] = uses[i];
+  }
+  qsort(uses, kernels, sizeof(kernel_use_t), compare_first_use);
+  fusecc_status_t status = NULL;
+  for (size_t i = 0; i < kernels && !status; ++i) {
     // Always raise it when dynamic shared memory is used: the kernel's own
     // static shared memory counts against the default 48 KiB as well.
-    if (!first_use || largest == 0)
+    if (uses[i].smem == 0)
       continue;
     CUresult result = driver->cuFuncSetAttribute(
-        module->functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        (int)largest);
+        (CUfunction)uses[i].kernel,
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)uses[i].smem);
     if (result != CUDA_SUCCESS)
-      return fusecc_annotate_status(
+      status = fusecc_annotate_status(
           fusecc_cuda_status(
               driver, result,
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"),
           "raising the dynamic shared memory of a kernel to %u bytes: ",
-          (unsigned)largest);
+          (unsigned)uses[i].smem);
   }
-  return NULL;
+  free(uses);
+  return status;
 }
 
 /// Uploads every module-level constant once: cuMemAlloc + cuMemcpyHtoD

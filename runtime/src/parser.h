@@ -38,6 +38,11 @@ typedef struct parser_s {
   fusecc_bundle_t bundle;
   /// The format version from the first line (0 before it is read).
   uint64_t version;
+  /// Open-addressing hash set of the entry names seen (entry index + 1 per
+  /// slot, 0 when empty; `name_capacity` a power of two), so that checking
+  /// names for duplicates stays linear in the number of entries.
+  size_t *name_slots;
+  size_t name_capacity;
 } parser_t;
 
 /// Returns a PARSE_ERROR "line N: <formatted>" for the current line.

@@ -377,6 +377,37 @@ static void test_load_driver_errors(void) {
             "memfree 0x20010000\n");
 }
 
+/// Each kernel's dynamic shared memory limit is raised once, to the largest
+/// amount any of its launches asks, in the order of first use; kernels
+/// launched without dynamic shared memory are left alone.
+static void test_smem_limits(void) {
+  static const char text[] =
+      "fusecc-bundle 1\n"
+      "chip sm_90\n"
+      "precision ieee\n"
+      "entry a args 0 launches 3\n"
+      "launch kb_p0 grid 1 1 1 block 1 1 1 smem 100 params 0\n"
+      "launch kz_p0 grid 1 1 1 block 1 1 1 smem 0 params 0\n"
+      "launch ka_p0 grid 1 1 1 block 1 1 1 smem 5 params 0\n"
+      "end\n"
+      "entry b args 0 launches 2\n"
+      "launch kz_p0 grid 1 1 1 block 1 1 1 smem 0 params 0\n"
+      "launch kb_p0 grid 1 1 1 block 1 1 1 smem 70000 params 0\n"
+      "end\n"
+      "ptx 13\n"
+      ".version 8.0\n";
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(fusecc_bundle_parse(text, strlen(text), &bundle));
+  if (!bundle)
+    return;
+  fake_reset(-1, -1, -1);
+  fusecc_module_t module = NULL;
+  CHECK_OK(fusecc_module_load(bundle, &module));
+  CHECK_LOG("setattr kb_p0 smem 70000\nsetattr ka_p0 smem 5\n");
+  fusecc_module_release(module);
+  fusecc_bundle_release(bundle);
+}
+
 int main(void) {
   setenv("FUSECC_CUDA_DRIVER_LIBRARY", FUSECC_FAKE_DRIVER, 1);
   void *fake = dlopen(FUSECC_FAKE_DRIVER, RTLD_NOW | RTLD_LOCAL);
@@ -442,6 +473,7 @@ int main(void) {
   test_launch_v1();
   test_launch_v3();
   test_load_driver_errors();
+  test_smem_limits();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -237,6 +237,33 @@ RULE(entry_names_unique) {
   REJECT(v3, "end\n", "end\nentry e args 0 workspaces 0 steps 0\nend\n",
          "line 17: duplicate entry name 'e'");
   ACCEPT(v3, "end\n", "end\nentry f args 0 workspaces 0 steps 0\nend\n");
+  // Many entries: names are checked with a hash set, in linear time; a
+  // duplicate of one far back is still found.
+  enum { kEntries = 50000 };
+  size_t capacity = (size_t)kEntries * 48 + 256;
+  char *manifest = malloc(capacity);
+  size_t length = (size_t)snprintf(manifest, capacity,
+                                   "fusecc-bundle 3\nchip sm_90\nprecision "
+                                   "ieee\n");
+  for (int i = 0; i < kEntries; ++i)
+    length +=
+        (size_t)snprintf(manifest + length, capacity - length,
+                         "entry e%d args 0 workspaces 0 steps 0\nend\n", i);
+  size_t head = length;
+  size_t size;
+  char *bytes = build_bundle(manifest, test_ptx, NULL, 0, &size);
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(parse_exact(bytes, size, &bundle));
+  CHECK(fusecc_bundle_entry_count(bundle) == kEntries);
+  fusecc_bundle_release(bundle);
+  free(bytes);
+  snprintf(manifest + head, capacity - head,
+           "entry e17 args 0 workspaces 0 steps 0\nend\n");
+  bytes = build_bundle(manifest, test_ptx, NULL, 0, &size);
+  check_reject_bytes(bytes, size, "line 100004: duplicate entry name 'e17'",
+                     __LINE__);
+  free(bytes);
+  free(manifest);
 }
 
 RULE(entry_record_order) {
