@@ -5,7 +5,9 @@
 # the compiler, tools and runtime, then runs the lit suite (check-fusecc:
 # dialect, passes, CLI, CPU reference + kernel simulator, ptxas acceptance
 # when the CUDA toolkit is present) and the runtime's unit tests (ctest; no
-# GPU needed). Prints one closing line: "tests: N passed, M failed".
+# GPU needed), again under ASan+UBSan (.ci/runtime-sanitize.sh), and fuzzes
+# the runtime's bundle parser for 30 s (.ci/fuzz-runtime.sh; a crash fails).
+# Prints one closing line: "tests: N passed, M failed".
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -32,5 +34,24 @@ if [[ -d build/runtime ]]; then
 else
   echo "test/run.sh: runtime not built (no cuda.h); its unit tests are skipped"
 fi
-echo "tests: $((passed + ctest_passed)) passed, $((lit_failed + ctest_failed)) failed"
-((lit_rc == 0 && ctest_rc == 0))
+
+# Scripts closing with "<name>: N passed, M failed" add to the totals.
+extra_passed=0 extra_failed=0 extra_rc=0
+run_counted() {
+  local name=$1 rc p f
+  shift
+  "$@" 2>&1 | tee "$log.$name"
+  rc=${PIPESTATUS[0]}
+  p=$(grep -oE "^$name: [0-9]+ passed" "$log.$name" | tail -1 | grep -oE "[0-9]+" || echo 0)
+  f=$(grep -oE "^$name: [0-9]+ passed, [0-9]+ failed" "$log.$name" | tail -1 |
+    grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || echo 0)
+  if ((rc != 0 && f == 0)); then f=1; fi
+  extra_passed=$((extra_passed + p)) extra_failed=$((extra_failed + f))
+  ((rc == 0)) || extra_rc=1
+}
+if [[ -d build/runtime ]]; then
+  run_counted runtime-sanitize bash .ci/runtime-sanitize.sh
+  run_counted fuzz-runtime bash .ci/fuzz-runtime.sh 30
+fi
+echo "tests: $((passed + ctest_passed + extra_passed)) passed, $((lit_failed + ctest_failed + extra_failed)) failed"
+((lit_rc == 0 && ctest_rc == 0 && extra_rc == 0))

@@ -85,6 +85,10 @@ static void load_driver(void) {
       {"cuMemPoolSetAttribute", (void **)&driver_table.cuMemPoolSetAttribute},
       {"cuMemAllocFromPoolAsync",
        (void **)&driver_table.cuMemAllocFromPoolAsync},
+      {"cuMemAlloc_v2", (void **)&driver_table.cuMemAlloc},
+      {"cuMemcpyHtoD_v2", (void **)&driver_table.cuMemcpyHtoD},
+      {"cuMemFree_v2", (void **)&driver_table.cuMemFree},
+      {"cuMemsetD8Async", (void **)&driver_table.cuMemsetD8Async},
   };
   for (size_t i = 0; i < sizeof(optional_symbols) / sizeof(optional_symbols[0]);
        ++i)

@@ -13,10 +13,32 @@
 /// Most kernel parameters one launch record may declare (the CUDA limit on
 /// kernel parameter space is 32 KiB, the 4 KiB of 512 pointers is plenty).
 #define FUSECC_MAX_PARAMS 512
-/// Most arguments, workspaces or launches one entry may declare.
+/// Most arguments, workspaces, launches or steps one entry may declare.
 #define FUSECC_MAX_ENTRY_ITEMS 4096
+/// Most module-level constants one bundle may declare (format version 3).
+#define FUSECC_MAX_CONSTS 65536
+/// Largest dynamic shared memory a launch may ask for: cuFuncSetAttribute
+/// takes an int.
+#define FUSECC_MAX_SMEM_BYTES 2147483647u
+/// Alignment of a constant's offset in the data section.
+#define FUSECC_CONST_ALIGNMENT 16
 /// The newest bundle format version this runtime reads (docs/bundle.md).
-#define FUSECC_BUNDLE_FORMAT_VERSION 2
+#define FUSECC_BUNDLE_FORMAT_VERSION 3
+
+/// Whether the byte range [offset, offset + length) lies inside a region of
+/// `size` bytes; never computes offset + length, so it cannot wrap.
+static inline int fusecc_range_inside(uint64_t offset, uint64_t length,
+                                      uint64_t size) {
+  return offset <= size && length <= size - offset;
+}
+
+/// Whether the non-empty device ranges [a, a + a_size) and [b, b + b_size)
+/// share a byte. Computes differences, never end addresses: with unsigned
+/// (modular) arithmetic this is also right for ranges that run up to 2^64.
+static inline int fusecc_ranges_overlap(uint64_t a, uint64_t a_size, uint64_t b,
+                                        uint64_t b_size) {
+  return a <= b ? b - a < a_size : a - b < b_size;
+}
 
 /// Returns a new status with `code` and a printf-formatted message; a static
 /// RESOURCE_EXHAUSTED status if memory runs out. `code` must not be OK.
@@ -53,7 +75,28 @@ typedef struct fusecc_workspace_s {
   fusecc_dtype_t dtype;
   size_t element_count;
   size_t byte_size;
+  /// UNSPECIFIED before format version 3.
+  fusecc_workspace_role_t role;
 } fusecc_workspace_t;
+
+/// One `const` record (format version 3).
+typedef struct fusecc_const_s {
+  char *name;
+  fusecc_dtype_t dtype;
+  size_t rank;
+  int64_t dims[FUSECC_MAX_RANK];
+  size_t element_count;
+  size_t byte_size;
+  /// Offset in the data section; validated against it when it is read.
+  uint64_t offset;
+} fusecc_const_t;
+
+/// One step of an entry: a launch (index into the entry's launches) or a
+/// zero (index of the workspace).
+typedef struct fusecc_step_s {
+  fusecc_step_kind_t kind;
+  size_t index;
+} fusecc_step_t;
 
 /// One `launch` record.
 typedef struct fusecc_launch_s {
@@ -62,8 +105,9 @@ typedef struct fusecc_launch_s {
   uint32_t block[3];
   uint32_t smem_bytes;
   size_t param_count;
-  /// Per parameter: an entry-argument index (< arg_count), or arg_count + k
-  /// for workspace k of the entry.
+  /// Per parameter: an entry-argument index (< arg_count), arg_count + k for
+  /// workspace k of the entry, arg_count + workspace_count + k for module
+  /// constant k.
   size_t *param_args;
 } fusecc_launch_t;
 
@@ -75,8 +119,12 @@ typedef struct fusecc_entry_s {
   fusecc_arg_t *args;
   size_t workspace_count;
   fusecc_workspace_t *workspaces;
+  /// Launch records, in step order (launch_count <= step_count).
   size_t launch_count;
   fusecc_launch_t *launches;
+  /// Every step in execution order; in versions 1 and 2 step i is launch i.
+  size_t step_count;
+  fusecc_step_t *steps;
   size_t graph_line_count;
   size_t graph_line_capacity;
   char **graph_lines;
@@ -84,7 +132,7 @@ typedef struct fusecc_entry_s {
 
 struct fusecc_bundle_s {
   int ref_count;
-  /// The format version from the first line (1 or 2).
+  /// The format version from the first line (1, 2 or 3).
   unsigned format_version;
   char chip[32];
   fusecc_precision_t precision;
@@ -94,6 +142,13 @@ struct fusecc_bundle_s {
   /// The PTX with a NUL appended.
   char *ptx;
   size_t ptx_size;
+  /// Module-level constants (format version 3).
+  size_t const_count;
+  size_t const_capacity;
+  fusecc_const_t *consts;
+  /// The data section (NULL when absent); every constant lies inside it.
+  unsigned char *data;
+  size_t data_size;
 };
 
 /// The CUDA driver entry points the runtime uses, resolved with dlsym.
@@ -132,6 +187,14 @@ typedef struct fusecc_driver_s {
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, CUmemPool_attribute, void *);
   CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool,
                                       CUstream);
+  /// Module-level constants (format version 3): uploaded once at load and
+  /// freed at release. Optional: a bundle without constants needs none.
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  /// `zero w<k>` steps (format version 3). Optional: needed only by an entry
+  /// with a zero step.
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
 } fusecc_driver_t;
 
 /// Loads libcuda.so.1 (or $FUSECC_CUDA_DRIVER_LIBRARY) and calls cuInit(0)

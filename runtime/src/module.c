@@ -1,8 +1,9 @@
 /*===- module.c - Loading and launching bundle PTX ----------------*- C -*-===//
  *
  * fusecc_module_t: a bundle's PTX JIT-compiled into a CUDA context with every
- * launch record's kernel resolved, and the launch path that enqueues an
- * entry's kernels on a caller's stream.
+ * launch record's kernel resolved and its constants uploaded, and the launch
+ * path that enqueues an entry's steps (kernel launches, workspace zeroing) on
+ * a caller's stream.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -10,9 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/// Kernels launched with more dynamic shared memory than this need their
-/// limit raised with cuFuncSetAttribute.
 
 /// Size of the JIT error log captured by cuModuleLoadDataEx.
 #define FUSECC_JIT_LOG_SIZE 8192
@@ -33,15 +31,26 @@ struct fusecc_module_s {
   /// Pool of the entries' workspaces (NULL when no entry has one or the
   /// driver has no memory pools: then the device's default pool is used).
   CUmemoryPool pool;
+  /// One device buffer per module-level constant (format version 3), 0 for
+  /// those not (yet) allocated.
+  CUdeviceptr *consts;
 };
 
 /// Unloads and frees a (possibly partially loaded) module.
 static void module_free(fusecc_module_t module) {
   const fusecc_driver_t *driver = module->driver;
-  if (module->module) {
+  int any_const = 0;
+  for (size_t k = 0; module->consts && k < module->bundle->const_count; ++k)
+    any_const |= module->consts[k] != 0;
+  if (module->module || any_const) {
     CUcontext popped;
     int pushed = driver->cuCtxPushCurrent(module->context) == CUDA_SUCCESS;
-    driver->cuModuleUnload(module->module);
+    if (module->module)
+      driver->cuModuleUnload(module->module);
+    // Release cannot report errors; a failing free leaks the buffer.
+    for (size_t k = 0; any_const && k < module->bundle->const_count; ++k)
+      if (module->consts[k])
+        driver->cuMemFree(module->consts[k]);
     if (pushed)
       driver->cuCtxPopCurrent(&popped);
   }
@@ -54,6 +63,7 @@ static void module_free(fusecc_module_t module) {
   fusecc_bundle_release(module->bundle);
   free(module->launch_offsets);
   free(module->functions);
+  free(module->consts);
   free(module);
 }
 
@@ -102,6 +112,27 @@ static fusecc_status_t load_ptx(fusecc_module_t module) {
   return status;
 }
 
+/// One launch's kernel, its position among all launches, its smem bytes.
+typedef struct kernel_use_s {
+  uintptr_t kernel;
+  size_t first;
+  uint32_t smem;
+} kernel_use_t;
+
+/// Orders kernel uses by kernel, then by position.
+static int compare_kernel_use(const void *a, const void *b) {
+  const kernel_use_t *x = a, *y = b;
+  if (x->kernel != y->kernel)
+    return x->kernel < y->kernel ? -1 : 1;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/// Orders kernel uses by position.
+static int compare_first_use(const void *a, const void *b) {
+  const kernel_use_t *x = a, *y = b;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
 /// Resolves every launch's kernel and raises dynamic shared memory limits to
 /// the largest request of each kernel.
 static fusecc_status_t resolve_kernels(fusecc_module_t module) {
@@ -130,36 +161,90 @@ static fusecc_status_t resolve_kernels(fusecc_module_t module) {
             l, launch->kernel_name);
     }
   }
-  // Raise each kernel's limit once, to the largest smem any launch asks.
-  for (size_t i = 0; i < total; ++i) {
-    uint32_t largest = 0;
-    int first_use = 1;
-    size_t flat = 0;
-    for (size_t e = 0; e < bundle->entry_count; ++e) {
-      const fusecc_entry_t *entry = &bundle->entries[e];
-      for (size_t l = 0; l < entry->launch_count; ++l, ++flat) {
-        if (module->functions[flat] != module->functions[i])
-          continue;
-        if (flat < i)
-          first_use = 0;
-        if (entry->launches[l].smem_bytes > largest)
-          largest = entry->launches[l].smem_bytes;
-      }
+  // Raise each kernel's limit once, to the largest smem any launch asks, in
+  // the order of first use: sort the launches by kernel (then by position),
+  // so that this stays O(n log n) for bundles with very many launches.
+  kernel_use_t *uses = malloc((total ? total : 1) * sizeof(kernel_use_t));
+  if (!uses)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  size_t flat = 0;
+  for (size_t e = 0; e < bundle->entry_count; ++e)
+    for (size_t l = 0; l < bundle->entries[e].launch_count; ++l, ++flat) {
+      uses[flat].kernel = (uintptr_t)module->functions[flat];
+      uses[flat].first = flat;
+      uses[flat].smem = bundle->entries[e].launches[l].smem_bytes;
     }
+  qsort(uses, total, sizeof(kernel_use_t), compare_kernel_use);
+  // Collapse each kernel's run into its first entry (first use, largest).
+  size_t kernels = 0;
+  for (size_t i = 0; i < total; ++i) {
+    if (kernels && uses[kernels - 1].kernel == uses[i].kernel) {
+      if (uses[i].smem > uses[kernels - 1].smem)
+        uses[kernels - 1].smem = uses[i].smem;
+      continue;
+    }
+    uses[kernels++] = uses[i];
+  }
+  qsort(uses, kernels, sizeof(kernel_use_t), compare_first_use);
+  fusecc_status_t status = NULL;
+  for (size_t i = 0; i < kernels && !status; ++i) {
     // Always raise it when dynamic shared memory is used: the kernel's own
     // static shared memory counts against the default 48 KiB as well.
-    if (!first_use || largest == 0)
+    if (uses[i].smem == 0)
       continue;
     CUresult result = driver->cuFuncSetAttribute(
-        module->functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        (int)largest);
+        (CUfunction)uses[i].kernel,
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)uses[i].smem);
     if (result != CUDA_SUCCESS)
-      return fusecc_annotate_status(
+      status = fusecc_annotate_status(
           fusecc_cuda_status(
               driver, result,
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"),
           "raising the dynamic shared memory of a kernel to %u bytes: ",
-          (unsigned)largest);
+          (unsigned)uses[i].smem);
+  }
+  free(uses);
+  return status;
+}
+
+/// Uploads every module-level constant once: cuMemAlloc + cuMemcpyHtoD
+/// (synchronous) in the module's context, which is current. Buffers already
+/// allocated when a call fails stay in module->consts for module_free.
+static fusecc_status_t upload_constants(fusecc_module_t module) {
+  const fusecc_driver_t *driver = module->driver;
+  fusecc_bundle_t bundle = module->bundle;
+  if (bundle->const_count == 0)
+    return NULL;
+  if (!driver->cuMemAlloc || !driver->cuMemcpyHtoD || !driver->cuMemFree)
+    return fusecc_make_status(
+        FUSECC_STATUS_UNAVAILABLE,
+        "the bundle has %zu constants but the CUDA driver lacks %s",
+        bundle->const_count,
+        !driver->cuMemAlloc     ? "cuMemAlloc"
+        : !driver->cuMemcpyHtoD ? "cuMemcpyHtoD"
+                                : "cuMemFree");
+  module->consts = calloc(bundle->const_count, sizeof(CUdeviceptr));
+  if (!module->consts)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  for (size_t k = 0; k < bundle->const_count; ++k) {
+    const fusecc_const_t *constant = &bundle->consts[k];
+    CUdeviceptr pointer = 0;
+    CUresult result = driver->cuMemAlloc(&pointer, constant->byte_size);
+    if (result != CUDA_SUCCESS)
+      return fusecc_annotate_status(
+          fusecc_cuda_status(driver, result, "cuMemAlloc"),
+          "const %zu '%s' (%zu bytes): ", k, constant->name,
+          constant->byte_size);
+    module->consts[k] = pointer;
+    result = driver->cuMemcpyHtoD(pointer, bundle->data + constant->offset,
+                                  constant->byte_size);
+    if (result != CUDA_SUCCESS)
+      return fusecc_annotate_status(
+          fusecc_cuda_status(driver, result, "cuMemcpyHtoD"),
+          "const %zu '%s' (%zu bytes): ", k, constant->name,
+          constant->byte_size);
   }
   return NULL;
 }
@@ -223,7 +308,8 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
   module->bundle = bundle;
   fusecc_bundle_retain(bundle);
   if (!(status = acquire_context(module)) && !(status = load_ptx(module)) &&
-      !(status = resolve_kernels(module)))
+      !(status = resolve_kernels(module)) &&
+      !(status = upload_constants(module)))
     status = create_workspace_pool(module);
   if (status) {
     module_free(module);
@@ -250,6 +336,22 @@ fusecc_bundle_t fusecc_module_bundle(fusecc_module_t module) {
 
 CUcontext fusecc_module_context(fusecc_module_t module) {
   return module ? module->context : NULL;
+}
+
+fusecc_status_t fusecc_module_const_pointer(fusecc_module_t module,
+                                            size_t const_index,
+                                            CUdeviceptr *out_ptr) {
+  if (!module || !out_ptr)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_const_pointer: %s is NULL",
+                              module ? "out_ptr" : "module");
+  if (const_index >= module->bundle->const_count)
+    return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                              "fusecc_module_const_pointer: const index %zu "
+                              "out of range (bundle has %zu constants)",
+                              const_index, module->bundle->const_count);
+  *out_ptr = module->consts[const_index];
+  return NULL;
 }
 
 /// Allocates the `entry`'s workspaces stream-ordered on `stream` into
@@ -323,6 +425,15 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
   const CUfunction *functions =
       module->functions + module->launch_offsets[entry_index];
 
+  if (!driver->cuMemsetD8Async)
+    for (size_t i = 0; i < entry->step_count; ++i)
+      if (entry->steps[i].kind == FUSECC_STEP_ZERO)
+        return fusecc_make_status(
+            FUSECC_STATUS_UNAVAILABLE,
+            "entry '%s' step %zu zeroes a workspace but the CUDA driver "
+            "lacks cuMemsetD8Async",
+            entry->name, i);
+
   // Workspaces: stream-ordered scratch memory for this call only.
   CUdeviceptr *workspaces = NULL;
   if (entry->workspace_count) {
@@ -336,22 +447,37 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
   }
 
   void *params[FUSECC_MAX_PARAMS];
-  for (size_t l = 0; l < entry->launch_count && !status; ++l) {
-    const fusecc_launch_t *launch = &entry->launches[l];
+  size_t workspace_end = entry->arg_count + entry->workspace_count;
+  for (size_t i = 0; i < entry->step_count && !status; ++i) {
+    const fusecc_step_t *step = &entry->steps[i];
+    if (step->kind == FUSECC_STEP_ZERO) {
+      // Checked above: an entry with a zero step has the entry point.
+      size_t k = step->index;
+      CUresult result = driver->cuMemsetD8Async(
+          workspaces[k], 0, entry->workspaces[k].byte_size, stream);
+      if (result != CUDA_SUCCESS)
+        status = fusecc_annotate_status(
+            fusecc_cuda_status(driver, result, "cuMemsetD8Async"),
+            "entry '%s' step %zu (zero w%zu, %zu bytes): ", entry->name, i, k,
+            entry->workspaces[k].byte_size);
+      continue;
+    }
+    const fusecc_launch_t *launch = &entry->launches[step->index];
     for (size_t j = 0; j < launch->param_count; ++j) {
       size_t index = launch->param_args[j];
-      params[j] = index < entry->arg_count
-                      ? (void *)&args[index].ptr
-                      : (void *)&workspaces[index - entry->arg_count];
+      params[j] = index < entry->arg_count ? (void *)&args[index].ptr
+                  : index < workspace_end
+                      ? (void *)&workspaces[index - entry->arg_count]
+                      : (void *)&module->consts[index - workspace_end];
     }
     CUresult result = driver->cuLaunchKernel(
-        functions[l], launch->grid[0], launch->grid[1], launch->grid[2],
-        launch->block[0], launch->block[1], launch->block[2],
+        functions[step->index], launch->grid[0], launch->grid[1],
+        launch->grid[2], launch->block[0], launch->block[1], launch->block[2],
         launch->smem_bytes, stream, params, NULL);
     if (result != CUDA_SUCCESS)
       status = fusecc_annotate_status(
           fusecc_cuda_status(driver, result, "cuLaunchKernel"),
-          "entry '%s' launch %zu (kernel '%s'): ", entry->name, l,
+          "entry '%s' launch %zu (kernel '%s'): ", entry->name, step->index,
           launch->kernel_name);
   }
 

@@ -118,6 +118,12 @@ const char *fusecc_dtype_name(fusecc_dtype_t dtype) {
     return "f16";
   case FUSECC_DTYPE_BF16:
     return "bf16";
+  case FUSECC_DTYPE_I32:
+    return "i32";
+  case FUSECC_DTYPE_I64:
+    return "i64";
+  case FUSECC_DTYPE_U8:
+    return "u8";
   }
   return "unknown";
 }
@@ -129,8 +135,38 @@ size_t fusecc_dtype_size(fusecc_dtype_t dtype) {
   case FUSECC_DTYPE_F16:
   case FUSECC_DTYPE_BF16:
     return 2;
+  case FUSECC_DTYPE_I32:
+    return 4;
+  case FUSECC_DTYPE_I64:
+    return 8;
+  case FUSECC_DTYPE_U8:
+    return 1;
   }
   return 0;
+}
+
+const char *fusecc_workspace_role_name(fusecc_workspace_role_t role) {
+  switch (role) {
+  case FUSECC_WORKSPACE_ROLE_UNSPECIFIED:
+    return "unspecified";
+  case FUSECC_WORKSPACE_ROLE_SCRATCH:
+    return "scratch";
+  case FUSECC_WORKSPACE_ROLE_INTERMEDIATE:
+    return "intermediate";
+  case FUSECC_WORKSPACE_ROLE_PARTIALS:
+    return "partials";
+  }
+  return "unknown";
+}
+
+const char *fusecc_step_kind_name(fusecc_step_kind_t kind) {
+  switch (kind) {
+  case FUSECC_STEP_LAUNCH:
+    return "launch";
+  case FUSECC_STEP_ZERO:
+    return "zero";
+  }
+  return "unknown";
 }
 
 const char *fusecc_precision_name(fusecc_precision_t precision) {

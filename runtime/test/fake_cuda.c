@@ -2,11 +2,13 @@
  *
  * Exports the CUDA driver entry points the runtime resolves (driver.c), with
  * no GPU behind them: contexts, modules and kernels are dummies, device
- * memory is handed out from a fake address range, and every call that
- * touches a stream (cuMemAllocAsync, cuLaunchKernel, cuMemFreeAsync) is
- * appended to a text log. launch_test.c points FUSECC_CUDA_DRIVER_LIBRARY
- * here and reads the log (and injects failures) through the fake_cuda_*
- * functions below.
+ * memory is handed out from fake address ranges, and every call that
+ * touches a stream (cuMemAllocAsync, cuLaunchKernel, cuMemsetD8Async,
+ * cuMemFreeAsync) or device memory (cuMemAlloc, cuMemcpyHtoD, cuMemFree) is
+ * appended to a text log with its arguments. launch_test.c points
+ * FUSECC_CUDA_DRIVER_LIBRARY here and reads the log (and injects failures,
+ * by call name, fake_cuda_fail_call) through the fake_cuda_* functions
+ * below.
  *
  * A kernel's parameter count comes from its name: "<anything>_p<N>" takes N
  * device pointers, which cuLaunchKernel logs.
@@ -43,11 +45,37 @@ static struct CUmod_st fake_module;
 static struct CUfunc_st functions[FAKE_MAX_FUNCTIONS];
 static int function_count;
 
-static char log_text[16384];
+/// Addresses cuMemAlloc (constants) hands out, 64 KiB apart.
+#define FAKE_CONST_BASE 0x20000000ull
+#define FAKE_CONST_STEP 0x10000ull
+
+static char log_text[65536];
 static size_t log_length;
 static int fail_alloc_at = -1, fail_launch_at = -1, fail_free_at = -1;
 static int alloc_calls, launch_calls, free_calls, live_allocations;
 static unsigned long long next_address = FAKE_HEAP_BASE;
+static unsigned long long next_const_address = FAKE_CONST_BASE;
+static int live_const_allocations;
+
+/// Failures injected by name: the `nth` (0-based) call of `call` since the
+/// last reset returns `result`.
+#define FAKE_MAX_INJECTIONS 4
+static struct {
+  char call[48];
+  int nth;
+  int seen;
+  CUresult result;
+} injections[FAKE_MAX_INJECTIONS];
+static int injection_count;
+
+/// Whether this call of `call` is to fail; counts the call.
+static CUresult injected(const char *call) {
+  for (int i = 0; i < injection_count; ++i)
+    if (strcmp(injections[i].call, call) == 0 &&
+        injections[i].seen++ == injections[i].nth)
+      return injections[i].result;
+  return CUDA_SUCCESS;
+}
 
 static void log_line(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -79,7 +107,27 @@ void fake_cuda_reset(int alloc_failure, int launch_failure, int free_failure) {
   fail_free_at = free_failure;
   alloc_calls = launch_calls = free_calls = live_allocations = 0;
   next_address = FAKE_HEAP_BASE;
+  next_const_address = FAKE_CONST_BASE;
+  injection_count = 0;
 }
+
+/// Makes the `nth` (0-based) call of driver entry point `call` (its API
+/// name, e.g. "cuMemcpyHtoD") after the last reset fail with `result`. At
+/// most FAKE_MAX_INJECTIONS at a time; fake_cuda_reset clears them.
+void fake_cuda_fail_call(const char *call, int nth, int result) {
+  if (injection_count == FAKE_MAX_INJECTIONS ||
+      strlen(call) >= sizeof(injections[0].call))
+    return;
+  strcpy(injections[injection_count].call, call);
+  injections[injection_count].nth = nth;
+  injections[injection_count].seen = 0;
+  injections[injection_count].result = (CUresult)result;
+  ++injection_count;
+}
+
+/// cuMemAlloc buffers not freed with cuMemFree (not reset by
+/// fake_cuda_reset: constants outlive launches).
+int fake_cuda_live_const_allocations(void) { return live_const_allocations; }
 
 /// The log since the last reset: one line per stream call.
 const char *fake_cuda_log(void) { return log_text; }
@@ -107,6 +155,12 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **out) {
   case CUDA_ERROR_INVALID_VALUE:
     *out = "CUDA_ERROR_INVALID_VALUE";
     return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_PTX:
+    *out = "CUDA_ERROR_INVALID_PTX";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_NOT_FOUND:
+    *out = "CUDA_ERROR_NOT_FOUND";
+    return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -119,12 +173,18 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char **out) {
 }
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
+  CUresult result = injected("cuDeviceGet");
+  if (result != CUDA_SUCCESS)
+    return result;
   *device = ordinal;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
   (void)device;
+  CUresult result = injected("cuDevicePrimaryCtxRetain");
+  if (result != CUDA_SUCCESS)
+    return result;
   *context = &fake_context;
   return CUDA_SUCCESS;
 }
@@ -134,14 +194,23 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
   return CUDA_SUCCESS;
 }
 
+static int no_current_context;
+
+/// Makes cuCtxGetCurrent report no current context (`none` != 0), so a load
+/// takes the primary-context path.
+void fake_cuda_set_no_current_context(int none) { no_current_context = none; }
+
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context) {
-  *context = &fake_context;
+  CUresult result = injected("cuCtxGetCurrent");
+  if (result != CUDA_SUCCESS)
+    return result;
+  *context = no_current_context ? NULL : &fake_context;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext context) {
   (void)context;
-  return CUDA_SUCCESS;
+  return injected("cuCtxSetCurrent");
 }
 
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext context) {
@@ -157,7 +226,17 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
                                     unsigned int count, CUjit_option *options,
                                     void **values) {
-  (void)image, (void)count, (void)options, (void)values;
+  (void)image;
+  CUresult result = injected("cuModuleLoadDataEx");
+  if (result != CUDA_SUCCESS) {
+    // Fill the JIT error log the runtime passed, as the driver does.
+    for (unsigned i = 0; i + 1 < count; ++i)
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER &&
+          options[i + 1] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES &&
+          (uintptr_t)values[i + 1] > 32)
+        strcpy((char *)values[i], "ptxas fatal: injected");
+    return result;
+  }
   *module = &fake_module;
   return CUDA_SUCCESS;
 }
@@ -170,6 +249,9 @@ CUresult CUDAAPI cuModuleUnload(CUmodule module) {
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
                                      const char *name) {
   (void)module;
+  CUresult result = injected("cuModuleGetFunction");
+  if (result != CUDA_SUCCESS)
+    return result;
   for (int i = 0; i < function_count; ++i)
     if (strcmp(functions[i].name, name) == 0) {
       *function = &functions[i];
@@ -185,8 +267,11 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
 
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
                                     CUfunction_attribute attribute, int value) {
-  (void)function, (void)attribute, (void)value;
-  return CUDA_SUCCESS;
+  (void)attribute;
+  CUresult result = injected("cuFuncSetAttribute");
+  log_line("setattr %s smem %d%s\n", function->name, value,
+           result == CUDA_SUCCESS ? "" : " FAILED");
+  return result;
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
@@ -231,6 +316,9 @@ static int pools_created, pools_destroyed;
 static unsigned long long pool_threshold;
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
+  CUresult result = injected("cuCtxGetDevice");
+  if (result != CUDA_SUCCESS)
+    return result;
   *device = 0;
   return CUDA_SUCCESS;
 }
@@ -293,4 +381,50 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
   log_line("free 0x%llx s%llu\n", (unsigned long long)pointer,
            (unsigned long long)(uintptr_t)stream);
   return CUDA_SUCCESS;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Constants (cuMemAlloc, cuMemcpyHtoD, cuMemFree) and zero steps
+ *===----------------------------------------------------------------------===*/
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
+  CUresult result = injected("cuMemAlloc");
+  if (result != CUDA_SUCCESS) {
+    log_line("memalloc %zu FAILED\n", bytes);
+    return result;
+  }
+  *pointer = (CUdeviceptr)next_const_address;
+  next_const_address += FAKE_CONST_STEP;
+  ++live_const_allocations;
+  log_line("memalloc %zu -> 0x%llx\n", bytes, (unsigned long long)*pointer);
+  return CUDA_SUCCESS;
+}
+
+/// Logs the destination, the size and the first (at most 16) bytes in hex.
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr destination, const void *source,
+                              size_t bytes) {
+  CUresult result = injected("cuMemcpyHtoD");
+  log_line("htod 0x%llx %zu", (unsigned long long)destination, bytes);
+  for (size_t i = 0; i < bytes && i < 16; ++i)
+    log_line("%s%02x", i ? "" : " ", ((const unsigned char *)source)[i]);
+  log_line("%s\n", result == CUDA_SUCCESS ? "" : " FAILED");
+  return result;
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr pointer) {
+  CUresult result = injected("cuMemFree");
+  if (result == CUDA_SUCCESS)
+    --live_const_allocations;
+  log_line("memfree 0x%llx%s\n", (unsigned long long)pointer,
+           result == CUDA_SUCCESS ? "" : " FAILED");
+  return result;
+}
+
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr pointer, unsigned char value,
+                                 size_t count, CUstream stream) {
+  CUresult result = injected("cuMemsetD8Async");
+  log_line("memset 0x%llx %u %zu s%llu%s\n", (unsigned long long)pointer,
+           (unsigned)value, count, (unsigned long long)(uintptr_t)stream,
+           result == CUDA_SUCCESS ? "" : " FAILED");
+  return result;
 }

@@ -1,9 +1,12 @@
 /*===- launch_test.c - fusecc_module_launch against a fake driver -*- C -*-===//
  *
- * Runs the launch path against fake_cuda.c (FUSECC_CUDA_DRIVER_LIBRARY), so
- * it needs no GPU: which driver calls a launch makes, in which order, on
- * which stream and with which pointers, for entries with and without
- * workspaces, and that workspaces are freed on every error path. Prints
+ * Runs the load and launch paths against fake_cuda.c
+ * (FUSECC_CUDA_DRIVER_LIBRARY), so it needs no GPU: which driver calls a
+ * load or launch makes, in which order, on which stream and with which
+ * pointers and bytes, for entries with and without workspaces, constants
+ * and zero steps; that every failing driver call comes back as a status
+ * naming it; and that workspaces and constants are freed on every error
+ * path. Prints
  * "N passed, M failed" last and exits non-zero on any failure.
  *
  *===----------------------------------------------------------------------===*/
@@ -28,6 +31,9 @@ static int (*fake_live_allocations)(void);
 static void (*fake_pool_state)(int *created, int *destroyed,
                                unsigned long long *threshold);
 static void (*fake_fail_pool_create)(int fail);
+static void (*fake_fail_call)(const char *call, int nth, int result);
+static int (*fake_live_const_allocations)(void);
+static void (*fake_set_no_current_context)(int none);
 
 /// Checks the fake driver's log against `expected` exactly.
 static void check_log(const char *expected, int line) {
@@ -127,10 +133,9 @@ static void test_launch(fusecc_module_t module) {
 
   // The first allocation fails: nothing to free.
   fake_reset(0, -1, -1);
-  CHECK_STATUS(
-      fusecc_module_launch(module, 0, args, 3, stream),
-      FUSECC_STATUS_CUDA_ERROR,
-      "entry 'conv' workspace 0 (256 bytes): cuMemAlloc");
+  CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
+               FUSECC_STATUS_CUDA_ERROR,
+               "entry 'conv' workspace 0 (256 bytes): cuMemAlloc");
   CHECK_LOG("alloc 256 s7 FAILED\n");
 
   // The second launch fails: no further launches, both workspaces freed
@@ -201,6 +206,208 @@ static void test_launch_v1(void) {
   fusecc_module_release(module);
 }
 
+/// A version-3 bundle: two constants, two workspaces, zero steps between
+/// the launches, `c<k>` params; k1_p3's 50000 bytes of dynamic shared memory
+/// need a raised limit.
+static const char manifest_v3[] =
+    "fusecc-bundle 3\n"
+    "chip sm_90a\n"
+    "precision tf32\n"
+    "const 0 weight f32 1 4 offset 0\n"
+    "const 1 table u8 1 3 offset 16\n"
+    "entry dec args 2 workspaces 2 steps 4\n"
+    "arg 0 in x f32 1 8\n"
+    "arg 1 out y f32 1 8\n"
+    "workspace 0 f32 16 intermediate\n"
+    "workspace 1 f32 4 partials\n"
+    "zero w1\n"
+    "launch k0_p5 grid 2 1 1 block 32 1 1 smem 0 params 5 0 c0 c1 w0 w1\n"
+    "zero w0\n"
+    "launch k1_p3 grid 1 1 1 block 32 1 1 smem 50000 params 3 w0 w1 1\n"
+    "end\n"
+    "ptx 13\n"
+    ".version 8.0\n"
+    "data 32\n";
+
+/// `manifest_v3` followed by its 32 data bytes (0x00, 0x01, ... 0x1f).
+static char *bundle_v3_bytes(size_t *out_size) {
+  size_t head = strlen(manifest_v3);
+  char *bytes = malloc(head + 32);
+  memcpy(bytes, manifest_v3, head);
+  for (int i = 0; i < 32; ++i)
+    bytes[head + i] = (char)i;
+  *out_size = head + 32;
+  return bytes;
+}
+
+/// Loads the version-3 bundle after resetting the fake with the failure
+/// `call`/`nth` injected (none for a NULL call); returns the load's status.
+static fusecc_status_t load_v3(const char *call, int nth,
+                               fusecc_module_t *out_module) {
+  size_t size;
+  char *bytes = bundle_v3_bytes(&size);
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(fusecc_bundle_parse(bytes, size, &bundle));
+  free(bytes);
+  fake_reset(-1, -1, -1);
+  if (call)
+    fake_fail_call(call, nth, CUDA_ERROR_INVALID_VALUE);
+  *out_module = NULL;
+  if (!bundle)
+    return NULL;
+  fusecc_status_t status = fusecc_module_load(bundle, out_module);
+  fusecc_bundle_release(bundle);
+  return status;
+}
+
+static void test_launch_v3(void) {
+  fusecc_module_t module = NULL;
+  CHECK_OK(load_v3(NULL, 0, &module));
+  // Load: the smem limit, then each constant allocated and uploaded once.
+  CHECK_LOG("setattr k1_p3 smem 50000\n"
+            "memalloc 16 -> 0x20000000\n"
+            "htod 0x20000000 16 000102030405060708090a0b0c0d0e0f\n"
+            "memalloc 3 -> 0x20010000\n"
+            "htod 0x20010000 3 101112\n");
+  CHECK(fake_live_const_allocations() == 2);
+  if (!module)
+    return;
+  CUdeviceptr pointer = 0;
+  CHECK_OK(fusecc_module_const_pointer(module, 1, &pointer));
+  CHECK(pointer == 0x20010000);
+  CHECK_STATUS(fusecc_module_const_pointer(module, 2, &pointer),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "const index 2 out of range (bundle has 2 constants)");
+  CHECK_STATUS(fusecc_module_const_pointer(NULL, 0, &pointer),
+               FUSECC_STATUS_INVALID_ARGUMENT, "module is NULL");
+
+  // Steps in order on the caller's stream, no synchronisation: each zero
+  // step is a cuMemsetD8Async of the whole workspace; c<k> passes the
+  // uploaded constant.
+  CUstream stream = (CUstream)(uintptr_t)7;
+  fusecc_buffer_t args[2] = {{0x1000, 32}, {0x2000, 32}};
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch(module, 0, args, 2, stream));
+  CHECK_LOG("alloc 64 s7 -> 0x10000000\n"
+            "alloc 16 s7 -> 0x10100000\n"
+            "memset 0x10100000 0 16 s7\n"
+            "launch k0_p5 s7 0x1000 0x20000000 0x20010000 0x10000000 "
+            "0x10100000\n"
+            "memset 0x10000000 0 64 s7\n"
+            "launch k1_p3 s7 0x10000000 0x10100000 0x2000\n"
+            "free 0x10000000 s7\n"
+            "free 0x10100000 s7\n");
+  CHECK(fake_live_allocations() == 0);
+
+  // A failing zero step stops the call; the workspaces are still freed.
+  fake_reset(-1, -1, -1);
+  fake_fail_call("cuMemsetD8Async", 1, CUDA_ERROR_INVALID_VALUE);
+  CHECK_STATUS(fusecc_module_launch(module, 0, args, 2, stream),
+               FUSECC_STATUS_CUDA_ERROR,
+               "entry 'dec' step 2 (zero w0, 64 bytes): cuMemsetD8Async "
+               "failed: CUDA_ERROR_INVALID_VALUE");
+  CHECK_LOG("alloc 64 s7 -> 0x10000000\n"
+            "alloc 16 s7 -> 0x10100000\n"
+            "memset 0x10100000 0 16 s7\n"
+            "launch k0_p5 s7 0x1000 0x20000000 0x20010000 0x10000000 "
+            "0x10100000\n"
+            "memset 0x10000000 0 64 s7 FAILED\n"
+            "free 0x10000000 s7\n"
+            "free 0x10100000 s7\n");
+  CHECK(fake_live_allocations() == 0);
+
+  // Releasing the module frees the constants.
+  fake_reset(-1, -1, -1);
+  fusecc_module_release(module);
+  CHECK_LOG("memfree 0x20000000\nmemfree 0x20010000\n");
+  CHECK(fake_live_const_allocations() == 0);
+}
+
+/// Every driver call of a load that fails comes back as a CUDA_ERROR naming
+/// it, and nothing stays allocated.
+static void test_load_driver_errors(void) {
+  static const struct {
+    const char *call;
+    int nth;
+    int no_current_context;
+    const char *expected;
+  } cases[] = {
+      {"cuCtxGetCurrent", 0, 0, "cuCtxGetCurrent failed: "},
+      {"cuDeviceGet", 0, 1, "cuDeviceGet(0) failed: "},
+      {"cuDevicePrimaryCtxRetain", 0, 1, "cuDevicePrimaryCtxRetain failed: "},
+      {"cuCtxSetCurrent", 0, 1, "cuCtxSetCurrent failed: "},
+      {"cuModuleLoadDataEx", 0, 0,
+       "loading PTX for sm_90a: cuModuleLoadDataEx failed: "
+       "CUDA_ERROR_INVALID_VALUE (1): injected by fake_cuda\nPTX JIT log:\n"
+       "ptxas fatal: injected"},
+      {"cuModuleGetFunction", 1, 0,
+       "entry 'dec' launch 1: kernel 'k1_p3' not in the PTX: "
+       "cuModuleGetFunction failed: "},
+      {"cuFuncSetAttribute", 0, 0,
+       "raising the dynamic shared memory of a kernel to 50000 bytes: "
+       "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) failed: "},
+      {"cuMemAlloc", 1, 0,
+       "const 1 'table' (3 bytes): cuMemAlloc failed: "
+       "CUDA_ERROR_INVALID_VALUE"},
+      {"cuMemcpyHtoD", 0, 0,
+       "const 0 'weight' (16 bytes): cuMemcpyHtoD failed: "},
+      {"cuCtxGetDevice", 0, 0, "cuCtxGetDevice failed: "},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    fake_set_no_current_context(cases[i].no_current_context);
+    fusecc_module_t module = (fusecc_module_t)1;
+    fusecc_status_t status = load_v3(cases[i].call, cases[i].nth, &module);
+    char context[64];
+    snprintf(context, sizeof(context), "%s case %zu", __func__, i);
+    check_status(status, FUSECC_STATUS_CUDA_ERROR, cases[i].expected, __FILE__,
+                 context, __LINE__);
+    CHECK(module == NULL);
+    CHECK(fake_live_const_allocations() == 0);
+  }
+  fake_set_no_current_context(0);
+  // A failing upload frees the constant allocated before it.
+  fusecc_module_t module = NULL;
+  fusecc_status_free(load_v3("cuMemcpyHtoD", 1, &module));
+  CHECK_LOG("setattr k1_p3 smem 50000\n"
+            "memalloc 16 -> 0x20000000\n"
+            "htod 0x20000000 16 000102030405060708090a0b0c0d0e0f\n"
+            "memalloc 3 -> 0x20010000\n"
+            "htod 0x20010000 3 101112 FAILED\n"
+            "memfree 0x20000000\n"
+            "memfree 0x20010000\n");
+}
+
+/// Each kernel's dynamic shared memory limit is raised once, to the largest
+/// amount any of its launches asks, in the order of first use; kernels
+/// launched without dynamic shared memory are left alone.
+static void test_smem_limits(void) {
+  static const char text[] =
+      "fusecc-bundle 1\n"
+      "chip sm_90\n"
+      "precision ieee\n"
+      "entry a args 0 launches 3\n"
+      "launch kb_p0 grid 1 1 1 block 1 1 1 smem 100 params 0\n"
+      "launch kz_p0 grid 1 1 1 block 1 1 1 smem 0 params 0\n"
+      "launch ka_p0 grid 1 1 1 block 1 1 1 smem 5 params 0\n"
+      "end\n"
+      "entry b args 0 launches 2\n"
+      "launch kz_p0 grid 1 1 1 block 1 1 1 smem 0 params 0\n"
+      "launch kb_p0 grid 1 1 1 block 1 1 1 smem 70000 params 0\n"
+      "end\n"
+      "ptx 13\n"
+      ".version 8.0\n";
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(fusecc_bundle_parse(text, strlen(text), &bundle));
+  if (!bundle)
+    return;
+  fake_reset(-1, -1, -1);
+  fusecc_module_t module = NULL;
+  CHECK_OK(fusecc_module_load(bundle, &module));
+  CHECK_LOG("setattr kb_p0 smem 70000\nsetattr ka_p0 smem 5\n");
+  fusecc_module_release(module);
+  fusecc_bundle_release(bundle);
+}
+
 int main(void) {
   setenv("FUSECC_CUDA_DRIVER_LIBRARY", FUSECC_FAKE_DRIVER, 1);
   void *fake = dlopen(FUSECC_FAKE_DRIVER, RTLD_NOW | RTLD_LOCAL);
@@ -213,10 +420,15 @@ int main(void) {
   *(void **)&fake_log = dlsym(fake, "fake_cuda_log");
   *(void **)&fake_live_allocations = dlsym(fake, "fake_cuda_live_allocations");
   *(void **)&fake_pool_state = dlsym(fake, "fake_cuda_pool_state");
-  *(void **)&fake_fail_pool_create =
-      dlsym(fake, "fake_cuda_fail_pool_create");
+  *(void **)&fake_fail_pool_create = dlsym(fake, "fake_cuda_fail_pool_create");
+  *(void **)&fake_fail_call = dlsym(fake, "fake_cuda_fail_call");
+  *(void **)&fake_live_const_allocations =
+      dlsym(fake, "fake_cuda_live_const_allocations");
+  *(void **)&fake_set_no_current_context =
+      dlsym(fake, "fake_cuda_set_no_current_context");
   if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state ||
-      !fake_fail_pool_create) {
+      !fake_fail_pool_create || !fake_fail_call ||
+      !fake_live_const_allocations || !fake_set_no_current_context) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }
@@ -259,6 +471,9 @@ int main(void) {
   CHECK(created == 1 && destroyed == 1);
   fake_fail_pool_create(0);
   test_launch_v1();
+  test_launch_v3();
+  test_load_driver_errors();
+  test_smem_limits();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -49,7 +49,8 @@ typedef enum fusecc_status_code_e {
   FUSECC_STATUS_PARSE_ERROR = 2,
   /// No entry of that name.
   FUSECC_STATUS_NOT_FOUND = 3,
-  /// An entry, argument, workspace, launch or graph-line index past the end.
+  /// An entry, argument, workspace, step, launch, param, constant or
+  /// graph-line index past the end.
   FUSECC_STATUS_OUT_OF_RANGE = 4,
   /// The CUDA driver library or one of its entry points is missing.
   FUSECC_STATUS_UNAVAILABLE = 5,
@@ -85,11 +86,19 @@ const char *fusecc_status_code_name(fusecc_status_code_t code);
 /// The largest tensor rank a bundle may declare.
 #define FUSECC_MAX_RANK 8
 
-/// Element types of entry arguments and workspaces.
+/// Element types of entry arguments, workspaces and constants. Format
+/// versions 1 and 2 use f32, f16, bf16 for arguments and f32 for workspaces;
+/// version 3 allows every dtype below everywhere.
 typedef enum fusecc_dtype_e {
   FUSECC_DTYPE_F32 = 0,
   FUSECC_DTYPE_F16 = 1,
   FUSECC_DTYPE_BF16 = 2,
+  /// Format version 3.
+  FUSECC_DTYPE_I32 = 3,
+  /// Format version 3.
+  FUSECC_DTYPE_I64 = 4,
+  /// Format version 3.
+  FUSECC_DTYPE_U8 = 5,
 } fusecc_dtype_t;
 
 /// The manifest name of `dtype` ("f32"), "unknown" if out of range.
@@ -185,11 +194,93 @@ typedef struct fusecc_launch_info_t {
   uint32_t smem_bytes;
   /// Number of kernel parameters (one device pointer each).
   size_t param_count;
-  /// `param_count` buffer indices; owned by the bundle. A value below the
-  /// entry's arg_count is an entry argument; a value `v` >= arg_count is
-  /// workspace `v - arg_count` of the entry (a `w<k>` param in the bundle).
+  /// `param_count` buffer indices; owned by the bundle. With A = arg_count
+  /// and W = workspace_count of the entry: a value `v` < A is entry argument
+  /// `v`; A <= v < A + W is workspace `v - A` (a `w<k>` param); v >= A + W
+  /// is module constant `v - A - W` (a `c<k>` param, format version 3).
+  /// fusecc_bundle_launch_param decodes one parameter.
   const size_t *param_args;
 } fusecc_launch_info_t;
+
+/// What a workspace is used for (format version 3; informative only: every
+/// workspace is allocated per call from the module's pool).
+typedef enum fusecc_workspace_role_e {
+  /// Format versions 1 and 2 carry no role.
+  FUSECC_WORKSPACE_ROLE_UNSPECIFIED = 0,
+  /// Re-laid-out operands.
+  FUSECC_WORKSPACE_ROLE_SCRATCH = 1,
+  /// A tensor passed from one kernel to a later one.
+  FUSECC_WORKSPACE_ROLE_INTERMEDIATE = 2,
+  /// Per-block partial statistics of a reduction spanning blocks.
+  FUSECC_WORKSPACE_ROLE_PARTIALS = 3,
+} fusecc_workspace_role_t;
+
+/// The manifest name of `role` ("scratch", "intermediate", "partials"),
+/// "unspecified" for FUSECC_WORKSPACE_ROLE_UNSPECIFIED, "unknown" if out of
+/// range.
+const char *fusecc_workspace_role_name(fusecc_workspace_role_t role);
+
+/// The kind of one step of an entry.
+typedef enum fusecc_step_kind_e {
+  /// A kernel launch (a `launch` record).
+  FUSECC_STEP_LAUNCH = 0,
+  /// Setting every byte of a workspace to 0 (a `zero w<k>` record, format
+  /// version 3), with cuMemsetD8Async on the caller's stream.
+  FUSECC_STEP_ZERO = 1,
+} fusecc_step_kind_t;
+
+/// "launch" or "zero"; "unknown" if out of range.
+const char *fusecc_step_kind_name(fusecc_step_kind_t kind);
+
+/// One step of an entry, in execution order. In format versions 1 and 2
+/// step i is launch i.
+typedef struct fusecc_step_info_t {
+  fusecc_step_kind_t kind;
+  /// FUSECC_STEP_LAUNCH: the launch index to pass to
+  /// fusecc_bundle_launch_info (launches are numbered in step order, zero
+  /// steps skipped). SIZE_MAX for other kinds.
+  size_t launch_index;
+  /// FUSECC_STEP_ZERO: the workspace set to zero. SIZE_MAX for other kinds.
+  size_t workspace_index;
+} fusecc_step_info_t;
+
+/// What one kernel parameter of a launch passes.
+typedef enum fusecc_param_kind_e {
+  /// Entry argument `index` (a decimal token).
+  FUSECC_PARAM_ARG = 0,
+  /// Workspace `index` of the entry (a `w<k>` token).
+  FUSECC_PARAM_WORKSPACE = 1,
+  /// Module constant `index` (a `c<k>` token, format version 3).
+  FUSECC_PARAM_CONST = 2,
+} fusecc_param_kind_t;
+
+/// One decoded kernel parameter.
+typedef struct fusecc_param_info_t {
+  fusecc_param_kind_t kind;
+  size_t index;
+} fusecc_param_info_t;
+
+/// One module-level constant (format version 3): a tensor whose contents the
+/// bundle's data section holds and that fusecc_module_load uploads once.
+typedef struct fusecc_const_info_t {
+  /// Position in the bundle's constant list (the k of `c<k>`).
+  size_t index;
+  /// The constant's name (e.g. an ONNX initializer's); owned by the bundle.
+  const char *name;
+  fusecc_dtype_t dtype;
+  /// fusecc_dtype_name(dtype).
+  const char *dtype_name;
+  /// 0 .. FUSECC_MAX_RANK.
+  size_t rank;
+  /// Extents, row-major; entries past `rank` are 0.
+  int64_t dims[FUSECC_MAX_RANK];
+  /// Product of dims (1 for rank 0).
+  size_t element_count;
+  /// element_count * fusecc_dtype_size(dtype).
+  size_t byte_size;
+  /// Byte offset of the contents in the data section (a multiple of 16).
+  uint64_t data_offset;
+} fusecc_const_info_t;
 
 /// Parses `size` bytes at `data` into a new bundle (reference count 1).
 /// The data is copied; the caller may free it afterwards. Any deviation from
@@ -257,11 +348,65 @@ fusecc_status_t fusecc_bundle_graph_line(fusecc_bundle_t bundle,
                                          size_t entry_index, size_t line_index,
                                          const char **out_text);
 
+/// The bundle's format version (1, 2 or 3).
+/// INVALID_ARGUMENT for a NULL bundle or `out_version`.
+fusecc_status_t fusecc_bundle_format_version(fusecc_bundle_t bundle,
+                                             uint32_t *out_version);
+
+/// The role of workspace `workspace_index` of entry `entry_index`
+/// (FUSECC_WORKSPACE_ROLE_UNSPECIFIED in format version 2).
+/// INVALID_ARGUMENT for a NULL bundle or `out_role`; OUT_OF_RANGE for an
+/// entry or workspace index past the end.
+fusecc_status_t fusecc_bundle_workspace_role(fusecc_bundle_t bundle,
+                                             size_t entry_index,
+                                             size_t workspace_index,
+                                             fusecc_workspace_role_t *out_role);
+
+/// The number of steps of entry `entry_index`: its `launch` and `zero`
+/// records (equal to its launch count in format versions 1 and 2).
+fusecc_status_t fusecc_bundle_step_count(fusecc_bundle_t bundle,
+                                         size_t entry_index, size_t *out_count);
+
+/// Describes step `step_index` of entry `entry_index`.
+/// INVALID_ARGUMENT for a NULL bundle or `out_info`; OUT_OF_RANGE for an
+/// entry or step index past the end.
+fusecc_status_t fusecc_bundle_step_info(fusecc_bundle_t bundle,
+                                        size_t entry_index, size_t step_index,
+                                        fusecc_step_info_t *out_info);
+
+/// Decodes parameter `param_index` of launch `launch_index` of entry
+/// `entry_index` (see fusecc_launch_info_t.param_args).
+fusecc_status_t fusecc_bundle_launch_param(fusecc_bundle_t bundle,
+                                           size_t entry_index,
+                                           size_t launch_index,
+                                           size_t param_index,
+                                           fusecc_param_info_t *out_info);
+
+/// The number of module-level constants (0 before format version 3).
+/// INVALID_ARGUMENT for a NULL bundle or `out_count`.
+fusecc_status_t fusecc_bundle_const_count(fusecc_bundle_t bundle,
+                                          size_t *out_count);
+
+/// Describes constant `const_index`.
+/// INVALID_ARGUMENT for a NULL bundle or `out_info`; OUT_OF_RANGE for an
+/// index past the end.
+fusecc_status_t fusecc_bundle_const_info(fusecc_bundle_t bundle,
+                                         size_t const_index,
+                                         fusecc_const_info_t *out_info);
+
+/// The contents of constant `const_index`: its byte_size bytes in the
+/// bundle's data section (little-endian), owned by the bundle.
+fusecc_status_t fusecc_bundle_const_data(fusecc_bundle_t bundle,
+                                         size_t const_index,
+                                         const void **out_data);
+
 /// Checks `args` against entry `entry_index` exactly as fusecc_module_launch
 /// does before launching: `arg_count` equals the entry's argument count,
 /// every `size_bytes` equals the argument's byte size, every `ptr` is
-/// non-zero and 16-byte aligned, and no output overlaps another argument
-/// (kernels treat their buffers as `noalias`). FUSECC_STATUS_INVALID_ARGUMENT
+/// non-zero and 16-byte aligned, no buffer runs past the end of the 64-bit
+/// address space, and no output overlaps another argument (kernels treat
+/// their buffers as `noalias`; the test computes no end address, so it
+/// cannot wrap). FUSECC_STATUS_INVALID_ARGUMENT
 /// naming the argument otherwise. Workspaces are not arguments: the runtime
 /// allocates them, so `args` never includes them. Needs no GPU.
 fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
@@ -286,9 +431,15 @@ typedef struct fusecc_module_s *fusecc_module_t;
 /// made current on the calling thread (as the CUDA runtime, and so PyTorch,
 /// would do); the module keeps that reference until it is released.
 ///
+/// Every module-level constant of a format-version-3 bundle is uploaded once
+/// (cuMemAlloc + cuMemcpyHtoD, synchronous) and freed when the module is
+/// released.
+///
 /// FUSECC_STATUS_UNAVAILABLE when the driver cannot be loaded, with a message
-/// like "CUDA driver library libcuda.so.1 not found: ..."; CUDA_ERROR when a
-/// driver call fails (PTX JIT errors include the JIT log).
+/// like "CUDA driver library libcuda.so.1 not found: ..." (or when it lacks
+/// an entry point the bundle needs); CUDA_ERROR naming the driver call when
+/// one fails (PTX JIT errors include the JIT log). On failure everything
+/// already allocated is freed.
 fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
                                    fusecc_module_t *out_module);
 
@@ -306,10 +457,12 @@ fusecc_bundle_t fusecc_module_bundle(fusecc_module_t module);
 CUcontext fusecc_module_context(fusecc_module_t module);
 
 /// Validates `args` (see fusecc_bundle_validate_args), then enqueues every
-/// launch of entry `entry_index` in order on `stream`, passing the argument
-/// pointers the launch records name. Asynchronous: errors of the kernels
-/// themselves surface at the next synchronization. The module's context must
-/// be current on the calling thread.
+/// step of entry `entry_index` in order on `stream` with no host
+/// synchronisation: a launch passes the argument, workspace and constant
+/// pointers its record names; a zero step (format version 3) sets its
+/// workspace to 0 with cuMemsetD8Async(stream). Asynchronous: errors of the
+/// kernels themselves surface at the next synchronization. The module's context
+/// must be current on the calling thread.
 ///
 /// An entry with workspaces gets each one allocated stream-ordered on
 /// `stream` from the module's own memory pool (created at load time; it
@@ -319,10 +472,19 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// kernels on `stream`; on any error the workspaces already allocated are
 /// freed the same way. Workspace contents are undefined at the start of each
 /// call. FUSECC_STATUS_UNAVAILABLE if the driver lacks stream-ordered
-/// allocation (CUDA older than 11.2) and the entry has workspaces.
+/// allocation (CUDA older than 11.2) and the entry has workspaces, or lacks
+/// cuMemsetD8Async and the entry has a zero step. Every failing driver call
+/// is reported as CUDA_ERROR naming the call, the entry and the step.
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream);
+
+/// The device address of constant `const_index` in `module`'s context.
+/// INVALID_ARGUMENT for a NULL module or `out_ptr`; OUT_OF_RANGE for an
+/// index past the end.
+fusecc_status_t fusecc_module_const_pointer(fusecc_module_t module,
+                                            size_t const_index,
+                                            CUdeviceptr *out_ptr);
 
 /// fusecc_module_launch of the entry called `entry_name`.
 fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
