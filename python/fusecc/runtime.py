@@ -189,17 +189,21 @@ class Driver:
     module's context around a launch from a thread where it is not
     current). Loads the same library the runtime does."""
 
-    _instance = None
+    _instances = {}
 
     @classmethod
-    def get(cls):
-        if cls._instance is None:
+    def get(cls, path=None):
+        """The driver at `path` (default: $FUSECC_CUDA_DRIVER_LIBRARY or
+        libcuda.so.1, as the runtime does); None if it cannot be loaded."""
+        if path is None:
+            path = os.environ.get("FUSECC_CUDA_DRIVER_LIBRARY",
+                                  "libcuda.so.1")
+        if path not in cls._instances:
             try:
-                cls._instance = cls(os.environ.get(
-                    "FUSECC_CUDA_DRIVER_LIBRARY", "libcuda.so.1"))
+                cls._instances[path] = cls(path)
             except (OSError, AttributeError):
-                cls._instance = False  # The runtime reports it at launch.
-        return cls._instance or None
+                cls._instances[path] = None  # The runtime reports it.
+        return cls._instances[path]
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
@@ -239,15 +243,18 @@ class LoadedBundle:
         self.handle = runtime.load_bundle(path)
         self.module = ctypes.c_void_p()
         self.context = None
+        self.driver = None
 
     def load(self):
         self.module = self.runtime.load_module(self.handle)
         self.context = self.runtime.lib.fusecc_module_context(self.module)
+        # The driver the runtime loaded: it reads the same variable.
+        self.driver = Driver.get() if self.context else None
 
     def launch(self, entry_index, buffer_array, stream):
         """fusecc_module_launch with the module's context made current
         for the call when another one (or none) is current."""
-        driver = Driver.get() if self.context else None
+        driver = self.driver
         if driver is not None and driver.current_context() != self.context:
             driver.push(self.context)
             try:
