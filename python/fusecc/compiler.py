@@ -72,9 +72,13 @@ def compile_onnx(onnx_path, output, precision="tf32", chip="sm_90a",
 
 
 def export_onnx(model, example_inputs, path, opset=17, input_names=None,
-                output_names=None):
+                output_names=None, dynamo=False):
     """torch.onnx.export of `model` on `example_inputs` (a tensor or a
-    tuple of them) to `path`, initializers kept as graph constants."""
+    tuple of them) to `path`, initializers kept as graph constants. The
+    TorchScript exporter unless `dynamo` (where torch.onnx.export has the
+    choice: PyTorch 2.5+ defaults to the dynamo exporter, which needs
+    onnxscript)."""
+    import inspect
     import torch
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
@@ -84,6 +88,8 @@ def export_onnx(model, example_inputs, path, opset=17, input_names=None,
         kwargs["input_names"] = list(input_names)
     if output_names is not None:
         kwargs["output_names"] = list(output_names)
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        kwargs["dynamo"] = dynamo
     try:
         with torch.no_grad():
             torch.onnx.export(model, example_inputs, os.fspath(path),
@@ -97,12 +103,15 @@ def export_onnx(model, example_inputs, path, opset=17, input_names=None,
 
 def compile(model, example_inputs, precision="tf32", chip="sm_90a",
             output=None, opset=17, input_names=None, output_names=None,
-            extra_args=(), lib=None, device=None, keep_dir=False):
+            extra_args=(), lib=None, device=None, keep_dir=False,
+            dynamo=False):
     """Compiles a PyTorch module for its example inputs' shapes and loads it.
 
     Exports `model` with torch.onnx.export (opset `opset`), runs the fusecc
     CLI (find_cli()) on the .onnx file with --precision and --chip (plus
-    `extra_args`), and returns fusecc.load() of the bundle. `output` keeps a
+    `extra_args`), and returns fusecc.load() of the bundle (its entry, one
+    for the model, takes the model's inputs in order; the weights are
+    constants of the bundle). `output` keeps a
     copy of the bundle at that path; `keep_dir` keeps the temporary
     directory (its path is the returned module's `build_dir`)."""
     cli = find_cli()  # Fail before exporting when there is no compiler.
@@ -114,7 +123,7 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
         onnx_path = os.path.join(directory, "model.onnx")
         bundle_path = os.path.join(directory, "model.fcb")
         export_onnx(model, example_inputs, onnx_path, opset, input_names,
-                    output_names)
+                    output_names, dynamo)
         compile_onnx(onnx_path, bundle_path, precision, chip, extra_args, cli)
         if output is not None:
             shutil.copyfile(bundle_path, os.fspath(output))
