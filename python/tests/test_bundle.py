@@ -4,11 +4,11 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 from fusecc import bundle  # noqa: E402
-from tests_path import samples  # noqa: E402
+import samples  # noqa: E402
 
 
 class RuntimeSamples(unittest.TestCase):

@@ -17,12 +17,12 @@ import tempfile
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
 from fusecc import compiler  # noqa: E402
-from tests_path import samples  # noqa: E402
+import samples  # noqa: E402
 import test_runtime  # noqa: E402
 
 try:

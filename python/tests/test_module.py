@@ -10,11 +10,11 @@ import sys
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 from fusecc import bundle, module  # noqa: E402
-from tests_path import samples  # noqa: E402
+import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 
 

@@ -10,12 +10,12 @@ import re
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 from fusecc import bundle, reference  # noqa: E402
 from fusecc.reference import Graph, GraphError  # noqa: E402
-from tests_path import samples  # noqa: E402
+import samples  # noqa: E402
 
 try:
     import torch

@@ -18,12 +18,12 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
 from fusecc import runtime  # noqa: E402
-from tests_path import samples  # noqa: E402
+import samples  # noqa: E402
 from samples import FakeTensor  # noqa: E402
 
 
