@@ -382,6 +382,13 @@ class Module:
                                               % self.path)
         self._loaded.launch(entry_index, buffer_array, stream)
 
+    def launch_raw(self, entry_index, buffer_array, stream):
+        """fusecc_module_launch alone: no checks beyond the runtime's and no
+        context binding (the module's context must be current). For timing
+        loops that prepared their buffers once."""
+        self.runtime.launch(self._loaded.module, entry_index, buffer_array,
+                            stream)
+
     def close(self):
         """Unloads the module (also when garbage collected)."""
         loaded = self.__dict__.get("_loaded")

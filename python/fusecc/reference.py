@@ -407,16 +407,27 @@ class Graph:
         return {op.result: op.params["index"] for op in self.ops
                 if op.kind == "const_tensor"}
 
-    def evaluate(self, inputs, shapes=None):
-        """Runs the graph; when `shapes` is a dict, records the shape of
-        every tensor value in it (value id -> tuple)."""
+    def evaluate(self, inputs, shapes=None, conv_operand=None):
+        """Runs the graph. When `shapes` is a dict, records the shape of
+        every tensor value in it (value id -> tuple). When `conv_operand`
+        is given, it maps the input and weight operands of every
+        conv_transpose that are results of other ops (not graph inputs or
+        constants, which a caller adjusts itself, e.g. rounds to TF32)."""
         if torch is None:
             raise ImportError("evaluating a graph needs PyTorch")
         values = dict(enumerate(inputs))
         env = Env(inputs[0] if inputs else None, self.constants)
+        computed = None
+        if conv_operand is not None:
+            sources = self.const_sources()
+            computed = {op.result for op in self.ops
+                        if op.result not in sources}
         for op in self.ops:
-            values[op.result] = op.evaluate(op, [values[i] for i in
-                                                 op.operands], env)
+            a = [values[i] for i in op.operands]
+            if computed is not None and op.kind == "conv_transpose":
+                a = [conv_operand(v) if k < 2 and op.operands[k] in computed
+                     else v for k, v in enumerate(a)]
+            values[op.result] = op.evaluate(op, a, env)
         if shapes is not None:
             for key, value in values.items():
                 if hasattr(value, "shape"):
@@ -447,8 +458,10 @@ def constant_tensors(bundle):
 
 def entry_graph(bundle, entry, device=None, dtype=None):
     """The Graph of `entry` (a fusecc.bundle.Entry) with the bundle's
-    constants; bound to `dtype`/`device` when both are given."""
-    constants = constant_tensors(bundle) if bundle.constants else None
+    constants (without PyTorch: parsed only, no constants); bound to
+    `dtype`/`device` when both are given."""
+    constants = constant_tensors(bundle) if bundle.constants and \
+        torch is not None else None
     graph = Graph(entry.graph, entry.input_count, constants)
     if device is not None and dtype is not None:
         graph = graph.bind(dtype, device)

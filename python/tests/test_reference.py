@@ -278,6 +278,24 @@ class Evaluation(unittest.TestCase):
         # Float32 evaluation (eager baselines) stays float32.
         self.assertEqual(unbound(x.float()).dtype, torch.float32)
 
+    def test_conv_operand_hook_sees_computed_operands_only(self):
+        x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
+        w0 = torch.randn(2, 2, 2, 2, dtype=torch.float64)
+        w1 = torch.randn(2, 1, 2, 2, dtype=torch.float64)
+        lines = ["%1 = const_tensor c0", "%2 = conv_transpose %0 %1 stride=2,2",
+                 "%3 = relu %2", "%4 = const_tensor c1",
+                 "%5 = conv_transpose %3 %4 stride=2,2", "return %5"]
+        seen = []
+
+        def hook(value):
+            seen.append(tuple(value.shape))
+            return value * 2
+        out = Graph(lines, 1, [w0, w1]).evaluate([x], conv_operand=hook)
+        self.assertEqual(seen, [(1, 2, 6, 6)])
+        h = F.conv_transpose2d(x, w0, stride=2).relu()
+        self.assertTrue(torch.equal(
+            out, F.conv_transpose2d(h * 2, w1, stride=2)))
+
     def test_missing_constants_at_call(self):
         with self.assertRaisesRegex(GraphError, "needs constant c0, but no "
                                     "constants were given"):
