@@ -132,5 +132,79 @@ class GpuCheck(unittest.TestCase):
                 self.skipTest("a CUDA device is visible")
 
 
+class StubModule:
+    """Stands in for the loaded module: its entry "kernel" writes what
+    `compute(inputs)` returns into the outputs."""
+
+    def __init__(self, compute):
+        self.compute = compute
+
+    def __getitem__(self, name):
+        def call(*inputs, out):
+            out[0].copy_(self.compute(inputs))
+            return out
+        return call
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class CheckEntryOnCpu(unittest.TestCase):
+    """check_entry on a v3 bundle (constants, group norm) on the CPU, with
+    a stub in place of the kernels."""
+
+    def run_check(self, compute):
+        path = os.path.join(samples.DATA, "sample_v3.fcb")
+        bundle = gpu_check.Bundle("unused.so", path)
+        bundle.module = StubModule(compute)
+        args = mock.Mock(no_time=True)
+        stream = mock.Mock(cuda_stream=0)
+        with mock.patch.object(torch.cuda, "current_stream",
+                               return_value=stream), \
+                mock.patch.object(torch.cuda, "synchronize"):
+            return gpu_check.check_entry(bundle, bundle.entries[0], args,
+                                         torch.device("cpu")), bundle
+
+    def graph_on(self, bundle, rounded):
+        graph = bundle.graph(bundle.entries[0])
+        if rounded:
+            graph = Graph(graph.lines, 1, [gpu_check.round_tf32(c) if k == 0
+                                           else c for k, c in
+                                           enumerate(graph.constants)])
+        return graph.bind(torch.float64, "cpu")
+
+    def test_exact_kernel_passes(self):
+        holder = {}
+
+        def exact(inputs):
+            return holder["graph"](inputs[0].double()).float()
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, False)
+        row, _ = self.run_check(exact)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertLess(row["rel_l2"], 1e-6)
+        self.assertIn("rel_l2_tf32_operands", row)
+        op = holder["graph"].conv_ops()[0]
+        self.assertEqual(row["conv_gflop"] * 1e9, gpu_check.conv_flops(
+            op, (1, 2, 3, 3), (2, 3, 2, 2)))
+
+    def test_tf32_kernel_passes_against_rounded_operands(self):
+        holder = {}
+
+        def tf32(inputs):
+            x = gpu_check.round_tf32(inputs[0]).double()
+            return holder["graph"](x).float()
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, True)
+        row, _ = self.run_check(tf32)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertLess(row["rel_l2_tf32_operands"], 1e-6)
+
+    def test_wrong_kernel_fails(self):
+        row, _ = self.run_check(lambda inputs: torch.zeros(1, 3, 6, 6))
+        self.assertEqual(row["status"], "FAIL")
+        self.assertAlmostEqual(row["rel_l2"], 1.0)
+
+
 if __name__ == "__main__":
     unittest.main()
