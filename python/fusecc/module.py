@@ -79,7 +79,10 @@ def as_tensor(value, what):
     if _is_tensor_like(value):
         return value
     raise TypeError("%s: expected a torch.Tensor or a tensor with "
-                    "__dlpack__, got %s" % (what, type(value).__name__))
+                    "__dlpack__%s, got %s"
+                    % (what, "" if torch is not None else
+                       " (DLPack needs PyTorch, which is not installed)",
+                       type(value).__name__))
 
 
 def _device_text(device):

@@ -309,5 +309,39 @@ class Errors(unittest.TestCase):
             bundle.parse(samples.bundle_bytes(text, data=b"\0"))
 
 
+class Main(unittest.TestCase):
+    """python3 -m fusecc BUNDLE: a description from the manifest."""
+
+    def run_main(self, *paths):
+        import contextlib
+        import io
+        from fusecc import __main__ as main
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main.main(list(paths))
+        return status, out.getvalue(), err.getvalue()
+
+    def test_describes_constants_workspaces_and_steps(self):
+        status, out, _ = self.run_main(os.path.join(samples.DATA,
+                                                    "sample_v3.fcb"))
+        self.assertEqual(status, 0)
+        lines = out.splitlines()
+        self.assertIn("format 3, sm_90a, tf32", lines[0])
+        self.assertIn("4 constants (140 data bytes)", lines[0])
+        self.assertIn("  const c0 decoder.0.weight f32[2, 3, 2, 2]", lines)
+        self.assertIn("    workspace w1 f32 x 2 (partials)", lines)
+        self.assertIn("    zero w1", lines)
+        self.assertIn("    launch decoder_k0_p5 grid 1x1x1 block 64x1x1 smem 0 "
+                      "(0 c0 c1 w0 w1)", lines)
+
+    def test_unreadable_bundle(self):
+        status, out, err = self.run_main(
+            os.path.join(samples.RUNTIME_DATA, "sample.fcb"), "/nonexistent")
+        self.assertEqual(status, 1)
+        self.assertIn("entry sample_add", out)
+        self.assertIn("fusecc: [Errno 2] No such file or directory: "
+                      "'/nonexistent'", err)
+
+
 if __name__ == "__main__":
     unittest.main()
