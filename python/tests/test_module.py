@@ -136,8 +136,12 @@ class Errors(unittest.TestCase):
     def test_not_a_tensor(self):
         _, w, y = layer_args()
         self.check("entry 'layer' input 0 'x': expected a torch.Tensor or a "
-                   "tensor with __dlpack__, got list",
+                   "tensor with __dlpack__",
                    lambda f: f([1.0], w, out=y, stream=0), TypeError)
+        with mock.patch.object(module, "torch", None):
+            self.check("with __dlpack__ (DLPack needs PyTorch, which is not "
+                       "installed), got list",
+                       lambda f: f([1.0], w, out=y, stream=0), TypeError)
 
     def test_cpu_tensor(self):
         _, w, y = layer_args()
