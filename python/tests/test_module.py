@@ -238,5 +238,52 @@ class Errors(unittest.TestCase):
                        "installed", lambda f: f(x, w, out=y))
 
 
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class TorchTensors(unittest.TestCase):
+    """Real (CPU) PyTorch tensors and DLPack reach the same checks."""
+
+    def test_cpu_tensor_is_rejected_with_torch_names(self):
+        f, stub = entry_function()
+        x = torch.zeros(64, 1024, dtype=torch.float16)
+        with self.assertRaisesRegex(module.ArgumentError,
+                                    "input 0 'x': expected a CUDA tensor on "
+                                    "cuda:0, got one on cpu"):
+            f(x, torch.zeros(1024), out=torch.zeros(64, 1024), stream=0)
+        self.assertEqual(module.dtype_name(x.dtype), "f16")
+        self.assertEqual(module.torch_dtype("i64"), torch.int64)
+        self.assertEqual(stub.launches, [])
+
+    def test_dlpack_objects_are_converted(self):
+        class Foreign:
+            def __init__(self, tensor):
+                self.tensor = tensor
+
+            def __dlpack__(self, stream=None):
+                return self.tensor.__dlpack__()
+
+            def __dlpack_device__(self):
+                return self.tensor.__dlpack_device__()
+        converted = module.as_tensor(Foreign(torch.arange(4.0)), "x")
+        self.assertIsInstance(converted, torch.Tensor)
+        self.assertEqual(converted.tolist(), [0.0, 1.0, 2.0, 3.0])
+        f, _ = entry_function()
+        with self.assertRaisesRegex(module.ArgumentError, "got one on cpu"):
+            f(Foreign(torch.zeros(64, 1024)), torch.zeros(1024),
+              out=torch.zeros(64, 1024), stream=0)
+
+    def test_strided_torch_views(self):
+        base = torch.zeros(1024, 64).t()
+        self.assertFalse(module.is_contiguous(tuple(base.shape),
+                                              base.stride()))
+        self.assertTrue(module.is_contiguous((1, 4), torch.zeros(4, 1).t()
+                                             .stride()))
+
+
 if __name__ == "__main__":
     unittest.main()
