@@ -94,7 +94,7 @@ class Op:
 class OpSpec:
     """A row of OPS: operand count, literal count, allowed attributes, the
     attribute conversion (op -> None, fills op.params) and the evaluation
-    (op, operand values, Env) -> value."""
+    (op, operand values, (first input, constants)) -> value."""
 
     def __init__(self, operands, attrs, evaluate, prepare=None, literals=0):
         self.low, self.high = operands
@@ -104,28 +104,24 @@ class OpSpec:
         self.literals = literals
 
 
-class Env:
-    """What evaluations need besides their operands: the dtype/device of the
-    graph's first input (for Python-float constants) and the constants."""
-
-    def __init__(self, like, constants):
-        self.like = like
-        self.constants = constants
-
-    def tensor(self, v):
-        if isinstance(v, float):
-            if self.like is None:
-                raise GraphError("a scalar constant needs a tensor input to "
-                                 "take its dtype from")
-            return torch.tensor(v, dtype=self.like.dtype,
-                                device=self.like.device)
-        return v
+def _tensor(env, v):
+    """`v` as a tensor: a Python-float constant becomes a rank-0 tensor of
+    the first input's dtype and device. `env` is the evaluation's (first
+    input, constants) pair: a plain tuple, so that torch.compile traces
+    the evaluation without user objects."""
+    if isinstance(v, float):
+        like = env[0]
+        if like is None:
+            raise GraphError("a scalar constant needs a tensor input to "
+                             "take its dtype from")
+        return torch.tensor(v, dtype=like.dtype, device=like.device)
+    return v
 
 
 # Evaluations -------------------------------------------------------------
 
 def _unary(function):
-    return lambda op, a, env: function(env.tensor(a[0]))
+    return lambda op, a, env: function(_tensor(env, a[0]))
 
 
 def _extremum(kind):
@@ -134,7 +130,7 @@ def _extremum(kind):
         if isinstance(p, float) and isinstance(q, float):
             return max(p, q) if kind == "maximum" else min(p, q)
         function = torch.maximum if kind == "maximum" else torch.minimum
-        return function(env.tensor(p), env.tensor(q))
+        return function(_tensor(env, p), _tensor(env, q))
     return evaluate
 
 
@@ -155,7 +151,7 @@ def _conv_transpose(op, a, env):
 
 
 def _layer_norm(op, a, env):
-    x = env.tensor(a[0])
+    x = _tensor(env, a[0])
     rank = op.params["rank"]
     if not 1 <= rank <= x.dim():
         raise GraphError("normalized_rank=%d for a rank-%d input"
@@ -167,7 +163,7 @@ def _layer_norm(op, a, env):
 
 
 def _group_norm(op, a, env):
-    x = env.tensor(a[0])
+    x = _tensor(env, a[0])
     groups = op.params["groups"]
     if x.dim() < 2 or x.shape[1] % groups:
         raise GraphError("groups=%d does not divide the %s channels of a "
@@ -181,13 +177,13 @@ def _group_norm(op, a, env):
 
 def _const_tensor(op, a, env):
     index = op.params["index"]
-    if env.constants is None or index >= len(env.constants):
+    if env[1] is None or index >= len(env[1]):
         raise GraphError("'%s' needs constant c%d, but %s constants were "
                          "given" % (op.line, index,
-                                    len(env.constants) if env.constants
+                                    len(env[1]) if env[1]
                                     is not None else "no"))
-    value = env.constants[index]
-    like = env.like
+    value = env[1][index]
+    like = env[0]
     if like is not None:
         dtype = like.dtype if value.is_floating_point() else value.dtype
         if value.dtype != dtype or value.device != like.device:
@@ -284,19 +280,19 @@ OPS = {
     "hardsigmoid": OpSpec((1, 1), (), _unary(lambda x: F.hardsigmoid(x))),
     "hardswish": OpSpec((1, 1), (), _unary(lambda x: F.hardswish(x))),
     "gelu": OpSpec((1, 1), ("approximate",), lambda op, a, env: F.gelu(
-        env.tensor(a[0]), approximate=op.params["approximate"]),
+        _tensor(env, a[0]), approximate=op.params["approximate"]),
         _prepare_gelu),
     "leaky_relu": OpSpec((1, 1), ("slope",), lambda op, a, env: F.leaky_relu(
-        env.tensor(a[0]), op.params["slope"]), _prepare_leaky_relu),
+        _tensor(env, a[0]), op.params["slope"]), _prepare_leaky_relu),
     "clamp": OpSpec((1, 1), ("min", "max"), lambda op, a, env: torch.clamp(
-        env.tensor(a[0]), op.params["min"], op.params["max"]),
+        _tensor(env, a[0]), op.params["min"], op.params["max"]),
         _prepare_clamp),
     "const": OpSpec((0, 0), (), lambda op, a, env: op.params["value"],
                     _prepare_const, literals=1),
     "const_tensor": OpSpec((0, 0), (), _const_tensor, _prepare_const_tensor,
                            literals=1),
     "softmax": OpSpec((1, 1), ("dim",), lambda op, a, env: torch.softmax(
-        env.tensor(a[0]), dim=op.params["dim"]), _prepare_softmax),
+        _tensor(env, a[0]), dim=op.params["dim"]), _prepare_softmax),
     "layer_norm": OpSpec((1, 3), ("normalized_rank", "eps"), _layer_norm,
                          _prepare_layer_norm),
     "group_norm": OpSpec((1, 3), ("groups", "eps"), _group_norm,
@@ -416,7 +412,7 @@ class Graph:
         if torch is None:
             raise ImportError("evaluating a graph needs PyTorch")
         values = dict(enumerate(inputs))
-        env = Env(inputs[0] if inputs else None, self.constants)
+        env = (inputs[0] if inputs else None, self.constants)
         computed = None
         if conv_operand is not None:
             sources = self.const_sources()
@@ -432,7 +428,7 @@ class Graph:
             for key, value in values.items():
                 if hasattr(value, "shape"):
                     shapes[key] = tuple(value.shape)
-        outputs = tuple(env.tensor(values[v]) for v in self.returns)
+        outputs = tuple(_tensor(env, values[v]) for v in self.returns)
         return outputs[0] if len(outputs) == 1 else outputs
 
     def __call__(self, *inputs):
