@@ -12,6 +12,7 @@
 
 import ctypes
 import os
+import random
 import re
 import shutil
 import sys
@@ -22,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
-from fusecc import runtime  # noqa: E402
+from fusecc import bundle, runtime  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeTensor  # noqa: E402
 
@@ -181,6 +182,80 @@ class FakeDriver(unittest.TestCase):
             self.assertEqual(launches[1][8], "%#x" % y.data_ptr())
             self.assertEqual(launches[0][6], launches[1][3])  # w0
             self.assertEqual(self.fake.fake_cuda_live_allocations(), 0)
+
+
+@unittest.skipIf(LIBS is None, "the runtime is not built (build/runtime or "
+                 "build-rt; it needs cuda.h)")
+class SameVerdicts(unittest.TestCase):
+    """fusecc.bundle and the runtime's parser accept and reject the same
+    bytes: seed bundles of every version with 1 to 3 bytes changed in the
+    manifest, truncated, or with bytes appended (deterministic)."""
+
+    def setUp(self):
+        self.lib = ctypes.CDLL(LIBS[0])
+        self.lib.fusecc_bundle_parse.restype = ctypes.c_void_p
+        self.lib.fusecc_bundle_parse.argtypes = [
+            ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
+        self.lib.fusecc_status_message.restype = ctypes.c_char_p
+        self.lib.fusecc_status_message.argtypes = [ctypes.c_void_p]
+        self.lib.fusecc_status_free.argtypes = [ctypes.c_void_p]
+        self.lib.fusecc_bundle_release.argtypes = [ctypes.c_void_p]
+
+    def runtime_verdict(self, blob):
+        handle = ctypes.c_void_p()
+        status = self.lib.fusecc_bundle_parse(blob, len(blob),
+                                              ctypes.byref(handle))
+        if status:
+            message = self.lib.fusecc_status_message(status).decode()
+            self.lib.fusecc_status_free(status)
+            return message
+        self.lib.fusecc_bundle_release(handle)
+        return None
+
+    @staticmethod
+    def python_verdict(blob):
+        try:
+            bundle.parse(blob)
+        except bundle.BundleError as error:
+            return str(error)
+        return None
+
+    def test_mutations(self):
+        seeds = [samples.v2_fake_bundle()] + [
+            open(os.path.join(samples.RUNTIME_DATA, name), "rb").read()
+            for name in ("sample.fcb", "sample_v2.fcb")]
+        v3 = [samples.v3_bundle(), samples.v3_plain_bundle()]
+        if self.runtime_verdict(v3[0]) is None:
+            seeds += v3
+        else:
+            self.assertIn("version 3", self.runtime_verdict(v3[0]))
+        rng = random.Random(7)
+        plausible = b" \n0123456789-cwz%"
+        checked = 0
+        for seed in seeds:
+            self.assertIsNone(self.runtime_verdict(seed))
+            self.assertIsNone(self.python_verdict(seed))
+            manifest = seed.index(b"\nptx ") + 12
+            blobs = []
+            for round in range(600):
+                blob = bytearray(seed)
+                for _ in range(1 + round % 3):
+                    i = rng.randrange(manifest)
+                    blob[i] = (plausible[rng.randrange(len(plausible))]
+                               if rng.random() < 0.75 else rng.randrange(256))
+                blobs.append(bytes(blob))
+            step = max(1, len(seed) // 100)
+            blobs += [seed[:cut] for cut in range(0, len(seed), step)]
+            blobs += [seed + seed[cut:cut + 3]
+                      for cut in range(0, len(seed), step)]
+            for blob in blobs:
+                runtime_says = self.runtime_verdict(blob)
+                python_says = self.python_verdict(blob)
+                if (runtime_says is None) != (python_says is None):
+                    self.fail("runtime: %s; fusecc.bundle: %s; bytes: %r"
+                              % (runtime_says, python_says, blob[:300]))
+                checked += 1
+        self.assertGreater(checked, 2000)
 
 
 class Library(unittest.TestCase):
