@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # ===- bench/gpu_check.py - Check and time fusecc bundles on a GPU -------=== #
 #
-# For every *.fcb bundle in a directory: reads its manifest through the fusecc
-# runtime (libfusecc_runtime.so via ctypes), rebuilds each entry's op graph as
-# a PyTorch function from the `graph` lines (docs/bundle.md), launches the
-# fusecc kernels with fusecc_module_launch on PyTorch's current stream, and
-# compares against the graph evaluated in float64 on the GPU. Then times the
-# fusecc launch against eager PyTorch float32 and torch.compile of the same
-# graph function, and prints one table (also $OUT/perf_table.md and
-# $OUT/gpu_check.json). Exits 1 if any check fails.
+# For every *.fcb bundle in a directory: reads its manifest with the fusecc
+# Python package (python/fusecc: fusecc.bundle, formats 1 to 3), rebuilds
+# each entry's op graph as a PyTorch function from the `graph` lines
+# (fusecc.reference; docs/bundle.md), with the bundle's constants from its
+# data section, launches the fusecc kernels through the package
+# (libfusecc_runtime.so) on PyTorch's current stream, and compares against
+# the graph evaluated in float64 on the GPU. Then times the fusecc launch
+# against eager PyTorch float32 and torch.compile of the same graph function,
+# and prints one table (also $OUT/perf_table.md and $OUT/gpu_check.json).
+# Exits 1 if any check fails.
 #
 # Usage: python3 bench/gpu_check.py [--bundles DIR] [--lib PATH] [--filter S]
 #                                   [--reps N] [--warmup N] [--no-time]
@@ -17,7 +19,6 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
-import ctypes
 import datetime
 import glob
 import json
@@ -26,528 +27,66 @@ import os
 import platform
 import secrets
 import statistics
-import struct
 import sys
 import traceback
 
 try:
     import torch
-    import torch.nn.functional as F
 except ImportError:  # Checked in main(); the module stays importable.
     torch = None
-    F = None
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "python"))
+import fusecc  # noqa: E402
+from fusecc.bundle import BundleError  # noqa: E402
+from fusecc.module import ArgumentError  # noqa: E402
+from fusecc.reference import Graph, GraphError  # noqa: E402
+from fusecc.runtime import FuseccError  # noqa: E402
 
 # ---------------------------------------------------------------------------
-# The fusecc runtime through ctypes (mirrors runtime/include/fusecc/runtime.h)
+# Bundles through the fusecc package (python/fusecc)
 # ---------------------------------------------------------------------------
-
-MAX_RANK = 8
-DTYPE_NAMES = {0: "f32", 1: "f16", 2: "bf16"}
-PRECISION_NAMES = {0: "ieee", 1: "tf32"}
-
-
-class Buffer(ctypes.Structure):
-    """fusecc_buffer_t."""
-
-    _fields_ = [("ptr", ctypes.c_uint64), ("size_bytes", ctypes.c_size_t)]
-
-
-class EntryInfo(ctypes.Structure):
-    """fusecc_entry_info_t (the C function writes every field: this mirror
-    must match the header exactly, or it writes past the ctypes buffer)."""
-
-    _fields_ = [
-        ("name", ctypes.c_char_p),
-        ("arg_count", ctypes.c_size_t),
-        ("input_count", ctypes.c_size_t),
-        ("launch_count", ctypes.c_size_t),
-        ("graph_line_count", ctypes.c_size_t),
-        # Bundle format version 2: runtime-allocated scratch buffers.
-        ("workspace_count", ctypes.c_size_t),
-    ]
-
-
-class ArgInfo(ctypes.Structure):
-    """fusecc_arg_info_t."""
-
-    _fields_ = [
-        ("index", ctypes.c_size_t),
-        ("name", ctypes.c_char_p),
-        ("is_output", ctypes.c_int),
-        ("dtype", ctypes.c_int),
-        ("dtype_name", ctypes.c_char_p),
-        ("rank", ctypes.c_size_t),
-        ("dims", ctypes.c_int64 * MAX_RANK),
-        ("element_count", ctypes.c_size_t),
-        ("byte_size", ctypes.c_size_t),
-    ]
-
-
-class LaunchInfo(ctypes.Structure):
-    """fusecc_launch_info_t."""
-
-    _fields_ = [
-        ("kernel_name", ctypes.c_char_p),
-        ("grid", ctypes.c_uint32 * 3),
-        ("block", ctypes.c_uint32 * 3),
-        ("smem_bytes", ctypes.c_uint32),
-        ("param_count", ctypes.c_size_t),
-        # Values >= the entry's arg_count name workspace (value - arg_count).
-        ("param_args", ctypes.POINTER(ctypes.c_size_t)),
-    ]
-
-
-class FuseccError(RuntimeError):
-    """A non-OK fusecc_status_t, with its code name and message."""
-
-
-class Runtime:
-    """The subset of the fusecc C API this checker uses."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        lib = self.lib
-        status = ctypes.c_void_p
-        size = ctypes.c_size_t
-        handle = ctypes.c_void_p
-        signatures = {
-            "fusecc_status_code": (ctypes.c_int, [status]),
-            "fusecc_status_message": (ctypes.c_char_p, [status]),
-            "fusecc_status_free": (None, [status]),
-            "fusecc_status_code_name": (ctypes.c_char_p, [ctypes.c_int]),
-            "fusecc_bundle_load_file": (
-                status, [ctypes.c_char_p, ctypes.POINTER(handle)]),
-            "fusecc_bundle_release": (None, [handle]),
-            "fusecc_bundle_chip": (ctypes.c_char_p, [handle]),
-            "fusecc_bundle_precision": (ctypes.c_int, [handle]),
-            "fusecc_bundle_ptx": (ctypes.c_char_p,
-                                  [handle, ctypes.POINTER(size)]),
-            "fusecc_bundle_entry_count": (size, [handle]),
-            "fusecc_bundle_entry_info": (
-                status, [handle, size, ctypes.POINTER(EntryInfo)]),
-            "fusecc_bundle_arg_info": (
-                status, [handle, size, size, ctypes.POINTER(ArgInfo)]),
-            "fusecc_bundle_launch_info": (
-                status, [handle, size, size, ctypes.POINTER(LaunchInfo)]),
-            "fusecc_bundle_graph_line": (
-                status, [handle, size, size, ctypes.POINTER(ctypes.c_char_p)]),
-            "fusecc_module_load": (status, [handle, ctypes.POINTER(handle)]),
-            "fusecc_module_release": (None, [handle]),
-            "fusecc_module_launch": (
-                status, [handle, size, ctypes.POINTER(Buffer), size,
-                         ctypes.c_void_p]),
-        }
-        for name, (restype, argtypes) in signatures.items():
-            function = getattr(lib, name)
-            function.restype = restype
-            function.argtypes = argtypes
-
-    def check(self, status, what):
-        """Raises FuseccError for a non-NULL status (and frees it)."""
-        if not status:
-            return
-        lib = self.lib
-        code = lib.fusecc_status_code_name(lib.fusecc_status_code(status))
-        message = lib.fusecc_status_message(status)
-        lib.fusecc_status_free(status)
-        raise FuseccError("%s: %s: %s" % (what, code.decode(),
-                                          message.decode(errors="replace")))
-
-
-class Arg:
-    """One entry argument as the manifest declares it."""
-
-    def __init__(self, info):
-        self.index = info.index
-        self.name = info.name.decode()
-        self.is_output = bool(info.is_output)
-        self.dtype = info.dtype_name.decode()
-        self.shape = tuple(info.dims[d] for d in range(info.rank))
-        self.byte_size = info.byte_size
-
-
-class Entry:
-    """One entry: args, launches and graph lines."""
-
-    def __init__(self, index, name, args, launches, graph, input_count,
-                 workspace_count=0):
-        self.index = index
-        self.name = name
-        self.args = args
-        self.launches = launches
-        self.graph = graph
-        self.input_count = input_count
-        self.workspace_count = workspace_count
-
-    @property
-    def inputs(self):
-        return [a for a in self.args if not a.is_output]
-
-    @property
-    def outputs(self):
-        return [a for a in self.args if a.is_output]
 
 
 class Bundle:
-    """A parsed bundle file and (once loaded) its CUDA module."""
+    """A bundle's manifest (fusecc.bundle) and, once loaded, its module
+    (fusecc.load: libfusecc_runtime.so in PyTorch's context)."""
 
-    def __init__(self, runtime, path):
-        self.runtime = runtime
+    def __init__(self, lib, path):
+        self.lib = lib
         self.path = path
-        self.handle = ctypes.c_void_p()
-        self.module = ctypes.c_void_p()
-        lib = runtime.lib
-        runtime.check(lib.fusecc_bundle_load_file(path.encode(),
-                                                  ctypes.byref(self.handle)),
-                      "fusecc_bundle_load_file")
-        self.chip = lib.fusecc_bundle_chip(self.handle).decode()
-        self.precision = PRECISION_NAMES.get(
-            lib.fusecc_bundle_precision(self.handle), "unknown")
-        ptx_size = ctypes.c_size_t()
-        lib.fusecc_bundle_ptx(self.handle, ctypes.byref(ptx_size))
-        self.ptx_size = ptx_size.value
-        self.entries = [self._read_entry(e) for e in
-                        range(lib.fusecc_bundle_entry_count(self.handle))]
-
-    def _read_entry(self, e):
-        lib, check = self.runtime.lib, self.runtime.check
-        info = EntryInfo()
-        check(lib.fusecc_bundle_entry_info(self.handle, e, ctypes.byref(info)),
-              "fusecc_bundle_entry_info")
-        args = []
-        for a in range(info.arg_count):
-            arg = ArgInfo()
-            check(lib.fusecc_bundle_arg_info(self.handle, e, a,
-                                             ctypes.byref(arg)),
-                  "fusecc_bundle_arg_info")
-            args.append(Arg(arg))
-        launches = []
-        for i in range(info.launch_count):
-            launch = LaunchInfo()
-            check(lib.fusecc_bundle_launch_info(self.handle, e, i,
-                                                ctypes.byref(launch)),
-                  "fusecc_bundle_launch_info")
-            # Params: an int is an entry arg index, "w<k>" workspace k (the
-            # runtime allocates workspaces itself; callers never pass them).
-            params = []
-            for p in range(launch.param_count):
-                index = launch.param_args[p]
-                params.append(index if index < info.arg_count
-                              else "w%d" % (index - info.arg_count))
-            launches.append({
-                "kernel": launch.kernel_name.decode(),
-                "grid": list(launch.grid),
-                "block": list(launch.block),
-                "smem": launch.smem_bytes,
-                "params": params,
-            })
-        graph = []
-        for g in range(info.graph_line_count):
-            text = ctypes.c_char_p()
-            check(lib.fusecc_bundle_graph_line(self.handle, e, g,
-                                               ctypes.byref(text)),
-                  "fusecc_bundle_graph_line")
-            graph.append(text.value.decode())
-        return Entry(e, info.name.decode(), args, launches, graph,
-                     info.input_count, info.workspace_count)
+        self.parsed = fusecc.bundle.read(path)
+        self.chip = self.parsed.chip
+        self.precision = self.parsed.precision
+        self.ptx_size = self.parsed.ptx_size
+        self.entries = self.parsed.entries
+        self.module = None
 
     def load_module(self):
-        """Loads the PTX into the current CUDA context (PyTorch's)."""
-        self.runtime.check(
-            self.runtime.lib.fusecc_module_load(self.handle,
-                                                ctypes.byref(self.module)),
-            "fusecc_module_load")
+        """Loads the PTX (and constants) into PyTorch's current context."""
+        self.module = fusecc.load(self.path, lib=self.lib,
+                                  device=torch.cuda.current_device())
 
     def launch(self, entry_index, buffers, stream):
-        """Enqueues an entry on `stream` (a cudaStream_t as an int)."""
-        self.runtime.check(
-            self.runtime.lib.fusecc_module_launch(
-                self.module, entry_index, buffers, len(buffers),
-                ctypes.c_void_p(stream)),
-            "fusecc_module_launch")
+        """Enqueues an entry on `stream` (a cudaStream_t as an int): the
+        runtime call alone, for timing loops."""
+        self.module.launch_raw(entry_index, buffers, stream)
+
+    def graph(self, entry):
+        """The entry's graph lines as a fusecc.reference.Graph, with the
+        bundle's constants (CPU tensors) when it has any."""
+        return fusecc.reference.entry_graph(self.parsed, entry)
+
+    def constant_bytes(self, entry):
+        """Bytes of the constants the entry's kernels read."""
+        used = {p.index for step in entry.launches for p in step.params
+                if p.kind == "const"}
+        return sum(self.parsed.constants[k].byte_size for k in used)
 
     def close(self):
-        lib = self.runtime.lib
-        if self.module:
-            lib.fusecc_module_release(self.module)
-            self.module = ctypes.c_void_p()
-        if self.handle:
-            lib.fusecc_bundle_release(self.handle)
-            self.handle = ctypes.c_void_p()
-
-
-# ---------------------------------------------------------------------------
-# Graph lines -> PyTorch function
-# ---------------------------------------------------------------------------
-
-BINARY_OPS = ("add", "sub", "mul", "div", "maximum", "minimum", "pow")
-UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "erf", "tanh",
-             "sigmoid", "relu", "silu", "softplus", "mish", "hardsigmoid",
-             "hardswish", "gelu", "leaky_relu", "clamp")
-UNARY_ATTRS = {"gelu": {"approximate"}, "leaky_relu": {"slope"},
-               "clamp": {"min", "max"}}
-
-
-def f32(value):
-    """Rounds a Python float to the nearest float32, as the kernels see it."""
-    return struct.unpack("f", struct.pack("f", float(value)))[0]
-
-
-class GraphError(ValueError):
-    """A graph line this checker cannot rebuild."""
-
-
-class Op:
-    """One parsed graph line `%k = <op> <operands> <key=value...>`."""
-
-    def __init__(self, line):
-        tokens = line.split(" ")
-        if len(tokens) < 3 or tokens[1] != "=" or not tokens[0].startswith("%"):
-            raise GraphError("cannot parse graph line '%s'" % line)
-        self.line = line
-        self.result = value_id(tokens[0], line)
-        self.kind = tokens[2]
-        self.operands = []
-        self.attrs = {}
-        self.params = {}
-        for token in tokens[3:]:
-            if token.startswith("%"):
-                if self.attrs:
-                    raise GraphError("operand after attributes in '%s'" % line)
-                self.operands.append(value_id(token, line))
-            elif "=" in token:
-                key, _, value = token.partition("=")
-                self.attrs[key] = value
-            elif self.kind == "const" and not self.operands:
-                self.attrs["value"] = token
-            else:
-                raise GraphError("unexpected token '%s' in '%s'" % (token, line))
-
-    def int_list(self, key, rank, default):
-        """The comma-separated integers of attribute `key`, `rank` of them."""
-        text = self.attrs.get(key)
-        if text is None:
-            return [default] * rank
-        try:
-            values = [int(v) for v in text.split(",")]
-        except ValueError:
-            raise GraphError("%s=%s is not a list of integers in '%s'"
-                             % (key, text, self.line))
-        if len(values) != rank:
-            raise GraphError("%s has %d values, expected %d in '%s'"
-                             % (key, len(values), rank, self.line))
-        return values
-
-    def check_arity(self, low, high, allowed_attrs):
-        if not low <= len(self.operands) <= high:
-            raise GraphError("'%s' takes %d to %d operands in '%s'"
-                             % (self.kind, low, high, self.line))
-        unknown = set(self.attrs) - set(allowed_attrs)
-        if unknown:
-            raise GraphError("unknown attribute(s) %s in '%s'"
-                             % (", ".join(sorted(unknown)), self.line))
-
-
-def value_id(token, line):
-    try:
-        return int(token[1:])
-    except ValueError:
-        raise GraphError("bad value name '%s' in '%s'" % (token, line))
-
-
-class Graph:
-    """An entry's graph lines as a callable: graph(*inputs) -> outputs.
-
-    Works in whatever dtype the inputs have (float64 for the reference,
-    float32 for the eager and torch.compile baselines). Constants are Python
-    floats rounded to float32, so they take the inputs' dtype.
-    """
-
-    def __init__(self, lines, input_count):
-        self.input_count = input_count
-        self.ops = []
-        self.returns = None
-        defined = set(range(input_count))
-        for line in lines:
-            if line.startswith("return"):
-                tokens = line.split(" ")[1:]
-                if not tokens:
-                    raise GraphError("'return' without values")
-                self.returns = [value_id(t, line) for t in tokens]
-                for v in self.returns:
-                    if v not in defined:
-                        raise GraphError("return of undefined %%%d" % v)
-                continue
-            op = Op(line)
-            self.validate(op)
-            for v in op.operands:
-                if v not in defined:
-                    raise GraphError("use of undefined %%%d in '%s'" % (v, line))
-            if op.result in defined:
-                raise GraphError("%%%d defined twice" % op.result)
-            defined.add(op.result)
-            self.ops.append(op)
-        if self.returns is None:
-            raise GraphError("graph has no 'return' line")
-
-    @staticmethod
-    def validate(op):
-        """Checks operands and attributes and converts the attributes into
-        Python values in op.params, so that calls do no parsing (and
-        torch.compile traces nothing but tensor code)."""
-        kind = op.kind
-        params = op.params
-        try:
-            if kind == "conv_transpose":
-                op.check_arity(2, 3, {"stride", "padding", "output_padding",
-                                      "dilation", "groups"})
-                params["groups"] = int(op.attrs.get("groups", "1"))
-            elif kind in BINARY_OPS:
-                op.check_arity(2, 2, ())
-            elif kind in UNARY_OPS:
-                op.check_arity(1, 1, UNARY_ATTRS.get(kind, ()))
-                if kind == "gelu":
-                    params["approximate"] = op.attrs.get("approximate", "none")
-                    if params["approximate"] not in ("none", "tanh"):
-                        raise GraphError("gelu approximate=%s in '%s'"
-                                         % (params["approximate"], op.line))
-                elif kind == "leaky_relu":
-                    params["slope"] = f32(op.attrs.get("slope", "0.01"))
-                elif kind == "clamp":
-                    for key in ("min", "max"):
-                        params[key] = (f32(op.attrs[key]) if key in op.attrs
-                                       else None)
-            elif kind == "const":
-                op.check_arity(0, 0, {"value"})
-                if "value" not in op.attrs:
-                    raise GraphError("const without a value in '%s'" % op.line)
-                params["value"] = f32(op.attrs["value"])
-            elif kind == "softmax":
-                op.check_arity(1, 1, {"dim"})
-                params["dim"] = int(op.attrs["dim"])
-            elif kind == "layer_norm":
-                op.check_arity(1, 3, {"normalized_rank", "eps"})
-                params["rank"] = int(op.attrs["normalized_rank"])
-                params["eps"] = f32(op.attrs.get("eps", "1e-5"))
-            else:
-                raise GraphError("unknown op '%s' in '%s'" % (kind, op.line))
-        except (KeyError, ValueError) as error:
-            if isinstance(error, GraphError):
-                raise
-            raise GraphError("bad or missing attribute (%s) in '%s'"
-                             % (error, op.line))
-
-    def roles(self):
-        """Maps input value ids that feed a conv_transpose as weight or bias
-        to that op (both are initialised from the weight's fan)."""
-        roles = {}
-        for op in self.ops:
-            if op.kind == "conv_transpose":
-                for operand in op.operands[1:]:
-                    roles.setdefault(operand, op)
-        return roles
-
-    def conv_ops(self):
-        return [op for op in self.ops if op.kind == "conv_transpose"]
-
-    def __call__(self, *inputs):
-        values = dict(enumerate(inputs))
-        like = inputs[0] if inputs else None
-
-        def tensor(v):
-            if isinstance(v, float):
-                return torch.tensor(v, dtype=like.dtype, device=like.device)
-            return v
-
-        for op in self.ops:
-            a = [values[i] for i in op.operands]
-            k = op.kind
-            if k == "conv_transpose":
-                x, w = a[0], a[1]
-                b = a[2] if len(a) == 3 else None
-                rank = x.dim() - 2
-                fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
-                      3: F.conv_transpose3d}.get(rank)
-                if fn is None:
-                    raise GraphError("conv_transpose of rank-%d input" % x.dim())
-                r = fn(x, w, b,
-                       stride=op.int_list("stride", rank, 1),
-                       padding=op.int_list("padding", rank, 0),
-                       output_padding=op.int_list("output_padding", rank, 0),
-                       groups=op.params["groups"],
-                       dilation=op.int_list("dilation", rank, 1))
-            elif k == "const":
-                r = op.params["value"]
-            elif k in BINARY_OPS:
-                p, q = a
-                if k == "add":
-                    r = p + q
-                elif k == "sub":
-                    r = p - q
-                elif k == "mul":
-                    r = p * q
-                elif k == "div":
-                    r = p / q
-                elif k == "pow":
-                    r = p ** q
-                elif isinstance(p, float) and isinstance(q, float):
-                    r = max(p, q) if k == "maximum" else min(p, q)
-                else:
-                    r = (torch.maximum if k == "maximum" else torch.minimum)(
-                        tensor(p), tensor(q))
-            elif k in UNARY_OPS:
-                x = tensor(a[0])
-                if k == "neg":
-                    r = -x
-                elif k == "abs":
-                    r = torch.abs(x)
-                elif k == "exp":
-                    r = torch.exp(x)
-                elif k == "log":
-                    r = torch.log(x)
-                elif k == "sqrt":
-                    r = torch.sqrt(x)
-                elif k == "rsqrt":
-                    r = torch.rsqrt(x)
-                elif k == "erf":
-                    r = torch.erf(x)
-                elif k == "tanh":
-                    r = torch.tanh(x)
-                elif k == "sigmoid":
-                    r = torch.sigmoid(x)
-                elif k == "relu":
-                    r = torch.relu(x)
-                elif k == "silu":
-                    r = F.silu(x)
-                elif k == "softplus":
-                    r = F.softplus(x)
-                elif k == "mish":
-                    r = F.mish(x)
-                elif k == "hardsigmoid":
-                    r = F.hardsigmoid(x)
-                elif k == "hardswish":
-                    r = F.hardswish(x)
-                elif k == "gelu":
-                    r = F.gelu(x, approximate=op.params["approximate"])
-                elif k == "leaky_relu":
-                    r = F.leaky_relu(x, op.params["slope"])
-                else:  # clamp
-                    r = torch.clamp(x, op.params["min"], op.params["max"])
-            elif k == "softmax":
-                r = torch.softmax(tensor(a[0]), dim=op.params["dim"])
-            else:  # layer_norm
-                x = tensor(a[0])
-                rank = op.params["rank"]
-                if not 1 <= rank <= x.dim():
-                    raise GraphError("normalized_rank=%d for a rank-%d input"
-                                     % (rank, x.dim()))
-                weight = a[1] if len(a) > 1 else None
-                bias = a[2] if len(a) > 2 else None
-                r = F.layer_norm(x, tuple(x.shape[x.dim() - rank:]), weight,
-                                 bias, op.params["eps"])
-            values[op.result] = r
-        outputs = tuple(tensor(values[v]) for v in self.returns)
-        return outputs[0] if len(outputs) == 1 else outputs
+        if self.module is not None:
+            self.module.close()
+            self.module = None
 
 
 def conv_flops(op, x_shape, w_shape):
@@ -599,8 +138,7 @@ ROTATION_MEMORY_BUDGET = 16 << 30
 
 
 def torch_dtype(name):
-    return {"f32": torch.float32, "f16": torch.float16,
-            "bf16": torch.bfloat16}[name]
+    return fusecc.module.torch_dtype(name)
 
 
 def set_tf32(enabled):
@@ -632,6 +170,8 @@ def make_inputs(entry, graph, device):
             bound = 1.0 / math.sqrt(fan)
             t = torch.empty(arg.shape, dtype=dtype, device=device)
             t.uniform_(-bound, bound)
+        elif not dtype.is_floating_point:
+            t = torch.randint(0, 4, arg.shape, dtype=dtype, device=device)
         elif i == 0 or arg.name in ("x", "input"):
             t = torch.rand(arg.shape, dtype=dtype, device=device)
         else:
@@ -641,11 +181,8 @@ def make_inputs(entry, graph, device):
 
 
 def buffers_for(tensors):
-    array = (Buffer * len(tensors))()
-    for i, t in enumerate(tensors):
-        array[i].ptr = t.data_ptr()
-        array[i].size_bytes = t.numel() * t.element_size()
-    return array
+    return fusecc.runtime.buffers((t.data_ptr(), t.numel() * t.element_size())
+                                  for t in tensors)
 
 
 def round_tf32(t):
@@ -720,23 +257,27 @@ def check_entry(bundle, entry, args, device):
     row = {"bundle": os.path.basename(bundle.path), "entry": entry.name,
            "precision": bundle.precision, "chip": bundle.chip,
            "shape": shape_summary(entry), "status": "ERROR"}
-    graph = Graph(entry.graph, entry.input_count)
+    graph = bundle.graph(entry)
     if len(graph.returns) != len(entry.outputs):
         raise GraphError("graph returns %d values for %d out args"
                          % (len(graph.returns), len(entry.outputs)))
     tf32 = bundle.precision == "tf32"
     set_tf32(tf32)
     stream = torch.cuda.current_stream().cuda_stream
+    # Constants (format version 3) on the GPU once, in each dtype used.
+    reference = graph.bind(torch.float64, device)
+    baseline = graph.bind(torch.float32, device)
 
-    # Correctness on fresh inputs, outputs poisoned with NaN.
+    # Correctness on fresh inputs, outputs poisoned with NaN, launched
+    # through the package's checked call (fusecc.Module entry).
     inputs = make_inputs(entry, graph, device)
     outputs = [torch.full(a.shape, float("nan"), dtype=torch_dtype(a.dtype),
                           device=device) for a in entry.outputs]
-    buffers = buffers_for(inputs + outputs)
-    bundle.launch(entry.index, buffers, stream)
+    bundle.module[entry.name](*inputs, out=outputs)
     torch.cuda.synchronize()
+    shapes = {}
     with torch.no_grad():
-        refs = graph(*[t.double() for t in inputs])
+        refs = reference.evaluate([t.double() for t in inputs], shapes)
     refs = refs if isinstance(refs, tuple) else (refs,)
     results = []
     for arg, out, ref in zip(entry.outputs, outputs, refs):
@@ -746,12 +287,23 @@ def check_entry(bundle, entry, args, device):
         results.append(compare(out, ref, bundle.precision, arg.dtype))
     del refs
     if tf32:
-        # Against TF32-rounded convolution operands (inputs of the graph).
+        # Against TF32-rounded convolution operands: inputs of the graph,
+        # constants (version 3 weights) and results of earlier ops.
         operands = {o for op in graph.conv_ops() for o in op.operands[:2]}
         rounded = [round_tf32(t) if i in operands and t.is_floating_point()
                    else t for i, t in enumerate(inputs)]
+        sources = graph.const_sources()
+        rounded_consts = {sources[o] for o in operands if o in sources}
+        rounded_graph = reference
+        if rounded_consts:
+            rounded_graph = Graph(graph.lines, graph.input_count, [
+                round_tf32(c) if k in rounded_consts and c.is_floating_point()
+                else c for k, c in enumerate(graph.constants)]).bind(
+                    torch.float64, device)
         with torch.no_grad():
-            refs = graph(*[t.double() for t in rounded])
+            refs = rounded_graph.evaluate(
+                [t.double() for t in rounded],
+                conv_operand=lambda v: round_tf32(v).to(v.dtype))
         refs = refs if isinstance(refs, tuple) else (refs,)
         for result, out, ref in zip(results, outputs, refs):
             err = rel_l2(out, ref)
@@ -764,17 +316,14 @@ def check_entry(bundle, entry, args, device):
             fp32_ok = result["rel_l2"] < REL_L2_LIMIT["ieee"]
             if not (tf32_ok or fp32_ok):
                 result["pass"] = False
-        del refs, rounded
+        del refs, rounded, rounded_graph
     worst = max(results, key=lambda r: (not r["pass"], r["rel_l2"]))
     row.update(worst)
     row["status"] = "PASS" if all(r["pass"] for r in results) else "FAIL"
 
     flops = 0
     for op in graph.conv_ops():
-        if op.operands[0] < entry.input_count and \
-                op.operands[1] < entry.input_count:
-            flops += conv_flops(op, entry.inputs[op.operands[0]].shape,
-                                entry.inputs[op.operands[1]].shape)
+        flops += conv_flops(op, shapes[op.operands[0]], shapes[op.operands[1]])
     row["conv_gflop"] = flops / 1e9 if flops else None
 
     if args.no_time:
@@ -800,15 +349,15 @@ def check_entry(bundle, entry, args, device):
     eager_sets = [[t.float() for t in s] for s in input_sets] \
         if any(a.dtype != "f32" for a in entry.inputs) else input_sets
     with torch.no_grad():
-        row["eager_ms"] = time_ms(lambda i: graph(*eager_sets[i]), sets,
+        row["eager_ms"] = time_ms(lambda i: baseline(*eager_sets[i]), sets,
                                   args.reps, args.warmup)
         if not args.no_compile:
             try:
-                # Every graph shares GraphFn.__call__'s code object: start
+                # Every graph shares Graph.__call__'s code object: start
                 # from a clean Dynamo cache, or later graphs hit the
                 # recompile limit and silently run eagerly.
                 torch._dynamo.reset()
-                compiled = torch.compile(graph.__call__)
+                compiled = torch.compile(baseline.__call__)
                 row["compile_ms"] = time_ms(lambda i: compiled(*eager_sets[i]),
                                             sets, args.reps,
                                             max(args.warmup, 3))
@@ -823,10 +372,13 @@ def check_entry(bundle, entry, args, device):
         row["speedup_compile"] = row["compile_ms"] / fusecc_ms
     if flops:
         row["conv_tflops"] = flops / (fusecc_ms * 1e-3) / 1e12
-    # Every argument byte moved once (graph inputs, weights, the output).
-    row["gbps"] = set_bytes / (fusecc_ms * 1e-3) / 1e9
+    # Every argument byte moved once (graph inputs, weights, the output),
+    # and every byte of the constants (version 3 weights) the kernels read.
+    moved_bytes = set_bytes + bundle.constant_bytes(entry)
+    row["gbps"] = moved_bytes / (fusecc_ms * 1e-3) / 1e9
     # Issue 3's floor: max(conv FLOPs / 495 TFLOP/s, bytes / 3.0 TB/s).
-    floor_ms = max((flops or 0) / PEAK_TF32_FLOPS, set_bytes / PEAK_BYTES) * 1e3
+    floor_ms = max((flops or 0) / PEAK_TF32_FLOPS,
+                   moved_bytes / PEAK_BYTES) * 1e3
     row["floor_ms"] = floor_ms
     row["pct_floor"] = 100.0 * floor_ms / fusecc_ms
     return row
@@ -905,6 +457,11 @@ def environment(seed):
     }
 
 
+# Errors that report a bad bundle or a failed call, not a crash of this
+# script or a poisoned CUDA context.
+OUR_ERRORS = (FuseccError, GraphError, BundleError, ArgumentError)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(here)
@@ -952,7 +509,11 @@ def main():
     torch.empty(1, device=device)
     torch.cuda.synchronize()
 
-    runtime = Runtime(args.lib)
+    try:
+        fusecc.runtime.Runtime.get(args.lib)
+    except FuseccError as error:
+        print("gpu_check: %s" % error, file=sys.stderr)
+        return 2
     paths = sorted(glob.glob(os.path.join(args.bundles, "*.fcb")))
     if not paths:
         print("gpu_check: no *.fcb in %s" % args.bundles, file=sys.stderr)
@@ -962,7 +523,7 @@ def main():
         name = os.path.basename(path)
         bundle = None
         try:
-            bundle = Bundle(runtime, path)
+            bundle = Bundle(args.lib, path)
             entries = [e for e in bundle.entries
                        if args.filter in "%s:%s" % (name, e.name)]
             if not entries:
@@ -979,10 +540,10 @@ def main():
                            "precision": bundle.precision,
                            "shape": shape_summary(entry), "status": "ERROR",
                            "error": "%s: %s" % (type(error).__name__, error)}
-                    if not isinstance(error, (FuseccError, GraphError)):
+                    if not isinstance(error, OUR_ERRORS):
                         traceback.print_exc()
                     if "CUDA" in str(error) and not isinstance(
-                            error, (FuseccError, GraphError)):
+                            error, OUR_ERRORS):
                         # A faulting kernel poisons the context: stop.
                         rows.append(row)
                         raise
@@ -994,7 +555,7 @@ def main():
                         row["rel_l2_tf32_operands"]
                 print("  %s: %s%s" % (entry.name, row["status"], detail))
                 torch.cuda.empty_cache()
-        except FuseccError as error:
+        except (FuseccError, BundleError) as error:
             if args.filter in name:
                 rows.append({"bundle": name, "status": "ERROR",
                              "error": str(error)})

@@ -4,10 +4,12 @@
 # Installs what is missing (Debian 12: LLVM/MLIR 22, CMake, Ninja), builds
 # the compiler, tools and runtime, then runs the lit suite (check-fusecc:
 # dialect, passes, CLI, CPU reference + kernel simulator, ptxas acceptance
-# when the CUDA toolkit is present) and the runtime's unit tests (ctest; no
-# GPU needed), again under ASan+UBSan (.ci/runtime-sanitize.sh), and fuzzes
-# the runtime's bundle parser for 30 s (.ci/fuzz-runtime.sh; a crash fails).
-# Prints one closing line: "tests: N passed, M failed".
+# when the CUDA toolkit is present), the runtime's unit tests (ctest; no
+# GPU needed), again under ASan+UBSan (.ci/runtime-sanitize.sh), fuzzes the
+# runtime's bundle parser for 30 s (.ci/fuzz-runtime.sh; a crash fails),
+# and runs the Python package's tests (python/tests, unittest; those needing
+# PyTorch, a GPU or the built runtime skip and say why). Prints one closing
+# line: "tests: N passed, M failed".
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -53,5 +55,19 @@ if [[ -d build/runtime ]]; then
   run_counted runtime-sanitize bash .ci/runtime-sanitize.sh
   run_counted fuzz-runtime bash .ci/fuzz-runtime.sh 30
 fi
-echo "tests: $((passed + ctest_passed + extra_passed)) passed, $((lit_failed + ctest_failed + extra_failed)) failed"
-((lit_rc == 0 && ctest_rc == 0 && extra_rc == 0))
+# Python package (python/fusecc): GPU-free unit tests.
+py_passed=0 py_failed=0 py_rc=0
+python3 -m unittest discover -s python/tests -v >"$log.python" 2>&1
+py_rc=$?
+py_ran=$(grep -oE "^Ran [0-9]+ test" "$log.python" | grep -oE "[0-9]+" || echo 0)
+py_bad=$(grep -oE "(failures|errors)=[0-9]+" "$log.python" |
+  awk -F= '{ n += $2 } END { print n + 0 }')
+py_skipped=$(grep -oE "skipped=[0-9]+" "$log.python" | grep -oE "[0-9]+$" || echo 0)
+py_passed=$((py_ran - py_bad - py_skipped)) py_failed=$py_bad
+if ((py_rc != 0 && py_failed == 0)); then py_failed=1; fi
+if ((py_rc != 0)); then cat "$log.python"; fi
+echo "python/tests: $py_ran run, $py_skipped skipped, $py_failed failing"
+grep -oE "skipped '.*'$" "$log.python" | sort | uniq -c || true
+echo "tests: $((passed + ctest_passed + extra_passed + py_passed)) passed," \
+  "$((lit_failed + ctest_failed + extra_failed + py_failed)) failed"
+((lit_rc == 0 && ctest_rc == 0 && extra_rc == 0 && py_rc == 0))

@@ -1,0 +1,731 @@
+# ===- fusecc/bundle.py - Pure-Python reader of fusecc bundles -----------=== #
+#
+# Reads the bundle format of docs/bundle.md (versions 1 and 2) and
+# notes/BUNDLE_V3.md (version 3: constants with a data section, workspace
+# roles, `zero` steps), with the same strictness as the C runtime's parser:
+# every deviation is a BundleError "line N: ..." naming what was expected.
+# Needs no GPU, no runtime library and no PyTorch: used for metadata,
+# argument validation and the reference evaluator.
+#
+# ===--------------------------------------------------------------------=== #
+
+import math
+
+SUPPORTED_VERSIONS = (1, 2, 3)
+MAX_RANK = 8
+MAX_ENTRY_ITEMS = 4096
+MAX_PARAMS = 512
+MAX_CONSTANTS = 65536
+CONST_ALIGNMENT = 16
+
+#: Element sizes in bytes of every manifest dtype.
+DTYPE_SIZES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8, "u8": 1}
+#: The dtypes versions 1 and 2 allow for args (workspaces: f32 only).
+_V2_ARG_DTYPES = ("f32", "f16", "bf16")
+WORKSPACE_ROLES = ("scratch", "intermediate", "partials")
+
+
+class BundleError(ValueError):
+    """A bundle that does not follow the format, with the line it failed on."""
+
+
+def _quote(token):
+    if token is None:
+        return "end of line"
+    if len(token) > 40:
+        return "'%s...'" % token[:40]
+    return "'%s'" % token
+
+
+class Arg:
+    """One entry argument: `arg <i> <in|out> <name> <dtype> <rank> <dims>`."""
+
+    def __init__(self, index, name, is_output, dtype, shape):
+        self.index = index
+        self.name = name
+        self.is_output = is_output
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.element_count = math.prod(self.shape)
+        self.byte_size = self.element_count * DTYPE_SIZES[dtype]
+
+    def __repr__(self):
+        return "Arg(%d, %r, %s, %s, %s)" % (
+            self.index, self.name, "out" if self.is_output else "in",
+            self.dtype, self.shape)
+
+
+class Workspace:
+    """One workspace: `workspace <k> <dtype> <elements> [<role>]` (the role
+    is version 3 only; None before)."""
+
+    def __init__(self, index, dtype, element_count, role):
+        self.index = index
+        self.dtype = dtype
+        self.element_count = element_count
+        self.byte_size = element_count * DTYPE_SIZES[dtype]
+        self.role = role
+
+    def __repr__(self):
+        return "Workspace(%d, %s, %d, %s)" % (self.index, self.dtype,
+                                              self.element_count, self.role)
+
+
+class Param:
+    """One launch parameter: kind 'arg' (entry argument), 'workspace' or
+    'const' (module constant, version 3) and its index."""
+
+    def __init__(self, kind, index):
+        self.kind = kind
+        self.index = index
+
+    def token(self):
+        return {"arg": "%d", "workspace": "w%d", "const": "c%d"}[
+            self.kind] % self.index
+
+    def __eq__(self, other):
+        return isinstance(other, Param) and (self.kind, self.index) == (
+            other.kind, other.index)
+
+    def __hash__(self):
+        return hash((self.kind, self.index))
+
+    def __repr__(self):
+        return self.token()
+
+
+class Launch:
+    """A `launch` step: one kernel on the caller's stream."""
+
+    kind = "launch"
+
+    def __init__(self, kernel, grid, block, smem, params):
+        self.kernel = kernel
+        self.grid = tuple(grid)
+        self.block = tuple(block)
+        self.smem = smem
+        self.params = list(params)
+
+    def __repr__(self):
+        return "Launch(%s, grid=%s, block=%s, smem=%d, params=%s)" % (
+            self.kernel, self.grid, self.block, self.smem, self.params)
+
+
+class Zero:
+    """A `zero w<k>` step (version 3): workspace k set to 0 bytes."""
+
+    kind = "zero"
+
+    def __init__(self, workspace):
+        self.workspace = workspace
+
+    def __repr__(self):
+        return "Zero(w%d)" % self.workspace
+
+
+class Const:
+    """A module constant (version 3): `const <k> <name> <dtype> <rank> <dims>
+    offset <o>`; its bytes are data[offset : offset + byte_size]."""
+
+    def __init__(self, index, name, dtype, shape, offset):
+        self.index = index
+        self.name = name
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.element_count = math.prod(self.shape)
+        self.byte_size = self.element_count * DTYPE_SIZES[dtype]
+        self.offset = offset
+
+    def __repr__(self):
+        return "Const(%d, %r, %s, %s, offset=%d)" % (
+            self.index, self.name, self.dtype, self.shape, self.offset)
+
+
+class Entry:
+    """One entry point: args, workspaces, steps and graph lines."""
+
+    def __init__(self, index, name, line):
+        self.index = index
+        self.name = name
+        self.line = line
+        self.args = []
+        self.workspaces = []
+        self.steps = []
+        self.graph = []
+
+    @property
+    def inputs(self):
+        return [a for a in self.args if not a.is_output]
+
+    @property
+    def outputs(self):
+        return [a for a in self.args if a.is_output]
+
+    @property
+    def input_count(self):
+        return len(self.inputs)
+
+    @property
+    def workspace_count(self):
+        return len(self.workspaces)
+
+    @property
+    def launches(self):
+        return [s for s in self.steps if s.kind == "launch"]
+
+    def __repr__(self):
+        return "Entry(%r, %d args, %d workspaces, %d steps)" % (
+            self.name, len(self.args), len(self.workspaces), len(self.steps))
+
+
+class Bundle:
+    """A parsed bundle: header, constants, entries, PTX and data section."""
+
+    def __init__(self):
+        self.path = None
+        self.version = None
+        self.chip = None
+        self.precision = None
+        self.constants = []
+        self.entries = []
+        self.ptx = b""
+        self.data = b""
+
+    @property
+    def ptx_size(self):
+        return len(self.ptx)
+
+    def entry(self, name):
+        """The entry called `name`; KeyError naming the entries otherwise."""
+        for entry in self.entries:
+            if entry.name == name:
+                return entry
+        raise KeyError("bundle has no entry '%s' (entries: %s)"
+                       % (name, ", ".join(e.name for e in self.entries)))
+
+    def constant_bytes(self, index):
+        """The raw little-endian bytes of constant `index`."""
+        const = self.constants[index]
+        return self.data[const.offset:const.offset + const.byte_size]
+
+    def __repr__(self):
+        return "Bundle(v%s, %s, %s, %d constants, entries %s)" % (
+            self.version, self.chip, self.precision, len(self.constants),
+            [e.name for e in self.entries])
+
+
+class _Parser:
+    """Line-by-line parser over the bytes of one bundle."""
+
+    def __init__(self, data):
+        self.data = data
+        self.offset = 0
+        self.line_number = 0
+        self.tokens = []
+        self.position = 0
+        self.version = 0
+
+    def error(self, message):
+        return BundleError("line %d: %s" % (self.line_number, message))
+
+    # Lexing -------------------------------------------------------------
+
+    def next_line(self):
+        """Reads the next line's tokens; False at the end of the data."""
+        if self.offset >= len(self.data):
+            return False
+        self.line_number += 1
+        newline = self.data.find(b"\n", self.offset)
+        if newline < 0:
+            raise self.error("unexpected end of data: line is not terminated "
+                             "by '\\n'")
+        raw = self.data[self.offset:newline]
+        if not raw:
+            raise self.error("empty line")
+        for i, c in enumerate(raw):
+            if c < 0x20 or c > 0x7E:
+                raise self.error("invalid byte 0x%02x at column %d (expected "
+                                 "printable ASCII)" % (c, i + 1))
+            if c == 0x20 and (i == 0 or i + 1 == len(raw) or raw[i + 1] == 0x20):
+                raise self.error("stray space at column %d (tokens are "
+                                 "separated by single spaces)" % (i + 1))
+        self.text = raw.decode("ascii")
+        self.tokens = self.text.split(" ")
+        self.position = 0
+        self.offset = newline + 1
+        return True
+
+    def take(self):
+        if self.position >= len(self.tokens):
+            return None
+        token = self.tokens[self.position]
+        self.position += 1
+        return token
+
+    def rest(self):
+        """The rest of the line as text ('' if none)."""
+        rest = " ".join(self.tokens[self.position:])
+        self.position = len(self.tokens)
+        return rest
+
+    def expect_word(self, word, context):
+        token = self.take()
+        if token != word:
+            raise self.error("expected '%s' %s, got %s"
+                             % (word, context, _quote(token)))
+
+    def parse_uint(self, token, digits, what, low, high):
+        if (digits is None or not digits or len(digits) > 20
+                or not digits.isdigit() or not digits.isascii()
+                or (len(digits) > 1 and digits[0] == "0")):
+            raise self.error("expected %s (a non-negative decimal integer), "
+                             "got %s" % (what, _quote(token)))
+        value = int(digits)
+        if value >= 1 << 64:
+            raise self.error("%s %s overflows" % (what, _quote(token)))
+        if not low <= value <= high:
+            raise self.error("%s %d is out of range (expected %d to %d)"
+                             % (what, value, low, high))
+        return value
+
+    def expect_uint(self, what, low=0, high=(1 << 64) - 1):
+        token = self.take()
+        return self.parse_uint(token, token, what, low, high)
+
+    def expect_line_end(self, context):
+        token = self.take()
+        if token is not None:
+            raise self.error("unexpected %s after %s" % (_quote(token),
+                                                         context))
+
+    def expect_dtype(self, allowed, what):
+        token = self.take()
+        if token not in allowed:
+            names = ["'%s'" % d for d in allowed]
+            listed = (", ".join(names[:-1]) + " or " + names[-1]
+                      if len(names) > 1 else names[0])
+            raise self.error("expected %s %s, got %s"
+                             % (what, listed, _quote(token)))
+        return token
+
+    def expect_shape(self, what):
+        rank = self.expect_uint("rank", 0, MAX_RANK)
+        return [self.expect_uint("dimension", 1, (1 << 63) - 1)
+                for _ in range(rank)]
+
+    # Records ------------------------------------------------------------
+
+    def parse(self):
+        bundle = Bundle()
+        self.bundle = bundle
+        if not self.next_line():
+            raise BundleError("line 1: empty input: expected "
+                              "'fusecc-bundle <version>'")
+        magic = self.take()
+        if magic != "fusecc-bundle":
+            raise self.error("not a fusecc bundle: expected 'fusecc-bundle "
+                             "<version>', got %s" % _quote(magic))
+        version = self.expect_uint("format version")
+        if version not in SUPPORTED_VERSIONS:
+            raise self.error("unsupported bundle format version %d (this "
+                             "reader reads versions %s)"
+                             % (version, ", ".join(
+                                 str(v) for v in SUPPORTED_VERSIONS)))
+        self.version = bundle.version = version
+        self.expect_line_end("the format version")
+        seen = {}
+        while True:
+            if not self.next_line():
+                raise self.error("unexpected end of data: expected %s"
+                                 % ("another 'entry' or 'ptx <bytes>'"
+                                    if bundle.entries else "an 'entry' record"))
+            record = self.take()
+            if record in ("chip", "precision"):
+                if bundle.entries:
+                    raise self.error("'%s' must come before the first entry"
+                                     % record)
+                if record in seen:
+                    raise self.error("duplicate '%s' record (first on line %d)"
+                                     % (record, seen[record]))
+                if bundle.constants:
+                    raise self.error("'%s' must come before the first 'const'"
+                                     % record)
+                seen[record] = self.line_number
+                if record == "chip":
+                    self.parse_chip()
+                else:
+                    self.parse_precision()
+            elif record == "const":
+                if self.version < 3:
+                    raise self.error("'const' record needs bundle format "
+                                     "version 3")
+                if bundle.entries:
+                    raise self.error("'const' must come before the first "
+                                     "entry")
+                if "chip" not in seen or "precision" not in seen:
+                    raise self.error("missing '%s' record before the first "
+                                     "'const'" % ("chip" if "chip" not in seen
+                                                  else "precision"))
+                self.parse_const()
+            elif record == "entry":
+                if "chip" not in seen or "precision" not in seen:
+                    raise self.error("missing '%s' record before the first "
+                                     "entry" % ("chip" if "chip" not in seen
+                                                else "precision"))
+                self.parse_entry()
+            elif record == "ptx":
+                if not bundle.entries:
+                    raise self.error("'ptx' before any 'entry' record (a "
+                                     "bundle has one or more entries)")
+                self.parse_ptx()
+                return bundle
+            elif record in ("arg", "workspace", "launch", "zero", "graph",
+                            "end"):
+                raise self.error("'%s' record outside an entry" % record)
+            else:
+                raise self.error("unknown record %s" % _quote(record))
+
+    def parse_chip(self):
+        token = self.take()
+        valid = token is not None and 3 < len(token) < 32 and \
+            token.startswith("sm_")
+        if valid:
+            digits = 0
+            for i, c in enumerate(token[3:]):
+                if "0" <= c <= "9" and i == digits:
+                    digits += 1
+                elif not ("a" <= c <= "z" and digits > 0):
+                    valid = False
+            valid = valid and digits > 0
+        if not valid:
+            raise self.error("expected a chip like 'sm_90' or 'sm_90a', got %s"
+                             % _quote(token))
+        self.bundle.chip = token
+        self.expect_line_end("the chip")
+
+    def parse_precision(self):
+        token = self.take()
+        if token not in ("ieee", "tf32"):
+            raise self.error("expected precision 'ieee' or 'tf32', got %s"
+                             % _quote(token))
+        self.bundle.precision = token
+        self.expect_line_end("the precision")
+
+    def parse_const(self):
+        constants = self.bundle.constants
+        index = self.expect_uint("const index")
+        if index != len(constants):
+            raise self.error("expected const index %d, got %d"
+                             % (len(constants), index))
+        if index >= MAX_CONSTANTS:
+            raise self.error("more than %d constants" % MAX_CONSTANTS)
+        name = self.take()
+        if name is None:
+            raise self.error("expected a const name, got end of line")
+        dtype = self.expect_dtype(tuple(DTYPE_SIZES), "const dtype")
+        shape = self.expect_shape("const")
+        self.expect_word("offset", "after the const dimensions")
+        offset = self.expect_uint("const offset")
+        if offset % CONST_ALIGNMENT:
+            raise self.error("const %d '%s' offset %d is not a multiple of %d"
+                             % (index, name, offset, CONST_ALIGNMENT))
+        self.expect_line_end("the const offset")
+        const = Const(index, name, dtype, shape, offset)
+        const.line = self.line_number
+        constants.append(const)
+
+    def parse_entry(self):
+        bundle = self.bundle
+        name = self.take()
+        if name is None:
+            raise self.error("expected an entry name, got end of line")
+        if any(e.name == name for e in bundle.entries):
+            raise self.error("duplicate entry name %s" % _quote(name))
+        entry = Entry(len(bundle.entries), name, self.line_number)
+        bundle.entries.append(entry)
+        self.expect_word("args", "after the entry name")
+        arg_count = self.expect_uint("arg count", 0, MAX_ENTRY_ITEMS)
+        workspace_count = 0
+        step_word = "steps" if self.version >= 3 else "launches"
+        if self.version >= 2:
+            self.expect_word("workspaces", "after the arg count")
+            workspace_count = self.expect_uint("workspace count", 0,
+                                               MAX_ENTRY_ITEMS)
+            self.expect_word(step_word, "after the workspace count")
+        else:
+            if self.position < len(self.tokens) and \
+                    self.tokens[self.position] == "workspaces":
+                raise self.error("'workspaces' in an entry header needs "
+                                 "bundle format version 2")
+            self.expect_word(step_word, "after the arg count")
+        step_count = self.expect_uint(
+            "step count" if self.version >= 3 else "launch count", 0,
+            MAX_ENTRY_ITEMS)
+        self.expect_line_end("the step count" if self.version >= 3
+                             else "the launch count")
+        start = self.line_number
+        step_name = "steps" if self.version >= 3 else "launches"
+        while True:
+            if not self.next_line():
+                raise self.error("unexpected end of data in entry '%s' "
+                                 "(started on line %d): expected 'end'"
+                                 % (name, start))
+            record = self.take()
+            if record == "arg":
+                if len(entry.args) == arg_count:
+                    raise self.error("entry '%s' declares %d args, found "
+                                     "another 'arg'" % (name, arg_count))
+                self.parse_arg(entry)
+            elif record == "workspace":
+                if self.version < 2:
+                    raise self.error("'workspace' record needs bundle format "
+                                     "version 2")
+                if len(entry.args) < arg_count:
+                    raise self.error("entry '%s' declares %d args but only %d "
+                                     "'arg' records precede this 'workspace'"
+                                     % (name, arg_count, len(entry.args)))
+                if len(entry.workspaces) == workspace_count:
+                    raise self.error("entry '%s' declares %d workspaces, found "
+                                     "another 'workspace'"
+                                     % (name, workspace_count))
+                self.parse_workspace(entry)
+            elif record in ("launch", "zero"):
+                if record == "zero" and self.version < 3:
+                    raise self.error("'zero' step needs bundle format "
+                                     "version 3")
+                if len(entry.args) < arg_count:
+                    raise self.error("entry '%s' declares %d args but only %d "
+                                     "'arg' records precede this '%s'"
+                                     % (name, arg_count, len(entry.args),
+                                        record))
+                if len(entry.workspaces) < workspace_count:
+                    raise self.error("entry '%s' declares %d workspaces but "
+                                     "only %d 'workspace' records precede "
+                                     "this '%s'" % (name, workspace_count,
+                                                    len(entry.workspaces),
+                                                    record))
+                if len(entry.steps) == step_count:
+                    raise self.error("entry '%s' declares %d %s, found "
+                                     "another '%s'" % (name, step_count,
+                                                       step_name, record))
+                if entry.graph:
+                    raise self.error("'%s' after a 'graph' line in entry '%s' "
+                                     "(%s come first)"
+                                     % (record, name, step_name))
+                if record == "launch":
+                    self.parse_launch(entry, arg_count, workspace_count)
+                else:
+                    self.parse_zero(entry, workspace_count)
+            elif record == "graph":
+                if (len(entry.args) < arg_count
+                        or len(entry.workspaces) < workspace_count
+                        or len(entry.steps) < step_count):
+                    raise self.error(
+                        "'graph' line in entry '%s' before its %d args, %d "
+                        "workspaces and %d %s (found %d, %d and %d)"
+                        % (name, arg_count, workspace_count, step_count,
+                           step_name, len(entry.args), len(entry.workspaces),
+                           len(entry.steps)))
+                text = self.rest()
+                if not text:
+                    raise self.error("expected graph text after 'graph'")
+                entry.graph.append(text)
+            elif record == "end":
+                self.expect_line_end("'end'")
+                if len(entry.args) < arg_count:
+                    raise self.error("entry '%s' declares %d args but has %d"
+                                     % (name, arg_count, len(entry.args)))
+                if len(entry.workspaces) < workspace_count:
+                    raise self.error("entry '%s' declares %d workspaces but "
+                                     "has %d" % (name, workspace_count,
+                                                 len(entry.workspaces)))
+                if len(entry.steps) < step_count:
+                    raise self.error("entry '%s' declares %d %s but has %d"
+                                     % (name, step_count, step_name,
+                                        len(entry.steps)))
+                return
+            elif record in ("entry", "ptx", "chip", "precision", "const"):
+                raise self.error("missing 'end' for entry '%s' (started on "
+                                 "line %d) before %s"
+                                 % (name, start, _quote(record)))
+            else:
+                raise self.error("unknown record %s in entry '%s'"
+                                 % (_quote(record), name))
+
+    def parse_arg(self, entry):
+        index = self.expect_uint("arg index")
+        if index != len(entry.args):
+            raise self.error("expected arg index %d, got %d"
+                             % (len(entry.args), index))
+        direction = self.take()
+        if direction == "in":
+            if entry.args and entry.args[-1].is_output:
+                raise self.error("input arg %d follows an output arg (inputs "
+                                 "come first, then outputs)" % index)
+        elif direction != "out":
+            raise self.error("expected 'in' or 'out', got %s"
+                             % _quote(direction))
+        name = self.take()
+        if name is None:
+            raise self.error("expected an arg name, got end of line")
+        dtypes = tuple(DTYPE_SIZES) if self.version >= 3 else _V2_ARG_DTYPES
+        dtype = self.expect_dtype(dtypes, "dtype")
+        shape = self.expect_shape("arg")
+        self.expect_line_end("the dimensions")
+        entry.args.append(Arg(index, name, direction == "out", dtype, shape))
+
+    def parse_workspace(self, entry):
+        index = self.expect_uint("workspace index")
+        if index != len(entry.workspaces):
+            raise self.error("expected workspace index %d, got %d"
+                             % (len(entry.workspaces), index))
+        dtypes = tuple(DTYPE_SIZES) if self.version >= 3 else ("f32",)
+        dtype = self.expect_dtype(dtypes, "workspace dtype")
+        count = self.expect_uint("workspace element count", 1)
+        role = None
+        if self.version >= 3:
+            role = self.take()
+            if role not in WORKSPACE_ROLES:
+                raise self.error("expected workspace role 'scratch', "
+                                 "'intermediate' or 'partials', got %s"
+                                 % _quote(role))
+        self.expect_line_end("the workspace role" if role else
+                             "the workspace element count")
+        entry.workspaces.append(Workspace(index, dtype, count, role))
+
+    def parse_param(self, entry, j, arg_count, workspace_count):
+        token = self.take()
+        if token is not None and token[:1] in ("w", "c"):
+            if token[0] == "w":
+                if self.version < 2:
+                    raise self.error("workspace param %s is not supported by "
+                                     "bundle format version 1" % _quote(token))
+                index = self.parse_uint(token, token[1:],
+                                        "workspace param index", 0,
+                                        (1 << 64) - 1)
+                if index >= workspace_count:
+                    raise self.error("param %d names workspace %d but entry "
+                                     "'%s' has %d workspaces"
+                                     % (j, index, entry.name, workspace_count))
+                return Param("workspace", index)
+            if self.version < 3:
+                raise self.error("const param %s needs bundle format "
+                                 "version 3" % _quote(token))
+            index = self.parse_uint(token, token[1:], "const param index", 0,
+                                    (1 << 64) - 1)
+            count = len(self.bundle.constants)
+            if index >= count:
+                raise self.error("param %d names const %d but the bundle has "
+                                 "%d constants" % (j, index, count))
+            return Param("const", index)
+        index = self.parse_uint(token, token, "param arg index", 0,
+                                (1 << 64) - 1)
+        if index >= arg_count:
+            raise self.error("param %d names arg %d but entry '%s' has %d args"
+                             % (j, index, entry.name, arg_count))
+        return Param("arg", index)
+
+    def parse_launch(self, entry, arg_count, workspace_count):
+        kernel = self.take()
+        if kernel is None:
+            raise self.error("expected a kernel name, got end of line")
+        self.expect_word("grid", "after the kernel name")
+        grid = [self.expect_uint("grid size", 1, (1 << 32) - 1)
+                for _ in range(3)]
+        self.expect_word("block", "after the grid size")
+        block = [self.expect_uint("block size", 1, 1024) for _ in range(3)]
+        if math.prod(block) > 1024:
+            raise self.error("block of %d threads exceeds 1024"
+                             % math.prod(block))
+        self.expect_word("smem", "after the block size")
+        smem = self.expect_uint("smem bytes", 0, (1 << 32) - 1)
+        self.expect_word("params", "after the smem bytes")
+        count = self.expect_uint("param count", 0, MAX_PARAMS)
+        params = [self.parse_param(entry, j, arg_count, workspace_count)
+                  for j in range(count)]
+        self.expect_line_end("the params")
+        entry.steps.append(Launch(kernel, grid, block, smem, params))
+
+    def parse_zero(self, entry, workspace_count):
+        token = self.take()
+        if token is None or not token.startswith("w"):
+            raise self.error("expected a workspace like 'w0' after 'zero', "
+                             "got %s" % _quote(token))
+        index = self.parse_uint(token, token[1:], "workspace index", 0,
+                                (1 << 64) - 1)
+        if index >= workspace_count:
+            raise self.error("'zero' names workspace %d but entry '%s' has %d "
+                             "workspaces" % (index, entry.name,
+                                             workspace_count))
+        self.expect_line_end("the workspace")
+        entry.steps.append(Zero(index))
+
+    def parse_ptx(self):
+        size = self.expect_uint("PTX byte count", 1)
+        self.expect_line_end("the PTX byte count")
+        remaining = len(self.data) - self.offset
+        if size > remaining:
+            raise self.error("'ptx' declares %d bytes but only %d remain"
+                             % (size, remaining))
+        ptx = self.data[self.offset:self.offset + size]
+        if b"\0" in ptx:
+            raise self.error("PTX contains a NUL byte at offset %d"
+                             % ptx.index(b"\0"))
+        self.bundle.ptx = ptx
+        self.offset += size
+        trailing = len(self.data) - self.offset
+        constants = self.bundle.constants
+        if self.version < 3 or not trailing:
+            if trailing:
+                raise self.error("%d bytes of trailing data after the %d-byte "
+                                 "PTX" % (trailing, size))
+            if constants:
+                raise self.error("%d constants but no 'data' section after "
+                                 "the PTX" % len(constants))
+            return
+        self.parse_data()
+
+    def parse_data(self):
+        # The data line follows the PTX blob; its line number continues
+        # from the `ptx` line plus the PTX's own lines.
+        self.line_number += self.bundle.ptx.count(b"\n")
+        if not self.next_line():  # pragma: no cover - trailing checked above
+            raise self.error("expected 'data <bytes>'")
+        self.expect_word("data", "after the PTX")
+        size = self.expect_uint("data byte count")
+        self.expect_line_end("the data byte count")
+        remaining = len(self.data) - self.offset
+        if size != remaining:
+            raise self.error("'data' declares %d bytes but %d remain"
+                             % (size, remaining))
+        self.bundle.data = self.data[self.offset:]
+        for const in self.bundle.constants:
+            if const.offset + const.byte_size > size:
+                raise BundleError(
+                    "line %d: const %d '%s' (%d bytes at offset %d) lies "
+                    "outside the %d-byte data section"
+                    % (const.line, const.index, const.name, const.byte_size,
+                       const.offset, size))
+
+
+def parse(data, path=None):
+    """Parses the bytes of a bundle; BundleError (prefixed with `path` when
+    given) if they do not follow the format."""
+    if isinstance(data, str):
+        data = data.encode()
+    try:
+        bundle = _Parser(bytes(data)).parse()
+    except BundleError as error:
+        if path is not None:
+            raise BundleError("%s: %s" % (path, error)) from None
+        raise
+    bundle.path = path
+    return bundle
+
+
+def read(path):
+    """Reads and parses the bundle file at `path`."""
+    path = str(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return parse(data, path)

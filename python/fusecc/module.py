@@ -1,0 +1,418 @@
+# ===- fusecc/module.py - Bundles as callables on PyTorch tensors -------=== #
+#
+# fusecc.load(path) -> Module: each entry of the bundle is a callable on
+# CUDA tensors. Arguments are checked (shape, dtype, device, contiguity,
+# 16-byte alignment, outputs aliasing nothing) with errors naming the
+# argument and what was expected; outputs are allocated or passed with out=;
+# the launch is enqueued on PyTorch's current stream without any host
+# synchronisation, so calls can be captured into CUDA graphs.
+#
+# The checks only use a tensor's shape, dtype, device, stride() and
+# data_ptr(), so they run (and are tested) without PyTorch on any object
+# that has those; other frameworks' tensors come in through DLPack.
+#
+# ===--------------------------------------------------------------------=== #
+
+from . import bundle as bundle_format
+from . import runtime as runtime_binding
+
+try:
+    import torch
+except ImportError:  # The package works without PyTorch (metadata, tests).
+    torch = None
+
+#: Manifest dtype -> PyTorch dtype name.
+TORCH_DTYPE_NAMES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16",
+                     "i32": "int32", "i64": "int64", "u8": "uint8"}
+_MANIFEST_DTYPES = {v: k for k, v in TORCH_DTYPE_NAMES.items()}
+ALIGNMENT = 16
+
+
+class ArgumentError(ValueError):
+    """An argument that does not match the entry's declaration."""
+
+
+def torch_dtype(name):
+    """The PyTorch dtype of manifest dtype `name` ("f32")."""
+    if torch is None:
+        raise ImportError("PyTorch is not installed")
+    return getattr(torch, TORCH_DTYPE_NAMES[name])
+
+
+def dtype_name(dtype):
+    """The manifest name of a tensor dtype (torch.float32 -> "f32"), or its
+    own text when it has none."""
+    text = str(dtype)
+    short = text.rsplit(".", 1)[-1]
+    if short in _MANIFEST_DTYPES:
+        return _MANIFEST_DTYPES[short]
+    return short if short in TORCH_DTYPE_NAMES else text
+
+
+def is_contiguous(shape, strides):
+    """Row-major contiguity as PyTorch defines it (size-1 dims are free)."""
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _is_tensor_like(value):
+    return all(hasattr(value, a) for a in ("shape", "dtype", "device",
+                                           "stride", "data_ptr"))
+
+
+def as_tensor(value, what):
+    """`value` as a tensor: a torch.Tensor as is, another framework's tensor
+    through DLPack, or any object with shape/dtype/device/stride/data_ptr
+    (used as is)."""
+    if torch is not None and isinstance(value, torch.Tensor):
+        return value
+    if hasattr(value, "__dlpack__") and torch is not None:
+        try:
+            return torch.from_dlpack(value)
+        except Exception as error:
+            raise ArgumentError("%s: DLPack conversion failed: %s"
+                                % (what, error)) from None
+    if _is_tensor_like(value):
+        return value
+    raise TypeError("%s: expected a torch.Tensor or a tensor with "
+                    "__dlpack__%s, got %s"
+                    % (what, "" if torch is not None else
+                       " (DLPack needs PyTorch, which is not installed)",
+                       type(value).__name__))
+
+
+def _device_text(device):
+    index = getattr(device, "index", None)
+    kind = getattr(device, "type", str(device))
+    return kind if index is None else "%s:%d" % (kind, index)
+
+
+def check_tensor(tensor, arg, what, device_index):
+    """Checks one tensor against its manifest `arg`; ArgumentError naming
+    `what` and the expectation otherwise. Returns its data pointer."""
+    device = tensor.device
+    if getattr(device, "type", None) != "cuda" or (
+            device_index is not None and device.index != device_index):
+        raise ArgumentError("%s: expected a CUDA tensor on cuda:%s, got one "
+                            "on %s" % (what, device_index,
+                                       _device_text(device)))
+    got = dtype_name(tensor.dtype)
+    if got != arg.dtype:
+        raise ArgumentError("%s: expected dtype %s (%s), got %s"
+                            % (what, TORCH_DTYPE_NAMES[arg.dtype], arg.dtype,
+                               TORCH_DTYPE_NAMES.get(got, got)))
+    shape = tuple(tensor.shape)
+    if shape != arg.shape:
+        raise ArgumentError("%s: expected shape %s, got %s"
+                            % (what, list(arg.shape), list(shape)))
+    if not is_contiguous(shape, tuple(tensor.stride())):
+        raise ArgumentError("%s: expected a contiguous tensor, got strides "
+                            "%s (call .contiguous())"
+                            % (what, list(tensor.stride())))
+    ptr = tensor.data_ptr()
+    if ptr % ALIGNMENT:
+        raise ArgumentError("%s: data pointer 0x%x is not %d-byte aligned (a "
+                            "view at an offset? call .clone())"
+                            % (what, ptr, ALIGNMENT))
+    return ptr
+
+
+def check_aliasing(ranges, entry):
+    """`ranges`: (pointer, byte size) per entry arg. Outputs may share
+    memory with no other argument (the kernels' buffers are noalias)."""
+    for i, arg in enumerate(entry.args):
+        if not arg.is_output:
+            continue
+        a0, a1 = ranges[i][0], ranges[i][0] + ranges[i][1]
+        for j, other in enumerate(entry.args):
+            b0, b1 = ranges[j][0], ranges[j][0] + ranges[j][1]
+            if j != i and a0 < b1 and b0 < a1:
+                raise ArgumentError(
+                    "entry '%s': output '%s' overlaps %s '%s' (outputs must "
+                    "not share memory with other arguments)"
+                    % (entry.name, arg.name,
+                       "output" if other.is_output else "input", other.name))
+
+
+class EntryFunction:
+    """One entry of a loaded bundle, callable as
+    f(*inputs, out=None, stream=None, **named_inputs)."""
+
+    def __init__(self, module, entry):
+        self.module = module
+        self.entry = entry
+        self.name = entry.name
+        self.inputs = entry.inputs
+        self.outputs = entry.outputs
+        self.__doc__ = "fusecc entry '%s': (%s) -> (%s)" % (
+            entry.name, ", ".join("%s: %s%s" % (a.name, a.dtype, list(a.shape))
+                                  for a in entry.inputs),
+            ", ".join("%s: %s%s" % (a.name, a.dtype, list(a.shape))
+                      for a in entry.outputs))
+
+    def __repr__(self):
+        return "<%s>" % self.__doc__
+
+    def _what(self, arg):
+        return "entry '%s' %s %d '%s'" % (
+            self.name, "output" if arg.is_output else "input",
+            arg.index - (len(self.inputs) if arg.is_output else 0), arg.name)
+
+    def _bind(self, args, kwargs):
+        """Positional and named inputs in declaration order."""
+        names = [a.name for a in self.inputs]
+        if len(args) > len(names):
+            raise TypeError("entry '%s' takes %d inputs (%s), got %d"
+                            % (self.name, len(names), ", ".join(names),
+                               len(args)))
+        values = list(args) + [None] * (len(names) - len(args))
+        given = [True] * len(args) + [False] * (len(names) - len(args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError("entry '%s' got an unexpected keyword argument "
+                                "'%s' (inputs: %s)"
+                                % (self.name, key, ", ".join(names)))
+            i = names.index(key)
+            if given[i]:
+                raise TypeError("entry '%s' got input '%s' twice"
+                                % (self.name, key))
+            values[i], given[i] = value, True
+        missing = [n for n, g in zip(names, given) if not g]
+        if missing:
+            raise TypeError("entry '%s' is missing input(s) %s"
+                            % (self.name, ", ".join("'%s'" % n
+                                                    for n in missing)))
+        return values
+
+    def _stream(self, stream):
+        if stream is None:
+            if torch is None:
+                raise ArgumentError("entry '%s': pass stream= (a CUstream "
+                                    "handle) when PyTorch is not installed"
+                                    % self.name)
+            return torch.cuda.current_stream(
+                self.module.device_index).cuda_stream
+        if isinstance(stream, int):
+            return stream
+        handle = getattr(stream, "cuda_stream", None)
+        if isinstance(handle, int):
+            return handle
+        raise TypeError("entry '%s': stream must be a torch.cuda.Stream or a "
+                        "CUstream handle (int), got %s"
+                        % (self.name, type(stream).__name__))
+
+    def _allocate(self, stream):
+        if torch is None:
+            raise ArgumentError("entry '%s': allocating outputs needs "
+                                "PyTorch; pass out=" % self.name)
+        device = torch.device("cuda", self.module.device_index)
+        context = (torch.cuda.stream(stream)
+                   if isinstance(stream, torch.cuda.Stream) else None)
+        if context is None:
+            return [torch.empty(a.shape, dtype=torch_dtype(a.dtype),
+                                device=device) for a in self.outputs]
+        with context:
+            return [torch.empty(a.shape, dtype=torch_dtype(a.dtype),
+                                device=device) for a in self.outputs]
+
+    def prepare(self, *args, out=None, stream=None, **kwargs):
+        """Checks and binds the arguments: (buffers, returned outputs,
+        stream handle, tensors to keep alive). Launches nothing."""
+        values = self._bind(args, kwargs)
+        device_index = self.module.device_index
+        tensors, ranges = [], []
+        for arg, value in zip(self.inputs, values):
+            what = self._what(arg)
+            tensor = as_tensor(value, what)
+            ranges.append((check_tensor(tensor, arg, what, device_index),
+                           arg.byte_size))
+            tensors.append(tensor)
+        handle = self._stream(stream)
+        if out is None:
+            results = self._allocate(stream)
+        else:
+            results = list(out) if isinstance(out, (tuple, list)) else [out]
+            if len(results) != len(self.outputs):
+                raise ArgumentError(
+                    "entry '%s': out= has %d tensors, the entry has %d "
+                    "outputs (%s)" % (self.name, len(results),
+                                      len(self.outputs),
+                                      ", ".join(a.name for a in self.outputs)))
+        for arg, value in zip(self.outputs, results):
+            what = self._what(arg)
+            tensor = as_tensor(value, what)
+            ranges.append((check_tensor(tensor, arg, what, device_index),
+                           arg.byte_size))
+            tensors.append(tensor)
+        check_aliasing(ranges, self.entry)
+        return (runtime_binding.buffers(ranges), results, handle, tensors)
+
+    def __call__(self, *args, out=None, stream=None, **kwargs):
+        buffer_array, results, handle, tensors = self.prepare(
+            *args, out=out, stream=stream, **kwargs)
+        self.module.launch_buffers(self.entry.index, buffer_array, handle)
+        if out is not None:
+            return out
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+class Module:
+    """A loaded bundle: entries by attribute (module.decoder), by name
+    (module["decoder"]), or module(...) when there is only one."""
+
+    def __init__(self, path, lib=None, device=None):
+        path = str(path)
+        self.path = path
+        self.bundle = bundle_format.read(path)
+        self.runtime = runtime_binding.Runtime.get(lib)
+        self.device_index = self._device_index(device)
+        self._loaded = runtime_binding.LoadedBundle(self.runtime, path)
+        try:
+            if not self.runtime.entry_names_match(
+                    self._loaded.handle, [e.name for e in self.bundle.entries]):
+                raise runtime_binding.FuseccError(
+                    "%s: the runtime and fusecc.bundle disagree on the "
+                    "entries (a runtime of another format version?)" % path)
+            self._load_module()
+        except BaseException:
+            self._loaded.close()
+            raise
+        self._entries = {e.name: EntryFunction(self, e)
+                         for e in self.bundle.entries}
+
+    @staticmethod
+    def _device_index(device):
+        if device is None:
+            if torch is not None and torch.cuda.is_available():
+                return torch.cuda.current_device()
+            return 0
+        if isinstance(device, int):
+            return device
+        kind = getattr(device, "type", None)
+        if kind is None and isinstance(device, str):
+            kind, _, index = device.partition(":")
+            if kind == "cuda":
+                return int(index) if index else (
+                    torch.cuda.current_device() if torch is not None else 0)
+        elif kind == "cuda":
+            index = device.index
+            if index is not None:
+                return index
+            return torch.cuda.current_device() if torch is not None else 0
+        raise ValueError("device must be a CUDA device, got %r" % (device,))
+
+    def _load_module(self):
+        if torch is not None and torch.cuda.is_available():
+            # PyTorch's (primary) context of the device must be current
+            # when the runtime looks for one.
+            with torch.cuda.device(self.device_index):
+                torch.empty(1, device=torch.device("cuda", self.device_index))
+                self._loaded.load()
+        else:
+            self._loaded.load()
+
+    # Entries -------------------------------------------------------------
+
+    @property
+    def entries(self):
+        """The entry names, in bundle order."""
+        return list(self._entries)
+
+    def __getitem__(self, name):
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise KeyError("%s has no entry '%s' (entries: %s)"
+                           % (self.path, name, ", ".join(self._entries))) \
+                from None
+
+    def __getattr__(self, name):
+        entries = self.__dict__.get("_entries")
+        if entries is not None and name in entries:
+            return entries[name]
+        raise AttributeError("%s has no entry or attribute '%s' (entries: %s)"
+                             % (self.__dict__.get("path", "module"), name,
+                                ", ".join(entries or ())))
+
+    def __contains__(self, name):
+        return name in self._entries
+
+    def __iter__(self):
+        return iter(self._entries.values())
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __call__(self, *args, **kwargs):
+        if len(self._entries) != 1:
+            raise TypeError("%s has %d entries (%s): call one by name"
+                            % (self.path, len(self._entries),
+                               ", ".join(self._entries)))
+        return next(iter(self._entries.values()))(*args, **kwargs)
+
+    def __repr__(self):
+        return "<fusecc.Module %s: %s>" % (self.path, ", ".join(self._entries))
+
+    # Constants and launching ----------------------------------------------
+
+    @property
+    def constants(self):
+        """The bundle's constants (fusecc.bundle.Const), version 3."""
+        return self.bundle.constants
+
+    def constant(self, name_or_index):
+        """A constant's value as a CPU torch tensor (from the data section;
+        the runtime holds its own copy on the device)."""
+        from .reference import constant_tensor
+        constants = self.bundle.constants
+        if isinstance(name_or_index, int):
+            return constant_tensor(self.bundle, name_or_index)
+        for const in constants:
+            if const.name == name_or_index:
+                return constant_tensor(self.bundle, const.index)
+        raise KeyError("%s has no constant '%s'" % (self.path, name_or_index))
+
+    def launch_buffers(self, entry_index, buffer_array, stream):
+        """The unchecked launch (beyond the runtime's own size, alignment
+        and overlap checks): `buffer_array` from fusecc.runtime.buffers,
+        `stream` a CUstream handle."""
+        if not self._loaded.module:
+            raise runtime_binding.FuseccError("%s: module is closed"
+                                              % self.path)
+        self._loaded.launch(entry_index, buffer_array, stream)
+
+    def launch_raw(self, entry_index, buffer_array, stream):
+        """fusecc_module_launch alone: no checks beyond the runtime's and no
+        context binding (the module's context must be current). For timing
+        loops that prepared their buffers once."""
+        self.runtime.launch(self._loaded.module, entry_index, buffer_array,
+                            stream)
+
+    def close(self):
+        """Unloads the module (also when garbage collected)."""
+        loaded = self.__dict__.get("_loaded")
+        if loaded is not None:
+            loaded.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def load(path, lib=None, device=None):
+    """Loads the bundle at `path` into the CUDA context of `device` (default:
+    PyTorch's current device) through libfusecc_runtime.so (`lib`, default:
+    fusecc.runtime.find_library())."""
+    return Module(path, lib=lib, device=device)

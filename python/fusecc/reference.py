@@ -1,0 +1,464 @@
+# ===- fusecc/reference.py - Bundle graph lines as a PyTorch function ---=== #
+#
+# Rebuilds an entry's op graph from its `graph` lines (docs/bundle.md, plus
+# version 3's `const_tensor` and `group_norm`) as a callable on PyTorch
+# tensors: graph(*inputs) -> output(s), in whatever dtype the inputs have
+# (float64 for a reference, float32 for eager/torch.compile baselines).
+#
+# Every op is one row of OPS: its operand count, its attributes, how they
+# are converted once at parse time (so calls do no parsing and
+# torch.compile traces nothing but tensor code) and the PyTorch function
+# that evaluates it. An op not in the table is a GraphError naming it.
+# Parsing needs no PyTorch; evaluating does.
+#
+# ===--------------------------------------------------------------------=== #
+
+import struct
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # Parsing and validation work without PyTorch.
+    torch = None
+    F = None
+
+
+class GraphError(ValueError):
+    """A graph line that cannot be rebuilt."""
+
+
+def f32(value):
+    """Rounds a Python float to the nearest float32, as the kernels see it."""
+    return struct.unpack("f", struct.pack("f", float(value)))[0]
+
+
+def value_id(token, line):
+    try:
+        if not token.startswith("%"):
+            raise ValueError(token)
+        return int(token[1:])
+    except ValueError:
+        raise GraphError("bad value name '%s' in '%s'" % (token, line)) \
+            from None
+
+
+class Op:
+    """One parsed graph line `%k = <op> <operands> <literal> <key=value...>`.
+    `literals` holds bare tokens (the value of `const`, the `c<j>` of
+    `const_tensor`); `params` the attributes converted by the op's row."""
+
+    def __init__(self, line):
+        tokens = line.split(" ")
+        if len(tokens) < 3 or tokens[1] != "=" or not tokens[0].startswith("%"):
+            raise GraphError("cannot parse graph line '%s'" % line)
+        self.line = line
+        self.result = value_id(tokens[0], line)
+        self.kind = tokens[2]
+        self.operands = []
+        self.literals = []
+        self.attrs = {}
+        self.params = {}
+        for token in tokens[3:]:
+            if token.startswith("%"):
+                if self.attrs or self.literals:
+                    raise GraphError("operand after attributes in '%s'" % line)
+                self.operands.append(value_id(token, line))
+            elif "=" in token:
+                key, _, value = token.partition("=")
+                if key in self.attrs:
+                    raise GraphError("attribute '%s' given twice in '%s'"
+                                     % (key, line))
+                self.attrs[key] = value
+            elif not self.attrs:
+                self.literals.append(token)
+            else:
+                raise GraphError("unexpected token '%s' in '%s'"
+                                 % (token, line))
+
+    def int_list(self, key, rank, default):
+        """The comma-separated integers of attribute `key`, `rank` of them."""
+        text = self.attrs.get(key)
+        if text is None:
+            return [default] * rank
+        try:
+            values = [int(v) for v in text.split(",")]
+        except ValueError:
+            raise GraphError("%s=%s is not a list of integers in '%s'"
+                             % (key, text, self.line)) from None
+        if len(values) != rank:
+            raise GraphError("%s has %d values, expected %d in '%s'"
+                             % (key, len(values), rank, self.line))
+        return values
+
+
+class OpSpec:
+    """A row of OPS: operand count, literal count, allowed attributes, the
+    attribute conversion (op -> None, fills op.params) and the evaluation
+    (op, operand values, (first input, constants)) -> value."""
+
+    def __init__(self, operands, attrs, evaluate, prepare=None, literals=0):
+        self.low, self.high = operands
+        self.attrs = frozenset(attrs)
+        self.evaluate = evaluate
+        self.prepare = prepare
+        self.literals = literals
+
+
+def _tensor(env, v):
+    """`v` as a tensor: a Python-float constant becomes a rank-0 tensor of
+    the first input's dtype and device. `env` is the evaluation's (first
+    input, constants) pair: a plain tuple, so that torch.compile traces
+    the evaluation without user objects."""
+    if isinstance(v, float):
+        like = env[0]
+        if like is None:
+            raise GraphError("a scalar constant needs a tensor input to "
+                             "take its dtype from")
+        return torch.tensor(v, dtype=like.dtype, device=like.device)
+    return v
+
+
+# Evaluations -------------------------------------------------------------
+
+def _unary(function):
+    return lambda op, a, env: function(_tensor(env, a[0]))
+
+
+def _extremum(kind):
+    def evaluate(op, a, env):
+        p, q = a
+        if isinstance(p, float) and isinstance(q, float):
+            return max(p, q) if kind == "maximum" else min(p, q)
+        function = torch.maximum if kind == "maximum" else torch.minimum
+        return function(_tensor(env, p), _tensor(env, q))
+    return evaluate
+
+
+def _conv_transpose(op, a, env):
+    x, w = a[0], a[1]
+    b = a[2] if len(a) == 3 else None
+    rank = x.dim() - 2
+    function = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
+                3: F.conv_transpose3d}.get(rank)
+    if function is None:
+        raise GraphError("conv_transpose of rank-%d input" % x.dim())
+    return function(x, w, b,
+                    stride=op.int_list("stride", rank, 1),
+                    padding=op.int_list("padding", rank, 0),
+                    output_padding=op.int_list("output_padding", rank, 0),
+                    groups=op.params["groups"],
+                    dilation=op.int_list("dilation", rank, 1))
+
+
+def _layer_norm(op, a, env):
+    x = _tensor(env, a[0])
+    rank = op.params["rank"]
+    if not 1 <= rank <= x.dim():
+        raise GraphError("normalized_rank=%d for a rank-%d input"
+                         % (rank, x.dim()))
+    weight = a[1] if len(a) > 1 else None
+    bias = a[2] if len(a) > 2 else None
+    return F.layer_norm(x, tuple(x.shape[x.dim() - rank:]), weight, bias,
+                        op.params["eps"])
+
+
+def _group_norm(op, a, env):
+    x = _tensor(env, a[0])
+    groups = op.params["groups"]
+    if x.dim() < 2 or x.shape[1] % groups:
+        raise GraphError("groups=%d does not divide the %s channels of a "
+                         "rank-%d input in '%s'"
+                         % (groups, x.shape[1] if x.dim() > 1 else "missing",
+                            x.dim(), op.line))
+    weight = a[1] if len(a) > 1 else None
+    bias = a[2] if len(a) > 2 else None
+    return F.group_norm(x, groups, weight, bias, op.params["eps"])
+
+
+def _const_tensor(op, a, env):
+    index = op.params["index"]
+    if env[1] is None or index >= len(env[1]):
+        raise GraphError("'%s' needs constant c%d, but %s constants were "
+                         "given" % (op.line, index,
+                                    len(env[1]) if env[1]
+                                    is not None else "no"))
+    value = env[1][index]
+    like = env[0]
+    if like is not None:
+        dtype = like.dtype if value.is_floating_point() else value.dtype
+        if value.dtype != dtype or value.device != like.device:
+            value = value.to(device=like.device, dtype=dtype)
+    return value
+
+
+# Attribute conversions ---------------------------------------------------
+
+def _prepare_conv(op):
+    op.params["groups"] = int(op.attrs.get("groups", "1"))
+
+
+def _prepare_gelu(op):
+    op.params["approximate"] = op.attrs.get("approximate", "none")
+    if op.params["approximate"] not in ("none", "tanh"):
+        raise GraphError("gelu approximate=%s in '%s'"
+                         % (op.params["approximate"], op.line))
+
+
+def _prepare_leaky_relu(op):
+    op.params["slope"] = f32(op.attrs.get("slope", "0.01"))
+
+
+def _prepare_clamp(op):
+    for key in ("min", "max"):
+        op.params[key] = f32(op.attrs[key]) if key in op.attrs else None
+
+
+def _prepare_const(op):
+    op.params["value"] = f32(op.literals[0])
+
+
+def _prepare_const_tensor(op):
+    token = op.literals[0]
+    digits = token[1:]
+    if not token.startswith("c") or not digits.isdigit() or (
+            len(digits) > 1 and digits[0] == "0"):
+        raise GraphError("expected a constant like 'c0', got '%s' in '%s'"
+                         % (token, op.line))
+    op.params["index"] = int(digits)
+
+
+def _prepare_softmax(op):
+    op.params["dim"] = int(op.attrs["dim"])
+
+
+def _prepare_layer_norm(op):
+    op.params["rank"] = int(op.attrs["normalized_rank"])
+    op.params["eps"] = f32(op.attrs.get("eps", "1e-5"))
+
+
+def _prepare_group_norm(op):
+    op.params["groups"] = int(op.attrs["groups"])
+    if op.params["groups"] < 1:
+        raise GraphError("groups=%d in '%s'" % (op.params["groups"], op.line))
+    op.params["eps"] = f32(op.attrs.get("eps", "1e-5"))
+    if len(op.operands) == 2:
+        raise GraphError("group_norm takes a weight and a bias or neither in "
+                         "'%s'" % op.line)
+
+
+BINARY_OPS = ("add", "sub", "mul", "div", "maximum", "minimum", "pow")
+UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "erf", "tanh",
+             "sigmoid", "relu", "silu", "softplus", "mish", "hardsigmoid",
+             "hardswish", "gelu", "leaky_relu", "clamp")
+
+#: Op name -> OpSpec. The PyTorch functions are looked up when called, so
+#: the table (and parsing) exists without PyTorch.
+OPS = {
+    "conv_transpose": OpSpec((2, 3), ("stride", "padding", "output_padding",
+                                      "dilation", "groups"),
+                             _conv_transpose, _prepare_conv),
+    "add": OpSpec((2, 2), (), lambda op, a, env: a[0] + a[1]),
+    "sub": OpSpec((2, 2), (), lambda op, a, env: a[0] - a[1]),
+    "mul": OpSpec((2, 2), (), lambda op, a, env: a[0] * a[1]),
+    "div": OpSpec((2, 2), (), lambda op, a, env: a[0] / a[1]),
+    "pow": OpSpec((2, 2), (), lambda op, a, env: a[0] ** a[1]),
+    "maximum": OpSpec((2, 2), (), _extremum("maximum")),
+    "minimum": OpSpec((2, 2), (), _extremum("minimum")),
+    "neg": OpSpec((1, 1), (), _unary(lambda x: -x)),
+    "abs": OpSpec((1, 1), (), _unary(lambda x: torch.abs(x))),
+    "exp": OpSpec((1, 1), (), _unary(lambda x: torch.exp(x))),
+    "log": OpSpec((1, 1), (), _unary(lambda x: torch.log(x))),
+    "sqrt": OpSpec((1, 1), (), _unary(lambda x: torch.sqrt(x))),
+    "rsqrt": OpSpec((1, 1), (), _unary(lambda x: torch.rsqrt(x))),
+    "erf": OpSpec((1, 1), (), _unary(lambda x: torch.erf(x))),
+    "tanh": OpSpec((1, 1), (), _unary(lambda x: torch.tanh(x))),
+    "sigmoid": OpSpec((1, 1), (), _unary(lambda x: torch.sigmoid(x))),
+    "relu": OpSpec((1, 1), (), _unary(lambda x: torch.relu(x))),
+    "silu": OpSpec((1, 1), (), _unary(lambda x: F.silu(x))),
+    "softplus": OpSpec((1, 1), (), _unary(lambda x: F.softplus(x))),
+    "mish": OpSpec((1, 1), (), _unary(lambda x: F.mish(x))),
+    "hardsigmoid": OpSpec((1, 1), (), _unary(lambda x: F.hardsigmoid(x))),
+    "hardswish": OpSpec((1, 1), (), _unary(lambda x: F.hardswish(x))),
+    "gelu": OpSpec((1, 1), ("approximate",), lambda op, a, env: F.gelu(
+        _tensor(env, a[0]), approximate=op.params["approximate"]),
+        _prepare_gelu),
+    "leaky_relu": OpSpec((1, 1), ("slope",), lambda op, a, env: F.leaky_relu(
+        _tensor(env, a[0]), op.params["slope"]), _prepare_leaky_relu),
+    "clamp": OpSpec((1, 1), ("min", "max"), lambda op, a, env: torch.clamp(
+        _tensor(env, a[0]), op.params["min"], op.params["max"]),
+        _prepare_clamp),
+    "const": OpSpec((0, 0), (), lambda op, a, env: op.params["value"],
+                    _prepare_const, literals=1),
+    "const_tensor": OpSpec((0, 0), (), _const_tensor, _prepare_const_tensor,
+                           literals=1),
+    "softmax": OpSpec((1, 1), ("dim",), lambda op, a, env: torch.softmax(
+        _tensor(env, a[0]), dim=op.params["dim"]), _prepare_softmax),
+    "layer_norm": OpSpec((1, 3), ("normalized_rank", "eps"), _layer_norm,
+                         _prepare_layer_norm),
+    "group_norm": OpSpec((1, 3), ("groups", "eps"), _group_norm,
+                         _prepare_group_norm),
+}
+
+
+def validate(op):
+    """Checks `op` against its row of OPS and converts its attributes into
+    op.params; GraphError naming the line otherwise."""
+    spec = OPS.get(op.kind)
+    if spec is None:
+        raise GraphError("unknown op '%s' in '%s' (known: %s)"
+                         % (op.kind, op.line, ", ".join(sorted(OPS))))
+    if not spec.low <= len(op.operands) <= spec.high:
+        raise GraphError("'%s' takes %d to %d operands in '%s'"
+                         % (op.kind, spec.low, spec.high, op.line))
+    if len(op.literals) != spec.literals:
+        if spec.literals:
+            raise GraphError("'%s' without a value in '%s'"
+                             % (op.kind, op.line))
+        raise GraphError("unexpected token '%s' in '%s'"
+                         % (op.literals[0], op.line))
+    unknown = set(op.attrs) - spec.attrs
+    if unknown:
+        raise GraphError("unknown attribute(s) %s in '%s'"
+                         % (", ".join(sorted(unknown)), op.line))
+    if spec.prepare is not None:
+        try:
+            spec.prepare(op)
+        except GraphError:
+            raise
+        except (KeyError, ValueError) as error:
+            raise GraphError("bad or missing attribute (%s) in '%s'"
+                             % (error, op.line)) from None
+    op.evaluate = spec.evaluate
+
+
+class Graph:
+    """An entry's graph lines as a callable: graph(*inputs) -> outputs.
+
+    Works in whatever dtype the inputs have. Scalar constants are Python
+    floats rounded to float32, so they take the inputs' dtype; tensor
+    constants (`const_tensor c<j>`, from `constants`, a list of tensors such
+    as constant_tensors(bundle)) are converted to the first input's device,
+    floating ones also to its dtype: bind() does that once."""
+
+    def __init__(self, lines, input_count, constants=None):
+        self.lines = list(lines)
+        self.input_count = input_count
+        self.constants = None if constants is None else list(constants)
+        self.ops = []
+        self.returns = None
+        defined = set(range(input_count))
+        for line in self.lines:
+            if line.startswith("return"):
+                tokens = line.split(" ")[1:]
+                if not tokens or line.split(" ")[0] != "return":
+                    raise GraphError("'return' without values")
+                self.returns = [value_id(t, line) for t in tokens]
+                for v in self.returns:
+                    if v not in defined:
+                        raise GraphError("return of undefined %%%d" % v)
+                continue
+            op = Op(line)
+            validate(op)
+            if op.kind == "const_tensor" and self.constants is not None and \
+                    op.params["index"] >= len(self.constants):
+                raise GraphError("'%s' names constant c%d but there are %d "
+                                 "constants" % (line, op.params["index"],
+                                                len(self.constants)))
+            for v in op.operands:
+                if v not in defined:
+                    raise GraphError("use of undefined %%%d in '%s'" % (v, line))
+            if op.result in defined:
+                raise GraphError("%%%d defined twice" % op.result)
+            defined.add(op.result)
+            self.ops.append(op)
+        if self.returns is None:
+            raise GraphError("graph has no 'return' line")
+
+    def bind(self, dtype, device):
+        """A copy whose constants are already on `device` (floating ones in
+        `dtype`), so calls on such inputs convert nothing."""
+        graph = Graph.__new__(Graph)
+        graph.__dict__.update(self.__dict__)
+        if self.constants is not None:
+            graph.constants = [
+                c.to(device=device, dtype=dtype if c.is_floating_point()
+                     else c.dtype) for c in self.constants]
+        return graph
+
+    def roles(self):
+        """Maps input value ids that feed a conv_transpose as weight or bias
+        to that op (both are initialised from the weight's fan)."""
+        roles = {}
+        for op in self.ops:
+            if op.kind == "conv_transpose":
+                for operand in op.operands[1:]:
+                    roles.setdefault(operand, op)
+        return roles
+
+    def conv_ops(self):
+        return [op for op in self.ops if op.kind == "conv_transpose"]
+
+    def const_sources(self):
+        """Maps value ids defined by `const_tensor` to their constant index."""
+        return {op.result: op.params["index"] for op in self.ops
+                if op.kind == "const_tensor"}
+
+    def evaluate(self, inputs, shapes=None, conv_operand=None):
+        """Runs the graph. When `shapes` is a dict, records the shape of
+        every tensor value in it (value id -> tuple). When `conv_operand`
+        is given, it maps the input and weight operands of every
+        conv_transpose that are results of other ops (not graph inputs or
+        constants, which a caller adjusts itself, e.g. rounds to TF32)."""
+        if torch is None:
+            raise ImportError("evaluating a graph needs PyTorch")
+        values = dict(enumerate(inputs))
+        env = (inputs[0] if inputs else None, self.constants)
+        computed = None
+        if conv_operand is not None:
+            sources = self.const_sources()
+            computed = {op.result for op in self.ops
+                        if op.result not in sources}
+        for op in self.ops:
+            a = [values[i] for i in op.operands]
+            if computed is not None and op.kind == "conv_transpose":
+                a = [conv_operand(v) if k < 2 and op.operands[k] in computed
+                     else v for k, v in enumerate(a)]
+            values[op.result] = op.evaluate(op, a, env)
+        if shapes is not None:
+            for key, value in values.items():
+                if hasattr(value, "shape"):
+                    shapes[key] = tuple(value.shape)
+        outputs = tuple(_tensor(env, values[v]) for v in self.returns)
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def __call__(self, *inputs):
+        return self.evaluate(inputs)
+
+
+def constant_tensor(bundle, index):
+    """Constant `index` of a parsed bundle as a CPU tensor (a copy of its
+    bytes in the data section)."""
+    if torch is None:
+        raise ImportError("constant tensors need PyTorch")
+    from .module import torch_dtype
+    const = bundle.constants[index]
+    data = bytearray(bundle.constant_bytes(index))
+    return torch.frombuffer(data, dtype=torch_dtype(const.dtype)).reshape(
+        const.shape)
+
+
+def constant_tensors(bundle):
+    """Every constant of a parsed bundle as CPU tensors, in index order."""
+    return [constant_tensor(bundle, k) for k in range(len(bundle.constants))]
+
+
+def entry_graph(bundle, entry, device=None, dtype=None):
+    """The Graph of `entry` (a fusecc.bundle.Entry) with the bundle's
+    constants (without PyTorch: parsed only, no constants); bound to
+    `dtype`/`device` when both are given."""
+    constants = constant_tensors(bundle) if bundle.constants and \
+        torch is not None else None
+    graph = Graph(entry.graph, entry.input_count, constants)
+    if device is not None and dtype is not None:
+        graph = graph.bind(dtype, device)
+    return graph

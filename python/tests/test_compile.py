@@ -1,0 +1,163 @@
+# ===- python/tests/test_compile.py - fusecc.compile and the CLI lookup -=== #
+#
+# The fusecc CLI is replaced by a script that records its arguments and
+# writes a fixed bundle, so these tests check the package's side (finding
+# the CLI, its command line, error reporting, export, loading) and not the
+# ONNX importer. The export test needs PyTorch; the load after it also needs
+# the runtime and its fake driver (test_runtime.py).
+#
+# ===--------------------------------------------------------------------=== #
+
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+
+import fusecc  # noqa: E402
+from fusecc import compiler  # noqa: E402
+import samples  # noqa: E402
+import test_runtime  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+FAKE_CLI = """#!%s
+import json, shutil, sys
+args = sys.argv[1:]
+with open(%r, "w") as f:
+    json.dump({"args": args, "onnx_bytes": len(open(args[0], "rb").read())},
+              f)
+if "--fail" in args:
+    sys.stderr.write("model.onnx: error: node 'Conv_3' (Conv): not supported\\n")
+    sys.exit(1)
+if "--no-output" not in args:
+    shutil.copyfile(%r, args[args.index("-o") + 1])
+"""
+
+
+class Cli(unittest.TestCase):
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="fusecc-test-")
+        self.record = os.path.join(self.dir, "record.json")
+        self.bundle = samples.write(self.dir, "fixed.fcb",
+                                    samples.v2_fake_bundle())
+        self.cli = os.path.join(self.dir, "fusecc")
+        with open(self.cli, "w") as f:
+            f.write(FAKE_CLI % (sys.executable, self.record, self.bundle))
+        os.chmod(self.cli, os.stat(self.cli).st_mode | stat.S_IXUSR)
+        self.onnx = samples.write(self.dir, "model.onnx", b"onnx bytes")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def recorded(self):
+        with open(self.record) as f:
+            return json.load(f)
+
+    def test_environment_variable_first(self):
+        with mock.patch.dict(os.environ, {"FUSECC_BIN": self.cli}):
+            self.assertEqual(compiler.find_cli(), self.cli)
+
+    def test_bad_environment_variable(self):
+        with mock.patch.dict(os.environ, {"FUSECC_BIN": "/nonexistent/fusecc"}):
+            with self.assertRaisesRegex(fusecc.CompileError,
+                                        "FUSECC_BIN='/nonexistent/fusecc' is "
+                                        "not an executable file"):
+                compiler.find_cli()
+
+    def test_path_then_build_dir(self):
+        env = {"PATH": self.dir}
+        with mock.patch.dict(os.environ, env), \
+                mock.patch.dict(os.environ, {}, clear=False):
+            os.environ.pop("FUSECC_BIN", None)
+            self.assertEqual(compiler.find_cli(), self.cli)
+            candidates = compiler.cli_candidates()
+            self.assertEqual(candidates[-1], os.path.join(
+                samples.REPO, "build", "bin", "fusecc"))
+
+    def test_missing_cli(self):
+        empty = os.path.join(self.dir, "empty")
+        os.mkdir(empty)
+        with mock.patch.dict(os.environ, {"PATH": empty}), \
+                mock.patch.object(compiler, "_REPO_DIR", empty):
+            os.environ.pop("FUSECC_BIN", None)
+            with self.assertRaisesRegex(fusecc.CompileError,
+                                        "the fusecc compiler is not installed:"
+                                        " set FUSECC_BIN"):
+                compiler.find_cli()
+            if torch is not None:  # compile() fails before exporting.
+                with self.assertRaisesRegex(fusecc.CompileError,
+                                            "not installed"):
+                    fusecc.compile(torch.nn.ReLU(), torch.zeros(1))
+
+    def test_command_line(self):
+        out = os.path.join(self.dir, "out.fcb")
+        compiler.compile_onnx(self.onnx, out, "ieee", "sm_90", ["--x=1"],
+                              cli=self.cli)
+        self.assertEqual(self.recorded()["args"], [
+            self.onnx, "-o", out, "--precision=ieee", "--chip=sm_90", "--x=1"])
+        self.assertTrue(os.path.exists(out))
+
+    def test_compiler_error_carries_its_messages(self):
+        with self.assertRaises(fusecc.CompileError) as caught:
+            compiler.compile_onnx(self.onnx, os.path.join(self.dir, "o.fcb"),
+                                  extra_args=["--fail"], cli=self.cli)
+        self.assertIn("failed (exit 1)", str(caught.exception))
+        self.assertIn("node 'Conv_3' (Conv): not supported",
+                      str(caught.exception))
+
+    def test_no_bundle_written(self):
+        with self.assertRaisesRegex(fusecc.CompileError, "wrote no bundle"):
+            compiler.compile_onnx(self.onnx, os.path.join(self.dir, "o.fcb"),
+                                  extra_args=["--no-output"], cli=self.cli)
+
+    def test_bad_precision(self):
+        with self.assertRaisesRegex(ValueError, "precision must be one of "
+                                    "ieee, tf32, got 'fp16'"):
+            compiler.compile_onnx(self.onnx, "o.fcb", "fp16", cli=self.cli)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed: "
+                     "torch.onnx.export needs it")
+    @unittest.skipIf(test_runtime.LIBS is None, "the runtime and its fake "
+                     "CUDA driver are not built")
+    def test_compile_exports_runs_the_cli_and_loads(self):
+        case = test_runtime.FakeDriver
+        case.setUpClass()
+        try:
+            model = torch.nn.Sequential(torch.nn.ConvTranspose2d(4, 2, 2, 2),
+                                        torch.nn.ReLU())
+            kept = os.path.join(self.dir, "kept.fcb")
+            with mock.patch.dict(os.environ, {"FUSECC_BIN": self.cli}):
+                module = fusecc.compile(model, (torch.zeros(1, 4, 3, 3),),
+                                        precision="tf32", output=kept,
+                                        lib=case.lib, device=0,
+                                        extra_args=["--emit=bundle"])
+            record = self.recorded()
+            self.assertGreater(record["onnx_bytes"], 0)
+            self.assertEqual(record["args"][0].rsplit("/", 1)[-1],
+                             "model.onnx")
+            self.assertEqual(record["args"][3:], ["--precision=tf32",
+                                                  "--chip=sm_90a",
+                                                  "--emit=bundle"])
+            self.assertEqual(module.entries, ["layer", "pair"])
+            self.assertEqual(module.path, kept)
+            # The temporary directory is gone.
+            self.assertFalse(os.path.exists(os.path.dirname(
+                record["args"][0])))
+            module.close()
+        finally:
+            case.tearDownClass()
+
+
+if __name__ == "__main__":
+    unittest.main()

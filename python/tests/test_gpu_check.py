@@ -1,0 +1,210 @@
+# ===- python/tests/test_gpu_check.py - bench/gpu_check.py without a GPU -=== #
+#
+# The parts of the GPU checker that need no GPU: it imports without
+# PyTorch, reads bundles of every format version through the package, counts
+# convolution FLOPs, formats its table, and refuses to run without CUDA.
+#
+# ===--------------------------------------------------------------------=== #
+
+import contextlib
+import importlib.util
+import io
+import itertools
+import os
+import struct
+import sys
+import unittest
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+
+import samples  # noqa: E402
+from fusecc.reference import Graph  # noqa: E402
+
+spec = importlib.util.spec_from_file_location(
+    "gpu_check", os.path.join(samples.REPO, "bench", "gpu_check.py"))
+gpu_check = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gpu_check)
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def brute_force_flops(x_shape, w_shape, stride, padding, output_padding,
+                      dilation):
+    """2 * N * Cin * Cout/groups * (input position, tap) pairs inside the
+    output, counted one pair at a time."""
+    rank = len(x_shape) - 2
+    out = [(x_shape[2 + d] - 1) * stride[d] - 2 * padding[d] +
+           dilation[d] * (w_shape[2 + d] - 1) + output_padding[d] + 1
+           for d in range(rank)]
+    pairs = 0
+    for position in itertools.product(*[range(n) for n in x_shape[2:]]):
+        for tap in itertools.product(*[range(k) for k in w_shape[2:]]):
+            if all(0 <= position[d] * stride[d] + tap[d] * dilation[d] -
+                   padding[d] < out[d] for d in range(rank)):
+                pairs += 1
+    return 2 * x_shape[0] * x_shape[1] * w_shape[1] * pairs
+
+
+class GpuCheck(unittest.TestCase):
+
+    def test_bundles_of_every_version(self):
+        for name, directory, version in (
+                ("sample.fcb", samples.RUNTIME_DATA, 1),
+                ("sample_v2.fcb", samples.RUNTIME_DATA, 2),
+                ("sample_v3.fcb", samples.DATA, 3)):
+            b = gpu_check.Bundle("unused.so", os.path.join(directory, name))
+            self.assertEqual(b.parsed.version, version)
+            for entry in b.entries:
+                graph = b.graph(entry)
+                self.assertEqual(len(graph.returns), len(entry.outputs))
+                self.assertIn("->", gpu_check.shape_summary(entry))
+        self.assertEqual(b.constant_bytes(b.entries[0]), 96 + 3 * 12)
+        self.assertEqual(len(graph.constants or []), 4 if torch else 0)
+
+    def test_shape_summary(self):
+        b = gpu_check.Bundle("unused.so", os.path.join(samples.RUNTIME_DATA,
+                                                        "sample.fcb"))
+        self.assertEqual(gpu_check.shape_summary(b.entries[0]),
+                         "64x1024 y 1024 -> 64x1024")
+
+    def test_conv_flops(self):
+        cases = [((2, 3, 4, 5), (3, 2, 3, 3), [2, 1], [1, 0], [1, 0], [1, 2]),
+                 ((1, 2, 5), (2, 4, 4), [3], [2], [2], [1]),
+                 ((1, 1, 2, 3, 2), (1, 2, 2, 3, 2), [2, 2, 1], [0, 1, 0],
+                  [1, 0, 0], [1, 1, 2])]
+        for x, w, stride, padding, output_padding, dilation in cases:
+            rank = len(x) - 2
+            line = ("%%2 = conv_transpose %%0 %%1 stride=%s padding=%s "
+                    "output_padding=%s dilation=%s" % tuple(
+                        ",".join(map(str, v)) for v in
+                        (stride, padding, output_padding, dilation)))
+            op = Graph([line, "return %2"], 2).ops[0]
+            with self.subTest(rank=rank):
+                self.assertEqual(gpu_check.conv_flops(op, x, w),
+                                 brute_force_flops(x, w, stride, padding,
+                                                   output_padding, dilation))
+
+    def test_table(self):
+        rows = [{"bundle": "a.fcb", "entry": "e", "precision": "tf32",
+                 "shape": "1x2 -> 1x2", "rel_l2": 1.5e-4, "max_abs": 2e-3,
+                 "allclose": True, "status": "PASS", "fusecc_ms": 0.125,
+                 "eager_ms": 0.25, "speedup_eager": 2.0, "pct_floor": 50.0},
+                {"bundle": "b.fcb", "status": "ERROR", "error": "x"}]
+        text = gpu_check.format_table(rows, markdown=True).splitlines()
+        self.assertEqual(len(text), 4)
+        self.assertTrue(text[0].startswith("| bundle | prec | shape |"))
+        self.assertIn("| a.fcb:e | tf32 | 1x2 -> 1x2 | 1.50e-04 | 2.00e-03 | "
+                      "yes | PASS | 0.1250 | 0.2500 | - | 2.00x | - | - | - | "
+                      "50% |", text[2])
+        plain = gpu_check.format_table(rows, markdown=False).splitlines()
+        self.assertEqual(len({len(line.rstrip()) for line in plain[:2]}), 1)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_round_tf32(self):
+        values = [1.0, 1.0 + 2 ** -11, 1.0 + 2 ** -10 + 2 ** -11, -3.3,
+                  1e-40, 3.4e38, float("inf"), -0.0]
+
+        def reference(v):  # cvt.rna.tf32.f32 on the bits.
+            bits = struct.unpack("<I", struct.pack("<f", v))[0]
+            if (bits >> 23) & 0xFF == 0xFF:
+                return v
+            bits = (bits + 0x1000) & ~0x1FFF & 0xFFFFFFFF
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+        out = gpu_check.round_tf32(torch.tensor(values)).tolist()
+        self.assertEqual(out, [reference(v) for v in values])
+
+    def test_refuses_to_run_without_cuda(self):
+        err = io.StringIO()
+        with mock.patch.object(sys, "argv", ["gpu_check.py", "--no-time"]), \
+                contextlib.redirect_stderr(err):
+            if torch is None:
+                self.assertEqual(gpu_check.main(), 2)
+                self.assertIn("PyTorch is not installed", err.getvalue())
+            elif not torch.cuda.is_available():
+                self.assertEqual(gpu_check.main(), 2)
+                self.assertIn("no CUDA device", err.getvalue())
+            else:
+                self.skipTest("a CUDA device is visible")
+
+
+class StubModule:
+    """Stands in for the loaded module: its entry "kernel" writes what
+    `compute(inputs)` returns into the outputs."""
+
+    def __init__(self, compute):
+        self.compute = compute
+
+    def __getitem__(self, name):
+        def call(*inputs, out):
+            out[0].copy_(self.compute(inputs))
+            return out
+        return call
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class CheckEntryOnCpu(unittest.TestCase):
+    """check_entry on a v3 bundle (constants, group norm) on the CPU, with
+    a stub in place of the kernels."""
+
+    def run_check(self, compute):
+        path = os.path.join(samples.DATA, "sample_v3.fcb")
+        bundle = gpu_check.Bundle("unused.so", path)
+        bundle.module = StubModule(compute)
+        args = mock.Mock(no_time=True)
+        stream = mock.Mock(cuda_stream=0)
+        with mock.patch.object(torch.cuda, "current_stream",
+                               return_value=stream), \
+                mock.patch.object(torch.cuda, "synchronize"):
+            return gpu_check.check_entry(bundle, bundle.entries[0], args,
+                                         torch.device("cpu")), bundle
+
+    def graph_on(self, bundle, rounded):
+        graph = bundle.graph(bundle.entries[0])
+        if rounded:
+            graph = Graph(graph.lines, 1, [gpu_check.round_tf32(c) if k == 0
+                                           else c for k, c in
+                                           enumerate(graph.constants)])
+        return graph.bind(torch.float64, "cpu")
+
+    def test_exact_kernel_passes(self):
+        holder = {}
+
+        def exact(inputs):
+            return holder["graph"](inputs[0].double()).float()
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, False)
+        row, _ = self.run_check(exact)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertLess(row["rel_l2"], 1e-6)
+        self.assertIn("rel_l2_tf32_operands", row)
+        op = holder["graph"].conv_ops()[0]
+        self.assertEqual(row["conv_gflop"] * 1e9, gpu_check.conv_flops(
+            op, (1, 2, 3, 3), (2, 3, 2, 2)))
+
+    def test_tf32_kernel_passes_against_rounded_operands(self):
+        holder = {}
+
+        def tf32(inputs):
+            x = gpu_check.round_tf32(inputs[0]).double()
+            return holder["graph"](x).float()
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, True)
+        row, _ = self.run_check(tf32)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertLess(row["rel_l2_tf32_operands"], 1e-6)
+
+    def test_wrong_kernel_fails(self):
+        row, _ = self.run_check(lambda inputs: torch.zeros(1, 3, 6, 6))
+        self.assertEqual(row["status"], "FAIL")
+        self.assertAlmostEqual(row["rel_l2"], 1.0)
+
+
+if __name__ == "__main__":
+    unittest.main()

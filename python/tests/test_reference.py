@@ -1,0 +1,313 @@
+# ===- python/tests/test_reference.py - fusecc.reference (graph lines) -=== #
+#
+# Parsing and validation are pure Python and always run. Evaluation needs
+# PyTorch (CPU is enough): those tests skip when it is not installed.
+#
+# ===--------------------------------------------------------------------=== #
+
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+
+from fusecc import bundle, reference  # noqa: E402
+from fusecc.reference import Graph, GraphError  # noqa: E402
+import samples  # noqa: E402
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    torch = None
+
+needs_torch = unittest.skipIf(torch is None, "PyTorch is not installed: "
+                              "graph evaluation needs it")
+
+
+class Parsing(unittest.TestCase):
+
+    def test_every_documented_form_is_in_the_table(self):
+        with open(os.path.join(samples.REPO, "docs", "bundle.md")) as f:
+            text = f.read()
+        binary = re.search(r"with binary in ([a-z ]+)\n", text).group(1)
+        unary = re.search(r"with unary in ([a-z_ ]+?)\s*\n\s*([a-z_ ]+?)"
+                          r"\s+gelu", text)
+        names = binary.split() + unary.group(1).split() + \
+            unary.group(2).split() + ["gelu", "leaky_relu", "clamp",
+                                      "conv_transpose", "const", "softmax",
+                                      "layer_norm"]
+        self.assertGreater(len(names), 25)
+        for name in names:
+            self.assertIn(name, reference.OPS)
+        for name in ("const_tensor", "group_norm"):
+            self.assertIn(name, reference.OPS)
+
+    def test_params_are_converted_at_parse_time(self):
+        g = Graph(["%1 = leaky_relu %0 slope=0.1", "%2 = clamp %1 max=0.3",
+                   "%3 = gelu %2 approximate=tanh", "%4 = softmax %3 dim=1",
+                   "%5 = layer_norm %4 normalized_rank=2 eps=1e-06",
+                   "%6 = group_norm %5 groups=4", "%7 = const_tensor c12",
+                   "%8 = const 0.1", "return %6"], 1)
+        params = [op.params for op in g.ops]
+        self.assertEqual(params[0]["slope"], reference.f32(0.1))
+        self.assertNotEqual(reference.f32(0.1), 0.1)
+        self.assertEqual((params[1]["min"], params[1]["max"]),
+                         (None, reference.f32(0.3)))
+        self.assertEqual(params[2]["approximate"], "tanh")
+        self.assertEqual(params[3]["dim"], 1)
+        self.assertEqual((params[4]["rank"], params[4]["eps"]),
+                         (2, reference.f32(1e-6)))
+        self.assertEqual((params[5]["groups"], params[5]["eps"]),
+                         (4, reference.f32(1e-5)))
+        self.assertEqual(params[6]["index"], 12)
+        self.assertEqual(params[7]["value"], reference.f32(0.1))
+
+    def test_roles_and_conv_ops(self):
+        g = Graph(["%3 = conv_transpose %0 %1 %2 stride=2 groups=1",
+                   "%4 = relu %3", "return %4"], 3)
+        self.assertEqual(len(g.conv_ops()), 1)
+        self.assertEqual(sorted(g.roles()), [1, 2])
+
+    def test_bundle_graphs_parse(self):
+        for path in (os.path.join(samples.RUNTIME_DATA, "sample.fcb"),
+                     os.path.join(samples.RUNTIME_DATA, "sample_v2.fcb"),
+                     os.path.join(samples.DATA, "sample_v3.fcb")):
+            b = bundle.read(path)
+            for entry in b.entries:
+                g = Graph(entry.graph, entry.input_count)
+                self.assertEqual(len(g.returns), len(entry.outputs))
+        entry = bundle.read(os.path.join(samples.DATA,
+                                         "sample_v3.fcb")).entries[0]
+        self.assertEqual(Graph(entry.graph, 1).const_sources(),
+                         {1: 0, 2: 1, 4: 2, 5: 3})
+
+    ERRORS = [
+        (["%1 = frobnicate %0", "return %1"], "unknown op 'frobnicate' in "
+         "'%1 = frobnicate %0' (known: "),
+        (["%1 = add %0", "return %1"], "'add' takes 2 to 2 operands"),
+        (["%1 = relu %0 slope=2", "return %1"], "unknown attribute(s) slope"),
+        (["%1 = gelu %0 approximate=erf", "return %1"], "gelu approximate=erf"),
+        (["%1 = softmax %0", "return %1"], "bad or missing attribute ('dim')"),
+        (["%1 = softmax %0 dim=x", "return %1"], "bad or missing attribute"),
+        (["%1 = const", "return %1"], "'const' without a value"),
+        (["%1 = relu %0 5", "return %1"], "unexpected token '5'"),
+        (["%1 = const_tensor 3", "return %1"], "expected a constant like 'c0', "
+         "got '3'"),
+        (["%1 = const_tensor c01", "return %1"], "got 'c01'"),
+        (["%1 = group_norm %0 %0 groups=2", "return %1"],
+         "group_norm takes a weight and a bias or neither"),
+        (["%1 = group_norm %0 groups=0", "return %1"], "groups=0"),
+        (["%1 = group_norm %0 eps=1", "return %1"], "bad or missing attribute"),
+        (["%1 = relu %2", "return %1"], "use of undefined %2"),
+        (["%0 = relu %0", "return %0"], "%0 defined twice"),
+        (["%1 = relu %0"], "graph has no 'return' line"),
+        (["return %3"], "return of undefined %3"),
+        (["return"], "'return' without values"),
+        (["%1 relu %0", "return %1"], "cannot parse graph line"),
+        (["%1 = add %0 eps=1 %0", "return %1"], "operand after attributes"),
+        (["%1 = clamp %0 min=1 min=2", "return %1"], "attribute 'min' given "
+         "twice"),
+        (["%x = relu %0", "return %x"], "bad value name '%x'"),
+    ]
+
+    def test_errors(self):
+        for lines, fragment in self.ERRORS:
+            with self.subTest(lines[0]):
+                with self.assertRaises(GraphError) as caught:
+                    Graph(lines, 1)
+                self.assertIn(fragment, str(caught.exception))
+
+    def test_constant_index_checked_when_constants_given(self):
+        with self.assertRaisesRegex(GraphError, "'%1 = const_tensor c2' names "
+                                    "constant c2 but there are 2 constants"):
+            Graph(["%1 = const_tensor c2", "return %1"], 1, [None, None])
+
+
+@needs_torch
+class Evaluation(unittest.TestCase):
+    """Each op against the PyTorch function it stands for (CPU, float64)."""
+
+    def setUp(self):
+        torch.manual_seed(0)
+        self.x = torch.randn(2, 4, 3, 5, dtype=torch.float64)
+        self.y = torch.rand(2, 4, 3, 5, dtype=torch.float64) + 0.5
+
+    def run_graph(self, lines, *inputs, constants=None):
+        return Graph(lines, len(inputs), constants)(*inputs)
+
+    def test_binary(self):
+        x, y = self.x, self.y
+        expected = {"add": x + y, "sub": x - y, "mul": x * y, "div": x / y,
+                    "maximum": torch.maximum(x, y),
+                    "minimum": torch.minimum(x, y), "pow": y ** x}
+        for name, value in expected.items():
+            with self.subTest(name):
+                a, b = ("%1", "%0") if name == "pow" else ("%0", "%1")
+                out = self.run_graph(["%%2 = %s %s %s" % (name, a, b),
+                                      "return %2"], x, y)
+                self.assertTrue(torch.equal(out, value))
+
+    def test_unary(self):
+        x = self.x
+        f32 = reference.f32
+        expected = {
+            "neg": -x, "abs": x.abs(), "exp": x.exp(), "log": self.y.log(),
+            "sqrt": self.y.sqrt(), "rsqrt": self.y.rsqrt(), "erf": x.erf(),
+            "tanh": x.tanh(), "sigmoid": x.sigmoid(), "relu": x.relu(),
+            "silu": F.silu(x), "softplus": F.softplus(x), "mish": F.mish(x),
+            "hardsigmoid": F.hardsigmoid(x), "hardswish": F.hardswish(x),
+            "gelu": F.gelu(x),
+            "gelu approximate=tanh": F.gelu(x, approximate="tanh"),
+            "leaky_relu slope=0.2": F.leaky_relu(x, f32(0.2)),
+            "leaky_relu": F.leaky_relu(x, f32(0.01)),
+            "clamp min=-0.5 max=0.25": x.clamp(f32(-0.5), 0.25),
+            "clamp min=0.1": x.clamp(min=f32(0.1)),
+        }
+        for form, value in expected.items():
+            name, _, attrs = form.partition(" ")
+            operand = "%1" if name in ("log", "sqrt", "rsqrt") else "%0"
+            line = "%%2 = %s %s%s" % (name, operand,
+                                      " " + attrs if attrs else "")
+            with self.subTest(form):
+                out = self.run_graph([line, "return %2"], x, self.y)
+                self.assertTrue(torch.equal(out, value))
+
+    def test_scalar_constants_take_the_input_dtype(self):
+        for dtype in (torch.float64, torch.float32):
+            x = self.x.to(dtype)
+            out = self.run_graph(["%1 = const 0.1", "%2 = mul %0 %1",
+                                  "%3 = const 2.0", "%4 = const 3.0",
+                                  "%5 = maximum %3 %4", "%6 = add %2 %5",
+                                  "return %6"], x)
+            self.assertEqual(out.dtype, dtype)
+            self.assertTrue(torch.equal(out, x * reference.f32(0.1) + 3.0))
+
+    def test_constant_return_is_a_tensor(self):
+        out = self.run_graph(["%1 = const 1.5", "return %1"], self.x)
+        self.assertEqual((out.dtype, out.dim(), out.item()),
+                         (torch.float64, 0, 1.5))
+
+    def test_softmax_layer_norm_group_norm(self):
+        x = self.x
+        w = torch.randn(3, 5, dtype=torch.float64)
+        b = torch.randn(3, 5, dtype=torch.float64)
+        gw = torch.randn(4, dtype=torch.float64)
+        gb = torch.randn(4, dtype=torch.float64)
+        eps = reference.f32(1e-5)
+        cases = [
+            (["%1 = softmax %0 dim=1"], (x,), torch.softmax(x, 1)),
+            (["%3 = layer_norm %0 %1 %2 normalized_rank=2 eps=1e-05"],
+             (x, w, b), F.layer_norm(x, (3, 5), w, b, eps)),
+            (["%1 = layer_norm %0 normalized_rank=1"], (x,),
+             F.layer_norm(x, (5,), None, None, eps)),
+            (["%3 = group_norm %0 %1 %2 groups=2 eps=1e-05"], (x, gw, gb),
+             F.group_norm(x, 2, gw, gb, eps)),
+            (["%1 = group_norm %0 groups=4 eps=0.001"], (x,),
+             F.group_norm(x, 4, None, None, reference.f32(1e-3))),
+        ]
+        for lines, inputs, value in cases:
+            with self.subTest(lines[0]):
+                result = lines[0].split(" ")[0]
+                out = self.run_graph(lines + ["return " + result], *inputs)
+                self.assertTrue(torch.equal(out, value))
+
+    def test_runtime_shape_errors(self):
+        with self.assertRaisesRegex(GraphError, "normalized_rank=5 for a "
+                                    "rank-4 input"):
+            self.run_graph(["%1 = layer_norm %0 normalized_rank=5",
+                            "return %1"], self.x)
+        with self.assertRaisesRegex(GraphError, "groups=3 does not divide the "
+                                    "4 channels"):
+            self.run_graph(["%1 = group_norm %0 groups=3", "return %1"],
+                           self.x)
+
+    def test_conv_transpose(self):
+        for rank in (1, 2, 3):
+            x = torch.randn((2, 4) + (5,) * rank, dtype=torch.float64)
+            w = torch.randn((4, 3) + (3,) * rank, dtype=torch.float64)
+            b = torch.randn(6, dtype=torch.float64)
+            ints = ",".join(["2"] * rank)
+            ones = ",".join(["1"] * rank)
+            line = ("%%3 = conv_transpose %%0 %%1 %%2 stride=%s padding=%s "
+                    "output_padding=%s dilation=%s groups=2"
+                    % (ints, ones, ones, ones))
+            function = [F.conv_transpose1d, F.conv_transpose2d,
+                        F.conv_transpose3d][rank - 1]
+            expected = function(x, w, b, stride=2, padding=1,
+                                output_padding=1, groups=2)
+            with self.subTest(rank=rank):
+                out = self.run_graph([line, "return %3"], x, w, b)
+                self.assertTrue(torch.equal(out, expected))
+
+    def test_two_returns(self):
+        a, b = self.run_graph(["%1 = relu %0", "%2 = neg %0", "return %1 %2"],
+                              self.x)
+        self.assertTrue(torch.equal(a, self.x.relu()))
+        self.assertTrue(torch.equal(b, -self.x))
+
+    def test_v3_bundle_with_constants(self):
+        b = bundle.read(os.path.join(samples.DATA, "sample_v3.fcb"))
+        entry = b.entries[0]
+        constants = reference.constant_tensors(b)
+        self.assertEqual([tuple(c.shape) for c in constants],
+                         [(2, 3, 2, 2), (3,), (3,), (3,)])
+        self.assertEqual(constants[1].tolist(), samples.V3_BIAS)
+        weight = torch.tensor(samples.V3_WEIGHT).reshape(2, 3, 2, 2)
+        self.assertTrue(torch.equal(constants[0], weight))
+        x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
+        graph = reference.entry_graph(b, entry, "cpu", torch.float64)
+        self.assertEqual(graph.constants[0].dtype, torch.float64)
+        shapes = {}
+        out = graph.evaluate([x], shapes)
+        conv = F.conv_transpose2d(x, weight.double(),
+                                  torch.tensor(samples.V3_BIAS).double(),
+                                  stride=2)
+        expected = F.silu(F.group_norm(
+            conv, 1, torch.tensor(samples.V3_GAMMA).double(),
+            torch.tensor(samples.V3_BETA).double(), reference.f32(1e-5)))
+        self.assertTrue(torch.equal(out, expected))
+        self.assertEqual(tuple(out.shape), entry.outputs[0].shape)
+        self.assertEqual(shapes[3], (1, 3, 6, 6))
+        self.assertEqual(shapes[1], (2, 3, 2, 2))
+        # Unbound: constants converted to the input's dtype on the fly.
+        unbound = Graph(entry.graph, 1, constants)
+        self.assertTrue(torch.equal(unbound(x), expected))
+        # Float32 evaluation (eager baselines) stays float32.
+        self.assertEqual(unbound(x.float()).dtype, torch.float32)
+
+    def test_conv_operand_hook_sees_computed_operands_only(self):
+        x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
+        w0 = torch.randn(2, 2, 2, 2, dtype=torch.float64)
+        w1 = torch.randn(2, 1, 2, 2, dtype=torch.float64)
+        lines = ["%1 = const_tensor c0", "%2 = conv_transpose %0 %1 stride=2,2",
+                 "%3 = relu %2", "%4 = const_tensor c1",
+                 "%5 = conv_transpose %3 %4 stride=2,2", "return %5"]
+        seen = []
+
+        def hook(value):
+            seen.append(tuple(value.shape))
+            return value * 2
+        out = Graph(lines, 1, [w0, w1]).evaluate([x], conv_operand=hook)
+        self.assertEqual(seen, [(1, 2, 6, 6)])
+        h = F.conv_transpose2d(x, w0, stride=2).relu()
+        self.assertTrue(torch.equal(
+            out, F.conv_transpose2d(h * 2, w1, stride=2)))
+
+    def test_missing_constants_at_call(self):
+        with self.assertRaisesRegex(GraphError, "needs constant c0, but no "
+                                    "constants were given"):
+            self.run_graph(["%1 = const_tensor c0", "%2 = add %0 %1",
+                            "return %2"], self.x)
+
+    def test_integer_constants_keep_their_dtype(self):
+        c = torch.arange(5, dtype=torch.int64)
+        out = self.run_graph(["%1 = const_tensor c0", "return %1"], self.x,
+                             constants=[c])
+        self.assertEqual(out.dtype, torch.int64)
+
+
+if __name__ == "__main__":
+    unittest.main()
