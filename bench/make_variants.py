@@ -63,6 +63,15 @@ def graph(name, n, cin, cout, spatial, k, s, p, op, d, groups, bias, epilogue):
             body.append(f"  {nxt} = fuse.layer_norm {cur} weight(%lnw : {tensor(wn)}) "
                         f"bias(%lnb : {tensor(wn)}) {{normalized_rank = 1 : i64, "
                         f"epsilon = 1.0e-05 : f64}} : {ty}")
+        elif kind == "group_norm":
+            wn = [cout]
+            extra_args += [f"%gnw: {tensor(wn)} {{fuse.name = \"gn_weight\"}}",
+                           f"%gnb: {tensor(wn)} {{fuse.name = \"gn_bias\"}}"]
+            body.append(f"  {nxt} = fuse.group_norm {cur} weight(%gnw : {tensor(wn)}) "
+                        f"bias(%gnb : {tensor(wn)}) {{num_groups = {step[1]} : i64, "
+                        f"epsilon = 1.0e-05 : f64}} : {ty}")
+        elif kind == "leaky_relu":
+            body.append(f"  {nxt} = fuse.leaky_relu {cur} {{slope = 0.2 : f64}} : {ty}")
         elif kind in ("sigmoid", "gelu", "tanh", "relu"):
             body.append(f"  {nxt} = fuse.{kind} {cur} : {ty}")
         elif kind in ("add", "mul") and step[1] == "chan":
@@ -99,6 +108,16 @@ VARIANTS = [
     ("v_conv1d_tanh", 3, 7, 5, [7], 5, 2, 2, 1, 1, 1, True, [("tanh",)]),
     ("v_softmax_last", 1, 4, 9, [5, 7], 3, 1, 0, 0, 1, 1, True,
      [("softmax", 3)]),
+    # Plans: group_norm (statistics spanning blocks) behind the conv, and a
+    # softmax over a spatial dim (a normalisation kernel of its own).
+    ("v_gn_gelu", 3, 5, 6, [5, 7], 3, 1, 0, 0, 1, 1, True,
+     [("gelu",), ("group_norm", 3)]),
+    ("v_gn3d_leaky", 1, 3, 9, [1, 5, 7], 3, 2, 1, 1, 1, 1, True,
+     [("relu",), ("group_norm", 9), ("leaky_relu",)]),
+    ("v_gn_one_group_big", 1, 4, 8, [30, 40], 4, 2, 1, 0, 1, 1, False,
+     [("group_norm", 1), ("sigmoid",)]),
+    ("v_softmax_spatial", 3, 4, 5, [5, 7], 3, 2, 1, 1, 1, 1, True,
+     [("softmax", 2), ("add", "chan")]),
 ]
 
 
