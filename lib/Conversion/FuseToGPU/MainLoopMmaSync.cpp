@@ -1,4 +1,4 @@
-//===- MainLoopMmaSync.cpp - mma.sync m16n8k8 on the tensor cores --------===//
+//===- MainLoopMmaSync.cpp - mma.sync m16n8k8 on the tensor cores ---------===//
 //
 // The tensor-core step of the synchronous main loop (`emitSyncMainLoop`):
 // warps own 16-channel x 8-position tiles of one W phase (whose valid W taps
