@@ -1,0 +1,431 @@
+//===- EmitContext.h - what the kernel emitters share -----------*- C++ -*-===//
+//
+// The device code of a fused kernel is written by one emitter per family,
+// one file each, all working on one explicit `EmitContext`:
+//
+//   IndexMath.cpp        block decomposition, valid-tap ranges, rounds
+//   Staging.cpp          inputs and weights into shared memory (registers,
+//                        cp.async copies of the re-laid-out operands)
+//   MainLoopFMA.cpp      the synchronous main loop (FMA and mma.sync) and
+//                        its FMA accumulation
+//   MainLoopMmaSync.cpp  mma.sync m16n8k8 warp coordinates, MMAs, stores
+//   MainLoopWgmma.cpp    the wgmma main loop: descriptors, rounds, stores
+//   Epilogue.cpp         the walk over the output tile, element values and
+//                        the stores to global memory
+//   LineReduction.cpp    softmax / layer_norm line statistics and the
+//                        normalisation on load
+//   ClusterExchange.cpp  cluster barriers and distributed shared memory
+//   Relayout.cpp         the weight / input re-layout kernels
+//   FastMath.cpp         exp / reciprocal rewrites of the finished function
+//   KernelBuilder.cpp    the driver (`buildKernelFunction`)
+//
+// The context holds what does not change while a kernel is emitted (the
+// kernel, its analysis and tile config, the launch and shared-memory plans)
+// and the values every family reads (thread id, the block's tile origin,
+// the valid-tap ranges, warp coordinates), set once by the family that
+// computes them. Emitters take the context and return values; the builder
+// (`EmitBuilder`) carries the index arithmetic shorthands.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_LIB_CONVERSION_FUSETOGPU_EMITCONTEXT_H
+#define FUSECC_LIB_CONVERSION_FUSETOGPU_EMITCONTEXT_H
+
+#include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <numeric>
+#include <optional>
+
+namespace fusecc::emit {
+
+using mlir::ArrayRef;
+using mlir::SmallVector;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+
+//===----------------------------------------------------------------------===//
+// Builder
+//===----------------------------------------------------------------------===//
+
+/// The builder of the emitters: an `ImplicitLocOpBuilder` with shorthands
+/// for the index arithmetic (unsigned division and remainder of
+/// non-negative indices) and f32 constants. Static values are folded by
+/// canonicalize later, so the shorthands never fold themselves, except that
+/// adding 0 and multiplying or dividing by 1 return the operand.
+class EmitBuilder : public mlir::ImplicitLocOpBuilder {
+public:
+  using ImplicitLocOpBuilder::ImplicitLocOpBuilder;
+
+  /// An index constant.
+  Value c(int64_t v) { return mlir::arith::ConstantIndexOp::create(*this, v); }
+  /// An f32 constant.
+  Value f(double v) {
+    return mlir::arith::ConstantOp::create(*this, getF32FloatAttr(v));
+  }
+  Value add(Value x, Value y) {
+    return mlir::arith::AddIOp::create(*this, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return mlir::arith::SubIOp::create(*this, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return mlir::arith::MulIOp::create(*this, x, y);
+  }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, c(y)); }
+  Value divu(Value x, int64_t y) {
+    return y == 1 ? x : mlir::arith::DivUIOp::create(*this, x, c(y));
+  }
+  Value remu(Value x, int64_t y) {
+    return mlir::arith::RemUIOp::create(*this, x, c(y));
+  }
+  /// x / y for a signed x known to be a multiple of y.
+  Value divExact(Value x, int64_t y) {
+    return y == 1 ? x : mlir::arith::DivSIOp::create(*this, x, c(y));
+  }
+  Value floorDiv(Value x, int64_t y) {
+    return y == 1 ? x : mlir::arith::FloorDivSIOp::create(*this, x, c(y));
+  }
+  Value cmp(mlir::arith::CmpIPredicate p, Value x, Value y) {
+    return mlir::arith::CmpIOp::create(*this, p, x, y);
+  }
+  Value ult(Value x, int64_t y) {
+    return cmp(mlir::arith::CmpIPredicate::ult, x, c(y));
+  }
+  Value andI(Value x, Value y) {
+    return mlir::arith::AndIOp::create(*this, x, y);
+  }
+  /// 0 <= x < hi for a signed index, as one unsigned compare.
+  Value inRange(Value x, int64_t hi) { return ult(x, hi); }
+  /// Loads f32 `mem[idx]` if `cond`, else yields 0.
+  Value guardedLoad(Value cond, Value mem, ValueRange idx);
+};
+
+//===----------------------------------------------------------------------===//
+// Shared records
+//===----------------------------------------------------------------------===//
+
+/// One element of a block's output tile: tile coordinates (row, channel,
+/// position) and the output coordinates they stand for.
+struct Element {
+  Value r, cl, wl, ch, oh, ow;
+};
+
+/// The valid taps of one dim for a block: the arithmetic progression of taps
+/// of the block's stride phase, cut to those whose input row (any of `rows`
+/// consecutive rows) lies inside the input. `count` may be zero.
+struct TapRange {
+  Value first;           ///< First valid tap.
+  int64_t step = 1;      ///< Tap step.
+  Value input;           ///< Input index of the first valid tap (row 0).
+  int64_t inputStep = 1; ///< Input index decrement per tap step.
+  Value count;           ///< Number of valid taps.
+};
+
+/// The valid-tap rounds of the main loop: (d tap, h tap or all h taps,
+/// input channel chunk) of round `q`, with the input rows they stage.
+struct Round {
+  Value ci0, id, ih, td, th, hValid;
+};
+
+//===----------------------------------------------------------------------===//
+// The context
+//===----------------------------------------------------------------------===//
+
+/// Everything the emitters of one kernel share. Built by the driver; the
+/// block decomposition, the main loops and the cluster exchange fill in the
+/// values they compute before later families read them.
+struct EmitContext {
+  EmitContext(EmitBuilder &b, fuse::KernelOp kernel,
+              const fuse::KernelAnalysis &a, mlir::gpu::GPUFuncOp func,
+              EpilogueMath math);
+
+  EmitBuilder &b;
+  fuse::KernelOp kernel;
+  /// A copy: the accessors of the op handles it holds are not const.
+  fuse::KernelAnalysis a;
+  const fuse::ConvGeometry &g;
+  fuse::TileConfigAttr cfg;
+  fuse::SharedMemoryPlan smemPlan;
+  fuse::LaunchPlan launch;
+  mlir::gpu::GPUFuncOp func;
+  EpilogueMath math;
+  /// The element type of the kernel's tensors and of its shared memory
+  /// (f32; the emitters still spell f32 where they compute in it).
+  Type elementType;
+
+  /// wgmma: the re-laid-out weights (`WeightPackPlan`) and input
+  /// (`InputPackPlan`), and the gpu.func arguments that hold them.
+  std::optional<fuse::WeightPackPlan> pack;
+  std::optional<fuse::InputPackPlan> ipack;
+  Value packed, ipacked;
+  /// Kernel body value -> gpu.func memref.
+  llvm::DenseMap<Value, Value> memOf;
+
+  Value smem;                ///< memref<total x f32, workgroup>
+  Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
+  Value n, od, oh, ow0, co0; ///< The block's tile origin.
+  Value iwMin;               ///< First staged input position along W.
+  /// The block's valid d and h taps and the h part of the round count
+  /// (`emitRoundCount`).
+  TapRange dTaps, hTaps;
+  Value hRounds;
+  /// mma.sync warp coordinates (`emitMmaSyncWarpCoordinates`).
+  Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig;
+  /// wgmma: this warpgroup's channel group and row-split index, and the
+  /// shared-memory window address of `smem` >> 4 (descriptor encoding).
+  Value wgChannelGroup, wgRowSplit, smemEnc;
+  /// Clusters (`clusterC > 1`): this block's rank in its cluster (its
+  /// channel tile), and whether the wait of the (relaxed) cluster barrier
+  /// every block arrives at when it starts is still due: a block may
+  /// access another's shared memory only once that one has started.
+  Value clusterRank;
+  bool clusterStartWaitDue = false;
+
+  /// f32 element `idx` of shared memory.
+  Value sload(Value idx) { return mlir::memref::LoadOp::create(b, smem, idx); }
+  void sstore(Value v, Value idx) {
+    mlir::memref::StoreOp::create(b, v, smem, idx);
+  }
+  /// Indices of a full-rank tensor element from 3-D-normalised coordinates.
+  SmallVector<Value> fullIndex(Value n, Value ch, Value d, Value h, Value w) {
+    SmallVector<Value> idx{n, ch};
+    if (g.rank == 5)
+      idx.push_back(d);
+    if (g.rank >= 4)
+      idx.push_back(h);
+    idx.push_back(w);
+    return idx;
+  }
+  /// Positions of a tile line that can be inside the tensor: the whole row
+  /// when one tile spans it, else the tile width.
+  int64_t tileLineWidth() const {
+    return launch.numWTiles == 1 ? std::min(cfg.getTileW(), g.out[2])
+                                 : cfg.getTileW();
+  }
+  /// Output height of row `r` of the block.
+  Value rowHeight(Value r) { return b.add(oh, b.mul(r, g.stride[1])); }
+  /// The (row, channel) coordinates of tile line `line` (row-major over
+  /// rows x tileC); positions are left unset.
+  Element tileLine(Value line) {
+    Element el;
+    el.cl = b.remu(line, cfg.getTileC());
+    el.r = b.divu(line, cfg.getTileC());
+    el.ch = b.add(co0, el.cl);
+    el.oh = rowHeight(el.r);
+    return el;
+  }
+  /// True if the channel and the row of a tile line lie inside the tensor.
+  Value lineInside(const Element &line) {
+    return b.andI(b.ult(line.ch, g.cout), b.ult(line.oh, g.out[1]));
+  }
+  /// Address of (row r, channel cl, position wl) of an output tile.
+  Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
+    Value rowCh = b.add(b.mul(r, cfg.getTileC()), cl);
+    Value line = b.mul(rowCh, smemPlan.tileStride);
+    if (smemPlan.tileSkew)
+      line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
+    return b.add(b.add(line, wl),
+                 smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+  }
+  /// Element offset of statistics array `k` of reduction `ordinal`.
+  int64_t statsArray(int64_t ordinal, int64_t k) const {
+    return smemPlan.statsOffset +
+           (smemPlan.statsArrays * ordinal + k) * smemPlan.statsLen;
+  }
+  /// The wgmma N of W phase `p`: the phase's positions in a tile rounded up
+  /// to 8, at most `wgmmaN` (phases of an odd-width row differ: kb2_91's 129
+  /// positions are 65 + 64, N = 72 and 64).
+  int64_t phaseN(int64_t p) const;
+};
+
+//===----------------------------------------------------------------------===//
+// IndexMath.cpp: block decomposition, valid taps, rounds
+//===----------------------------------------------------------------------===//
+
+/// The tap step of a dim: taps t and t + step hit the same stride phase.
+inline int64_t tapStep(int64_t stride, int64_t dil) {
+  return stride / std::gcd(stride, dil);
+}
+/// First valid tap (or `k` if none) for phase residue `r` of a dim: tap t
+/// is valid iff (t * dil) mod stride == r.
+Value emitFirstTap(EmitBuilder &b, Value r, int64_t k, int64_t stride,
+                   int64_t dil);
+/// Sets `tid`, `tx`, `ty` and the block's tile origin (`n`, `od`, `oh`,
+/// `ow0`, `co0`) from the block id; in a cluster also `clusterRank`, and
+/// arrives at the cluster's start barrier (`emitClusterStartArrive`).
+void emitBlockDecomposition(EmitContext &cx);
+/// The valid taps of dim `dim` for output index + padding `outPlusPad`,
+/// `rows` consecutive rows from it.
+TapRange emitTapRange(EmitContext &cx, Value outPlusPad, int64_t dim,
+                      int64_t rows);
+/// Sets `iwMin`, `dTaps`, `hTaps` and `hRounds`; returns the number of
+/// main-loop rounds (all main loops).
+Value emitRoundCount(EmitContext &cx);
+/// The taps, input rows and channel chunk of round `q`.
+Round emitDecodeRound(EmitContext &cx, Value q);
+
+//===----------------------------------------------------------------------===//
+// Staging.cpp: operands into shared memory
+//===----------------------------------------------------------------------===//
+
+/// Rounds a conv operand to TF32 on the tensor-core path.
+Value emitRoundOperand(EmitContext &cx, Value v);
+/// Stages a chunk of input rows of one (td, th) tap pair in shared memory
+/// (TF32-rounded on the tensor-core path); synchronous main loop.
+void emitStageInputs(EmitContext &cx, Value input, Value ci0, Value ciBase,
+                     Value id, Value ih);
+/// Stages the weights of the round's d tap `td` and of the h taps th + a x
+/// hStep for a < hValid (hTapsPerRound of them; invalid ones staged as
+/// zero); synchronous main loop.
+void emitStageWeights(EmitContext &cx, Value weight, Value ci0, Value ciBase,
+                      Value coInGroup, Value td, Value th, Value hValid,
+                      int64_t hStep);
+
+/// wgmma register staging of the input rows (no re-laid-out input). A
+/// thread's items of a round: item `it` is element tid + it x threads of
+/// (staged row, column quad, channel group), the channel group fastest
+/// (the 16-byte stores of a quarter warp then hit distinct banks).
+struct InputItems {
+  int64_t groups = 0, quads = 0, total = 0, perItem = 0;
+};
+InputItems inputItems(const EmitContext &cx);
+/// Items whose staged values (16 registers each) fit beside the wgmma
+/// accumulators at once.
+int64_t inputBatch(const EmitContext &cx);
+/// The raw 16-byte loads (or words) of some items of a round and whether
+/// each lies inside the input, loaded ahead of their stores.
+struct RawInputs {
+  SmallVector<Value> values, valid;
+};
+/// The raw loads of all `iters` items of round `q` under `cond` (zeros
+/// otherwise), as the results of an scf.if.
+RawInputs emitLoadRoundInputsIf(EmitContext &cx, Value cond, Value q,
+                                int64_t iters);
+/// Rounds items [first, last) of `raw` to TF32 and stores them into the
+/// staging buffer at element `buf`.
+void emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw, Value buf,
+                          int64_t first, int64_t last);
+/// Stages round `q`'s input rows into the buffer at element `buf` (K-major
+/// groups of 4 input channels, TF32-rounded): asynchronous copies of the
+/// re-laid-out input, else 16-byte loads and stores through registers. The
+/// weights come by `emitCopyRoundWeights`; `emitCompleteStaging` waits and
+/// fences.
+void emitStageRoundWgmma(EmitContext &cx, Value q, Value buf);
+/// Issues the 16-byte asynchronous copies of round `q`'s weight image(s)
+/// (`pack`) into the buffer at `buf`, zero-filled where `live` is false or
+/// past the round's valid h taps, and commits them; returns the token of
+/// the last commit group.
+Value emitCopyRoundWeights(EmitContext &cx, Value q, Value buf, Value live);
+/// Waits for this thread's asynchronous copies and makes its staged stores
+/// and copies visible to the tensor cores after the next barrier.
+void emitCompleteStaging(EmitContext &cx, Value group);
+
+//===----------------------------------------------------------------------===//
+// MainLoopFMA.cpp: the synchronous main loop
+//===----------------------------------------------------------------------===//
+
+/// The convolution on the FMA units or with mma.sync: per sub-block of
+/// channels, rounds of staging, a barrier and accumulation; then the
+/// accumulators plus the conv bias go to output tile 0.
+void emitSyncMainLoop(EmitContext &cx);
+
+//===----------------------------------------------------------------------===//
+// MainLoopMmaSync.cpp: mma.sync m16n8k8 (tf32)
+//===----------------------------------------------------------------------===//
+
+/// Sets the warp coordinates of the tensor-core path: warp = (phase *
+/// warpsC + wc) * warpsW + ww; lane = 4 * group + threadInGroup.
+void emitMmaSyncWarpCoordinates(EmitContext &cx);
+/// Zero accumulators: one 2x2 fragment per (row, M tile, N tile).
+SmallVector<Value> emitMmaSyncAccumulators(EmitContext &cx);
+/// All valid W taps (and, with hTapsPerRound > 1, the first `hValid` h
+/// taps) of a staged round on the tensor cores.
+SmallVector<Value> emitMmaSyncRound(EmitContext &cx, ArrayRef<Value> acc,
+                                    Value base, Value hValid);
+/// Writes accumulators + conv bias to the convolution's output tile.
+void emitMmaSyncStore(EmitContext &cx, Value subBase, ArrayRef<Value> acc);
+
+//===----------------------------------------------------------------------===//
+// MainLoopWgmma.cpp: Hopper warpgroup MMA
+//===----------------------------------------------------------------------===//
+
+/// The main loop with wgmma: round q + 1 is staged into the other buffer
+/// while the tensor cores read round q from shared memory; then the
+/// accumulators plus the conv bias go to output tile 0.
+void emitWgmmaMainLoop(EmitContext &cx);
+
+//===----------------------------------------------------------------------===//
+// Epilogue.cpp: the walk over the output tile
+//===----------------------------------------------------------------------===//
+
+/// The conv bias of tile channel `cl` (0 past the channels or without one).
+Value emitConvBias(EmitContext &cx, Value cl);
+/// Runs `body` for every valid element of the tile, distributed over the
+/// block's threads in quads of 4 consecutive W positions of one line
+/// (consecutive threads, consecutive quads): `body` gets a whole quad
+/// (4 independent elements, which also gives the scheduler 4 independent
+/// chains) or, at a line end that is not a multiple of 4, one element.
+/// Rows that are not multiples of 4 long and at least 128 wide take a
+/// lane-per-position mapping instead.
+void forEachTileElement(EmitContext &cx,
+                        llvm::function_ref<void(ArrayRef<Element>)> body);
+/// Scalar value of graph value `v` at tile element `el`.
+Value emitElementValue(EmitContext &cx, Value v, const Element &el,
+                       llvm::DenseMap<Value, Value> &memo);
+/// The reductions' statistics, then the kernel's result at every element
+/// of the tile stored to global memory.
+void emitEpilogue(EmitContext &cx);
+
+//===----------------------------------------------------------------------===//
+// LineReduction.cpp: softmax / layer_norm
+//===----------------------------------------------------------------------===//
+
+/// Materialises reduction `op`'s input in its tile and stores the
+/// statistics of each line (`ordinal`: its index in `a.reductions`).
+void emitLineReduction(EmitContext &cx, mlir::Operation *op, int64_t ordinal);
+/// Value of reduction `op` at `el`: its tile entry normalised with the
+/// line statistics.
+Value emitNormalizedValue(EmitContext &cx, mlir::Operation *op,
+                          const Element &el);
+
+//===----------------------------------------------------------------------===//
+// ClusterExchange.cpp: thread block clusters
+//===----------------------------------------------------------------------===//
+
+/// Arrives (relaxed) at the barrier that says this block has started.
+void emitClusterStartArrive(EmitContext &cx);
+/// Waits for every block of the cluster to have started, if not done yet.
+void emitClusterStartWait(EmitContext &cx);
+/// Stores `v` to f32 element `offset` of the shared memory of cluster
+/// block `rank` (distributed shared memory).
+void emitStoreClusterShared(EmitContext &cx, Value v, Value offset,
+                            int64_t rank);
+/// Combines the per-position softmax statistics that every block of the
+/// cluster stored into this block's arrays 0 .. 2 clusterC - 1 of
+/// reduction `ordinal` (`numLines` lines) into its normalisation factor
+/// (array 2 clusterC).
+void emitCombineClusterStatistics(EmitContext &cx, int64_t ordinal,
+                                  int64_t numLines, int64_t lineWidth);
+
+//===----------------------------------------------------------------------===//
+// FastMath.cpp: rewrites of the finished function
+//===----------------------------------------------------------------------===//
+
+/// `ex2.approx.ftz.f32 y`: 2^y, denormal results flushed to 0.
+Value emitEx2ApproxFtz(mlir::ImplicitLocOpBuilder &b, Value y);
+/// Rewrites `1 / (1 + exp(y))` (sigmoid, silu) into a branch-free
+/// reciprocal (`rcp.approx.ftz` alone with `EpilogueMath::Fast`).
+void rewriteSigmoidReciprocals(mlir::gpu::GPUFuncOp func, EpilogueMath math);
+/// Rewrites every f32 `math.exp(x)` into `ex2.approx.ftz(x * log2(e))`.
+void approximateExponentials(mlir::gpu::GPUFuncOp func);
+
+} // namespace fusecc::emit
+
+#endif // FUSECC_LIB_CONVERSION_FUSETOGPU_EMITCONTEXT_H

@@ -1,0 +1,240 @@
+//===- Epilogue.cpp - the walk over a block's output tile -----------------===//
+//
+// After the main loop the convolution's output tile (accumulators plus the
+// conv bias) is in shared memory. The epilogue first runs the line
+// reductions, then evaluates the kernel's result at every element of the
+// tile (`emitElementValue`: elementwise ops per element straight from the
+// tile, reductions normalised on load, kernel inputs broadcast) and stores
+// it to global memory, consecutive threads on consecutive W positions
+// (coalesced; 16-byte stores where rows are multiples of 4 long).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitContext.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using namespace fusecc::emit;
+
+/// Rows at least this many positions wide whose length is not a multiple
+/// of 4 take the lane-per-position epilogue mapping (4 whole groups of 32
+/// positions per line: 4 independent chains per thread). Measured on the
+/// H100 (docs/perf.md section 52): 11% faster for 129-wide rows, 7% slower
+/// for 65-wide ones (two groups), where the quad mapping stays.
+static constexpr int64_t kLaneEpilogueWidth = 128;
+/// Lines a warp of the lane walk takes per iteration: kb2_91 tf32 with 1,
+/// 2, 4, 8 and 16 lines 1.450, 1.383, 1.33, 1.38, 1.40 ms (docs/perf.md
+/// section 61): each line's chains are latency-bound, more lines overlap
+/// them until the iteration's code and registers outgrow the gain.
+static constexpr int64_t kLaneLinesPerIteration = 4;
+
+Value emit::emitConvBias(EmitContext &cx, Value cl) {
+  EmitBuilder &b = cx.b;
+  if (!cx.a.conv.getBias())
+    return b.f(0.0);
+  Value ch = b.add(cx.co0, cl);
+  return b.guardedLoad(b.ult(ch, cx.g.cout), cx.memOf[cx.a.conv.getBias()],
+                       ValueRange{ch});
+}
+
+/// forEachTileElement for rows that are not multiples of 4 long (no
+/// 16-byte stores) and at least kLaneEpilogueWidth wide: lanes on
+/// consecutive positions of a line.
+static void
+forEachTileElementByLanes(EmitContext &cx,
+                          function_ref<void(ArrayRef<Element>)> body) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const LaunchPlan &launch = cx.launch;
+  const int64_t lines = cfg.getRows() * cfg.getTileC();
+  const int64_t warps = launch.threads / 32, width = cx.tileLineWidth();
+  assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
+  const int64_t groups = width / 32, rest = width - 32 * groups;
+  Value lane = b.remu(cx.tid, 32), warp = b.divu(cx.tid, 32);
+  auto at = [&](Element el, Value wl) {
+    el.wl = wl;
+    el.ow = b.add(cx.ow0, wl);
+    return el;
+  };
+  auto guarded = [&](Value valid, const Element &el) {
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    body(ArrayRef<Element>(el));
+  };
+  // Whole groups of 32 positions: a warp takes a (row, channel) line, its
+  // lanes consecutive positions (conflict-free tile reads, 128 contiguous
+  // bytes per store), each thread one position per group (>= 4 independent
+  // chains). kLaneLinesPerIteration lines per iteration where the lines
+  // group up, so that their tile reads and parameter loads (a per-channel
+  // bias) overlap; the remaining lines one per iteration.
+  auto emitLines = [&](ArrayRef<Value> lineIds) {
+    SmallVector<Element> els;
+    Value full;
+    SmallVector<Value> valid;
+    for (Value id : lineIds) {
+      Element line = cx.tileLine(id);
+      Value lineValid = cx.lineInside(line);
+      for (int64_t j = 0; j < groups; ++j) {
+        els.push_back(at(line, b.add(lane, 32 * j)));
+        valid.push_back(b.andI(lineValid, b.ult(els.back().ow, g.out[2])));
+      }
+      full = full ? b.andI(full, valid.back()) : valid.back();
+    }
+    auto ifFull = scf::IfOp::create(b, TypeRange{}, full, true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    body(els);
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    for (auto [el, ok] : llvm::zip(els, valid))
+      guarded(ok, el);
+  };
+  const int64_t per = kLaneLinesPerIteration;
+  const int64_t grouped = lines / (per * warps) * (per * warps);
+  if (grouped > 0) {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop = scf::ForOp::create(b, b.c(0), b.c(grouped), b.c(per * warps));
+    b.setInsertionPointToStart(loop.getBody());
+    Value first = b.add(loop.getInductionVar(), warp);
+    SmallVector<Value> ids;
+    for (int64_t k = 0; k < per; ++k)
+      ids.push_back(b.add(first, k * warps));
+    emitLines(ids);
+  }
+  if (grouped < lines) {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop =
+        scf::ForOp::create(b, b.add(warp, grouped), b.c(lines), b.c(warps));
+    b.setInsertionPointToStart(loop.getBody());
+    emitLines({loop.getInductionVar()});
+  }
+  // The rest of each line, element by element over all threads.
+  if (rest > 0) {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop =
+        scf::ForOp::create(b, cx.tid, b.c(lines * rest), b.c(launch.threads));
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Element el =
+        at(cx.tileLine(b.divu(e, rest)), b.add(b.remu(e, rest), 32 * groups));
+    guarded(b.andI(cx.lineInside(el), b.ult(el.ow, g.out[2])), el);
+  }
+}
+
+void emit::forEachTileElement(EmitContext &cx,
+                              function_ref<void(ArrayRef<Element>)> body) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const LaunchPlan &launch = cx.launch;
+  if (g.out[2] % 4 != 0 && cx.tileLineWidth() >= kLaneEpilogueWidth &&
+      launch.threads % 32 == 0) {
+    forEachTileElementByLanes(cx, body);
+    return;
+  }
+  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
+  const int64_t quads = llvm::divideCeil(tileW, 4);
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(cfg.getRows() * tileC * quads),
+                                 b.c(launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  Value wl0 = b.mul(b.remu(e, quads), 4);
+  Element first = cx.tileLine(b.divu(e, quads));
+  Value lineValid = cx.lineInside(first);
+  SmallVector<Element, 4> quad(4, first);
+  for (int64_t i = 0; i < 4; ++i) {
+    quad[i].wl = b.add(wl0, i);
+    quad[i].ow = b.add(cx.ow0, quad[i].wl);
+  }
+  // A quad lies wholly inside or wholly outside the tile and the tensor
+  // when both widths are multiples of 4; otherwise the last quad of a line
+  // may be partial and its elements are guarded one by one.
+  bool aligned = tileW % 4 == 0 && g.out[2] % 4 == 0;
+  Value full = b.andI(lineValid, b.ult(quad[3].ow, g.out[2]));
+  if (tileW % 4 != 0)
+    full = b.andI(full, b.ult(quad[3].wl, tileW));
+  auto ifFull = scf::IfOp::create(b, TypeRange{}, full,
+                                  /*withElseRegion=*/!aligned);
+  b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+  body(quad);
+  if (aligned)
+    return;
+  b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  for (const Element &el : quad) {
+    Value valid =
+        b.andI(b.andI(lineValid, b.ult(el.ow, g.out[2])), b.ult(el.wl, tileW));
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    body(ArrayRef<Element>(el));
+  }
+}
+
+Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
+                             DenseMap<Value, Value> &memo) {
+  EmitBuilder &b = cx.b;
+  if (Value known = memo.lookup(v))
+    return known;
+  Value result;
+  Operation *def = v.getDefiningOp();
+  if (def == cx.a.conv.getOperation()) {
+    result = cx.sload(cx.tileAddr(0, el.r, el.cl, el.wl));
+  } else if (def && cx.a.tileOf.count(def)) {
+    result = emitNormalizedValue(cx, def, el);
+  } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    auto dense = cast<DenseElementsAttr>(cst.getValue());
+    result = b.f(dense.getSplatValue<APFloat>().convertToDouble());
+  } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(emitElementValue(cx, o, el, memo));
+    result = ew.buildScalar(b, b.getLoc(), operands);
+  } else {
+    // A kernel input read with broadcasting: dims are aligned at the right,
+    // size-1 dims read index 0.
+    auto ty = cast<RankedTensorType>(v.getType());
+    SmallVector<Value> full = cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow);
+    SmallVector<Value> idx;
+    int64_t lead = cx.g.rank - ty.getRank();
+    for (int64_t d = 0; d < ty.getRank(); ++d)
+      idx.push_back(ty.getDimSize(d) == 1 ? b.c(0) : full[lead + d]);
+    result = memref::LoadOp::create(b, cx.memOf.lookup(v), idx);
+  }
+  memo[v] = result;
+  return result;
+}
+
+void emit::emitEpilogue(EmitContext &cx) {
+  EmitBuilder &b = cx.b;
+  for (auto [ordinal, op] : llvm::enumerate(cx.a.reductions))
+    emitLineReduction(cx, op, ordinal);
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  Value out = cx.func.getArguments().back();
+  forEachTileElement(cx, [&](ArrayRef<Element> els) {
+    SmallVector<Value, 4> values;
+    for (const Element &el : els) {
+      DenseMap<Value, Value> memo;
+      values.push_back(emitElementValue(cx, result, el, memo));
+    }
+    // Whole quads of rows whose length is a multiple of 4 start 16-byte
+    // aligned: one vector store.
+    if (els.size() == 4 && cx.g.out[2] % 4 == 0) {
+      auto v4Ty = VectorType::get({4}, b.getF32Type());
+      Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
+      vector::StoreOp::create(
+          b, v4, out,
+          cx.fullIndex(cx.n, els[0].ch, cx.od, els[0].oh, els[0].ow),
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      return;
+    }
+    for (auto [el, v] : llvm::zip(els, values))
+      memref::StoreOp::create(b, v, out,
+                              cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+  });
+}

@@ -1,0 +1,273 @@
+//===- MainLoopWgmma.cpp - the Hopper warpgroup MMA main loop -------------===//
+//
+// A warpgroup (128 threads) owns 64 channels and some of the block's rows;
+// per round it issues `wgmma.mma_async m64nNk8` (tf32, both operands in
+// shared memory through matrix descriptors, K-major without swizzle) for
+// every valid (W tap, W phase, row), straight-line. Round q + 1 is staged
+// into the other of two buffers while the tensor cores read round q.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitContext.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using namespace fusecc::emit;
+
+/// The accumulator struct of W phase `p`: phaseN(p) / 2 f32 per thread.
+static Type wgmmaAccType(EmitContext &cx, int64_t p) {
+  return LLVM::LLVMStructType::getLiteral(
+      cx.b.getContext(),
+      SmallVector<Type>(cx.phaseN(p) / 2, cx.b.getF32Type()));
+}
+
+/// Matrix descriptor of an operand at element `wordOffset` of shared
+/// memory (a multiple of 4): no swizzle, K-direction core matrices
+/// `lboBytes` apart, 8-row groups `sboBytes` apart.
+static Value wgmmaDescriptor(EmitContext &cx, Value wordOffset,
+                             int64_t lboBytes, int64_t sboBytes) {
+  EmitBuilder &b = cx.b;
+  // Bits 0-13: start address >> 4; 16-29: LBO >> 4; 32-45: SBO >> 4; base
+  // offset and swizzle mode (no swizzle) zero. Addresses stay below 2^18.
+  Value enc = b.add(cx.smemEnc, b.divu(wordOffset, 4));
+  Value enc64 = arith::IndexCastUIOp::create(b, b.getI64Type(), enc);
+  uint64_t bits = (static_cast<uint64_t>(lboBytes >> 4) << 16) |
+                  (static_cast<uint64_t>(sboBytes >> 4) << 32);
+  return arith::OrIOp::create(
+      b, enc64,
+      arith::ConstantOp::create(
+          b, b.getI64IntegerAttr(static_cast<int64_t>(bits))));
+}
+
+/// Issues the wgmma.mma_async of one staged round for this warpgroup.
+static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
+                                          ArrayRef<Value> accIn, Value buf,
+                                          Value hValid) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t split = cfg.getWgmmaRowSplit();
+  const int64_t ownRows = cfg.getRows() / split, hT = smemPlan.hTapsPerRound;
+
+  // Byte strides: K-direction core matrices are whole planes apart, 8-row
+  // groups 8 x 16 bytes apart (rows of 16 bytes: 4 channels of one column or
+  // one output channel).
+  const int64_t aLbo = 4 * smemPlan.wsPlaneStride;
+  const int64_t bLbo = 4 * smemPlan.xsPlaneStride, sbo = 128;
+  Value aChan =
+      b.add(b.add(buf, smemPlan.wsOffset), b.mul(cx.wgChannelGroup, 64 * 4));
+  Value bBase = b.add(buf, smemPlan.xsOffset);
+  SmallVector<Value> acc(accIn);
+  // Straight-line code: the W phase of every accumulator and with it its
+  // valid W taps are compile-time constants (tiles start at a multiple of
+  // the W stride), the h taps of a merged round are all issued (taps past
+  // `hValid` have zero weights), and only descriptors depend on the
+  // warpgroup. No branch or loop around a wgmma, so ptxas keeps them
+  // asynchronous. Consecutive instructions go to different accumulators.
+  (void)hValid;
+  for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
+    for (int64_t ha = 0; ha < hT; ++ha) {
+      // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
+      const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
+      for (int64_t t = 0; t < kw; ++t) {
+        Value descA =
+            wgmmaDescriptor(cx,
+                            b.add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
+                                             2 * ks * smemPlan.wsPlaneStride),
+                            aLbo, sbo);
+        for (int64_t p = 0; p < sw; ++p) {
+          // Positions ow0 + p + sw * j: tap t is valid iff t * dw = p + pw
+          // (mod sw); position 0 then reads staged column
+          // (ow0 + p + pw - t * dw) / sw - iwMin.
+          if (((p + pw - t * dw) % sw + sw) % sw != 0)
+            continue;
+          Value col0 = b.sub(b.add(b.divu(cx.ow0, sw), (p + pw - t * dw) / sw),
+                             cx.iwMin);
+          for (int64_t i = 0; i < ownRows; ++i) {
+            Value row = b.add(cx.wgRowSplit, i * split);
+            Value descB = wgmmaDescriptor(
+                cx,
+                b.add(b.add(bBase,
+                            b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
+                                  b.mul(col0, 4))),
+                      2 * ks * smemPlan.xsPlaneStride),
+                bLbo, sbo);
+            Value &accum = acc[p * ownRows + i];
+            accum = NVVM::WgmmaMmaAsyncOp::create(
+                b, wgmmaAccType(cx, p), accum, descA, descB,
+                NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.phaseN(p), 8),
+                NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32,
+                NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+                NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                NVVM::MMALayout::row, NVVM::MMALayout::col,
+                NVVM::MMAIntOverflowAttr());
+          }
+        }
+      }
+    }
+  return acc;
+}
+
+/// Writes the accumulators + conv bias to the convolution's tile.
+static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
+  const int64_t ownRows = cfg.getRows() / split;
+  // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
+  // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
+  Value warp = b.remu(b.divu(cx.tid, 32), 4), lane = b.remu(cx.tid, 32);
+  Value grp = b.divu(lane, 4), tig = b.remu(lane, 4);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value cl = b.add(b.add(b.mul(cx.wgChannelGroup, 64), b.mul(warp, 16)),
+                     b.add(grp, half * 8));
+    Value bias = emitConvBias(cx, cl);
+    for (int64_t p = 0; p < sw; ++p)
+      for (int64_t i = 0; i < ownRows; ++i) {
+        Value row = b.add(cx.wgRowSplit, i * split);
+        for (int64_t j = 0; j < cx.phaseN(p) / 8; ++j)
+          for (int64_t col = 0; col < 2; ++col) {
+            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
+                                                   4 * j + 2 * half + col);
+            Value pos = b.add(b.mul(tig, 2), 8 * j + col);
+            Value wl = b.add(b.mul(pos, sw), p);
+            cx.sstore(arith::AddFOp::create(b, v, bias),
+                      cx.tileAddr(0, row, cl, wl));
+          }
+      }
+  }
+}
+
+void emit::emitWgmmaMainLoop(EmitContext &cx) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  // This thread's warpgroup: its 64-channel group and its row split.
+  Value wg = b.divu(cx.tid, 128);
+  int64_t channelGroups = cfg.getTileC() / 64;
+  cx.wgChannelGroup = b.remu(wg, channelGroups);
+  cx.wgRowSplit = b.divu(wg, channelGroups);
+
+  const int64_t sw = g.stride[2];
+  Value rounds = emitRoundCount(cx);
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
+  cx.smemEnc = b.divu(arith::AndIOp::create(b, ptr, b.c(0x3FFFF)), 16);
+
+  // Prologue: stage round 0 into buffer 0.
+  {
+    Value any = b.cmp(arith::CmpIPredicate::sgt, rounds, b.c(0));
+    auto ifAny = scf::IfOp::create(b, TypeRange{}, any, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+    Value group = emitCopyRoundWeights(cx, b.c(0), b.c(0), any);
+    emitStageRoundWgmma(cx, b.c(0), b.c(0));
+    emitCompleteStaging(cx, group);
+  }
+  // Accumulators: one struct per (W phase, owned row), zero.
+  const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
+  SmallVector<Value> init;
+  for (int64_t p = 0; p < phases; ++p) {
+    Value zero = LLVM::UndefOp::create(b, wgmmaAccType(cx, p));
+    for (int64_t e = 0; e < cx.phaseN(p) / 2; ++e)
+      zero = LLVM::InsertValueOp::create(b, zero, b.f(0.0), e);
+    init.append(ownRows, zero);
+  }
+  const int64_t numAcc = init.size();
+  // Register-staged inputs whose items fit one batch are loaded a round
+  // ahead of their stores: round q + 2's loads are issued in round q and
+  // carried around the loop, so that their latency spans the barrier and
+  // the next round's wgmma issue (docs/perf.md section 85).
+  const int64_t inputIters =
+      llvm::divideCeil(inputItems(cx).total, cx.launch.threads);
+  const bool pipelined = !cx.ipack && inputIters <= inputBatch(cx);
+  if (pipelined) {
+    RawInputs first = emitLoadRoundInputsIf(
+        cx, b.cmp(arith::CmpIPredicate::sgt, rounds, b.c(1)), b.c(1),
+        inputIters);
+    llvm::append_range(init, first.values);
+    llvm::append_range(init, first.valid);
+  }
+  auto loop = scf::ForOp::create(b, b.c(0), rounds, b.c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value q = loop.getInductionVar();
+    Value buf = b.mul(b.remu(q, 2), smemPlan.stageElems);
+    // Round q is staged and fenced by every thread; every warpgroup has
+    // retired its wgmma of round q - 1 (which read the other buffer).
+    gpu::BarrierOp::create(b);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    auto iterArgs = loop.getRegionIterArgs();
+    SmallVector<Value> acc =
+        issueRoundWgmma(cx, SmallVector<Value>(iterArgs.take_front(numAcc)),
+                        buf, emitDecodeRound(cx, q).hValid);
+    RawInputs carried;
+    if (pipelined) {
+      const size_t n = (iterArgs.size() - numAcc) / 2;
+      carried.values.assign(iterArgs.begin() + numAcc,
+                            iterArgs.begin() + numAcc + n);
+      carried.valid.assign(iterArgs.begin() + numAcc + n, iterArgs.end());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    // Stage round q + 1 while the tensor cores work on round q (the weight
+    // copies are issued first and run while the inputs are staged).
+    Value next = b.add(q, 1);
+    Value nextBuf = b.mul(b.remu(next, 2), smemPlan.stageElems);
+    Value hasNext = b.cmp(arith::CmpIPredicate::slt, next, rounds);
+    Value group;
+    if (cx.ipack) {
+      // Past the last round the weight copies only zero-fill the idle
+      // buffer: kept branch-free where the input comes by copies too
+      // (kb1_77 tf32 3.7% slower with the branch, docs/perf.md section 84).
+      group = emitCopyRoundWeights(cx, next, nextBuf, hasNext);
+      auto more = scf::IfOp::create(b, TypeRange{}, hasNext, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&more.getThenRegion().front());
+      emitStageRoundWgmma(cx, next, nextBuf);
+    } else {
+      // The inputs are staged under a branch anyway; the weights join them,
+      // so that nothing is copied past the last round (an empty copy group
+      // keeps every thread's group count equal).
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+      auto more = scf::IfOp::create(b, TypeRange{tokTy}, hasNext, true);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&more.getThenRegion().front());
+      Value staged = emitCopyRoundWeights(
+          cx, next, nextBuf, arith::ConstantIntOp::create(b, 1, 1).getResult());
+      if (pipelined)
+        emitStoreRoundInputs(cx, carried, nextBuf, 0, inputIters);
+      else
+        emitStageRoundWgmma(cx, next, nextBuf);
+      scf::YieldOp::create(b, staged);
+      b.setInsertionPointToStart(&more.getElseRegion().front());
+      scf::YieldOp::create(
+          b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy,
+                                                                ValueRange{})});
+      group = more.getResult(0);
+    }
+    if (pipelined) {
+      RawInputs ahead = emitLoadRoundInputsIf(
+          cx, b.cmp(arith::CmpIPredicate::slt, b.add(q, 2), rounds),
+          b.add(q, 2), inputIters);
+      llvm::append_range(acc, ahead.values);
+      llvm::append_range(acc, ahead.valid);
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    emitCompleteStaging(cx, group);
+    scf::YieldOp::create(b, acc);
+  }
+  // The staging buffers alias the output tile.
+  gpu::BarrierOp::create(b);
+  storeAccumulatorsWgmma(
+      cx, SmallVector<Value>(loop.getResults().take_front(numAcc)));
+}

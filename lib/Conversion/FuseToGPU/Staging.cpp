@@ -1,0 +1,499 @@
+//===- Staging.cpp - operands of a main-loop round into shared memory -----===//
+//
+// The synchronous main loop stages each round's input rows (16-byte vectors
+// when the rows are multiples of 4 long) and weights with plain loads and
+// stores, rounded to TF32 on the tensor-core path. The wgmma main loop
+// stages into one of two buffers: the weights (and a re-laid-out input) by
+// 16-byte asynchronous copies (cp.async) of the re-layout kernels' images,
+// the input otherwise through registers in K-major groups of 4 channels,
+// loaded up to a round ahead of their stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitContext.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using namespace fusecc::emit;
+
+/// Registers a wgmma thread may spend on accumulators plus staged values in
+/// flight (the rest of its 128 go to addresses and the epilogue).
+static constexpr int64_t kStagingRegisterBudget = 104;
+
+/// The kw W taps of the weight row at `widx` (all indices but the last):
+/// 16-byte vector loads when kw % 4 == 0, else one load per tap.
+static SmallVector<Value> loadWeightRow(EmitContext &cx, Value weight,
+                                        ArrayRef<Value> widx) {
+  EmitBuilder &b = cx.b;
+  const int64_t kw = cx.g.k[2];
+  SmallVector<Value> taps;
+  auto withTap = [&](int64_t t) {
+    SmallVector<Value> idx(widx);
+    idx.push_back(b.c(t));
+    return idx;
+  };
+  if (kw % 4 != 0) {
+    for (int64_t t = 0; t < kw; ++t)
+      taps.push_back(memref::LoadOp::create(b, weight, withTap(t)));
+    return taps;
+  }
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  for (int64_t t = 0; t < kw; t += 4) {
+    Value v4 =
+        vector::LoadOp::create(b, v4Ty, weight, withTap(t),
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    for (int64_t i = 0; i < 4; ++i)
+      taps.push_back(vector::ExtractOp::create(b, v4, i));
+  }
+  return taps;
+}
+
+/// Staging loops distribute `total` slots over the block with a static trip
+/// count; out-of-range slots load from a clamped in-bounds address and are
+/// replaced by zero (no branches). A slot is one element, or a 16-byte
+/// vector of 4 consecutive columns when the plan says `vectorInput` (the
+/// window then starts at a multiple of 4 and rows are multiples of 4 long,
+/// so a vector lies wholly inside or wholly outside its row).
+void emit::emitStageInputs(EmitContext &cx, Value input, Value ci0,
+                           Value ciBase, Value id, Value ih) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const LaunchPlan &launch = cx.launch;
+  const int64_t width = smemPlan.vectorInput ? 4 : 1;
+  const int64_t kc = cfg.getCiChunk(), rows = smemPlan.stagedRows;
+  const int64_t slots = smemPlan.inputSpan / width, nthreads = launch.threads;
+  const int64_t total = kc * rows * slots;
+  auto loop = scf::ForOp::create(
+      b, b.c(0), b.c(llvm::divideCeil(total, nthreads)), b.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = b.add(cx.tid, b.mul(loop.getInductionVar(), nthreads));
+  Value xs = b.remu(e, slots), rest = b.divu(e, slots);
+  Value rr = b.remu(rest, rows), kci = b.divu(rest, rows);
+  Value ci = b.add(ci0, kci);
+  Value col = b.mul(xs, width);
+  Value iw = b.add(cx.iwMin, col), ihr = b.add(ih, rr);
+  Value ok = b.andI(b.andI(b.ult(e, total), b.ult(ci, g.cinPerGroup())),
+                    b.andI(b.inRange(iw, g.in[2]), b.inRange(ihr, g.in[1])));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, b.c(0)).getResult();
+  };
+  SmallVector<Value> idx = cx.fullIndex(cx.n, clamp(b.add(ciBase, ci)),
+                                        clamp(id), clamp(ihr), clamp(iw));
+  SmallVector<Value, 4> values;
+  if (width == 1) {
+    values.push_back(memref::LoadOp::create(b, input, idx));
+  } else {
+    Value v = vector::LoadOp::create(
+        b, VectorType::get({width}, b.getF32Type()), input, idx,
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    for (int64_t i = 0; i < width; ++i)
+      values.push_back(vector::ExtractOp::create(b, v, i));
+  }
+  Value addr = b.add(b.add(b.add(b.mul(kci, smemPlan.xsStride),
+                                 b.mul(rr, smemPlan.xsRowStride)),
+                           col),
+                     smemPlan.xsOffset);
+  // Slots past `total` write nothing.
+  auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (auto [i, v] : llvm::enumerate(values))
+    cx.sstore(emitRoundOperand(cx, arith::SelectOp::create(b, ok, v, b.f(0.0))),
+              b.add(addr, static_cast<int64_t>(i)));
+}
+
+void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
+                            Value ciBase, Value coInGroup, Value td, Value th,
+                            Value hValid, int64_t hStep) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const LaunchPlan &launch = cx.launch;
+  const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
+  const int64_t hTaps = smemPlan.hTapsPerRound;
+  const int64_t kw = g.k[2], nthreads = launch.threads;
+  const int64_t total = kc * sb * hTaps;
+  // One (input channel, h tap, output channel) triple per thread and
+  // iteration; its kw taps are contiguous in memory: 16-byte vector loads
+  // when kw % 4 == 0.
+  auto loop = scf::ForOp::create(
+      b, b.c(0), b.c(llvm::divideCeil(total, nthreads)), b.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = b.add(cx.tid, b.mul(loop.getInductionVar(), nthreads));
+  Value cl = b.remu(e, sb), rest = b.divu(e, sb);
+  Value ha = hTaps > 1 ? b.remu(rest, hTaps) : b.c(0);
+  Value kci = hTaps > 1 ? b.divu(rest, hTaps) : rest;
+  Value ci = b.add(ci0, kci), co = b.add(coInGroup, cl);
+  Value ok = b.andI(
+      b.andI(b.ult(e, total), b.cmp(arith::CmpIPredicate::ult, ha, hValid)),
+      b.andI(b.ult(ci, g.cinPerGroup()), b.ult(co, g.coutPerGroup())));
+  auto clamp = [&](Value v) {
+    return arith::SelectOp::create(b, ok, v, b.c(0)).getResult();
+  };
+  SmallVector<Value> widx{clamp(b.add(ciBase, ci)), clamp(co)};
+  if (g.rank == 5)
+    widx.push_back(clamp(td));
+  if (g.rank >= 4)
+    widx.push_back(clamp(b.add(th, b.mul(ha, hStep))));
+  SmallVector<Value> taps = loadWeightRow(cx, weight, widx);
+  auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (int64_t t = 0; t < kw; ++t) {
+    Value v = arith::SelectOp::create(b, ok, taps[t], b.f(0.0));
+    cx.sstore(emitRoundOperand(cx, v),
+              b.add(b.add(b.add(b.mul(kci, smemPlan.wsCiStride),
+                                b.add(b.mul(ha, kw * sb), t * sb)),
+                          cl),
+                    smemPlan.wsOffset));
+  }
+}
+
+Value emit::emitRoundOperand(EmitContext &cx, Value v) {
+  EmitBuilder &b = cx.b;
+  if (!cx.cfg.usesTensorCores())
+    return v;
+  // Round to TF32 to nearest, ties away (cvt.rna.tf32.f32), as the tensor
+  // cores would otherwise truncate the mantissa.
+  Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+      b, b.getI32Type(), v,
+      NVVM::FPRoundingModeAttr::get(b.getContext(), NVVM::FPRoundingMode::RNA));
+  return arith::BitcastOp::create(b, b.getF32Type(), tf32);
+}
+
+InputItems emit::inputItems(const EmitContext &cx) {
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  InputItems items;
+  items.groups = cfg.getCiChunk() / 4;
+  items.quads = smemPlan.inputSpan / 4;
+  items.total = items.groups * items.quads * smemPlan.stagedRows;
+  // Raw values per item: 4 16-byte vectors (one per channel), or 16 words.
+  items.perItem = smemPlan.vectorInput ? 4 : 16;
+  return items;
+}
+
+/// Item `it`'s thread element and, where some threads have no such item,
+/// whether this one has (null otherwise).
+static std::pair<Value, Value>
+itemElement(EmitContext &cx, const InputItems &items, int64_t it) {
+  EmitBuilder &b = cx.b;
+  const LaunchPlan &launch = cx.launch;
+  Value e = b.add(cx.tid, it * launch.threads);
+  const bool all = (it + 1) * launch.threads <= items.total;
+  return {e, all ? Value() : b.ult(e, items.total)};
+}
+
+/// The channel group, column quad and staged row of thread element `e`.
+struct ItemCoords {
+  Value kg, xq, rr;
+};
+static ItemCoords itemCoords(EmitContext &cx, const InputItems &items,
+                             Value e) {
+  EmitBuilder &b = cx.b;
+  ItemCoords at;
+  at.kg = b.remu(e, items.groups);
+  Value rest = b.divu(e, items.groups);
+  at.xq = b.remu(rest, items.quads);
+  at.rr = b.divu(rest, items.quads);
+  return at;
+}
+
+int64_t emit::inputBatch(const EmitContext &cx) {
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  // The staged values of an item take 16 registers beside the accumulators.
+  int64_t accRegs = 0;
+  for (int64_t p = 0; p < g.stride[2]; ++p)
+    accRegs += (cfg.getRows() / cfg.getWgmmaRowSplit()) * cx.phaseN(p) / 2;
+  return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
+}
+
+/// The raw 16-byte loads (or words) of items [first, last) of round `q`
+/// and whether each lies inside the input; `emitStoreRoundInputs` rounds
+/// them to TF32 and stores them. Split so that the loads of a round can be
+/// issued a round ahead of their stores.
+static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
+                                 int64_t last) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  Round r = emitDecodeRound(cx, q);
+  const InputItems items = inputItems(cx);
+  Value input = cx.memOf[cx.a.conv.getInput()];
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  // Bounds that hold for every round need no test.
+  const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
+  RawInputs raw;
+  for (int64_t it = first; it < last; ++it) {
+    auto [e, inside] = itemElement(cx, items, it);
+    auto [kg, xq, rr] = itemCoords(cx, items, e);
+    Value iw = b.add(cx.iwMin, b.mul(xq, 4)), ihr = b.add(r.ih, rr);
+    Value rowOk = b.inRange(ihr, g.in[1]);
+    if (inside)
+      rowOk = b.andI(rowOk, inside);
+    // Clamped, branch-free loads: an element outside the input reads
+    // element 0 and is replaced by 0 when stored.
+    auto clamp = [&](Value cond, Value v) {
+      return arith::SelectOp::create(b, cond, v, b.c(0)).getResult();
+    };
+    for (int64_t ci = 0; ci < 4; ++ci) {
+      Value chan = b.add(b.add(r.ci0, b.mul(kg, 4)), ci);
+      Value ok =
+          ciAlwaysIn ? rowOk : b.andI(rowOk, b.ult(chan, g.cinPerGroup()));
+      if (smemPlan.vectorInput) {
+        Value okv = b.andI(ok, b.inRange(iw, g.in[2]));
+        SmallVector<Value> idx =
+            cx.fullIndex(cx.n, clamp(okv, chan), clamp(okv, r.id),
+                         clamp(okv, ihr), clamp(okv, iw));
+        raw.values.push_back(vector::LoadOp::create(
+            b, v4Ty, input, idx, /*nontemporal=*/false, llvm::MaybeAlign(16)));
+        raw.valid.push_back(okv);
+        continue;
+      }
+      for (int64_t j = 0; j < 4; ++j) {
+        Value iwj = b.add(iw, j);
+        Value okj = b.andI(ok, b.inRange(iwj, g.in[2]));
+        SmallVector<Value> idx =
+            cx.fullIndex(cx.n, clamp(okj, chan), clamp(okj, r.id),
+                         clamp(okj, ihr), clamp(okj, iwj));
+        raw.values.push_back(memref::LoadOp::create(b, input, idx));
+        raw.valid.push_back(okj);
+      }
+    }
+  }
+  return raw;
+}
+
+RawInputs emit::emitLoadRoundInputsIf(EmitContext &cx, Value cond, Value q,
+                                      int64_t iters) {
+  EmitBuilder &b = cx.b;
+  const int64_t n = iters * inputItems(cx).perItem;
+  Type valueTy = cx.smemPlan.vectorInput
+                     ? Type(VectorType::get({4}, b.getF32Type()))
+                     : Type(b.getF32Type());
+  SmallVector<Type> types(n, valueTy);
+  types.append(n, b.getI1Type());
+  auto ifOp = scf::IfOp::create(b, types, cond, true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    RawInputs raw = loadRoundInputs(cx, q, 0, iters);
+    SmallVector<Value> all(raw.values);
+    llvm::append_range(all, raw.valid);
+    scf::YieldOp::create(b, all);
+    // Past the last round: zeros (never stored).
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    SmallVector<Value> zeros;
+    for (Type t : types)
+      zeros.push_back(arith::ConstantOp::create(b, b.getZeroAttr(t)));
+    scf::YieldOp::create(b, zeros);
+  }
+  RawInputs raw;
+  for (int64_t i = 0; i < 2 * n; ++i)
+    (i < n ? raw.values : raw.valid).push_back(ifOp.getResult(i));
+  return raw;
+}
+
+void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
+                                Value buf, int64_t first, int64_t last) {
+  EmitBuilder &b = cx.b;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const InputItems items = inputItems(cx);
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  for (int64_t it = first; it < last; ++it) {
+    OpBuilder::InsertionGuard guard(b);
+    auto [e, inside] = itemElement(cx, items, it);
+    if (inside) {
+      auto ifInside = scf::IfOp::create(b, TypeRange{}, inside, false);
+      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    }
+    auto [kg, xq, rr] = itemCoords(cx, items, e);
+    Value base = b.add(b.add(b.add(b.mul(rr, smemPlan.xsRowStride),
+                                   b.mul(kg, smemPlan.xsPlaneStride)),
+                             b.mul(xq, 16)),
+                       b.add(buf, smemPlan.xsOffset));
+    const int64_t at = (it - first) * items.perItem;
+    // Column j of the item: its 4 channels, TF32-rounded, one 16-byte store.
+    for (int64_t j = 0; j < 4; ++j) {
+      SmallVector<Value, 4> rounded;
+      for (int64_t ci = 0; ci < 4; ++ci) {
+        Value v, ok;
+        if (smemPlan.vectorInput) {
+          v = vector::ExtractOp::create(b, raw.values[at + ci], j);
+          ok = raw.valid[at + ci];
+        } else {
+          v = raw.values[at + 4 * ci + j];
+          ok = raw.valid[at + 4 * ci + j];
+        }
+        rounded.push_back(
+            emitRoundOperand(cx, arith::SelectOp::create(b, ok, v, b.f(0.0))));
+      }
+      Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
+      vector::StoreOp::create(b, v, cx.smem, ValueRange{b.add(base, 4 * j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  }
+}
+
+/// The token of `copy()`: issued directly when `inside` is null, else
+/// under `inside` with its own commit group (an empty one where `inside`
+/// is false), so that every thread commits the same number of groups.
+static Value guardedCopy(EmitContext &cx, Value inside,
+                         function_ref<Value()> copy) {
+  EmitBuilder &b = cx.b;
+  if (!inside)
+    return copy();
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  auto ifOp = scf::IfOp::create(b, TypeRange{tokTy}, inside, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value t = copy();
+  scf::YieldOp::create(
+      b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, t)});
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                              b, tokTy, ValueRange{})});
+  return ifOp.getResult(0);
+}
+
+/// Issues round `q`'s input rows from `ipacked` (16-byte copies, zero
+/// fill outside the input) into the buffer at `buf` and commits them.
+static void copyRoundPackedInputs(EmitContext &cx, Value q, Value buf) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const LaunchPlan &launch = cx.launch;
+  Round r = emitDecodeRound(cx, q);
+  const int64_t span = smemPlan.inputSpan, rows = smemPlan.stagedRows;
+  const int64_t groups = cx.ipack->groups, nthreads = launch.threads;
+  const int64_t total = rows * groups * span;
+  Value chunk = b.divu(r.ci0, cfg.getCiChunk());
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> tokens;
+  // Consecutive threads take consecutive columns (16 bytes each, contiguous
+  // in the packed input and in shared memory).
+  for (int64_t it = 0; it * nthreads < total; ++it) {
+    Value e = b.add(cx.tid, it * nthreads);
+    Value col = b.remu(e, span), rest = b.divu(e, span);
+    Value kg = b.remu(rest, groups), rr = b.divu(rest, groups);
+    Value ihr = b.add(r.ih, rr);
+    Value ok = b.inRange(ihr, g.in[1]);
+    Value row = arith::SelectOp::create(b, ok, ihr, b.c(0));
+    Value plane = b.add(
+        b.mul(
+            b.add(b.mul(b.add(b.mul(b.add(b.mul(cx.n, g.in[0]), r.id), g.in[1]),
+                              row),
+                        cx.ipack->numChunks),
+                  chunk),
+            groups),
+        kg);
+    Value src = b.mul(b.add(b.mul(plane, cx.ipack->width),
+                            b.add(b.add(cx.iwMin, col), cx.ipack->padL)),
+                      4);
+    src = arith::SelectOp::create(b, ok, src, b.c(0));
+    Value dst = b.add(b.add(b.add(b.mul(rr, smemPlan.xsRowStride),
+                                  b.mul(kg, smemPlan.xsPlaneStride)),
+                            b.mul(col, 4)),
+                      b.add(buf, smemPlan.xsOffset));
+    Value srcElems = arith::SelectOp::create(b, ok, b.c(4), b.c(0));
+    auto copy = [&] {
+      return nvgpu::DeviceAsyncCopyOp::create(
+                 b, cx.smem, ValueRange{dst}, cx.ipacked, ValueRange{src},
+                 b.getIndexAttr(4), srcElems, b.getUnitAttr())
+          .getResult();
+    };
+    tokens.push_back(guardedCopy(
+        cx, (it + 1) * nthreads <= total ? Value() : b.ult(e, total), copy));
+  }
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
+}
+
+void emit::emitStageRoundWgmma(EmitContext &cx, Value q, Value buf) {
+  // The weights arrive by emitCopyRoundWeights; a re-laid-out input by
+  // asynchronous copies too.
+  if (cx.ipack) {
+    copyRoundPackedInputs(cx, q, buf);
+    return;
+  }
+  // The thread's items are issued in batches, all loads of a batch before
+  // its stores, so that one memory latency covers the batch; the batch size
+  // keeps the staged values beside the accumulators within the register
+  // budget.
+  const int64_t iters =
+      llvm::divideCeil(inputItems(cx).total, cx.launch.threads);
+  const int64_t batch = inputBatch(cx);
+  for (int64_t first = 0; first < iters; first += batch) {
+    const int64_t last = std::min(iters, first + batch);
+    emitStoreRoundInputs(cx, loadRoundInputs(cx, q, first, last), buf, first,
+                         last);
+  }
+}
+
+Value emit::emitCopyRoundWeights(EmitContext &cx, Value q, Value buf,
+                                 Value live) {
+  EmitBuilder &b = cx.b;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const LaunchPlan &launch = cx.launch;
+  Round r = emitDecodeRound(cx, q);
+  const int64_t hT = smemPlan.hTapsPerRound, nthreads = launch.threads;
+  const int64_t perImage = cx.pack->imageElems / 4; // 16-byte copies
+  const int64_t total = hT * perImage;
+  Value ct = b.divu(cx.co0, cfg.getTileC());
+  Value chunk = b.divu(r.ci0, cfg.getCiChunk());
+  auto v4 = b.getIndexAttr(4);
+  SmallVector<Value> tokens;
+  for (int64_t it = 0; it * nthreads < total; ++it) {
+    Value e = b.add(cx.tid, it * nthreads);
+    Value ha = hT > 1 ? b.divu(e, perImage) : b.c(0);
+    Value within = hT > 1 ? b.remu(e, perImage) : e;
+    // Taps past the round's valid ones (merged h taps) are zero-filled.
+    Value ok =
+        hT > 1 ? b.andI(live, b.cmp(arith::CmpIPredicate::ult, ha, r.hValid))
+               : live;
+    Value th = arith::SelectOp::create(
+        b, ok, b.add(r.th, b.mul(ha, cx.hTaps.step)), b.c(0));
+    Value td = arith::SelectOp::create(b, ok, r.td, b.c(0));
+    Value image = b.add(
+        b.mul(b.add(b.mul(b.add(b.mul(ct, cx.pack->kd), td), cx.pack->kh), th),
+              cx.pack->numChunks),
+        arith::SelectOp::create(b, ok, chunk, b.c(0)));
+    Value src = b.add(b.mul(image, cx.pack->imageElems), b.mul(within, 4));
+    // The smem image of tap `ha` starts ha x kw x wsTapStride = ha x
+    // imageElems into the weight area.
+    Value dst = b.add(b.add(buf, smemPlan.wsOffset), b.mul(e, 4));
+    Value srcElems = arith::SelectOp::create(b, ok, b.c(4), b.c(0));
+    auto copy = [&] {
+      return nvgpu::DeviceAsyncCopyOp::create(b, cx.smem, ValueRange{dst},
+                                              cx.packed, ValueRange{src}, v4,
+                                              srcElems, b.getUnitAttr())
+          .getResult();
+    };
+    tokens.push_back(guardedCopy(
+        cx, (it + 1) * nthreads <= total ? Value() : b.ult(e, total), copy));
+  }
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokTy, tokens);
+}
+
+void emit::emitCompleteStaging(EmitContext &cx, Value group) {
+  EmitBuilder &b = cx.b;
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  // This thread's generic-proxy stores and completed copies become visible
+  // to the tensor cores (async proxy) after the next barrier.
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}

@@ -1,0 +1,321 @@
+//===- SimTensorCore.cpp - mma.sync and wgmma on the CPU ------------------===//
+//
+// nvgpu.mma.sync m16n8k8 per warp, and Hopper wgmma per warpgroup with
+// its operands read from shared memory through matrix descriptors, its
+// async-proxy fences, commit groups and waits (see Simulator.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimulatorImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::sim;
+using namespace fusecc::sim::detail;
+
+/// nvgpu.mma.sync m16n8k8, tf32 x tf32 + f32, per warp, with the PTX
+/// fragment layouts (groupID = lane / 4, tig = lane % 4):
+///   A (16x8): a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
+///   B (8x8):  b0 (t, g), b1 (t+4, g)
+///   C/D (16x8): c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)
+/// The operands' low 13 mantissa bits are ignored (as the tensor cores do:
+/// only the top 19 bits are used; operands pre-rounded with
+/// cvt.rna.tf32.f32 already have them zero);
+/// the products are exact and summed in double, rounded once to f32.
+LogicalResult BlockExecutor::execMma(const Inst &inst,
+                                     const std::vector<int> &lanes) {
+  std::vector<int> count((nt + 31) / 32, 0);
+  for (int l : lanes)
+    ++count[l / 32];
+  auto tf32 = [](uint64_t bits) {
+    return static_cast<double>(asF(bits & 0xFFFFE000u));
+  };
+  for (size_t w = 0; w < count.size(); ++w) {
+    if (count[w] == 0)
+      continue;
+    if (count[w] != 32)
+      return fail(inst, static_cast<int>(w * 32),
+                  "nvgpu.mma.sync executed by " + std::to_string(count[w]) +
+                      " of the 32 lanes of a warp");
+    double A[16][8], B[8][8], C[16][8];
+    for (int lane = 0; lane < 32; ++lane) {
+      int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
+      A[g][t] = tf32(R(inst.in[0], l));
+      A[g + 8][t] = tf32(R(inst.in[1], l));
+      A[g][t + 4] = tf32(R(inst.in[2], l));
+      A[g + 8][t + 4] = tf32(R(inst.in[3], l));
+      B[t][g] = tf32(R(inst.in[4], l));
+      B[t + 4][g] = tf32(R(inst.in[5], l));
+      C[g][2 * t] = F(inst.in[6], l);
+      C[g][2 * t + 1] = F(inst.in[7], l);
+      C[g + 8][2 * t] = F(inst.in[8], l);
+      C[g + 8][2 * t + 1] = F(inst.in[9], l);
+    }
+    auto d = [&](int i, int j) {
+      double s = C[i][j];
+      for (int kk = 0; kk < 8; ++kk)
+        s += A[i][kk] * B[kk][j];
+      return fromF(static_cast<float>(s));
+    };
+    for (int lane = 0; lane < 32; ++lane) {
+      int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
+      R(inst.out[0], l) = d(g, 2 * t);
+      R(inst.out[1], l) = d(g, 2 * t + 1);
+      R(inst.out[2], l) = d(g + 8, 2 * t);
+      R(inst.out[3], l) = d(g + 8, 2 * t + 1);
+    }
+  }
+  return success();
+}
+
+LogicalResult BlockExecutor::warpgroupsOf(const Inst &inst,
+                                          const std::vector<int> &lanes,
+                                          SmallVectorImpl<int> &wgs) {
+  std::vector<int> count(wgGroups.size(), 0);
+  for (int l : lanes)
+    ++count[l / kWarpgroup];
+  StringRef name = inst.op->getName().getStringRef();
+  for (size_t g = 0; g < count.size(); ++g) {
+    if (count[g] == 0)
+      continue;
+    int first = static_cast<int>(g) * kWarpgroup;
+    if (first + kWarpgroup > nt)
+      return fail(inst, first,
+                  name + " executed by threads of an incomplete warpgroup " +
+                      "(the block has " + std::to_string(nt) +
+                      " threads; a warpgroup is 128 consecutive threads "
+                      "from a multiple of 128)");
+    if (count[g] != kWarpgroup)
+      return fail(inst, first,
+                  name + " executed by " + std::to_string(count[g]) +
+                      " of the 128 threads of warpgroup " + std::to_string(g) +
+                      " (a .sync.aligned warpgroup op: all of them execute "
+                      "it together)");
+    wgs.push_back(static_cast<int>(g));
+  }
+  return success();
+}
+
+LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
+                                          uint64_t desc, int rows,
+                                          std::vector<double> &vals,
+                                          std::vector<int64_t> &words) {
+  const int first = wg * kWarpgroup;
+  const std::string what = std::string("wgmma descriptor ") + name + " (0x" +
+                           llvm::utohexstr(desc) + ")";
+  const uint64_t fields = 0x3FFFull | 0x3FFFull << 16 | 0x3FFFull << 32 |
+                          0x7ull << 49 | 0x3ull << 62;
+  if (uint64_t swizzle = desc >> 62)
+    return fail(inst, first,
+                what + " has swizzle mode " + std::to_string(swizzle) +
+                    "; only 0 (no swizzle) is supported");
+  if (uint64_t baseOffset = (desc >> 49) & 0x7)
+    return fail(inst, first,
+                what + " has matrix base offset " + std::to_string(baseOffset) +
+                    "; only 0 is supported");
+  if (desc & ~fields)
+    return fail(inst, first, what + " has reserved bits set");
+  const int64_t start = static_cast<int64_t>(desc & 0x3FFF) << 4;
+  const int64_t lbo = static_cast<int64_t>((desc >> 16) & 0x3FFF) << 4;
+  const int64_t sbo = static_cast<int64_t>((desc >> 32) & 0x3FFF) << 4;
+  vals.resize(static_cast<size_t>(rows) * 8);
+  for (int i = 0; i < rows; ++i)
+    for (int kk = 0; kk < 8; ++kk) {
+      // Every term is a multiple of 4: the words are aligned.
+      int64_t addr =
+          start + (kk / 4) * lbo + (i / 8) * sbo + (i % 8) * 16 + (kk % 4) * 4;
+      int64_t off = addr - kSmemWindowBase;
+      if (off < 0 || off + 4 > smemBytes)
+        return fail(inst, first,
+                    "wgmma operand " + std::string(1, name) + " element (" +
+                        std::to_string(i) + ", " + std::to_string(kk) +
+                        ") at shared address " + std::to_string(addr) +
+                        " is outside the dynamic shared memory [" +
+                        std::to_string(kSmemWindowBase) + ", " +
+                        std::to_string(kSmemWindowBase + smemBytes) + ") (" +
+                        what + ": start " + std::to_string(start) + ", LBO " +
+                        std::to_string(lbo) + ", SBO " + std::to_string(sbo) +
+                        ")");
+      int64_t w = off / 4;
+      vals[static_cast<size_t>(i) * 8 + kk] =
+          static_cast<double>(asF(fromF(smem[w]) & 0xFFFFE000u));
+      words.push_back(w);
+    }
+  return success();
+}
+
+/// nvvm.wgmma.mma_async m64nNk8, tf32 x tf32 + f32 (wgmma.mma_async.sync.
+/// aligned.m64nNk8.f32.tf32.tf32), issued by whole warpgroups (128
+/// consecutive threads from a multiple of 128), each with one pair of
+/// descriptors for all its threads. A descriptor: bits [0, 14) start
+/// address >> 4 (shared window, 18 bits), [16, 30) LBO >> 4, [32, 46)
+/// SBO >> 4, [49, 52) base offset (0), [62, 64) swizzle mode (0: none).
+/// Without swizzle, K-major, element (i, k) of A (64x8, i = m) or B (Nx8,
+/// i = n) is the f32 at start + (k / 4) * LBO + (i / 8) * SBO + (i % 8) * 16
+/// + (k % 4) * 4 (8x16-byte core matrices). D[m][n] = (scale-d ? C[m][n] :
+/// 0) + sum_k A[m][k] * B[n][k], with operands and rounding as in execMma.
+/// Accumulator fragment: lane l of warp w = (tid / 32) % 4 holds element
+/// 4j + q = D(16w + l/4 + 8(q/2), 8j + 2(l%4) + q%2).
+///
+/// The operands are read at issue and the results written to the registers
+/// then; the words read stay pending until a wait retires the wgmma's group
+/// (a store to them before is reported), and become reads by the warpgroup
+/// at the wait. Every word read must be initialised, not the destination
+/// of a pending cp.async, not written since the last barrier, and its
+/// writer must have executed nvvm.fence.proxy (async.shared) after the write
+/// and before the next barrier (the tensor cores read through the async
+/// proxy; a cp.async completion counts as a generic write of its thread).
+LogicalResult BlockExecutor::execWgmma(const Inst &inst,
+                                       const std::vector<int> &lanes) {
+  SmallVector<int, 8> wgs;
+  if (failed(warpgroupsOf(inst, lanes, wgs)))
+    return failure();
+  const int n = static_cast<int>(inst.imm);
+  const int accBase = 2;
+  std::vector<double> a, b;
+  for (int g : wgs) {
+    const int first = g * kWarpgroup;
+    const uint64_t descA = R(inst.in[0], first), descB = R(inst.in[1], first);
+    for (int l = first; l < first + kWarpgroup; ++l)
+      if (R(inst.in[0], l) != descA || R(inst.in[1], l) != descB)
+        return fail(
+            inst, l,
+            "wgmma descriptors differ within warpgroup " + std::to_string(g) +
+                ": A 0x" + llvm::utohexstr(R(inst.in[0], l)) + ", B 0x" +
+                llvm::utohexstr(R(inst.in[1], l)) + " here, A 0x" +
+                llvm::utohexstr(descA) + ", B 0x" + llvm::utohexstr(descB) +
+                " in thread " + threadName(first));
+    if (!wgFenced[g] &&
+        failed(violation(inst, first,
+                         "nvvm.wgmma.mma_async of warpgroup " +
+                             std::to_string(g) +
+                             " without an earlier nvvm.wgmma.fence.aligned")))
+      return failure();
+    std::vector<int64_t> words;
+    if (failed(wgmmaOperand(inst, g, 'A', descA, 64, a, words)) ||
+        failed(wgmmaOperand(inst, g, 'B', descB, n, b, words)))
+      return failure();
+    for (int64_t w : words) {
+      const std::string word = "shared memory word " + std::to_string(w);
+      LogicalResult ok = success();
+      if (sPending[w] > 0)
+        ok = violation(inst, first,
+                       "wgmma (nvvm.wgmma.mma_async) read of " + word +
+                           " while thread " + threadName(sPendLane[w]) +
+                           "'s cp.async (nvgpu.device_async_copy) to it is "
+                           "pending");
+      else if (!sInit[w])
+        ok = violation(inst, first,
+                       "read of uninitialised shared memory (word " +
+                           std::to_string(w) +
+                           ") by a wgmma (nvvm.wgmma.mma_async)");
+      else if (sWEpoch[w] == epoch)
+        ok = violation(inst, first,
+                       "shared memory race: word " + std::to_string(w) +
+                           " written by thread " + threadName(sWriter[w]) +
+                           " without a barrier before a wgmma "
+                           "(nvvm.wgmma.mma_async) reads it");
+      else if (fencesBy(sWriter[w], sWEpoch[w]) == sWFence[w])
+        ok = violation(inst, first,
+                       word + " written by thread " + threadName(sWriter[w]) +
+                           " is read by a wgmma (nvvm.wgmma.mma_async, async "
+                           "proxy) without an nvvm.fence.proxy (async.shared) "
+                           "of that thread between the write and the next "
+                           "barrier");
+      if (failed(ok))
+        return failure();
+    }
+    for (int li = 0; li < kWarpgroup; ++li) {
+      const int l = first + li, warp = li / 32, lane = li % 32;
+      for (int j = 0; j < n / 8; ++j)
+        for (int q = 0; q < 4; ++q) {
+          int row = 16 * warp + lane / 4 + 8 * (q / 2);
+          int col = 8 * j + 2 * (lane % 4) + q % 2;
+          int e = 4 * j + q;
+          double s =
+              inst.pred ? static_cast<double>(F(inst.in[accBase + e], l)) : 0.0;
+          for (int kk = 0; kk < 8; ++kk)
+            s += a[static_cast<size_t>(row) * 8 + kk] *
+                 b[static_cast<size_t>(col) * 8 + kk];
+          R(inst.out[e], l) = fromF(static_cast<float>(s));
+        }
+    }
+    for (int64_t w : words) {
+      ++sWgPending[w];
+      sWgPendGroup[w] = g;
+    }
+    wgUncommitted[g].push_back(std::move(words));
+  }
+  return success();
+}
+
+void BlockExecutor::retireWgmma(int wg,
+                                std::vector<std::vector<int64_t>> &group) {
+  const int32_t reader = -3 - wg;
+  for (const std::vector<int64_t> &words : group)
+    for (int64_t w : words) {
+      --sWgPending[w];
+      if (sREpoch[w] != epoch) {
+        sREpoch[w] = epoch;
+        sReader[w] = reader;
+      } else if (sReader[w] != reader) {
+        sReader[w] = -2; // several readers
+      }
+    }
+}
+
+LogicalResult BlockExecutor::execWgmmaSync(const Inst &inst,
+                                           const std::vector<int> &lanes) {
+  switch (inst.opc) {
+  case Opc::FenceProxy:
+    for (int l : lanes)
+      ++fenceCount[l];
+    return success();
+  case Opc::WgmmaFence: {
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs)
+      wgFenced[g] = 1;
+    return success();
+  }
+  case Opc::WgmmaCommit: {
+    // wgmma.commit_group: all of the warpgroup's uncommitted wgmma ops
+    // (possibly none) form a new group.
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs) {
+      wgGroups[g].push_back(std::move(wgUncommitted[g]));
+      wgUncommitted[g].clear();
+    }
+    return success();
+  }
+  case Opc::WgmmaWait: {
+    // wgmma.wait_group N: all but the N most recent groups are retired.
+    SmallVector<int, 8> wgs;
+    if (failed(warpgroupsOf(inst, lanes, wgs)))
+      return failure();
+    for (int g : wgs) {
+      if (!wgUncommitted[g].empty() &&
+          failed(violation(
+              inst, g * kWarpgroup,
+              std::to_string(wgUncommitted[g].size()) +
+                  " wgmma (nvvm.wgmma.mma_async) not committed to a group "
+                  "(nvvm.wgmma.commit.group.sync.aligned) at a wait, which "
+                  "does not cover them")))
+        return failure();
+      while (wgGroups[g].size() > inst.imm) {
+        retireWgmma(g, wgGroups[g].front());
+        wgGroups[g].pop_front();
+      }
+    }
+    return success();
+  }
+  default:
+    break;
+  }
+  return fail(inst, -1, "internal error: unhandled instruction");
+}

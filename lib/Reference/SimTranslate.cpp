@@ -1,0 +1,577 @@
+//===- SimTranslate.cpp - a gpu.func into simulator instructions ----------===//
+//
+// A gpu.func becomes a small tree of instructions over value slots (one
+// register per thread per SSA value; vectors and all-f32 structs take one
+// slot per element). Everything the executor does not model is rejected
+// here, with the op and why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimulatorImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace fusecc::sim::detail {
+
+std::string describe(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "'" << op->getName() << "' (";
+  op->print(os, OpPrintingFlags().skipRegions().elideLargeElementsAttrs());
+  os << ") at " << op->getLoc();
+  return s;
+}
+
+namespace {
+
+class Compiler {
+public:
+  Compiler(Kernel &k, std::string &error) : k(k), error(error) {}
+
+  LogicalResult compile() {
+    Block &entry = k.func.getBody().front();
+    if (!k.func.getBody().hasOneBlock())
+      return fail(k.func, "kernel with more than one block (unstructured "
+                          "control flow) is not supported");
+    for (BlockArgument a : entry.getArguments()) {
+      auto mt = dyn_cast<MemRefType>(a.getType());
+      if (!mt || !mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+          !mt.getElementType().isF32())
+        return fail(k.func, "kernel argument is not a static identity-layout "
+                            "f32 memref");
+      k.argSlots.push_back(slot(a));
+    }
+    if (auto kb = k.func.getKnownBlockSizeAttr())
+      k.knownBlock = static_cast<int64_t>(kb[0]) * kb[1] * kb[2];
+    if (Attribute cd =
+            k.func->getAttr(NVVM::NVVMDialect::getClusterDimAttrName())) {
+      auto dims = dyn_cast<DenseI32ArrayAttr>(cd);
+      if (!dims || dims.size() != 3 || dims[0] < 1 || dims[0] > 8 ||
+          dims[1] != 1 || dims[2] != 1)
+        return fail(k.func, "only nvvm.cluster_dim = array<i32: X, 1, 1> "
+                            "with X in [1, 8] is supported");
+      k.clusterX = dims[0];
+    }
+    if (failed(compileBlock(entry, k.body)))
+      return failure();
+    k.numSlots = nextSlot;
+    return success();
+  }
+
+private:
+  /// First register slot of `v`; a vector value occupies one slot per
+  /// element (row-major), consecutive, and so does an all-f32
+  /// `!llvm.struct` (the wgmma accumulators).
+  int slot(Value v) {
+    auto it = slots.find(v);
+    if (it != slots.end())
+      return it->second;
+    int s = nextSlot;
+    slots[v] = s;
+    nextSlot += numElems(v.getType());
+    return s;
+  }
+  static int numElems(Type t) {
+    if (auto vt = dyn_cast<VectorType>(t))
+      return static_cast<int>(vt.getNumElements());
+    if (int n = f32StructSize(t))
+      return n;
+    return 1;
+  }
+  /// Number of elements of an `!llvm.struct` whose body is all f32; 0 for
+  /// any other type.
+  static int f32StructSize(Type t) {
+    auto st = dyn_cast<LLVM::LLVMStructType>(t);
+    if (!st || st.isOpaque() || st.getBody().empty() ||
+        !llvm::all_of(st.getBody(), [](Type e) { return e.isF32(); }))
+      return 0;
+    return static_cast<int>(st.getBody().size());
+  }
+  template <typename Vec> void expand(Value v, Vec &list) {
+    int s = slot(v), n = numElems(v.getType());
+    for (int i = 0; i < n; ++i)
+      list.push_back(s + i);
+  }
+
+  LogicalResult fail(Operation *op, const Twine &msg) {
+    error = ("simulator: " + msg + ": " + describe(op)).str();
+    return failure();
+  }
+
+  /// Integer width of a scalar type; 0 for f32 (and vectors of f32 and
+  /// all-f32 structs); -1 unsupported.
+  static int widthOf(Type t) {
+    if (auto vt = dyn_cast<VectorType>(t))
+      t = vt.getElementType();
+    if (f32StructSize(t))
+      return 0;
+    if (t.isIndex() || isa<nvgpu::DeviceAsyncTokenType>(t) ||
+        isa<LLVM::LLVMPointerType>(t))
+      return 64;
+    if (auto it = dyn_cast<IntegerType>(t))
+      return it.getWidth() <= 64 ? static_cast<int>(it.getWidth()) : -1;
+    if (t.isF32())
+      return 0;
+    return -1;
+  }
+
+  LogicalResult compileBlock(Block &block, Region &r) {
+    for (BlockArgument a : block.getArguments())
+      expand(a, r.args);
+    for (Operation &op : block) {
+      if (isa<scf::YieldOp>(op)) {
+        for (Value v : op.getOperands())
+          expand(v, r.yields);
+        continue;
+      }
+      if (failed(compileOp(op, r)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// vector.load / vector.store: n consecutive f32 elements along the last
+  /// dimension; `imm` holds the alignment attribute in bytes (0: none,
+  /// element alignment only).
+  template <typename OpTy>
+  LogicalResult compileVectorAccess(OpTy op, StringRef name, Inst &inst) {
+    VectorType vt = op.getVectorType();
+    if (!op.getMemRefType().getElementType().isF32() || vt.getRank() != 1 ||
+        !vt.getElementType().isF32() || vt.isScalable())
+      return fail(op, "only 1-D f32 " + name +
+                          " of an f32 memref is "
+                          "supported");
+    if (op.getMemRefType().getRank() < 1)
+      return fail(op, name + " of a rank-0 memref");
+    if (op.getNontemporal())
+      return fail(op, "nontemporal " + name + " is not supported");
+    if (auto a = op.getAlignment())
+      inst.imm = *a;
+    return success();
+  }
+
+  LogicalResult compileOp(Operation &op, Region &r) {
+    Inst inst;
+    inst.op = &op;
+    for (Value v : op.getOperands())
+      expand(v, inst.in);
+    for (Value v : op.getResults())
+      expand(v, inst.out);
+    // Vector values: only where the tf32 tensor-core path uses them;
+    // struct values: only where the wgmma path uses them.
+    bool vectorAware =
+        isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
+            vector::ExtractOp, vector::LoadOp, vector::StoreOp,
+            vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
+    bool structAware = isa<arith::SelectOp, scf::ForOp, scf::IfOp,
+                           LLVM::UndefOp, LLVM::PoisonOp, LLVM::InsertValueOp,
+                           LLVM::ExtractValueOp, NVVM::WgmmaMmaAsyncOp>(op);
+    for (Type t :
+         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
+      if (!vectorAware && isa<VectorType>(t))
+        return fail(&op, "vector values are not supported by this op");
+      if (!structAware && isa<LLVM::LLVMStructType>(t))
+        return fail(&op, "struct values are not supported by this op");
+      if (isa<LLVM::LLVMStructType>(t) && !f32StructSize(t))
+        return fail(&op, "only structs of f32 elements are supported");
+    }
+    if (auto sel = dyn_cast<arith::SelectOp>(op))
+      if (isa<VectorType>(sel.getCondition().getType()))
+        return fail(&op, "vector select conditions are not supported");
+    // Scalar result types must be f32, index or iN (memrefs only where
+    // expected below).
+    for (Value v : op.getResults())
+      if (!isa<MemRefType>(v.getType()) && widthOf(v.getType()) < 0)
+        return fail(&op, "unsupported result type");
+    if (op.getNumResults() == 1 &&
+        !isa<MemRefType>(op.getResult(0).getType())) {
+      int w = widthOf(op.getResult(0).getType());
+      inst.isFloat = w == 0;
+      inst.width = w == 0 ? 32 : w;
+    }
+    if (op.getNumOperands() >= 1 &&
+        !isa<MemRefType>(op.getOperand(0).getType())) {
+      int w = widthOf(op.getOperand(0).getType());
+      if (w > 0)
+        inst.srcWidth = w;
+    }
+
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      inst.opc = Opc::ConstBits;
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (dense && isa<VectorType>(c.getType()) && dense.isSplat() &&
+          dense.getElementType().isF32()) {
+        inst.imm = fromF(dense.getSplatValue<APFloat>().convertToFloat());
+      } else if (auto fa = dyn_cast<FloatAttr>(c.getValue())) {
+        if (!fa.getType().isF32())
+          return fail(&op, "non-f32 float constant");
+        inst.imm = fromF(static_cast<float>(fa.getValueAsDouble()));
+      } else if (auto ia = dyn_cast<IntegerAttr>(c.getValue())) {
+        int w = widthOf(ia.getType());
+        inst.imm =
+            static_cast<uint64_t>(norm(w == 1 ? ia.getValue().getZExtValue()
+                                              : ia.getValue().getSExtValue(),
+                                       w));
+      } else {
+        return fail(&op, "unsupported constant (only scalar f32/int/index)");
+      }
+    } else if (isa<vector::FromElementsOp>(op)) {
+      inst.opc = Opc::Copy;
+    } else if (auto e = dyn_cast<vector::ExtractOp>(op)) {
+      inst.opc = Opc::Extract;
+      if (!e.getDynamicPosition().empty())
+        return fail(&op, "vector.extract with a dynamic position");
+      auto vt = e.getSourceVectorType();
+      int64_t off = 0, stride = vt.getNumElements();
+      ArrayRef<int64_t> pos = e.getStaticPosition();
+      for (size_t d = 0; d < pos.size(); ++d) {
+        stride /= vt.getDimSize(d);
+        off += pos[d] * stride;
+      }
+      inst.imm = static_cast<uint64_t>(off);
+    } else if (auto m = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      inst.opc = Opc::Mma;
+      std::array<int64_t, 3> shape = m.getMmaShapeAsArray();
+      auto ty = [&](Value v) { return cast<VectorType>(v.getType()); };
+      if (shape != std::array<int64_t, 3>{16, 8, 8} || !m.getTf32Enabled() ||
+          !ty(m.getMatrixA()).getElementType().isF32() ||
+          ty(m.getMatrixA()).getNumElements() != 4 ||
+          ty(m.getMatrixB()).getNumElements() != 2 ||
+          ty(m.getMatrixC()).getNumElements() != 4 ||
+          !ty(m.getMatrixC()).getElementType().isF32())
+        return fail(&op, "only nvgpu.mma.sync m16n8k8 with tf32 operands and "
+                         "f32 accumulators is supported");
+    } else if (isa<LLVM::UndefOp, LLVM::PoisonOp>(op)) {
+      // Undefined contents: NaN bits, as uninitialised shared memory.
+      inst.opc = Opc::ConstBits;
+      if (!inst.isFloat)
+        return fail(&op, "only f32 or f32-struct undef/poison is supported");
+      inst.imm = fromF(std::numeric_limits<float>::quiet_NaN());
+    } else if (isa<LLVM::InsertValueOp, LLVM::ExtractValueOp>(op)) {
+      // Insert: in = container slots, then the value. imm = the position.
+      auto iv = dyn_cast<LLVM::InsertValueOp>(op);
+      auto ev = dyn_cast<LLVM::ExtractValueOp>(op);
+      inst.opc = iv ? Opc::Insert : Opc::Extract;
+      Value container = iv ? iv.getContainer() : ev.getContainer();
+      ArrayRef<int64_t> pos = iv ? iv.getPosition() : ev.getPosition();
+      int n = f32StructSize(container.getType());
+      if (pos.size() != 1 || pos[0] < 0 || pos[0] >= n)
+        return fail(&op, op.getName().getStringRef() +
+                             " needs one position in the struct");
+      inst.imm = static_cast<uint64_t>(pos[0]);
+    } else if (auto ep = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      inst.opc = Opc::SmemAddr;
+      if (!ep.getSource().getDefiningOp<memref::ViewOp>())
+        return fail(&op, "memref.extract_aligned_pointer_as_index is only "
+                         "supported on a memref.view of "
+                         "gpu.dynamic_shared_memory");
+    } else if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op)) {
+      inst.opc = Opc::ClusterArrive;
+      inst.pred = isa<NVVM::ClusterArriveRelaxedOp>(op) ? 1 : 0;
+    } else if (isa<NVVM::ClusterWaitOp>(op)) {
+      inst.opc = Opc::ClusterWait;
+    } else if (auto ip = dyn_cast<LLVM::IntToPtrOp>(op)) {
+      inst.opc = Opc::Copy; // Pointers are their shared-window addresses.
+      if (cast<LLVM::LLVMPointerType>(ip.getType()).getAddressSpace() != 3 ||
+          !ip.getArg().getType().isInteger(64))
+        return fail(&op, "only llvm.inttoptr of an i64 shared-window address "
+                         "to !llvm.ptr<3> is supported");
+    } else if (auto m = dyn_cast<NVVM::MapaOp>(op)) {
+      inst.opc = Opc::Mapa;
+      if (cast<LLVM::LLVMPointerType>(m.getA().getType()).getAddressSpace() !=
+          3)
+        return fail(&op, "only nvvm.mapa of a !llvm.ptr<3> (shared::cta) "
+                         "address is supported");
+    } else if (auto st = dyn_cast<LLVM::StoreOp>(op)) {
+      inst.opc = Opc::ClusterStore;
+      if (cast<LLVM::LLVMPointerType>(st.getAddr().getType())
+                  .getAddressSpace() != 7 ||
+          !st.getValue().getType().isF32())
+        return fail(&op, "only f32 llvm.store to !llvm.ptr<7> "
+                         "(distributed shared memory) is supported");
+    } else if (auto fp = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      inst.opc = Opc::FenceProxy;
+      if (fp.getKind() != NVVM::ProxyKind::async_shared ||
+          fp.getSpace() != NVVM::SharedSpace::shared_cta)
+        return fail(&op, "only nvvm.fence.proxy of kind async.shared, space "
+                         "cta (fence.proxy.async.shared::cta) is supported");
+    } else if (isa<NVVM::WgmmaFenceAlignedOp>(op)) {
+      inst.opc = Opc::WgmmaFence;
+    } else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {
+      inst.opc = Opc::WgmmaCommit;
+    } else if (auto wt = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
+      inst.opc = Opc::WgmmaWait;
+      inst.imm = wt.getGroup();
+    } else if (auto wg = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+      // wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32: in = descA,
+      // descB, then the N/2 accumulators; imm = N, pred = scale-d.
+      inst.opc = Opc::Wgmma;
+      NVVM::MMAShapeAttr shape = wg.getShape();
+      int n = shape.getN();
+      if (shape.getM() != 64 || shape.getK() != 8 || n % 8 != 0 || n < 8 ||
+          n > 256 || wg.getTypeA() != NVVM::WGMMATypes::tf32 ||
+          wg.getTypeB() != NVVM::WGMMATypes::tf32 ||
+          wg.getTypeD() != NVVM::WGMMATypes::f32 ||
+          wg.getScaleA() != NVVM::WGMMAScaleIn::one ||
+          wg.getScaleB() != NVVM::WGMMAScaleIn::one ||
+          wg.getLayoutA() != NVVM::MMALayout::row ||
+          wg.getLayoutB() != NVVM::MMALayout::col || wg.getSatfinite() ||
+          f32StructSize(wg.getInouts().getType()) != n / 2)
+        return fail(&op, "only nvvm.wgmma.mma_async m64nNk8 (N a multiple of "
+                         "8 up to 256) with f32 accumulators and tf32 A "
+                         "(row) and B (col) operands from shared memory "
+                         "descriptors, unscaled inputs, is supported");
+      inst.imm = static_cast<uint64_t>(n);
+      inst.pred = wg.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0;
+      inst.in.clear();
+      expand(wg.getDescriptorA(), inst.in);
+      expand(wg.getDescriptorB(), inst.in);
+      expand(wg.getInouts(), inst.in);
+    } else if (auto bc = dyn_cast<arith::BitcastOp>(op)) {
+      inst.opc = Opc::Bitcast;
+      Type from = bc.getIn().getType(), to = bc.getType();
+      bool ok = (from.isF32() && to.isInteger(32)) ||
+                (from.isInteger(32) && to.isF32());
+      if (!ok)
+        return fail(&op, "only f32 <-> i32 bitcasts are supported");
+      inst.pred = to.isF32() ? 1 : 0;
+    } else if (auto t = dyn_cast<gpu::ThreadIdOp>(op)) {
+      inst.opc = Opc::ThreadId;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::BlockIdOp>(op)) {
+      inst.opc = Opc::BlockId;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::BlockDimOp>(op)) {
+      inst.opc = Opc::BlockDim;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (auto t = dyn_cast<gpu::GridDimOp>(op)) {
+      inst.opc = Opc::GridDim;
+      inst.pred = static_cast<int>(t.getDimension());
+    } else if (isa<gpu::LaneIdOp>(op)) {
+      inst.opc = Opc::LaneId;
+    } else if (isa<gpu::BarrierOp>(op)) {
+      inst.opc = Opc::Barrier;
+    } else if (auto s = dyn_cast<gpu::ShuffleOp>(op)) {
+      inst.opc = Opc::Shuffle;
+      inst.pred = static_cast<int>(s.getMode());
+      if (widthOf(s.getValue().getType()) != 0 &&
+          widthOf(s.getValue().getType()) != 32)
+        return fail(&op, "shuffle of a non-32-bit value");
+    } else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+      inst.opc = Opc::DynSmem;
+    } else if (auto v = dyn_cast<memref::ViewOp>(op)) {
+      inst.opc = Opc::View;
+      auto mt = v.getType();
+      if (!mt.hasStaticShape() || !mt.getElementType().isF32() ||
+          !mt.getLayout().isIdentity())
+        return fail(&op, "view to a non-static or non-f32 memref");
+      if (!v.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+        return fail(&op, "view of something other than dynamic shared memory");
+      inst.memId = k.numViews++;
+    } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
+      inst.opc = Opc::Load;
+      if (!l.getMemRefType().getElementType().isF32())
+        return fail(&op, "load of a non-f32 element");
+    } else if (auto l = dyn_cast<vector::LoadOp>(op)) {
+      inst.opc = Opc::VecLoad;
+      if (failed(compileVectorAccess(l, "vector.load", inst)))
+        return failure();
+    } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
+      inst.opc = Opc::VecStore;
+      if (failed(compileVectorAccess(st, "vector.store", inst)))
+        return failure();
+    } else if (auto cp = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      // cp.async.{ca,cg}.shared.global [dst], [src], cp-size, src-size:
+      // `imm` = dstElements (cp-size / 4), `pred` = bypassL1 (.cg).
+      inst.opc = Opc::AsyncCopy;
+      auto dt = cast<MemRefType>(cp.getDst().getType());
+      auto st = cast<MemRefType>(cp.getSrc().getType());
+      if (!dt.getElementType().isF32() || !st.getElementType().isF32())
+        return fail(&op, "only f32 nvgpu.device_async_copy is supported");
+      if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(dt))
+        return fail(&op, "nvgpu.device_async_copy destination is not "
+                         "workgroup (shared) memory");
+      if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(st))
+        return fail(&op, "nvgpu.device_async_copy source is shared memory "
+                         "(cp.async reads global memory)");
+      int64_t n = cp.getDstElements().getSExtValue();
+      if (n != 1 && n != 2 && n != 4)
+        return fail(&op, "nvgpu.device_async_copy of " + Twine(n) +
+                             " f32 elements (cp.async copies 4, 8 or 16 "
+                             "bytes)");
+      inst.imm = static_cast<uint64_t>(n);
+      inst.pred = cp.getBypassL1().value_or(false) ? 1 : 0;
+      if (inst.pred && n != 4)
+        return fail(&op, "nvgpu.device_async_copy with bypassL1 (cp.async.cg) "
+                         "must copy 16 bytes");
+      inst.numDstIdx = static_cast<int>(cp.getDstIndices().size());
+      inst.numSrcIdx = static_cast<int>(cp.getSrcIndices().size());
+      inst.hasSrcElems = static_cast<bool>(cp.getSrcElements());
+    } else if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op)) {
+      inst.opc = Opc::AsyncGroup;
+    } else if (auto wt = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op)) {
+      inst.opc = Opc::AsyncWait;
+      inst.imm = wt.getNumGroups().value_or(0);
+    } else if (auto cvt = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
+      // cvt{.rna,.rn,.rz}{.satfinite}{.relu}.tf32.f32: pred = rounding mode
+      // (0 rna, 1 rn, 2 rz), imm = satfinite (bit 0) | relu (bit 1).
+      inst.opc = Opc::CvtTF32;
+      switch (cvt.getRnd()) {
+      case NVVM::FPRoundingMode::RNA:
+        inst.pred = 0;
+        break;
+      case NVVM::FPRoundingMode::RN:
+        inst.pred = 1;
+        break;
+      case NVVM::FPRoundingMode::RZ:
+        inst.pred = 2;
+        break;
+      default:
+        return fail(&op, "unsupported tf32 rounding mode (rna, rn, rz only)");
+      }
+      inst.imm = (cvt.getSat() == NVVM::SaturationMode::SATFINITE ? 1 : 0) |
+                 (cvt.getRelu() ? 2 : 0);
+      if (cvt.getSat() != NVVM::SaturationMode::NONE &&
+          cvt.getSat() != NVVM::SaturationMode::SATFINITE)
+        return fail(&op, "unsupported tf32 saturation mode");
+    } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
+      inst.opc = Opc::Store;
+      if (!s.getMemRefType().getElementType().isF32())
+        return fail(&op, "store of a non-f32 element");
+    } else if (auto f = dyn_cast<scf::ForOp>(op)) {
+      inst.opc = Opc::For;
+      inst.pred = f.getUnsignedCmp() ? 1 : 0;
+      inst.width = widthOf(f.getInductionVar().getType());
+      inst.r0 = std::make_unique<Region>();
+      if (failed(compileBlock(*f.getBody(), *inst.r0)))
+        return failure();
+    } else if (auto i = dyn_cast<scf::IfOp>(op)) {
+      inst.opc = Opc::If;
+      inst.r0 = std::make_unique<Region>();
+      if (failed(compileBlock(i.getThenRegion().front(), *inst.r0)))
+        return failure();
+      if (!i.getElseRegion().empty()) {
+        inst.r1 = std::make_unique<Region>();
+        if (failed(compileBlock(i.getElseRegion().front(), *inst.r1)))
+          return failure();
+      }
+    } else if (isa<gpu::ReturnOp>(op)) {
+      inst.opc = Opc::Return;
+    } else if (auto c = dyn_cast<arith::CmpIOp>(op)) {
+      inst.opc = Opc::CmpI;
+      inst.pred = static_cast<int>(c.getPredicate());
+    } else if (auto c = dyn_cast<arith::CmpFOp>(op)) {
+      inst.opc = Opc::CmpF;
+      inst.pred = static_cast<int>(c.getPredicate());
+    } else {
+      std::optional<Opc> opc =
+          llvm::StringSwitch<std::optional<Opc>>(op.getName().getStringRef())
+              .Case("arith.addi", Opc::AddI)
+              .Case("arith.subi", Opc::SubI)
+              .Case("arith.muli", Opc::MulI)
+              .Case("arith.divsi", Opc::DivSI)
+              .Case("arith.divui", Opc::DivUI)
+              .Case("arith.remsi", Opc::RemSI)
+              .Case("arith.remui", Opc::RemUI)
+              .Case("arith.floordivsi", Opc::FloorDivSI)
+              .Case("arith.ceildivsi", Opc::CeilDivSI)
+              .Case("arith.ceildivui", Opc::CeilDivUI)
+              .Case("arith.andi", Opc::AndI)
+              .Case("arith.ori", Opc::OrI)
+              .Case("arith.xori", Opc::XOrI)
+              .Case("arith.shli", Opc::ShLI)
+              .Case("arith.shrsi", Opc::ShRSI)
+              .Case("arith.shrui", Opc::ShRUI)
+              .Case("arith.minsi", Opc::MinSI)
+              .Case("arith.maxsi", Opc::MaxSI)
+              .Case("arith.minui", Opc::MinUI)
+              .Case("arith.maxui", Opc::MaxUI)
+              .Case("arith.select", Opc::Select)
+              .Case("arith.index_cast", Opc::IndexCast)
+              .Case("arith.index_castui", Opc::IndexCastUI)
+              .Case("arith.extsi", Opc::ExtSI)
+              .Case("arith.extui", Opc::ExtUI)
+              .Case("arith.trunci", Opc::TruncI)
+              .Case("arith.addf", Opc::AddF)
+              .Case("arith.subf", Opc::SubF)
+              .Case("arith.mulf", Opc::MulF)
+              .Case("arith.divf", Opc::DivF)
+              .Case("arith.remf", Opc::RemF)
+              .Case("arith.negf", Opc::NegF)
+              .Case("arith.maximumf", Opc::MaximumF)
+              .Case("arith.minimumf", Opc::MinimumF)
+              .Case("arith.maxnumf", Opc::MaxNumF)
+              .Case("arith.minnumf", Opc::MinNumF)
+              .Case("arith.extf", Opc::ExtF)
+              .Case("arith.truncf", Opc::TruncF)
+              .Case("arith.sitofp", Opc::SIToFP)
+              .Case("arith.uitofp", Opc::UIToFP)
+              .Case("arith.fptosi", Opc::FPToSI)
+              .Case("arith.fptoui", Opc::FPToUI)
+              .Case("math.exp", Opc::Exp)
+              .Case("math.exp2", Opc::Exp2)
+              .Case("math.expm1", Opc::Expm1)
+              .Case("math.log", Opc::Log)
+              .Case("math.log2", Opc::Log2)
+              .Case("math.log1p", Opc::Log1p)
+              .Case("math.erf", Opc::Erf)
+              .Case("math.tanh", Opc::Tanh)
+              .Case("math.sqrt", Opc::Sqrt)
+              .Case("math.rsqrt", Opc::Rsqrt)
+              .Case("nvvm.rcp.approx.ftz.f", Opc::RcpApproxFtz)
+              .Case("math.fma", Opc::Fma)
+              .Case("math.absf", Opc::AbsF)
+              .Case("math.powf", Opc::PowF)
+              .Case("math.floor", Opc::Floor)
+              .Case("math.ceil", Opc::Ceil)
+              .Case("math.sin", Opc::Sin)
+              .Case("math.cos", Opc::Cos)
+              .Case("math.copysign", Opc::CopySign)
+              .Default(std::nullopt);
+      if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+        if (call.getIntrin() != "llvm.nvvm.ex2.approx.ftz.f" ||
+            call.getNumOperands() != 1 || call.getNumResults() != 1)
+          return fail(&op, "unsupported intrinsic '" + call.getIntrin() + "'");
+        opc = Opc::Ex2ApproxFtz;
+      }
+      if (!opc)
+        return fail(&op, "unsupported op");
+      inst.opc = *opc;
+      // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
+      bool floatOp =
+          *opc == Opc::Ex2ApproxFtz ||
+          op.getName().getStringRef().starts_with("math.") ||
+          (op.getName().getStringRef().ends_with("f") && *opc != Opc::ExtF &&
+           *opc != Opc::TruncF && *opc != Opc::SIToFP && *opc != Opc::UIToFP);
+      if (*opc == Opc::ExtF || *opc == Opc::TruncF)
+        return fail(&op, "float width conversions are not supported (only "
+                         "f32 values are simulated)");
+      if (floatOp)
+        for (Value v : op.getOperands())
+          if (!v.getType().isF32())
+            return fail(&op, "non-f32 float operand");
+    }
+    r.insts.push_back(std::move(inst));
+    return success();
+  }
+
+  Kernel &k;
+  std::string &error;
+  DenseMap<Value, int> slots;
+  int nextSlot = 0;
+};
+
+} // namespace
+
+LogicalResult compileKernel(Kernel &k, std::string &error) {
+  return Compiler(k, error).compile();
+}
+
+} // namespace fusecc::sim::detail
