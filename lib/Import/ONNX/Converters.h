@@ -1,0 +1,24 @@
+//===- Converters.h - ONNX converter registration ------------*- C++ -*-===//
+//
+// Each converters file adds its entries to the op-type table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_LIB_IMPORT_ONNX_CONVERTERS_H
+#define FUSECC_LIB_IMPORT_ONNX_CONVERTERS_H
+
+#include "Importer.h"
+
+namespace fusecc::onnx_import {
+
+/// Constant, Shape, Reshape, Flatten, Unsqueeze, Squeeze, Gather, Concat,
+/// Cast, ConstantOfShape (ShapeConverters.cpp).
+void registerShapeConverters(llvm::StringMap<Converter> &table);
+
+/// ConvTranspose, BatchNormalization, Softmax, LayerNormalization,
+/// InstanceNormalization, GroupNormalization (NNConverters.cpp).
+void registerNNConverters(llvm::StringMap<Converter> &table);
+
+} // namespace fusecc::onnx_import
+
+#endif // FUSECC_LIB_IMPORT_ONNX_CONVERTERS_H
