@@ -76,58 +76,6 @@ Tensor elementwise(Operation *op, ElementwiseOpInterface ew,
   return out;
 }
 
-Tensor softmax(const Tensor &x, int64_t dim) {
-  Tensor y(x.shape);
-  int64_t outer = 1, len = x.shape[dim], inner = 1;
-  for (int64_t i = 0; i < dim; ++i)
-    outer *= x.shape[i];
-  for (size_t i = dim + 1; i < x.shape.size(); ++i)
-    inner *= x.shape[i];
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t j) { return (o * len + j) * inner + in; };
-      double m = -std::numeric_limits<double>::infinity();
-      for (int64_t j = 0; j < len; ++j)
-        m = std::max(m, x.data[at(j)]);
-      double s = 0.0;
-      for (int64_t j = 0; j < len; ++j)
-        s += std::exp(x.data[at(j)] - m);
-      for (int64_t j = 0; j < len; ++j)
-        y.data[at(j)] = std::exp(x.data[at(j)] - m) / s;
-    }
-  return y;
-}
-
-Tensor layerNorm(const Tensor &x, const Tensor *w, const Tensor *b,
-                 int64_t normRank, double eps) {
-  Tensor y(x.shape);
-  int64_t len = 1;
-  for (size_t i = x.shape.size() - normRank; i < x.shape.size(); ++i)
-    len *= x.shape[i];
-  int64_t rows = x.size() / len;
-  for (int64_t r = 0; r < rows; ++r) {
-    const double *row = &x.data[r * len];
-    double mean = 0.0;
-    for (int64_t j = 0; j < len; ++j)
-      mean += row[j];
-    mean /= len;
-    double var = 0.0;
-    for (int64_t j = 0; j < len; ++j)
-      var += (row[j] - mean) * (row[j] - mean);
-    var /= len; // biased
-    double inv = 1.0 / std::sqrt(var + eps);
-    for (int64_t j = 0; j < len; ++j) {
-      double v = (row[j] - mean) * inv;
-      if (w)
-        v *= w->data[j];
-      if (b)
-        v += b->data[j];
-      y.data[r * len + j] = v;
-    }
-  }
-  return y;
-}
-
 FailureOr<Tensor> constant(arith::ConstantOp cst) {
   auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
   auto ty = dyn_cast<RankedTensorType>(cst.getType());
@@ -254,13 +202,12 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
           conv.getDilation(), conv.getGroups());
     } else if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
       result = elementwise(&op, ew, ins);
-    } else if (auto sm = dyn_cast<SoftmaxOp>(op)) {
-      result = softmax(*ins[0], sm.getDim());
-    } else if (auto ln = dyn_cast<LayerNormOp>(op)) {
-      result = layerNorm(*ins[0], ln.getWeight() ? get(ln.getWeight()) : nullptr,
-                         ln.getBias() ? get(ln.getBias()) : nullptr,
-                         ln.getNormalizedRank(),
-                         ln.getEpsilon().convertToDouble());
+    } else if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
+      result = Tensor(shapeOf(op.getResult(0)));
+      SmallVector<ArrayRef<double>> data;
+      for (const Tensor *t : ins)
+        data.push_back(t->data);
+      norm.evaluateReference(data, result.data);
     } else if (auto k = dyn_cast<KernelOp>(op)) {
       std::vector<Tensor> kargs;
       for (const Tensor *t : ins)

@@ -80,15 +80,16 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func) {
       ids[cst.getResult()] = next;
       line = "%" + std::to_string(next++) + " = const " +
              fmtDouble(dense.getSplatValue<APFloat>().convertToDouble());
-    } else if (auto sm = dyn_cast<SoftmaxOp>(op)) {
-      def("softmax");
-      line += " dim=" + std::to_string(sm.getDim());
-    } else if (auto ln = dyn_cast<LayerNormOp>(op)) {
-      if (ln.getBias() && !ln.getWeight())
-        return ln.emitOpError("a bias without a weight is not supported");
-      def("layer_norm");
-      line += " normalized_rank=" + std::to_string(ln.getNormalizedRank()) +
-              " eps=" + fmtDouble(ln.getEpsilon().convertToDouble());
+    } else if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
+      // Graph lines list optional operands positionally (weight, then
+      // bias), so a bias needs a weight.
+      auto ln = dyn_cast<LayerNormOp>(op);
+      auto gn = dyn_cast<GroupNormOp>(op);
+      if ((ln && ln.getBias() && !ln.getWeight()) ||
+          (gn && gn.getBias() && !gn.getWeight()))
+        return op.emitOpError("a bias without a weight is not supported");
+      def(op.getName().stripDialect());
+      line += " " + norm.getGraphAttributes();
     } else if (isa<ElementwiseOpInterface>(op)) {
       def(op.getName().stripDialect());
       if (auto gelu = dyn_cast<GeluOp>(op))

@@ -30,4 +30,44 @@ def Fuse_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   ];
 }
 
+def Fuse_NormalizationOpInterface : OpInterface<"NormalizationOpInterface"> {
+  let description = [{
+    An op that is not elementwise: every element of its result depends on
+    statistics (a max and a sum, a mean and a variance) of a set of input
+    elements, its *reduction set*. The set is described by the reduced dims
+    plus an optional grouping of the channel dim (dim 1): the elements of
+    one set share every coordinate outside `getReducedDims()` and, when
+    `getChannelGroups()` > 1, the channel group `c / (C / groups)`.
+    The kernel analysis and the plan decide from this alone whether a tile
+    holds a whole reduction set (statistics in the block), or whether the
+    set spans blocks (partial statistics combined in a planned phase). The
+    op evaluates itself in double precision for the CPU reference and
+    describes itself as a bundle `graph` line.
+  }];
+  let cppNamespace = "::fusecc::fuse";
+  let methods = [
+    InterfaceMethod<
+      "The dims reduced into one set of statistics, ascending.",
+      "::llvm::SmallVector<int64_t>", "getReducedDims">,
+    InterfaceMethod<
+      "Groups of the channel dim (1: each channel on its own or all "
+      "channels, as the reduced dims say).",
+      "int64_t", "getChannelGroups", (ins), [{}], [{ return 1; }]>,
+    InterfaceMethod<
+      "Statistics per reduction set (2: max and sum, or mean and 1/std).",
+      "int64_t", "getNumStatistics", (ins), [{}], [{ return 2; }]>,
+    InterfaceMethod<
+      "Evaluates the op in double precision: `operands` are the dense "
+      "row-major contents of the op's operands (in order, absent optional "
+      "operands omitted), `out` the result's, of the result's shape.",
+      "void", "evaluateReference",
+      (ins "::llvm::ArrayRef<::llvm::ArrayRef<double>>":$operands,
+           "::llvm::MutableArrayRef<double>":$out)>,
+    InterfaceMethod<
+      "The op's attributes as bundle graph-line tokens (`key=value` ...), "
+      "after its operands (docs/bundle.md).",
+      "std::string", "getGraphAttributes">,
+  ];
+}
+
 #endif // FUSECC_DIALECT_FUSE_IR_FUSEINTERFACES_TD

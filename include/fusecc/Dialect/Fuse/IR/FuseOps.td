@@ -160,7 +160,8 @@ def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
 // Normalisations
 //===----------------------------------------------------------------------===//
 
-def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface>]> {
   let summary = "Softmax along one dim";
   let description = [{
     `exp(x - max) / sum(exp(x - max))` along `dim` (0 <= dim < rank).
@@ -177,7 +178,8 @@ def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType]> {
 }
 
 def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
-    AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments]> {
+    AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface>]> {
   let summary = "Layer normalisation over the trailing dims";
   let description = [{
     Normalises over the last `normalized_rank` dims:
@@ -196,6 +198,38 @@ def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
   let arguments = (ins Fuse_Tensor:$input, Optional<Fuse_Tensor>:$weight,
                        Optional<Fuse_Tensor>:$bias,
                        DefaultValuedAttr<I64Attr, "1">:$normalized_rank,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+           (`bias` `(` $bias^ `:` type($bias) `)`)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_GroupNormOp : Fuse_Op<"group_norm", [Pure,
+    AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface,
+                              ["getChannelGroups"]>]> {
+  let summary = "Group normalisation (PyTorch F.group_norm)";
+  let description = [{
+    Splits the channels (dim 1) of `[N, C, *]` into `num_groups` groups of
+    `C / num_groups` consecutive channels and normalises each (sample,
+    group) over its channels and all spatial positions:
+    `(x - mean) / sqrt(var + epsilon) * weight[c] + bias[c]` with the biased
+    variance. `weight` and `bias` are optional `[C]` tensors. InstanceNorm
+    is `num_groups = C`, a LayerNorm over (C, *) is `num_groups = 1`.
+
+    Example (GroupNorm(8, 64)):
+    ```mlir
+    %y = fuse.group_norm %x weight(%g : tensor<64xf32>)
+           bias(%b : tensor<64xf32>)
+           {num_groups = 8 : i64, epsilon = 1.0e-05 : f64}
+         : tensor<16x64x34x34xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Optional<Fuse_Tensor>:$weight,
+                       Optional<Fuse_Tensor>:$bias, I64Attr:$num_groups,
                        DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
   let results = (outs Fuse_Tensor:$result);
   let assemblyFormat = [{

@@ -1,0 +1,187 @@
+//===- NormalizationOps.cpp - softmax, layer_norm, group_norm -------------===//
+//
+// The ops of NormalizationOpInterface: their reduction sets, their
+// double-precision reference (the textbook two-pass form), their bundle graph
+// attributes, and the verifier of group_norm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace fusecc::fuse;
+
+/// `%.17g`: a double that reads back exactly.
+static std::string fmtDouble(double v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.17g", v);
+  return s;
+}
+
+/// Product of `shape[from, to)`.
+static int64_t product(ArrayRef<int64_t> shape, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i)
+    p *= shape[i];
+  return p;
+}
+
+/// Normalises contiguous runs of `len` elements of `x` into `y`:
+/// `(x - mean) / sqrt(var + eps)` (biased variance, two passes), then
+/// `* weight[param(j)] + bias[param(j)]` where given; `param` maps a run
+/// position and the run index to the parameter index.
+template <typename ParamIndex>
+static void normalizeRuns(ArrayRef<double> x, MutableArrayRef<double> y,
+                          int64_t len, double eps, ArrayRef<double> weight,
+                          ArrayRef<double> bias, ParamIndex param) {
+  int64_t runs = len ? static_cast<int64_t>(x.size()) / len : 0;
+  for (int64_t r = 0; r < runs; ++r) {
+    const double *row = x.data() + r * len;
+    double mean = 0.0;
+    for (int64_t j = 0; j < len; ++j)
+      mean += row[j];
+    mean /= len;
+    double var = 0.0;
+    for (int64_t j = 0; j < len; ++j)
+      var += (row[j] - mean) * (row[j] - mean);
+    var /= len;
+    double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t j = 0; j < len; ++j) {
+      double v = (row[j] - mean) * inv;
+      int64_t p = param(r, j);
+      if (!weight.empty())
+        v *= weight[p];
+      if (!bias.empty())
+        v += bias[p];
+      y[r * len + j] = v;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// softmax
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {getDim()}; }
+
+void SoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
+                                  MutableArrayRef<double> out) {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t dim = getDim();
+  int64_t outer = product(shape, 0, dim), len = shape[dim],
+          inner = product(shape, dim + 1, shape.size());
+  ArrayRef<double> x = operands[0];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t j) { return (o * len + j) * inner + in; };
+      double m = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < len; ++j)
+        m = std::max(m, x[at(j)]);
+      double s = 0.0;
+      for (int64_t j = 0; j < len; ++j)
+        s += std::exp(x[at(j)] - m);
+      for (int64_t j = 0; j < len; ++j)
+        out[at(j)] = std::exp(x[at(j)] - m) / s;
+    }
+}
+
+std::string SoftmaxOp::getGraphAttributes() {
+  return "dim=" + std::to_string(getDim());
+}
+
+//===----------------------------------------------------------------------===//
+// layer_norm
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> LayerNormOp::getReducedDims() {
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<int64_t> dims;
+  for (int64_t d = rank - getNormalizedRank(); d < rank; ++d)
+    dims.push_back(d);
+  return dims;
+}
+
+void LayerNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
+                                    MutableArrayRef<double> out) {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t len = product(shape, shape.size() - getNormalizedRank(),
+                        shape.size());
+  ArrayRef<double> weight = getWeight() ? operands[1] : ArrayRef<double>();
+  ArrayRef<double> bias =
+      getBias() ? operands[getWeight() ? 2 : 1] : ArrayRef<double>();
+  normalizeRuns(operands[0], out, len, getEpsilon().convertToDouble(), weight,
+                bias, [](int64_t, int64_t j) { return j; });
+}
+
+std::string LayerNormOp::getGraphAttributes() {
+  return "normalized_rank=" + std::to_string(getNormalizedRank()) +
+         " eps=" + fmtDouble(getEpsilon().convertToDouble());
+}
+
+//===----------------------------------------------------------------------===//
+// group_norm
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupNormOp::verify() {
+  auto ty = getInput().getType();
+  if (ty.getRank() < 2)
+    return emitOpError("expected an input of rank >= 2 ([N, C, *]), got rank ")
+           << ty.getRank();
+  int64_t channels = ty.getDimSize(1), groups = getNumGroups();
+  if (groups < 1 || channels % groups != 0)
+    return emitOpError("num_groups ")
+           << groups << " must be positive and divide the " << channels
+           << " channels (dim 1)";
+  double eps = getEpsilon().convertToDouble();
+  if (!(eps >= 0.0) || eps > std::numeric_limits<float>::max())
+    return emitOpError("epsilon must be a non-negative f32 value, got ")
+           << eps;
+  for (auto [name, v] : {std::pair<StringRef, Value>{"weight", getWeight()},
+                         std::pair<StringRef, Value>{"bias", getBias()}}) {
+    if (!v)
+      continue;
+    auto pty = cast<RankedTensorType>(v.getType());
+    if (pty.getRank() != 1 || pty.getDimSize(0) != channels)
+      return emitOpError("expected ")
+             << name << " of shape [" << channels << "] (one per channel), got "
+             << pty;
+  }
+  return success();
+}
+
+SmallVector<int64_t> GroupNormOp::getReducedDims() {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 1; d < getInput().getType().getRank(); ++d)
+    dims.push_back(d);
+  return dims;
+}
+
+int64_t GroupNormOp::getChannelGroups() { return getNumGroups(); }
+
+void GroupNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
+                                    MutableArrayRef<double> out) {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t channels = shape[1], groups = getNumGroups();
+  int64_t spatial = product(shape, 2, shape.size());
+  int64_t perGroup = channels / groups;
+  ArrayRef<double> weight = getWeight() ? operands[1] : ArrayRef<double>();
+  ArrayRef<double> bias =
+      getBias() ? operands[getWeight() ? 2 : 1] : ArrayRef<double>();
+  // A (sample, group) is a contiguous run of perGroup x spatial elements.
+  normalizeRuns(operands[0], out, perGroup * spatial,
+                getEpsilon().convertToDouble(), weight, bias,
+                [&](int64_t run, int64_t j) {
+                  return (run % groups) * perGroup + j / spatial;
+                });
+}
+
+std::string GroupNormOp::getGraphAttributes() {
+  return "groups=" + std::to_string(getNumGroups()) +
+         " eps=" + fmtDouble(getEpsilon().convertToDouble());
+}
