@@ -355,8 +355,13 @@ LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
 
 LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
   llvm::StringSet<> seen;
-  for (const auto &in : graph.input()) {
+  for (const auto &in : graph.input())
     seen.insert(in.name());
+  for (const auto &kv : options.inputShapes)
+    if (!seen.contains(kv.first()) || options.boundInputs.count(kv.first()))
+      return error("--input-shape names '" + kv.first() +
+                   "', which is not a model input");
+  for (const auto &in : graph.input()) {
     if (values.count(in.name()))
       continue; // an initializer (IR < 4 lists them as inputs) or bound
     if (in.name().empty())
@@ -404,10 +409,6 @@ LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
     argNames.push_back(in.name());
     values[in.name()] = std::move(v);
   }
-  for (const auto &kv : options.inputShapes)
-    if (!seen.contains(kv.first()))
-      return error("--input-shape names '" + kv.first() +
-                   "', which is not a model input");
   for (const auto &kv : options.boundInputs)
     if (!seen.contains(kv.first()))
       return error("bound input '" + kv.first() + "' is not a model input");

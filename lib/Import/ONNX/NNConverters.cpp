@@ -455,10 +455,15 @@ LogicalResult convertLayerNorm(NodeContext &nc) {
 /// fuse.group_norm(x) with `groups` groups; weight/bias may be null.
 FailureOr<Value> buildGroupNorm(NodeContext &nc, Value x, int64_t groups,
                                 double eps, Value weight, Value bias) {
-  (void)x, (void)groups, (void)eps, (void)weight, (void)bias;
-  (void)nc.fail("fuse.group_norm is not available yet (this normalisation "
-                "maps to it)");
-  return failure();
+  if (eps < 0.0) {
+    (void)nc.fail("epsilon " + std::to_string(eps) + " is negative");
+    return failure();
+  }
+  OpBuilder &b = nc.builder();
+  return fuse::GroupNormOp::create(b, nc.loc, x.getType(), x, weight, bias,
+                                   b.getI64IntegerAttr(groups),
+                                   b.getF64FloatAttr(eps))
+      .getResult();
 }
 
 LogicalResult convertInstanceNorm(NodeContext &nc) {

@@ -94,7 +94,7 @@ def conv3d_dilated():
     nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3",
                               strides=[1, 2, 2], dilations=[2, 1, 1],
                               pads=[0, 1, 1, 0, 1, 1])]
-    return model(nodes, [vi("x", [1, 2, 2, 3, 3])], [vi("y", [1, 2, 5, 5, 5])],
+    return model(nodes, [vi("x", [1, 2, 2, 3, 3])], [vi("y", [1, 2, 4, 5, 5])],
                  [init("w", ramp([2, 2, 2, 3, 3], 0.01))])
 
 
@@ -243,7 +243,9 @@ MODELS = {
     "conv_sym": lambda: conv_pads([1, 1, 1, 1], [5, 5]),
     "conv_asym": lambda: conv_pads([1, 1, 0, 0], [6, 6]),
     "conv_asym_bad": lambda: conv_pads([0, 0, 1, 1], [6, 6]),
-    "conv_output_shape": lambda: conv_pads(None, [10, 8], output_shape=[10, 8]),
+    "conv_output_shape": lambda: conv_pads(None, [8, 8], output_shape=[8, 8]),
+    "conv_output_shape_bad": lambda: conv_pads(None, [10, 8],
+                                               output_shape=[10, 8]),
     "conv_same_upper": lambda: conv_pads(None, [6, 6], auto_pad="SAME_UPPER"),
     "conv_same_lower": lambda: conv_pads(None, [6, 6], auto_pad="SAME_LOWER"),
     "conv_valid": lambda: conv_pads(None, [7, 7], auto_pad="VALID"),
