@@ -42,16 +42,57 @@ cl::opt<double> atol("atol", cl::desc("absolute tolerance"), cl::init(1e-5));
 
 /// The ops of issue 16's import scope: a node test using one is reported.
 const llvm::StringSet<> &scope() {
-  static const llvm::StringSet<> s = {
-      "ConvTranspose", "BatchNormalization", "InstanceNormalization",
-      "LayerNormalization", "GroupNormalization", "Softmax", "LogSoftmax",
-      "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-      "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceLogSumExp",
-      "Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Neg", "Abs", "Exp",
-      "Log", "Sqrt", "Reciprocal", "Erf", "Tanh", "Sigmoid", "Relu",
-      "LeakyRelu", "Elu", "Softplus", "Mish", "HardSigmoid", "HardSwish",
-      "Gelu", "Clip", "PRelu", "Sum", "Mean", "Identity", "Constant", "Shape",
-      "Reshape", "Unsqueeze", "Squeeze", "Flatten"};
+  static const llvm::StringSet<> s = {"ConvTranspose",
+                                      "BatchNormalization",
+                                      "InstanceNormalization",
+                                      "LayerNormalization",
+                                      "GroupNormalization",
+                                      "Softmax",
+                                      "LogSoftmax",
+                                      "MaxPool",
+                                      "AveragePool",
+                                      "GlobalAveragePool",
+                                      "GlobalMaxPool",
+                                      "ReduceSum",
+                                      "ReduceMean",
+                                      "ReduceMax",
+                                      "ReduceMin",
+                                      "ReduceLogSumExp",
+                                      "Add",
+                                      "Sub",
+                                      "Mul",
+                                      "Div",
+                                      "Max",
+                                      "Min",
+                                      "Pow",
+                                      "Neg",
+                                      "Abs",
+                                      "Exp",
+                                      "Log",
+                                      "Sqrt",
+                                      "Reciprocal",
+                                      "Erf",
+                                      "Tanh",
+                                      "Sigmoid",
+                                      "Relu",
+                                      "LeakyRelu",
+                                      "Elu",
+                                      "Softplus",
+                                      "Mish",
+                                      "HardSigmoid",
+                                      "HardSwish",
+                                      "Gelu",
+                                      "Clip",
+                                      "PRelu",
+                                      "Sum",
+                                      "Mean",
+                                      "Identity",
+                                      "Constant",
+                                      "Shape",
+                                      "Reshape",
+                                      "Unsqueeze",
+                                      "Squeeze",
+                                      "Flatten"};
   return s;
 }
 
@@ -83,8 +124,8 @@ std::vector<std::string> listDir(StringRef dir, StringRef prefix) {
 /// Runs one data set of one test. With `bindParams`, every input after the
 /// first is bound as a constant (parameters such as BatchNormalization's
 /// statistics are initializers in real models).
-Result runDataSet(StringRef model, const oi::ModelInfo &info,
-                  StringRef dataDir, bool bindParams) {
+Result runDataSet(StringRef model, const oi::ModelInfo &info, StringRef dataDir,
+                  bool bindParams) {
   oi::ImportOptions options;
   std::vector<fusecc::ref::Tensor> args;
   for (auto [i, in] : llvm::enumerate(info.inputs)) {
@@ -119,8 +160,8 @@ Result runDataSet(StringRef model, const oi::ModelInfo &info,
       diag = d.str();
     return success();
   });
-  OwningOpRef<ModuleOp> module = oi::importONNX(ctx, model, "model.onnx",
-                                                options);
+  OwningOpRef<ModuleOp> module =
+      oi::importONNX(ctx, model, "model.onnx", options);
   if (!module)
     return {Outcome::Skip, "import: " + diag};
   auto funcs = module->getOps<func::FuncOp>();
@@ -228,8 +269,8 @@ int main(int argc, char **argv) {
       });
       t.op += " (multi-node)";
     }
-    std::vector<std::string> sets = listDir(
-        (Twine(testDir) + "/" + t.name).str(), "test_data_set_");
+    std::vector<std::string> sets =
+        listDir((Twine(testDir) + "/" + t.name).str(), "test_data_set_");
     Result r{Outcome::Skip, "no test_data_set_* directory"};
     bool bindParams = false;
     for (const std::string &set : sets) {

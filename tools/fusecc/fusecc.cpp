@@ -61,11 +61,11 @@ cl::list<std::string> inputShapes(
     "input-shape", cl::cat(fusecc::optionCategory()),
     cl::desc("ONNX: fix an input's shape, e.g. x=1x100x1x1 (repeatable)"),
     cl::value_desc("name=d0xd1x..."));
-cl::opt<std::string> weights(
-    "weights", cl::cat(fusecc::optionCategory()),
-    cl::desc("ONNX initializers: 'constants' (default, stored in the "
-             "bundle) or 'args' (function arguments)"),
-    cl::init("constants"));
+cl::opt<std::string>
+    weights("weights", cl::cat(fusecc::optionCategory()),
+            cl::desc("ONNX initializers: 'constants' (default, stored in the "
+                     "bundle) or 'args' (function arguments)"),
+            cl::init("constants"));
 cl::opt<std::string> chip("chip", cl::cat(fusecc::optionCategory()),
                           cl::desc("Target GPU (default sm_90)"),
                           cl::init("sm_90"));

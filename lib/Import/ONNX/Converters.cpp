@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace fusecc;
@@ -42,8 +43,8 @@ FailureOr<Value> binaryOp(NodeContext &nc, Value lhs, Value rhs) {
 
 /// A rank-0 f32 constant named after the node.
 Value scalar(NodeContext &nc, double v, StringRef what) {
-  std::string base = nc.node.name().empty() ? nc.node.output(0)
-                                            : nc.node.name();
+  std::string base =
+      nc.node.name().empty() ? nc.node.output(0) : nc.node.name();
   return nc.f32Constant({}, {v}, base + "." + what.str());
 }
 
@@ -52,6 +53,15 @@ template <typename OpTy> LogicalResult binary(NodeContext &nc) {
     return failure();
   if (nc.numInputs() != 2)
     return nc.fail("expected 2 inputs, got " + std::to_string(nc.numInputs()));
+  if constexpr (std::is_same_v<OpTy, fuse::MulOp> ||
+                std::is_same_v<OpTy, fuse::AddOp>) {
+    FailureOr<bool> folded =
+        foldAffineIntoGroupNorm(nc, std::is_same_v<OpTy, fuse::MulOp>);
+    if (failed(folded))
+      return failure();
+    if (*folded)
+      return success();
+  }
   FailureOr<Value> lhs = nc.tensor(0);
   if (failed(lhs))
     return failure();
@@ -106,8 +116,7 @@ LogicalResult variadic(NodeContext &nc) {
       return failure();
   }
   if (isMean && nc.numInputs() > 1) {
-    acc = binaryOp<fuse::DivOp>(nc, *acc,
-                                scalar(nc, nc.numInputs(), "count"));
+    acc = binaryOp<fuse::DivOp>(nc, *acc, scalar(nc, nc.numInputs(), "count"));
     if (failed(acc))
       return failure();
   }
@@ -166,10 +175,12 @@ LogicalResult convertHardSigmoid(NodeContext &nc) {
     nc.setResult(fuse::HardsigmoidOp::create(b, nc.loc, x->getType(), *x));
     return success();
   }
-  FailureOr<Value> ax = binaryOp<fuse::MulOp>(nc, *x, scalar(nc, *alpha, "alpha"));
+  FailureOr<Value> ax =
+      binaryOp<fuse::MulOp>(nc, *x, scalar(nc, *alpha, "alpha"));
   if (failed(ax))
     return failure();
-  FailureOr<Value> axb = binaryOp<fuse::AddOp>(nc, *ax, scalar(nc, *beta, "beta"));
+  FailureOr<Value> axb =
+      binaryOp<fuse::AddOp>(nc, *ax, scalar(nc, *beta, "beta"));
   if (failed(axb))
     return failure();
   nc.setResult(fuse::ClampOp::create(b, nc.loc, axb->getType(), *axb,
@@ -233,9 +244,8 @@ LogicalResult convertClip(NodeContext &nc) {
       FailureOr<Value> bv = nc.tensor(i);
       if (failed(bv))
         return failure();
-      FailureOr<Value> r =
-          i == 1 ? binaryOp<fuse::MaximumOp>(nc, v, *bv)
-                 : binaryOp<fuse::MinimumOp>(nc, v, *bv);
+      FailureOr<Value> r = i == 1 ? binaryOp<fuse::MaximumOp>(nc, v, *bv)
+                                  : binaryOp<fuse::MinimumOp>(nc, v, *bv);
       if (failed(r))
         return failure();
       v = *r;
@@ -354,10 +364,9 @@ const llvm::StringMap<Converter> &fusecc::onnx_import::converterTable() {
       t[op] = [](NodeContext &nc) {
         return nc.fail("pooling is not in the fuse vocabulary yet");
       };
-    for (StringRef op :
-         {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
-          "ReduceLogSumExp", "ReduceProd", "ReduceL1", "ReduceL2",
-          "ReduceLogSum", "ReduceSumSquare"})
+    for (StringRef op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
+                         "ReduceLogSumExp", "ReduceProd", "ReduceL1",
+                         "ReduceL2", "ReduceLogSum", "ReduceSumSquare"})
       t[op] = [](NodeContext &nc) {
         return nc.fail("reductions are not in the fuse vocabulary yet");
       };

@@ -19,6 +19,11 @@ void registerShapeConverters(llvm::StringMap<Converter> &table);
 /// InstanceNormalization, GroupNormalization (NNConverters.cpp).
 void registerNNConverters(llvm::StringMap<Converter> &table);
 
+/// Mul/Add of a fuse.group_norm result (used only there) by a per-channel
+/// constant: folds it into the group_norm's weight/bias (the affine part of
+/// PyTorch's GroupNorm export). Returns true if it folded.
+mlir::FailureOr<bool> foldAffineIntoGroupNorm(NodeContext &nc, bool isMul);
+
 } // namespace fusecc::onnx_import
 
 #endif // FUSECC_LIB_IMPORT_ONNX_CONVERTERS_H

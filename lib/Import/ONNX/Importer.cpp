@@ -315,8 +315,9 @@ Value Importer::materialize(OValue &v) {
   }
   std::vector<float> f(v.data->begin(), v.data->end());
   auto attr = DenseElementsAttr::get(ty, llvm::ArrayRef<float>(f));
-  auto cst = arith::ConstantOp::create(builder, NameLoc::get(
-      StringAttr::get(&ctx, v.constName), fileLoc()), attr);
+  auto cst = arith::ConstantOp::create(
+      builder, NameLoc::get(StringAttr::get(&ctx, v.constName), fileLoc()),
+      attr);
   cst->setAttr("fuse.name", StringAttr::get(&ctx, v.constName));
   v.value = cst;
   return v.value;
@@ -389,18 +390,19 @@ LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
                      std::to_string(tt.shape().dim_size()));
       for (auto [i, d] : llvm::enumerate(tt.shape().dim()))
         if (d.has_dim_value() && d.dim_value() != v.shape[i])
-          return error("--input-shape " + in.name() + "=" +
-                       shapeStr(v.shape) + " contradicts the model's static "
-                       "dim " + std::to_string(i) + " = " +
+          return error("--input-shape " + in.name() + "=" + shapeStr(v.shape) +
+                       " contradicts the model's static "
+                       "dim " +
+                       std::to_string(i) + " = " +
                        std::to_string(d.dim_value()));
     } else {
       for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
         if (!d.has_dim_value() || d.dim_value() <= 0)
-          return error(
-              "input '" + in.name() + "' has a dynamic dim " +
-              std::to_string(i) +
-              (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "") +
-              "; fix it with --input-shape " + in.name() + "=d0xd1x...");
+          return error("input '" + in.name() + "' has a dynamic dim " +
+                       std::to_string(i) +
+                       (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "") +
+                       "; fix it with --input-shape " + in.name() +
+                       "=d0xd1x...");
         v.shape.push_back(d.dim_value());
       }
     }
@@ -430,7 +432,8 @@ LogicalResult Importer::convertNodes(const onnx::GraphProto &graph) {
     Location loc = NameLoc::get(StringAttr::get(&ctx, label), fileLoc());
     NodeContext nc(*this, node, static_cast<int>(index), loc);
     if (!node.domain().empty() && node.domain() != "ai.onnx")
-      return nc.fail("domain '" + node.domain() + "' is not supported (only "
+      return nc.fail("domain '" + node.domain() +
+                     "' is not supported (only "
                      "the default ONNX domain)");
     for (auto [i, in] : llvm::enumerate(node.input()))
       if (!in.empty() && !values.count(in))
@@ -491,8 +494,10 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     }
     OValue &v = it->second;
     if (v.isView()) {
-      (void)error("graph output '" + out.name() + "' is a computed tensor "
-                  "reshaped by " + v.viewNode + " to " + shapeStr(v.shape) +
+      (void)error("graph output '" + out.name() +
+                  "' is a computed tensor "
+                  "reshaped by " +
+                  v.viewNode + " to " + shapeStr(v.shape) +
                   "; fuse has no reshape op");
       return nullptr;
     }
@@ -510,9 +515,9 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       if (mismatch) {
         std::string declared;
         for (auto [i, d] : llvm::enumerate(tt.shape().dim()))
-          declared += (i ? "x" : "") +
-                      (d.has_dim_value() ? std::to_string(d.dim_value())
-                                         : std::string("?"));
+          declared += (i ? "x" : "") + (d.has_dim_value()
+                                            ? std::to_string(d.dim_value())
+                                            : std::string("?"));
         (void)error("graph output '" + out.name() + "' is declared " +
                     (declared.empty() ? std::string("scalar") : declared) +
                     " but computes to " + shapeStr(v.shape));
@@ -528,7 +533,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   func::ReturnOp::create(builder, fileLoc(), results);
 
   SmallVector<Type> argTypes(body->getArgumentTypes());
-  auto fnType = FunctionType::get(&ctx, argTypes, ValueRange(results).getTypes());
+  auto fnType =
+      FunctionType::get(&ctx, argTypes, ValueRange(results).getTypes());
   OpBuilder mb(&ctx);
   mb.setInsertionPointToEnd(module.getBody());
   auto fn = func::FuncOp::create(mb, fileLoc(), options.funcName, fnType);

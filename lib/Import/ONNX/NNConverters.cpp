@@ -50,9 +50,8 @@ FailureOr<std::vector<int64_t>> spatialList(NodeContext &nc, StringRef name,
   }
   for (int64_t x : **v)
     if (x < minValue) {
-      (void)nc.fail("attribute '" + name + "' has value " +
-                    std::to_string(x) + ", expected >= " +
-                    std::to_string(minValue));
+      (void)nc.fail("attribute '" + name + "' has value " + std::to_string(x) +
+                    ", expected >= " + std::to_string(minValue));
       return failure();
     }
   return **v;
@@ -89,8 +88,7 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
       spatialList(nc, "dilations", nsp, 1, 1);
   FailureOr<std::vector<int64_t>> outPad =
       spatialList(nc, "output_padding", nsp, 0, 0);
-  FailureOr<std::vector<int64_t>> pads =
-      spatialList(nc, "pads", 2 * nsp, 0, 0);
+  FailureOr<std::vector<int64_t>> pads = spatialList(nc, "pads", 2 * nsp, 0, 0);
   FailureOr<std::optional<std::vector<int64_t>>> kernel =
       nc.attrInts("kernel_shape");
   FailureOr<std::optional<std::vector<int64_t>>> outShape =
@@ -165,12 +163,11 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
                      "output_padding is not expressible as PyTorch padding + "
                      "output_padding");
     if (op2 >= s && op2 >= d)
-      return nc.fail(dim + "pads " + std::to_string(begin) + "/" +
-                     std::to_string(end) + " map to padding " +
-                     std::to_string(begin) + " and output_padding " +
-                     std::to_string(op2) +
-                     ", which must be below the stride " + std::to_string(s) +
-                     " or the dilation " + std::to_string(d));
+      return nc.fail(
+          dim + "pads " + std::to_string(begin) + "/" + std::to_string(end) +
+          " map to padding " + std::to_string(begin) + " and output_padding " +
+          std::to_string(op2) + ", which must be below the stride " +
+          std::to_string(s) + " or the dilation " + std::to_string(d));
     int64_t out = full - begin - end;
     if (out <= 0)
       return nc.fail(dim + "the output size " + std::to_string(out) +
@@ -193,8 +190,8 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
   auto conv = fuse::ConvTransposeOp::create(
       b, nc.loc, nc.f32Type(resultShape), *x, *w, bias,
       b.getDenseI64ArrayAttr(*strides), b.getDenseI64ArrayAttr(padding),
-      b.getDenseI64ArrayAttr(outputPadding),
-      b.getDenseI64ArrayAttr(*dilations), b.getI64IntegerAttr(*group));
+      b.getDenseI64ArrayAttr(outputPadding), b.getDenseI64ArrayAttr(*dilations),
+      b.getI64IntegerAttr(*group));
   OValue out;
   out.shape = resultShape;
   out.value = conv;
@@ -312,8 +309,7 @@ LogicalResult convertBatchNorm(NodeContext &nc) {
   if (xv.convOp && !xv.convWeightName.empty() &&
       nc.imp.useCount.lookup(nc.node.input(0)) == 1 &&
       !nc.imp.options.weightsAsArgs &&
-      (xv.convBiasName.empty() ||
-       nc.imp.values.at(xv.convBiasName).isConst()))
+      (xv.convBiasName.empty() || nc.imp.values.at(xv.convBiasName).isConst()))
     return foldIntoConv(nc, xv, scale, shift);
   FailureOr<Value> t = nc.tensor(0);
   if (failed(t))
@@ -367,7 +363,8 @@ LogicalResult convertSoftmax(NodeContext &nc) {
 
 /// A LayerNormalization scale/bias of the normalised shape: the tensor
 /// itself, or a constant broadcast to that shape.
-FailureOr<Value> normParam(NodeContext &nc, int i, llvm::ArrayRef<int64_t> norm) {
+FailureOr<Value> normParam(NodeContext &nc, int i,
+                           llvm::ArrayRef<int64_t> norm) {
   const OValue *p = nc.input(i);
   if (p && p->shape != Shape(norm) && p->isConst() &&
       p->elemType == onnx::TensorProto::FLOAT) {
@@ -403,9 +400,8 @@ FailureOr<Value> normParam(NodeContext &nc, int i, llvm::ArrayRef<int64_t> norm)
   if (failed(v))
     return failure();
   if (shapeOf(*v) != Shape(norm))
-    return nc.fail("input " + std::to_string(i) + " " +
-                   shapeStr(shapeOf(*v)) + " must have the normalised shape " +
-                   shapeStr(norm));
+    return nc.fail("input " + std::to_string(i) + " " + shapeStr(shapeOf(*v)) +
+                   " must have the normalised shape " + shapeStr(norm));
   return v;
 }
 
@@ -446,8 +442,7 @@ LogicalResult convertLayerNorm(NodeContext &nc) {
   }
   OpBuilder &b = nc.builder();
   nc.setResult(fuse::LayerNormOp::create(
-      b, nc.loc, x->getType(), *x, *scale, bias,
-      b.getI64IntegerAttr(rank - *a),
+      b, nc.loc, x->getType(), *x, *scale, bias, b.getI64IntegerAttr(rank - *a),
       b.getF64FloatAttr(static_cast<double>(*eps))));
   return success();
 }
@@ -486,11 +481,11 @@ LogicalResult convertInstanceNorm(NodeContext &nc) {
     Shape src = shapeOf(xv.viewSource);
     if (src.size() < 3 || src[0] != xv.shape[0] || src[1] % c)
       return nc.fail("the input is a view " + shapeStr(xv.shape) + " of " +
-                     shapeStr(src) + " that is not the GroupNorm pattern "
+                     shapeStr(src) +
+                     " that is not the GroupNorm pattern "
                      "[N, C, *] -> [N, G, ...] with G dividing C");
     for (int i : {1, 2}) {
-      FailureOr<const OValue *> p =
-          nc.constant(i, i == 1 ? "scale" : "B");
+      FailureOr<const OValue *> p = nc.constant(i, i == 1 ? "scale" : "B");
       if (failed(p))
         return failure();
       for (double v : *(*p)->data)
@@ -581,6 +576,50 @@ LogicalResult convertGroupNorm(NodeContext &nc) {
 }
 
 } // namespace
+
+FailureOr<bool> fusecc::onnx_import::foldAffineIntoGroupNorm(NodeContext &nc,
+                                                             bool isMul) {
+  for (int xi : {0, 1}) {
+    const OValue *x = nc.input(xi), *p = nc.input(1 - xi);
+    if (!x || !p || x->isView() || !x->value || !p->isConst() ||
+        p->elemType != onnx::TensorProto::FLOAT ||
+        nc.imp.useCount.lookup(nc.node.input(xi)) != 1)
+      continue;
+    auto gn = x->value.getDefiningOp<fuse::GroupNormOp>();
+    if (!gn || !gn->use_empty() || gn.getBias() || (isMul && gn.getWeight()))
+      continue;
+    // The constant must be per channel: [C, 1, ...] or [1, C, 1, ...].
+    Shape xs = shapeOf(x->value);
+    int64_t c = xs[1], rank = static_cast<int64_t>(xs.size());
+    int64_t prank = static_cast<int64_t>(p->shape.size());
+    if (prank > rank || prank < rank - 1 || p->numElements() != c)
+      continue;
+    int64_t channelDim = prank - (rank - 1);
+    bool perChannel = true;
+    for (int64_t d = 0; d < prank; ++d)
+      if (p->shape[d] != (d == channelDim ? c : 1))
+        perChannel = false;
+    if (!perChannel)
+      continue;
+    // Set the weight (Mul) or the bias (Add, with a unit weight if none) in
+    // place; the constants go before the group_norm.
+    OpBuilder &b = nc.builder();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(gn);
+    std::vector<double> values(*p->data);
+    if (isMul) {
+      gn.getWeightMutable().assign(nc.f32Constant({c}, values, p->constName));
+    } else {
+      if (!gn.getWeight())
+        gn.getWeightMutable().assign(nc.f32Constant(
+            {c}, std::vector<double>(c, 1.0), p->constName + ".unit_weight"));
+      gn.getBiasMutable().assign(nc.f32Constant({c}, values, p->constName));
+    }
+    nc.setResult(gn.getResult());
+    return true;
+  }
+  return false;
+}
 
 void fusecc::onnx_import::registerNNConverters(llvm::StringMap<Converter> &t) {
   t["ConvTranspose"] = convertConvTranspose;

@@ -203,8 +203,8 @@ Value NodeContext::f32Constant(llvm::ArrayRef<int64_t> shape,
                                llvm::ArrayRef<double> values, StringRef name) {
   OValue v;
   v.shape = Shape(shape);
-  v.data = std::make_shared<const std::vector<double>>(values.begin(),
-                                                       values.end());
+  v.data =
+      std::make_shared<const std::vector<double>>(values.begin(), values.end());
   v.constName = name.str();
   return imp.materialize(v);
 }
@@ -229,8 +229,8 @@ FailureOr<Shape> NodeContext::broadcast(llvm::ArrayRef<int64_t> a,
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,
                                               StringRef what) const {
   if (axis < -rank || axis >= rank) {
-    (void)fail(what + " " + std::to_string(axis) + " is out of range for rank " +
-               std::to_string(rank));
+    (void)fail(what + " " + std::to_string(axis) +
+               " is out of range for rank " + std::to_string(rank));
     return failure();
   }
   return axis < 0 ? axis + rank : axis;

@@ -88,8 +88,7 @@ LogicalResult convertConstant(NodeContext &nc) {
              a.type() == onnx::AttributeProto::FLOATS) {
     data.assign(a.floats().begin(), a.floats().end());
     v.shape = {static_cast<int64_t>(data.size())};
-  } else if (a.name() == "value_int" &&
-             a.type() == onnx::AttributeProto::INT) {
+  } else if (a.name() == "value_int" && a.type() == onnx::AttributeProto::INT) {
     data = {static_cast<double>(a.i())};
     v.elemType = onnx::TensorProto::INT64;
   } else if (a.name() == "value_ints" &&
@@ -169,8 +168,8 @@ LogicalResult convertReshape(NodeContext &nc) {
                      " to " + shapeStr(*target));
     out[inferred] = n / known;
   } else if (known != n) {
-    return nc.fail("cannot reshape " + shapeStr(in) + " (" +
-                   std::to_string(n) + " elements) to " + shapeStr(out));
+    return nc.fail("cannot reshape " + shapeStr(in) + " (" + std::to_string(n) +
+                   " elements) to " + shapeStr(out));
   }
   setReshaped(nc, **x, std::move(out));
   return success();
@@ -297,8 +296,10 @@ LogicalResult convertGather(NodeContext &nc) {
     for (double iv : *(*idx)->data) {
       int64_t i = static_cast<int64_t>(iv);
       if (i < -len || i >= len)
-        return nc.fail("index " + std::to_string(i) + " is out of range for "
-                       "a dim of size " + std::to_string(len));
+        return nc.fail("index " + std::to_string(i) +
+                       " is out of range for "
+                       "a dim of size " +
+                       std::to_string(len));
       i = i < 0 ? i + len : i;
       for (int64_t in = 0; in < inner; ++in)
         out.push_back((*d.data)[(o * len + i) * inner + in]);

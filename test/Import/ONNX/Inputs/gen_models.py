@@ -167,6 +167,16 @@ def groupnorm_pattern():
     return model(nodes, [vi("x", [2, 8, 3, 3])], [vi("y", [2, 8, 3, 3])], inits)
 
 
+def groupnorm_pattern_shared():
+    # The normalised tensor is also used by a second Add (no affine fold).
+    m = groupnorm_pattern()
+    g = m.graph
+    g.node[3].output[0] = "m"
+    del g.node[4]
+    g.node.append(helper.make_node("Add", ["m", "r2"], ["y"]))
+    return m
+
+
 def instancenorm():
     nodes = [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"],
                               name="in")]
@@ -253,6 +263,7 @@ MODELS = {
     "elementwise": elementwise,
     "shape_folding": shape_folding,
     "groupnorm_pattern": groupnorm_pattern,
+    "groupnorm_pattern_shared": groupnorm_pattern_shared,
     "instancenorm": instancenorm,
     "groupnormalization": groupnormalization,
     "dynamic": dynamic,
