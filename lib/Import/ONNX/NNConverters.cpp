@@ -49,7 +49,7 @@ FailureOr<std::vector<int64_t>> spatialList(NodeContext &nc, StringRef name,
     return failure();
   }
   for (int64_t x : **v)
-    if (x < minValue) {
+    if (x < minValue || x > (int64_t(1) << 24)) {
       (void)nc.fail("attribute '" + name + "' has value " + std::to_string(x) +
                     ", expected >= " + std::to_string(minValue));
       return failure();
