@@ -51,7 +51,7 @@ FailureOr<std::vector<int64_t>> spatialList(NodeContext &nc, StringRef name,
   for (int64_t x : **v)
     if (x < minValue || x > (int64_t(1) << 24)) {
       (void)nc.fail("attribute '" + name + "' has value " + std::to_string(x) +
-                    ", expected >= " + std::to_string(minValue));
+                    ", expected " + std::to_string(minValue) + " to 16777216");
       return failure();
     }
   return **v;

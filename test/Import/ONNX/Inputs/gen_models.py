@@ -217,6 +217,13 @@ def bad_attr_type():
                  [init("w", ramp([1, 2, 3, 3]))])
 
 
+def huge_stride():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct",
+                              strides=[1 << 40, 1])]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2, 7, 7])],
+                 [init("w", ramp([1, 2, 3, 3]))])
+
+
 def bad_weight_shape():
     nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct")]
     return model(nodes, [vi("x", [1, 3, 3, 3])], [vi("y", [1, 2, 5, 5])],
@@ -275,6 +282,7 @@ MODELS = {
     "reshape_computed": reshape_computed,
     "bad_attr_type": bad_attr_type,
     "bad_weight_shape": bad_weight_shape,
+    "huge_stride": huge_stride,
     "bad_raw_data": bad_raw_data,
     "unknown_attr": unknown_attr,
     "opset_too_new": opset_too_new,
