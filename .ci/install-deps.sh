@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 #===- .ci/install-deps.sh - install what fusecc needs on Debian 12 -------===#
 #
-# LLVM/MLIR 22, lit/FileCheck, CMake, Ninja and a C/C++ compiler; clang-22
-# and libclang-rt-22-dev for the runtime's fuzzer (.ci/fuzz-runtime.sh). The CUDA
+# LLVM/MLIR 22, lit/FileCheck, CMake, Ninja, a C/C++ compiler, clang-22
+# and libclang-rt-22-dev for the fuzzers and sanitizers, and ONNX
+# (libonnx-dev, protobuf, node tests, python3-onnx). The CUDA
 # toolkit (ptxas, cuda.h) is optional: without it the runtime is not built
 # and PTX acceptance tests are skipped. Idempotent; needs root (or sudo).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake ninja-build
-      g++ python3 clang-22 libclang-rt-22-dev)
+# LLVM/MLIR 22, lit/FileCheck, CMake, Ninja, a C/C++ compiler, clang-22
+# and libclang-rt-22-dev for the fuzzers and sanitizers, and ONNX
+# (libonnx-dev, protobuf, node tests, python3-onnx). The CUDA
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

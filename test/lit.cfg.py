@@ -39,3 +39,21 @@ if os.environ.get("FUSECC_GPU_TESTS") == "1":
     config.available_features.add("gpu")
 if shutil.which("python3"):
     config.available_features.add("python3")
+
+# ONNX import (fusecc built with libonnx-dev): models are generated at test
+# time with python3-onnx; the node tests come from libonnx-testdata.
+if os.path.exists(os.path.join(config.fusecc_tools_dir, "fusecc-onnx-test")):
+    config.available_features.add("onnx")
+    llvm_config.add_tool_substitutions(["fusecc-onnx-test"], tool_dirs)
+import subprocess
+for py in ["/usr/bin/python3", shutil.which("python3")]:
+    if py and subprocess.call([py, "-c", "import onnx, numpy"],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("python3-onnx")
+        config.substitutions.append(("%onnx_python", py))
+        break
+onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_node_tests):
+    config.available_features.add("onnx-testdata")
+    config.substitutions.append(("%onnx_node_tests", onnx_node_tests))

@@ -2,11 +2,16 @@
 //
 // fusecc graph.mlir -o graph.fcb: compiles the fuse graphs of a file to a
 // bundle (manifest + PTX). --emit stops after a stage and prints its IR.
+// An ONNX model (.onnx, or a file starting like a ModelProto) is imported
+// into a fuse graph first.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
+#ifdef FUSECC_HAVE_ONNX
+#include "fusecc/Import/ONNX.h"
+#endif
 #include "fusecc/Pipeline/Pipeline.h"
 #include "fusecc/Target/Bundle.h"
 
@@ -30,18 +35,22 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { TuningKeys, Plan, Fused, GPU, NVVM, LLVM, PTX, Bundle };
+enum class Emit { Fuse, TuningKeys, Plan, Fused, GPU, NVVM, LLVM, PTX, Bundle };
 
 cl::opt<std::string> inputFile(cl::Positional,
                                cl::cat(fusecc::optionCategory()),
-                               cl::desc("<graph.mlir>"), cl::Required);
+                               cl::desc("<graph.mlir | model.onnx>"),
+                               cl::Required);
 cl::opt<std::string> outputFile("o", cl::cat(fusecc::optionCategory()),
                                 cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"));
 cl::opt<Emit> emit(
     "emit", cl::cat(fusecc::optionCategory()),
     cl::desc("Stop after a stage and print its output"), cl::init(Emit::Bundle),
-    cl::values(clEnumValN(Emit::TuningKeys, "tuning-keys",
+    cl::values(clEnumValN(Emit::Fuse, "fuse",
+                          "the input graph (after ONNX import); large "
+                          "constants elided"),
+               clEnumValN(Emit::TuningKeys, "tuning-keys",
                           "one line per kernel: its name and tuning key"),
                clEnumValN(Emit::Plan, "plan",
                           "the kernel plan: kernels in order, buffers, "
@@ -52,6 +61,15 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
                clEnumValN(Emit::PTX, "ptx", "PTX of the kernels"),
                clEnumValN(Emit::Bundle, "bundle", "bundle (default)")));
+cl::list<std::string> inputShapes(
+    "input-shape", cl::cat(fusecc::optionCategory()),
+    cl::desc("ONNX: fix an input's shape, e.g. x=1x100x1x1 (repeatable)"),
+    cl::value_desc("name=d0xd1x..."));
+cl::opt<std::string>
+    weights("weights", cl::cat(fusecc::optionCategory()),
+            cl::desc("ONNX initializers: 'constants' (default, stored in the "
+                     "bundle) or 'args' (function arguments)"),
+            cl::init("constants"));
 cl::opt<std::string> chip("chip", cl::cat(fusecc::optionCategory()),
                           cl::desc("Target GPU (default sm_90)"),
                           cl::init("sm_90"));
@@ -81,8 +99,51 @@ LogicalResult runPipeline(ModuleOp module,
   return pm.run(module);
 }
 
+/// Parses the input: fuse MLIR, or an ONNX model imported to fuse.
+OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, SourceMgr &sourceMgr) {
+  StringRef contents =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+#ifdef FUSECC_HAVE_ONNX
+  namespace oi = fusecc::onnx_import;
+  if (oi::looksLikeONNX(inputFile, contents)) {
+    oi::ImportOptions options;
+    SmallString<64> stem(sys::path::stem(inputFile));
+    for (char &c : stem)
+      if (!isAlnum(c) && c != '_')
+        c = '_';
+    if (stem.empty() || isDigit(stem[0]))
+      stem.insert(stem.begin(), 'm');
+    options.funcName = std::string(stem);
+    if (weights != "constants" && weights != "args") {
+      errs() << "fusecc: error: --weights must be 'constants' or 'args', got '"
+             << weights << "'\n";
+      return nullptr;
+    }
+    options.weightsAsArgs = weights == "args";
+    for (const std::string &spec : inputShapes)
+      if (std::string msg = oi::parseInputShape(spec, options); !msg.empty()) {
+        errs() << "fusecc: error: " << msg << "\n";
+        return nullptr;
+      }
+    return oi::importONNX(ctx, contents, inputFile, options);
+  }
+#else
+  if (StringRef(inputFile).ends_with(".onnx")) {
+    errs() << "fusecc: error: this fusecc was built without ONNX import "
+              "(install libonnx-dev and libprotobuf-dev)\n";
+    return nullptr;
+  }
+#endif
+  if (!inputShapes.empty() || weights != "constants") {
+    errs() << "fusecc: error: --input-shape and --weights apply to ONNX "
+              "models only\n";
+    return nullptr;
+  }
+  return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+}
+
 LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
   if (!module)
     return failure();
   if (precision != "ieee" && precision != "tf32") {
@@ -141,6 +202,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return success();
   };
 
+  if (emit == Emit::Fuse) {
+    module->print(output->os(), OpPrintingFlags().elideLargeElementsAttrs(16));
+    return done();
+  }
   if (failed(runPipeline(*module, [&](OpPassManager &pm) {
         fusecc::buildFusionPipeline(pm, options);
       })))

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+#===- gen_models.py - small ONNX models for the importer's lit tests ------===#
+#
+# gen_models.py <name> <out.onnx>: writes the model <name> (see MODELS) with
+# python3-onnx's helpers. Weights are small deterministic ramps.
+#
+#===----------------------------------------------------------------------===#
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def ramp(shape, scale=0.1, offset=0.0):
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n, dtype=np.float32) * scale + offset).reshape(shape)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=17, ir=8):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = ir
+    return m
+
+
+def conv_bn_relu():
+    # ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1) +
+    # BatchNorm2d(6) (eval) + ReLU, as PyTorch exports them.
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["c"], name="deconv",
+                         strides=[2, 2], pads=[1, 1, 1, 1],
+                         output_padding=[1, 1], kernel_shape=[3, 3]),
+        helper.make_node("BatchNormalization",
+                         ["c", "gamma", "beta", "mean", "var"], ["n"],
+                         name="bn", epsilon=1e-5),
+        helper.make_node("Relu", ["n"], ["y"], name="relu"),
+    ]
+    inits = [init("w", ramp([4, 6, 3, 3], 0.01, -0.5)),
+             init("b", ramp([6], 0.1)), init("gamma", ramp([6], 0.2, 0.5)),
+             init("beta", ramp([6], -0.1)), init("mean", ramp([6], 0.05)),
+             init("var", ramp([6], 0.3, 1.0))]
+    return model(nodes, [vi("x", [1, 4, 5, 5])], [vi("y", [1, 6, 10, 10])],
+                 inits)
+
+
+def bn_alone():
+    nodes = [helper.make_node("BatchNormalization",
+                              ["x", "gamma", "beta", "mean", "var"], ["y"],
+                              name="bn")]
+    inits = [init("gamma", ramp([3], 0.2, 0.5)), init("beta", ramp([3], -0.1)),
+             init("mean", ramp([3], 0.05)), init("var", ramp([3], 0.3, 1.0))]
+    return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], inits)
+
+
+def bn_training():
+    m = bn_alone()
+    m.graph.node[0].attribute.append(helper.make_attribute("training_mode", 1))
+    return m
+
+
+def conv_args():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
+                              name="deconv", strides=[2], group=2)]
+    inits = [init("w", ramp([4, 3, 2])), init("b", ramp([6]))]
+    return model(nodes, [vi("x", [1, 4, 5])], [vi("y", [1, 6, 10])], inits)
+
+
+def conv_pads(pads, out, output_shape=None, auto_pad=None):
+    kw = dict(strides=[2, 2])
+    if pads is not None:
+        kw["pads"] = pads
+    if output_shape is not None:
+        kw["output_shape"] = output_shape
+    if auto_pad is not None:
+        kw["auto_pad"] = auto_pad
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct",
+                              **kw)]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2] + out)],
+                 [init("w", ramp([1, 2, 3, 3]))])
+
+
+def conv3d_dilated():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3",
+                              strides=[1, 2, 2], dilations=[2, 1, 1],
+                              pads=[0, 1, 1, 0, 1, 1])]
+    return model(nodes, [vi("x", [1, 2, 2, 3, 3])], [vi("y", [1, 2, 4, 5, 5])],
+                 [init("w", ramp([2, 2, 2, 3, 3], 0.01))])
+
+
+def elementwise():
+    s = lambda name, v: init(name, np.array(v, dtype=np.float32))
+    n = helper.make_node
+    nodes = [
+        n("Add", ["x", "y"], ["a0"]), n("Sub", ["a0", "x"], ["a1"]),
+        n("Mul", ["a1", "half"], ["a2"]), n("Div", ["a2", "y"], ["a3"]),
+        n("Max", ["a3", "x", "y"], ["a4"]), n("Min", ["a4", "x"], ["a5"]),
+        n("Pow", ["a5", "two"], ["a6"]), n("Neg", ["a6"], ["a7"]),
+        n("Abs", ["a7"], ["a8"]), n("Exp", ["a8"], ["a9"]),
+        n("Log", ["a9"], ["b0"]), n("Sqrt", ["b0"], ["b1"]),
+        n("Reciprocal", ["b1"], ["b2"]), n("Erf", ["b2"], ["b3"]),
+        n("Tanh", ["b3"], ["b4"]), n("Sigmoid", ["b4"], ["b5"]),
+        n("Relu", ["b5"], ["b6"]), n("LeakyRelu", ["b6"], ["b7"], alpha=0.2),
+        n("Softplus", ["b7"], ["b8"]),
+        n("HardSigmoid", ["b8"], ["b9"], alpha=1.0 / 6, beta=0.5),
+        n("HardSigmoid", ["b9"], ["c0"]), n("HardSwish", ["c0"], ["c1"]),
+        n("Clip", ["c1", "lo", "hi"], ["c2"]), n("Clip", ["c2", "", "hi"], ["c3"]),
+        n("PRelu", ["c3", "slope"], ["c4"]), n("Identity", ["c4"], ["c5"]),
+        n("Softmax", ["c5"], ["z"], axis=1),
+    ]
+    inits = [s("half", 0.5), s("two", 2.0), s("lo", -1.0), s("hi", 6.0),
+             init("slope", ramp([3], 0.1))]
+    return model(nodes, [vi("x", [2, 3]), vi("y", [3])], [vi("z", [2, 3])],
+                 inits)
+
+
+def shape_folding():
+    # Shape -> Gather -> Unsqueeze -> Concat -> Reshape of a constant, as
+    # exporters write for a per-channel bias; then LayerNormalization.
+    n = helper.make_node
+    nodes = [
+        n("Shape", ["x"], ["s"]),
+        n("Gather", ["s", "one"], ["c"], axis=0),
+        n("Unsqueeze", ["c", "zero_axis"], ["cu"]),
+        n("Concat", ["cu", "ones2"], ["shp"], axis=0),
+        n("Reshape", ["bias", "shp"], ["b3"]),
+        n("Add", ["x", "b3"], ["xa"]),
+        n("Flatten", ["scale2d"], ["scale"], axis=0),
+        n("Squeeze", ["scale", "zero_axis"], ["scale1"]),
+        n("LayerNormalization", ["xa", "scale1", "lnb"], ["y"], axis=-1,
+          epsilon=1e-6, name="ln"),
+    ]
+    inits = [init("one", np.array(1, dtype=np.int64)),
+             init("zero_axis", np.array([0], dtype=np.int64)),
+             init("ones2", np.array([1, 1], dtype=np.int64)),
+             init("bias", ramp([3])), init("scale2d", ramp([2, 2], 1.0, 1.0)),
+             init("lnb", ramp([4], -0.1))]
+    return model(nodes, [vi("x", [2, 3, 4, 4])], [vi("y", [2, 3, 4, 4])], inits)
+
+
+def groupnorm_pattern():
+    n = helper.make_node
+    nodes = [
+        n("Reshape", ["x", "gshape"], ["r"], name="view"),
+        n("InstanceNormalization", ["r", "ones", "zeros"], ["i"], name="inorm",
+          epsilon=1e-5),
+        n("Reshape", ["i", "xshape"], ["r2"], name="unview"),
+        n("Mul", ["r2", "gamma"], ["m"]),
+        n("Add", ["m", "beta"], ["y"]),
+    ]
+    inits = [init("gshape", np.array([2, 4, -1], dtype=np.int64)),
+             init("xshape", np.array([2, 8, 3, 3], dtype=np.int64)),
+             init("ones", np.ones(4, np.float32)),
+             init("zeros", np.zeros(4, np.float32)),
+             init("gamma", ramp([8, 1, 1], 0.1, 1.0)),
+             init("beta", ramp([8, 1, 1], 0.01))]
+    return model(nodes, [vi("x", [2, 8, 3, 3])], [vi("y", [2, 8, 3, 3])], inits)
+
+
+def groupnorm_pattern_shared():
+    # The normalised tensor is also used by a second Add (no affine fold).
+    m = groupnorm_pattern()
+    g = m.graph
+    g.node[3].output[0] = "m"
+    del g.node[4]
+    g.node.append(helper.make_node("Add", ["m", "r2"], ["y"]))
+    return m
+
+
+def instancenorm():
+    nodes = [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"],
+                              name="in")]
+    return model(nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 3, 4, 4])],
+                 [init("s", ramp([3], 0.5, 1.0)), init("b", ramp([3]))])
+
+
+def groupnormalization():
+    nodes = [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                              name="gn", num_groups=2, epsilon=1e-5)]
+    return model(nodes, [vi("x", [1, 4, 3, 3])], [vi("y", [1, 4, 3, 3])],
+                 [init("s", ramp([2], 0.5, 1.0)), init("b", ramp([2]))],
+                 opset=18)
+
+
+def dynamic():
+    nodes = [helper.make_node("Relu", ["x"], ["y"])]
+    return model(nodes, [vi("x", ["N", 100, 1, 1])], [vi("y", ["N", 100, 1, 1])])
+
+
+def single(op, **attrs):
+    nodes = [helper.make_node(op, ["x"], ["y"], name="n0", **attrs)]
+    return model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 4, 4])])
+
+
+def reshape_computed():
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Reshape", ["r", "shp"], ["f"], name="flat"),
+             helper.make_node("Sigmoid", ["f"], ["y"], name="sig")]
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [6])],
+                 [init("shp", np.array([6], dtype=np.int64))])
+
+
+def bad_attr_type():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct",
+                              strides=[2.0, 2.0])]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2, 7, 7])],
+                 [init("w", ramp([1, 2, 3, 3]))])
+
+
+def huge_stride():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct",
+                              strides=[1 << 40, 1])]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2, 7, 7])],
+                 [init("w", ramp([1, 2, 3, 3]))])
+
+
+def bad_weight_shape():
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct")]
+    return model(nodes, [vi("x", [1, 3, 3, 3])], [vi("y", [1, 2, 5, 5])],
+                 [init("w", ramp([1, 2, 3, 3]))])
+
+
+def bad_raw_data():
+    m = conv_args()
+    m.graph.initializer[0].raw_data = b"\0\0\0"
+    return m
+
+
+def unknown_attr():
+    return single("Relu", alpha=1.0)
+
+
+def opset_too_new():
+    m = single("Relu")
+    m.opset_import[0].version = 21
+    return m
+
+
+def onnx112():
+    # As ONNX 1.12 writes by default: IR 8, opset 17.
+    m = single("Tanh")
+    return m
+
+
+MODELS = {
+    "conv_bn_relu": conv_bn_relu,
+    "bn_alone": bn_alone,
+    "bn_training": bn_training,
+    "conv_args": conv_args,
+    "conv_sym": lambda: conv_pads([1, 1, 1, 1], [5, 5]),
+    "conv_asym": lambda: conv_pads([1, 1, 0, 0], [6, 6]),
+    "conv_asym_bad": lambda: conv_pads([0, 0, 1, 1], [6, 6]),
+    "conv_output_shape": lambda: conv_pads(None, [8, 8], output_shape=[8, 8]),
+    "conv_output_shape_bad": lambda: conv_pads(None, [10, 8],
+                                               output_shape=[10, 8]),
+    "conv_same_upper": lambda: conv_pads(None, [6, 6], auto_pad="SAME_UPPER"),
+    "conv_same_lower": lambda: conv_pads(None, [6, 6], auto_pad="SAME_LOWER"),
+    "conv_valid": lambda: conv_pads(None, [7, 7], auto_pad="VALID"),
+    "conv3d_dilated": conv3d_dilated,
+    "elementwise": elementwise,
+    "shape_folding": shape_folding,
+    "groupnorm_pattern": groupnorm_pattern,
+    "groupnorm_pattern_shared": groupnorm_pattern_shared,
+    "instancenorm": instancenorm,
+    "groupnormalization": groupnormalization,
+    "dynamic": dynamic,
+    "maxpool": lambda: single("MaxPool", kernel_shape=[1, 1]),
+    "reducemean": lambda: single("ReduceMean", keepdims=1),
+    "logsoftmax": lambda: single("LogSoftmax"),
+    "elu": lambda: single("Elu"),
+    "conv": lambda: single("Conv"),
+    "reshape_computed": reshape_computed,
+    "bad_attr_type": bad_attr_type,
+    "bad_weight_shape": bad_weight_shape,
+    "huge_stride": huge_stride,
+    "bad_raw_data": bad_raw_data,
+    "unknown_attr": unknown_attr,
+    "opset_too_new": opset_too_new,
+    "onnx112": onnx112,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
+        sys.exit("usage: gen_models.py {%s} out.onnx" % "|".join(MODELS))
+    with open(sys.argv[2], "wb") as f:
+        f.write(MODELS[sys.argv[1]]().SerializeToString())
