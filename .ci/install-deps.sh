@@ -8,7 +8,8 @@
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake ninja-build
-      g++ python3)
+      g++ python3
+      clang-22 libclang-rt-22-dev) # fuzzers + sanitizers (.ci/*-compiler.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

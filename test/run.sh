@@ -32,5 +32,19 @@ if [[ -d build/runtime ]]; then
 else
   echo "test/run.sh: runtime not built (no cuda.h); its unit tests are skipped"
 fi
-echo "tests: $((passed + ctest_passed)) passed, $((lit_failed + ctest_failed)) failed"
-((lit_rc == 0 && ctest_rc == 0))
+# Compiler fuzzers (ASan + UBSan build in build-san/, each target for
+# FUSECC_FUZZ_SECONDS; FUSECC_FUZZ=0 skips) and, with FUSECC_SANITIZE=1, the
+# lit suite on that build (docs/reliability.md: timings).
+extra_passed=0 extra_failed=0 extra_rc=0
+for step in fuzz sanitize; do
+  [[ $step == fuzz && "${FUSECC_FUZZ:-1}" == 0 ]] && continue
+  [[ $step == sanitize && "${FUSECC_SANITIZE:-0}" != 1 ]] && continue
+  bash ".ci/$step-compiler.sh" 2>&1 | tee "$log.$step"
+  ((PIPESTATUS[0] == 0)) || extra_rc=1
+  counts=$(grep -oE "^$step-compiler: [0-9]+ passed, [0-9]+ failed" "$log.$step" | tail -1)
+  p=$(grep -oE "[0-9]+ passed" <<<"$counts" | grep -oE "[0-9]+" || echo 0)
+  f=$(grep -oE "[0-9]+ failed" <<<"$counts" | grep -oE "[0-9]+" || echo 1)
+  extra_passed=$((extra_passed + p)) extra_failed=$((extra_failed + f))
+done
+echo "tests: $((passed + ctest_passed + extra_passed)) passed, $((lit_failed + ctest_failed + extra_failed)) failed"
+((lit_rc == 0 && ctest_rc == 0 && extra_rc == 0))

@@ -167,9 +167,9 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     module->print(output->os());
     return done();
   }
-  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
-        fusecc::buildNVVMPipeline(pm, options);
-      })))
+  if (failed(fusecc::runLoweringPipeline(
+          *module, "NVVM",
+          [&](OpPassManager &pm) { fusecc::buildNVVMPipeline(pm, options); })))
     return failure();
   if (emit == Emit::NVVM) {
     module->print(output->os());
@@ -186,9 +186,9 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     }
     return done();
   }
-  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
-        fusecc::buildPTXPipeline(pm, options);
-      })))
+  if (failed(fusecc::runLoweringPipeline(
+          *module, "PTX",
+          [&](OpPassManager &pm) { fusecc::buildPTXPipeline(pm, options); })))
     return failure();
   if (emit == Emit::PTX) {
     FailureOr<std::string> ptx = fusecc::extractPTX(*module);
@@ -214,6 +214,8 @@ int main(int argc, char **argv) {
   fusecc::registerAllDialectsAndTranslations(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // Diagnostics name the location and the reason; never dump IR with them.
+  ctx.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
