@@ -19,7 +19,7 @@ build="${FUSECC_SAN_BUILD:-$repo/build-san}"
 seconds="${FUSECC_FUZZ_SECONDS:-60}"
 FUSECC_SAN_BUILD_ONLY=1 bash .ci/sanitize-compiler.sh ||
   { echo "fuzz-compiler: 0 passed, 2 failed (build)"; exit 1; }
-export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+export ASAN_OPTIONS="detect_leaks=0:allow_user_poisoning=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 work="$build/fuzz"
 artifacts="$build/fuzz-artifacts"
@@ -43,9 +43,9 @@ run() { # name, corpus dir, extra flags...
   shift 2
   mkdir -p "$corpus"
   local log="$work/$name.log"
-  "$build/bin/$name" "$corpus" "$@" -max_total_time="$seconds" \
-    -timeout="${FUSECC_FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$name-" >"$log" 2>&1
+  "$build/bin/$name" "$corpus" -max_total_time="$seconds" \
+    -timeout="${FUSECC_FUZZ_TIMEOUT:-60}" -rss_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/$name-" "$@" >"$log" 2>&1
   local rc=$?
   local runs
   runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" |
@@ -59,7 +59,10 @@ run() { # name, corpus dir, extra flags...
     grep -E "ERROR|SUMMARY|graph_fuzzer:|compile_fuzzer:|runtime error|Test unit written" "$log" | head -20
   fi
 }
-run compile-fuzzer "$work/corpus-compile" "$seeds" -dict=fuzz/fusecc.dict
-run graph-fuzzer "$work/corpus-graph"
+run compile-fuzzer "$work/corpus-compile" "$seeds" -dict=fuzz/fusecc.dict \
+  -max_len=65536
+# Inputs of up to 128 bytes from the start: the generator reads its choices
+# from them (short ones give mostly the smallest graphs).
+run graph-fuzzer "$work/corpus-graph" -len_control=0 -max_len=128
 echo "fuzz-compiler: $passed passed, $failed failed"
 ((failed == 0))

@@ -4,8 +4,8 @@
 // for the bundle, then runs fusecc's whole pipeline: fusion + tiling, GPU,
 // NVVM, PTX (when libdevice is installed) and the bundle writer. Rejecting
 // an input with a diagnostic is fine; a crash, a sanitizer report, a hang
-// or a stage failing after `fuse-tile-kernels` accepted the graph (an
-// internal error) is a finding. The precision and chip come from the text:
+// or the NVVM / PTX lowering or the bundle writer failing on GPU IR that
+// fuse-convert-to-gpu produced (an internal error) is a finding. The precision and chip come from the text:
 // "tf32" anywhere selects --precision=tf32, "sm_90a" the Hopper target.
 //
 //===----------------------------------------------------------------------===//
@@ -23,8 +23,8 @@ using namespace mlir;
 namespace {
 /// Stops the fuzzer on an internal error (a finding).
 [[noreturn]] void internalError(const char *stage) {
-  std::fprintf(stderr, "compile_fuzzer: %s failed after fuse-tile-kernels "
-                       "accepted the graph\n",
+  std::fprintf(stderr, "compile_fuzzer: %s failed on the GPU IR of an "
+                       "accepted graph\n",
                stage);
   std::abort();
 }
@@ -53,10 +53,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fusecc::buildFusionPipeline(pm, options);
       }))
     return 0;
+  // fuse-convert-to-gpu still rejects some graphs with a diagnostic (e.g.
+  // a result no kernel computes).
   if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
         fusecc::buildGPUPipeline(pm, options);
       }))
-    internalError("the GPU pipeline");
+    return 0;
   if (failed(fusecc::runLoweringPipeline(
           *module, "NVVM", [&](OpPassManager &pm) {
             fusecc::buildNVVMPipeline(pm, options);

@@ -16,6 +16,7 @@
 
 #include "FuzzCommon.h"
 
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
@@ -152,9 +153,9 @@ Case generate(FuzzedDataProvider &fdp) {
       bool swap = fdp.ConsumeBool();
       line += std::string("fuse.") +
               binary[fdp.ConsumeIntegralInRange(0, 4)] + " " +
-              (swap ? arg + ", " + value(v) : value(v) + ", " + arg) + " : (" +
+              (swap ? arg + ", " + value(v) : value(v) + ", " + arg) + " : " +
               (swap ? tensorTy(shape) + ", " + y : y + ", " + tensorTy(shape)) +
-              ") -> " + y;
+              " -> " + y;
       break;
     }
     case 5:
@@ -273,7 +274,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
         fusecc::buildGPUPipeline(pm, c.options);
       }))
-    finding(c, "the GPU pipeline failed after fuse-tile-kernels accepted");
+    finding(c, "fuse-convert-to-gpu rejected a graph fuse-tile-kernels "
+               "accepted");
   auto host = module->lookupSymbol<func::FuncOp>("g");
   if (!host)
     finding(c, "no host function after the pipeline");

@@ -265,6 +265,16 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     errs() << "fusecc-check: error: --precision must be 'ieee' or 'tf32'\n";
     return 1;
   }
+  // Options first: a bad one is reported before the (long) reference runs.
+  fusecc::PipelineOptions options;
+  options.precision = precision;
+  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
+  fusecc::applyCodegenCLOptions(options);
+  if (std::string message; failed(fusecc::verifyCodegenOptions(
+          options, /*forTarget=*/false, message))) {
+    errs() << "fusecc-check: error: " << message << "\n";
+    return 1;
+  }
   // The graph before compilation (the pipeline rewrites `module`).
   OwningOpRef<ModuleOp> graph(module->clone());
   SmallVector<func::FuncOp> funcs;
@@ -316,15 +326,6 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 0;
   }
 
-  fusecc::PipelineOptions options;
-  options.precision = precision;
-  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
-  fusecc::applyCodegenCLOptions(options);
-  if (std::string message; failed(fusecc::verifyCodegenOptions(
-          options, /*forTarget=*/false, message))) {
-    errs() << "fusecc-check: error: " << message << "\n";
-    return 1;
-  }
   PassManager pm(&ctx);
   fusecc::buildFusionPipeline(pm, options);
   fusecc::buildGPUPipeline(pm, options);

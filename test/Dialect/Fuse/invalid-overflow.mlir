@@ -122,3 +122,38 @@ func.func @layer_norm_eps_f32(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = fuse.layer_norm %x {normalized_rank = 1 : i64, epsilon = 1.0e300 : f64} : tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// Empty tensors (found by hand while testing issue 17): a batch of 0 gave a
+// bundle launching a grid of 0 blocks; 0 input or output channels crashed
+// fusecc (SIGFPE in the tiling) or failed in the NVVM lowering.
+func.func @empty_batch(%x: tensor<0x4x8xf32>, %w: tensor<4x4x3xf32>) -> tensor<0x4x10xf32> {
+  // expected-error@+1 {{'fuse.conv_transpose' op expected every input dim to be positive (empty tensors are not supported), got input shape [0, 4, 8]}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<0x4x8xf32>, tensor<4x4x3xf32>) -> tensor<0x4x10xf32>
+  return %0 : tensor<0x4x10xf32>
+}
+
+// -----
+
+func.func @empty_input_channels(%x: tensor<1x0x8xf32>, %w: tensor<0x4x3xf32>) -> tensor<1x4x10xf32> {
+  // expected-error@+1 {{expected every input dim to be positive (empty tensors are not supported), got input shape [1, 0, 8]}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x0x8xf32>, tensor<0x4x3xf32>) -> tensor<1x4x10xf32>
+  return %0 : tensor<1x4x10xf32>
+}
+
+// -----
+
+func.func @empty_input_width(%x: tensor<1x4x0xf32>, %w: tensor<4x4x5xf32>) -> tensor<1x4x4xf32> {
+  // expected-error@+1 {{expected every input dim to be positive (empty tensors are not supported), got input shape [1, 4, 0]}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x4x0xf32>, tensor<4x4x5xf32>) -> tensor<1x4x4xf32>
+  return %0 : tensor<1x4x4xf32>
+}
+
+// -----
+
+func.func @empty_output_channels(%x: tensor<1x4x8xf32>, %w: tensor<4x0x3xf32>) -> tensor<1x0x10xf32> {
+  // expected-error@+1 {{expected weight dim 1 (Cout/groups) to be positive (empty tensors are not supported), got weight shape [4, 0, 3]}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x4x8xf32>, tensor<4x0x3xf32>) -> tensor<1x0x10xf32>
+  return %0 : tensor<1x0x10xf32>
+}

@@ -33,7 +33,7 @@ func.func @h_stride_2_31(%x: tensor<1x1x2x1xf32>, %w: tensor<1x1x1x1xf32>) -> te
 // A kernel size of 2^40 along W: its taps would be unrolled (stageWeights
 // ran out of time and memory with 2^63 - 1).
 func.func @kernel_size_w(%x: tensor<1x1x1xf32>, %w: tensor<1x1x1099511627776xf32>) -> tensor<1x1x1099511627776xf32> {
-  // expected-error@+1 {{'fuse.conv_transpose' op kernel size 1099511627776 along spatial dim 0 exceeds 256, the most the generated kernels unroll}}
+  // expected-error@+1 {{'fuse.conv_transpose' op kernel size 1099511627776 along spatial dim 0 exceeds 1024, the most the generated kernels unroll}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x1x1xf32>, tensor<1x1x1099511627776xf32>) -> tensor<1x1x1099511627776xf32>
@@ -43,12 +43,12 @@ func.func @kernel_size_w(%x: tensor<1x1x1xf32>, %w: tensor<1x1x1099511627776xf32
 // -----
 
 // Along H too (its tap phases are selected by unrolled code).
-func.func @kernel_size_h(%x: tensor<1x1x1x4xf32>, %w: tensor<1x1x257x1xf32>) -> tensor<1x1x257x4xf32> {
-  // expected-error@+1 {{'fuse.conv_transpose' op kernel size 257 along spatial dim 0 exceeds 256}}
+func.func @kernel_size_h(%x: tensor<1x1x1x4xf32>, %w: tensor<1x1x1025x1xf32>) -> tensor<1x1x1025x4xf32> {
+  // expected-error@+1 {{'fuse.conv_transpose' op kernel size 1025 along spatial dim 0 exceeds 1024}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
-       : (tensor<1x1x1x4xf32>, tensor<1x1x257x1xf32>) -> tensor<1x1x257x4xf32>
-  return %0 : tensor<1x1x257x4xf32>
+       : (tensor<1x1x1x4xf32>, tensor<1x1x1025x1xf32>) -> tensor<1x1x1025x4xf32>
+  return %0 : tensor<1x1x1025x4xf32>
 }
 
 // -----

@@ -71,7 +71,7 @@ namespace fusecc::fuse {
 
 /// The largest kernel size along any spatial dim: the generated kernels
 /// unroll the W taps and select tap phases with unrolled code.
-constexpr int64_t kMaxKernelSize = 256;
+constexpr int64_t kMaxKernelSize = 1024;
 /// Threads per block on every supported chip.
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 
