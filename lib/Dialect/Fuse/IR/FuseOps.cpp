@@ -119,6 +119,16 @@ LogicalResult ConvTransposeOp::verify() {
       failed(checkArr("output_padding", getOutputPadding(), 0)) ||
       failed(checkArr("dilation", getDilation(), 1)))
     return failure();
+  // Empty tensors: no kernel to launch (a grid of 0 blocks) and divisions
+  // by zero in the tiling; rejected here.
+  if (llvm::is_contained(inTy.getShape(), 0))
+    return emitOpError("expected every input dim to be positive (empty "
+                       "tensors are not supported), got input shape ")
+           << shapeStr(inTy.getShape());
+  if (wTy.getDimSize(1) == 0)
+    return emitOpError("expected weight dim 1 (Cout/groups) to be positive "
+                       "(empty tensors are not supported), got weight shape ")
+           << shapeStr(wTy.getShape());
   int64_t groups = getGroups();
   if (groups < 1)
     return emitOpError("expected groups >= 1, got ") << groups;
