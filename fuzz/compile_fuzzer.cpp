@@ -5,8 +5,9 @@
 // NVVM, PTX (when libdevice is installed) and the bundle writer. Rejecting
 // an input with a diagnostic is fine; a crash, a sanitizer report, a hang
 // or the NVVM / PTX lowering or the bundle writer failing on GPU IR that
-// fuse-convert-to-gpu produced (an internal error) is a finding. The precision and chip come from the text:
-// "tf32" anywhere selects --precision=tf32, "sm_90a" the Hopper target.
+// fuse-convert-to-gpu produced (an internal error) is a finding. The precision
+// and chip come from the text: "tf32" anywhere selects --precision=tf32,
+// "sm_90a" the Hopper target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +24,9 @@ using namespace mlir;
 namespace {
 /// Stops the fuzzer on an internal error (a finding).
 [[noreturn]] void internalError(const char *stage) {
-  std::fprintf(stderr, "compile_fuzzer: %s failed on the GPU IR of an "
-                       "accepted graph\n",
+  std::fprintf(stderr,
+               "compile_fuzzer: %s failed on the GPU IR of an "
+               "accepted graph\n",
                stage);
   std::abort();
 }
@@ -59,17 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fusecc::buildGPUPipeline(pm, options);
       }))
     return 0;
-  if (failed(fusecc::runLoweringPipeline(
-          *module, "NVVM", [&](OpPassManager &pm) {
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "NVVM", [&](OpPassManager &pm) {
             fusecc::buildNVVMPipeline(pm, options);
           })))
     internalError("the NVVM pipeline");
   std::string message;
   if (failed(fusecc::findLibdevice(options, message)))
     return 0; // no CUDA toolkit: PTX needs libdevice
-  if (failed(fusecc::runLoweringPipeline(
-          *module, "PTX",
-          [&](OpPassManager &pm) { fusecc::buildPTXPipeline(pm, options); })))
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "PTX", [&](OpPassManager &pm) {
+            fusecc::buildPTXPipeline(pm, options);
+          })))
     internalError("the PTX pipeline");
   std::string bundle;
   llvm::raw_string_ostream os(bundle);

@@ -91,21 +91,19 @@ Case generate(FuzzedDataProvider &fdp) {
   std::vector<std::string> args{"%x: " + tensorTy(xs), "%w: " + tensorTy(ws)};
   if (bias)
     args.push_back("%b: tensor<" + std::to_string(cout) + "xf32>");
-  std::string body = "  %v0 = fuse.conv_transpose %x, %w" +
-                     std::string(bias ? ", %b" : "") +
-                     " {stride = " + arr(s) + ", padding = " + arr(p) +
-                     ", output_padding = " + arr(op) + ", dilation = " +
-                     arr(d) + ", groups = " + std::to_string(groups) +
-                     " : i64} : (" + tensorTy(xs) + ", " + tensorTy(ws) +
-                     (bias ? ", tensor<" + std::to_string(cout) + "xf32>"
-                           : std::string()) +
-                     ") -> " + y + "\n";
+  std::string body =
+      "  %v0 = fuse.conv_transpose %x, %w" + std::string(bias ? ", %b" : "") +
+      " {stride = " + arr(s) + ", padding = " + arr(p) +
+      ", output_padding = " + arr(op) + ", dilation = " + arr(d) +
+      ", groups = " + std::to_string(groups) + " : i64} : (" + tensorTy(xs) +
+      ", " + tensorTy(ws) +
+      (bias ? ", tensor<" + std::to_string(cout) + "xf32>" : std::string()) +
+      ") -> " + y + "\n";
   int v = 0;
   auto value = [&](int i) { return "%v" + std::to_string(i); };
-  static const char *unary[] = {"relu",     "sigmoid",     "tanh",
-                                "silu",     "softplus",    "mish",
-                                "neg",      "abs",         "erf",
-                                "hardswish", "hardsigmoid", "gelu"};
+  static const char *unary[] = {"relu",     "sigmoid",   "tanh",        "silu",
+                                "softplus", "mish",      "neg",         "abs",
+                                "erf",      "hardswish", "hardsigmoid", "gelu"};
   const int numOps = fdp.ConsumeIntegralInRange(0, 4);
   for (int i = 0; i < numOps; ++i) {
     std::string line = "  " + value(v + 1) + " = ";
@@ -146,14 +144,13 @@ Case generate(FuzzedDataProvider &fdp) {
       default:
         shape = ys;
       }
-      static const char *binary[] = {"add", "sub", "mul", "maximum",
-                                     "minimum"};
+      static const char *binary[] = {"add", "sub", "mul", "maximum", "minimum"};
       std::string arg = "%a" + std::to_string(i);
       args.push_back(arg + ": " + tensorTy(shape));
       bool swap = fdp.ConsumeBool();
-      line += std::string("fuse.") +
-              binary[fdp.ConsumeIntegralInRange(0, 4)] + " " +
-              (swap ? arg + ", " + value(v) : value(v) + ", " + arg) + " : " +
+      line += std::string("fuse.") + binary[fdp.ConsumeIntegralInRange(0, 4)] +
+              " " + (swap ? arg + ", " + value(v) : value(v) + ", " + arg) +
+              " : " +
               (swap ? tensorTy(shape) + ", " + y : y + ", " + tensorTy(shape)) +
               " -> " + y;
       break;
@@ -162,8 +159,8 @@ Case generate(FuzzedDataProvider &fdp) {
       line += "fuse.softmax " + value(v) + " {dim = 1 : i64} : " + y;
       break;
     case 6:
-      line += "fuse.softmax " + value(v) + " {dim = " +
-              std::to_string(rank - 1) + " : i64} : " + y;
+      line += "fuse.softmax " + value(v) +
+              " {dim = " + std::to_string(rank - 1) + " : i64} : " + y;
       break;
     default: {
       std::string w = "%g" + std::to_string(i), b = "%h" + std::to_string(i);
@@ -187,8 +184,8 @@ Case generate(FuzzedDataProvider &fdp) {
   std::string sig;
   for (size_t i = 0; i < args.size(); ++i)
     sig += (i ? ", " : "") + args[i];
-  c.text = "func.func @g(" + sig + ") -> " + y + " {\n" + body +
-           "  return " + value(v) + " : " + y + "\n}\n";
+  c.text = "func.func @g(" + sig + ") -> " + y + " {\n" + body + "  return " +
+           value(v) + " : " + y + "\n}\n";
 
   c.options.precision = fdp.ConsumeBool() ? "tf32" : "ieee";
   if (c.options.precision == "tf32" && fdp.ConsumeBool()) {

@@ -16,9 +16,9 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -240,9 +240,9 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   gpm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-LogicalResult fusecc::runLoweringPipeline(
-    ModuleOp module, StringRef stage,
-    llvm::function_ref<void(OpPassManager &)> build) {
+LogicalResult
+fusecc::runLoweringPipeline(ModuleOp module, StringRef stage,
+                            llvm::function_ref<void(OpPassManager &)> build) {
   MLIRContext *ctx = module.getContext();
   std::optional<Location> firstLoc;
   std::string firstMessage;

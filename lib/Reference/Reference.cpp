@@ -161,8 +161,7 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
         static_cast<int64_t>(outputPadding.size()) != nsp ||
         static_cast<int64_t>(dilation.size()) != nsp || groups < 1 ||
         x.shape[1] % groups != 0 || w.shape[0] != x.shape[1] ||
-        (bias && (bias->shape.size() != 1 ||
-                  !checkedMul(w.shape[1], groups) ||
+        (bias && (bias->shape.size() != 1 || !checkedMul(w.shape[1], groups) ||
                   bias->shape[0] != w.shape[1] * groups)))
       return false;
     for (const Tensor *t : {&x, &w, bias})
@@ -244,7 +243,7 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
 }
 
 LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
-                                   int64_t maxMacs) {
+                                    int64_t maxMacs) {
   int64_t total = 0;
   auto count = [&](Value v, Location loc) -> LogicalResult {
     auto ty = dyn_cast<RankedTensorType>(v.getType());
@@ -254,10 +253,10 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
         ty.hasStaticShape() ? checkedProduct(ty.getShape()) : std::nullopt;
     std::optional<int64_t> sum = n ? checkedAdd(total, *n) : std::nullopt;
     if (!sum || *sum > maxElements)
-      return emitError(loc) << "reference: graph too large to simulate: "
-                               "its tensors up to this "
-                            << ty << " hold more than " << maxElements
-                            << " elements";
+      return emitError(loc)
+             << "reference: graph too large to simulate: "
+                "its tensors up to this "
+             << ty << " hold more than " << maxElements << " elements";
     total = *sum;
     return success();
   };

@@ -167,9 +167,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     module->print(output->os());
     return done();
   }
-  if (failed(fusecc::runLoweringPipeline(
-          *module, "NVVM",
-          [&](OpPassManager &pm) { fusecc::buildNVVMPipeline(pm, options); })))
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "NVVM", [&](OpPassManager &pm) {
+            fusecc::buildNVVMPipeline(pm, options);
+          })))
     return failure();
   if (emit == Emit::NVVM) {
     module->print(output->os());
@@ -186,9 +187,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     }
     return done();
   }
-  if (failed(fusecc::runLoweringPipeline(
-          *module, "PTX",
-          [&](OpPassManager &pm) { fusecc::buildPTXPipeline(pm, options); })))
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "PTX", [&](OpPassManager &pm) {
+            fusecc::buildPTXPipeline(pm, options);
+          })))
     return failure();
   if (emit == Emit::PTX) {
     FailureOr<std::string> ptx = fusecc::extractPTX(*module);

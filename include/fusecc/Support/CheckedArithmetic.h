@@ -1,4 +1,5 @@
-//===- CheckedArithmetic.h - overflow-checked int64 shape arithmetic -*- C++ -*-===//
+//===- CheckedArithmetic.h - overflow-checked int64 shape arithmetic -*- C++
+//-*-===//
 //
 // Sizes, counts and indices computed from a graph are int64 products and
 // sums of user-controlled values. These helpers return std::nullopt where

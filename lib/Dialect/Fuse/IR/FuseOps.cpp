@@ -241,9 +241,11 @@ LogicalResult LeakyReluOp::verify() {
 LogicalResult ClampOp::verify() {
   if (!getMin() && !getMax())
     return emitOpError("expected at least one of 'min' and 'max'");
-  if (getMin() && failed(checkF32Attr(*this, "min", getMin()->convertToDouble())))
+  if (getMin() &&
+      failed(checkF32Attr(*this, "min", getMin()->convertToDouble())))
     return failure();
-  if (getMax() && failed(checkF32Attr(*this, "max", getMax()->convertToDouble())))
+  if (getMax() &&
+      failed(checkF32Attr(*this, "max", getMax()->convertToDouble())))
     return failure();
   if (getMin() && getMax() && getMin()->convertToDouble() >
                                   getMax()->convertToDouble())

@@ -95,9 +95,8 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
   for (int64_t i = lead; i < 3; ++i) {
     if (g.k[i] > kMaxKernelSize)
       return conv.emitOpError("kernel size ")
-             << g.k[i] << " along spatial dim " << i - lead
-             << " exceeds " << kMaxKernelSize
-             << ", the most the generated kernels unroll";
+             << g.k[i] << " along spatial dim " << i - lead << " exceeds "
+             << kMaxKernelSize << ", the most the generated kernels unroll";
   }
   if (g.stride[2] > kMaxThreadsPerBlock)
     return conv.emitOpError("stride ")
@@ -237,8 +236,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // columns) and spans whole vectors.
   p.vectorInput = g.in[2] % 4 == 0;
   if (p.vectorInput)
-    p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4),
-                                    kSaturated);
+    p.inputSpan =
+        std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);
   else if (cfg.usesWgmma())
     p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan, 4),
                                     kSaturated); // whole column quads
@@ -247,8 +246,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // k-columns per warp) hit 32 distinct banks.
   auto conflictFree = [](int64_t n) -> int64_t {
     return n <= 8 ? 8
-                  : std::min<int64_t>(llvm::alignTo(n - 8, 32) + 8,
-                                      kSaturated);
+                  : std::min<int64_t>(llvm::alignTo(n - 8, 32) + 8, kSaturated);
   };
   p.xsRowStride = p.inputSpan;
   p.subBlock = cfg.usesTensorCores()
@@ -266,10 +264,10 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       // with consecutive channel groups and 2 column quads then cover all
       // 32 banks. The wgmma descriptors need 16-byte multiples throughout.
       const int64_t groups = cfg.getCiChunk() / 4;
-      p.xsPlaneStride = sadd(
-          std::min<int64_t>(llvm::alignTo(smul(4, p.inputSpan) - 4, 32),
-                            kSaturated),
-          4);
+      p.xsPlaneStride =
+          sadd(std::min<int64_t>(llvm::alignTo(smul(4, p.inputSpan) - 4, 32),
+                                 kSaturated),
+               4);
       p.xsRowStride = smul(groups, p.xsPlaneStride);
       p.xsStride = 0;
       p.wsPlaneStride = 4 * cfg.getTileC();
@@ -305,9 +303,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     p.statsLen = smul(cfg.getRows(), std::max(cfg.getTileC(), cfg.getTileW()));
     p.statsArrays = cfg.getClusterC() > 1 ? 2 * cfg.getClusterC() + 1 : 2;
     p.totalElems =
-        sadd(p.statsOffset,
-             smul(smul(p.statsArrays, p.statsLen),
-                  static_cast<int64_t>(a.reductions.size())));
+        sadd(p.statsOffset, smul(smul(p.statsArrays, p.statsLen),
+                                 static_cast<int64_t>(a.reductions.size())));
   };
   // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
   // round at once (their input rows overlap: rows + taps - 1 rows instead
@@ -400,20 +397,19 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   p.width = std::min<int64_t>(llvm::alignTo(sadd(p.padL, end), 4), kSaturated);
   p.numChunks = llvm::divideCeil(g.cin, cfg.getCiChunk());
   p.groups = cfg.getCiChunk() / 4;
-  p.totalElems =
-      smul(smul(smul(smul(smul(smul(g.n, g.in[0]), g.in[1]), p.numChunks),
-                     p.groups),
-                p.width),
-           4);
+  p.totalElems = smul(
+      smul(smul(smul(smul(smul(g.n, g.in[0]), g.in[1]), p.numChunks), p.groups),
+           p.width),
+      4);
   // Worth its extra pass over the input only where that pass (read the
   // input, write the packed copy) is small beside the output the kernel
   // must write anyway: at most 20% of it. Measured (docs/perf.md section
   // 48): 14-15% on kb1_77, kb2_20, kb2_34, kb2_49 (1-4% faster), 28% on
   // kb2_91 (7% slower).
-  const int64_t inputElems = smul(
-      smul(smul(smul(g.n, g.cin), g.in[0]), g.in[1]), g.in[2]);
-  const int64_t outputElems = smul(
-      smul(smul(smul(g.n, g.cout), g.out[0]), g.out[1]), g.out[2]);
+  const int64_t inputElems =
+      smul(smul(smul(smul(g.n, g.cin), g.in[0]), g.in[1]), g.in[2]);
+  const int64_t outputElems =
+      smul(smul(smul(smul(g.n, g.cout), g.out[0]), g.out[1]), g.out[2]);
   if (smul(5, sadd(inputElems, p.totalElems)) > outputElems)
     return std::nullopt;
   return p;

@@ -392,8 +392,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
     posPerThread =
         llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
   }
-  std::optional<int64_t> accumulators =
-      checkedMul(chanPerThread, posPerThread);
+  std::optional<int64_t> accumulators = checkedMul(chanPerThread, posPerThread);
   if (!accumulators || *accumulators > kMaxAccumulators) {
     if (!report)
       return failure();
