@@ -10,9 +10,8 @@
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake ninja-build
-# LLVM/MLIR 22, lit/FileCheck, CMake, Ninja, a C/C++ compiler, clang-22
-# and libclang-rt-22-dev for the fuzzers and sanitizers, and ONNX
-# (libonnx-dev, protobuf, node tests, python3-onnx). The CUDA
+      g++ python3 clang-22 libclang-rt-22-dev
+      libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

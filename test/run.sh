@@ -55,6 +55,15 @@ if [[ -d build/runtime ]]; then
   run_counted runtime-sanitize bash .ci/runtime-sanitize.sh
   run_counted fuzz-runtime bash .ci/fuzz-runtime.sh 30
 fi
+# Compiler fuzzers (ASan + UBSan build in build-san/, each target for
+# FUSECC_FUZZ_SECONDS; FUSECC_FUZZ=0 skips) and the lit suite on that build
+# (FUSECC_SANITIZE=0 skips; docs/reliability.md: timings).
+if [[ "${FUSECC_FUZZ:-1}" != 0 ]]; then
+  run_counted fuzz-compiler bash .ci/fuzz-compiler.sh
+fi
+if [[ "${FUSECC_SANITIZE:-1}" != 0 ]]; then
+  run_counted sanitize-compiler bash .ci/sanitize-compiler.sh
+fi
 # Python package (python/fusecc): GPU-free unit tests.
 py_passed=0 py_failed=0 py_rc=0
 python3 -m unittest discover -s python/tests -v >"$log.python" 2>&1

@@ -16,6 +16,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
@@ -255,6 +256,37 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult
+fusecc::runLoweringPipeline(ModuleOp module, StringRef stage,
+                            llvm::function_ref<void(OpPassManager &)> build) {
+  MLIRContext *ctx = module.getContext();
+  std::optional<Location> firstLoc;
+  std::string firstMessage;
+  LogicalResult result = success();
+  {
+    // Swallow the pipeline's own diagnostics (and their notes, which dump
+    // IR); remember the first error.
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && !firstLoc) {
+        firstLoc = diag.getLocation();
+        firstMessage = diag.str();
+      }
+      return success();
+    });
+    PassManager pm(ctx);
+    build(pm);
+    result = pm.run(module);
+  }
+  if (succeeded(result))
+    return success();
+  emitError(firstLoc.value_or(module.getLoc()))
+      << "internal error while lowering to " << stage << ": "
+      << (firstMessage.empty() ? std::string("the pipeline failed")
+                               : firstMessage)
+      << " (the graph passed fusecc's checks; please report it)";
+  return failure();
 }
 
 void fusecc::buildPTXPipeline(OpPassManager &pm,

@@ -9,6 +9,7 @@
 #include "fusecc/Reference/Reference.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -99,6 +100,35 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
                                  ArrayRef<int64_t> outputPadding,
                                  ArrayRef<int64_t> dilation, int64_t groups) {
   const int64_t nsp = static_cast<int64_t>(x.shape.size()) - 2;
+  // Shapes the verifier would reject: no result rather than an access out
+  // of bounds.
+  auto consistent = [&] {
+    if (nsp < 1 || nsp > 3 || w.shape.size() != x.shape.size() ||
+        static_cast<int64_t>(stride.size()) != nsp ||
+        static_cast<int64_t>(padding.size()) != nsp ||
+        static_cast<int64_t>(outputPadding.size()) != nsp ||
+        static_cast<int64_t>(dilation.size()) != nsp || groups < 1 ||
+        x.shape[1] % groups != 0 || w.shape[0] != x.shape[1] ||
+        (bias && (bias->shape.size() != 1 || !checkedMul(w.shape[1], groups) ||
+                  bias->shape[0] != w.shape[1] * groups)))
+      return false;
+    for (const Tensor *t : {&x, &w, bias})
+      if (t && (!tensorBytes(t->shape, 8) ||
+                Tensor::numElements(t->shape) != t->size()))
+        return false;
+    for (int64_t j = 0; j < nsp; ++j) {
+      std::optional<int64_t> o = fuse::convTransposeOutputSize(
+          x.shape[2 + j], w.shape[2 + j], stride[j], padding[j],
+          outputPadding[j], dilation[j]);
+      if (!o || *o < 1 || stride[j] < 1 || dilation[j] < 1 || padding[j] < 0)
+        return false;
+    }
+    std::vector<int64_t> outShape(x.shape);
+    outShape[1] = w.shape[1] * groups;
+    return tensorBytes(outShape, 8).has_value();
+  };
+  if (!consistent())
+    return Tensor();
   const int64_t N = x.shape[0], cin = x.shape[1];
   const int64_t coutG = w.shape[1], cout = coutG * groups,
                 cinG = cin / groups;
@@ -113,7 +143,7 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
     p[i] = real ? padding[j] : 0;
     d[i] = real ? dilation[j] : 1;
     int64_t op = real ? outputPadding[j] : 0;
-    out[i] = (in[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op + 1;
+    out[i] = *fuse::convTransposeOutputSize(in[i], k[i], s[i], p[i], op, d[i]);
   }
   std::vector<int64_t> outShape{N, cout};
   for (int i = 3 - static_cast<int>(nsp); i < 3; ++i)
@@ -158,6 +188,59 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
         for (int64_t o = 0; o < outSp; ++o)
           y.data[(n * cout + co) * outSp + o] += bias->data[co];
   return y;
+}
+
+LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
+                                    int64_t maxMacs) {
+  int64_t total = 0;
+  auto count = [&](Value v, Location loc) -> LogicalResult {
+    auto ty = dyn_cast<RankedTensorType>(v.getType());
+    if (!ty)
+      return success();
+    std::optional<int64_t> n =
+        ty.hasStaticShape() ? checkedProduct(ty.getShape()) : std::nullopt;
+    std::optional<int64_t> sum = n ? checkedAdd(total, *n) : std::nullopt;
+    if (!sum || *sum > maxElements)
+      return emitError(loc)
+             << "reference: graph too large to simulate: "
+                "its tensors up to this "
+             << ty << " hold more than " << maxElements << " elements";
+    total = *sum;
+    return success();
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    auto ty = dyn_cast<RankedTensorType>(arg.getType());
+    if (!ty || !ty.hasStaticShape() || !ty.getElementType().isF32())
+      return emitError(arg.getLoc())
+             << "reference: expected a statically shaped f32 tensor argument, "
+                "got "
+             << arg.getType();
+    if (failed(count(arg, arg.getLoc())))
+      return failure();
+  }
+  WalkResult r = func.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (failed(count(v, op->getLoc())))
+        return WalkResult::interrupt();
+    auto conv = dyn_cast<ConvTransposeOp>(op);
+    if (!conv)
+      return WalkResult::advance();
+    // Scatter loop: every input element times every tap and channel of its
+    // group.
+    auto inTy = conv.getInput().getType();
+    auto wTy = conv.getWeight().getType();
+    std::optional<int64_t> macs = checkedProduct(inTy.getShape());
+    for (int64_t d = 1; d < wTy.getRank() && macs; ++d)
+      macs = checkedMul(*macs, wTy.getDimSize(d));
+    if (!macs || *macs > maxMacs) {
+      conv.emitOpError("reference: graph too large to simulate: the "
+                       "convolution takes more than ")
+          << maxMacs << " multiply-adds";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
 }
 
 namespace {

@@ -74,6 +74,15 @@ cl::opt<bool>
 cl::opt<bool> verbose("v", cl::cat(fusecc::optionCategory()),
                       cl::desc("Print launch statistics and timings"),
                       cl::init(false));
+cl::opt<int64_t> maxElements(
+    "max-elements", cl::cat(fusecc::optionCategory()),
+    cl::desc("Refuse graphs whose tensors hold more elements in all "
+             "(default 2^30)"),
+    cl::init(fusecc::ref::kDefaultMaxElements));
+cl::opt<int64_t> maxMacs("max-macs", cl::cat(fusecc::optionCategory()),
+                         cl::desc("Refuse convolutions of more multiply-adds "
+                                  "(default 2^36)"),
+                         cl::init(fusecc::ref::kDefaultMaxMacs));
 /// splitmix64: small, portable, deterministic.
 struct Rng {
   uint64_t s;
@@ -215,11 +224,16 @@ int simulate(ModuleOp module) {
       auto mt = dyn_cast<MemRefType>(a.getType());
       if (mt && mt.hasStaticShape())
         b.shape.assign(mt.getShape().begin(), mt.getShape().end());
-      int64_t n = 1;
-      for (int64_t d : b.shape)
-        n *= d;
+      std::optional<int64_t> n = fusecc::checkedProduct(b.shape);
+      if (!n || *n > maxElements) {
+        errs() << "fusecc-check: error: @" << host.getSymName() << " argument "
+               << a.getArgNumber() << " " << a.getType()
+               << " is too large to simulate (at most " << maxElements
+               << " elements, --max-elements)\n";
+        return 1;
+      }
       Rng rng(seed * 0x100000001B3ull + a.getArgNumber() * 7919 + 17);
-      for (int64_t i = 0; i < n; ++i)
+      for (int64_t i = 0; i < *n; ++i)
         b.data.push_back(static_cast<float>(rng.normal()));
       bufs.push_back(std::move(b));
     }
@@ -257,7 +271,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     errs() << "fusecc-check: error: --precision must be 'ieee' or 'tf32'\n";
     return 1;
   }
-  // Options are checked before the (possibly slow) reference runs.
+  // Options first: a bad one is reported before the (long) reference runs.
   fusecc::PipelineOptions options;
   options.precision = precision;
   // Tiling choices to check, as fusecc takes them (tuning file, knobs).
@@ -280,6 +294,12 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     double refSeconds;
   };
   std::vector<Case> cases;
+  // Refuse what cannot be simulated before allocating anything.
+  for (func::FuncOp f : funcs)
+    if (failed(fusecc::ref::checkSimulatable(f, maxElements, maxMacs))) {
+      outs() << "@" << f.getSymName() << ": FAIL (too large to simulate)\n";
+      return 1;
+    }
   for (func::FuncOp f : funcs) {
     Case c{f, makeInputs(f), {}, 0};
     auto t0 = std::chrono::steady_clock::now();
@@ -410,6 +430,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   fusecc::registerAllDialectsAndTranslations(registry);
   MLIRContext ctx(registry);
+  ctx.printOpOnDiagnostic(false);
   ctx.loadAllAvailableDialects();
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);

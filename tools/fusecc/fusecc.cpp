@@ -248,9 +248,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     module->print(output->os());
     return done();
   }
-  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
-        fusecc::buildNVVMPipeline(pm, options);
-      })))
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "NVVM", [&](OpPassManager &pm) {
+            fusecc::buildNVVMPipeline(pm, options);
+          })))
     return failure();
   if (emit == Emit::NVVM) {
     module->print(output->os());
@@ -267,9 +268,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     }
     return done();
   }
-  if (failed(runPipeline(*module, [&](OpPassManager &pm) {
-        fusecc::buildPTXPipeline(pm, options);
-      })))
+  if (failed(
+          fusecc::runLoweringPipeline(*module, "PTX", [&](OpPassManager &pm) {
+            fusecc::buildPTXPipeline(pm, options);
+          })))
     return failure();
   if (emit == Emit::PTX) {
     FailureOr<std::string> ptx = fusecc::extractPTX(*module);
@@ -295,6 +297,8 @@ int main(int argc, char **argv) {
   fusecc::registerAllDialectsAndTranslations(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // Diagnostics name the location and the reason; never dump IR with them.
+  ctx.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);

@@ -95,6 +95,16 @@ void buildNVVMPipeline(mlir::OpPassManager &pm,
 /// gpu.module (NVVM) -> gpu.binary holding PTX.
 void buildPTXPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
+/// Runs a lowering pipeline that should never fail on a graph the verifiers
+/// and `fuse-tile-kernels` accepted (`stage` names it: "NVVM", "PTX").
+/// Errors it raises (an internal failure, e.g. a pattern that does not
+/// apply) are not passed on with their IR dumps: one located error
+/// "internal error while lowering to <stage>: <first message>" is emitted
+/// instead.
+llvm::LogicalResult
+runLoweringPipeline(mlir::ModuleOp module, llvm::StringRef stage,
+                    llvm::function_ref<void(mlir::OpPassManager &)> build);
+
 } // namespace fusecc
 
 #endif // FUSECC_PIPELINE_PIPELINE_H

@@ -43,8 +43,24 @@ struct Tensor {
 mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
                                               llvm::ArrayRef<Tensor> inputs);
 
+/// Default limits of `checkSimulatable`: 2^30 tensor elements in all (8 GiB
+/// of doubles) and 2^36 multiply-adds per convolution.
+constexpr int64_t kDefaultMaxElements = int64_t{1} << 30;
+constexpr int64_t kDefaultMaxMacs = int64_t{1} << 36;
+
+/// Checks, before anything is allocated, that `func` is small enough to
+/// evaluate: the elements of its arguments and of every op result (nested
+/// kernel bodies included) add up to at most `maxElements`, and each
+/// convolution takes at most `maxMacs` multiply-adds. Emits a located error
+/// naming the value and the limit otherwise.
+mlir::LogicalResult checkSimulatable(mlir::func::FuncOp func,
+                                     int64_t maxElements = kDefaultMaxElements,
+                                     int64_t maxMacs = kDefaultMaxMacs);
+
 /// Transposed convolution in the scatter form (exposed for unit use).
-/// `bias` may be null. Shapes follow fuse.conv_transpose.
+/// `bias` may be null. Shapes follow fuse.conv_transpose; inconsistent
+/// shapes or attributes (which the verifier rejects) give an empty tensor
+/// (shape {}) rather than an out-of-bounds access.
 Tensor convTransposeScatter(const Tensor &x, const Tensor &w,
                             const Tensor *bias,
                             llvm::ArrayRef<int64_t> stride,

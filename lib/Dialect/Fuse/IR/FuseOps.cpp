@@ -12,8 +12,10 @@
 #include "mlir/IR/OpImplementation.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
+using namespace fusecc;
 using namespace fusecc::fuse;
 
 #include "fusecc/Dialect/Fuse/IR/FuseInterfaces.cpp.inc"
@@ -44,6 +46,35 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
   for (auto [i, d] : llvm::enumerate(shape))
     s += (i ? ", " : "") + std::to_string(d);
   return s + "]";
+}
+
+LogicalResult fusecc::fuse::verifyRepresentableTensors(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto ty = dyn_cast<RankedTensorType>(type);
+    if (!ty || !ty.hasStaticShape() || tensorBytes(ty.getShape()))
+      return success();
+    return op->emitOpError()
+           << what << " #" << index << " of type " << ty
+           << " needs more than 2^62 bytes (" << kMaxTensorBytes
+           << "), the largest tensor fusecc accepts";
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check(v.getType(), "operand", i)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check(v.getType(), "result", i)))
+      return failure();
+  return success();
+}
+
+/// Checks that the float attribute `name` of `op` is a finite value that f32
+/// (the kernels' arithmetic) represents without overflowing.
+static LogicalResult checkF32Attr(Operation *op, StringRef name, double v) {
+  if (std::isfinite(v) && std::fabs(v) <= std::numeric_limits<float>::max())
+    return success();
+  return op->emitOpError("expected '")
+         << name << "' to be a finite value representable in f32 (magnitude "
+         << "at most " << std::numeric_limits<float>::max() << "), got " << v;
 }
 
 static Value f32Const(OpBuilder &b, Location loc, double v) {
@@ -88,6 +119,16 @@ LogicalResult ConvTransposeOp::verify() {
       failed(checkArr("output_padding", getOutputPadding(), 0)) ||
       failed(checkArr("dilation", getDilation(), 1)))
     return failure();
+  // Empty tensors: no kernel to launch (a grid of 0 blocks) and divisions
+  // by zero in the tiling; rejected here.
+  if (llvm::is_contained(inTy.getShape(), 0))
+    return emitOpError("expected every input dim to be positive (empty "
+                       "tensors are not supported), got input shape ")
+           << shapeStr(inTy.getShape());
+  if (wTy.getDimSize(1) == 0)
+    return emitOpError("expected weight dim 1 (Cout/groups) to be positive "
+                       "(empty tensors are not supported), got weight shape ")
+           << shapeStr(wTy.getShape());
   int64_t groups = getGroups();
   if (groups < 1)
     return emitOpError("expected groups >= 1, got ") << groups;
@@ -98,7 +139,12 @@ LogicalResult ConvTransposeOp::verify() {
   if (wTy.getDimSize(0) != cin)
     return emitOpError("weight dim 0 must equal the input channels (")
            << cin << "), got weight shape " << shapeStr(wTy.getShape());
-  int64_t cout = wTy.getDimSize(1) * groups;
+  std::optional<int64_t> coutOr = checkedMul(wTy.getDimSize(1), groups);
+  if (!coutOr)
+    return emitOpError("output channels = weight dim 1 (")
+           << wTy.getDimSize(1) << ") * groups (" << groups
+           << ") overflow int64";
+  int64_t cout = *coutOr;
   if (outTy.getDimSize(0) != inTy.getDimSize(0))
     return emitOpError("result batch (")
            << outTy.getDimSize(0) << ") must equal the input batch ("
@@ -124,8 +170,18 @@ LogicalResult ConvTransposeOp::verify() {
     if (k < 1)
       return emitOpError() << "kernel size along spatial dim " << i
                            << " must be positive, got " << k;
-    int64_t expect = convTransposeOutputSize(
+    std::optional<int64_t> expectOr = convTransposeOutputSize(
         inTy.getDimSize(2 + i), k, s, getPadding()[i], op, d);
+    if (!expectOr)
+      return emitOpError() << "output size along spatial dim " << i
+                           << " = (in - 1) * stride - 2 * padding + dilation "
+                              "* (k - 1) + output_padding + 1 overflows "
+                              "int64 (in = "
+                           << inTy.getDimSize(2 + i) << ", stride = " << s
+                           << ", padding = " << getPadding()[i]
+                           << ", dilation = " << d << ", k = " << k
+                           << ", output_padding = " << op << ")";
+    int64_t expect = *expectOr;
     if (expect <= 0)
       return emitOpError() << "output size along spatial dim " << i
                            << " is " << expect
@@ -178,9 +234,19 @@ LogicalResult GeluOp::verify() {
   return success();
 }
 
+LogicalResult LeakyReluOp::verify() {
+  return checkF32Attr(*this, "slope", getSlope().convertToDouble());
+}
+
 LogicalResult ClampOp::verify() {
   if (!getMin() && !getMax())
     return emitOpError("expected at least one of 'min' and 'max'");
+  if (getMin() &&
+      failed(checkF32Attr(*this, "min", getMin()->convertToDouble())))
+    return failure();
+  if (getMax() &&
+      failed(checkF32Attr(*this, "max", getMax()->convertToDouble())))
+    return failure();
   if (getMin() && getMax() && getMin()->convertToDouble() >
                                   getMax()->convertToDouble())
     return emitOpError("min (")
@@ -387,6 +453,8 @@ LogicalResult LayerNormOp::verify() {
     return emitOpError("normalized_rank ")
            << nr << " is out of range for a rank-" << rank
            << " tensor (expected 1.." << rank << ")";
+  if (failed(checkF32Attr(*this, "epsilon", getEpsilon().convertToDouble())))
+    return failure();
   if (getEpsilon().convertToDouble() < 0.0)
     return emitOpError("epsilon must be non-negative, got ")
            << getEpsilon().convertToDouble();

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -16,7 +17,25 @@
 #include <numeric>
 
 using namespace mlir;
+using namespace fusecc;
 using namespace fusecc::fuse;
+
+/// Plan sizes saturate here: a plan that needs more is rejected by the
+/// limits (shared memory, grid, workspace) and never built, and 4 x this
+/// (bytes) still fits int64.
+static constexpr int64_t kSaturated = int64_t{1} << 60;
+
+/// a * b (both >= 0), saturated at kSaturated.
+static int64_t smul(int64_t a, int64_t b) {
+  std::optional<int64_t> r = checkedMul(a, b);
+  return r && *r <= kSaturated ? *r : kSaturated;
+}
+
+/// a + b (both >= 0), saturated at kSaturated.
+static int64_t sadd(int64_t a, int64_t b) {
+  std::optional<int64_t> r = checkedAdd(a, b);
+  return r && *r <= kSaturated ? *r : kSaturated;
+}
 
 ConvGeometry ConvGeometry::get(ConvTransposeOp conv) {
   ConvGeometry g;
@@ -54,9 +73,9 @@ int64_t ConvGeometry::validMacs() const {
         if (num >= 0 && num % stride[i] == 0 && num / stride[i] < in[i])
           ++cnt;
       }
-    pairs *= cnt;
+    pairs = smul(pairs, cnt);
   }
-  return n * cout * cinPerGroup() * pairs;
+  return smul(smul(smul(n, cout), cinPerGroup()), pairs);
 }
 
 /// True if `v`'s shape broadcasts to `shape` without growing it.
@@ -89,6 +108,28 @@ KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
   return KernelKind::Elementwise;
 }
 
+/// Limits of the kernel generator, checked before any plan loops, unrolls or
+/// multiplies over the geometry: taps are unrolled along the last dim and
+/// phase-selected (unrolled) along all dims, and threads along W are a
+/// multiple of the W stride.
+static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
+                                         const ConvGeometry &g) {
+  const int64_t lead = 3 - (g.rank - 2);
+  for (int64_t i = lead; i < 3; ++i) {
+    if (g.k[i] > kMaxKernelSize)
+      return conv.emitOpError("kernel size ")
+             << g.k[i] << " along spatial dim " << i - lead << " exceeds "
+             << kMaxKernelSize << ", the most the generated kernels unroll";
+  }
+  if (g.stride[2] > kMaxThreadsPerBlock)
+    return conv.emitOpError("stride ")
+           << g.stride[2] << " along the last dim needs more than "
+           << kMaxThreadsPerBlock
+           << " threads per block (threads along W are a multiple of the "
+              "stride)";
+  return success();
+}
+
 FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   KernelAnalysis a;
   Block &body = kernel.getBody().front();
@@ -110,6 +151,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   if (!a.conv)
     return kernel.emitOpError("has no fuse.conv_transpose to compute");
   a.geom = ConvGeometry::get(a.conv);
+  if (failed(checkGeometryLimits(a.conv, a.geom)))
+    return failure();
   for (Value v : a.conv->getOperands())
     if (!isa<BlockArgument>(v))
       return a.conv.emitOpError(
@@ -202,23 +245,26 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   const ConvGeometry &g = a.geom;
   p.tileStride = tileStride;
   p.tileSkew = tileSkew;
-  p.tileElems = cfg.getRows() * cfg.getTileC() * p.tileStride;
+  p.tileElems = smul(smul(cfg.getRows(), cfg.getTileC()), p.tileStride);
   p.numTiles = a.numTiles;
   p.inputSpan =
-      (cfg.getTileW() - 1 + (g.k[2] - 1) * g.dil[2]) / g.stride[2] + 2;
+      sadd(cfg.getTileW() - 1, smul(g.k[2] - 1, g.dil[2])) / g.stride[2] + 2;
   // Input rows whose length is a multiple of 4 are staged with 16-byte
   // loads: the staged window then starts at a multiple of 4 (up to 3 more
   // columns) and spans whole vectors.
   p.vectorInput = g.in[2] % 4 == 0;
   if (p.vectorInput)
-    p.inputSpan = llvm::alignTo(p.inputSpan + 3, 4);
+    p.inputSpan =
+        std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);
   else if (cfg.usesWgmma())
-    p.inputSpan = llvm::alignTo(p.inputSpan, 4); // whole column quads
+    p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan, 4),
+                                    kSaturated); // whole column quads
 
   // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
   // k-columns per warp) hit 32 distinct banks.
   auto conflictFree = [](int64_t n) -> int64_t {
-    return n <= 8 ? 8 : static_cast<int64_t>(llvm::alignTo(n - 8, 32)) + 8;
+    return n <= 8 ? 8
+                  : std::min<int64_t>(llvm::alignTo(n - 8, 32) + 8, kSaturated);
   };
   p.xsRowStride = p.inputSpan;
   p.subBlock = cfg.usesTensorCores()
@@ -227,51 +273,56 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // The valid H taps of a block's rows form a progression of at most
   // ceil(kh / step) taps; `hTaps` of them are staged per round.
   const int64_t hStep = g.stride[1] / std::gcd(g.stride[1], g.dil[1]);
-  p.hInputStep = hStep * g.dil[1] / g.stride[1];
+  p.hInputStep = smul(hStep, g.dil[1]) / g.stride[1];
   auto layout = [&](int64_t hTaps) {
     p.hTapsPerRound = hTaps;
-    p.stagedRows = cfg.getRows() + (hTaps - 1) * p.hInputStep;
+    p.stagedRows = sadd(cfg.getRows(), smul(hTaps - 1, p.hInputStep));
     if (cfg.usesWgmma()) {
       // Planes = 4 words (mod 32) apart: the 16-byte stores of 4 threads
       // with consecutive channel groups and 2 column quads then cover all
       // 32 banks. The wgmma descriptors need 16-byte multiples throughout.
       const int64_t groups = cfg.getCiChunk() / 4;
       p.xsPlaneStride =
-          static_cast<int64_t>(llvm::alignTo(4 * p.inputSpan - 4, 32)) + 4;
-      p.xsRowStride = groups * p.xsPlaneStride;
+          sadd(std::min<int64_t>(llvm::alignTo(smul(4, p.inputSpan) - 4, 32),
+                                 kSaturated),
+               4);
+      p.xsRowStride = smul(groups, p.xsPlaneStride);
       p.xsStride = 0;
       p.wsPlaneStride = 4 * cfg.getTileC();
-      p.wsTapStride = groups * p.wsPlaneStride;
+      p.wsTapStride = smul(groups, p.wsPlaneStride);
       p.wsCiStride = 0;
       p.xsOffset = 0;
       // Both buffers' weight images start at a multiple of 128 bytes:
       // asynchronous 16-byte copies of 8 consecutive threads then fill one
       // 128-byte line (one shared-memory wavefront) rather than straddle
       // two (docs/perf.md section 84).
-      p.wsOffset = llvm::alignTo(p.stagedRows * p.xsRowStride, 32);
-      p.stageElems =
-          llvm::alignTo(p.wsOffset + hTaps * g.k[2] * p.wsTapStride, 32);
+      p.wsOffset = std::min<int64_t>(
+          llvm::alignTo(smul(p.stagedRows, p.xsRowStride), 32), kSaturated);
+      p.stageElems = std::min<int64_t>(
+          llvm::alignTo(
+              sadd(p.wsOffset, smul(smul(hTaps, g.k[2]), p.wsTapStride)), 32),
+          kSaturated);
       p.numStages = 2;
     } else {
-      p.xsStride = conflictFree(p.stagedRows * p.inputSpan);
-      p.wsCiStride = conflictFree(hTaps * g.k[2] * p.subBlock);
+      p.xsStride = conflictFree(smul(p.stagedRows, p.inputSpan));
+      p.wsCiStride = conflictFree(smul(smul(hTaps, g.k[2]), p.subBlock));
       p.xsOffset = 0;
-      p.wsOffset = cfg.getCiChunk() * p.xsStride;
-      p.stageElems = p.wsOffset + cfg.getCiChunk() * p.wsCiStride;
+      p.wsOffset = smul(cfg.getCiChunk(), p.xsStride);
+      p.stageElems = sadd(p.wsOffset, smul(cfg.getCiChunk(), p.wsCiStride));
       p.numStages = 1;
     }
-    int64_t staging = p.numStages * p.stageElems;
-    int64_t tiles = p.numTiles * p.tileElems;
+    int64_t staging = smul(p.numStages, p.stageElems);
+    int64_t tiles = smul(p.numTiles, p.tileElems);
     // With several channel sub-blocks, tiles are written while later
     // sub-blocks still stage: no aliasing then.
     bool alias = p.subBlock == cfg.getTileC();
     p.tilesOffset = alias ? 0 : staging;
-    p.statsOffset = alias ? std::max(staging, tiles) : staging + tiles;
-    p.statsLen = cfg.getRows() * std::max(cfg.getTileC(), cfg.getTileW());
+    p.statsOffset = alias ? std::max(staging, tiles) : sadd(staging, tiles);
+    p.statsLen = smul(cfg.getRows(), std::max(cfg.getTileC(), cfg.getTileW()));
     p.statsArrays = cfg.getClusterC() > 1 ? 2 * cfg.getClusterC() + 1 : 2;
     p.totalElems =
-        p.statsOffset +
-        p.statsArrays * p.statsLen * static_cast<int64_t>(a.reductions.size());
+        sadd(p.statsOffset, smul(smul(p.statsArrays, p.statsLen),
+                                 static_cast<int64_t>(a.reductions.size())));
   };
   // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
   // round at once (their input rows overlap: rows + taps - 1 rows instead
@@ -336,8 +387,9 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   p.kd = g.k[0];
   p.kh = g.k[1];
   p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
-  p.imageElems = g.k[2] * cfg.getCiChunk() * cfg.getTileC();
-  p.totalElems = p.numCTiles * p.kd * p.kh * p.numChunks * p.imageElems;
+  p.imageElems = smul(smul(g.k[2], cfg.getCiChunk()), cfg.getTileC());
+  p.totalElems = smul(smul(smul(smul(p.numCTiles, p.kd), p.kh), p.numChunks),
+                      p.imageElems);
   return p;
 }
 
@@ -360,18 +412,23 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   p.padL = std::max<int64_t>(0, -iwMin(0));
   int64_t end = std::max<int64_t>(
       g.in[2], iwMin(launch.numWTiles - 1) + smem.inputSpan);
-  p.width = static_cast<int64_t>(llvm::alignTo(p.padL + end, 4));
+  p.width = std::min<int64_t>(llvm::alignTo(sadd(p.padL, end), 4), kSaturated);
   p.numChunks = llvm::divideCeil(g.cin, cfg.getCiChunk());
   p.groups = cfg.getCiChunk() / 4;
-  p.totalElems = g.n * g.in[0] * g.in[1] * p.numChunks * p.groups * p.width * 4;
+  p.totalElems = smul(
+      smul(smul(smul(smul(smul(g.n, g.in[0]), g.in[1]), p.numChunks), p.groups),
+           p.width),
+      4);
   // Worth its extra pass over the input only where that pass (read the
   // input, write the packed copy) is small beside the output the kernel
   // must write anyway: at most 20% of it. Measured (docs/perf.md section
   // 48): 14-15% on kb1_77, kb2_20, kb2_34, kb2_49 (1-4% faster), 28% on
   // kb2_91 (7% slower).
-  const int64_t inputElems = g.n * g.cin * g.in[0] * g.in[1] * g.in[2];
-  const int64_t outputElems = g.n * g.cout * g.out[0] * g.out[1] * g.out[2];
-  if (5 * (inputElems + p.totalElems) > outputElems)
+  const int64_t inputElems =
+      smul(smul(smul(smul(g.n, g.cin), g.in[0]), g.in[1]), g.in[2]);
+  const int64_t outputElems =
+      smul(smul(smul(smul(g.n, g.cout), g.out[0]), g.out[1]), g.out[2]);
+  if (smul(5, sadd(inputElems, p.totalElems)) > outputElems)
     return std::nullopt;
   return p;
 }
@@ -387,11 +444,14 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   // than earlier ones (ceil((H - p) / sh)), so the groups that would start
   // past the last row are the last block ids, and counting each phase's
   // groups leaves them out.
+  // In closed form (no loop over the stride): with H = q sh + r, the first
+  // r phases have q + 1 rows, the other sh - r phases (if q > 0) q rows.
   int64_t rows = cfg.getRows(), sh = g.stride[1];
-  l.numHBlocks = 0;
-  for (int64_t p = 0; p < std::min(sh, g.out[1]); ++p)
-    l.numHBlocks += llvm::divideCeil(llvm::divideCeil(g.out[1] - p, sh), rows);
-  l.gridX = l.numWTiles * l.numCTiles * g.n * g.out[0] * l.numHBlocks;
+  const int64_t q = g.out[1] / sh, r = g.out[1] % sh;
+  l.numHBlocks = sadd(smul(r, llvm::divideCeil(q + 1, rows)),
+                      q > 0 ? smul(sh - r, llvm::divideCeil(q, rows)) : 0);
+  l.gridX = smul(smul(smul(smul(l.numWTiles, l.numCTiles), g.n), g.out[0]),
+                 l.numHBlocks);
   l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
   return l;
 }

@@ -8,6 +8,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -21,6 +22,7 @@ namespace fusecc::fuse {
 } // namespace fusecc::fuse
 
 using namespace mlir;
+using namespace fusecc;
 using namespace fusecc::fuse;
 
 namespace {
@@ -30,6 +32,8 @@ constexpr int64_t kMaxSharedBytes = 232448;
 /// Defaults of the `threads` and `max-tile-w` options (Passes.td).
 constexpr int64_t kDefaultThreads = 128;
 constexpr int64_t kDefaultMaxTileW = 128;
+/// The largest `max-tile-w` (the cost model loops over tile widths up to it).
+constexpr int64_t kMaxMaxTileW = 4096;
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
@@ -58,7 +62,27 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   if (launch.gridX > std::numeric_limits<int32_t>::max()) {
     if (report)
       kernel.emitOpError("needs ")
-          << launch.gridX << " blocks, more than one launch can have";
+          << launch.gridX << " blocks, more than one launch can have ("
+          << std::numeric_limits<int32_t>::max() << ")";
+    return failure();
+  }
+  if (launch.threads < 1 || launch.threads > kMaxThreadsPerBlock) {
+    if (report)
+      kernel.emitOpError("needs ")
+          << launch.threads << " threads per block (at most "
+          << kMaxThreadsPerBlock << ")";
+    return failure();
+  }
+  // Workspaces of the packed operands (wgmma): byte sizes must fit.
+  int64_t packElems = 0;
+  if (std::optional<WeightPackPlan> pack = WeightPackPlan::get(a, cfg))
+    packElems = std::max(packElems, pack->totalElems);
+  if (std::optional<InputPackPlan> ipack = InputPackPlan::get(a, cfg))
+    packElems = std::max(packElems, ipack->totalElems);
+  if (packElems >= kMaxTensorBytes / 4) {
+    if (report)
+      kernel.emitOpError("needs a packed-operand workspace of at least 2^62 "
+                         "bytes");
     return failure();
   }
   return success();
@@ -368,11 +392,13 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
     posPerThread =
         llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
   }
-  if (chanPerThread * posPerThread > kMaxAccumulators) {
+  std::optional<int64_t> accumulators = checkedMul(chanPerThread, posPerThread);
+  if (!accumulators || *accumulators > kMaxAccumulators) {
     if (!report)
       return failure();
     return kernel.emitOpError("needs ")
-           << chanPerThread * posPerThread
+           << (accumulators ? *accumulators
+                            : std::numeric_limits<int64_t>::max())
            << " accumulators per thread for a last dim of " << wo
            << " (at most " << kMaxAccumulators
            << "); a reduction over this row needs a multi-kernel plan";
@@ -504,6 +530,9 @@ struct TileKernelsPass
       return error() << "threads must be in [32, 1024], got " << k.threads;
     if (k.maxTileW && k.maxTileW < 8)
       return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
+    if (k.maxTileW > kMaxMaxTileW)
+      return error() << "max-tile-w must be at most " << kMaxMaxTileW
+                     << ", got " << k.maxTileW;
     if (k.wgmma < -1 || k.wgmma > 1)
       return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
                      << k.wgmma;
@@ -528,6 +557,11 @@ struct TileKernelsPass
                                "and threads in [32, 1024], got max-tile-w=")
           << static_cast<int64_t>(maxTileW) << " threads="
           << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    if (maxTileW > kMaxMaxTileW) {
+      getOperation().emitError("fuse-tile-kernels: max-tile-w must be at most ")
+          << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
       return signalPassFailure();
     }
     if (precision != "ieee" && precision != "tf32") {

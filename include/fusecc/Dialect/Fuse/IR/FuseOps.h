@@ -8,12 +8,30 @@
 #define FUSECC_DIALECT_FUSE_IR_FUSEOPS_H
 
 #include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseInterfaces.h.inc"
+
+namespace fusecc::fuse {
+/// Checks that every tensor operand and result of `op` fits kMaxTensorBytes.
+mlir::LogicalResult verifyRepresentableTensors(mlir::Operation *op);
+
+namespace OpTrait {
+/// The `RepresentableTensors` trait of every fuse op (FuseOps.td).
+template <typename ConcreteType>
+class RepresentableTensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, RepresentableTensors> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyRepresentableTensors(op);
+  }
+};
+} // namespace OpTrait
+} // namespace fusecc::fuse
 
 #define GET_OP_CLASSES
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h.inc"
@@ -25,11 +43,15 @@ namespace fusecc::fuse {
 llvm::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
-/// The output size of a transposed convolution along one spatial dim.
-inline int64_t convTransposeOutputSize(int64_t in, int64_t k, int64_t stride,
-                                       int64_t pad, int64_t outPad,
-                                       int64_t dilation) {
-  return (in - 1) * stride - 2 * pad + dilation * (k - 1) + outPad + 1;
+/// The output size of a transposed convolution along one spatial dim, or
+/// std::nullopt if it (or a term of it) overflows int64.
+inline std::optional<int64_t>
+convTransposeOutputSize(int64_t in, int64_t k, int64_t stride, int64_t pad,
+                        int64_t outPad, int64_t dilation) {
+  using fusecc::CheckedInt;
+  return ((CheckedInt(in) - 1) * stride - CheckedInt(2) * pad +
+          CheckedInt(dilation) * (CheckedInt(k) - 1) + outPad + 1)
+      .get();
 }
 
 } // namespace fusecc::fuse

@@ -17,8 +17,15 @@ include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
+/// Every tensor an op reads or writes fits kMaxTensorBytes (2^62 bytes), so
+/// that element counts, byte sizes and indices derived from it fit int64.
+def Fuse_RepresentableTensors : NativeOpTrait<"RepresentableTensors"> {
+  let cppNamespace = "::fusecc::fuse::OpTrait";
+}
+
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Fuse_Dialect, mnemonic, traits>;
+    : Op<Fuse_Dialect, mnemonic, !listconcat(traits,
+                                             [Fuse_RepresentableTensors])>;
 
 /// Statically shaped f32 tensors: every fusecc graph value.
 def Fuse_Tensor : StaticShapeTensorOf<[F32]>;
@@ -115,6 +122,7 @@ def Fuse_GeluOp : Fuse_UnaryOp<"gelu",
 def Fuse_LeakyReluOp : Fuse_UnaryOp<"leaky_relu", "x > 0 ? x : slope * x"> {
   let arguments = (ins Fuse_Tensor:$input,
       DefaultValuedAttr<F64Attr, "0.01">:$slope);
+  let hasVerifier = 1;
 }
 
 def Fuse_ClampOp : Fuse_UnaryOp<"clamp",

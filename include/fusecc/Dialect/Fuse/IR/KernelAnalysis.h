@@ -89,6 +89,12 @@ private:
 
 namespace fusecc::fuse {
 
+/// The largest kernel size along any spatial dim: the generated kernels
+/// unroll the W taps and select tap phases with unrolled code.
+constexpr int64_t kMaxKernelSize = 1024;
+/// Threads per block on every supported chip.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+
 /// Shared memory per block that still lets two blocks share an SM (sm_90).
 constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 

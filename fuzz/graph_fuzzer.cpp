@@ -1,0 +1,321 @@
+//===- graph_fuzzer.cpp - libFuzzer target: valid graphs vs the reference -===//
+//
+// Structure-aware: the fuzzer's bytes choose a valid graph of the existing
+// vocabulary at small shapes (rank, channels, groups, kernel, stride,
+// dilation, padding, output padding, bias, then a chain of up to four
+// epilogue ops: activations, broadcast binary ops with extra inputs,
+// softmax over the channels or the last dim, layer_norm) and the code
+// generation options (precision, wgmma, merged H taps). Each graph is
+// compiled with the fusion and GPU pipelines, run on the CPU simulator and
+// compared with the float64 reference as `fusecc-check` does. Findings: a
+// generated graph the verifier rejects, a pipeline failure after tiling
+// accepted it, a simulator error (out-of-bounds access, race, read of
+// uninitialised shared memory) or a result that is not close.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCommon.h"
+
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Reference/Reference.h"
+#include "fusecc/Reference/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using fusecc::ref::Tensor;
+
+namespace {
+
+std::string tensorTy(const std::vector<int64_t> &shape) {
+  std::string s = "tensor<";
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + "f32>";
+}
+
+std::string arr(const std::vector<int64_t> &v) {
+  std::string s = "array<i64: ";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ">";
+}
+
+/// The generated graph and the options it is compiled with.
+struct Case {
+  std::string text;
+  fusecc::PipelineOptions options;
+};
+
+Case generate(FuzzedDataProvider &fdp) {
+  Case c;
+  const int nsp = fdp.ConsumeIntegralInRange(1, 3);
+  const int64_t n = fdp.ConsumeIntegralInRange(1, 2);
+  const int64_t groups = fdp.ConsumeIntegralInRange(1, 3);
+  const int64_t cin = groups * fdp.ConsumeIntegralInRange(1, 8);
+  const int64_t cout = groups * fdp.ConsumeIntegralInRange(1, 24);
+  std::vector<int64_t> k, s, d, p, op, in, out;
+  for (int j = 0; j < nsp; ++j) {
+    k.push_back(fdp.ConsumeIntegralInRange(1, 4));
+    s.push_back(fdp.ConsumeIntegralInRange(1, 3));
+    d.push_back(fdp.ConsumeIntegralInRange(1, 2));
+    p.push_back(fdp.ConsumeIntegralInRange<int64_t>(0, d[j] * (k[j] - 1)));
+    op.push_back(
+        fdp.ConsumeIntegralInRange<int64_t>(0, std::max(s[j], d[j]) - 1));
+    in.push_back(j == nsp - 1 ? fdp.ConsumeIntegralInRange(1, 12)
+                              : fdp.ConsumeIntegralInRange(1, 4));
+    int64_t o = (in[j] - 1) * s[j] - 2 * p[j] + d[j] * (k[j] - 1) + op[j] + 1;
+    if (o < 1) { // too much padding for this input: none
+      p[j] = 0;
+      o = (in[j] - 1) * s[j] + d[j] * (k[j] - 1) + op[j] + 1;
+    }
+    out.push_back(o);
+  }
+  const bool bias = fdp.ConsumeBool();
+  std::vector<int64_t> xs{n, cin}, ws{cin, cout / groups}, ys{n, cout};
+  xs.insert(xs.end(), in.begin(), in.end());
+  ws.insert(ws.end(), k.begin(), k.end());
+  ys.insert(ys.end(), out.begin(), out.end());
+  const std::string y = tensorTy(ys);
+  const int64_t rank = static_cast<int64_t>(ys.size());
+
+  std::vector<std::string> args{"%x: " + tensorTy(xs), "%w: " + tensorTy(ws)};
+  if (bias)
+    args.push_back("%b: tensor<" + std::to_string(cout) + "xf32>");
+  std::string body =
+      "  %v0 = fuse.conv_transpose %x, %w" + std::string(bias ? ", %b" : "") +
+      " {stride = " + arr(s) + ", padding = " + arr(p) +
+      ", output_padding = " + arr(op) + ", dilation = " + arr(d) +
+      ", groups = " + std::to_string(groups) + " : i64} : (" + tensorTy(xs) +
+      ", " + tensorTy(ws) +
+      (bias ? ", tensor<" + std::to_string(cout) + "xf32>" : std::string()) +
+      ") -> " + y + "\n";
+  int v = 0;
+  auto value = [&](int i) { return "%v" + std::to_string(i); };
+  static const char *unary[] = {"relu",     "sigmoid",   "tanh",        "silu",
+                                "softplus", "mish",      "neg",         "abs",
+                                "erf",      "hardswish", "hardsigmoid", "gelu"};
+  const int numOps = fdp.ConsumeIntegralInRange(0, 4);
+  for (int i = 0; i < numOps; ++i) {
+    std::string line = "  " + value(v + 1) + " = ";
+    switch (fdp.ConsumeIntegralInRange(0, 7)) {
+    case 0:
+    case 1: {
+      const char *name = unary[fdp.ConsumeIntegralInRange<size_t>(
+          0, sizeof(unary) / sizeof(*unary) - 1)];
+      line += std::string("fuse.") + name + " " + value(v);
+      if (std::string(name) == "gelu" && fdp.ConsumeBool())
+        line += " {approximate = \"tanh\"}";
+      line += " : " + y;
+      break;
+    }
+    case 2:
+      line += "fuse.leaky_relu " + value(v) + " {slope = " +
+              std::to_string(fdp.ConsumeIntegralInRange(-20, 20) / 10.0) +
+              " : f64} : " + y;
+      break;
+    case 3: {
+      double lo = fdp.ConsumeIntegralInRange(-30, 0) / 10.0;
+      double hi = lo + fdp.ConsumeIntegralInRange(0, 30) / 10.0;
+      line += "fuse.clamp " + value(v) + " {min = " + std::to_string(lo) +
+              " : f64, max = " + std::to_string(hi) + " : f64} : " + y;
+      break;
+    }
+    case 4: {
+      // A broadcast operand: per channel, per last-dim position or full.
+      std::vector<int64_t> shape;
+      switch (fdp.ConsumeIntegralInRange(0, 2)) {
+      case 0:
+        shape = {cout};
+        shape.insert(shape.end(), nsp, 1);
+        break;
+      case 1:
+        shape = {ys.back()};
+        break;
+      default:
+        shape = ys;
+      }
+      static const char *binary[] = {"add", "sub", "mul", "maximum", "minimum"};
+      std::string arg = "%a" + std::to_string(i);
+      args.push_back(arg + ": " + tensorTy(shape));
+      bool swap = fdp.ConsumeBool();
+      line += std::string("fuse.") + binary[fdp.ConsumeIntegralInRange(0, 4)] +
+              " " + (swap ? arg + ", " + value(v) : value(v) + ", " + arg) +
+              " : " +
+              (swap ? tensorTy(shape) + ", " + y : y + ", " + tensorTy(shape)) +
+              " -> " + y;
+      break;
+    }
+    case 5:
+      line += "fuse.softmax " + value(v) + " {dim = 1 : i64} : " + y;
+      break;
+    case 6:
+      line += "fuse.softmax " + value(v) +
+              " {dim = " + std::to_string(rank - 1) + " : i64} : " + y;
+      break;
+    default: {
+      std::string w = "%g" + std::to_string(i), b = "%h" + std::to_string(i);
+      std::string lt = "tensor<" + std::to_string(ys.back()) + "xf32>";
+      bool hasW = fdp.ConsumeBool(), hasB = fdp.ConsumeBool();
+      line += "fuse.layer_norm " + value(v);
+      if (hasW) {
+        args.push_back(w + ": " + lt);
+        line += " weight(" + w + " : " + lt + ")";
+      }
+      if (hasB) {
+        args.push_back(b + ": " + lt);
+        line += " bias(" + b + " : " + lt + ")";
+      }
+      line += " {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64} : " + y;
+    }
+    }
+    body += line + "\n";
+    ++v;
+  }
+  std::string sig;
+  for (size_t i = 0; i < args.size(); ++i)
+    sig += (i ? ", " : "") + args[i];
+  c.text = "func.func @g(" + sig + ") -> " + y + " {\n" + body + "  return " +
+           value(v) + " : " + y + "\n}\n";
+
+  c.options.precision = fdp.ConsumeBool() ? "tf32" : "ieee";
+  if (c.options.precision == "tf32" && fdp.ConsumeBool()) {
+    c.options.chip = "sm_90a";
+    c.options.tileWgmma = 1;
+  } else {
+    c.options.tileWgmma = 0;
+  }
+  c.options.tileMergeH = fdp.ConsumeBool() ? 1 : 0;
+  return c;
+}
+
+/// Uniform [0, 1) for the convolution input, +-1/sqrt(fan-in) for weights
+/// and bias, roughly normal elsewhere, all rounded to f32.
+std::vector<Tensor> makeInputs(func::FuncOp f, uint64_t seed) {
+  uint64_t state = seed;
+  auto next = [&] {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+  };
+  auto wTy = cast<RankedTensorType>(f.getArgument(1).getType());
+  int64_t fanIn = 1;
+  for (int64_t dim = 1; dim < wTy.getRank(); ++dim)
+    fanIn *= wTy.getDimSize(dim);
+  const double bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
+  std::vector<Tensor> inputs;
+  for (BlockArgument arg : f.getArguments()) {
+    auto ty = cast<RankedTensorType>(arg.getType());
+    Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
+    // The convolution's operand number, or -1 for other inputs.
+    int64_t convOperand = -1;
+    for (OpOperand &use : arg.getUses())
+      if (isa<fusecc::fuse::ConvTransposeOp>(use.getOwner()))
+        convOperand = use.getOperandNumber();
+    for (double &x : t.data) {
+      double u = next();
+      if (convOperand == 0)
+        x = u;
+      else if (convOperand > 0)
+        x = (2 * u - 1) * bound;
+      else
+        x = (u + next() + next() - 1.5) * 2.0;
+      x = static_cast<double>(static_cast<float>(x));
+    }
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+[[noreturn]] void finding(const Case &c, const std::string &what) {
+  std::fprintf(stderr,
+               "graph_fuzzer: %s\n--- precision=%s chip=%s tile-wgmma=%lld "
+               "tile-merge-h=%lld\n%s",
+               what.c_str(), c.options.precision.c_str(),
+               c.options.chip.c_str(),
+               static_cast<long long>(c.options.tileWgmma),
+               static_cast<long long>(c.options.tileMergeH), c.text.c_str());
+  std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzedDataProvider fdp(data, size);
+  Case c = generate(fdp);
+  fusecc::fuzz::FuzzContext fc;
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(c.text, &fc.ctx, "graph.mlir");
+  if (!module)
+    finding(c, "the verifier rejected a generated (valid) graph");
+  OwningOpRef<ModuleOp> graph(module->clone());
+  auto f = *graph->getOps<func::FuncOp>().begin();
+  std::vector<Tensor> inputs = makeInputs(f, size * 7919 + 17);
+  FailureOr<std::vector<Tensor>> ref = fusecc::ref::evaluate(f, inputs);
+  if (failed(ref))
+    finding(c, "the reference failed");
+  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
+        fusecc::buildFusionPipeline(pm, c.options);
+      }))
+    return 0; // outside what one kernel can do (a diagnostic): fine
+  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
+        fusecc::buildGPUPipeline(pm, c.options);
+      }))
+    finding(c, "fuse-convert-to-gpu rejected a graph fuse-tile-kernels "
+               "accepted");
+  auto host = module->lookupSymbol<func::FuncOp>("g");
+  if (!host)
+    finding(c, "no host function after the pipeline");
+  std::vector<fusecc::sim::Buffer> bufs;
+  for (const Tensor &t : inputs) {
+    fusecc::sim::Buffer b;
+    b.shape = t.shape;
+    b.data.assign(t.data.begin(), t.data.end());
+    bufs.push_back(std::move(b));
+  }
+  const Tensor &r = (*ref)[0];
+  fusecc::sim::Buffer outBuf;
+  outBuf.shape = r.shape;
+  outBuf.data.assign(r.size(), std::numeric_limits<float>::quiet_NaN());
+  bufs.push_back(std::move(outBuf));
+  fusecc::sim::Stats stats;
+  std::string error;
+  if (failed(fusecc::sim::run(*module, host, bufs, stats, error)))
+    finding(c, "simulator: " + error);
+  // fusecc-check's comparison: every element written, finite where the
+  // reference is, within 1e-2 + 1e-2 |ref|, and a small relative L2 error.
+  const fusecc::sim::Buffer &o = bufs.back();
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < r.size(); ++i) {
+    double ref = r.data[i], sim = o.data[i];
+    if (!o.written[i])
+      finding(c, "element " + std::to_string(i) + " unwritten");
+    if (!std::isfinite(ref)) {
+      if (!(std::isnan(ref) ? std::isnan(sim) : sim == ref))
+        finding(c, "element " + std::to_string(i) + " non-finite mismatch");
+      continue;
+    }
+    double diff = std::fabs(sim - ref);
+    if (!std::isfinite(sim) || diff > 1e-2 + 1e-2 * std::fabs(ref))
+      finding(c, "element " + std::to_string(i) + ": reference " +
+                     std::to_string(ref) + ", kernel " + std::to_string(sim));
+    num += diff * diff;
+    den += ref * ref;
+  }
+  double relL2 = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  double relTol = c.options.precision == "tf32" ? 2e-3 : 1e-5;
+  if (relL2 >= relTol)
+    finding(c, "rel-L2 " + std::to_string(relL2) + " above " +
+                   std::to_string(relTol));
+  return 0;
+}
