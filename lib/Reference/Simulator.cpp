@@ -475,6 +475,29 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
           &ws, static_cast<int>(args.size() + workspaceStore.size() - 1)};
       continue;
     }
+    // A module constant (memref.get_global of a constant dense f32
+    // global): a buffer holding its values, read-only for the kernels.
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      auto dense = global ? dyn_cast_or_null<DenseElementsAttr>(
+                                global.getInitialValueAttr())
+                          : DenseElementsAttr();
+      if (!dense || !dense.getElementType().isF32()) {
+        error = "simulator: memref.get_global of a global without dense f32 "
+                "contents";
+        return failure();
+      }
+      Buffer &cb = workspaceStore.emplace_back();
+      MemRefType mt = get.getType();
+      cb.shape.assign(mt.getShape().begin(), mt.getShape().end());
+      for (APFloat v : dense.getValues<APFloat>())
+        cb.data.push_back(v.convertToFloat());
+      cb.written.assign(cb.data.size(), 1);
+      workspaces[get.getResult()] = {
+          &cb, static_cast<int>(args.size() + workspaceStore.size() - 1)};
+      continue;
+    }
     // A view of an argument or workspace in another static shape: the
     // launch binds the same buffer (kernels index it in their argument's
     // shape).

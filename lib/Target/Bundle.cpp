@@ -13,7 +13,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace fusecc;
@@ -33,8 +38,23 @@ static std::string fmtDouble(double v) {
   return s;
 }
 
-static FailureOr<GraphDescription> describeFunction(func::FuncOp func) {
+/// A tensor constant (more than a rank-0 scalar): a module constant of the
+/// bundle (`const` records, bytes in the data section).
+static bool isTensorConstant(arith::ConstantOp cst) {
+  auto ty = dyn_cast<RankedTensorType>(cst.getType());
+  return ty && ty.getRank() > 0;
+}
+
+static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
+                                                    int64_t &nextConst) {
   GraphDescription d;
+  // Unused ops are not compiled (fuse-form-kernels drops them); they are
+  // dropped here first so that every constant described is one the
+  // kernels read.
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::reverse(func.getBody().front().getOperations())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
   d.numInputs = func.getNumArguments();
   DenseMap<Value, unsigned> ids;
   unsigned next = 0;
@@ -71,6 +91,17 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func) {
               " output_padding=" + joinInts(conv.getOutputPadding()) +
               " dilation=" + joinInts(conv.getDilation()) +
               " groups=" + std::to_string(conv.getGroups());
+    } else if (auto cst = dyn_cast<arith::ConstantOp>(op);
+               cst && isTensorConstant(cst)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!dense || !dense.getElementType().isF32())
+        return cst.emitOpError("tensor constants must be dense f32");
+      int64_t id = nextConst++;
+      cst->setAttr(kConstIdAttr, IntegerAttr::get(
+                                     IntegerType::get(cst.getContext(), 64), id));
+      ids[cst.getResult()] = next;
+      line = "%" + std::to_string(next++) + " = const_tensor c" +
+             std::to_string(id);
     } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
       auto ty = dyn_cast<RankedTensorType>(cst.getType());
@@ -114,10 +145,11 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func) {
 FailureOr<llvm::StringMap<GraphDescription>>
 fusecc::describeGraphs(ModuleOp module) {
   llvm::StringMap<GraphDescription> out;
+  int64_t nextConst = 0;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    FailureOr<GraphDescription> d = describeFunction(func);
+    FailureOr<GraphDescription> d = describeFunction(func, nextConst);
     if (failed(d))
       return failure();
     out[func.getSymName()] = std::move(*d);
@@ -160,13 +192,51 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   // Version 2 where every workspace is scratch (the single-kernel bundles
   // of before plans, unchanged); version 3 once a plan passes tensors
   // between kernels (workspace roles, steps).
-  bool v3 = false;
+  // Module constants, by id.
+  SmallVector<memref::GlobalOp> consts;
+  DenseMap<StringRef, int64_t> constOf;
+  std::map<int64_t, memref::GlobalOp> byId;
+  for (auto g : module.getOps<memref::GlobalOp>())
+    if (auto id = g->getAttrOfType<IntegerAttr>(kConstIdAttr))
+      byId[id.getInt()] = g;
+  for (auto [id, g] : byId) {
+    if (id != static_cast<int64_t>(consts.size()))
+      return g.emitOpError("module constants must be numbered 0, 1, ... "
+                           "without gaps; expected ")
+             << consts.size() << ", got " << id;
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(g.getInitialValueAttr());
+    if (!dense || !dense.getElementType().isF32() ||
+        !g.getType().hasStaticShape())
+      return g.emitOpError("module constants must be static dense f32");
+    constOf[g.getSymName()] = consts.size();
+    consts.push_back(g);
+  }
+  bool v3 = !consts.empty();
   module.walk([&](memref::AllocOp alloc) {
     auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
     v3 |= role && role.getValue() != "scratch";
   });
   os << "fusecc-bundle " << (v3 ? 3 : 2) << "\nchip " << chip
      << "\nprecision " << precision << "\n";
+  // Constant k at a 16-byte aligned offset of the data section.
+  SmallVector<int64_t> offsets;
+  int64_t dataBytes = 0;
+  for (auto [k, g] : llvm::enumerate(consts)) {
+    MemRefType ty = g.getType();
+    offsets.push_back(dataBytes);
+    dataBytes = llvm::alignTo(dataBytes + ty.getNumElements() * 4, 16);
+    auto name = g->getAttrOfType<StringAttr>("fuse.name");
+    std::string n = name && !name.getValue().empty()
+                        ? name.str()
+                        : "const" + std::to_string(k);
+    for (char &ch : n)
+      if (!llvm::isPrint(ch) || ch == ' ')
+        ch = '_';
+    os << "const " << k << " " << n << " f32 " << ty.getRank();
+    for (int64_t dim : ty.getShape())
+      os << " " << dim;
+    os << " offset " << offsets.back() << "\n";
+  }
   for (auto func : module.getOps<func::FuncOp>()) {
     auto it = graphs.find(func.getSymName());
     if (it == graphs.end())
@@ -189,6 +259,14 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     }
     // Views (memref.reinterpret_cast) of arguments and workspaces pass the
     // same pointer.
+    DenseMap<Value, int64_t> constArg;
+    for (auto get : func.getBody().getOps<memref::GetGlobalOp>()) {
+      auto it = constOf.find(get.getName());
+      if (it == constOf.end())
+        return get.emitOpError("reads a global that is not a module "
+                               "constant");
+      constArg[get.getResult()] = it->second;
+    }
     DenseMap<Value, Value> rootOf;
     for (auto view : func.getBody().getOps<memref::ReinterpretCastOp>()) {
       Value src = view.getSource();
@@ -233,6 +311,10 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
       for (Value v : l.getKernelOperands()) {
         if (Value root = rootOf.lookup(v))
           v = root;
+        if (auto it = constArg.find(v); it != constArg.end()) {
+          os << " c" << it->second;
+          continue;
+        }
         if (auto it = workspaceOf.find(v); it != workspaceOf.end()) {
           os << " w" << it->second;
           continue;
@@ -250,5 +332,23 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     os << "end\n";
   }
   os << "ptx " << ptx->size() << "\n" << *ptx;
+  if (!consts.empty()) {
+    os << "data " << dataBytes << "\n";
+    int64_t written = 0;
+    for (auto [k, g] : llvm::enumerate(consts)) {
+      for (; written < offsets[k]; ++written)
+        os << '\0';
+      auto dense = cast<DenseElementsAttr>(*g.getInitialValue());
+      for (APFloat v : dense.getValues<APFloat>()) {
+        uint32_t bits =
+            static_cast<uint32_t>(v.bitcastToAPInt().getZExtValue());
+        for (int b = 0; b < 4; ++b)
+          os << static_cast<char>((bits >> (8 * b)) & 0xff);
+        written += 4;
+      }
+    }
+    for (; written < dataBytes; ++written)
+      os << '\0';
+  }
   return success();
 }

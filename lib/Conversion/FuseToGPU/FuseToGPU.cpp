@@ -123,13 +123,18 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
   if (!ret)
     return func.emitOpError("graph functions must end with func.return");
+  SmallVector<arith::ConstantOp> tensorConsts;
   for (Operation &op : body.without_terminator()) {
     if (isa<KernelOp>(op) || (isa<arith::ConstantOp>(op) && op.use_empty()))
       continue;
-    if (isa<arith::ConstantOp>(op))
-      return op.emitOpError("is a tensor constant read by a kernel; only "
-                            "rank-0 constants (cloned into kernels) are "
-                            "supported");
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!dense || !dense.getElementType().isF32())
+        return op.emitOpError("is a tensor constant read by a kernel; only "
+                              "dense f32 constants are supported");
+      tensorConsts.push_back(cst);
+      continue;
+    }
     return op.emitOpError("is not part of a fused kernel; run "
                           "fuse-form-kernels first");
   }
@@ -170,6 +175,31 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     buffers.push_back(alloc);
   }
   DenseMap<Value, Value> memOf;
+  // Tensor constants (weights of an imported model): module globals,
+  // uploaded once by the runtime (bundle `const` records).
+  for (arith::ConstantOp cst : tensorConsts) {
+    auto ty = cast<RankedTensorType>(cst.getType());
+    auto module = func->getParentOfType<ModuleOp>();
+    auto id = cst->getAttrOfType<IntegerAttr>(kConstIdAttr);
+    int64_t next = 0;
+    for (auto g : module.getOps<memref::GlobalOp>())
+      next += g->hasAttr(kConstIdAttr);
+    int64_t k = id ? id.getInt() : next;
+    std::string name = "__fuse_const_" + std::to_string(k);
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    auto memTy = fusecc::detail::memrefOf(ty);
+    if (!module.lookupSymbol(name)) {
+      auto global = memref::GlobalOp::create(
+          mb, cst.getLoc(), name, mb.getStringAttr("private"), memTy,
+          cast<DenseElementsAttr>(cst.getValue()), /*constant=*/true,
+          /*alignment=*/IntegerAttr());
+      global->setAttr(kConstIdAttr, mb.getI64IntegerAttr(k));
+      if (auto n = cst->getAttrOfType<StringAttr>("fuse.name"))
+        global->setAttr("fuse.name", n);
+    }
+    memOf[cst.getResult()] =
+        memref::GetGlobalOp::create(b, cst.getLoc(), memTy, name);
+  }
   for (BlockArgument arg : body.getArguments())
     memOf[arg] = entry->getArgument(arg.getArgNumber());
   for (auto [i, r] : llvm::enumerate(ret.getOperands()))

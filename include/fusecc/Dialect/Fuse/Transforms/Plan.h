@@ -29,6 +29,11 @@ constexpr llvm::StringLiteral kPlanSplitChunkAttr = "fuse.plan.split_chunk";
 /// `intermediate` or `partials`.
 constexpr llvm::StringLiteral kWorkspaceRoleAttr = "fuse.role";
 
+/// The id of a tensor constant: bundle module constant `c<id>`. Set on the
+/// graph's `arith.constant` by the bundle's graph description and carried to
+/// the `memref.global` the lowering makes of it.
+constexpr llvm::StringLiteral kConstIdAttr = "fuse.const_id";
+
 /// Longest reduction set one warp takes (`NormLayout::Mode::Warp`).
 constexpr int64_t kDefaultWarpSetLimit = 4096;
 /// Elements per block of a split reduction set, before balancing.
