@@ -68,7 +68,7 @@ static void normalizeRuns(ArrayRef<double> x, MutableArrayRef<double> y,
 // softmax
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {getDim()}; }
+SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {static_cast<int64_t>(getDim())}; }
 
 void SoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
                                   MutableArrayRef<double> out) {
