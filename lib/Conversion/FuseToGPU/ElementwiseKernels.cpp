@@ -112,7 +112,7 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
   ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
   gpu::GPUFuncOp func = createStandaloneFunc(
       b, gpuModule, kernel.getKernelName(), argTypes, kStandaloneThreads);
-  StandaloneContext cx{b, kernel, func, {}};
+  StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>()};
   Block &body = kernel.getBody().front();
   for (auto [arg, mem] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = mem;

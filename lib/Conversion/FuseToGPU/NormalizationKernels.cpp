@@ -308,7 +308,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     }
     gpu::GPUFuncOp func = createStandaloneFunc(b, gpuModule, name, argTypes,
                                                kStandaloneThreads);
-    StandaloneContext cx{b, kernel, func, {}};
+    StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>()};
     int64_t next = 0;
     for (BlockArgument arg : body.getArguments()) {
       if (statsOnly && arg != rootIn)
