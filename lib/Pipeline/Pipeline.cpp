@@ -17,6 +17,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
@@ -173,10 +174,67 @@ bool fusecc::usesWgmma(const PipelineOptions &options) {
   return options.chip == "sm_90a";
 }
 
+namespace {
+enum class PrecisionOpt { IEEE, TF32 };
+enum class ChipOpt { SM90, SM90a };
+enum class EpilogueMathOpt { Auto, Exact, Fast };
+
+/// Options of the registered `fusecc-pipeline` (graph -> gpu + launches),
+/// typed: a value outside an enum's list is a parse error naming the
+/// option.
+struct FuseccPipelineOptions
+    : public PassPipelineOptions<FuseccPipelineOptions> {
+  Option<PrecisionOpt> precision{
+      *this, "precision", llvm::cl::desc("Convolution arithmetic"),
+      llvm::cl::init(PrecisionOpt::IEEE),
+      llvm::cl::values(
+          clEnumValN(PrecisionOpt::IEEE, "ieee", "FP32 FMA"),
+          clEnumValN(PrecisionOpt::TF32, "tf32", "TF32 tensor cores"))};
+  Option<ChipOpt> chip{
+      *this, "chip", llvm::cl::desc("Target chip (wgmma needs sm_90a)"),
+      llvm::cl::init(ChipOpt::SM90),
+      llvm::cl::values(clEnumValN(ChipOpt::SM90, "sm_90", "Hopper"),
+                       clEnumValN(ChipOpt::SM90a, "sm_90a",
+                                  "Hopper with wgmma"))};
+  Option<EpilogueMathOpt> epilogueMath{
+      *this, "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
+      llvm::cl::init(EpilogueMathOpt::Auto),
+      llvm::cl::values(
+          clEnumValN(EpilogueMathOpt::Auto, "auto",
+                     "fast with tf32, exact with ieee"),
+          clEnumValN(EpilogueMathOpt::Exact, "exact",
+                     "libdevice expf, IEEE reciprocal"),
+          clEnumValN(EpilogueMathOpt::Fast, "fast",
+                     "ex2.approx, rcp.approx"))};
+  Option<std::string> tuningFile{
+      *this, "tuning-file",
+      llvm::cl::desc("JSON file of measured tile choices"),
+      llvm::cl::init("")};
+};
+} // namespace
+
 void fusecc::registerAllPasses() {
   mlir::registerAllPasses();
   fuse::registerFusePasses();
   registerFuseConversionPasses();
+  // The whole graph-to-GPU pipeline by name (fusecc-opt
+  // --fusecc-pipeline='precision=tf32 chip=sm_90a'); NVVM and PTX stay
+  // with the fusecc driver (they need libdevice).
+  static PassPipelineRegistration<FuseccPipelineOptions> pipeline(
+      "fusecc-pipeline",
+      "fuse graph -> kernels, tiles, plan -> gpu.func kernels + launches",
+      [](OpPassManager &pm, const FuseccPipelineOptions &o) {
+        PipelineOptions options;
+        options.precision = o.precision == PrecisionOpt::TF32 ? "tf32" : "ieee";
+        options.chip = o.chip == ChipOpt::SM90a ? "sm_90a" : "sm_90";
+        options.epilogueMath = o.epilogueMath == EpilogueMathOpt::Fast ? "fast"
+                               : o.epilogueMath == EpilogueMathOpt::Exact
+                                   ? "exact"
+                                   : "auto";
+        options.tuningFile = o.tuningFile;
+        buildFusionPipeline(pm, options);
+        buildGPUPipeline(pm, options);
+      });
 }
 
 void fusecc::buildFusionPipeline(OpPassManager &pm,

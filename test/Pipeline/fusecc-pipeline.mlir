@@ -1,0 +1,31 @@
+// RUN: fusecc-opt %s --fusecc-pipeline='precision=tf32 chip=sm_90a' | FileCheck %s
+// RUN: fusecc-opt %s --fusecc-pipeline | FileCheck %s --check-prefix=IEEE
+// RUN: not fusecc-opt %s --fusecc-pipeline='precision=fp16' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fusecc-opt %s --fusecc-pipeline='chip=sm_80' 2>&1 | FileCheck %s --check-prefix=BADCHIP
+
+// The registered pipeline runs kernel formation, tiling, the plan and the
+// GPU lowering by name, with typed (enum) options: a conv + gelu kernel,
+// then the group_norm as its own normalisation kernel reading the
+// intermediate buffer.
+
+// CHECK-LABEL: func.func @conv_gn
+// CHECK: memref.alloc() {fuse.role = "intermediate"} : memref<400xf32>
+// CHECK: gpu.launch_func @fusecc_kernels::@conv_gn_k0
+// CHECK: gpu.launch_func @fusecc_kernels::@conv_gn_k1
+// CHECK: gpu.func @conv_gn_k0
+// CHECK: nvgpu.mma.sync
+// CHECK: gpu.func @conv_gn_k1
+
+// IEEE-LABEL: func.func @conv_gn
+// IEEE: gpu.func @conv_gn_k0
+// IEEE-NOT: nvgpu.mma.sync
+// IEEE: gpu.func @conv_gn_k1
+
+// BAD: for the --precision option: Cannot find option named 'fp16'!
+// BADCHIP: for the --chip option: Cannot find option named 'sm_80'!
+func.func @conv_gn(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x5x5xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
+  %r = fuse.gelu %c : tensor<2x8x5x5xf32>
+  %0 = fuse.group_norm %r weight(%g : tensor<8xf32>) bias(%b : tensor<8xf32>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8x5x5xf32>
+  return %0 : tensor<2x8x5x5xf32>
+}
