@@ -111,6 +111,12 @@ struct CodegenCLOptions {
       llvm::cl::desc("Elements per block of a reduction set split over "
                      "blocks (default 16384)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<bool> epilogueStats{
+      "plan-epilogue-stats",
+      llvm::cl::desc("A normalisation over all non-batch dims of a "
+                     "convolution's result takes its partial statistics "
+                     "from the convolution's epilogue (default true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -144,6 +150,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileClusterC = o.clusterC;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
+  options.planEpilogueStats = o.epilogueStats;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -264,6 +271,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
     plan.warpSetLimit = options.planWarpSetLimit;
   if (options.planSplitChunk)
     plan.splitChunk = options.planSplitChunk;
+  plan.epilogueStats = options.planEpilogueStats;
   fpm.addPass(fuse::createFusePlanKernels(plan));
 }
 

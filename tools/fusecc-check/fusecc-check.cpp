@@ -397,7 +397,13 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     for (auto [i, t] : llvm::enumerate(c.ref)) {
       const fusecc::sim::Buffer &out = bufs[c.inputs.size() + i];
       Compare cmp = compare(t, out);
-      bool pass = cmp.relL2 < relTol && cmp.nonFinite == 0 &&
+      // `fuse.check.rel_tol` on a function: a graph whose f32 evaluation is
+      // itself ill-conditioned (values rounded at mean 1e3, spread 0.1)
+      // states the accuracy it can reach.
+      double tol = relTol;
+      if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol"))
+        tol = std::max(tol, a.getValueAsDouble());
+      bool pass = cmp.relL2 < tol && cmp.nonFinite == 0 &&
                   cmp.unwritten == 0 && cmp.notClose == 0;
       allPass &= pass;
       outs() << "@" << name << (c.ref.size() > 1 ? "#" + std::to_string(i) : "")

@@ -48,6 +48,9 @@ struct PipelineOptions {
   /// fuse-plan-kernels: the longest reduction set a warp normalises alone
   /// and the chunk of a set split over blocks (0: the pass defaults).
   int64_t planWarpSetLimit = 0, planSplitChunk = 0;
+  /// fuse-plan-kernels: group_norm-like statistics from the producing
+  /// convolution's epilogue.
+  bool planEpilogueStats = true;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

@@ -49,7 +49,16 @@ Value StandaloneContext::loadBroadcast(Value arg, ArrayRef<Value> coords) {
   SmallVector<Value> idx;
   for (int64_t d = 0; d < ty.getRank(); ++d)
     idx.push_back(ty.getDimSize(d) == 1 ? c(0) : coords[lead + d]);
-  return memref::LoadOp::create(b, memOf.lookup(arg), idx);
+  Value mem = memOf.lookup(arg);
+  // A normalisation kernel's input is passed flat: linearise.
+  if (cast<MemRefType>(mem.getType()).getRank() == 1 && ty.getRank() > 1) {
+    Value flat = idx[0];
+    for (int64_t d = 1; d < ty.getRank(); ++d)
+      flat = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, flat, c(ty.getDimSize(d))), idx[d]);
+    idx.assign({flat});
+  }
+  return memref::LoadOp::create(b, mem, idx);
 }
 
 Value StandaloneContext::evaluate(

@@ -14,6 +14,8 @@
 //                        the stores to global memory
 //   LineReduction.cpp    softmax / layer_norm line statistics and the
 //                        normalisation on load
+//   EpilogueStatistics.cpp  partial statistics of a planned normalisation
+//                        of the kernel's result (group_norm after a conv)
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -32,6 +34,7 @@
 #define FUSECC_LIB_CONVERSION_FUSETOGPU_EMITCONTEXT_H
 
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
+#include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -168,9 +171,17 @@ struct EmitContext {
   /// Kernel body value -> gpu.func memref.
   llvm::DenseMap<Value, Value> memOf;
 
+  /// The partial statistics this kernel's epilogue writes for the
+  /// normalisation that reads its result (fuse-plan-kernels), and the
+  /// gpu.func argument they go to.
+  std::optional<fuse::EpilogueStatsLayout> stats;
+  Value statsOut;
+
   Value smem;                ///< memref<total x f32, workgroup>
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0; ///< The block's tile origin.
+  /// The block's W tile, channel tile and H block (the block id's digits).
+  Value wTile, cTile, hBlock;
   Value iwMin;               ///< First staged input position along W.
   /// The block's valid d and h taps and the h part of the round count
   /// (`emitRoundCount`).
@@ -394,6 +405,15 @@ void emitLineReduction(EmitContext &cx, mlir::Operation *op, int64_t ordinal);
 /// line statistics.
 Value emitNormalizedValue(EmitContext &cx, mlir::Operation *op,
                           const Element &el);
+
+//===----------------------------------------------------------------------===//
+// EpilogueStatistics.cpp: partial statistics of the kernel's result
+//===----------------------------------------------------------------------===//
+
+/// With the kernel's final values in output tile 0 (after a barrier),
+/// writes the partial statistics records of every group the block's
+/// channels meet (`EpilogueStatsLayout`) to `cx.statsOut`.
+void emitEpilogueStatistics(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
 // ClusterExchange.cpp: thread block clusters

@@ -6,12 +6,16 @@
 // tile (`emitElementValue`: elementwise ops per element straight from the
 // tile, reductions normalised on load, kernel inputs broadcast) and stores
 // it to global memory, consecutive threads on consecutive W positions
-// (coalesced; 16-byte stores where rows are multiples of 4 long).
+// (coalesced; 16-byte stores where rows are multiples of 4 long). Where the
+// plan asks for them, the final values also go back to tile 0 for the
+// partial statistics of the normalisation that reads the result
+// (EpilogueStatistics.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -222,6 +226,11 @@ void emit::emitEpilogue(EmitContext &cx) {
       DenseMap<Value, Value> memo;
       values.push_back(emitElementValue(cx, result, el, memo));
     }
+    // The statistics pass reads the final values from tile 0 (each element
+    // is read above and overwritten here by the same thread).
+    if (cx.stats)
+      for (auto [el, v] : llvm::zip(els, values))
+        cx.sstore(v, cx.tileAddr(0, el.r, el.cl, el.wl));
     // Whole quads of rows whose length is a multiple of 4 start 16-byte
     // aligned: one vector store.
     if (els.size() == 4 && cx.g.out[2] % 4 == 0) {
@@ -237,4 +246,8 @@ void emit::emitEpilogue(EmitContext &cx) {
       memref::StoreOp::create(b, v, out,
                               cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
   });
+  if (cx.stats) {
+    gpu::BarrierOp::create(b);
+    emitEpilogueStatistics(cx);
+  }
 }

@@ -52,7 +52,7 @@ Value viewAs(OpBuilder &b, Location loc, Value v, MemRefType type) {
 /// scratch workspaces.
 LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                                 KernelOp kernel, SmallVector<Value> operands,
-                                StringRef epilogueMath) {
+                                Value statsBuffer, StringRef epilogueMath) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
   if (failed(a))
     return failure();
@@ -100,6 +100,8 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                         ipack->totalElems / 4)))
       return failure();
   operands.insert(operands.end() - 1, workspaces.begin(), workspaces.end());
+  if (statsBuffer)
+    operands.insert(operands.end() - 1, statsBuffer);
   gpu::KernelDim3 grid{idx(launch.gridX), one, one};
   gpu::KernelDim3 block{idx(launch.threads), one, one};
   Value smemBytes =
@@ -224,7 +226,19 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     }
     operands.push_back(memOf.lookup(result));
     if (kernelKindOf(kernel) == KernelKind::Convolution) {
-      if (failed(launchConvolution(b, gpuModule, kernel, operands,
+      // The partial statistics its epilogue writes for a normalisation.
+      Value stats;
+      if (std::optional<int64_t> groups = KernelPlan::statsGroups(kernel)) {
+        std::optional<int64_t> buf = KernelPlan::partialsBuffer(kernel);
+        if (!buf)
+          return kernel.emitOpError("writes partial statistics but has no "
+                                    "partials workspace in the plan");
+        EpilogueStatsLayout layout = EpilogueStatsLayout::get(kernel, *groups);
+        stats = viewAs(b, kernel.getLoc(), buffers[*buf],
+                       MemRefType::get({layout.elements()},
+                                       layout.elementType));
+      }
+      if (failed(launchConvolution(b, gpuModule, kernel, operands, stats,
                                    epilogueMath)))
         return failure();
       continue;

@@ -91,6 +91,9 @@ void emit::emitBlockDecomposition(EmitContext &cx) {
   cx.n = b.divu(r, g.out[0]);
   cx.ow0 = b.mul(wt, cfg.getTileW());
   cx.co0 = b.mul(ct, cfg.getTileC());
+  cx.wTile = wt;
+  cx.cTile = ct;
+  cx.hBlock = hb;
 }
 
 TapRange emit::emitTapRange(EmitContext &cx, Value outPlusPad, int64_t dim,

@@ -26,7 +26,9 @@
 // conv tile itself when nothing reads the conv afterwards), reduces its lines
 // with warp shuffles into per-line statistics, and its readers normalise on
 // load. The final value of every element is stored to global memory with
-// consecutive threads on consecutive W positions (coalesced).
+// consecutive threads on consecutive W positions (coalesced), and, where the
+// plan says so, the block's partial statistics of the normalisation that
+// reads the result are written from the tile (EpilogueStatistics.cpp).
 //
 // This file is the driver; each family of the device code is emitted by
 // its own file over one `EmitContext` (EmitContext.h lists them).
@@ -52,12 +54,15 @@ static void emitKernelBody(EmitContext &cx) {
   Block &body = cx.kernel.getBody().front();
   for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = fArg;
-  // Before the output: the re-laid-out weights, then the input.
+  // Before the output: the re-laid-out weights, the re-laid-out input, the
+  // partial statistics.
+  unsigned next = func.getNumArguments() - 1;
+  if (cx.stats)
+    cx.statsOut = func.getArgument(--next);
   if (cx.ipack)
-    cx.ipacked = func.getArgument(func.getNumArguments() - 2);
+    cx.ipacked = func.getArgument(--next);
   if (cx.pack)
-    cx.packed =
-        func.getArgument(func.getNumArguments() - 2 - (cx.ipack ? 1 : 0));
+    cx.packed = func.getArgument(--next);
 
   auto wg =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -117,6 +122,11 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   if (auto ipack = InputPackPlan::get(analysis, *kernel.getConfig()))
     argTypes.push_back(
         MemRefType::get({ipack->totalElems}, Float32Type::get(ctx)));
+  std::optional<EpilogueStatsLayout> stats;
+  if (std::optional<int64_t> groups = KernelPlan::statsGroups(kernel)) {
+    stats = EpilogueStatsLayout::get(kernel, *groups);
+    argTypes.push_back(MemRefType::get({stats->elements()}, stats->elementType));
+  }
   argTypes.push_back(toMemRef(kernel.getResult().getType()));
 
   EmitBuilder b(kernel.getLoc(), ctx);
@@ -146,6 +156,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                       {static_cast<int32_t>(cfg.getClusterC()), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   EmitContext cx(b, kernel, analysis, func, math);
+  cx.stats = stats;
   emitKernelBody(cx);
   rewriteSigmoidReciprocals(func, math);
   if (math == EpilogueMath::Fast)

@@ -12,6 +12,10 @@
 //    normalising kernel (`<kernel>`) then combines a set's partials in
 //    every block (Chan et al.: no catastrophic cancellation) and normalises
 //    its chunk.
+//  - Epilogue: as Split, but the partials are records that the epilogue of
+//    the convolution computing the input wrote (EpilogueStatistics.cpp),
+//    each with its own shift; the threads of a block merge them in
+//    parallel. The input is read once.
 // Statistics are numerically stable throughout: a chunk's sum is taken
 // relative to its first element (shifted data), its squared deviations
 // about its own mean (two passes), and partials merge pairwise with Chan's
@@ -37,7 +41,8 @@ namespace {
 
 constexpr int64_t kWarps = kStandaloneThreads / 32;
 /// Shared memory of a block reduction: one slot per warp, per reduction,
-/// plus the two statistics broadcast to the block.
+/// plus the two statistics broadcast to the block (Epilogue: four values
+/// per warp, its merged record).
 constexpr int64_t kSharedFloats = 4 * kWarps + 2;
 
 /// The two statistics of a chunk or a set: (mean, M2) or (max, sum).
@@ -62,7 +67,7 @@ struct NormEmitter {
 
   NormEmitter(StandaloneContext &cx, const NormLayout &l)
       : cx(cx), b(cx.b), l(l), root(l.root) {
-    maxSum = isa<SoftmaxOp>(root);
+    maxSum = !cast<NormalizationOpInterface>(root).hasMomentStatistics();
     if (auto ln = dyn_cast<LayerNormOp>(root))
       eps = ln.getEpsilon().convertToDouble();
     if (auto gn = dyn_cast<GroupNormOp>(root))
@@ -248,6 +253,44 @@ struct NormEmitter {
                                         total));
     n = total;
   }
+
+  /// A record of partial moments: count, shift, mean - shift, M2.
+  struct Record {
+    Value n, shift, delta, m2;
+  };
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y);
+  }
+  /// Merges record q into acc (Chan et al.), keeping acc's shift; a record
+  /// that counts no element leaves the other unchanged.
+  Record mergeRecords(const Record &acc, const Record &q) {
+    Value n = addF(acc.n, q.n);
+    Value diff = addF(subF(q.shift, acc.shift), subF(q.delta, acc.delta));
+    Value w = divF(q.n, maxF(n, f(1.0)));
+    Record m{n, acc.shift, addF(acc.delta, mulF(diff, w)),
+             addF(addF(acc.m2, q.m2), mulF(mulF(diff, diff), mulF(acc.n, w)))};
+    Value qEmpty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, q.n,
+                                         f(0.0));
+    Value accEmpty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                           acc.n, f(0.0));
+    auto pick = [&](Value a, Value qv, Value mv) {
+      return select(qEmpty, a, select(accEmpty, qv, mv));
+    };
+    return {pick(acc.n, q.n, m.n), pick(acc.shift, q.shift, m.shift),
+            pick(acc.delta, q.delta, m.delta), pick(acc.m2, q.m2, m.m2)};
+  }
+  /// Merges `r` over the 32 lanes of a warp (every lane gets the result).
+  Record warpMergeRecords(Record r) {
+    for (int64_t off = 16; off >= 1; off /= 2) {
+      auto shfl = [&](Value v) {
+        return gpu::ShuffleOp::create(b, v, off, 32, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+      };
+      r = mergeRecords(r, {shfl(r.n), shfl(r.shift), shfl(r.delta),
+                           shfl(r.m2)});
+    }
+    return r;
+  }
 };
 
 /// Flat 1-D memref of `numel` elements of `type`'s element type.
@@ -272,7 +315,9 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                               "shape; expected the result in the "
                               "normalisation's shape");
   int64_t sets = l.outer * l.inner;
-  int64_t grid = l.mode == NormLayout::Mode::Split ? sets * l.parts
+  int64_t grid = l.mode == NormLayout::Mode::Split ||
+                         l.mode == NormLayout::Mode::Epilogue
+                     ? sets * l.parts
                  : l.mode == NormLayout::Mode::Warp
                      ? llvm::divideCeil(sets, kWarps)
                      : llvm::divideCeil(sets, kStandaloneThreads);
@@ -472,6 +517,81 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
       em.setShift(addr);
       em.apply(em.add(start, tid), end, kStandaloneThreads, addr, k);
     }
+    break;
+  }
+  case NormLayout::Mode::Epilogue: {
+    // The producing convolution's epilogue wrote the records; every block
+    // of a set merges them (its threads in parallel, then shuffles and the
+    // warps' results through shared memory) and normalises its chunk.
+    const EpilogueStatsLayout &ps = *l.producerStats;
+    StandaloneContext cx = makeContext(kernel.getKernelName(), true, false);
+    NormEmitter em(cx, l);
+    setUp(em, cx, false);
+    ids();
+    Value o = arith::DivUIOp::create(b, bid, em.c(l.parts));
+    Value p = arith::RemUIOp::create(b, bid, em.c(l.parts));
+    Value start = em.mul(p, em.c(l.chunk));
+    Value end =
+        arith::MinUIOp::create(b, em.add(start, em.c(l.chunk)), em.c(l.len));
+    Value partials = cx.func.getArgument(cx.func.getNumArguments() - 2);
+    // The group's channel tiles: its records of one spatial block are the
+    // first tiles x partsPerBlock of the block's tilesPerGroup x parts.
+    Value grp = arith::RemUIOp::create(b, o, em.c(ps.groups));
+    Value cpg = em.c(ps.channelsPerGroup), tileC = em.c(ps.tileC);
+    Value firstTile =
+        arith::DivUIOp::create(b, em.mul(grp, cpg), tileC);
+    Value lastTile = arith::DivUIOp::create(
+        b,
+        arith::SubIOp::create(b, em.mul(em.add(grp, em.c(1)), cpg), em.c(1)),
+        tileC);
+    Value tiles = em.add(arith::SubIOp::create(b, lastTile, firstTile),
+                         em.c(1));
+    Value perSpatial = em.mul(tiles, em.c(ps.partsPerBlock));
+    Value count = em.mul(perSpatial, em.c(ps.spatialBlocks));
+    const int64_t recordsPerSpatial = ps.tilesPerGroup * ps.partsPerBlock;
+    Value base = em.mul(o, em.c(ps.spatialBlocks * recordsPerSpatial));
+    using Record = NormEmitter::Record;
+    Value zero = em.f(0.0);
+    auto loop = scf::ForOp::create(b, tid, count, em.c(kStandaloneThreads),
+                                   ValueRange{zero, zero, zero, zero});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value s = arith::DivUIOp::create(b, k, perSpatial);
+      Value rest = arith::RemUIOp::create(b, k, perSpatial);
+      Value rec = em.add(base, em.add(em.mul(s, em.c(recordsPerSpatial)), rest));
+      Value at = em.mul(rec, em.c(EpilogueStatsLayout::kRecordSize));
+      auto field = [&](int64_t i) {
+        return em.load(partials, em.add(at, em.c(i)));
+      };
+      ValueRange acc = loop.getRegionIterArgs();
+      Record r = em.mergeRecords({acc[0], acc[1], acc[2], acc[3]},
+                                 {field(0), field(1), field(2), field(3)});
+      scf::YieldOp::create(b, ValueRange{r.n, r.shift, r.delta, r.m2});
+    }
+    Record r = em.warpMergeRecords({loop.getResult(0), loop.getResult(1),
+                                    loop.getResult(2), loop.getResult(3)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Value lane = arith::RemUIOp::create(b, tid, cx.c(32));
+      Value warp = arith::DivUIOp::create(b, tid, cx.c(32));
+      ifLess(lane, 1);
+      Value slot = em.mul(warp, cx.c(4));
+      SmallVector<Value, 4> fields{r.n, r.shift, r.delta, r.m2};
+      for (auto [i, v] : llvm::enumerate(fields))
+        memref::StoreOp::create(b, v, em.smem, ValueRange{em.add(slot, cx.c(i))});
+    }
+    gpu::BarrierOp::create(b);
+    Record acc{em.sload(0), em.sload(1), em.sload(2), em.sload(3)};
+    for (int64_t w = 1; w < kWarps; ++w)
+      acc = em.mergeRecords(acc, {em.sload(4 * w), em.sload(4 * w + 1),
+                                  em.sload(4 * w + 2), em.sload(4 * w + 3)});
+    em.shift = acc.shift;
+    Stats k = em.finish({acc.delta, acc.m2});
+    Value setBase = em.mul(o, cx.c(l.len));
+    auto addr = [&](Value j) { return em.add(setBase, j); };
+    em.apply(em.add(start, tid), end, kStandaloneThreads, addr, k);
     break;
   }
   }

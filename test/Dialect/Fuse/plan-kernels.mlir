@@ -1,5 +1,6 @@
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels))' | FileCheck %s
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels{warp-set-limit=8 split-chunk=12}))' | FileCheck %s --check-prefix=SPLIT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels{epilogue-stats=false}))' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels{warp-set-limit=8 split-chunk=12 epilogue-stats=false}))' | FileCheck %s --check-prefix=SPLIT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels))' | FileCheck %s --check-prefix=EPI
 
 // conv -> gelu -> group_norm -> leaky_relu: the group statistics span blocks,
 // so the conv kernel (with gelu) writes an intermediate buffer and the
@@ -18,6 +19,18 @@
 // CHECK-NOT: fuse.plan.result
 // CHECK: fuse.group_norm
 // CHECK-NEXT: fuse.leaky_relu
+
+// By default the conv kernel's epilogue writes the partial statistics: its
+// 128 threads (4 warps) meet all 4 groups of 2 channels in one 8-channel
+// tile, one warp per group (1 part per block); 5 blocks (one row each) per
+// sample: 2 x 4 x 5 x 1 x 1 records of 4 values. The workspace lives from
+// the conv kernel to the normalisation.
+// EPI-LABEL: func.func @conv_gn
+// EPI-SAME: fuse.plan.buffers = [{elements = 160 : i64, first = 0 : i64, last = 1 : i64, role = "partials", type = f32}, {elements = 400 : i64, first = 0 : i64, last = 1 : i64, role = "intermediate", type = f32}]
+// EPI: %[[Y:.*]] = fuse.kernel "conv_gn_k0"
+// EPI-SAME: fuse.plan.partials = 0 : i64, fuse.plan.result = 1 : i64, fuse.plan.stats_groups = 4 : i64
+// EPI: fuse.kernel "conv_gn_k1" ins(%[[Y]],
+// EPI-SAME: fuse.plan.epilogue_stats, fuse.plan.partials = 0 : i64
 
 // SPLIT-LABEL: func.func @conv_gn
 // SPLIT-SAME: fuse.plan.buffers = [{elements = 400 : i64, first = 0 : i64, last = 1 : i64, role = "intermediate", type = f32}, {elements = 80 : i64, first = 1 : i64, last = 1 : i64, role = "partials", type = f32}]

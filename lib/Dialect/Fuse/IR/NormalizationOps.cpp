@@ -68,6 +68,8 @@ static void normalizeRuns(ArrayRef<double> x, MutableArrayRef<double> y,
 // softmax
 //===----------------------------------------------------------------------===//
 
+bool SoftmaxOp::hasMomentStatistics() { return false; }
+
 SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {static_cast<int64_t>(getDim())}; }
 
 void SoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,

@@ -24,6 +24,9 @@ using namespace fusecc::fuse;
 
 /// Blocks a split normalisation aims for (four waves of 132 SMs).
 static constexpr int64_t kSplitTargetBlocks = 528;
+/// The largest workspace of epilogue statistics planned (2^28 values, 1 GiB
+/// of f32); past it the normalisation computes its own statistics.
+static constexpr int64_t kMaxEpilogueStatsElements = int64_t(1) << 28;
 
 FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
   int64_t warpLimit = kDefaultWarpSetLimit, splitChunk = kDefaultSplitChunk;
@@ -34,6 +37,94 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
   return get(kernel, warpLimit, splitChunk);
 }
 
+/// The first op of a kernel without a convolution that is not a constant,
+/// as a normalisation (null if it is none).
+static NormalizationOpInterface normRootOf(KernelOp kernel) {
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    return dyn_cast<NormalizationOpInterface>(op);
+  }
+  return {};
+}
+
+KernelOp KernelPlan::statsProducer(KernelOp k) {
+  if (!k->hasAttr(kPlanEpilogueStatsAttr))
+    return {};
+  NormalizationOpInterface root = normRootOf(k);
+  auto arg = root ? dyn_cast<BlockArgument>(root->getOperand(0))
+                  : BlockArgument();
+  if (!arg)
+    return {};
+  return k.getInputs()[arg.getArgNumber()].getDefiningOp<KernelOp>();
+}
+
+/// The convolution kernel whose epilogue can write the partial statistics
+/// of normalisation kernel `k`, or null: the normalisation has moment
+/// statistics over all non-batch dims of a convolution kernel's f32 result
+/// (every conv block holds one batch element, so each of its (set, block)
+/// parts is a box of the tile).
+static KernelOp epilogueStatsCandidate(KernelOp k) {
+  NormalizationOpInterface root = normRootOf(k);
+  if (!root || !root.hasMomentStatistics())
+    return {};
+  auto arg = dyn_cast<BlockArgument>(root->getOperand(0));
+  if (!arg)
+    return {};
+  auto producer = k.getInputs()[arg.getArgNumber()].getDefiningOp<KernelOp>();
+  if (!producer || kernelKindOf(producer) != KernelKind::Convolution ||
+      !producer.getConfig())
+    return {};
+  auto ty = cast<RankedTensorType>(arg.getType());
+  if (ty != producer.getResult().getType() || !ty.getElementType().isF32() ||
+      ty.getRank() < 3)
+    return {};
+  // Warps write the records (shuffle reductions over whole warps).
+  FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
+  if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
+    return {};
+  SmallVector<int64_t> dims = root.getReducedDims();
+  if (dims.size() != static_cast<size_t>(ty.getRank() - 1) || dims.front() != 1)
+    return {};
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d != static_cast<int64_t>(i) + 1)
+      return {};
+  int64_t groups = root.getChannelGroups();
+  if (groups < 1 || ty.getDimSize(1) % groups != 0)
+    return {};
+  return producer;
+}
+
+EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups) {
+  FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(conv);
+  assert(succeeded(a) && conv.getConfig() && "a tiled convolution kernel");
+  TileConfigAttr cfg = *conv.getConfig();
+  LaunchPlan launch = LaunchPlan::get(*a, cfg);
+  EpilogueStatsLayout l;
+  l.batch = a->geom.n;
+  l.groups = groups;
+  l.channelsPerGroup = a->geom.cout / groups;
+  l.tileC = cfg.getTileC();
+  l.numCTiles = launch.numCTiles;
+  l.spatialBlocks = launch.numWTiles * launch.numHBlocks * a->geom.out[0];
+  l.elementType = conv.getResult().getType().getElementType();
+  for (int64_t g = 0; g < groups; ++g)
+    l.tilesPerGroup = std::max(l.tilesPerGroup, l.tilesOf(g));
+  for (int64_t ct = 0; ct < l.numCTiles; ++ct) {
+    int64_t c0 = ct * l.tileC, c1 = std::min(c0 + l.tileC, a->geom.cout);
+    l.groupsPerTile = std::max(l.groupsPerTile, (c1 - 1) / l.channelsPerGroup -
+                                                    c0 / l.channelsPerGroup + 1);
+  }
+  l.partsPerBlock = std::max<int64_t>(1, launch.threads / 32 / l.groupsPerTile);
+  return l;
+}
+
+int64_t NormLayout::partialsElems() const {
+  if (mode == Mode::Epilogue)
+    return producerStats->elements();
+  return mode == Mode::Split ? outer * parts * stats : 0;
+}
+
 FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
                                       int64_t splitChunk) {
   if (warpLimit < 1 || splitChunk < 4)
@@ -41,12 +132,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
                               ">= 4, got ")
            << warpLimit << " and " << splitChunk;
   NormLayout l;
-  for (Operation &op : kernel.getBody().front()) {
-    if (isa<arith::ConstantOp>(op))
-      continue;
-    l.root = dyn_cast<NormalizationOpInterface>(op);
-    break;
-  }
+  l.root = normRootOf(kernel);
   if (!l.root)
     return kernel.emitOpError("expected a normalisation as the first op of a "
                               "kernel without a convolution");
@@ -79,20 +165,33 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.statsType = ty.getElementType();
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
     return l.root->emitOpError("has an empty reduction set or none");
-  if (l.inner > 1) {
-    l.mode = Mode::Column;
-  } else if (l.len <= warpLimit) {
-    l.mode = Mode::Warp;
-  } else {
-    l.mode = Mode::Split;
-    // Chunks of at most `splitChunk`, and enough blocks for a few waves of
-    // an H100 (132 SMs) when there are few sets, down to 1K-element chunks.
+  // Chunks of at most `splitChunk`, and enough blocks for a few waves of an
+  // H100 (132 SMs) when there are few sets, down to 1K-element chunks.
+  auto splitSets = [&] {
     int64_t parts = std::max(
         llvm::divideCeil(l.len, splitChunk),
         std::min(llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
                  llvm::divideCeil(kSplitTargetBlocks, l.outer)));
     l.chunk = llvm::alignTo(llvm::divideCeil(l.len, parts), 4);
     l.parts = llvm::divideCeil(l.len, l.chunk);
+  };
+  if (kernel->hasAttr(kPlanEpilogueStatsAttr)) {
+    KernelOp producer = KernelPlan::statsProducer(kernel);
+    if (!producer || epilogueStatsCandidate(kernel) != producer)
+      return kernel.emitOpError("takes its statistics from a convolution "
+                                "kernel's epilogue, but its input is not "
+                                "such a kernel's result normalised over all "
+                                "non-batch dims");
+    l.mode = Mode::Epilogue;
+    l.producerStats = EpilogueStatsLayout::get(producer, groups);
+    splitSets();
+  } else if (l.inner > 1) {
+    l.mode = Mode::Column;
+  } else if (l.len <= warpLimit) {
+    l.mode = Mode::Warp;
+  } else {
+    l.mode = Mode::Split;
+    splitSets();
   }
   return l;
 }
@@ -117,6 +216,10 @@ std::optional<int64_t> KernelPlan::resultBuffer(KernelOp k) {
 
 std::optional<int64_t> KernelPlan::partialsBuffer(KernelOp k) {
   return intAttr(k, kPlanPartialsAttr);
+}
+
+std::optional<int64_t> KernelPlan::statsGroups(KernelOp k) {
+  return intAttr(k, kPlanStatsGroupsAttr);
 }
 
 FailureOr<KernelPlan> KernelPlan::read(func::FuncOp func) {
@@ -216,6 +319,14 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
              << " per set: partial statistics, then "
              << "combine + normalise";
           break;
+        case NormLayout::Mode::Epilogue:
+          os << "partial statistics from "
+             << statsProducer(k).getKernelName() << "'s epilogue ("
+             << l->producerStats->spatialBlocks * l->producerStats->tilesPerGroup
+             << " per set), " << l->parts << " block"
+             << (l->parts == 1 ? "" : "s")
+             << " per set: combine + normalise";
+          break;
         }
       }
     }
@@ -236,8 +347,15 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
     names[k.getResult()] = out;
     os << "\n    writes " << out << " (" << typeStr(k.getResult().getType())
        << ")";
-    if (std::optional<int64_t> p = partialsBuffer(k))
-      os << ", partial statistics b" << *p;
+    if (std::optional<int64_t> p = partialsBuffer(k)) {
+      if (std::optional<int64_t> g = statsGroups(k))
+        os << ", partial statistics of " << *g << " group"
+           << (*g == 1 ? "" : "s") << " per sample to b" << *p;
+      else if (k->hasAttr(kPlanEpilogueStatsAttr))
+        os << ", reads partial statistics b" << *p;
+      else
+        os << ", partial statistics b" << *p;
+    }
     os << "\n";
   }
 }
@@ -278,10 +396,42 @@ struct PlanKernelsPass
       return slots.size() - 1;
     };
     Builder b(func.getContext());
-    for (auto [i, k] : llvm::enumerate(steps)) {
-      int64_t step = i;
+    // Normalisations whose statistics the producing convolution's epilogue
+    // writes: consumer -> producer, producer -> consumer (one each).
+    DenseMap<Operation *, KernelOp> statsConsumerOf;
+    for (KernelOp k : steps) {
       k->removeAttr(kPlanResultBufferAttr);
       k->removeAttr(kPlanPartialsAttr);
+      k->removeAttr(kPlanStatsGroupsAttr);
+      k->removeAttr(kPlanEpilogueStatsAttr);
+    }
+    if (epilogueStats)
+      for (KernelOp k : steps) {
+        if (kernelKindOf(k) != KernelKind::Normalization)
+          continue;
+        KernelOp producer = epilogueStatsCandidate(k);
+        if (!producer || statsConsumerOf.count(producer))
+          continue;
+        int64_t groups = normRootOf(k).getChannelGroups();
+        EpilogueStatsLayout layout = EpilogueStatsLayout::get(producer, groups);
+        if (layout.elements() > kMaxEpilogueStatsElements)
+          continue;
+        statsConsumerOf[producer] = k;
+        k->setAttr(kPlanEpilogueStatsAttr, b.getUnitAttr());
+        producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
+      }
+    for (auto [i, k] : llvm::enumerate(steps)) {
+      int64_t step = i;
+      if (KernelOp consumer = statsConsumerOf.lookup(k)) {
+        // The workspace lives from this kernel to its reader.
+        EpilogueStatsLayout layout = EpilogueStatsLayout::get(
+            k, *KernelPlan::statsGroups(k));
+        PlanBuffer p{PlanBuffer::Role::Partials, layout.elementType,
+                     layout.elements(), step, stepOf.lookup(consumer)};
+        int64_t idx = assign(p);
+        k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
+        consumer->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
+      }
       if (kernelKindOf(k) == KernelKind::Normalization) {
         k->setAttr(kPlanWarpLimitAttr, b.getI64IntegerAttr(warpSetLimit));
         k->setAttr(kPlanSplitChunkAttr, b.getI64IntegerAttr(splitChunk));

@@ -57,6 +57,11 @@ def Fuse_NormalizationOpInterface : OpInterface<"NormalizationOpInterface"> {
       "Statistics per reduction set (2: max and sum, or mean and 1/std).",
       "int64_t", "getNumStatistics", (ins), [{}], [{ return 2; }]>,
     InterfaceMethod<
+      "True if the statistics are moments (mean and variance: the partials "
+      "of any subset of a set merge with Chan's formula, whichever blocks "
+      "computed them); false for a max and a sum of exponentials.",
+      "bool", "hasMomentStatistics", (ins), [{}], [{ return true; }]>,
+    InterfaceMethod<
       "Evaluates the op in double precision: `operands` are the dense "
       "row-major contents of the op's operands (in order, absent optional "
       "operands omitted), `out` the result's, of the result's shape.",

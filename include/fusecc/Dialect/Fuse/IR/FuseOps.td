@@ -169,7 +169,8 @@ def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
 //===----------------------------------------------------------------------===//
 
 def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType,
-    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface>]> {
+    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface,
+                              ["hasMomentStatistics"]>]> {
   let summary = "Softmax along one dim";
   let description = [{
     `exp(x - max) / sum(exp(x - max))` along `dim` (0 <= dim < rank).

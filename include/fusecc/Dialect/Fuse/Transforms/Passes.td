@@ -88,7 +88,12 @@ def FusePlanKernels : Pass<"fuse-plan-kernels", "::mlir::func::FuncOp"> {
     function does not return (an intermediate; a buffer is reused by a
     later intermediate of the same element type once its last reader has
     run), and a partial-statistics workspace for each normalisation kernel
-    whose reduction sets are split over several blocks. The function gets
+    whose reduction sets are split over several blocks. A normalisation
+    over all non-batch dims (group_norm, layer_norm over C and the spatial
+    dims) of a convolution kernel's result takes its partials from that
+    kernel's epilogue instead (`epilogue-stats`): each conv block writes the
+    statistics of its part of every set it meets, and the normalisation
+    kernel merges them and reads the result once. The function gets
     `fuse.plan.buffers` (role, element type, elements, first and last step
     of each buffer); a kernel gets `fuse.plan.result` (the buffer of its
     result) and `fuse.plan.partials`. `fusecc --emit=plan` prints it.
@@ -100,6 +105,10 @@ def FusePlanKernels : Pass<"fuse-plan-kernels", "::mlir::func::FuncOp"> {
     Option<"splitChunk", "split-chunk", "int64_t", "16384",
            "Elements per block of a reduction set split over blocks (before "
            "balancing; a multiple of 4 is used)">,
+    Option<"epilogueStats", "epilogue-stats", "bool", "true",
+           "A normalisation over all non-batch dims of a convolution "
+           "kernel's result takes its partial statistics from that kernel's "
+           "epilogue (the result is read once, not twice)">,
   ];
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
 }

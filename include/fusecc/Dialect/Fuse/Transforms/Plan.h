@@ -23,6 +23,13 @@ constexpr llvm::StringLiteral kPlanResultBufferAttr = "fuse.plan.result";
 constexpr llvm::StringLiteral kPlanPartialsAttr = "fuse.plan.partials";
 constexpr llvm::StringLiteral kPlanWarpLimitAttr = "fuse.plan.warp_set_limit";
 constexpr llvm::StringLiteral kPlanSplitChunkAttr = "fuse.plan.split_chunk";
+/// On a convolution kernel: the channel groups of the normalisation whose
+/// partial statistics its epilogue writes (to its `fuse.plan.partials`).
+constexpr llvm::StringLiteral kPlanStatsGroupsAttr = "fuse.plan.stats_groups";
+/// On a normalisation kernel: its statistics come from the epilogue of the
+/// convolution kernel that computes its input (`NormLayout::Mode::Epilogue`).
+constexpr llvm::StringLiteral kPlanEpilogueStatsAttr =
+    "fuse.plan.epilogue_stats";
 
 /// The attribute on a host function's `memref.alloc` that names the
 /// workspace's role in the bundle (docs/bundle.md): `scratch`,
@@ -39,6 +46,45 @@ constexpr int64_t kDefaultWarpSetLimit = 4096;
 /// Elements per block of a split reduction set, before balancing.
 constexpr int64_t kDefaultSplitChunk = 16384;
 
+/// The partial statistics a convolution kernel's epilogue writes for a
+/// normalisation over all non-batch dims of its result with `groups`
+/// channel groups (group_norm; layer_norm over C and the spatial dims).
+/// A block (batch n, spatial block s, channel tile ct) splits its part of
+/// every group g its channels meet between `partsPerBlock` warps, each of
+/// which writes one record, record (((n groups + g) spatialBlocks + s)
+/// tilesPerGroup + ct - firstTile(g)) partsPerBlock + part: the count of
+/// its elements, a shift (the group's first element in the tile), their
+/// mean relative to the shift, and the sum of their squared deviations
+/// from that mean (M2). A record may count no element.
+struct EpilogueStatsLayout {
+  /// Values per record: count, shift, mean - shift, M2.
+  static constexpr int64_t kRecordSize = 4;
+  int64_t batch = 0, groups = 0, channelsPerGroup = 0;
+  int64_t tileC = 0, numCTiles = 0;
+  /// Blocks per batch element and channel tile: W tiles x H blocks x depth.
+  int64_t spatialBlocks = 0;
+  /// The most channel tiles one group meets.
+  int64_t tilesPerGroup = 0;
+  /// The most groups one channel tile meets, and the warps that share the
+  /// part of one group (`warps / partsPerBlock` teams take the groups in
+  /// turn).
+  int64_t groupsPerTile = 0, partsPerBlock = 1;
+  mlir::Type elementType;
+
+  int64_t firstTile(int64_t g) const {
+    return g * channelsPerGroup / tileC;
+  }
+  int64_t tilesOf(int64_t g) const {
+    return ((g + 1) * channelsPerGroup - 1) / tileC - firstTile(g) + 1;
+  }
+  int64_t records() const {
+    return batch * groups * spatialBlocks * tilesPerGroup * partsPerBlock;
+  }
+  int64_t elements() const { return records() * kRecordSize; }
+  /// The layout of convolution kernel `conv` (tiled) for `groups` groups.
+  static EpilogueStatsLayout get(KernelOp conv, int64_t groups);
+};
+
 /// How a normalisation kernel (`KernelKind::Normalization`) covers its
 /// reduction sets. The sets of the root op are `outer x inner` runs of
 /// `len` elements: element j of set (o, i) is at (o len + j) inner + i of
@@ -54,6 +100,12 @@ struct NormLayout {
     /// inner > 1: one thread per set, consecutive threads on consecutive
     /// inner positions (coalesced), one kernel.
     Column,
+    /// inner == 1, the input computed by a convolution kernel whose blocks
+    /// each hold one batch element: that kernel's epilogue writes partial
+    /// statistics of every (set, block) pair (`EpilogueStatsLayout`), and
+    /// `parts` blocks per set combine them and normalise their chunk. The
+    /// input is read once.
+    Epilogue,
   };
   Mode mode = Mode::Warp;
   NormalizationOpInterface root;
@@ -66,7 +118,10 @@ struct NormLayout {
   /// Element type of the partial statistics.
   mlir::Type statsType;
 
-  int64_t partialsElems() const { return outer * parts * stats; }
+  /// Epilogue: where the producer's partial statistics lie.
+  std::optional<EpilogueStatsLayout> producerStats;
+
+  int64_t partialsElems() const;
   /// The layout under the limits recorded by fuse-plan-kernels (defaults
   /// where none are).
   static llvm::FailureOr<NormLayout> get(KernelOp kernel);
@@ -97,8 +152,14 @@ struct KernelPlan {
   static llvm::FailureOr<KernelPlan> read(mlir::func::FuncOp func);
   /// The buffer holding kernel `k`'s result when it is an intermediate.
   static std::optional<int64_t> resultBuffer(KernelOp k);
-  /// The partials workspace of a split normalisation kernel.
+  /// The partials workspace of a split normalisation kernel, or the one a
+  /// convolution kernel's epilogue writes statistics to.
   static std::optional<int64_t> partialsBuffer(KernelOp k);
+  /// The channel groups of the statistics `k`'s epilogue writes, if any.
+  static std::optional<int64_t> statsGroups(KernelOp k);
+  /// The convolution kernel whose epilogue writes the statistics of
+  /// normalisation kernel `k` (Epilogue mode), or null.
+  static KernelOp statsProducer(KernelOp k);
   /// Human-readable listing (`fusecc --emit=plan`).
   void print(mlir::func::FuncOp func, llvm::raw_ostream &os) const;
 };
