@@ -333,7 +333,14 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
     os << ")\n    reads";
     for (Value in : k.getInputs()) {
       auto it = names.find(in);
-      os << " " << (it != names.end() ? it->second : std::string("?"));
+      if (it != names.end()) {
+        os << " " << it->second;
+        continue;
+      }
+      // A tensor constant (an imported model's weights): its name if any.
+      Operation *def = in.getDefiningOp();
+      auto n = def ? def->getAttrOfType<StringAttr>("fuse.name") : StringAttr();
+      os << " " << (n ? n.str() : def ? std::string("constant") : "?");
     }
     std::string out;
     if (std::optional<int64_t> b = resultBuffer(k))
