@@ -10,19 +10,22 @@
 // A block holds one batch element, so its part of a group is a box of the
 // tile: the valid rows x the group's channels in the tile x the valid
 // positions. The warps form teams of `partsPerBlock`; team t takes the
-// tile's groups t, t + teams, ...; the warps of a team take the box's lines
-// (row, channel) in turn and their lanes consecutive positions (conflict-free
-// tile reads). Each warp computes, over its elements, the sum relative to
-// a shift (the group's first element in the tile), the mean from it, then
-// the squared deviations from that mean (two passes over shared memory, no
-// cancellation), reduces them with shuffles, and lane 0 writes the record
-// (count, shift, mean - shift, M2). All control flow is uniform per warp.
+// tile's groups t, t + teams, ...; the warps of a team take the box's
+// channels in chunks, row by row, their lanes consecutive positions of a
+// line (a warp covers several short lines at once): conflict-free tile
+// reads, all loads of an iteration independent, no run-time division. Each
+// warp sums, over its elements, d = v - shift and d^2 (the shift is the
+// group's first element in the tile, so the data are centred up to a few
+// standard deviations and S2 - S1^2 / n keeps its digits), reduces them
+// with shuffles, and lane 0 writes the record (count, shift, mean - shift,
+// M2). All control flow is uniform per warp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace fusecc;
@@ -30,6 +33,10 @@ using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
 namespace {
+
+/// Steps of lines a warp reduces per iteration, at least (independent loads
+/// and accumulators; more where a line takes few positions per lane).
+constexpr int64_t kLinesPerIteration = 4;
 
 /// Sums `v` over the 32 lanes of a warp (every lane gets the sum).
 Value warpSum(EmitBuilder &b, Value v) {
@@ -87,53 +94,96 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
   Value cA = b.sub(maxU(b, cx.co0, b.mul(grp, cpg)), cx.co0);
   Value cB = b.sub(minU(b, cEnd, b.mul(b.add(grp, 1), cpg)), cx.co0);
   Value nc = b.sub(cB, cA);
-  Value lines = b.mul(rowsValid, nc);
   Value shift = cx.sload(cx.tileAddr(0, b.c(0), cA, b.c(0)));
 
-  // Sums term(v) over this warp's elements: lines part, part + parts, ...;
-  // positions lane, lane + 32, ...
-  auto sumOver = [&](function_ref<Value(Value)> term) {
-    auto lineLoop = scf::ForOp::create(b, part, lines, b.c(parts),
-                                       ValueRange{b.f(0.0)});
+  // One pass over this warp's elements, for each valid row: its channel
+  // chunks part, part + parts, ... of `chunk` channels (U steps of `perStep`
+  // lines: a line takes `lanesPerLine` lanes, each on positions p, p +
+  // lanesPerLine, ..., unrolled), so that the loads of an iteration are
+  // independent and no index is divided at run time; U pairs of
+  // accumulators. Sums are of d = v - shift and d^2; M2 = S2 - S1^2 / n
+  // loses only (1 + ((mean - shift) / std)^2) ulps, the shift being an
+  // element of the set.
+  const int64_t lineWidth = cx.tileLineWidth();
+  const int64_t lanesPerLine =
+      std::min<int64_t>(32, llvm::PowerOf2Ceil(lineWidth));
+  const int64_t perStep = 32 / lanesPerLine;
+  const int64_t positions = llvm::divideCeil(lineWidth, lanesPerLine);
+  const int64_t unroll = std::max<int64_t>(
+      kLinesPerIteration, llvm::divideCeil(2 * kLinesPerIteration, positions));
+  const int64_t chunk = unroll * perStep;
+  Value subLine = b.divu(lane, lanesPerLine);
+  Value pos0 = b.remu(lane, lanesPerLine);
+  // This lane's positions (clamped into the line) and whether each is valid.
+  SmallVector<Value> posAt, posValid;
+  for (int64_t j = 0; j < positions; ++j) {
+    Value pos = b.add(pos0, lanesPerLine * j);
+    posValid.push_back(b.cmp(arith::CmpIPredicate::ult, pos, width));
+    posAt.push_back(arith::SelectOp::create(b, posValid.back(), pos, b.c(0)));
+  }
+  SmallVector<Value> init(2 * unroll, b.f(0.0));
+  auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(1), init);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(rowLoop.getBody());
+    Value r = rowLoop.getInductionVar();
+    auto chunkLoop =
+        scf::ForOp::create(b, b.mul(part, chunk), nc, b.c(parts * chunk),
+                           rowLoop.getRegionIterArgs());
     {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(lineLoop.getBody());
-      Value line = lineLoop.getInductionVar();
-      Value r = arith::DivUIOp::create(b, line, nc);
-      Value cl = b.add(cA, arith::RemUIOp::create(b, line, nc));
-      auto posLoop =
-          scf::ForOp::create(b, lane, width, b.c(32),
-                             ValueRange{lineLoop.getRegionIterArgs()[0]});
-      {
-        OpBuilder::InsertionGuard g3(b);
-        b.setInsertionPointToStart(posLoop.getBody());
-        Value v = cx.sload(cx.tileAddr(0, r, cl, posLoop.getInductionVar()));
-        scf::YieldOp::create(
-            b, ValueRange{arith::AddFOp::create(
-                   b, posLoop.getRegionIterArgs()[0], term(v))});
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(chunkLoop.getBody());
+      SmallVector<Value> acc(chunkLoop.getRegionIterArgs());
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value c = b.add(b.add(chunkLoop.getInductionVar(), u * perStep),
+                        subLine);
+        Value lineValid = b.cmp(arith::CmpIPredicate::ult, c, nc);
+        Value cl = b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
+        Value base = cx.tileAddr(0, r, cl, b.c(0));
+        for (int64_t j = 0; j < positions; ++j) {
+          Value v = cx.sload(b.add(base, posAt[j]));
+          Value d = arith::SelectOp::create(
+              b, b.andI(lineValid, posValid[j]),
+              arith::SubFOp::create(b, v, shift), b.f(0.0));
+          acc[2 * u] = arith::AddFOp::create(b, acc[2 * u], d);
+          acc[2 * u + 1] = math::FmaOp::create(b, d, d, acc[2 * u + 1]);
+        }
       }
-      scf::YieldOp::create(b, posLoop.getResults());
+      scf::YieldOp::create(b, acc);
     }
-    return warpSum(b, lineLoop.getResult(0));
-  };
+    scf::YieldOp::create(b, chunkLoop.getResults());
+  }
+  Value s1 = rowLoop.getResult(0), s2 = rowLoop.getResult(1);
+  for (int64_t u = 1; u < unroll; ++u) {
+    s1 = arith::AddFOp::create(b, s1, rowLoop.getResult(2 * u));
+    s2 = arith::AddFOp::create(b, s2, rowLoop.getResult(2 * u + 1));
+  }
+  s1 = warpSum(b, s1);
+  s2 = warpSum(b, s2);
 
-  // This warp's lines: ceil((lines - part) / parts), 0 when part >= lines.
-  Value myLines = b.divu(b.sub(b.add(lines, b.c(parts - 1)), part), parts);
+  // This warp's elements: valid rows x its channels x the width. Every
+  // round of parts x chunk channels gives it `chunk`; of the rest, those
+  // past part x chunk, at most `chunk`.
+  const int64_t round = parts * chunk;
+  Value rest = b.remu(nc, round), mine = b.mul(part, chunk);
+  Value extra = arith::SelectOp::create(
+      b, b.cmp(arith::CmpIPredicate::ugt, rest, mine),
+      arith::MinUIOp::create(b, b.sub(rest, mine), b.c(chunk)), b.c(0));
+  Value myChannels = b.add(b.mul(b.divu(nc, round), chunk), extra);
   Value count = arith::MulFOp::create(
       b,
       arith::UIToFPOp::create(
-          b, f, arith::IndexCastUIOp::create(b, b.getI64Type(), myLines)),
+          b, f,
+          arith::IndexCastUIOp::create(b, b.getI64Type(),
+                                       b.mul(myChannels, rowsValid))),
       widthF);
-  Value s1 = sumOver([&](Value v) { return arith::SubFOp::create(b, v, shift); });
   Value nonEmpty =
       arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count, b.f(0.0));
   Value delta = arith::SelectOp::create(
       b, nonEmpty, arith::DivFOp::create(b, s1, count), b.f(0.0));
-  Value m2 = sumOver([&](Value v) {
-    Value d = arith::SubFOp::create(b, arith::SubFOp::create(b, v, shift),
-                                    delta);
-    return arith::MulFOp::create(b, d, d);
-  });
+  Value m2 = arith::MaximumFOp::create(
+      b, arith::SubFOp::create(b, s2, arith::MulFOp::create(b, s1, delta)),
+      b.f(0.0));
 
   // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
   Value set = b.add(b.mul(cx.n, l.groups), grp);
