@@ -25,7 +25,7 @@ Value StandaloneContext::c(int64_t v) {
 }
 
 Value StandaloneContext::f(double v) {
-  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+  return arith::ConstantOp::create(b, b.getFloatAttr(elementType, v));
 }
 
 SmallVector<Value> StandaloneContext::coordsOf(Value flat,
@@ -121,7 +121,8 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
   ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
   gpu::GPUFuncOp func = createStandaloneFunc(
       b, gpuModule, kernel.getKernelName(), argTypes, kStandaloneThreads);
-  StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>()};
+  StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>(),
+                       kernel.getResult().getType().getElementType()};
   Block &body = kernel.getBody().front();
   for (auto [arg, mem] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = mem;

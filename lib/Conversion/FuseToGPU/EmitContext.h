@@ -199,6 +199,11 @@ struct EmitContext {
   Value clusterRank;
   bool clusterStartWaitDue = false;
 
+  /// A float constant of `elementType`.
+  Value constant(double v) {
+    return mlir::arith::ConstantOp::create(b,
+                                           b.getFloatAttr(elementType, v));
+  }
   /// f32 element `idx` of shared memory.
   Value sload(Value idx) { return mlir::memref::LoadOp::create(b, smem, idx); }
   void sstore(Value v, Value idx) {

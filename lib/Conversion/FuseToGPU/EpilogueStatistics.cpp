@@ -121,7 +121,7 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
     posValid.push_back(b.cmp(arith::CmpIPredicate::ult, pos, width));
     posAt.push_back(arith::SelectOp::create(b, posValid.back(), pos, b.c(0)));
   }
-  SmallVector<Value> init(2 * unroll, b.f(0.0));
+  SmallVector<Value> init(2 * unroll, cx.constant(0.0));
   auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(1), init);
   {
     OpBuilder::InsertionGuard g2(b);
@@ -144,7 +144,7 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
           Value v = cx.sload(b.add(base, posAt[j]));
           Value d = arith::SelectOp::create(
               b, b.andI(lineValid, posValid[j]),
-              arith::SubFOp::create(b, v, shift), b.f(0.0));
+              arith::SubFOp::create(b, v, shift), cx.constant(0.0));
           acc[2 * u] = arith::AddFOp::create(b, acc[2 * u], d);
           acc[2 * u + 1] = math::FmaOp::create(b, d, d, acc[2 * u + 1]);
         }
@@ -178,12 +178,12 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
                                        b.mul(myChannels, rowsValid))),
       widthF);
   Value nonEmpty =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count, b.f(0.0));
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count, cx.constant(0.0));
   Value delta = arith::SelectOp::create(
-      b, nonEmpty, arith::DivFOp::create(b, s1, count), b.f(0.0));
+      b, nonEmpty, arith::DivFOp::create(b, s1, count), cx.constant(0.0));
   Value m2 = arith::MaximumFOp::create(
       b, arith::SubFOp::create(b, s2, arith::MulFOp::create(b, s1, delta)),
-      b.f(0.0));
+      cx.constant(0.0));
 
   // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
   Value set = b.add(b.mul(cx.n, l.groups), grp);

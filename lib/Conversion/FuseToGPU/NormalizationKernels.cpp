@@ -60,7 +60,7 @@ struct NormEmitter {
   double eps = 0.0;
   Value x;      ///< The root's input, flat.
   Value out;    ///< The kernel's output, flat.
-  Value smem;   ///< kSharedFloats f32 (block reductions), or null.
+  Value smem;   ///< kSharedFloats statistics (block reductions), or null.
   /// Mean/variance: the set's first element; statistics are relative to it.
   Value shift;
   int64_t reductions = 0;
@@ -86,7 +86,7 @@ struct NormEmitter {
   Value expF(Value x) { return math::ExpOp::create(b, x); }
   Value toF(Value index) {
     return arith::UIToFPOp::create(
-        b, b.getF32Type(),
+        b, cx.elementType,
         arith::IndexCastUIOp::create(b, b.getI64Type(), index));
   }
   Value load(Value mem, Value i) {
@@ -353,7 +353,8 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     }
     gpu::GPUFuncOp func = createStandaloneFunc(b, gpuModule, name, argTypes,
                                                kStandaloneThreads);
-    StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>()};
+    StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>(),
+                         l.statsType};
     int64_t next = 0;
     for (BlockArgument arg : body.getArguments()) {
       if (statsOnly && arg != rootIn)
@@ -378,7 +379,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     Value raw = gpu::DynamicSharedMemoryOp::create(b, bytesTy);
     em.smem = memref::ViewOp::create(
         b,
-        MemRefType::get({kSharedFloats}, b.getF32Type(),
+        MemRefType::get({kSharedFloats}, l.statsType,
                         MemRefLayoutAttrInterface{}, wg),
         raw, cx.c(0), ValueRange{});
   };

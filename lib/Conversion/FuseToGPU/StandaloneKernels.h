@@ -47,8 +47,11 @@ struct StandaloneContext {
   mlir::gpu::GPUFuncOp func;
   /// Kernel body argument -> the memref argument of `func`.
   llvm::DenseMap<mlir::Value, mlir::Value> memOf;
+  /// The element type the kernel computes in (its result's).
+  mlir::Type elementType;
 
   mlir::Value c(int64_t v);
+  /// A float constant of `elementType`.
   mlir::Value f(double v);
   /// Row-major coordinates of flat index `flat` in `shape`.
   llvm::SmallVector<mlir::Value> coordsOf(mlir::Value flat,
