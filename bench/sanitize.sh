@@ -5,10 +5,11 @@
 #   TOOL: memcheck racecheck synccheck initcheck (default: all four).
 #
 # Builds the runtime like gpu_check.sh, then runs bench/gpu_check.py (check
-# only, no timing) on every bundle of DIR (default out/bundles) under each
-# compute-sanitizer tool, restricted to fusecc's kernels (names *_k<N>), and
-# prints one line per tool: its error summary. Exits 1 if any tool reports
-# an error or a check fails.
+# only, no timing) on every bundle of DIR (default out/bundles), one process
+# per bundle, under each compute-sanitizer tool, restricted to fusecc's
+# kernels (names *_k<N>). Writes one line per bundle to
+# $OUT/sanitize_<tool>.txt and prints one summary line per tool. Exits 1 if
+# any tool reports an error or a check fails.
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -24,8 +25,13 @@ build="${BUILD_DIR:-$repo/build-rt}"
 cmake -S "$repo/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target fusecc_runtime_shared >/dev/null || exit 1
 status=0
+# One process per bundle: the float64 reference of a full-size layer takes
+# tens of GB of device memory, and a checker holding several of them (with
+# the tools' own shadow memory) runs out.
+mapfile -t files < <(cd "$bundles" && ls -1 *.fcb)
 for tool in "${tools[@]}"; do
   log="$out/sanitize_$tool.txt"
+  : >"$log"
   # Only fusecc's kernels are instrumented, except for initcheck: it tracks
   # which bytes kernels wrote, so it must see PyTorch's kernels too (or it
   # reports their results, read back by .item(), as uninitialised).
@@ -35,14 +41,27 @@ for tool in "${tools[@]}"; do
   filter=(--kernel-name kns=_k0 --kernel-name kns=_k1 --kernel-name kns=_k2
     --kernel-name kns=_k3)
   [[ "$tool" == initcheck ]] && filter=()
-  compute-sanitizer --tool "$tool" "${filter[@]}" --error-exitcode 99 \
-    python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
-    --lib "$build/libfusecc_runtime.so" --no-time --out "$out/check-$tool" \
-    "$@" >"$log" 2>&1
-  rc=$?
-  summary=$(grep -E "ERROR SUMMARY" "$log" | tail -1)
-  checked=$(grep -E "checked, [0-9]+ passed" "$log" | tail -1)
-  echo "$tool: rc=$rc ${summary:-no summary} | ${checked:-no check line}"
-  ((rc == 0)) || status=1
+  errors=0 failed=0 passed=0
+  for f in "${files[@]}"; do
+    one="$out/$tool.${f%.fcb}.txt"
+    compute-sanitizer --tool "$tool" "${filter[@]}" --error-exitcode 99 \
+      python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
+      --lib "$build/libfusecc_runtime.so" --no-time --filter "$f:" \
+      --out "$out/check-$tool" "$@" >"$one" 2>&1
+    rc=$?
+    summary=$(grep -E "ERROR SUMMARY" "$one" | tail -1)
+    checked=$(grep -E "checked, [0-9]+ passed" "$one" | tail -1)
+    echo "$f: rc=$rc ${summary:-no summary} | ${checked:-no check line}" >>"$log"
+    n=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p' <<<"$summary")
+    errors=$((errors + ${n:-1}))
+    if ((rc == 0)) && [[ -n "$checked" ]]; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+    fi
+  done
+  echo "$tool: ${#files[@]} bundles, $passed clean and passing, $failed not" \
+    "($errors errors in all); per bundle: $log"
+  ((failed == 0)) || status=1
 done
 exit $status
