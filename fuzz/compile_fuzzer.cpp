@@ -49,8 +49,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 
   fusecc::PipelineOptions options;
-  options.precision = text.contains("tf32") ? "tf32" : "ieee";
-  options.chip = text.contains("sm_90a") ? "sm_90a" : "sm_90";
+  options.precision =
+      text.contains("tf32") ? fusecc::Precision::TF32 : fusecc::Precision::IEEE;
+  options.chip =
+      text.contains("sm_90a") ? fusecc::Chip::SM90a : fusecc::Chip::SM90;
   if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
         fusecc::buildFusionPipeline(pm, options);
       }))
@@ -76,8 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     internalError("the PTX pipeline");
   std::string bundle;
   llvm::raw_string_ostream os(bundle);
-  if (failed(fusecc::writeBundle(*module, *graphs, options.chip,
-                                 options.precision, os)))
+  if (failed(fusecc::writeBundle(*module, *graphs,
+                                 fusecc::toString(options.chip),
+                                 fusecc::toString(options.precision), os)))
     internalError("the bundle writer");
   return 0;
 }

@@ -187,14 +187,15 @@ Case generate(FuzzedDataProvider &fdp) {
   c.text = "func.func @g(" + sig + ") -> " + y + " {\n" + body + "  return " +
            value(v) + " : " + y + "\n}\n";
 
-  c.options.precision = fdp.ConsumeBool() ? "tf32" : "ieee";
-  if (c.options.precision == "tf32" && fdp.ConsumeBool()) {
-    c.options.chip = "sm_90a";
-    c.options.tileWgmma = 1;
+  c.options.precision =
+      fdp.ConsumeBool() ? fusecc::Precision::TF32 : fusecc::Precision::IEEE;
+  if (c.options.precision == fusecc::Precision::TF32 && fdp.ConsumeBool()) {
+    c.options.chip = fusecc::Chip::SM90a;
+    c.options.tileWgmma = fusecc::WgmmaChoice::Always;
   } else {
-    c.options.tileWgmma = 0;
+    c.options.tileWgmma = fusecc::WgmmaChoice::Never;
   }
-  c.options.tileMergeH = fdp.ConsumeBool() ? 1 : 0;
+  c.options.tileMergeH = fdp.ConsumeBool();
   return c;
 }
 
@@ -239,12 +240,12 @@ std::vector<Tensor> makeInputs(func::FuncOp f, uint64_t seed) {
 
 [[noreturn]] void finding(const Case &c, const std::string &what) {
   std::fprintf(stderr,
-               "graph_fuzzer: %s\n--- precision=%s chip=%s tile-wgmma=%lld "
-               "tile-merge-h=%lld\n%s",
-               what.c_str(), c.options.precision.c_str(),
-               c.options.chip.c_str(),
-               static_cast<long long>(c.options.tileWgmma),
-               static_cast<long long>(c.options.tileMergeH), c.text.c_str());
+               "graph_fuzzer: %s\n--- precision=%s chip=%s tile-wgmma=%s "
+               "tile-merge-h=%d\n%s",
+               what.c_str(), fusecc::toString(c.options.precision).data(),
+               fusecc::toString(c.options.chip).data(),
+               fusecc::toString(c.options.tileWgmma).data(),
+               c.options.tileMergeH ? 1 : 0, c.text.c_str());
   std::abort();
 }
 
@@ -313,7 +314,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     den += ref * ref;
   }
   double relL2 = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  double relTol = c.options.precision == "tf32" ? 2e-3 : 1e-5;
+  double relTol = c.options.precision == fusecc::Precision::TF32 ? 2e-3 : 1e-5;
   if (relL2 >= relTol)
     finding(c, "rel-L2 " + std::to_string(relL2) + " above " +
                    std::to_string(relTol));

@@ -39,22 +39,30 @@ void fusecc::registerAllDialectsAndTranslations(DialectRegistry &registry) {
 }
 
 namespace {
-/// The code generation options of the tools' command lines: the epilogue
-/// math and the tiling overrides (0: the cost model).
+/// The code generation options of the tools' command lines: the target,
+/// the epilogue math and the tiling overrides (0: the cost model).
 struct CodegenCLOptions {
   template <typename T>
   using Opt = llvm::cl::opt<T>;
+  Opt<fusecc::Precision> precision{
+      "precision", llvm::cl::desc("Convolution arithmetic"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::Precision::IEEE), fusecc::precisionValues()};
+  Opt<fusecc::Chip> chip{
+      "chip", llvm::cl::desc("Target GPU (wgmma needs sm_90a)"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::Chip::SM90), fusecc::chipValues()};
   Opt<std::string> tuningFile{
       "tuning",
       llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
                      "kernels whose tuning key it lists use them"),
       llvm::cl::value_desc("file"), llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init("")};
-  Opt<std::string> epilogueMath{
-      "epilogue-math",
-      llvm::cl::desc("Epilogue exp and reciprocal: auto (default: fast with "
-                     "--precision=tf32, exact with ieee) | exact | fast"),
-      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init("auto")};
+  Opt<fusecc::EpilogueMathMode> epilogueMath{
+      "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::EpilogueMathMode::Auto),
+      fusecc::epilogueMathValues()};
   Opt<int64_t> rows{"tile-rows",
                     llvm::cl::desc("Tensor-core rows per block: 1, 2, 4, 8 "
                                    "(8: wgmma only; default: cost model)"),
@@ -74,23 +82,20 @@ struct CodegenCLOptions {
                                      "1, 2, 4 (default: cost model)"),
                       llvm::cl::cat(fusecc::optionCategory()),
                       llvm::cl::init(0)};
-  Opt<int64_t> mergeH{"tile-merge-h",
-                      llvm::cl::desc("Tensor-core rounds stage all valid H "
-                                     "taps at once: 0 or 1 (default 0)"),
-                      llvm::cl::cat(fusecc::optionCategory()),
-                      llvm::cl::init(0)};
+  Opt<bool> mergeH{"tile-merge-h",
+                   llvm::cl::desc("Tensor-core rounds stage all valid H "
+                                  "taps at once (default: no)"),
+                   llvm::cl::cat(fusecc::optionCategory()),
+                   llvm::cl::init(false)};
   Opt<int64_t> threads{"tile-threads",
                        llvm::cl::desc("FMA-path threads per block (default: "
                                       "128)"),
                        llvm::cl::cat(fusecc::optionCategory()),
                        llvm::cl::init(0)};
-  Opt<int64_t> wgmma{"tile-wgmma",
-                     llvm::cl::desc("tf32 convolutions on Hopper wgmma: 1 "
-                                    "(needs --chip=sm_90a), 0 mma.sync "
-                                    "(default: wgmma on sm_90a for grids "
-                                    "of at least 132 blocks)"),
-                     llvm::cl::cat(fusecc::optionCategory()),
-                     llvm::cl::init(-1)};
+  Opt<fusecc::WgmmaChoice> wgmma{
+      "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::wgmmaChoiceValues()};
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
@@ -136,6 +141,8 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   if (!codegenCLOptions.isConstructed())
     return;
   const CodegenCLOptions &o = *codegenCLOptions;
+  options.precision = o.precision;
+  options.chip = o.chip;
   options.epilogueMath = o.epilogueMath;
   options.tuningFile = o.tuningFile;
   options.tileRows = o.rows;
@@ -156,63 +163,35 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
                                            bool forTarget,
                                            std::string &message) {
-  if (!isEpilogueMathMode(options.epilogueMath)) {
-    message = "--epilogue-math must be 'auto', 'exact' or 'fast', got '" +
-              options.epilogueMath + "'";
-    return failure();
-  }
-  if (options.tileWgmma < -1 || options.tileWgmma > 1) {
-    message = "--tile-wgmma must be -1 (the chip decides), 0 or 1, got " +
-              std::to_string(options.tileWgmma);
-    return failure();
-  }
-  if (forTarget && options.tileWgmma == 1 && options.chip != "sm_90a") {
-    message = "--tile-wgmma=1 needs --chip=sm_90a (wgmma is an sm_90a "
+  if (forTarget && options.tileWgmma == WgmmaChoice::Always &&
+      options.chip != Chip::SM90a) {
+    message = "--tile-wgmma=always needs --chip=sm_90a (wgmma is an sm_90a "
               "instruction), got '" +
-              options.chip + "'";
+              toString(options.chip).str() + "'";
     return failure();
   }
   return success();
 }
 
-bool fusecc::usesWgmma(const PipelineOptions &options) {
-  if (options.tileWgmma >= 0)
-    return options.tileWgmma == 1;
-  return options.chip == "sm_90a";
-}
-
 namespace {
-enum class PrecisionOpt { IEEE, TF32 };
-enum class ChipOpt { SM90, SM90a };
-enum class EpilogueMathOpt { Auto, Exact, Fast };
-
 /// Options of the registered `fusecc-pipeline` (graph -> gpu + launches),
-/// typed: a value outside an enum's list is a parse error naming the
-/// option.
+/// typed with the tools' enums and value lists: a value outside a list is
+/// a parse error naming the option.
 struct FuseccPipelineOptions
     : public PassPipelineOptions<FuseccPipelineOptions> {
-  Option<PrecisionOpt> precision{
+  Option<fusecc::Precision> precision{
       *this, "precision", llvm::cl::desc("Convolution arithmetic"),
-      llvm::cl::init(PrecisionOpt::IEEE),
-      llvm::cl::values(
-          clEnumValN(PrecisionOpt::IEEE, "ieee", "FP32 FMA"),
-          clEnumValN(PrecisionOpt::TF32, "tf32", "TF32 tensor cores"))};
-  Option<ChipOpt> chip{
+      llvm::cl::init(fusecc::Precision::IEEE), fusecc::precisionValues()};
+  Option<fusecc::Chip> chip{
       *this, "chip", llvm::cl::desc("Target chip (wgmma needs sm_90a)"),
-      llvm::cl::init(ChipOpt::SM90),
-      llvm::cl::values(clEnumValN(ChipOpt::SM90, "sm_90", "Hopper"),
-                       clEnumValN(ChipOpt::SM90a, "sm_90a",
-                                  "Hopper with wgmma"))};
-  Option<EpilogueMathOpt> epilogueMath{
+      llvm::cl::init(fusecc::Chip::SM90), fusecc::chipValues()};
+  Option<fusecc::EpilogueMathMode> epilogueMath{
       *this, "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
-      llvm::cl::init(EpilogueMathOpt::Auto),
-      llvm::cl::values(
-          clEnumValN(EpilogueMathOpt::Auto, "auto",
-                     "fast with tf32, exact with ieee"),
-          clEnumValN(EpilogueMathOpt::Exact, "exact",
-                     "libdevice expf, IEEE reciprocal"),
-          clEnumValN(EpilogueMathOpt::Fast, "fast",
-                     "ex2.approx, rcp.approx"))};
+      llvm::cl::init(fusecc::EpilogueMathMode::Auto),
+      fusecc::epilogueMathValues()};
+  Option<fusecc::WgmmaChoice> wgmma{
+      *this, "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
+      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::wgmmaChoiceValues()};
   Option<std::string> tuningFile{
       *this, "tuning-file",
       llvm::cl::desc("JSON file of measured tile choices"),
@@ -232,12 +211,10 @@ void fusecc::registerAllPasses() {
       "fuse graph -> kernels, tiles, plan -> gpu.func kernels + launches",
       [](OpPassManager &pm, const FuseccPipelineOptions &o) {
         PipelineOptions options;
-        options.precision = o.precision == PrecisionOpt::TF32 ? "tf32" : "ieee";
-        options.chip = o.chip == ChipOpt::SM90a ? "sm_90a" : "sm_90";
-        options.epilogueMath = o.epilogueMath == EpilogueMathOpt::Fast ? "fast"
-                               : o.epilogueMath == EpilogueMathOpt::Exact
-                                   ? "exact"
-                                   : "auto";
+        options.precision = o.precision;
+        options.chip = o.chip;
+        options.epilogueMath = o.epilogueMath;
+        options.tileWgmma = o.wgmma;
         options.tuningFile = o.tuningFile;
         buildFusionPipeline(pm, options);
         buildGPUPipeline(pm, options);
@@ -256,9 +233,10 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.warpsC = options.tileWarpsC;
   tile.mergeHTaps = options.tileMergeH;
   tile.tuningFile = options.tuningFile;
-  // --tile-wgmma=1 forces wgmma wherever it fits; the sm_90a default (2)
-  // keeps kernels whose grid is smaller than one wave on mma.sync.
-  tile.wgmma = !usesWgmma(options) ? 0 : options.tileWgmma == 1 ? 1 : 2;
+  // --tile-wgmma=always forces wgmma wherever it fits; the sm_90a default
+  // (fills-grid) keeps kernels whose grid is smaller than one wave on
+  // mma.sync.
+  tile.wgmma = wgmmaModeFor(options.tileWgmma, options.chip);
   tile.wgmmaSplit = options.tileWgmmaSplit;
   tile.clusterC = options.tileClusterC;
   if (options.tileThreads)
@@ -307,7 +285,7 @@ FailureOr<std::string> fusecc::findLibdevice(const PipelineOptions &options,
 void fusecc::buildNVVMPipeline(OpPassManager &pm,
                                const PipelineOptions &options) {
   GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
+  target.chip = toString(options.chip).str();
   target.optLevel = options.optLevel;
 
   pm.addPass(createGpuNVVMAttachTarget(target));

@@ -1,7 +1,10 @@
 // RUN: fusecc-opt %s --fusecc-pipeline='precision=tf32 chip=sm_90a' | FileCheck %s
 // RUN: fusecc-opt %s --fusecc-pipeline | FileCheck %s --check-prefix=IEEE
 // RUN: not fusecc-opt %s --fusecc-pipeline='precision=fp16' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not fusecc-opt %s --fusecc-pipeline='chip=sm_80' 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not fusecc-opt %s --fusecc-pipeline='chip=gfx90a' 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not fusecc-opt %s --fusecc-pipeline='epilogue-math=approx' 2>&1 | FileCheck %s --check-prefix=BADMATH
+// RUN: not fusecc-opt %s --fusecc-pipeline='tile-wgmma=2' 2>&1 | FileCheck %s --check-prefix=BADWGMMA
+// RUN: fusecc-opt %s --fusecc-pipeline='precision=tf32 chip=sm_90a tile-wgmma=always epilogue-math=exact' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASSES
 
 // The registered pipeline runs kernel formation, tiling, the plan and the
 // GPU lowering by name, with typed (enum) options: a conv + gelu kernel,
@@ -21,8 +24,14 @@
 // IEEE-NOT: nvgpu.mma.sync
 // IEEE: gpu.func @conv_gn_k1
 
-// BAD: for the --precision option: Cannot find option named 'fp16'!
-// BADCHIP: for the --chip option: Cannot find option named 'sm_80'!
+// The options take the tools' enums and value lists (fusecc/Support/Options.h)
+// and reach the passes' typed options.
+// BAD: fusecc-opt: for the --precision option: 'fp16' is not a valid value (expected one of 'ieee', 'tf32')
+// BADCHIP: fusecc-opt: for the --chip option: 'gfx90a' is not a valid value (expected one of 'sm_80', 'sm_90', 'sm_90a')
+// BADMATH: fusecc-opt: for the --epilogue-math option: 'approx' is not a valid value (expected one of 'auto', 'exact', 'fast')
+// BADWGMMA: fusecc-opt: for the --tile-wgmma option: '2' is not a valid value (expected one of 'auto', 'never', 'always', '-1', '0', '1')
+// PASSES: fuse-tile-kernels{{{.*}} merge-h-taps=false precision=tf32 {{.*}} wgmma=always {{.*}}}
+// PASSES: fuse-convert-to-gpu{epilogue-math=exact}
 func.func @conv_gn(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x5x5xf32> {
   %c = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
   %r = fuse.gelu %c : tensor<2x8x5x5xf32>

@@ -1,6 +1,6 @@
 //===- fusecc-check.cpp - check generated kernels on the CPU --------------===//
 //
-// fusecc-check graph.mlir [--precision=ieee|tf32] [--seed=N]
+// fusecc-check graph.mlir [--precision=ieee|tf32] [--chip=...] [--seed=N]
 //
 // For every graph function: makes deterministic random inputs, evaluates the
 // graph with the double-precision reference, compiles it with the fusion and
@@ -43,9 +43,6 @@ namespace {
 cl::opt<std::string> inputFile(cl::Positional,
                                cl::cat(fusecc::optionCategory()),
                                cl::desc("<graph.mlir>"), cl::Required);
-cl::opt<std::string> precision("precision", cl::cat(fusecc::optionCategory()),
-                               cl::desc("Convolution arithmetic: ieee | tf32"),
-                               cl::init("ieee"));
 cl::opt<uint64_t> seed("seed", cl::cat(fusecc::optionCategory()),
                        cl::desc("Seed of the random inputs"), cl::init(1));
 cl::opt<bool> referenceOnly("reference-only", cl::cat(fusecc::optionCategory()),
@@ -267,14 +264,10 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 1;
   if (simulateOnly)
     return simulate(*module);
-  if (precision != "ieee" && precision != "tf32") {
-    errs() << "fusecc-check: error: --precision must be 'ieee' or 'tf32'\n";
-    return 1;
-  }
   // Options first: a bad one is reported before the (long) reference runs.
+  // Precision, chip and tiling choices to check, as fusecc takes them
+  // (tuning file, knobs).
   fusecc::PipelineOptions options;
-  options.precision = precision;
-  // Tiling choices to check, as fusecc takes them (tuning file, knobs).
   fusecc::applyCodegenCLOptions(options);
   if (std::string message; failed(fusecc::verifyCodegenOptions(
           options, /*forTarget=*/false, message))) {
@@ -347,7 +340,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 0;
   }
 
-  const double relTol = precision == "tf32" ? 2e-3 : 1e-5;
+  const double relTol =
+      options.precision == fusecc::Precision::TF32 ? 2e-3 : 1e-5;
   bool allPass = true;
   for (Case &c : cases) {
     StringRef name = c.func.getSymName();
@@ -410,9 +404,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
              << ": " << (pass ? "PASS" : "FAIL") << " rel-L2 "
              << format("%.3e", cmp.relL2) << " max-abs "
              << format("%.3e", cmp.maxAbs) << " non-finite " << cmp.nonFinite
-             << " unwritten " << cmp.unwritten << " not-close "
-             << cmp.notClose << " elements " << t.size() << " (" << precision
-             << ")\n";
+             << " unwritten " << cmp.unwritten << " not-close " << cmp.notClose
+             << " elements " << t.size() << " ("
+             << fusecc::toString(options.precision) << ")\n";
       if (!pass && cmp.firstBad >= 0)
         outs() << "@" << name << ": first bad element "
                << indexStr(t.shape, cmp.firstBad) << ": reference "

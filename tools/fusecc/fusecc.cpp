@@ -70,12 +70,6 @@ cl::opt<std::string>
             cl::desc("ONNX initializers: 'constants' (default, stored in the "
                      "bundle) or 'args' (function arguments)"),
             cl::init("constants"));
-cl::opt<std::string> chip("chip", cl::cat(fusecc::optionCategory()),
-                          cl::desc("Target GPU (default sm_90)"),
-                          cl::init("sm_90"));
-cl::opt<std::string> precision("precision", cl::cat(fusecc::optionCategory()),
-                               cl::desc("Convolution arithmetic: ieee | tf32"),
-                               cl::init("ieee"));
 cl::opt<int> optLevel("opt-level", cl::cat(fusecc::optionCategory()),
                       cl::desc("LLVM optimisation level"), cl::init(3));
 cl::opt<std::string>
@@ -146,16 +140,6 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
   if (!module)
     return failure();
-  if (precision != "ieee" && precision != "tf32") {
-    errs() << "fusecc: error: --precision must be 'ieee' or 'tf32', got '"
-           << precision << "'\n";
-    return failure();
-  }
-  if (!StringRef(chip).starts_with("sm_")) {
-    errs() << "fusecc: error: --chip must look like sm_90, got '" << chip
-           << "'\n";
-    return failure();
-  }
   if (optLevel < 0 || optLevel > 3) {
     errs() << "fusecc: error: --opt-level must be 0..3, got " << optLevel
            << "\n";
@@ -170,8 +154,6 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   }
 
   fusecc::PipelineOptions options;
-  options.chip = chip;
-  options.precision = precision;
   options.optLevel = optLevel;
   fusecc::applyCodegenCLOptions(options);
   if (std::string message; failed(
@@ -233,7 +215,8 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
       if (failed(a))
         return WalkResult::interrupt();
       output->os() << kernel.getKernelName() << "\t"
-                   << a->tuningKey(kernel, precision) << "\n";
+                   << a->tuningKey(kernel, fusecc::toString(options.precision))
+                   << "\n";
       return WalkResult::advance();
     });
     if (r.wasInterrupted())
@@ -280,8 +263,9 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     output->os() << *ptx;
     return done();
   }
-  if (failed(fusecc::writeBundle(*module, *graphs, chip, precision,
-                                 output->os())))
+  if (failed(fusecc::writeBundle(
+          *module, *graphs, fusecc::toString(options.chip),
+          fusecc::toString(options.precision), output->os())))
     return failure();
   return done();
 }

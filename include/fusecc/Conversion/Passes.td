@@ -35,10 +35,11 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
     whose precision is `tf32` and `exact` in `ieee` ones.
   }];
   let options = [
-    Option<"epilogueMath", "epilogue-math", "std::string",
-           /*default=*/"\"auto\"",
+    Option<"epilogueMath", "epilogue-math", "::fusecc::EpilogueMathMode",
+           /*default=*/"::fusecc::EpilogueMathMode::Auto",
            "Epilogue exp and reciprocal: auto (fast for tf32 kernels, "
-           "exact for ieee), exact, fast">
+           "exact for ieee), exact, fast",
+           [{::fusecc::epilogueMathValues()}]>
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -8,6 +8,8 @@
 #ifndef FUSECC_PIPELINE_PIPELINE_H
 #define FUSECC_PIPELINE_PIPELINE_H
 
+#include "fusecc/Support/Options.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -28,17 +30,19 @@ void registerAllPasses();
 
 /// Options of the whole pipeline.
 struct PipelineOptions {
-  std::string chip = "sm_90";
-  std::string precision = "ieee";
-  /// `fuse-convert-to-gpu{epilogue-math=...}`: auto, exact or fast.
-  std::string epilogueMath = "auto";
+  Chip chip = Chip::SM90;
+  Precision precision = Precision::IEEE;
+  /// `fuse-convert-to-gpu{epilogue-math=...}`.
+  EpilogueMathMode epilogueMath = EpilogueMathMode::Auto;
   int optLevel = 3;
   /// Tiling overrides for tuning (0: the cost model decides).
   int64_t tileRows = 0, tileCiChunk = 0, tileC = 0, tileWarpsC = 0;
-  int64_t tileMergeH = 0;
-  /// Hopper warpgroup MMA on the tf32 path: -1 where the chip has it
-  /// (sm_90a), 0 never, 1 wherever a kernel fits (needs sm_90a).
-  int64_t tileWgmma = -1;
+  /// Tensor-core rounds stage all valid H taps at once.
+  bool tileMergeH = false;
+  /// Hopper warpgroup MMA on the tf32 path: auto where the chip has it
+  /// (sm_90a, `wgmmaModeFor`), never, or always wherever a kernel fits
+  /// (needs sm_90a).
+  WgmmaChoice tileWgmma = WgmmaChoice::Auto;
   /// wgmma warpgroups per channel group (0: cost model).
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).
@@ -61,12 +65,12 @@ struct PipelineOptions {
   static std::string defaultCudaPath();
 };
 
-/// Registers the code generation options shared by the tools: the epilogue
-/// math (--epilogue-math) and the tiling overrides (--tuning, --tile-rows,
-/// --tile-ci-chunk, --tile-c, --tile-warps-c, --tile-merge-h,
-/// --tile-threads, --tile-max-w, --tile-wgmma, --tile-wgmma-split,
-/// --tile-cluster-c); call
-/// before parsing the command line.
+/// Registers the code generation options shared by the tools: the target
+/// (--precision, --chip), the epilogue math (--epilogue-math) and the tiling
+/// overrides (--tuning, --tile-rows, --tile-ci-chunk, --tile-c,
+/// --tile-warps-c, --tile-merge-h, --tile-threads, --tile-max-w,
+/// --tile-wgmma, --tile-wgmma-split, --tile-cluster-c); call before parsing
+/// the command line.
 void registerCodegenCLOptions();
 
 /// The category of fusecc's own command-line options: the tools hide every
@@ -74,12 +78,10 @@ void registerCodegenCLOptions();
 llvm::cl::OptionCategory &optionCategory();
 /// Copies the parsed code generation options into `options`.
 void applyCodegenCLOptions(PipelineOptions &options);
-/// True if the tf32 path of `options` uses wgmma (see `tileWgmma`).
-bool usesWgmma(const PipelineOptions &options);
-/// Checks the tool-level options (the passes check their own knobs):
-/// `--epilogue-math` is auto, exact or fast; `--tile-wgmma` is -1, 0 or 1,
-/// and 1 needs an sm_90a chip when the tool emits code for `options.chip`
-/// (`forTarget`). Fails with `message`.
+/// Checks the tool-level options that their parsers cannot (the passes
+/// check their own knobs): `--tile-wgmma=always` needs an sm_90a chip when
+/// the tool emits code for `options.chip` (`forTarget`). Fails with
+/// `message`.
 llvm::LogicalResult verifyCodegenOptions(const PipelineOptions &options,
                                          bool forTarget, std::string &message);
 

@@ -26,12 +26,13 @@ namespace {
 
 constexpr StringLiteral kKernelModuleName = "fusecc_kernels";
 
-/// The epilogue math of `kernel` under the pass option `mode` (`auto`,
-/// `exact` or `fast`): `auto` approximates where the convolution is tf32.
-EpilogueMath epilogueMathOf(KernelOp kernel, StringRef mode) {
+/// The epilogue math of `kernel` under the pass option `mode`: `auto`
+/// approximates where the convolution is tf32.
+EpilogueMath epilogueMathOf(KernelOp kernel, EpilogueMathMode mode) {
   auto config = kernel.getConfig();
-  if (mode == "fast" ||
-      (mode == "auto" && config && config->getPrecision() == "tf32"))
+  if (mode == EpilogueMathMode::Fast ||
+      (mode == EpilogueMathMode::Auto && config &&
+       config->getPrecision() == toString(Precision::TF32)))
     return EpilogueMath::Fast;
   return EpilogueMath::Exact;
 }
@@ -52,7 +53,8 @@ Value viewAs(OpBuilder &b, Location loc, Value v, MemRefType type) {
 /// scratch workspaces.
 LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                                 KernelOp kernel, SmallVector<Value> operands,
-                                Value statsBuffer, StringRef epilogueMath) {
+                                Value statsBuffer,
+                                EpilogueMathMode epilogueMath) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
   if (failed(a))
     return failure();
@@ -118,7 +120,7 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
 /// results, held in the plan's buffers (or in the output argument when the
 /// function returns them).
 LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
-                              StringRef epilogueMath) {
+                              EpilogueMathMode epilogueMath) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("graph functions must have a single block");
   Block &body = func.getBody().front();
@@ -294,12 +296,6 @@ struct FuseConvertToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!isEpilogueMathMode(epilogueMath)) {
-      module.emitError() << "fuse-convert-to-gpu: epilogue-math must be "
-                            "'auto', 'exact' or 'fast', got '"
-                         << epilogueMath << "'";
-      return signalPassFailure();
-    }
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())

@@ -14,7 +14,7 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=FAST
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=fast})' | FileCheck %s --check-prefix=FAST
 // RUN: not fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=approx})' 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: fuse-convert-to-gpu: epilogue-math must be 'auto', 'exact' or 'fast', got 'approx'
+// BAD: fusecc-opt: for the --epilogue-math option: 'approx' is not a valid value (expected one of 'auto', 'exact', 'fast')
 // BAD-NOT: gpu.func
 
 // Channel softmax, then sigmoid: three exps (the softmax's, the sigmoid's)

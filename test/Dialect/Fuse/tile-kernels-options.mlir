@@ -1,8 +1,14 @@
 // Pass options of fuse-tile-kernels: invalid values are rejected up front
-// (once per function, at the function) before any kernel is tiled.
+// (once per function, at the function) before any kernel is tiled. The
+// enumerated options (precision, wgmma: fusecc/Support/Options.h) and the
+// boolean merge-h-taps are rejected by their parsers, naming the values.
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{precision=fp16}))' 2>&1 | FileCheck %s --check-prefix=PRECISION
-// PRECISION: error: fuse-tile-kernels: precision must be ieee or tf32, got 'fp16'
+// PRECISION: fusecc-opt: for the --precision option: 'fp16' is not a valid value (expected one of 'ieee', 'tf32')
+// PRECISION: error: {{$}}
+// PRECISION-NEXT: failed to add `fuse-tile-kernels` with options `precision=fp16`
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{wgmma=3}))' 2>&1 | FileCheck %s --check-prefix=WGMMA
+// WGMMA: fusecc-opt: for the --wgmma option: '3' is not a valid value (expected one of 'never', 'always', 'fills-grid', '0', '1', '2')
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=16}))' 2>&1 | FileCheck %s --check-prefix=THREADS16
 // THREADS16: tile-kernels-options.mlir:[[@LINE+41]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16
@@ -25,7 +31,7 @@
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{warps-c=3}))' 2>&1 | FileCheck %s --check-prefix=WARPSC
 // WARPSC: error: fuse-tile-kernels: warps-c must be 0 (auto), 1, 2 or 4, got 3
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{merge-h-taps=2}))' 2>&1 | FileCheck %s --check-prefix=MERGEH
-// MERGEH: error: fuse-tile-kernels: merge-h-taps must be 0 or 1, got 2
+// MERGEH: fusecc-opt: for the --merge-h-taps option: '2' is invalid value for boolean argument! Try 0 or 1
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma-split=9}))' 2>&1 | FileCheck %s --check-prefix=WGSPLIT
 // WGSPLIT: error: fuse-tile-kernels: wgmma-split must be 0 (auto), 1, 2 or 4, got 9
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{cluster-c=3}))' 2>&1 | FileCheck %s --check-prefix=CLUSTERC

@@ -1,20 +1,28 @@
-// fuse-tile-kernels{wgmma=1} (fusecc --chip=sm_90a): tf32 kernels that fit
+// fuse-tile-kernels{wgmma=always} (fusecc --chip=sm_90a --tile-wgmma=always):
+// tf32 kernels that fit
 // run on Hopper warpgroup MMA. N = positions per phase; one warpgroup per
 // 64-channel group (each taking every row and every W phase; forcing
 // wgmma-split splits the rows over more), the most rows (8, 4, 2, 1) whose
 // accumulators (stride_w x own rows x N / 2) stay <= 80 per thread. Grouped
-// convolutions keep mma.sync; wgmma=0 (sm_90) never uses it.
+// convolutions keep mma.sync; wgmma=never (sm_90) never uses it. The old
+// numeric spellings (wgmma=0/1/2, --tile-wgmma=-1/0/1) are still accepted.
 
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=always}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 wgmma-split=2 rows=4}))' | FileCheck %s --check-prefix=SPLIT2
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=SM90
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 cluster-c=1}))' | FileCheck %s --check-prefix=CLUSTER1
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=1 cluster-c=4}))' | FileCheck %s --check-prefix=CLUSTER4
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=always --emit=fused | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=fused | FileCheck %s
-// By default (wgmma=2, fusecc --chip=sm_90a) only kernels whose wgmma grid
-// fills an H100 once (>= 132 blocks) use it; smaller ones stay on mma.sync.
+// By default (wgmma=fills-grid, fusecc --chip=sm_90a) only kernels whose
+// wgmma grid fills an H100 once (>= 132 blocks) use it; smaller ones stay
+// on mma.sync.
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=fills-grid}))' | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=2}))' | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=auto --emit=fused | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=never --emit=fused | FileCheck %s --check-prefix=SM90
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
 // kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, one

@@ -7,6 +7,8 @@
 #ifndef FUSECC_CONVERSION_FUSETOGPU_FUSETOGPU_H
 #define FUSECC_CONVERSION_FUSETOGPU_FUSETOGPU_H
 
+#include "fusecc/Support/Options.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,12 +27,6 @@ namespace fusecc {
 
 #define GEN_PASS_REGISTRATION
 #include "fusecc/Conversion/Passes.h.inc"
-
-/// True if `mode` is a value of the `fuse-convert-to-gpu` option
-/// `epilogue-math`: `auto`, `exact` or `fast`.
-inline bool isEpilogueMathMode(llvm::StringRef mode) {
-  return mode == "auto" || mode == "exact" || mode == "fast";
-}
 
 } // namespace fusecc
 

@@ -564,12 +564,8 @@ struct TileKernelsPass
           << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
       return signalPassFailure();
     }
-    if (precision != "ieee" && precision != "tf32") {
-      getOperation().emitError("fuse-tile-kernels: precision must be ieee or "
-                               "tf32, got '")
-          << precision << "'";
-      return signalPassFailure();
-    }
+    const StringRef precisionName = toString(precision);
+    const bool tf32 = precision == Precision::TF32;
     llvm::StringMap<TunedChoice> tuned;
     if (!tuningFile.empty()) {
       FailureOr<llvm::StringMap<TunedChoice>> read =
@@ -588,7 +584,7 @@ struct TileKernelsPass
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
-      auto it = tuned.find(a->tuningKey(kernel, precision));
+      auto it = tuned.find(a->tuningKey(kernel, precisionName));
       if (it != tuned.end()) {
         const TunedChoice &t = it->second;
         knobs.rows = knobs.rows ? knobs.rows : t.rows;
@@ -616,23 +612,23 @@ struct TileKernelsPass
       // weight re-layout's launch and workspace are not paid back: the
       // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
       // mma.sync, docs/perf.md 56).
-      if (precision == "tf32" && wgmma && knobs.wgmma >= 0)
+      if (tf32 && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
         if (TileConfigAttr wg = chooseWgmmaConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
                 knobs.tileC, knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
           if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
-              (wgmma == 1 || knobs.wgmma == 1 ||
+              (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
                LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks))
             cfg = wg;
-      if (precision == "tf32" && failed(cfg))
+      if (tf32 && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(
                 kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
                 knobs.tileC, knobs.warpsC, knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
             cfg = mma;
       if (failed(cfg))
-        cfg =
-            chooseConfig(kernel, *a, precision, knobs.maxTileW, knobs.threads);
+        cfg = chooseConfig(kernel, *a, precisionName, knobs.maxTileW,
+                           knobs.threads);
       if (failed(cfg))
         return WalkResult::interrupt();
       kernel.setConfigAttr(*cfg);

@@ -8,6 +8,8 @@
 #define FUSECC_DIALECT_FUSE_TRANSFORMS_PASSES_H
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Support/Options.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -36,8 +36,10 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     rejected with a diagnostic (they need a multi-kernel plan).
   }];
   let options = [
-    Option<"precision", "precision", "std::string", "\"ieee\"",
-           "Arithmetic of the convolution: ieee (FP32 FMA) or tf32">,
+    Option<"precision", "precision", "::fusecc::Precision",
+           "::fusecc::Precision::IEEE",
+           "Arithmetic of the convolution: ieee (FP32 FMA) or tf32",
+           [{::fusecc::precisionValues()}]>,
     Option<"maxTileW", "max-tile-w", "int64_t", "128",
            "Largest output row segment one block computes">,
     Option<"threads", "threads", "int64_t", "128",
@@ -56,13 +58,15 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"warpsC", "warps-c", "int64_t", "0",
            "Channel warps of a tensor-core block (0: cost model; 1, 2 or "
            "4)">,
-    Option<"mergeHTaps", "merge-h-taps", "int64_t", "0",
-           "Tensor-core rounds stage all valid H taps at once (0 or 1)">,
-    Option<"wgmma", "wgmma", "int64_t", "0",
+    Option<"mergeHTaps", "merge-h-taps", "bool", "false",
+           "Tensor-core rounds stage all valid H taps at once">,
+    Option<"wgmma", "wgmma", "::fusecc::WgmmaMode",
+           "::fusecc::WgmmaMode::Never",
            "tf32 kernels run on Hopper warpgroup MMA (wgmma.mma_async, "
-           "sm_90a) instead of mma.sync: 0 never, 1 wherever they fit, 2 "
-           "where they fit and their grid fills an H100 at least once (the "
-           "sm_90a default)">,
+           "sm_90a) instead of mma.sync: never, always (wherever they fit) "
+           "or fills-grid (where they fit and their grid fills an H100 at "
+           "least once: the sm_90a default); 0, 1, 2 are accepted too",
+           [{::fusecc::wgmmaModeValues()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,

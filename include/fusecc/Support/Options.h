@@ -1,0 +1,289 @@
+//===- Options.h - typed code generation options ---------------*- C++ -*-===//
+//
+// The enumerated code generation options of fusecc (precision, chip,
+// epilogue math, wgmma use), declared once: each enum with its spellings,
+// from which come the one `llvm::cl::values(...)` list that every parser
+// uses (the passes' options, the registered pipeline's options and the
+// tools' command lines) and the `toString` / `parse...` pair.
+//
+// Header only, on LLVMSupport alone, so that every library (the passes, the
+// lowering, the pipeline) and tool can include it without a new dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_SUPPORT_OPTIONS_H
+#define FUSECC_SUPPORT_OPTIONS_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <cassert>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace fusecc {
+
+/// One spelling of a value of an enumerated option: its name on the command
+/// line (and in pass option strings) and its help text. An enum's first
+/// spelling of a value is the canonical one (`toString`, printed pipelines);
+/// later ones are accepted aliases (the numbers that older command lines
+/// used).
+template <typename E> struct OptionSpelling {
+  E value;
+  llvm::StringLiteral name;
+  llvm::StringLiteral help;
+};
+
+namespace detail {
+/// The `llvm::cl::parser` of fusecc's enums (specialised for each below):
+/// LLVM's generic enum parser, whose error for an unknown value also names
+/// the values the option takes. The parsers of `llvm::cl::opt` and of MLIR's
+/// pass and pipeline options (`mlir::detail::PassOptions::
+/// GenericOptionParser`, which reads `Values`) both build on it.
+template <typename E>
+class EnumOptionParser : public llvm::cl::generic_parser_base {
+protected:
+  class OptionInfo : public GenericOptionInfo {
+  public:
+    OptionInfo(llvm::StringRef name, E v, llvm::StringRef helpStr)
+        : GenericOptionInfo(name, helpStr), V(v) {}
+
+    llvm::cl::OptionValue<E> V;
+  };
+  llvm::SmallVector<OptionInfo, 8> Values;
+
+public:
+  EnumOptionParser(llvm::cl::Option &o) : generic_parser_base(o) {}
+
+  using parser_data_type = E;
+
+  unsigned getNumOptions() const override { return unsigned(Values.size()); }
+  llvm::StringRef getOption(unsigned n) const override {
+    return Values[n].Name;
+  }
+  llvm::StringRef getDescription(unsigned n) const override {
+    return Values[n].HelpStr;
+  }
+  const llvm::cl::GenericOptionValue &
+  getOptionValue(unsigned n) const override {
+    return Values[n].V;
+  }
+
+  /// Returns true on error.
+  bool parse(llvm::cl::Option &o, llvm::StringRef argName, llvm::StringRef arg,
+             E &v) {
+    llvm::StringRef value = Owner.hasArgStr() ? arg : argName;
+    for (const OptionInfo &info : Values)
+      if (info.Name == value) {
+        v = info.V.getValue();
+        return false;
+      }
+    std::string names;
+    for (const OptionInfo &info : Values)
+      names += (names.empty() ? "'" : ", '") + info.Name.str() + "'";
+    return o.error("'" + value + "' is not a valid value (expected one of " +
+                   names + ")");
+  }
+
+  template <class DT>
+  void addLiteralOption(llvm::StringRef name, const DT &v,
+                        llvm::StringRef helpStr) {
+    assert(findOption(name) == Values.size() && "option value spelled twice");
+    Values.push_back(OptionInfo(name, static_cast<E>(v), helpStr));
+    llvm::cl::AddLiteralOption(Owner, name);
+  }
+
+  void removeLiteralOption(llvm::StringRef name) {
+    unsigned n = findOption(name);
+    assert(n != Values.size() && "option value not found");
+    Values.erase(Values.begin() + n);
+  }
+};
+
+template <typename E, size_t N, size_t... I>
+llvm::cl::ValuesClass valuesOf(const OptionSpelling<E> (&spellings)[N],
+                               std::index_sequence<I...>) {
+  return llvm::cl::ValuesClass({llvm::cl::OptionEnumValue{
+      spellings[I].name, static_cast<int>(spellings[I].value),
+      spellings[I].help}...});
+}
+} // namespace detail
+
+/// The `llvm::cl::values(...)` list of `spellings`.
+template <typename E, size_t N>
+llvm::cl::ValuesClass valuesOf(const OptionSpelling<E> (&spellings)[N]) {
+  return detail::valuesOf(spellings, std::make_index_sequence<N>());
+}
+
+/// The canonical spelling of `value`.
+template <typename E, size_t N>
+llvm::StringRef spellingOf(const OptionSpelling<E> (&spellings)[N], E value) {
+  for (const OptionSpelling<E> &s : spellings)
+    if (s.value == value)
+      return s.name;
+  llvm_unreachable("enum value without a spelling");
+}
+
+/// The value spelled `name`, or std::nullopt.
+template <typename E, size_t N>
+std::optional<E> parseSpelling(const OptionSpelling<E> (&spellings)[N],
+                               llvm::StringRef name) {
+  for (const OptionSpelling<E> &s : spellings)
+    if (s.name == name)
+      return s.value;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Precision: the arithmetic of the convolutions.
+//===----------------------------------------------------------------------===//
+
+enum class Precision { IEEE, TF32 };
+
+inline constexpr OptionSpelling<Precision> kPrecisionSpellings[] = {
+    {Precision::IEEE, "ieee", "FP32 FMA"},
+    {Precision::TF32, "tf32",
+     "TF32 tensor cores (wgmma on sm_90a, else mma.sync)"},
+};
+inline llvm::cl::ValuesClass precisionValues() {
+  return valuesOf(kPrecisionSpellings);
+}
+inline llvm::StringRef toString(Precision v) {
+  return spellingOf(kPrecisionSpellings, v);
+}
+inline std::optional<Precision> parsePrecision(llvm::StringRef s) {
+  return parseSpelling(kPrecisionSpellings, s);
+}
+
+//===----------------------------------------------------------------------===//
+// Chip: the target GPU (nvvm-attach-target's chip, the bundle's chip line).
+//===----------------------------------------------------------------------===//
+
+enum class Chip { SM80, SM90, SM90a };
+
+inline constexpr OptionSpelling<Chip> kChipSpellings[] = {
+    {Chip::SM80, "sm_80", "Ampere (FMA and mma.sync kernels)"},
+    {Chip::SM90, "sm_90", "Hopper (default)"},
+    {Chip::SM90a, "sm_90a", "Hopper with wgmma"},
+};
+inline llvm::cl::ValuesClass chipValues() { return valuesOf(kChipSpellings); }
+inline llvm::StringRef toString(Chip v) {
+  return spellingOf(kChipSpellings, v);
+}
+inline std::optional<Chip> parseChip(llvm::StringRef s) {
+  return parseSpelling(kChipSpellings, s);
+}
+
+//===----------------------------------------------------------------------===//
+// EpilogueMathMode: how epilogues evaluate exp and reciprocals
+// (fuse-convert-to-gpu{epilogue-math}); resolved per kernel to the
+// lowering's `EpilogueMath`.
+//===----------------------------------------------------------------------===//
+
+enum class EpilogueMathMode { Auto, Exact, Fast };
+
+inline constexpr OptionSpelling<EpilogueMathMode> kEpilogueMathSpellings[] = {
+    {EpilogueMathMode::Auto, "auto",
+     "fast in tf32 kernels, exact in ieee ones (default)"},
+    {EpilogueMathMode::Exact, "exact", "libdevice expf, IEEE reciprocal"},
+    {EpilogueMathMode::Fast, "fast", "ex2.approx.ftz, rcp.approx.ftz"},
+};
+inline llvm::cl::ValuesClass epilogueMathValues() {
+  return valuesOf(kEpilogueMathSpellings);
+}
+inline llvm::StringRef toString(EpilogueMathMode v) {
+  return spellingOf(kEpilogueMathSpellings, v);
+}
+inline std::optional<EpilogueMathMode> parseEpilogueMath(llvm::StringRef s) {
+  return parseSpelling(kEpilogueMathSpellings, s);
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaMode: where fuse-tile-kernels{wgmma} puts tf32 kernels on Hopper
+// warpgroup MMA (the pass knows no chip: the tools resolve a WgmmaChoice).
+//===----------------------------------------------------------------------===//
+
+enum class WgmmaMode { Never, Always, FillsGrid };
+
+inline constexpr OptionSpelling<WgmmaMode> kWgmmaModeSpellings[] = {
+    {WgmmaMode::Never, "never", "mma.sync only (default)"},
+    {WgmmaMode::Always, "always", "wgmma wherever a kernel fits"},
+    {WgmmaMode::FillsGrid, "fills-grid",
+     "wgmma where a kernel fits and its grid fills an H100 at least once "
+     "(the sm_90a default)"},
+    {WgmmaMode::Never, "0", "old spelling of never"},
+    {WgmmaMode::Always, "1", "old spelling of always"},
+    {WgmmaMode::FillsGrid, "2", "old spelling of fills-grid"},
+};
+inline llvm::cl::ValuesClass wgmmaModeValues() {
+  return valuesOf(kWgmmaModeSpellings);
+}
+inline llvm::StringRef toString(WgmmaMode v) {
+  return spellingOf(kWgmmaModeSpellings, v);
+}
+inline std::optional<WgmmaMode> parseWgmmaMode(llvm::StringRef s) {
+  return parseSpelling(kWgmmaModeSpellings, s);
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaChoice: the tools' --tile-wgmma, resolved with the chip.
+//===----------------------------------------------------------------------===//
+
+enum class WgmmaChoice { Auto, Never, Always };
+
+inline constexpr OptionSpelling<WgmmaChoice> kWgmmaChoiceSpellings[] = {
+    {WgmmaChoice::Auto, "auto",
+     "the chip decides: on sm_90a for grids of at least 132 blocks "
+     "(default)"},
+    {WgmmaChoice::Never, "never", "mma.sync"},
+    {WgmmaChoice::Always, "always",
+     "wgmma wherever a kernel fits (needs --chip=sm_90a)"},
+    {WgmmaChoice::Auto, "-1", "old spelling of auto"},
+    {WgmmaChoice::Never, "0", "old spelling of never"},
+    {WgmmaChoice::Always, "1", "old spelling of always"},
+};
+inline llvm::cl::ValuesClass wgmmaChoiceValues() {
+  return valuesOf(kWgmmaChoiceSpellings);
+}
+inline llvm::StringRef toString(WgmmaChoice v) {
+  return spellingOf(kWgmmaChoiceSpellings, v);
+}
+inline std::optional<WgmmaChoice> parseWgmmaChoice(llvm::StringRef s) {
+  return parseSpelling(kWgmmaChoiceSpellings, s);
+}
+
+/// The fuse-tile-kernels mode of `choice` on `chip`: `auto` is fills-grid on
+/// sm_90a and never elsewhere.
+inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
+  switch (choice) {
+  case WgmmaChoice::Never:
+    return WgmmaMode::Never;
+  case WgmmaChoice::Always:
+    return WgmmaMode::Always;
+  case WgmmaChoice::Auto:
+    break;
+  }
+  return chip == Chip::SM90a ? WgmmaMode::FillsGrid : WgmmaMode::Never;
+}
+
+} // namespace fusecc
+
+/// Every enum above parses with `fusecc::detail::EnumOptionParser`.
+#define FUSECC_ENUM_OPTION_PARSER(E)                                           \
+  template <>                                                                  \
+  class llvm::cl::parser<E> : public fusecc::detail::EnumOptionParser<E> {     \
+  public:                                                                      \
+    using EnumOptionParser::EnumOptionParser;                                  \
+  };
+FUSECC_ENUM_OPTION_PARSER(fusecc::Precision)
+FUSECC_ENUM_OPTION_PARSER(fusecc::Chip)
+FUSECC_ENUM_OPTION_PARSER(fusecc::EpilogueMathMode)
+FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaMode)
+FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaChoice)
+#undef FUSECC_ENUM_OPTION_PARSER
+
+#endif // FUSECC_SUPPORT_OPTIONS_H
