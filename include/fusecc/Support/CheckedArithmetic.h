@@ -102,6 +102,23 @@ inline std::optional<int64_t> tensorBytes(llvm::ArrayRef<int64_t> shape,
   return bytes;
 }
 
+/// Plan sizes (shared memory, workspaces, grids, multiply-adds) saturate
+/// here: a plan that needs more is rejected by the limits (shared memory,
+/// grid, workspace) and never built, and 4 x this (bytes) still fits int64.
+constexpr int64_t kSaturated = int64_t{1} << 60;
+
+/// a * b (both >= 0), saturated at kSaturated.
+inline int64_t saturatingMul(int64_t a, int64_t b) {
+  std::optional<int64_t> r = checkedMul(a, b);
+  return r && *r <= kSaturated ? *r : kSaturated;
+}
+
+/// a + b (both >= 0), saturated at kSaturated.
+inline int64_t saturatingAdd(int64_t a, int64_t b) {
+  std::optional<int64_t> r = checkedAdd(a, b);
+  return r && *r <= kSaturated ? *r : kSaturated;
+}
+
 } // namespace fusecc
 
 #endif // FUSECC_SUPPORT_CHECKEDARITHMETIC_H

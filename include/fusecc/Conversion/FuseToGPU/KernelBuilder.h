@@ -7,6 +7,7 @@
 #ifndef FUSECC_CONVERSION_FUSETOGPU_KERNELBUILDER_H
 #define FUSECC_CONVERSION_FUSETOGPU_KERNELBUILDER_H
 
+#include "fusecc/Codegen/GPUPlan.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Codegen/GPUPlan.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 

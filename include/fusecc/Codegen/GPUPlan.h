@@ -1,0 +1,118 @@
+//===- GPUPlan.h - GPU code generation plans of a kernel --------*- C++ -*-===//
+//
+// How a tiled convolution kernel is laid out on the GPU: its shared-memory
+// plan (tiles, staging buffers, bank skews), its launch geometry and the
+// re-layouts of its weights and input for wgmma. Computed once from the
+// kernel's shape facts (`KernelAnalysis`) and tile config, and used both by
+// the tiling cost model (fuse-tile-kernels: limits) and by the lowering
+// (fuse-convert-to-gpu: code), so they cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_CODEGEN_GPUPLAN_H
+#define FUSECC_CODEGEN_GPUPLAN_H
+
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+
+#include <optional>
+
+namespace fusecc::fuse {
+
+/// Shared memory per block that still lets two blocks share an SM (sm_90).
+constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
+
+/// Shared-memory layout of a tiled kernel, in f32 elements from the start of
+/// the dynamic shared memory. One output tile for the convolution result and
+/// one per reduction; staging buffers for an input chunk and a weight chunk;
+/// two statistics arrays per reduction.
+struct SharedMemoryPlan {
+  int64_t tileStride = 0; ///< Row stride of an output tile (>= tileW).
+  int64_t tileElems = 0;  ///< rows * tileC * tileStride.
+  /// Extra offset of the lines of channels 4..7 (mod 8) of a wgmma kernel's
+  /// tiles, chosen with `tileStride` so that the accumulator stores (8
+  /// channels x 4 column pairs per warp store) hit distinct banks; 0
+  /// elsewhere. The line of (row r, channel c) starts at (r tileC + c)
+  /// tileStride + (c / 4 mod 2) tileSkew; tileW + tileSkew <= tileStride.
+  int64_t tileSkew = 0;
+  int64_t numTiles = 0;  ///< 1 + number of reductions.
+  int64_t inputSpan = 0; ///< Input positions along W staged per chunk.
+  /// Input rows are staged as 16-byte vectors from a window that starts at
+  /// a multiple of 4 (the input's last dim is a multiple of 4).
+  bool vectorInput = false;
+  int64_t xsStride = 0;    ///< Stride between staged input channels.
+  int64_t xsRowStride = 0; ///< Stride between the rows of one channel.
+  /// Valid H taps staged per round (1, or all of a block's taps on the
+  /// tensor-core path), the input rows that takes (`rows` + (hTapsPerRound
+  /// - 1) x hInputStep) and the input-row step between consecutive taps.
+  int64_t hTapsPerRound = 1, stagedRows = 0, hInputStep = 1;
+  int64_t subBlock = 0;   ///< Channels whose weights are staged together.
+  int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
+  /// wgmma layouts (K-major, no swizzle: 16-byte groups of 4 input
+  /// channels). Input: per staged row, `ciChunk / 4` planes `xsPlaneStride`
+  /// apart (rows `xsRowStride` apart), column c of a plane at 4 c. Weights:
+  /// per staged tap, `ciChunk / 4` planes of `tileC` channels (channel co at
+  /// 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
+  int64_t xsPlaneStride = 0, wsPlaneStride = 0, wsTapStride = 0;
+  /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
+  /// cores read round q), else 1; buffer i starts at i x stageElems.
+  int64_t numStages = 1;
+  /// One staging buffer (`stageElems` long): an input chunk at `xsOffset`
+  /// and a weight chunk at `wsOffset`.
+  int64_t stageElems = 0;
+  int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
+  /// Statistics arrays per reduction, `statsLen` each: two (mean or max,
+  /// then 1 / sum or 1 / std), or in a cluster of C blocks 2 C + 1: the
+  /// partial max of each block, the partial sum of each block (every block
+  /// stores its partials into every block's arrays) and this block's
+  /// normalisation factor.
+  int64_t statsArrays = 2;
+  /// Offset of the output tiles: 0 when they alias the staging buffers (dead
+  /// once the main loop ends), else after them.
+  int64_t tilesOffset = 0;
+
+  int64_t totalElems = 0;
+  int64_t bytes() const { return totalElems * 4; }
+
+  static SharedMemoryPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+};
+
+/// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel
+/// tile, H block, depth, batch), the W tile fastest, or with clusters the
+/// channel tile fastest: a cluster is `clusterC` consecutive blocks.
+struct LaunchPlan {
+  int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
+  int64_t threads = 0;
+  static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+};
+
+/// Weights re-laid out once per call for a wgmma kernel: a small kernel
+/// writes, for every (output channel tile, d tap, h tap, input channel
+/// chunk), the exact shared-memory image a main-loop round stages (kw taps x
+/// ciChunk / 4 planes x tileC channels x 4 input channels, TF32-rounded,
+/// zeros past the tensor), so the main kernel copies each round's weights
+/// as contiguous 16-byte asynchronous copies.
+struct WeightPackPlan {
+  int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
+  int64_t imageElems = 0; ///< One round image: kw x ciChunk x tileC.
+  int64_t totalElems = 0;
+  /// The plan of a wgmma kernel; std::nullopt for the other paths.
+  static std::optional<WeightPackPlan> get(const KernelAnalysis &a,
+                                           TileConfigAttr cfg);
+};
+
+/// The input re-laid out once per call for a wgmma kernel whose input rows
+/// are multiples of 4 long: [n][d][h][channel chunk][ciChunk / 4 groups]
+/// [padL + W + padR columns][4 channels], TF32-rounded, zero outside the
+/// input, so that a round's staged rows are contiguous 16-byte runs
+/// (asynchronous copies, no transpose or rounding in the main kernel).
+/// Used where the extra pass is at most 20% of the output's traffic.
+struct InputPackPlan {
+  int64_t numChunks = 0, groups = 0, padL = 0, width = 0;
+  int64_t totalElems = 0;
+  static std::optional<InputPackPlan> get(const KernelAnalysis &a,
+                                          TileConfigAttr cfg);
+};
+
+} // namespace fusecc::fuse
+
+#endif // FUSECC_CODEGEN_GPUPLAN_H

@@ -1,0 +1,266 @@
+//===- GPUPlan.cpp - GPU code generation plans of a kernel ----------------===//
+//
+// The shared-memory plan, launch geometry and wgmma re-layout plans of a
+// tiled convolution kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Codegen/GPUPlan.h"
+#include "fusecc/Support/CheckedArithmetic.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+/// The plan with output-tile lines `tileStride` apart and the lines of
+/// channels 4..7 (mod 8) `tileSkew` further.
+static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
+                                         TileConfigAttr cfg, int64_t tileStride,
+                                         int64_t tileSkew) {
+  SharedMemoryPlan p;
+  const ConvGeometry &g = a.geom;
+  p.tileStride = tileStride;
+  p.tileSkew = tileSkew;
+  p.tileElems =
+      saturatingMul(saturatingMul(cfg.getRows(), cfg.getTileC()), p.tileStride);
+  p.numTiles = a.numTiles;
+  p.inputSpan =
+      saturatingAdd(cfg.getTileW() - 1, saturatingMul(g.k[2] - 1, g.dil[2])) /
+          g.stride[2] +
+      2;
+  // Input rows whose length is a multiple of 4 are staged with 16-byte
+  // loads: the staged window then starts at a multiple of 4 (up to 3 more
+  // columns) and spans whole vectors.
+  p.vectorInput = g.in[2] % 4 == 0;
+  if (p.vectorInput)
+    p.inputSpan =
+        std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);
+  else if (cfg.usesWgmma())
+    p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan, 4),
+                                    kSaturated); // whole column quads
+
+  // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
+  // k-columns per warp) hit 32 distinct banks.
+  auto conflictFree = [](int64_t n) -> int64_t {
+    return n <= 8 ? 8
+                  : std::min<int64_t>(llvm::alignTo(n - 8, 32) + 8, kSaturated);
+  };
+  p.xsRowStride = p.inputSpan;
+  p.subBlock = cfg.usesTensorCores()
+                   ? cfg.getTileC()
+                   : cfg.getThreadsC() * cfg.getChanPerThread();
+  // The valid H taps of a block's rows form a progression of at most
+  // ceil(kh / step) taps; `hTaps` of them are staged per round.
+  const int64_t hStep = g.stride[1] / std::gcd(g.stride[1], g.dil[1]);
+  p.hInputStep = saturatingMul(hStep, g.dil[1]) / g.stride[1];
+  auto layout = [&](int64_t hTaps) {
+    p.hTapsPerRound = hTaps;
+    p.stagedRows =
+        saturatingAdd(cfg.getRows(), saturatingMul(hTaps - 1, p.hInputStep));
+    if (cfg.usesWgmma()) {
+      // Planes = 4 words (mod 32) apart: the 16-byte stores of 4 threads
+      // with consecutive channel groups and 2 column quads then cover all
+      // 32 banks. The wgmma descriptors need 16-byte multiples throughout.
+      const int64_t groups = cfg.getCiChunk() / 4;
+      p.xsPlaneStride = saturatingAdd(
+          std::min<int64_t>(
+              llvm::alignTo(saturatingMul(4, p.inputSpan) - 4, 32), kSaturated),
+          4);
+      p.xsRowStride = saturatingMul(groups, p.xsPlaneStride);
+      p.xsStride = 0;
+      p.wsPlaneStride = 4 * cfg.getTileC();
+      p.wsTapStride = saturatingMul(groups, p.wsPlaneStride);
+      p.wsCiStride = 0;
+      p.xsOffset = 0;
+      // Both buffers' weight images start at a multiple of 128 bytes:
+      // asynchronous 16-byte copies of 8 consecutive threads then fill one
+      // 128-byte line (one shared-memory wavefront) rather than straddle
+      // two (docs/perf.md section 84).
+      p.wsOffset = std::min<int64_t>(
+          llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride), 32),
+          kSaturated);
+      p.stageElems = std::min<int64_t>(
+          llvm::alignTo(
+              saturatingAdd(
+                  p.wsOffset,
+                  saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride)),
+              32),
+          kSaturated);
+      p.numStages = 2;
+    } else {
+      p.xsStride = conflictFree(saturatingMul(p.stagedRows, p.inputSpan));
+      p.wsCiStride =
+          conflictFree(saturatingMul(saturatingMul(hTaps, g.k[2]), p.subBlock));
+      p.xsOffset = 0;
+      p.wsOffset = saturatingMul(cfg.getCiChunk(), p.xsStride);
+      p.stageElems = saturatingAdd(
+          p.wsOffset, saturatingMul(cfg.getCiChunk(), p.wsCiStride));
+      p.numStages = 1;
+    }
+    int64_t staging = saturatingMul(p.numStages, p.stageElems);
+    int64_t tiles = saturatingMul(p.numTiles, p.tileElems);
+    // With several channel sub-blocks, tiles are written while later
+    // sub-blocks still stage: no aliasing then.
+    bool alias = p.subBlock == cfg.getTileC();
+    p.tilesOffset = alias ? 0 : staging;
+    p.statsOffset =
+        alias ? std::max(staging, tiles) : saturatingAdd(staging, tiles);
+    p.statsLen =
+        saturatingMul(cfg.getRows(), std::max(cfg.getTileC(), cfg.getTileW()));
+    p.statsArrays = cfg.getClusterC() > 1 ? 2 * cfg.getClusterC() + 1 : 2;
+    p.totalElems =
+        saturatingAdd(p.statsOffset,
+                      saturatingMul(saturatingMul(p.statsArrays, p.statsLen),
+                                    static_cast<int64_t>(a.reductions.size())));
+  };
+  // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
+  // round at once (their input rows overlap: rows + taps - 1 rows instead
+  // of rows x taps, and half the rounds and barriers for 2 taps) while two
+  // blocks still fit an SM; otherwise one H tap per round. Measured mixed
+  // (docs/perf.md section 24), so it is a tuning knob.
+  int64_t maxH = llvm::divideCeil(g.k[1], hStep);
+  layout(cfg.usesTensorCores() && cfg.getMergeHTaps() ? maxH : 1);
+  if (p.hTapsPerRound > 1 && p.bytes() > kTwoBlocksSharedBytes)
+    layout(1);
+  return p;
+}
+
+SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
+                                       TileConfigAttr cfg) {
+  // An odd row stride keeps column walks (channel reductions) conflict-free.
+  const int64_t tileW = cfg.getTileW();
+  const int64_t oddStride = tileW % 2 == 0 ? tileW + 1 : tileW;
+  SharedMemoryPlan plain = planSharedMemory(a, cfg, oddStride, 0);
+  if (!cfg.usesWgmma() || a.needsWholeRow)
+    return plain;
+  // wgmma accumulator stores: a warp store writes channels c0 + 0..7
+  // (lane / 4) at positions 2 (lane % 4) x W stride (+ a constant). No
+  // single line stride spreads those over 32 banks (an odd one leaves
+  // 2-way conflicts for W stride 2, 4-way for 1); lines of channels 4..7
+  // (mod 8) shifted by a skew can, with the stride widened so that lines do
+  // not overlap. Only where no reduction walks lines across channels (the
+  // odd stride is for those), and only if the block keeps its shared-memory
+  // class (docs/perf.md section 84).
+  auto worstBank = [&](int64_t stride, int64_t skew) {
+    std::array<int, 32> banks{};
+    int worst = 0;
+    for (int64_t ch = 0; ch < 8; ++ch)
+      for (int64_t t = 0; t < 4; ++t) {
+        int64_t addr = ch * stride + (ch / 4) * skew + 2 * t * a.geom.stride[2];
+        worst = std::max(worst, ++banks[addr % 32]);
+      }
+    return worst;
+  };
+  if (worstBank(oddStride, 0) == 1)
+    return plain;
+  for (int64_t stride = tileW; stride < tileW + 40; ++stride)
+    for (int64_t skew = 0; tileW + skew <= stride; ++skew) {
+      if (worstBank(stride, skew) != 1)
+        continue;
+      SharedMemoryPlan skewed = planSharedMemory(a, cfg, stride, skew);
+      bool sameClass =
+          skewed.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+          skewed.hTapsPerRound == plain.hTapsPerRound;
+      return sameClass ? skewed : plain;
+    }
+  return plain;
+}
+
+std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
+                                                  TileConfigAttr cfg) {
+  if (!cfg.usesWgmma())
+    return std::nullopt;
+  const ConvGeometry &g = a.geom;
+  WeightPackPlan p;
+  p.numCTiles = llvm::divideCeil(g.coutPerGroup(), cfg.getTileC());
+  p.kd = g.k[0];
+  p.kh = g.k[1];
+  p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  p.imageElems =
+      saturatingMul(saturatingMul(g.k[2], cfg.getCiChunk()), cfg.getTileC());
+  p.totalElems = saturatingMul(
+      saturatingMul(saturatingMul(saturatingMul(p.numCTiles, p.kd), p.kh),
+                    p.numChunks),
+      p.imageElems);
+  return p;
+}
+
+std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
+                                                TileConfigAttr cfg) {
+  const ConvGeometry &g = a.geom;
+  if (!cfg.usesWgmma() || g.in[2] % 4 != 0)
+    return std::nullopt;
+  SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  LaunchPlan launch = LaunchPlan::get(a, cfg);
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  // The staged window of W tile t starts at iwMin(t) (a multiple of 4) and
+  // spans inputSpan columns (as in the kernel's setUpRounds).
+  auto iwMin = [&](int64_t t) {
+    int64_t first =
+        llvm::divideFloorSigned(t * cfg.getTileW() + pw - (kw - 1) * dw, sw);
+    return llvm::divideFloorSigned(first, 4) * 4;
+  };
+  InputPackPlan p;
+  p.padL = std::max<int64_t>(0, -iwMin(0));
+  int64_t end =
+      std::max<int64_t>(g.in[2], iwMin(launch.numWTiles - 1) + smem.inputSpan);
+  p.width = std::min<int64_t>(llvm::alignTo(saturatingAdd(p.padL, end), 4),
+                              kSaturated);
+  p.numChunks = llvm::divideCeil(g.cin, cfg.getCiChunk());
+  p.groups = cfg.getCiChunk() / 4;
+  p.totalElems = saturatingMul(
+      saturatingMul(
+          saturatingMul(
+              saturatingMul(saturatingMul(saturatingMul(g.n, g.in[0]), g.in[1]),
+                            p.numChunks),
+              p.groups),
+          p.width),
+      4);
+  // Worth its extra pass over the input only where that pass (read the
+  // input, write the packed copy) is small beside the output the kernel
+  // must write anyway: at most 20% of it. Measured (docs/perf.md section
+  // 48): 14-15% on kb1_77, kb2_20, kb2_34, kb2_49 (1-4% faster), 28% on
+  // kb2_91 (7% slower).
+  const int64_t inputElems = saturatingMul(
+      saturatingMul(saturatingMul(saturatingMul(g.n, g.cin), g.in[0]), g.in[1]),
+      g.in[2]);
+  const int64_t outputElems = saturatingMul(
+      saturatingMul(saturatingMul(saturatingMul(g.n, g.cout), g.out[0]),
+                    g.out[1]),
+      g.out[2]);
+  if (saturatingMul(5, saturatingAdd(inputElems, p.totalElems)) > outputElems)
+    return std::nullopt;
+  return p;
+}
+
+LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
+  LaunchPlan l;
+  const ConvGeometry &g = a.geom;
+  l.numWTiles = llvm::divideCeil(g.out[2], cfg.getTileW());
+  l.numCTiles = llvm::divideCeil(g.cout, cfg.getTileC());
+  // Blocks along H: single rows, or groups of `rows` rows of one stride
+  // phase (oh0 + r * stride_h); a group may run past the last row. Block
+  // hb takes group hb / sh of phase hb % sh; later phases have no more rows
+  // than earlier ones (ceil((H - p) / sh)), so the groups that would start
+  // past the last row are the last block ids, and counting each phase's
+  // groups leaves them out.
+  // In closed form (no loop over the stride): with H = q sh + r, the first
+  // r phases have q + 1 rows, the other sh - r phases (if q > 0) q rows.
+  int64_t rows = cfg.getRows(), sh = g.stride[1];
+  const int64_t q = g.out[1] / sh, r = g.out[1] % sh;
+  l.numHBlocks = saturatingAdd(
+      saturatingMul(r, llvm::divideCeil(q + 1, rows)),
+      q > 0 ? saturatingMul(sh - r, llvm::divideCeil(q, rows)) : 0);
+  l.gridX = saturatingMul(
+      saturatingMul(saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), g.n),
+                    g.out[0]),
+      l.numHBlocks);
+  l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
+  return l;
+}
