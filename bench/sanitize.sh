@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 #===- bench/sanitize.sh - compute-sanitizer runs of fusecc kernels -------===#
 #
-# Usage: [BUNDLES=DIR] bench/sanitize.sh [TOOL...] [-- gpu_check.py options]
+# Usage: [BUNDLES=DIR] [SANITIZE_TIMEOUT=S] bench/sanitize.sh [TOOL...]
+#            [-- gpu_check.py options]
 #   TOOL: memcheck racecheck synccheck initcheck (default: all four).
+#   SANITIZE_TIMEOUT: seconds per bundle and tool (default: none); a bundle
+#   that runs out is listed as timed out and counts as not clean.
 #
 # Builds the runtime like gpu_check.sh, then runs bench/gpu_check.py (check
 # only, no timing) on every bundle of DIR (default out/bundles), one process
@@ -44,15 +47,20 @@ for tool in "${tools[@]}"; do
   errors=0 failed=0 passed=0
   for f in "${files[@]}"; do
     one="$out/$tool.${f%.fcb}.txt"
-    compute-sanitizer --tool "$tool" "${filter[@]}" --error-exitcode 99 \
+    timeout "${SANITIZE_TIMEOUT:-0}" \
+      compute-sanitizer --tool "$tool" "${filter[@]}" --error-exitcode 99 \
       python3 "$repo/bench/gpu_check.py" --bundles "$bundles" \
       --lib "$build/libfusecc_runtime.so" --no-time --filter "$f:" \
       --out "$out/check-$tool" "$@" >"$one" 2>&1
     rc=$?
-    summary=$(grep -E "ERROR SUMMARY" "$one" | tail -1)
+    # racecheck ends with "RACECHECK SUMMARY: N hazards displayed (E
+    # errors, W warnings)", the other tools with "ERROR SUMMARY: E errors".
+    summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$one" | tail -1)
     checked=$(grep -E "checked, [0-9]+ passed" "$one" | tail -1)
+    ((rc == 124)) && summary="timed out after ${SANITIZE_TIMEOUT}s"
     echo "$f: rc=$rc ${summary:-no summary} | ${checked:-no check line}" >>"$log"
-    n=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p' <<<"$summary")
+    n=$(sed -nE -e 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p' \
+      -e 's/.*RACECHECK SUMMARY: ([0-9]+) hazard.*/\1/p' <<<"$summary")
     errors=$((errors + ${n:-1}))
     if ((rc == 0)) && [[ -n "$checked" ]]; then
       passed=$((passed + 1))

@@ -140,7 +140,6 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
       return a.conv.emitOpError(
           "operands of a fused convolution must be kernel inputs");
   ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
-  int64_t rank = shape.size();
   for (Operation &op : body.without_terminator()) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
       continue;
