@@ -47,11 +47,11 @@ struct CodegenCLOptions {
   Opt<fusecc::Precision> precision{
       "precision", llvm::cl::desc("Convolution arithmetic"),
       llvm::cl::cat(fusecc::optionCategory()),
-      llvm::cl::init(fusecc::Precision::IEEE), fusecc::precisionValues()};
+      llvm::cl::init(fusecc::Precision::IEEE), fusecc::optionValues<fusecc::Precision>()};
   Opt<fusecc::Chip> chip{
       "chip", llvm::cl::desc("Target GPU (wgmma needs sm_90a)"),
       llvm::cl::cat(fusecc::optionCategory()),
-      llvm::cl::init(fusecc::Chip::SM90), fusecc::chipValues()};
+      llvm::cl::init(fusecc::Chip::SM90), fusecc::optionValues<fusecc::Chip>()};
   Opt<std::string> tuningFile{
       "tuning",
       llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
@@ -62,7 +62,7 @@ struct CodegenCLOptions {
       "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
       llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init(fusecc::EpilogueMathMode::Auto),
-      fusecc::epilogueMathValues()};
+      fusecc::optionValues<fusecc::EpilogueMathMode>()};
   Opt<int64_t> rows{"tile-rows",
                     llvm::cl::desc("Tensor-core rows per block: 1, 2, 4, 8 "
                                    "(8: wgmma only; default: cost model)"),
@@ -95,7 +95,7 @@ struct CodegenCLOptions {
   Opt<fusecc::WgmmaChoice> wgmma{
       "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
       llvm::cl::cat(fusecc::optionCategory()),
-      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::wgmmaChoiceValues()};
+      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
@@ -181,17 +181,17 @@ struct FuseccPipelineOptions
     : public PassPipelineOptions<FuseccPipelineOptions> {
   Option<fusecc::Precision> precision{
       *this, "precision", llvm::cl::desc("Convolution arithmetic"),
-      llvm::cl::init(fusecc::Precision::IEEE), fusecc::precisionValues()};
+      llvm::cl::init(fusecc::Precision::IEEE), fusecc::optionValues<fusecc::Precision>()};
   Option<fusecc::Chip> chip{
       *this, "chip", llvm::cl::desc("Target chip (wgmma needs sm_90a)"),
-      llvm::cl::init(fusecc::Chip::SM90), fusecc::chipValues()};
+      llvm::cl::init(fusecc::Chip::SM90), fusecc::optionValues<fusecc::Chip>()};
   Option<fusecc::EpilogueMathMode> epilogueMath{
       *this, "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
       llvm::cl::init(fusecc::EpilogueMathMode::Auto),
-      fusecc::epilogueMathValues()};
+      fusecc::optionValues<fusecc::EpilogueMathMode>()};
   Option<fusecc::WgmmaChoice> wgmma{
       *this, "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
-      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::wgmmaChoiceValues()};
+      llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
   Option<std::string> tuningFile{
       *this, "tuning-file",
       llvm::cl::desc("JSON file of measured tile choices"),

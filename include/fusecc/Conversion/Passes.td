@@ -39,7 +39,7 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
            /*default=*/"::fusecc::EpilogueMathMode::Auto",
            "Epilogue exp and reciprocal: auto (fast for tf32 kernels, "
            "exact for ieee), exact, fast",
-           [{::fusecc::epilogueMathValues()}]>
+           [{::fusecc::optionValues<::fusecc::EpilogueMathMode>()}]>
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

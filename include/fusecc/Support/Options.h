@@ -138,6 +138,31 @@ std::optional<E> parseSpelling(const OptionSpelling<E> (&spellings)[N],
   return std::nullopt;
 }
 
+/// The spelling table of an option enum: specialised once per enum below
+/// (`FUSECC_OPTION_SPELLINGS`), so that the values list, the printing and
+/// the parsing of every enum are the same three templates.
+template <typename E> struct OptionSpellings;
+
+/// The `llvm::cl::values(...)` list of enum `E` (for cl::opt, pass options
+/// in Passes.td and pipeline options).
+template <typename E> llvm::cl::ValuesClass optionValues() {
+  return valuesOf(OptionSpellings<E>::table);
+}
+/// The canonical spelling of `value`.
+template <typename E, typename = decltype(OptionSpellings<E>::table)>
+llvm::StringRef toString(E value) {
+  return spellingOf(OptionSpellings<E>::table, value);
+}
+/// The value of `E` spelled `name`, or std::nullopt.
+template <typename E> std::optional<E> parseOption(llvm::StringRef name) {
+  return parseSpelling(OptionSpellings<E>::table, name);
+}
+
+#define FUSECC_OPTION_SPELLINGS(E, TABLE)                                      \
+  template <> struct OptionSpellings<E> {                                      \
+    static constexpr const auto &table = TABLE;                                \
+  };
+
 //===----------------------------------------------------------------------===//
 // Precision: the arithmetic of the convolutions.
 //===----------------------------------------------------------------------===//
@@ -149,15 +174,7 @@ inline constexpr OptionSpelling<Precision> kPrecisionSpellings[] = {
     {Precision::TF32, "tf32",
      "TF32 tensor cores (wgmma on sm_90a, else mma.sync)"},
 };
-inline llvm::cl::ValuesClass precisionValues() {
-  return valuesOf(kPrecisionSpellings);
-}
-inline llvm::StringRef toString(Precision v) {
-  return spellingOf(kPrecisionSpellings, v);
-}
-inline std::optional<Precision> parsePrecision(llvm::StringRef s) {
-  return parseSpelling(kPrecisionSpellings, s);
-}
+FUSECC_OPTION_SPELLINGS(Precision, kPrecisionSpellings)
 
 //===----------------------------------------------------------------------===//
 // Chip: the target GPU (nvvm-attach-target's chip, the bundle's chip line).
@@ -170,13 +187,7 @@ inline constexpr OptionSpelling<Chip> kChipSpellings[] = {
     {Chip::SM90, "sm_90", "Hopper (default)"},
     {Chip::SM90a, "sm_90a", "Hopper with wgmma"},
 };
-inline llvm::cl::ValuesClass chipValues() { return valuesOf(kChipSpellings); }
-inline llvm::StringRef toString(Chip v) {
-  return spellingOf(kChipSpellings, v);
-}
-inline std::optional<Chip> parseChip(llvm::StringRef s) {
-  return parseSpelling(kChipSpellings, s);
-}
+FUSECC_OPTION_SPELLINGS(Chip, kChipSpellings)
 
 //===----------------------------------------------------------------------===//
 // EpilogueMathMode: how epilogues evaluate exp and reciprocals
@@ -192,15 +203,7 @@ inline constexpr OptionSpelling<EpilogueMathMode> kEpilogueMathSpellings[] = {
     {EpilogueMathMode::Exact, "exact", "libdevice expf, IEEE reciprocal"},
     {EpilogueMathMode::Fast, "fast", "ex2.approx.ftz, rcp.approx.ftz"},
 };
-inline llvm::cl::ValuesClass epilogueMathValues() {
-  return valuesOf(kEpilogueMathSpellings);
-}
-inline llvm::StringRef toString(EpilogueMathMode v) {
-  return spellingOf(kEpilogueMathSpellings, v);
-}
-inline std::optional<EpilogueMathMode> parseEpilogueMath(llvm::StringRef s) {
-  return parseSpelling(kEpilogueMathSpellings, s);
-}
+FUSECC_OPTION_SPELLINGS(EpilogueMathMode, kEpilogueMathSpellings)
 
 //===----------------------------------------------------------------------===//
 // WgmmaMode: where fuse-tile-kernels{wgmma} puts tf32 kernels on Hopper
@@ -219,15 +222,7 @@ inline constexpr OptionSpelling<WgmmaMode> kWgmmaModeSpellings[] = {
     {WgmmaMode::Always, "1", "old spelling of always"},
     {WgmmaMode::FillsGrid, "2", "old spelling of fills-grid"},
 };
-inline llvm::cl::ValuesClass wgmmaModeValues() {
-  return valuesOf(kWgmmaModeSpellings);
-}
-inline llvm::StringRef toString(WgmmaMode v) {
-  return spellingOf(kWgmmaModeSpellings, v);
-}
-inline std::optional<WgmmaMode> parseWgmmaMode(llvm::StringRef s) {
-  return parseSpelling(kWgmmaModeSpellings, s);
-}
+FUSECC_OPTION_SPELLINGS(WgmmaMode, kWgmmaModeSpellings)
 
 //===----------------------------------------------------------------------===//
 // WgmmaChoice: the tools' --tile-wgmma, resolved with the chip.
@@ -246,15 +241,7 @@ inline constexpr OptionSpelling<WgmmaChoice> kWgmmaChoiceSpellings[] = {
     {WgmmaChoice::Never, "0", "old spelling of never"},
     {WgmmaChoice::Always, "1", "old spelling of always"},
 };
-inline llvm::cl::ValuesClass wgmmaChoiceValues() {
-  return valuesOf(kWgmmaChoiceSpellings);
-}
-inline llvm::StringRef toString(WgmmaChoice v) {
-  return spellingOf(kWgmmaChoiceSpellings, v);
-}
-inline std::optional<WgmmaChoice> parseWgmmaChoice(llvm::StringRef s) {
-  return parseSpelling(kWgmmaChoiceSpellings, s);
-}
+FUSECC_OPTION_SPELLINGS(WgmmaChoice, kWgmmaChoiceSpellings)
 
 /// The fuse-tile-kernels mode of `choice` on `chip`: `auto` is fills-grid on
 /// sm_90a and never elsewhere.
@@ -269,6 +256,8 @@ inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
   }
   return chip == Chip::SM90a ? WgmmaMode::FillsGrid : WgmmaMode::Never;
 }
+
+#undef FUSECC_OPTION_SPELLINGS
 
 } // namespace fusecc
 

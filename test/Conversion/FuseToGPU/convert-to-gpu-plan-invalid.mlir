@@ -46,3 +46,30 @@ func.func @intermediate_without_buffer(%x: tensor<2x4x5xf32>) -> tensor<2x4x5xf3
   }
   return %1 : tensor<2x4x5xf32>
 }
+
+// -----
+
+// Statistics from a producer's epilogue need a convolution kernel's result
+// as the normalisation's input (NormLayout::get).
+func.func @epilogue_stats_without_conv(%x: tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32> attributes {fuse.plan.buffers = []} {
+  // expected-error@+1 {{'fuse.kernel' op takes its statistics from a convolution kernel's epilogue, but its input is not such a kernel's result normalised over all non-batch dims}}
+  %0 = fuse.kernel "k" ins(%x : tensor<2x4x3x3xf32>) {fuse.plan.epilogue_stats} -> tensor<2x4x3x3xf32> {
+  ^bb0(%a: tensor<2x4x3x3xf32>):
+    %n = fuse.group_norm %a {num_groups = 2 : i64} : tensor<2x4x3x3xf32>
+    fuse.yield %n : tensor<2x4x3x3xf32>
+  }
+  return %0 : tensor<2x4x3x3xf32>
+}
+
+// -----
+
+// A convolution kernel that writes statistics needs their workspace.
+func.func @stats_without_partials(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
+  // expected-error@+1 {{'fuse.kernel' op writes partial statistics but has no partials workspace in the plan}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_groups = 4 : i64} -> tensor<2x8x5x5xf32> {
+  ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
+    fuse.yield %c : tensor<2x8x5x5xf32>
+  }
+  return %0 : tensor<2x8x5x5xf32>
+}

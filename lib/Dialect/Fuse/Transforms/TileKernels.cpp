@@ -565,7 +565,7 @@ struct TileKernelsPass
           << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
       return signalPassFailure();
     }
-    const StringRef precisionName = toString(precision);
+    const StringRef precisionName = toString(static_cast<Precision>(precision));
     const bool tf32 = precision == Precision::TF32;
     llvm::StringMap<TunedChoice> tuned;
     if (!tuningFile.empty()) {

@@ -39,7 +39,7 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"precision", "precision", "::fusecc::Precision",
            "::fusecc::Precision::IEEE",
            "Arithmetic of the convolution: ieee (FP32 FMA) or tf32",
-           [{::fusecc::precisionValues()}]>,
+           [{::fusecc::optionValues<::fusecc::Precision>()}]>,
     Option<"maxTileW", "max-tile-w", "int64_t", "128",
            "Largest output row segment one block computes">,
     Option<"threads", "threads", "int64_t", "128",
@@ -66,7 +66,7 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "sm_90a) instead of mma.sync: never, always (wherever they fit) "
            "or fills-grid (where they fit and their grid fills an H100 at "
            "least once: the sm_90a default); 0, 1, 2 are accepted too",
-           [{::fusecc::wgmmaModeValues()}]>,
+           [{::fusecc::optionValues<::fusecc::WgmmaMode>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,
