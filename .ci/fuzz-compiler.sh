@@ -62,7 +62,9 @@ run() { # name, corpus dir, extra flags...
 run compile-fuzzer "$work/corpus-compile" "$seeds" -dict=fuzz/fusecc.dict \
   -max_len=65536
 # Inputs of up to 128 bytes from the start: the generator reads its choices
-# from them (short ones give mostly the smallest graphs).
-run graph-fuzzer "$work/corpus-graph" -len_control=0 -max_len=128
+# from them (short ones give mostly the smallest graphs). Past findings
+# (fuzz/regressions/graph-fuzzer) run first, every time.
+run graph-fuzzer "$work/corpus-graph" fuzz/regressions/graph-fuzzer \
+  -len_control=0 -max_len=128
 echo "fuzz-compiler: $passed passed, $failed failed"
 ((failed == 0))

@@ -245,7 +245,8 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
 
 namespace {
 
-FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
+FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
+                                         const ref::ResultHook &hook) {
   DenseMap<Value, Tensor> env;
   for (auto [arg, t] : llvm::zip(block.getArguments(), args)) {
     if (shapeOf(arg) != t.shape) {
@@ -295,7 +296,8 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
       std::vector<Tensor> kargs;
       for (const Tensor *t : ins)
         kargs.push_back(*t);
-      FailureOr<std::vector<Tensor>> r = evalBlock(k.getBody().front(), kargs);
+      FailureOr<std::vector<Tensor>> r =
+          evalBlock(k.getBody().front(), kargs, hook);
       if (failed(r))
         return failure();
       result = std::move((*r)[0]);
@@ -307,6 +309,8 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
     if (result.shape != shapeOf(op.getResult(0)))
       return op.emitOpError("reference: computed shape differs from the "
                             "result type");
+    if (hook && !isa<arith::ConstantOp, KernelOp>(op))
+      hook(op, result);
     env[op.getResult(0)] = std::move(result);
   }
   emitError(block.getParent()->getLoc()) << "reference: block has no return";
@@ -316,11 +320,12 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args) {
 } // namespace
 
 FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
-                                             ArrayRef<Tensor> inputs) {
+                                             ArrayRef<Tensor> inputs,
+                                             const ResultHook &hook) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return func.emitOpError("reference: expected a single-block function");
   if (inputs.size() != func.getNumArguments())
     return func.emitOpError("reference: expected ")
            << func.getNumArguments() << " inputs, got " << inputs.size();
-  return evalBlock(func.getBody().front(), inputs);
+  return evalBlock(func.getBody().front(), inputs, hook);
 }

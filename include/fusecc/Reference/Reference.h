@@ -15,6 +15,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,17 @@ struct Tensor {
   int64_t size() const { return static_cast<int64_t>(data.size()); }
 };
 
+/// Called with every op's computed result (not constants), which it may
+/// change: e.g. round it as an f32 evaluation would, to measure how
+/// sensitive a graph is to the rounding of its intermediates.
+using ResultHook = std::function<void(mlir::Operation &, Tensor &)>;
+
 /// Evaluates `func` on `inputs` (one per function argument, shapes must match
 /// the argument types). Returns one tensor per returned value. On an
 /// unsupported op or bad input, emits an error on the op and fails.
 mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
-                                              llvm::ArrayRef<Tensor> inputs);
+                                              llvm::ArrayRef<Tensor> inputs,
+                                              const ResultHook &hook = {});
 
 /// Default limits of `checkSimulatable`: 2^30 tensor elements in all (8 GiB
 /// of doubles) and 2^36 multiply-adds per convolution.
