@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Target/Bundle.h"
+#include "fusecc/Support/Format.h"
 
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
@@ -31,12 +32,6 @@ static std::string joinInts(ArrayRef<int64_t> v) {
   return s;
 }
 
-static std::string fmtDouble(double v) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format("%.17g", v);
-  return s;
-}
 
 /// A tensor constant (more than a rank-0 scalar): a module constant of the
 /// bundle (`const` records, bytes in the data section).
@@ -111,7 +106,7 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
                                "supported in graphs");
       ids[cst.getResult()] = next;
       line = "%" + std::to_string(next++) + " = const " +
-             fmtDouble(dense.getSplatValue<APFloat>().convertToDouble());
+             fusecc::formatExact(dense.getSplatValue<APFloat>().convertToDouble());
     } else if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
       // Graph lines list optional operands positionally (weight, then
       // bias), so a bias needs a weight.
@@ -127,12 +122,12 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
       if (auto gelu = dyn_cast<GeluOp>(op))
         line += " approximate=" + gelu.getApproximate().str();
       if (auto lr = dyn_cast<LeakyReluOp>(op))
-        line += " slope=" + fmtDouble(lr.getSlope().convertToDouble());
+        line += " slope=" + fusecc::formatExact(lr.getSlope().convertToDouble());
       if (auto cl = dyn_cast<ClampOp>(op)) {
         if (cl.getMin())
-          line += " min=" + fmtDouble(cl.getMin()->convertToDouble());
+          line += " min=" + fusecc::formatExact(cl.getMin()->convertToDouble());
         if (cl.getMax())
-          line += " max=" + fmtDouble(cl.getMax()->convertToDouble());
+          line += " max=" + fusecc::formatExact(cl.getMax()->convertToDouble());
       }
     } else {
       return op.emitOpError("is not a graph op fusecc compiles");

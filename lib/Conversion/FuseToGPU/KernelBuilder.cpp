@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "StandaloneKernels.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -110,12 +111,8 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
               "of a channel softmax";
   MLIRContext *ctx = kernel.getContext();
   SmallVector<Type> argTypes;
-  auto toMemRef = [](Type t) {
-    auto tt = cast<RankedTensorType>(t);
-    return MemRefType::get(tt.getShape(), tt.getElementType());
-  };
   for (Value in : kernel.getInputs())
-    argTypes.push_back(toMemRef(in.getType()));
+    argTypes.push_back(detail::memrefOf(in.getType()));
   if (auto pack = WeightPackPlan::get(analysis, *kernel.getConfig()))
     argTypes.push_back(
         MemRefType::get({pack->totalElems}, Float32Type::get(ctx)));
@@ -127,7 +124,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     stats = EpilogueStatsLayout::get(kernel, *groups);
     argTypes.push_back(MemRefType::get({stats->elements()}, stats->elementType));
   }
-  argTypes.push_back(toMemRef(kernel.getResult().getType()));
+  argTypes.push_back(detail::memrefOf(kernel.getResult().getType()));
 
   EmitBuilder b(kernel.getLoc(), ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());

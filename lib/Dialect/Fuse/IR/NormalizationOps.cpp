@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Support/Format.h"
 
 #include "llvm/Support/Format.h"
 
@@ -16,13 +17,6 @@
 using namespace mlir;
 using namespace fusecc::fuse;
 
-/// `%.17g`: a double that reads back exactly.
-static std::string fmtDouble(double v) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format("%.17g", v);
-  return s;
-}
 
 /// Product of `shape[from, to)`.
 static int64_t product(ArrayRef<int64_t> shape, size_t from, size_t to) {
@@ -123,7 +117,7 @@ void LayerNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
 
 std::string LayerNormOp::getGraphAttributes() {
   return "normalized_rank=" + std::to_string(getNormalizedRank()) +
-         " eps=" + fmtDouble(getEpsilon().convertToDouble());
+         " eps=" + fusecc::formatExact(getEpsilon().convertToDouble());
 }
 
 //===----------------------------------------------------------------------===//
@@ -185,5 +179,5 @@ void GroupNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
 
 std::string GroupNormOp::getGraphAttributes() {
   return "groups=" + std::to_string(getNumGroups()) +
-         " eps=" + fmtDouble(getEpsilon().convertToDouble());
+         " eps=" + fusecc::formatExact(getEpsilon().convertToDouble());
 }
