@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "WarpReduce.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -40,11 +41,9 @@ constexpr int64_t kLinesPerIteration = 4;
 
 /// Sums `v` over the 32 lanes of a warp (every lane gets the sum).
 Value warpSum(EmitBuilder &b, Value v) {
-  for (int64_t off = 16; off >= 1; off /= 2) {
-    auto shfl = gpu::ShuffleOp::create(b, v, off, 32, gpu::ShuffleMode::XOR);
-    v = arith::AddFOp::create(b, v, shfl.getShuffleResult());
-  }
-  return v;
+  return emitWarpAllReduce(b, v, 32, [&](Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, x, y);
+  });
 }
 
 Value minU(EmitBuilder &b, Value x, Value y) {

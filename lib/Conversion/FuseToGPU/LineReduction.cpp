@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "WarpReduce.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -107,13 +108,7 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
         scf::YieldOp::create(
             b, ValueRange{elem(l.getRegionIterArgs()[0], x, addr)});
       }
-      Value acc = l.getResult(0);
-      for (int64_t off = perLine / 2; off >= 1; off /= 2) {
-        auto shfl =
-            gpu::ShuffleOp::create(b, acc, off, 32, gpu::ShuffleMode::XOR);
-        acc = combine(acc, shfl.getShuffleResult());
-      }
-      return acc;
+      return emitWarpAllReduce(b, l.getResult(0), perLine, combine);
     };
     auto addF = [&](Value x, Value y) -> Value {
       return arith::AddFOp::create(b, x, y);

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StandaloneKernels.h"
+#include "WarpReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -111,11 +112,7 @@ struct NormEmitter {
 
   /// Combines `v` over the 32 lanes of a warp (every lane gets the result).
   Value warpReduce(Value v, function_ref<Value(Value, Value)> combine) {
-    for (int64_t off = 16; off >= 1; off /= 2) {
-      auto shfl = gpu::ShuffleOp::create(b, v, off, 32, gpu::ShuffleMode::XOR);
-      v = combine(v, shfl.getShuffleResult());
-    }
-    return v;
+    return emitWarpAllReduce(b, v, 32, combine);
   }
 
   /// Combines `v` over the block (every thread gets the result): warps
