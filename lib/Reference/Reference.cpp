@@ -222,6 +222,19 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
     for (Value v : op->getResults())
       if (failed(count(v, op->getLoc())))
         return WalkResult::interrupt();
+    if (auto window = dyn_cast<WindowOpInterface>(op)) {
+      // One window per result element.
+      auto ty = cast<RankedTensorType>(op->getResult(0).getType());
+      std::optional<int64_t> work = checkedMul(
+          checkedProduct(ty.getShape()).value_or(INT64_MAX),
+          window.getWindowVolume());
+      if (!work || *work > maxMacs) {
+        op->emitOpError("reference: graph too large to simulate: its "
+                        "windows read more than ")
+            << maxMacs << " elements";
+        return WalkResult::interrupt();
+      }
+    }
     auto conv = dyn_cast<ConvTransposeOp>(op);
     if (!conv)
       return WalkResult::advance();
@@ -286,12 +299,15 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
           conv.getDilation(), conv.getGroups());
     } else if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
       result = elementwise(&op, ew, ins);
-    } else if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
+    } else if (isa<NormalizationOpInterface, WindowOpInterface>(op)) {
       result = Tensor(shapeOf(op.getResult(0)));
       SmallVector<ArrayRef<double>> data;
       for (const Tensor *t : ins)
         data.push_back(t->data);
-      norm.evaluateReference(data, result.data);
+      if (auto norm = dyn_cast<NormalizationOpInterface>(op))
+        norm.evaluateReference(data, result.data);
+      else
+        cast<WindowOpInterface>(op).evaluateReference(data, result.data);
     } else if (auto k = dyn_cast<KernelOp>(op)) {
       std::vector<Tensor> kargs;
       for (const Tensor *t : ins)

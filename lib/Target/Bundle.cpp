@@ -117,6 +117,9 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
         return op.emitOpError("a bias without a weight is not supported");
       def(op.getName().stripDialect());
       line += " " + norm.getGraphAttributes();
+    } else if (auto window = dyn_cast<WindowOpInterface>(op)) {
+      def(op.getName().stripDialect());
+      line += " " + window.getGraphAttributes();
     } else if (isa<ElementwiseOpInterface>(op)) {
       def(op.getName().stripDialect());
       if (auto gelu = dyn_cast<GeluOp>(op))

@@ -1,7 +1,8 @@
 # ===- fusecc/reference.py - Bundle graph lines as a PyTorch function ---=== #
 #
 # Rebuilds an entry's op graph from its `graph` lines (docs/bundle.md, plus
-# version 3's `const_tensor` and `group_norm`) as a callable on PyTorch
+# version 3's `const_tensor`, `group_norm`, pools, reductions and `reshape`)
+# as a callable on PyTorch
 # tensors: graph(*inputs) -> output(s), in whatever dtype the inputs have
 # (float64 for a reference, float32 for eager/torch.compile baselines).
 #
@@ -175,6 +176,82 @@ def _group_norm(op, a, env):
     return F.group_norm(x, groups, weight, bias, op.params["eps"])
 
 
+def _check_rank(op, x, rank):
+    """A pool's input must be [N, C, *spatial] with one spatial dim per
+    entry of its size list."""
+    if x.dim() != rank + 2:
+        raise GraphError("'%s' needs a rank-%d input [N, C, %d spatial], got "
+                         "rank %d" % (op.line, rank + 2, rank, x.dim()))
+
+
+def _max_pool(op, a, env):
+    x = _tensor(env, a[0])
+    p = op.params
+    _check_rank(op, x, p["rank"])
+    function = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[p["rank"] - 1]
+    return function(x, p["kernel_size"], p["stride"], p["padding"],
+                    p["dilation"], ceil_mode=p["ceil_mode"])
+
+
+def _avg_pool(op, a, env):
+    x = _tensor(env, a[0])
+    p = op.params
+    _check_rank(op, x, p["rank"])
+    if p["rank"] == 1:
+        if p["divisor_override"] is None:
+            return F.avg_pool1d(x, p["kernel_size"], p["stride"],
+                                p["padding"], p["ceil_mode"],
+                                p["count_include_pad"])
+        # avg_pool1d has no divisor_override; PyTorch computes it as
+        # avg_pool2d on [N, C, 1, W] anyway, so this is the same sum and
+        # the same divisor (a height-1 window without padding counts 1).
+        return F.avg_pool2d(x.unsqueeze(-2), (1,) + p["kernel_size"],
+                            (1,) + p["stride"], (0,) + p["padding"],
+                            p["ceil_mode"], p["count_include_pad"],
+                            p["divisor_override"]).squeeze(-2)
+    function = (F.avg_pool2d, F.avg_pool3d)[p["rank"] - 2]
+    return function(x, p["kernel_size"], p["stride"], p["padding"],
+                    p["ceil_mode"], p["count_include_pad"],
+                    p["divisor_override"])
+
+
+def _adaptive_pool(kind):
+    def evaluate(op, a, env):
+        x = _tensor(env, a[0])
+        rank = op.params["rank"]
+        _check_rank(op, x, rank)
+        if kind == "avg":
+            function = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d,
+                        F.adaptive_avg_pool3d)[rank - 1]
+        else:
+            function = (F.adaptive_max_pool1d, F.adaptive_max_pool2d,
+                        F.adaptive_max_pool3d)[rank - 1]
+        return function(x, op.params["output_size"])
+    return evaluate
+
+
+def _reduction(name):
+    def evaluate(op, a, env):
+        x = _tensor(env, a[0])
+        dims = op.params["dims"]
+        if max(dims) >= x.dim():
+            raise GraphError("dims=%s for a rank-%d input in '%s'"
+                             % (",".join(map(str, dims)), x.dim(), op.line))
+        function = {"sum": torch.sum, "mean": torch.mean,
+                    "amax": torch.amax, "amin": torch.amin,
+                    "logsumexp": torch.logsumexp}[name]
+        return function(x, dim=dims, keepdim=op.params["keepdim"])
+    return evaluate
+
+
+def _reshape(op, a, env):
+    x = _tensor(env, a[0])
+    if x.numel() != op.params["elements"]:
+        raise GraphError("'%s' reshapes %d elements to %d" % (
+            op.line, x.numel(), op.params["elements"]))
+    return x.reshape(op.params["shape"])
+
+
 def _const_tensor(op, a, env):
     index = op.params["index"]
     if env[1] is None or index >= len(env[1]):
@@ -246,10 +323,97 @@ def _prepare_group_norm(op):
                          "'%s'" % op.line)
 
 
+def _ints(op, key, minimum, lengths=None, required=True, empty=False):
+    """Attribute `key` as a tuple of comma-separated integers, each at least
+    `minimum`, with a length in `lengths` (when given); None when absent
+    and not required. `empty` allows `key=` as the empty tuple."""
+    text = op.attrs.get(key)
+    if text is None:
+        if required:
+            raise GraphError("'%s' needs %s= in '%s'"
+                             % (op.kind, key, op.line))
+        return None
+    if text == "" and empty:
+        values = ()
+    else:
+        try:
+            values = tuple(int(v) for v in text.split(","))
+        except ValueError:
+            raise GraphError("%s=%s is not a list of integers in '%s'"
+                             % (key, text, op.line)) from None
+    for v in values:
+        if v < minimum:
+            raise GraphError("%s=%s has %d, below the minimum %d in '%s'"
+                             % (key, text, v, minimum, op.line))
+    if lengths is not None and len(values) not in lengths:
+        raise GraphError("%s has %d values, expected %s in '%s'"
+                         % (key, len(values),
+                            " or ".join(str(n) for n in lengths), op.line))
+    return values
+
+
+def _flag(op, key, default=None):
+    """Boolean attribute `key` spelled 0 or 1 (required when no default)."""
+    text = op.attrs.get(key)
+    if text is None:
+        if default is None:
+            raise GraphError("'%s' needs %s=0|1 in '%s'"
+                             % (op.kind, key, op.line))
+        return default
+    if text not in ("0", "1"):
+        raise GraphError("%s=%s is not 0 or 1 in '%s'" % (key, text, op.line))
+    return text == "1"
+
+
+def _prepare_pool(op):
+    """max_pool and avg_pool: kernel_size fixes the number of spatial dims
+    (1 to 3); stride, padding (and dilation) have as many entries."""
+    kernel = _ints(op, "kernel_size", 1, (1, 2, 3))
+    rank = len(kernel)
+    params = {"rank": rank, "kernel_size": kernel,
+              "stride": _ints(op, "stride", 1, (rank,)),
+              "padding": _ints(op, "padding", 0, (rank,)),
+              "ceil_mode": _flag(op, "ceil_mode")}
+    for k, pad in zip(kernel, params["padding"]):
+        if 2 * pad > k:
+            raise GraphError("padding=%s is more than half of kernel_size=%s "
+                             "in '%s'" % (op.attrs["padding"],
+                                          op.attrs["kernel_size"], op.line))
+    if op.kind == "max_pool":
+        params["dilation"] = _ints(op, "dilation", 1, (rank,))
+    else:
+        params["count_include_pad"] = _flag(op, "count_include_pad")
+        divisor = _ints(op, "divisor_override", 1, (1,), required=False)
+        params["divisor_override"] = None if divisor is None else divisor[0]
+    op.params.update(params)
+
+
+def _prepare_adaptive_pool(op):
+    size = _ints(op, "output_size", 1, (1, 2, 3))
+    op.params.update(rank=len(size), output_size=size)
+
+
+def _prepare_reduction(op):
+    dims = _ints(op, "dims", 0)
+    if len(set(dims)) != len(dims):
+        raise GraphError("dims=%s names a dim twice in '%s'"
+                         % (op.attrs["dims"], op.line))
+    op.params.update(dims=dims, keepdim=_flag(op, "keepdim"))
+
+
+def _prepare_reshape(op):
+    shape = _ints(op, "shape", 0, empty=True)
+    elements = 1
+    for n in shape:
+        elements *= n
+    op.params.update(shape=shape, elements=elements)
+
+
 BINARY_OPS = ("add", "sub", "mul", "div", "maximum", "minimum", "pow")
 UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "erf", "tanh",
              "sigmoid", "relu", "silu", "softplus", "mish", "hardsigmoid",
              "hardswish", "gelu", "leaky_relu", "clamp")
+REDUCTION_OPS = ("sum", "mean", "amax", "amin", "logsumexp")
 
 #: Op name -> OpSpec. The PyTorch functions are looked up when called, so
 #: the table (and parsing) exists without PyTorch.
@@ -297,7 +461,22 @@ OPS = {
                          _prepare_layer_norm),
     "group_norm": OpSpec((1, 3), ("groups", "eps"), _group_norm,
                          _prepare_group_norm),
+    "max_pool": OpSpec((1, 1), ("kernel_size", "stride", "padding",
+                                "dilation", "ceil_mode"), _max_pool,
+                       _prepare_pool),
+    "avg_pool": OpSpec((1, 1), ("kernel_size", "stride", "padding",
+                                "ceil_mode", "count_include_pad",
+                                "divisor_override"), _avg_pool,
+                       _prepare_pool),
+    "adaptive_avg_pool": OpSpec((1, 1), ("output_size",),
+                                _adaptive_pool("avg"), _prepare_adaptive_pool),
+    "adaptive_max_pool": OpSpec((1, 1), ("output_size",),
+                                _adaptive_pool("max"), _prepare_adaptive_pool),
+    "reshape": OpSpec((1, 1), ("shape",), _reshape, _prepare_reshape),
 }
+for _name in REDUCTION_OPS:
+    OPS[_name] = OpSpec((1, 1), ("dims", "keepdim"), _reduction(_name),
+                        _prepare_reduction)
 
 
 def validate(op):

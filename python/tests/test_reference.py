@@ -45,6 +45,61 @@ class Parsing(unittest.TestCase):
         for name in ("const_tensor", "group_norm"):
             self.assertIn(name, reference.OPS)
 
+    POOL_AND_REDUCTION_OPS = ("max_pool", "avg_pool", "adaptive_avg_pool",
+                              "adaptive_max_pool", "sum", "mean", "amax",
+                              "amin", "logsumexp", "reshape")
+
+    def test_documented_pool_reduction_reshape_attributes(self):
+        """The documented forms of the window ops name exactly the
+        attributes their rows accept."""
+        with open(os.path.join(samples.REPO, "docs", "bundle.md")) as f:
+            text = f.read()
+        forms = {}
+        for names, attrs in re.findall(r"`%k = ([a-z_|]+) %x ([^`]*)`", text):
+            keys = set(re.findall(r"([a-z_]+)=", attrs))
+            for name in names.split("|"):
+                forms[name] = keys
+        for name in self.POOL_AND_REDUCTION_OPS:
+            with self.subTest(name):
+                self.assertIn(name, forms)
+                self.assertEqual(forms[name], reference.OPS[name].attrs)
+
+    def test_pool_reduction_reshape_params(self):
+        g = Graph(["%1 = max_pool %0 kernel_size=3,2,3 stride=2,1,2 "
+                   "padding=1,0,1 dilation=1,1,2 ceil_mode=1",
+                   "%2 = avg_pool %0 kernel_size=3,2 stride=2,2 padding=1,1 "
+                   "ceil_mode=0 count_include_pad=1",
+                   "%3 = avg_pool %0 kernel_size=4 stride=3 padding=2 "
+                   "ceil_mode=1 count_include_pad=0 divisor_override=5",
+                   "%4 = adaptive_avg_pool %0 output_size=3,4",
+                   "%5 = adaptive_max_pool %0 output_size=7",
+                   "%6 = sum %0 dims=3,1 keepdim=1",
+                   "%7 = logsumexp %0 dims=0 keepdim=0",
+                   "%8 = reshape %0 shape=2,0,15", "%9 = reshape %0 shape=",
+                   "return %1"], 1)
+        params = [op.params for op in g.ops]
+        self.assertEqual(params[0], {
+            "rank": 3, "kernel_size": (3, 2, 3), "stride": (2, 1, 2),
+            "padding": (1, 0, 1), "dilation": (1, 1, 2), "ceil_mode": True})
+        self.assertEqual(params[1], {
+            "rank": 2, "kernel_size": (3, 2), "stride": (2, 2),
+            "padding": (1, 1), "ceil_mode": False, "count_include_pad": True,
+            "divisor_override": None})
+        self.assertEqual(params[2], {
+            "rank": 1, "kernel_size": (4,), "stride": (3,), "padding": (2,),
+            "ceil_mode": True, "count_include_pad": False,
+            "divisor_override": 5})
+        self.assertEqual(params[3], {"rank": 2, "output_size": (3, 4)})
+        self.assertEqual(params[4], {"rank": 1, "output_size": (7,)})
+        self.assertEqual(params[5], {"dims": (3, 1), "keepdim": True})
+        self.assertEqual(params[6], {"dims": (0,), "keepdim": False})
+        self.assertEqual(params[7], {"shape": (2, 0, 15), "elements": 0})
+        self.assertEqual(params[8], {"shape": (), "elements": 1})
+        for name in ("sum", "mean", "amax", "amin", "logsumexp"):
+            op = Graph(["%%1 = %s %%0 dims=2,0,1 keepdim=0" % name,
+                        "return %1"], 1).ops[0]
+            self.assertEqual(op.params["dims"], (2, 0, 1))
+
     def test_params_are_converted_at_parse_time(self):
         g = Graph(["%1 = leaky_relu %0 slope=0.1", "%2 = clamp %1 max=0.3",
                    "%3 = gelu %2 approximate=tanh", "%4 = softmax %3 dim=1",
@@ -112,6 +167,92 @@ class Parsing(unittest.TestCase):
          "twice"),
         (["%x = relu %0", "return %x"], "bad value name '%x'"),
     ]
+
+    MP = "%1 = max_pool %0 "
+    AP = "%1 = avg_pool %0 "
+    POOL_ERRORS = [
+        (MP + "stride=1 padding=0 dilation=1 ceil_mode=0",
+         "'max_pool' needs kernel_size= in '%1 = max_pool"),
+        (MP + "kernel_size=2,2,2,2 stride=1,1,1,1 padding=0,0,0,0 "
+         "dilation=1,1,1,1 ceil_mode=0",
+         "kernel_size has 4 values, expected 1 or 2 or 3"),
+        (MP + "kernel_size= stride= padding= dilation= ceil_mode=0",
+         "kernel_size= is not a list of integers"),
+        (MP + "kernel_size=2,x stride=1,1 padding=0,0 dilation=1,1 "
+         "ceil_mode=0", "kernel_size=2,x is not a list of integers"),
+        (MP + "kernel_size=2,0 stride=1,1 padding=0,0 dilation=1,1 "
+         "ceil_mode=0", "kernel_size=2,0 has 0, below the minimum 1"),
+        (MP + "kernel_size=2,2 stride=1 padding=0,0 dilation=1,1 ceil_mode=0",
+         "stride has 1 values, expected 2 in"),
+        (MP + "kernel_size=2,2 stride=1,0 padding=0,0 dilation=1,1 "
+         "ceil_mode=0", "stride=1,0 has 0, below the minimum 1"),
+        (MP + "kernel_size=2,2 padding=0,0 dilation=1,1 ceil_mode=0",
+         "'max_pool' needs stride="),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0,0 dilation=1,1 "
+         "ceil_mode=0", "padding has 3 values, expected 2"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=-1,0 dilation=1,1 "
+         "ceil_mode=0", "padding=-1,0 has -1, below the minimum 0"),
+        (MP + "kernel_size=3,4 stride=1,1 padding=1,3 dilation=1,1 "
+         "ceil_mode=0", "padding=1,3 is more than half of kernel_size=3,4"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 ceil_mode=0",
+         "'max_pool' needs dilation="),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=1,1,1 "
+         "ceil_mode=0", "dilation has 3 values, expected 2"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=0,1 "
+         "ceil_mode=0", "dilation=0,1 has 0, below the minimum 1"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=1,1",
+         "'max_pool' needs ceil_mode=0|1"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=1,1 "
+         "ceil_mode=true", "ceil_mode=true is not 0 or 1"),
+        (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=1,1 "
+         "ceil_mode=0 count_include_pad=1",
+         "unknown attribute(s) count_include_pad"),
+        ("%1 = max_pool %0 %0 kernel_size=2 stride=1 padding=0 dilation=1 "
+         "ceil_mode=0", "'max_pool' takes 1 to 1 operands"),
+        (AP + "kernel_size=2 stride=1 padding=0 ceil_mode=0",
+         "'avg_pool' needs count_include_pad=0|1"),
+        (AP + "kernel_size=2 stride=1 padding=0 ceil_mode=0 "
+         "count_include_pad=2", "count_include_pad=2 is not 0 or 1"),
+        (AP + "kernel_size=2 stride=1 padding=0 ceil_mode=0 "
+         "count_include_pad=1 dilation=1", "unknown attribute(s) dilation"),
+        (AP + "kernel_size=2 stride=1 padding=0 ceil_mode=0 "
+         "count_include_pad=1 divisor_override=0",
+         "divisor_override=0 has 0, below the minimum 1"),
+        (AP + "kernel_size=2 stride=1 padding=0 ceil_mode=0 "
+         "count_include_pad=1 divisor_override=2,2",
+         "divisor_override has 2 values, expected 1"),
+        (AP + "kernel_size=2,2 stride=1,1 padding=2,0 ceil_mode=0 "
+         "count_include_pad=1", "padding=2,0 is more than half"),
+        ("%1 = adaptive_avg_pool %0", "'adaptive_avg_pool' needs "
+         "output_size="),
+        ("%1 = adaptive_max_pool %0 output_size=3,0",
+         "output_size=3,0 has 0, below the minimum 1"),
+        ("%1 = adaptive_max_pool %0 output_size=1,1,1,1",
+         "output_size has 4 values, expected 1 or 2 or 3"),
+        ("%1 = adaptive_avg_pool %0 output_size=2 kernel_size=2",
+         "unknown attribute(s) kernel_size"),
+        ("%1 = sum %0 keepdim=0", "'sum' needs dims= in"),
+        ("%1 = mean %0 dims=1", "'mean' needs keepdim=0|1"),
+        ("%1 = amax %0 dims=1 keepdim=yes", "keepdim=yes is not 0 or 1"),
+        ("%1 = amin %0 dims=2,1,2 keepdim=0", "dims=2,1,2 names a dim twice"),
+        ("%1 = logsumexp %0 dims=-1 keepdim=1",
+         "dims=-1 has -1, below the minimum 0"),
+        ("%1 = sum %0 dims= keepdim=1", "dims= is not a list of integers"),
+        ("%1 = sum %0 dim=1 keepdim=1", "unknown attribute(s) dim"),
+        ("%1 = reshape %0", "'reshape' needs shape= in"),
+        ("%1 = reshape %0 shape=4,-1", "shape=4,-1 has -1, below the "
+         "minimum 0"),
+        ("%1 = reshape %0 shape=4,,5", "shape=4,,5 is not a list of "
+         "integers"),
+        ("%1 = reshape %0 %0 shape=4", "'reshape' takes 1 to 1 operands"),
+    ]
+
+    def test_pool_reduction_reshape_errors(self):
+        for line, fragment in self.POOL_ERRORS:
+            with self.subTest(line):
+                with self.assertRaises(GraphError) as caught:
+                    Graph([line, "return %1"], 1)
+                self.assertIn(fragment, str(caught.exception))
 
     def test_errors(self):
         for lines, fragment in self.ERRORS:
@@ -241,6 +382,195 @@ class Evaluation(unittest.TestCase):
             with self.subTest(rank=rank):
                 out = self.run_graph([line, "return %3"], x, w, b)
                 self.assertTrue(torch.equal(out, expected))
+
+    def check(self, line, inputs, expected, exact=True):
+        """Runs `line` (defining %1 from %0, or %k from the inputs) and
+        compares with `expected`: same shape and dtype, equal values (or
+        close, for an independently computed reference)."""
+        result = line.split(" ")[0]
+        out = self.run_graph([line, "return " + result], *inputs)
+        self.assertEqual(out.dtype, expected.dtype)
+        self.assertEqual(tuple(out.shape), tuple(expected.shape))
+        if exact:
+            self.assertTrue(torch.equal(out, expected))
+        else:
+            self.assertTrue(torch.allclose(out, expected, rtol=1e-12,
+                                           atol=1e-12))
+        return out
+
+    def test_max_pool(self):
+        x3 = torch.randn(2, 3, 6, 7, 8, dtype=torch.float64)
+        x2 = torch.randn(2, 3, 7, 8, dtype=torch.float64)
+        x1 = torch.randn(2, 3, 9, dtype=torch.float64)
+        line = ("%1 = max_pool %0 kernel_size=3,2,3 stride=2,2,2 "
+                "padding=1,1,1 dilation=1,1,2 ceil_mode=")
+        for ceil in (0, 1):
+            with self.subTest(rank=3, ceil_mode=ceil):
+                expected = F.max_pool3d(x3, (3, 2, 3), (2, 2, 2), (1, 1, 1),
+                                        (1, 1, 2), ceil_mode=bool(ceil))
+                self.check(line + str(ceil), (x3,), expected)
+        # ceil_mode matters for these sizes.
+        self.assertNotEqual(
+            F.max_pool3d(x3, (3, 2, 3), 2, 1, (1, 1, 2), ceil_mode=True).shape,
+            F.max_pool3d(x3, (3, 2, 3), 2, 1, (1, 1, 2)).shape)
+        with self.subTest(rank=2):
+            self.check("%1 = max_pool %0 kernel_size=3,2 stride=2,3 "
+                       "padding=1,0 dilation=2,1 ceil_mode=1", (x2,),
+                       F.max_pool2d(x2, (3, 2), (2, 3), (1, 0), (2, 1),
+                                    ceil_mode=True))
+        with self.subTest(rank=1):
+            self.check("%1 = max_pool %0 kernel_size=4 stride=3 padding=2 "
+                       "dilation=1 ceil_mode=1", (x1,),
+                       F.max_pool1d(x1, 4, 3, 2, 1, ceil_mode=True))
+        # Padding never wins: an all-negative input.
+        neg = -x2.abs() - 1
+        out = self.check("%1 = max_pool %0 kernel_size=2,2 stride=2,2 "
+                         "padding=1,1 dilation=1,1 ceil_mode=0", (neg,),
+                         F.max_pool2d(neg, 2, 2, 1))
+        self.assertTrue(bool((out < 0).all()))
+
+    def test_avg_pool(self):
+        x3 = torch.randn(2, 3, 5, 6, 7, dtype=torch.float64)
+        x2 = torch.randn(2, 3, 6, 8, dtype=torch.float64)
+        base = "%1 = avg_pool %0 kernel_size=3,2 stride=2,2 padding=1,1 "
+        for ceil in (0, 1):
+            for include in (0, 1):
+                with self.subTest(rank=2, ceil_mode=ceil, include=include):
+                    self.check(base + "ceil_mode=%d count_include_pad=%d"
+                               % (ceil, include), (x2,),
+                               F.avg_pool2d(x2, (3, 2), (2, 2), (1, 1),
+                                            bool(ceil), bool(include)))
+        # count_include_pad=0 and ceil_mode=1 both change the result here.
+        self.assertNotEqual(F.avg_pool2d(x2, (3, 2), 2, 1, True).shape,
+                            F.avg_pool2d(x2, (3, 2), 2, 1, False).shape)
+        self.assertFalse(torch.equal(
+            F.avg_pool2d(x2, (3, 2), 2, 1, True, False),
+            F.avg_pool2d(x2, (3, 2), 2, 1, True, True)))
+        with self.subTest("divisor_override 2d"):
+            self.check(base + "ceil_mode=1 count_include_pad=0 "
+                       "divisor_override=5", (x2,),
+                       F.avg_pool2d(x2, (3, 2), 2, 1, True, False, 5))
+        with self.subTest("3d"):
+            self.check("%1 = avg_pool %0 kernel_size=2,3,3 stride=1,2,3 "
+                       "padding=1,1,0 ceil_mode=1 count_include_pad=0",
+                       (x3,), F.avg_pool3d(x3, (2, 3, 3), (1, 2, 3),
+                                           (1, 1, 0), True, False))
+            self.check("%1 = avg_pool %0 kernel_size=2,3,3 stride=1,2,3 "
+                       "padding=1,1,0 ceil_mode=0 count_include_pad=1 "
+                       "divisor_override=7", (x3,),
+                       F.avg_pool3d(x3, (2, 3, 3), (1, 2, 3), (1, 1, 0),
+                                    False, True, 7))
+
+    @staticmethod
+    def window_sums_1d(x, kernel, stride, padding, ceil_mode):
+        """Sum of each avg_pool1d window (padding adds nothing), computed
+        element by element, with PyTorch's output length."""
+        length = x.shape[-1]
+        span = length + 2 * padding - kernel
+        count = (-(-span // stride) if ceil_mode else span // stride) + 1
+        if ceil_mode and (count - 1) * stride >= length + padding:
+            count -= 1
+        out = torch.zeros(x.shape[:-1] + (count,), dtype=x.dtype)
+        for i in range(count):
+            start = i * stride - padding
+            for j in range(max(start, 0), min(start + kernel, length)):
+                out[..., i] += x[..., j]
+        return out
+
+    def test_avg_pool_1d(self):
+        x = torch.randn(2, 3, 11, dtype=torch.float64)
+        # ceil_mode adds a window that runs past the padded end here.
+        self.assertEqual((F.avg_pool1d(x, 4, 3, 2).shape[-1],
+                          F.avg_pool1d(x, 4, 3, 2, True).shape[-1]), (4, 5))
+        for ceil in (0, 1):
+            for include in (0, 1):
+                with self.subTest(ceil_mode=ceil, include=include):
+                    self.check("%%1 = avg_pool %%0 kernel_size=4 stride=3 "
+                               "padding=2 ceil_mode=%d count_include_pad=%d"
+                               % (ceil, include), (x,),
+                               F.avg_pool1d(x, 4, 3, 2, bool(ceil),
+                                            bool(include)))
+                with self.subTest(ceil_mode=ceil, include=include,
+                                  divisor_override=3):
+                    # The divisor replaces the count, whatever
+                    # count_include_pad says: sum / 3.
+                    sums = self.window_sums_1d(x, 4, 3, 2, bool(ceil))
+                    self.check("%%1 = avg_pool %%0 kernel_size=4 stride=3 "
+                               "padding=2 ceil_mode=%d count_include_pad=%d "
+                               "divisor_override=3" % (ceil, include), (x,),
+                               sums / 3, exact=False)
+        # Without padding nor ceil_mode every window counts `kernel`, so
+        # the override is avg * kernel / divisor.
+        self.check("%1 = avg_pool %0 kernel_size=3 stride=2 padding=0 "
+                   "ceil_mode=0 count_include_pad=1 divisor_override=2", (x,),
+                   F.avg_pool1d(x, 3, 2) * 3 / 2, exact=False)
+
+    def test_adaptive_pools(self):
+        x1 = torch.randn(2, 3, 7, dtype=torch.float64)
+        x2 = torch.randn(2, 3, 5, 7, dtype=torch.float64)
+        x3 = torch.randn(2, 3, 5, 6, 7, dtype=torch.float64)
+        cases = [(x1, (3,)), (x2, (3, 4)), (x3, (2, 4, 3)), (x2, (1, 1)),
+                 (x1, (10,))]
+        for x, size in cases:
+            rank = len(size)
+            text = ",".join(map(str, size))
+            avg = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d,
+                   F.adaptive_avg_pool3d)[rank - 1]
+            top = (F.adaptive_max_pool1d, F.adaptive_max_pool2d,
+                   F.adaptive_max_pool3d)[rank - 1]
+            with self.subTest(size=size):
+                self.check("%1 = adaptive_avg_pool %0 output_size=" + text,
+                           (x,), avg(x, size))
+                self.check("%1 = adaptive_max_pool %0 output_size=" + text,
+                           (x,), top(x, size))
+
+    def test_reductions(self):
+        x = self.x
+        functions = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax,
+                     "amin": torch.amin, "logsumexp": torch.logsumexp}
+        for name, function in functions.items():
+            for dims in ((1,), (3,), (3, 1), (2, 0, 3), (0, 1, 2, 3)):
+                for keepdim in (0, 1):
+                    line = "%%1 = %s %%0 dims=%s keepdim=%d" % (
+                        name, ",".join(map(str, dims)), keepdim)
+                    with self.subTest(line):
+                        out = self.check(line, (x,), function(
+                            x, dim=dims, keepdim=bool(keepdim)))
+                        self.assertEqual(out.dim(),
+                                         4 if keepdim else 4 - len(dims))
+
+    def test_reshape(self):
+        x = self.x
+        for shape in ((8, 15), (120,), (2, 4, 15), (1, 2, 1, 60, 1)):
+            with self.subTest(shape=shape):
+                text = ",".join(map(str, shape))
+                self.check("%1 = reshape %0 shape=" + text, (x,),
+                           x.reshape(shape))
+        one = torch.tensor([[2.5]], dtype=torch.float64)
+        self.check("%1 = reshape %0 shape=", (one,), one.reshape(()))
+        # Through a non-contiguous value: same row-major order as PyTorch.
+        out = self.run_graph(["%1 = amax %0 dims=2 keepdim=1",
+                              "%2 = reshape %1 shape=2,20", "return %2"], x)
+        self.assertTrue(torch.equal(out, x.amax(2, keepdim=True).reshape(2,
+                                                                         20)))
+
+    def test_pool_reduction_reshape_shape_errors(self):
+        with self.assertRaisesRegex(GraphError, "needs a rank-5 input "
+                                    r"\[N, C, 3 spatial\], got rank 4"):
+            self.run_graph(["%1 = max_pool %0 kernel_size=2,2,2 stride=1,1,1 "
+                            "padding=0,0,0 dilation=1,1,1 ceil_mode=0",
+                            "return %1"], self.x)
+        with self.assertRaisesRegex(GraphError, "needs a rank-3 input"):
+            self.run_graph(["%1 = adaptive_avg_pool %0 output_size=2",
+                            "return %1"], self.x)
+        with self.assertRaisesRegex(GraphError, "dims=1,4 for a rank-4 "
+                                    "input"):
+            self.run_graph(["%1 = sum %0 dims=1,4 keepdim=0", "return %1"],
+                           self.x)
+        with self.assertRaisesRegex(GraphError, "reshapes 120 elements to "
+                                    "121"):
+            self.run_graph(["%1 = reshape %0 shape=11,11", "return %1"],
+                           self.x)
 
     def test_two_returns(self):
         a, b = self.run_graph(["%1 = relu %0", "%2 = neg %0", "return %1 %2"],

@@ -3,7 +3,9 @@
 // The shared context of the standalone emitters (StandaloneKernels.h) and
 // the elementwise kernel: one thread per output element, consecutive
 // threads on consecutive elements (coalesced), every input read with
-// broadcasting and the kernel's elementwise DAG evaluated in registers.
+// broadcasting and the kernel's elementwise DAG evaluated in registers. A
+// window op (pooling, reduction, reshape) in the DAG loops over its window
+// in the thread, evaluating its operand's DAG at each position.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +80,18 @@ Value StandaloneContext::evaluate(
     for (Value o : def->getOperands())
       operands.push_back(evaluate(o, coords, special, memo));
     result = ew.buildScalar(b, b.getLoc(), operands);
+  } else if (auto window = dyn_cast_or_null<WindowOpInterface>(def)) {
+    // The window's loop runs in this thread; its operand is evaluated at
+    // each window position with a memo of its own (values inside the loop
+    // neither depend on `coords` nor dominate code after it).
+    Value operand = def->getOperand(0);
+    result = window.buildAt(
+        b, b.getLoc(), coords,
+        [&](OpBuilder &, Location, ValueRange at) -> Value {
+          DenseMap<Value, Value> inner;
+          SmallVector<Value> pos(at.begin(), at.end());
+          return evaluate(operand, pos, special, inner);
+        });
   } else {
     result = loadBroadcast(v, coords);
   }

@@ -4,7 +4,8 @@
 // epilogue ops that consume it become one `fuse.kernel` region, i.e. one GPU
 // launch with no intermediate tensor in device memory. The graph ops left
 // over then root kernels of their own: a normalisation whose reduction sets
-// span blocks (with the elementwise ops after it), or elementwise ops alone.
+// span blocks (with the elementwise ops after it), or elementwise and window
+// ops (pooling, reductions, reshapes: one thread per result element).
 // Kernel results that later kernels read are the plan's intermediates
 // (fuse-plan-kernels).
 //
@@ -39,15 +40,23 @@ bool isConvEpilogueOp(Operation *op) {
   return norm && tileReductionOf(norm) != TileReduction::SpansBlocks;
 }
 
-/// Ops that follow the root of a kernel without a convolution.
-bool isStandaloneEpilogueOp(Operation *op) {
+/// Ops that follow a normalisation root: elementwise ops, evaluated at the
+/// normalised element.
+bool isNormalizationEpilogueOp(Operation *op) {
   return isa<ElementwiseOpInterface>(op);
+}
+
+/// Ops that follow an elementwise or window root: one thread per result
+/// element evaluates the whole chain, a window op looping over its window.
+bool isElementwiseKernelOp(Operation *op) {
+  return isa<ElementwiseOpInterface, WindowOpInterface>(op);
 }
 
 /// Graph ops that root a kernel of their own when no convolution kernel
 /// took them.
 bool isStandaloneRoot(Operation *op) {
-  return isa<ElementwiseOpInterface, NormalizationOpInterface>(op);
+  return isa<ElementwiseOpInterface, NormalizationOpInterface,
+             WindowOpInterface>(op);
 }
 
 /// A rank-0 f32 constant: cloned into kernels as a scalar.
@@ -181,7 +190,10 @@ struct FormKernelsPass
         }
       if (!root)
         break;
-      if (!formKernel(func, growGroup(root, isStandaloneEpilogueOp), counter))
+      auto follows = isa<NormalizationOpInterface>(root)
+                         ? isNormalizationEpilogueOp
+                         : isElementwiseKernelOp;
+      if (!formKernel(func, growGroup(root, follows), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).
     }
   }

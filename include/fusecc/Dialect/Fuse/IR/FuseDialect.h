@@ -8,6 +8,8 @@
 #define FUSECC_DIALECT_FUSE_IR_FUSEDIALECT_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseOpsDialect.h.inc"

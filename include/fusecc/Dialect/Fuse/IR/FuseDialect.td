@@ -23,7 +23,9 @@ def Fuse_Dialect : Dialect {
   }];
   let cppNamespace = "::fusecc::fuse";
   let useDefaultAttributePrinterParser = 1;
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // FUSECC_DIALECT_FUSE_IR_FUSEDIALECT_TD

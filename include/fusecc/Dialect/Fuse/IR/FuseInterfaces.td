@@ -75,4 +75,44 @@ def Fuse_NormalizationOpInterface : OpInterface<"NormalizationOpInterface"> {
   ];
 }
 
+def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
+  let description = [{
+    An op whose result element at coordinates `o` combines the elements of
+    its operand found from `o` alone: a pooling window, the whole extent of
+    the reduced dims (a reduction), or one element at remapped coordinates
+    (a reshape). A kernel evaluates it per result element, the window's loop
+    inside the thread, so a chain of elementwise and window ops reads each
+    graph input directly and needs no intermediate tensor. The op builds
+    that loop itself (`buildAt`), evaluates itself in double precision for
+    the CPU reference, and describes itself as a bundle `graph` line.
+  }];
+  let cppNamespace = "::fusecc::fuse";
+  let methods = [
+    InterfaceMethod<
+      "Operand elements combined into one result element (the trip count "
+      "of the loop `buildAt` builds; 1 for a reshape).",
+      "int64_t", "getWindowVolume">,
+    InterfaceMethod<
+      "Builds the result element at `coords` (index values, one per result "
+      "dim) from operand elements that `operandAt` builds at the operand "
+      "coordinates it is given (always in bounds), in the operand's "
+      "element type; returns it.",
+      "::mlir::Value", "buildAt",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$coords,
+           "::llvm::function_ref<::mlir::Value(::mlir::OpBuilder &, "
+           "::mlir::Location, ::mlir::ValueRange)>":$operandAt)>,
+    InterfaceMethod<
+      "Evaluates the op in double precision: `operands` are the dense "
+      "row-major contents of the op's operands, `out` the result's.",
+      "void", "evaluateReference",
+      (ins "::llvm::ArrayRef<::llvm::ArrayRef<double>>":$operands,
+           "::llvm::MutableArrayRef<double>":$out)>,
+    InterfaceMethod<
+      "The op's attributes as bundle graph-line tokens (`key=value` ...), "
+      "after its operands (docs/bundle.md).",
+      "std::string", "getGraphAttributes">,
+  ];
+}
+
 #endif // FUSECC_DIALECT_FUSE_IR_FUSEINTERFACES_TD

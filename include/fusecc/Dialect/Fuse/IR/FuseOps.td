@@ -249,6 +249,140 @@ def Fuse_GroupNormOp : Fuse_Op<"group_norm", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Window ops: pooling, reductions, reshapes
+//===----------------------------------------------------------------------===//
+
+class Fuse_WindowOp<string mnemonic, list<Trait> traits = []>
+    : Fuse_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Fuse_WindowOpInterface>])>;
+
+class Fuse_PoolOp<string mnemonic, string what, string extraDoc,
+                  dag extraArgs>
+    : Fuse_WindowOp<mnemonic> {
+  let summary = what # " pooling over 1, 2 or 3 spatial dims";
+  let description = [{
+    PyTorch's `}] # mnemonic # [{1d/2d/3d` on `[N, C, *spatial]` with one
+    spatial dim per entry of `kernel_size`. Per spatial dim the output size
+    is `floor((in + 2 * padding - dilation * (kernel - 1) - 1) / stride) + 1`
+    (`ceil` with `ceil_mode`, where a last window that would start in the
+    right padding is dropped); `padding` is at most half the kernel.
+    }] # extraDoc # [{
+
+    Example (`}] # mnemonic # [{3d(kernel_size=2)`):
+    ```mlir
+    %y = fuse.}] # mnemonic # [{ %x {kernel_size = array<i64: 2, 2, 2>,
+           stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>}
+         : tensor<16x32x32x64x64xf32> -> tensor<16x32x16x32x32xf32>
+    ```
+  }];
+  let arguments = !con((ins Fuse_Tensor:$input,
+                            DenseI64ArrayAttr:$kernel_size,
+                            DenseI64ArrayAttr:$stride,
+                            DenseI64ArrayAttr:$padding,
+                            DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
+                       extraArgs);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_MaxPoolOp : Fuse_PoolOp<"max_pool", "Max",
+    [{The window's elements are `dilation` apart (default 1); padding never
+    wins (it is minus infinity); a NaN in the window wins.}],
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dilation)>;
+
+def Fuse_AvgPoolOp : Fuse_PoolOp<"avg_pool", "Average",
+    [{The window's sum is divided by `divisor_override` when given, else by
+    the window's size counting padding (`count_include_pad`, the default)
+    or counting only input elements; a window clipped by `ceil_mode`
+    counts only the positions up to the padded input's end.}],
+    (ins DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+         OptionalAttr<I64Attr>:$divisor_override)>;
+
+class Fuse_AdaptivePoolOp<string mnemonic, string what>
+    : Fuse_WindowOp<mnemonic> {
+  let summary = "Adaptive " # what # " pooling (global pooling included)";
+  let description = [{
+    PyTorch's `}] # mnemonic # [{1d/2d/3d` on `[N, C, *spatial]`: the
+    result's spatial sizes are the output size; output position `i` of a
+    dim of input size `in` and output size `out` covers input positions
+    `floor(i * in / out)` up to `ceil((i + 1) * in / out)` (exclusive).
+    An output size of 1 is global pooling.
+
+    Example (global pooling):
+    ```mlir
+    %y = fuse.}] # mnemonic # [{ %x
+         : tensor<16x128x256x256xf32> -> tensor<16x128x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_AdaptiveAvgPoolOp
+    : Fuse_AdaptivePoolOp<"adaptive_avg_pool", "average">;
+def Fuse_AdaptiveMaxPoolOp : Fuse_AdaptivePoolOp<"adaptive_max_pool", "max">;
+
+class Fuse_ReduceOp<string mnemonic, string formula>
+    : Fuse_WindowOp<mnemonic> {
+  let summary = "Reduction by " # formula # " over a set of dims";
+  let description = [{
+    PyTorch's `torch.}] # mnemonic # [{(x, dim=dims, keepdim=keepdim)`:
+    combines, by }] # formula # [{, the elements that share every
+    coordinate outside `dims` (distinct, each in 0..rank-1, any order).
+    With `keepdim` the reduced dims stay as size 1, else they are removed.
+
+    Example (mean over H and W, kept):
+    ```mlir
+    %y = fuse.}] # mnemonic # [{ %x {dims = array<i64: 2, 3>, keepdim = true}
+         : tensor<16x128x256x256xf32> -> tensor<16x128x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, DenseI64ArrayAttr:$dims,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_SumOp : Fuse_ReduceOp<"sum", "summation">;
+def Fuse_MeanOp : Fuse_ReduceOp<"mean", "the arithmetic mean">;
+def Fuse_AmaxOp : Fuse_ReduceOp<"amax", "the maximum (a NaN wins)">;
+def Fuse_AminOp : Fuse_ReduceOp<"amin", "the minimum (a NaN wins)">;
+def Fuse_LogSumExpOp : Fuse_ReduceOp<"logsumexp",
+    "`log(sum(exp(x)))`, computed stably as `m + log(sum(exp(x - m)))` "
+    "with `m` the maximum">;
+
+def Fuse_ReshapeOp : Fuse_WindowOp<"reshape"> {
+  let summary = "Reshape (view, flatten, squeeze, unsqueeze)";
+  let description = [{
+    The same elements in the same row-major order under another static
+    shape with the same element count: PyTorch's `view`/`reshape` of a
+    contiguous tensor, `flatten`, `squeeze` and `unsqueeze`.
+
+    Example (softmax over all spatial positions goes through a view):
+    ```mlir
+    %f = fuse.reshape %x
+         : tensor<32x64x32x64x64xf32> -> tensor<32x64x131072xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Fused kernels
 //===----------------------------------------------------------------------===//
 
