@@ -374,14 +374,19 @@ def _prepare_pool(op):
               "stride": _ints(op, "stride", 1, (rank,)),
               "padding": _ints(op, "padding", 0, (rank,)),
               "ceil_mode": _flag(op, "ceil_mode")}
-    for k, pad in zip(kernel, params["padding"]):
-        if 2 * pad > k:
-            raise GraphError("padding=%s is more than half of kernel_size=%s "
-                             "in '%s'" % (op.attrs["padding"],
-                                          op.attrs["kernel_size"], op.line))
     if op.kind == "max_pool":
         params["dilation"] = _ints(op, "dilation", 1, (rank,))
-    else:
+    # PyTorch's limit is half the dilated kernel: padding <=
+    # ((kernel - 1) * dilation + 1) // 2 (avg_pool has no dilation).
+    dilation = params.get("dilation", (1,) * rank)
+    for k, d, pad in zip(kernel, dilation, params["padding"]):
+        if pad > ((k - 1) * d + 1) // 2:
+            raise GraphError("padding=%s is more than half of kernel_size=%s "
+                             "%sin '%s'" % (
+                                 op.attrs["padding"], op.attrs["kernel_size"],
+                                 "(dilation=%s) " % op.attrs["dilation"]
+                                 if "dilation" in params else "", op.line))
+    if op.kind == "avg_pool":
         params["count_include_pad"] = _flag(op, "count_include_pad")
         divisor = _ints(op, "divisor_override", 1, (1,), required=False)
         params["divisor_override"] = None if divisor is None else divisor[0]

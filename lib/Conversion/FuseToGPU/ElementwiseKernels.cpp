@@ -84,9 +84,16 @@ Value StandaloneContext::evaluate(
     // The window's loop runs in this thread; its operand is evaluated at
     // each window position with a memo of its own (values inside the loop
     // neither depend on `coords` nor dominate code after it).
+    // `coords` index the consumer's (broadcast) shape: the window's own
+    // result coordinates drop the leading ones and read size-1 dims at 0.
     Value operand = def->getOperand(0);
+    ArrayRef<int64_t> own = cast<RankedTensorType>(v.getType()).getShape();
+    int64_t lead = coords.size() - own.size();
+    SmallVector<Value> at;
+    for (auto [d, size] : llvm::enumerate(own))
+      at.push_back(size == 1 ? c(0) : coords[lead + d]);
     result = window.buildAt(
-        b, b.getLoc(), coords,
+        b, b.getLoc(), at,
         [&](OpBuilder &, Location, ValueRange at) -> Value {
           DenseMap<Value, Value> inner;
           SmallVector<Value> pos(at.begin(), at.end());

@@ -218,17 +218,20 @@ struct NormEmitter {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = addr(loop.getInductionVar());
+    // Element e of the set in the root's shape, and in the kernel result's
+    // (the same when no view follows the root).
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(l.root->getResult(0).getType()).getShape();
     SmallVector<Value> coords = cx.coordsOf(e, shape);
+    SmallVector<Value> outCoords =
+        cx.coordsOf(e, cx.kernel.getResult().getType().getShape());
     DenseMap<Value, Value> memo;
     Value result =
         cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
     Value v = cx.evaluate(
-        result, coords,
+        result, outCoords,
         [&](Operation *op) {
-          return op == root ? normalized(e, coords, k)
-                                             : Value();
+          return op == root ? normalized(e, coords, k) : Value();
         },
         memo);
     memref::StoreOp::create(b, v, out, ValueRange{e});
@@ -305,12 +308,12 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
   if (failed(layout))
     return failure();
   const NormLayout &l = *layout;
-  auto rootIn = cast<BlockArgument>(l.root->getOperand(0));
-  if (kernel.getResult().getType().getShape() !=
-      cast<RankedTensorType>(l.root->getResult(0).getType()).getShape())
+  auto rootIn = cast<BlockArgument>(viewSource(l.root->getOperand(0)));
+  if (kernel.getResult().getType().getNumElements() !=
+      cast<RankedTensorType>(l.root->getResult(0).getType()).getNumElements())
     return kernel.emitOpError("broadcasts its normalisation to a larger "
                               "shape; expected the result in the "
-                              "normalisation's shape");
+                              "normalisation's shape or a view of it");
   int64_t sets = l.outer * l.inner;
   int64_t grid = l.mode == NormLayout::Mode::Split ||
                          l.mode == NormLayout::Mode::Epilogue

@@ -80,6 +80,17 @@ TileReduction fusecc::fuse::tileReductionOf(NormalizationOpInterface op) {
   return TileReduction::SpansBlocks;
 }
 
+bool fusecc::fuse::isViewOp(Operation *op) {
+  auto window = dyn_cast_or_null<WindowOpInterface>(op);
+  return window && window.isView();
+}
+
+Value fusecc::fuse::viewSource(Value v) {
+  while (isViewOp(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v;
+}
+
 KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
   for (Operation &op : kernel.getBody().front()) {
     if (isa<ConvTransposeOp>(op))

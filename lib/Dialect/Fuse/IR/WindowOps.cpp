@@ -154,7 +154,8 @@ static std::optional<int64_t> poolOutputSize(int64_t in, int64_t k, int64_t s,
           .get();
   if (!num)
     return std::nullopt;
-  int64_t q = *num >= 0 ? *num / s : -((-*num + s - 1) / s);
+  // Floor division without overflow (num may be any int64).
+  int64_t q = *num >= 0 ? *num / s : -1 - (-(*num + 1)) / s;
   int64_t out = q + 1;
   // A last window that would start in the right padding is dropped.
   if (ceil) {
@@ -237,7 +238,10 @@ static LogicalResult verifyPool(Operation *op, const PoolParams &pp,
              << ", dilation " << pp.d[i] << ", padding " << pp.p[i];
     std::optional<int64_t> eff =
         (CheckedInt(pp.d[i]) * (CheckedInt(pp.k[i]) - 1) + 1).get();
-    if (!eff || pp.p[i] > *eff / 2)
+    if (!eff)
+      return op->emitOpError("the dilated kernel size of spatial dim ")
+             << i << " overflows int64";
+    if (pp.p[i] > *eff / 2)
       return op->emitOpError("padding ")
              << pp.p[i] << " in spatial dim " << i
              << " exceeds half the (dilated) kernel size, as PyTorch "
@@ -390,8 +394,8 @@ std::string MaxPoolOp::getGraphAttributes() {
 /// `avg_pool*d` rules).
 static int64_t avgDivisor(AvgPoolOp op, const PoolParams &pp,
                           ArrayRef<int64_t> in, ArrayRef<int64_t> o) {
-  if (auto d = op.getDivisorOverride())
-    return *d;
+  if (auto d = op.getDivisorOverrideAttr())
+    return d.getInt();
   int64_t withPad = 1, inside = 1;
   for (int64_t i = 0; i < pp.spatial(); ++i) {
     int64_t start = windowStart(pp, i, o[i + 2]);
@@ -405,8 +409,9 @@ static int64_t avgDivisor(AvgPoolOp op, const PoolParams &pp,
 LogicalResult AvgPoolOp::verify() {
   if (failed(verifyPool(*this, paramsOf(*this), /*hasDilation=*/false)))
     return failure();
-  if (auto d = getDivisorOverride(); d && *d < 1)
-    return emitOpError("expected a positive divisor_override, got ") << *d;
+  if (auto d = getDivisorOverrideAttr(); d && d.getInt() < 1)
+    return emitOpError("expected a positive divisor_override, got ")
+           << d.getInt();
   return success();
 }
 
@@ -420,8 +425,9 @@ Value AvgPoolOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
   Value sum = buildPoolAccumulate(*this, pp, /*isMax=*/false, b, loc, coords,
                                   operandAt);
   Emit e{b, loc, elementTypeOf(getInput())};
-  if (auto d = getDivisorOverride())
-    return arith::DivFOp::create(b, loc, sum, e.flt(static_cast<double>(*d)));
+  if (auto d = getDivisorOverrideAttr())
+    return arith::DivFOp::create(b, loc, sum,
+                                 e.flt(static_cast<double>(d.getInt())));
   ArrayRef<int64_t> in = getInput().getType().getShape();
   ArrayRef<int64_t> out = getResult().getType().getShape();
   // The divisor is a product of per-dim window lengths; dims whose windows
@@ -461,8 +467,8 @@ std::string AvgPoolOp::getGraphAttributes() {
   std::string s = poolAttrs(paramsOf(*this)) +
                   " ceil_mode=" + (getCeilMode() ? "1" : "0") +
                   " count_include_pad=" + (getCountIncludePad() ? "1" : "0");
-  if (auto d = getDivisorOverride())
-    s += " divisor_override=" + std::to_string(*d);
+  if (auto d = getDivisorOverrideAttr())
+    s += " divisor_override=" + std::to_string(d.getInt());
   return s;
 }
 
@@ -870,6 +876,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 int64_t ReshapeOp::getWindowVolume() { return 1; }
+
+bool ReshapeOp::isView() { return true; }
 
 Value ReshapeOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
                          OperandAt operandAt) {

@@ -41,9 +41,28 @@ bool isConvEpilogueOp(Operation *op) {
 }
 
 /// Ops that follow a normalisation root: elementwise ops, evaluated at the
-/// normalised element.
+/// normalised element, and views (reshapes) of it.
 bool isNormalizationEpilogueOp(Operation *op) {
-  return isa<ElementwiseOpInterface>(op);
+  return isa<ElementwiseOpInterface>(op) || isViewOp(op);
+}
+
+/// The view ops from `op` on through which a value reaches operand 0 of a
+/// normalisation, each used once, then that normalisation; empty if `op`
+/// does not start such a chain. A normalisation kernel reads its input
+/// flat, so the views join its kernel and cost nothing.
+SmallVector<Operation *> viewsIntoNormalization(Operation *op) {
+  SmallVector<Operation *> chain;
+  while (isViewOp(op) && op->getResult(0).hasOneUse()) {
+    chain.push_back(op);
+    OpOperand &use = *op->getResult(0).getUses().begin();
+    Operation *user = use.getOwner();
+    if (isa<NormalizationOpInterface>(user) && use.getOperandNumber() == 0) {
+      chain.push_back(user);
+      return chain;
+    }
+    op = user;
+  }
+  return {};
 }
 
 /// Ops that follow an elementwise or window root: one thread per result
@@ -81,15 +100,16 @@ SmallVector<Value> escapingValues(const llvm::SetVector<Operation *> &group) {
   return out;
 }
 
-/// Grows the op group of `root`: later ops of the block accepted by
-/// `follows` that read a value of the group and otherwise only values
-/// defined before the root (so no cycle through outside ops can form).
-llvm::SetVector<Operation *> growGroup(Operation *root,
+/// Grows the op group `seed` (its first op the root, its last the latest in
+/// the block): later ops of the block accepted by `follows` that read a
+/// value of the group and otherwise only values defined before the root (so
+/// no cycle through outside ops can form).
+llvm::SetVector<Operation *> growGroup(ArrayRef<Operation *> seed,
                                        function_ref<bool(Operation *)> follows) {
-  Operation *conv = root;
+  Operation *conv = seed.front();
   llvm::SetVector<Operation *> group;
-  group.insert(root);
-  for (Operation *op = root->getNextNode(); op; op = op->getNextNode()) {
+  group.insert(seed.begin(), seed.end());
+  for (Operation *op = seed.back()->getNextNode(); op; op = op->getNextNode()) {
     if (!follows(op))
       continue;
     bool readsGroup = false, operandsOk = true;
@@ -179,7 +199,7 @@ struct FormKernelsPass
     });
     unsigned counter = 0;
     for (Operation *root : roots)
-      formKernel(func, growGroup(root, isConvEpilogueOp), counter);
+      formKernel(func, growGroup({root}, isConvEpilogueOp), counter);
     // Each new kernel removes its root, so this ends.
     while (true) {
       Operation *root = nullptr;
@@ -190,10 +210,13 @@ struct FormKernelsPass
         }
       if (!root)
         break;
-      auto follows = isa<NormalizationOpInterface>(root)
+      SmallVector<Operation *> seed = viewsIntoNormalization(root);
+      if (seed.empty())
+        seed.push_back(root);
+      auto follows = isa<NormalizationOpInterface>(seed.back())
                          ? isNormalizationEpilogueOp
                          : isElementwiseKernelOp;
-      if (!formKernel(func, growGroup(root, follows), counter))
+      if (!formKernel(func, growGroup(seed, follows), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).
     }
   }

@@ -38,11 +38,12 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
   return get(kernel, warpLimit, splitChunk);
 }
 
-/// The first op of a kernel without a convolution that is not a constant,
-/// as a normalisation (null if it is none).
+/// The first op of a kernel without a convolution that is neither a
+/// constant nor a view of its input, as a normalisation (null if it is
+/// none).
 static NormalizationOpInterface normRootOf(KernelOp kernel) {
   for (Operation &op : kernel.getBody().front()) {
-    if (isa<arith::ConstantOp>(op))
+    if (isa<arith::ConstantOp>(op) || isViewOp(&op))
       continue;
     return dyn_cast<NormalizationOpInterface>(op);
   }
@@ -137,9 +138,10 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   if (!l.root)
     return kernel.emitOpError("expected a normalisation as the first op of a "
                               "kernel without a convolution");
-  if (!isa<BlockArgument>(l.root->getOperand(0)))
+  // The input is read flat, so a view of a kernel input is that input.
+  if (!isa<BlockArgument>(viewSource(l.root->getOperand(0))))
     return l.root->emitOpError("input of a normalisation kernel must be a "
-                               "kernel input");
+                               "kernel input or a view of one");
   auto ty = cast<RankedTensorType>(l.root->getOperand(0).getType());
   ArrayRef<int64_t> shape = ty.getShape();
   SmallVector<int64_t> dims = l.root.getReducedDims();

@@ -93,6 +93,10 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "of the loop `buildAt` builds; 1 for a reshape).",
       "int64_t", "getWindowVolume">,
     InterfaceMethod<
+      "True if the result is the operand's elements in the same row-major "
+      "order under another shape (a view: the same buffer serves both).",
+      "bool", "isView", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<
       "Builds the result element at `coords` (index values, one per result "
       "dim) from operand elements that `operandAt` builds at the operand "
       "coordinates it is given (always in bounds), in the operand's "

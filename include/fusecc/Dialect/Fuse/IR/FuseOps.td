@@ -361,7 +361,8 @@ def Fuse_LogSumExpOp : Fuse_ReduceOp<"logsumexp",
     "`log(sum(exp(x)))`, computed stably as `m + log(sum(exp(x - m)))` "
     "with `m` the maximum">;
 
-def Fuse_ReshapeOp : Fuse_WindowOp<"reshape"> {
+def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,
+    DeclareOpInterfaceMethods<Fuse_WindowOpInterface, ["isView"]>]> {
   let summary = "Reshape (view, flatten, squeeze, unsqueeze)";
   let description = [{
     The same elements in the same row-major order under another static

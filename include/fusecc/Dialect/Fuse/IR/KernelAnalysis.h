@@ -36,6 +36,12 @@ TileReduction tileReductionOf(NormalizationOpInterface op);
 enum class KernelKind { Convolution, Normalization, Elementwise };
 KernelKind kernelKindOf(KernelOp kernel);
 
+/// `v` with the view ops that produce it (WindowOpInterface::isView)
+/// looked through: the value whose buffer holds `v`'s elements in order.
+mlir::Value viewSource(mlir::Value v);
+/// True if `op` is a view op (a reshape).
+bool isViewOp(mlir::Operation *op);
+
 /// A transposed convolution with its spatial dims padded to three (leading
 /// unit dims: size 1, kernel 1, stride 1, padding 0, dilation 1).
 struct ConvGeometry {

@@ -1,0 +1,5 @@
+// kb1_70: KernelBench level1 problem 70 (conv_transposed_3D__asymmetric_input__square_kernel)
+func.func @kb1_70(%x: tensor<8x48x96x96x96xf32> {fuse.name = "x"}, %weight: tensor<48x24x3x3x3xf32> {fuse.name = "weight"}) -> tensor<8x24x98x98x98xf32> {
+  %0 = fuse.conv_transpose %x, %weight {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<8x48x96x96x96xf32>, tensor<48x24x3x3x3xf32>) -> tensor<8x24x98x98x98xf32>
+  return %0 : tensor<8x24x98x98x98xf32>
+}

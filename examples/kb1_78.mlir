@@ -1,0 +1,5 @@
+// kb1_78: KernelBench level1 problem 78 (conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__)
+func.func @kb1_78(%x: tensor<8x32x512x1024xf32> {fuse.name = "x"}, %weight: tensor<32x32x3x7xf32> {fuse.name = "weight"}) -> tensor<8x32x512x1024xf32> {
+  %0 = fuse.conv_transpose %x, %weight {stride = array<i64: 1, 1>, padding = array<i64: 1, 3>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<8x32x512x1024xf32>, tensor<32x32x3x7xf32>) -> tensor<8x32x512x1024xf32>
+  return %0 : tensor<8x32x512x1024xf32>
+}
