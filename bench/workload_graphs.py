@@ -27,6 +27,10 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+#: Shapes of --small graphs (spatial: the first spatial size tried).
+SMALL = {"batch": 2, "cin": 3, "cout": 5, "spatial": 1}
+
+
 class TranslateError(ValueError):
     """A workload line the translator cannot express."""
 
@@ -190,10 +194,11 @@ def translate(w, small):
     if small:
         groups = [int(m) for l in lines
                   for m in re.findall(r"groups=(\d+)", l)]
-        cin = min(cin, 3) * c["groups"]
-        cout = 2 * groups[0] if groups else min(cout, 5) * c["groups"]
+        cin = min(cin, SMALL["cin"]) * c["groups"]
+        cout = 2 * groups[0] if groups else min(cout, SMALL["cout"]) * \
+            c["groups"]
     # Spatial sizes: as listed, or the smallest for which every window fits.
-    candidates = [None] if not small else range(1, 12)
+    candidates = [None] if not small else range(SMALL["spatial"], 12)
     for n in candidates:
         try:
             return build(w, c, sp, params, lines, prologue, x_shape, cin, cout,
@@ -210,7 +215,7 @@ def build(w, c, sp, params, lines, prologue, x_shape, cin, cout, n):
     if n is not None:
         # Small: batch 2, `n` + i along spatial dim i before the conv
         # (or before the prologue's window).
-        batch = 2
+        batch = SMALL["batch"]
         x_shape = [batch, cin] + [n + i for i in range(sp)]
         if w["name"] == "kb2_38":
             x_shape = [batch, cin] + [2 * (n + i) for i in range(sp)]
@@ -346,7 +351,7 @@ def build(w, c, sp, params, lines, prologue, x_shape, cin, cout, n):
                              % (rshape, w["final_output"]))
     args = ", ".join('%s: %s {fuse.name = "%s"}' % (ssa, tensor(shape), name)
                      for ssa, name, shape in b.args)
-    suffix = "_small" if n is not None else ""
+    suffix = SMALL.get("suffix", "_small") if n is not None else ""
     text = ["// %s: %s" % (w["name"], w["origin"])]
     for l in w["prologue"]:
         text.append("//   prologue: %s" % l)
@@ -372,7 +377,16 @@ def main():
     parser.add_argument("--skip-existing", default="",
                         help="skip workloads with a graph of that name in "
                         "this directory")
+    parser.add_argument("--small-shape", default="",
+                        help="with --small: BATCH,CIN,COUT,SPATIAL (default "
+                        "2,3,5,1)")
+    parser.add_argument("--suffix", default="_small",
+                        help="with --small: suffix of the graph names")
     args = parser.parse_args()
+    SMALL["suffix"] = args.suffix
+    if args.small_shape:
+        values = [int(v) for v in args.small_shape.split(",")]
+        SMALL.update(zip(("batch", "cin", "cout", "spatial"), values))
     with open(args.workloads) as f:
         workloads = json.load(f)["workloads"]
     names = set(filter(None, args.names.split(",")))
@@ -390,7 +404,7 @@ def main():
             print("error: %s: %s" % (w["name"], e), file=sys.stderr)
             failed += 1
             continue
-        suffix = "_small" if args.small else ""
+        suffix = args.suffix if args.small else ""
         path = os.path.join(args.out, w["name"] + suffix + ".mlir")
         with open(path, "w") as f:
             f.write(text)
