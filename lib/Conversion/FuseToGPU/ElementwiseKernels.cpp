@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StandaloneKernels.h"
+#include "WarpReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -92,13 +93,16 @@ Value StandaloneContext::evaluate(
     SmallVector<Value> at;
     for (auto [d, size] : llvm::enumerate(own))
       at.push_back(size == 1 ? c(0) : coords[lead + d]);
+    const WindowLanes *shared = lanes;
+    lanes = nullptr;
     result = window.buildAt(
         b, b.getLoc(), at,
         [&](OpBuilder &, Location, ValueRange at) -> Value {
           DenseMap<Value, Value> inner;
           SmallVector<Value> pos(at.begin(), at.end());
           return evaluate(operand, pos, special, inner);
-        });
+        },
+        shared);
   } else {
     result = loadBroadcast(v, coords);
   }
@@ -132,6 +136,9 @@ gpu::GPUFuncOp fusecc::detail::createStandaloneFunc(
   return func;
 }
 
+/// Window volume from which a warp builds each result element together.
+constexpr int64_t kWarpWindowVolume = 512;
+
 FailureOr<SmallVector<StandaloneLaunch>>
 fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
                                        KernelOp kernel) {
@@ -150,16 +157,37 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
 
   ArrayRef<int64_t> shape = kernel.getResult().getType().getShape();
   int64_t numel = kernel.getResult().getType().getNumElements();
-  int64_t grid = llvm::divideCeil(numel, kStandaloneThreads);
+  // A long window (a reduction over many elements) is built by a warp per
+  // result element, its lanes sharing the window; else a thread per element.
+  int64_t longest = 0;
+  body.walk([&](WindowOpInterface w) {
+    longest = std::max(longest, w.getWindowVolume());
+  });
+  const int64_t perElement = longest >= kWarpWindowVolume ? 32 : 1;
+  const int64_t elemsPerBlock = kStandaloneThreads / perElement;
+  int64_t grid = llvm::divideCeil(numel, elemsPerBlock);
   if (grid > std::numeric_limits<int32_t>::max())
     return kernel.emitOpError("needs ")
            << grid << " blocks of " << kStandaloneThreads
            << " threads; at most 2^31 - 1 fit a grid";
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   Value e = arith::AddIOp::create(
       b,
       arith::MulIOp::create(b, gpu::BlockIdOp::create(b, gpu::Dimension::x),
-                            cx.c(kStandaloneThreads)),
-      gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+                            cx.c(elemsPerBlock)),
+      perElement == 1 ? tid
+                      : Value(arith::DivUIOp::create(b, tid, cx.c(32))));
+  auto warpAllReduce = [&](Value v,
+                           function_ref<Value(Value, Value)> combine) {
+    return emitWarpAllReduce(b, v, 32, combine);
+  };
+  WindowLanes lanes;
+  if (perElement > 1) {
+    lanes.lane = arith::RemUIOp::create(b, tid, cx.c(32));
+    lanes.count = 32;
+    lanes.allReduce = warpAllReduce;
+    cx.lanes = &lanes;
+  }
   auto inside = scf::IfOp::create(
       b, TypeRange{},
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, e, cx.c(numel)),
@@ -169,6 +197,15 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
   DenseMap<Value, Value> memo;
   Value result = cast<YieldOp>(body.getTerminator()).getValue();
   Value v = cx.evaluate(result, coords, nullptr, memo);
+  if (perElement > 1) {
+    // Every lane holds the element; lane 0 stores it.
+    auto first = scf::IfOp::create(
+        b, TypeRange{},
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lanes.lane,
+                              cx.c(0)),
+        false);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+  }
   memref::StoreOp::create(b, v, func.getArguments().back(), coords);
 
   StandaloneLaunch launch;

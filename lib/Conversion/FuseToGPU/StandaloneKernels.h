@@ -49,6 +49,10 @@ struct StandaloneContext {
   llvm::DenseMap<mlir::Value, mlir::Value> memOf;
   /// The element type the kernel computes in (its result's).
   mlir::Type elementType;
+  /// When a warp builds each result element together: the lanes, handed to
+  /// the first window op `evaluate` meets (not to the window ops inside its
+  /// operand, which every lane evaluates on its own).
+  const fuse::WindowLanes *lanes = nullptr;
 
   mlir::Value c(int64_t v);
   /// A float constant of `elementType`.

@@ -371,7 +371,7 @@ int64_t MaxPoolOp::getWindowVolume() {
 }
 
 Value MaxPoolOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
-                         OperandAt operandAt) {
+                         OperandAt operandAt, const WindowLanes *) {
   return buildPoolAccumulate(*this, paramsOf(*this), /*isMax=*/true, b, loc,
                              coords, operandAt);
 }
@@ -420,7 +420,7 @@ int64_t AvgPoolOp::getWindowVolume() {
 }
 
 Value AvgPoolOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
-                         OperandAt operandAt) {
+                         OperandAt operandAt, const WindowLanes *) {
   PoolParams pp = paramsOf(*this);
   Value sum = buildPoolAccumulate(*this, pp, /*isMax=*/false, b, loc, coords,
                                   operandAt);
@@ -622,7 +622,7 @@ static std::string adaptiveAttrs(Operation *op) {
   LogicalResult OP::verify() { return verifyAdaptivePool(*this); }             \
   int64_t OP::getWindowVolume() { return adaptiveVolume(*this); }              \
   Value OP::buildAt(OpBuilder &b, Location loc, ValueRange coords,             \
-                    OperandAt operandAt) {                                     \
+                    OperandAt operandAt, const WindowLanes *) {                \
     return buildAdaptive(*this, IS_MAX, b, loc, coords, operandAt);            \
   }                                                                            \
   void OP::evaluateReference(ArrayRef<ArrayRef<double>> operands,              \
@@ -766,11 +766,42 @@ static void evaluateReduce(const ReduceShape &rs, ReduceKind kind,
 }
 
 /// Builds the loops over the reduced dims at result coordinates `coords`,
-/// folding `step(acc, element)` into `init`.
+/// folding `step(acc, element)` into `init`. With `lanes`, lane l takes the
+/// positions l, l + count, ... of the flattened reduced dims, and the lanes'
+/// partial results combine with `combine` (every lane gets the total).
 static Value buildReduceLoop(const ReduceShape &rs, Emit &e, ValueRange coords,
                              OperandAt operandAt, Value init,
-                             function_ref<Value(Value, Value)> step) {
+                             function_ref<Value(Value, Value)> step,
+                             const WindowLanes *lanes,
+                             function_ref<Value(Value, Value)> combine) {
   SmallVector<int64_t> red = rs.reducedSizes();
+  if (lanes && lanes->count > 1) {
+    // One strided loop over the flattened reduced positions, delinearised.
+    int64_t volume = *checkedProduct(red);
+    SmallVector<Value> out(coords.begin(), coords.end());
+    auto loop = scf::ForOp::create(e.b, e.loc, lanes->lane, e.idx(volume),
+                                   e.idx(lanes->count), ValueRange{init});
+    {
+      OpBuilder::InsertionGuard g(e.b);
+      e.b.setInsertionPointToStart(loop.getBody());
+      Value flat = loop.getInductionVar();
+      SmallVector<Value> r(red.size());
+      for (int64_t i = static_cast<int64_t>(red.size()) - 1; i >= 0; --i) {
+        if (i == 0) {
+          r[i] = flat;
+          break;
+        }
+        r[i] = arith::RemUIOp::create(e.b, e.loc, flat, e.idx(red[i]));
+        flat = arith::DivUIOp::create(e.b, e.loc, flat, e.idx(red[i]));
+      }
+      SmallVector<Value> pos = rs.inputCoords<Value>(out, r);
+      scf::YieldOp::create(
+          e.b, e.loc,
+          ValueRange{step(loop.getRegionIterArgs()[0],
+                          operandAt(e.b, e.loc, pos))});
+    }
+    return lanes->allReduce(loop.getResult(0), combine);
+  }
   SmallVector<Value> out(coords.begin(), coords.end()), r;
   std::function<Value(size_t, Value)> level = [&](size_t i,
                                                   Value acc) -> Value {
@@ -791,7 +822,7 @@ static Value buildReduceLoop(const ReduceShape &rs, Emit &e, ValueRange coords,
 
 static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
                          Location loc, FloatType ft, ValueRange coords,
-                         OperandAt operandAt) {
+                         OperandAt operandAt, const WindowLanes *lanes) {
   Emit e{b, loc, ft};
   auto add = [&](Value a, Value v) -> Value {
     return arith::AddFOp::create(b, loc, a, v);
@@ -805,17 +836,22 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
   int64_t count = *checkedProduct(rs.reducedSizes());
   switch (kind) {
   case ReduceKind::Sum:
-    return buildReduceLoop(rs, e, coords, operandAt, e.flt(0.0), add);
+    return buildReduceLoop(rs, e, coords, operandAt, e.flt(0.0), add, lanes,
+                           add);
   case ReduceKind::Mean:
     return arith::DivFOp::create(
-        b, loc, buildReduceLoop(rs, e, coords, operandAt, e.flt(0.0), add),
+        b, loc,
+        buildReduceLoop(rs, e, coords, operandAt, e.flt(0.0), add, lanes, add),
         e.flt(static_cast<double>(count)));
   case ReduceKind::Max:
-    return buildReduceLoop(rs, e, coords, operandAt, e.flt(-INFINITY), max);
+    return buildReduceLoop(rs, e, coords, operandAt, e.flt(-INFINITY), max,
+                           lanes, max);
   case ReduceKind::Min:
-    return buildReduceLoop(rs, e, coords, operandAt, e.flt(INFINITY), min);
+    return buildReduceLoop(rs, e, coords, operandAt, e.flt(INFINITY), min,
+                           lanes, min);
   case ReduceKind::LogSumExp: {
-    Value m = buildReduceLoop(rs, e, coords, operandAt, e.flt(-INFINITY), max);
+    Value m = buildReduceLoop(rs, e, coords, operandAt, e.flt(-INFINITY), max,
+                              lanes, max);
     Value isInf = arith::CmpFOp::create(
         b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, m),
         e.flt(INFINITY));
@@ -824,7 +860,8 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
         rs, e, coords, operandAt, e.flt(0.0), [&](Value a, Value v) -> Value {
           return add(a, math::ExpOp::create(
                             b, loc, arith::SubFOp::create(b, loc, v, m)));
-        });
+        },
+        lanes, add);
     return add(math::LogOp::create(b, loc, s), m);
   }
   }
@@ -840,9 +877,10 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
         reduceShapeOf(*this, getDims(), getKeepdim()).reducedSizes());         \
   }                                                                            \
   Value OP::buildAt(OpBuilder &b, Location loc, ValueRange coords,             \
-                    OperandAt operandAt) {                                     \
+                    OperandAt operandAt, const WindowLanes *lanes) {           \
     return buildReduce(reduceShapeOf(*this, getDims(), getKeepdim()), KIND, b, \
-                       loc, elementTypeOf(getInput()), coords, operandAt);     \
+                       loc, elementTypeOf(getInput()), coords, operandAt,      \
+                       lanes);                                                 \
   }                                                                            \
   void OP::evaluateReference(ArrayRef<ArrayRef<double>> operands,              \
                              MutableArrayRef<double> out) {                    \
@@ -880,7 +918,7 @@ int64_t ReshapeOp::getWindowVolume() { return 1; }
 bool ReshapeOp::isView() { return true; }
 
 Value ReshapeOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
-                         OperandAt operandAt) {
+                         OperandAt operandAt, const WindowLanes *) {
   Emit e{b, loc, elementTypeOf(getInput())};
   ArrayRef<int64_t> in = getInput().getType().getShape();
   ArrayRef<int64_t> out = getResult().getType().getShape();

@@ -100,12 +100,15 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "Builds the result element at `coords` (index values, one per result "
       "dim) from operand elements that `operandAt` builds at the operand "
       "coordinates it is given (always in bounds), in the operand's "
-      "element type; returns it.",
+      "element type; returns it. With `lanes`, the lanes of a warp call "
+      "this together at the same `coords` and may share the window "
+      "(WindowLanes).",
       "::mlir::Value", "buildAt",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
            "::mlir::ValueRange":$coords,
            "::llvm::function_ref<::mlir::Value(::mlir::OpBuilder &, "
-           "::mlir::Location, ::mlir::ValueRange)>":$operandAt)>,
+           "::mlir::Location, ::mlir::ValueRange)>":$operandAt,
+           "const ::fusecc::fuse::WindowLanes *":$lanes)>,
     InterfaceMethod<
       "Evaluates the op in double precision: `operands` are the dense "
       "row-major contents of the op's operands, `out` the result's.",

@@ -14,6 +14,22 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace fusecc::fuse {
+/// The threads that build one window op's result together
+/// (WindowOpInterface::buildAt): `count` lanes of a warp, `lane` this
+/// thread's index among them. An op may give each lane a share of its
+/// window and combine the shares with `allReduce` (every lane gets the
+/// combination); an op that does not simply builds the whole window in
+/// every lane, which is as correct.
+struct WindowLanes {
+  mlir::Value lane;
+  int64_t count = 1;
+  llvm::function_ref<mlir::Value(
+      mlir::Value, llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)>)>
+      allReduce;
+};
+} // namespace fusecc::fuse
+
 #include "fusecc/Dialect/Fuse/IR/FuseInterfaces.h.inc"
 
 namespace fusecc::fuse {

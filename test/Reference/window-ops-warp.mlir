@@ -1,0 +1,54 @@
+// RUN: fusecc-check %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 %s | FileCheck %s
+//
+// Reductions over 512 or more elements: a warp builds each result element,
+// its lanes sharing the reduced positions (a strided share each, then a warp
+// all-reduce). Reduced sizes that are no multiple of 32, several reduced dims
+// (delinearised), a pool inside the reduced operand (each lane evaluates it
+// on its own), a result broadcast back into the conv output, and the
+// KernelBench 2/44 chain (mean over H, W twice).
+
+// CHECK: @mean_hw_twice: PASS
+// CHECK: @sum_chw_nokeep: PASS
+// CHECK: @amax_amin_lse: PASS
+// CHECK: @pool_inside_sum: PASS
+// CHECK: @mean_broadcast_back: PASS
+
+func.func @mean_hw_twice(%x: tensor<2x3x12x13xf32>, %w: tensor<3x5x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x12x13xf32>, tensor<3x5x3x3xf32>, tensor<5xf32>) -> tensor<2x5x24x26xf32>
+  %c = arith.constant dense<5.0e-01> : tensor<f32>
+  %1 = fuse.mul %0, %c : tensor<2x5x24x26xf32>, tensor<f32> -> tensor<2x5x24x26xf32>
+  %2 = fuse.mean %1 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x5x24x26xf32> -> tensor<2x5x1x1xf32>
+  %3 = fuse.mean %2 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x5x1x1xf32> -> tensor<2x5x1x1xf32>
+  return %3 : tensor<2x5x1x1xf32>
+}
+
+func.func @sum_chw_nokeep(%x: tensor<3x2x5x7xf32>, %w: tensor<2x7x3x3xf32>) -> tensor<3xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x2x5x7xf32>, tensor<2x7x3x3xf32>) -> tensor<3x7x11x15xf32>
+  %1 = fuse.sum %0 {dims = array<i64: 3, 1, 2>} : tensor<3x7x11x15xf32> -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+
+func.func @amax_amin_lse(%x: tensor<1x3x9x11xf32>, %w: tensor<3x4x3x3xf32>) -> tensor<1x4x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 3, 3>, padding = array<i64: 1, 1>, output_padding = array<i64: 2, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x9x11xf32>, tensor<3x4x3x3xf32>) -> tensor<1x4x27x32xf32>
+  %1 = fuse.amax %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x4x27x32xf32> -> tensor<1x4x1x1xf32>
+  %2 = fuse.amin %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x4x27x32xf32> -> tensor<1x4x1x1xf32>
+  %3 = fuse.logsumexp %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x4x27x32xf32> -> tensor<1x4x1x1xf32>
+  %4 = fuse.sub %1, %2 : tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32> -> tensor<1x4x1x1xf32>
+  %5 = fuse.add %4, %3 : tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32> -> tensor<1x4x1x1xf32>
+  return %5 : tensor<1x4x1x1xf32>
+}
+
+func.func @pool_inside_sum(%x: tensor<2x3x3x10x12xf32>, %w: tensor<3x5x2x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x1x1x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 1, 1>, output_padding = array<i64: 0, 1, 1>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<2x3x3x10x12xf32>, tensor<3x5x2x3x3xf32>, tensor<5xf32>) -> tensor<2x5x6x20x24xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>} : tensor<2x5x6x20x24xf32> -> tensor<2x5x7x21x25xf32>
+  %2 = fuse.sum %1 {dims = array<i64: 1, 2, 3, 4>, keepdim = true} : tensor<2x5x7x21x25xf32> -> tensor<2x1x1x1x1xf32>
+  return %2 : tensor<2x1x1x1x1xf32>
+}
+
+func.func @mean_broadcast_back(%x: tensor<2x3x12x12xf32>, %w: tensor<3x4x2x2xf32>) -> tensor<2x4x24x24xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x12x12xf32>, tensor<3x4x2x2xf32>) -> tensor<2x4x24x24xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x4x24x24xf32> -> tensor<2x4x1x1xf32>
+  %2 = fuse.sub %0, %1 : tensor<2x4x24x24xf32>, tensor<2x4x1x1xf32> -> tensor<2x4x24x24xf32>
+  return %2 : tensor<2x4x24x24xf32>
+}
