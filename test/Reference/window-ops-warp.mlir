@@ -1,5 +1,6 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
+// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 //
 // Reductions over 512 or more elements: a warp builds each result element,
 // its lanes sharing the reduced positions (a strided share each, then a warp
@@ -13,6 +14,16 @@
 // CHECK: @amax_amin_lse: PASS
 // CHECK: @pool_inside_sum: PASS
 // CHECK: @mean_broadcast_back: PASS
+
+// A reduction read back at every element of a larger shape gets a kernel of
+// its own (computed once), not one evaluation per element.
+// PLAN-LABEL: plan @mean_broadcast_back: 3 kernels
+// PLAN: step 0 mean_broadcast_back_k0 (convolution)
+// PLAN: step 1 mean_broadcast_back_k1 (elementwise)
+// PLAN-NEXT: reads b0
+// PLAN-NEXT: writes b1 (2x4x1x1xf32)
+// PLAN: step 2 mean_broadcast_back_k2 (elementwise)
+// PLAN-NEXT: reads b0 b1
 
 func.func @mean_hw_twice(%x: tensor<2x3x12x13xf32>, %w: tensor<3x5x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x1x1xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x12x13xf32>, tensor<3x5x3x3xf32>, tensor<5xf32>) -> tensor<2x5x24x26xf32>

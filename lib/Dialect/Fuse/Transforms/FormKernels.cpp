@@ -65,10 +65,25 @@ SmallVector<Operation *> viewsIntoNormalization(Operation *op) {
   return {};
 }
 
+/// True if `op` reads a window op's result (other than a view's) broadcast
+/// to a larger shape: in one kernel every element of the larger result
+/// would evaluate the window again, so the window's result is computed once
+/// by a kernel of its own and read from its buffer.
+bool rebroadcastsWindow(Operation *op) {
+  auto resultTy = cast<RankedTensorType>(op->getResult(0).getType());
+  return llvm::any_of(op->getOperands(), [&](Value v) {
+    auto w = v.getDefiningOp<WindowOpInterface>();
+    return w && !w.isView() && w.getWindowVolume() > 1 &&
+           cast<RankedTensorType>(v.getType()).getNumElements() <
+               resultTy.getNumElements();
+  });
+}
+
 /// Ops that follow an elementwise or window root: one thread per result
 /// element evaluates the whole chain, a window op looping over its window.
 bool isElementwiseKernelOp(Operation *op) {
-  return isa<ElementwiseOpInterface, WindowOpInterface>(op);
+  return isa<ElementwiseOpInterface, WindowOpInterface>(op) &&
+         !rebroadcastsWindow(op);
 }
 
 /// Graph ops that root a kernel of their own when no convolution kernel
