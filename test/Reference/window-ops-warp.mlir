@@ -1,6 +1,7 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc-check --plan-epilogue-stats=false %s | FileCheck %s
 //
 // Reductions over 512 or more elements: a warp builds each result element,
 // its lanes sharing the reduced positions (a strided share each, then a warp
@@ -14,16 +15,35 @@
 // CHECK: @amax_amin_lse: PASS
 // CHECK: @pool_inside_sum: PASS
 // CHECK: @mean_broadcast_back: PASS
+// CHECK: @sum_split_input: PASS
+// CHECK: @mean_channels_column: PASS
+// CHECK: @global_avg_pool_scale: PASS
 
-// A reduction read back at every element of a larger shape gets a kernel of
-// its own (computed once), not one evaluation per element.
+// A mean over the spatial dims of a convolution's result takes its partial
+// statistics from the conv epilogue (one set per channel); a sum over all
+// non-batch dims likewise (one set per sample). A reduction read back at
+// every element of a larger shape gets a kernel of its own (computed once),
+// not one evaluation per element.
+// PLAN-LABEL: plan @mean_hw_twice: 2 kernels
+// PLAN: writes b1 (2x5x24x26xf32), partial statistics of 5 groups per sample to b0
+// PLAN: step 1 mean_hw_twice_k1 (reduction: mean, 10 sets of 624, partial statistics from mean_hw_twice_k0's epilogue (24 per set), 1 block per set: combine + reduce)
+// PLAN-LABEL: plan @sum_chw_nokeep: 2 kernels
+// PLAN: step 1 sum_chw_nokeep_k1 (reduction: sum, 3 sets of 1155, partial statistics from sum_chw_nokeep_k0's epilogue
+// PLAN-LABEL: plan @amax_amin_lse: 5 kernels
+// PLAN-NOT: reduction
 // PLAN-LABEL: plan @mean_broadcast_back: 3 kernels
 // PLAN: step 0 mean_broadcast_back_k0 (convolution)
-// PLAN: step 1 mean_broadcast_back_k1 (elementwise)
-// PLAN-NEXT: reads b0
-// PLAN-NEXT: writes b1 (2x4x1x1xf32)
+// PLAN: step 1 mean_broadcast_back_k1 (reduction: mean, 8 sets of 576
+// PLAN-NEXT: reads b1
+// PLAN-NEXT: writes b2 (2x4x1x1xf32)
 // PLAN: step 2 mean_broadcast_back_k2 (elementwise)
-// PLAN-NEXT: reads b0 b1
+// PLAN-NEXT: reads b1 b2
+// PLAN-LABEL: plan @sum_split_input: 1 kernel
+// PLAN: (reduction: sum, 2 sets of 15552, {{[0-9]+}} blocks per set: partial statistics, then combine + reduce)
+// PLAN-LABEL: plan @mean_channels_column: 2 kernels
+// PLAN: (reduction: mean, 96 sets of 5, one thread per set)
+// PLAN-LABEL: plan @global_avg_pool_scale: 2 kernels
+// PLAN: (reduction: adaptive_avg_pool, 6 sets of 324, partial statistics from
 
 func.func @mean_hw_twice(%x: tensor<2x3x12x13xf32>, %w: tensor<3x5x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x1x1xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x12x13xf32>, tensor<3x5x3x3xf32>, tensor<5xf32>) -> tensor<2x5x24x26xf32>
@@ -62,4 +82,26 @@ func.func @mean_broadcast_back(%x: tensor<2x3x12x12xf32>, %w: tensor<3x4x2x2xf32
   %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x4x24x24xf32> -> tensor<2x4x1x1xf32>
   %2 = fuse.sub %0, %1 : tensor<2x4x24x24xf32>, tensor<2x4x1x1xf32> -> tensor<2x4x24x24xf32>
   return %2 : tensor<2x4x24x24xf32>
+}
+
+func.func @sum_split_input(%x: tensor<2x3x72x72xf32>) -> tensor<2x1x1x1xf32> {
+  %0 = fuse.sum %x {dims = array<i64: 1, 2, 3>, keepdim = true} : tensor<2x3x72x72xf32> -> tensor<2x1x1x1xf32>
+  %c = arith.constant dense<2.5e-01> : tensor<f32>
+  %1 = fuse.mul %0, %c : tensor<2x1x1x1xf32>, tensor<f32> -> tensor<2x1x1x1xf32>
+  return %1 : tensor<2x1x1x1xf32>
+}
+
+func.func @mean_channels_column(%x: tensor<2x3x3x4xf32>, %w: tensor<3x5x2x2xf32>) -> tensor<2x6x8xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x3x4xf32>, tensor<3x5x2x2xf32>) -> tensor<2x5x6x8xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 1>} : tensor<2x5x6x8xf32> -> tensor<2x6x8xf32>
+  %2 = fuse.tanh %1 : tensor<2x6x8xf32>
+  return %2 : tensor<2x6x8xf32>
+}
+
+func.func @global_avg_pool_scale(%x: tensor<3x2x9x9xf32>, %w: tensor<2x2x3x3xf32>, %b: tensor<2xf32>, %s: tensor<2x1x1xf32>) -> tensor<3x2x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x2x9x9xf32>, tensor<2x2x3x3xf32>, tensor<2xf32>) -> tensor<3x2x18x18xf32>
+  %1 = fuse.adaptive_avg_pool %0 : tensor<3x2x18x18xf32> -> tensor<3x2x1x1xf32>
+  %2 = fuse.mul %1, %s : tensor<3x2x1x1xf32>, tensor<2x1x1xf32> -> tensor<3x2x1x1xf32>
+  %3 = fuse.sigmoid %2 : tensor<3x2x1x1xf32>
+  return %3 : tensor<3x2x1x1xf32>
 }

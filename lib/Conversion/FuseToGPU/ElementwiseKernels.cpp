@@ -224,6 +224,7 @@ fusecc::buildStandaloneKernel(gpu::GPUModuleOp gpuModule, KernelOp kernel) {
   case KernelKind::Elementwise:
     return buildElementwiseKernel(gpuModule, kernel);
   case KernelKind::Normalization:
+  case KernelKind::Reduction:
     return buildNormalizationKernel(gpuModule, kernel);
   case KernelKind::Convolution:
     break;

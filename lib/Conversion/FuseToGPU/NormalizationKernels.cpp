@@ -67,8 +67,8 @@ struct NormEmitter {
   int64_t reductions = 0;
 
   NormEmitter(StandaloneContext &cx, const NormLayout &l)
-      : cx(cx), b(cx.b), l(l), root(l.root) {
-    maxSum = !cast<NormalizationOpInterface>(root).hasMomentStatistics();
+      : cx(cx), b(cx.b), l(l), root(l.root.op) {
+    maxSum = !l.root.moments;
     if (auto ln = dyn_cast<LayerNormOp>(root))
       eps = ln.getEpsilon().convertToDouble();
     if (auto gn = dyn_cast<GroupNormOp>(root))
@@ -221,7 +221,7 @@ struct NormEmitter {
     // Element e of the set in the root's shape, and in the kernel result's
     // (the same when no view follows the root).
     ArrayRef<int64_t> shape =
-        cast<RankedTensorType>(l.root->getResult(0).getType()).getShape();
+        cast<RankedTensorType>(l.root.op->getResult(0).getType()).getShape();
     SmallVector<Value> coords = cx.coordsOf(e, shape);
     SmallVector<Value> outCoords =
         cx.coordsOf(e, cx.kernel.getResult().getType().getShape());
@@ -235,6 +235,31 @@ struct NormEmitter {
         },
         memo);
     memref::StoreOp::create(b, v, out, ValueRange{e});
+  }
+
+  /// A moment reduction's set `set`: its result from the set's finished
+  /// statistics (k.a = mean - shift), carried through the ops after the root
+  /// (they keep flat indices: the set's output element is `set`) and stored
+  /// by the threads where `writer` holds (all when null).
+  void storeReduction(Value set, Stats k, Value writer) {
+    OpBuilder::InsertionGuard g(b);
+    if (writer) {
+      auto op = scf::IfOp::create(b, TypeRange{}, writer, false);
+      b.setInsertionPointToStart(&op.getThenRegion().front());
+    }
+    Value mean = addF(shift, k.a);
+    Value v = l.root.reduction == MomentReduction::Sum
+                  ? mulF(mean, f(static_cast<double>(l.len)))
+                  : mean;
+    SmallVector<Value> coords =
+        cx.coordsOf(set, cx.kernel.getResult().getType().getShape());
+    DenseMap<Value, Value> memo;
+    Value result =
+        cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+    Value r = cx.evaluate(
+        result, coords,
+        [&](Operation *op) { return op == root ? v : Value(); }, memo);
+    memref::StoreOp::create(b, r, out, ValueRange{set});
   }
 
   /// Merges partial statistics q (count nq) into (n, a, b).
@@ -308,9 +333,9 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
   if (failed(layout))
     return failure();
   const NormLayout &l = *layout;
-  auto rootIn = cast<BlockArgument>(viewSource(l.root->getOperand(0)));
+  auto rootIn = cast<BlockArgument>(viewSource(l.root.op->getOperand(0)));
   if (kernel.getResult().getType().getNumElements() !=
-      cast<RankedTensorType>(l.root->getResult(0).getType()).getNumElements())
+      cast<RankedTensorType>(l.root.op->getResult(0).getType()).getNumElements())
     return kernel.emitOpError("broadcasts its normalisation to a larger "
                               "shape; expected the result in the "
                               "normalisation's shape or a view of it");
@@ -416,7 +441,12 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     em.setShift(addr);
     Stats s = em.chunkStats(cx.c(0), cx.c(l.len), cx.c(l.len), lane, 32, addr,
                             reduce);
-    em.apply(lane, cx.c(l.len), 32, addr, em.finish(s));
+    if (l.root.reduces())
+      em.storeReduction(set, em.finish(s),
+                        arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                              lane, cx.c(0)));
+    else
+      em.apply(lane, cx.c(l.len), 32, addr, em.finish(s));
     break;
   }
   case NormLayout::Mode::Column: {
@@ -436,7 +466,10 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     em.setShift(addr);
     Stats s = em.chunkStats(cx.c(0), cx.c(l.len), cx.c(l.len), cx.c(0), 1,
                             addr, reduce);
-    em.apply(cx.c(0), cx.c(l.len), 1, addr, em.finish(s));
+    if (l.root.reduces())
+      em.storeReduction(set, em.finish(s), Value());
+    else
+      em.apply(cx.c(0), cx.c(l.len), 1, addr, em.finish(s));
     break;
   }
   case NormLayout::Mode::Split: {
@@ -516,7 +549,17 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
       Value base = em.mul(o, cx.c(l.len));
       auto addr = [&](Value j) { return em.add(base, j); };
       em.setShift(addr);
-      em.apply(em.add(start, tid), end, kStandaloneThreads, addr, k);
+      if (l.root.reduces())
+        em.storeReduction(
+            o, k,
+            arith::AndIOp::create(
+                b,
+                arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,
+                                      cx.c(0)),
+                arith::CmpIOp::create(b, arith::CmpIPredicate::eq, start,
+                                      cx.c(0))));
+      else
+        em.apply(em.add(start, tid), end, kStandaloneThreads, addr, k);
     }
     break;
   }
@@ -590,6 +633,12 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                                   em.sload(4 * w + 2), em.sload(4 * w + 3)});
     em.shift = acc.shift;
     Stats k = em.finish({acc.delta, acc.m2});
+    if (l.root.reduces()) {
+      em.storeReduction(o, k,
+                        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,
+                                              cx.c(0)));
+      break;
+    }
     Value setBase = em.mul(o, cx.c(l.len));
     auto addr = [&](Value j) { return em.add(setBase, j); };
     em.apply(em.add(start, tid), end, kStandaloneThreads, addr, k);

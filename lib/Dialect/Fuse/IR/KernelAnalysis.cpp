@@ -91,6 +91,57 @@ Value fusecc::fuse::viewSource(Value v) {
   return v;
 }
 
+/// True if `op` maps each operand element to the result element of the same
+/// flat index: an elementwise op or an identity window (one element per
+/// window, as many results as operand elements).
+static bool keepsFlatIndex(Operation *op) {
+  if (isa<ElementwiseOpInterface>(op))
+    return true;
+  auto w = dyn_cast<WindowOpInterface>(op);
+  return w && w.getWindowVolume() == 1 &&
+         cast<RankedTensorType>(op->getOperand(0).getType()).getNumElements() ==
+             cast<RankedTensorType>(op->getResult(0).getType())
+                 .getNumElements();
+}
+
+StatsRoot StatsRoot::of(KernelOp kernel) {
+  Operation *first = nullptr;
+  for (Operation &op : kernel.getBody().front())
+    if (!isa<arith::ConstantOp>(op) && !isViewOp(&op)) {
+      first = &op;
+      break;
+    }
+  StatsRoot r;
+  if (auto norm = dyn_cast_or_null<NormalizationOpInterface>(first)) {
+    r.op = first;
+    r.reducedDims = norm.getReducedDims();
+    r.channelGroups = norm.getChannelGroups();
+    r.numStatistics = norm.getNumStatistics();
+    r.moments = norm.hasMomentStatistics();
+    return r;
+  }
+  auto w = dyn_cast_or_null<WindowOpInterface>(first);
+  if (!w || w.getMomentReduction() == MomentReduction::None)
+    return r;
+  SmallVector<int64_t> dims = w.getReducedDims();
+  for (size_t i = 1; i < dims.size(); ++i)
+    if (dims[i] != dims[i - 1] + 1)
+      return r; // Not one run per set.
+  // Each set's result is one element of the kernel's result: everything
+  // after the reduction keeps flat indices.
+  for (Operation *op = first->getNextNode(); op && !isa<YieldOp>(op);
+       op = op->getNextNode())
+    if (!isa<arith::ConstantOp>(op) && !keepsFlatIndex(op))
+      return r;
+  if (kernel.getResult().getType().getNumElements() !=
+      cast<RankedTensorType>(first->getResult(0).getType()).getNumElements())
+    return r;
+  r.op = first;
+  r.reducedDims = std::move(dims);
+  r.reduction = w.getMomentReduction();
+  return r;
+}
+
 KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
   for (Operation &op : kernel.getBody().front()) {
     if (isa<ConvTransposeOp>(op))
@@ -98,6 +149,8 @@ KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
     if (isa<NormalizationOpInterface>(op))
       return KernelKind::Normalization;
   }
+  if (StatsRoot::of(kernel).reduces())
+    return KernelKind::Reduction;
   return KernelKind::Elementwise;
 }
 

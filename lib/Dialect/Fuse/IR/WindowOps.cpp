@@ -635,6 +635,20 @@ FUSE_ADAPTIVE(AdaptiveAvgPoolOp, false)
 FUSE_ADAPTIVE(AdaptiveMaxPoolOp, true)
 #undef FUSE_ADAPTIVE
 
+/// Global average pooling (every output size 1) is the mean over the
+/// spatial dims; other adaptive windows are not whole dims.
+SmallVector<int64_t> AdaptiveAvgPoolOp::getReducedDims() {
+  ArrayRef<int64_t> out = getResult().getType().getShape();
+  if (llvm::any_of(out.drop_front(2), [](int64_t d) { return d != 1; }))
+    return {};
+  return llvm::to_vector(llvm::seq<int64_t>(2, out.size()));
+}
+
+MomentReduction AdaptiveAvgPoolOp::getMomentReduction() {
+  return getReducedDims().empty() ? MomentReduction::None
+                                  : MomentReduction::Mean;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -868,7 +882,20 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
   llvm_unreachable("reduction kind");
 }
 
+/// The moment form of a reduction kind.
+static MomentReduction momentOf(ReduceKind kind) {
+  return kind == ReduceKind::Sum    ? MomentReduction::Sum
+         : kind == ReduceKind::Mean ? MomentReduction::Mean
+                                    : MomentReduction::None;
+}
+
 #define FUSE_REDUCE(OP, KIND)                                                  \
+  SmallVector<int64_t> OP::getReducedDims() {                                  \
+    SmallVector<int64_t> dims = llvm::to_vector(getDims());                    \
+    llvm::sort(dims);                                                          \
+    return dims;                                                               \
+  }                                                                            \
+  MomentReduction OP::getMomentReduction() { return momentOf(KIND); }          \
   LogicalResult OP::verify() {                                                 \
     return verifyReduce(*this, getDims(), getKeepdim());                       \
   }                                                                            \

@@ -38,27 +38,41 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
   return get(kernel, warpLimit, splitChunk);
 }
 
-/// The first op of a kernel without a convolution that is neither a
-/// constant nor a view of its input, as a normalisation (null if it is
-/// none).
-static NormalizationOpInterface normRootOf(KernelOp kernel) {
-  for (Operation &op : kernel.getBody().front()) {
-    if (isa<arith::ConstantOp>(op) || isViewOp(&op))
-      continue;
-    return dyn_cast<NormalizationOpInterface>(op);
-  }
-  return {};
-}
-
 KernelOp KernelPlan::statsProducer(KernelOp k) {
   if (!k->hasAttr(kPlanEpilogueStatsAttr))
     return {};
-  NormalizationOpInterface root = normRootOf(k);
-  auto arg = root ? dyn_cast<BlockArgument>(root->getOperand(0))
+  StatsRoot root = StatsRoot::of(k);
+  auto arg = root ? dyn_cast<BlockArgument>(root.op->getOperand(0))
                   : BlockArgument();
   if (!arg)
     return {};
   return k.getInputs()[arg.getArgNumber()].getDefiningOp<KernelOp>();
+}
+
+/// The channel groups of the epilogue statistics that give `root`'s sets
+/// over a convolution result of type `ty`: its reduced dims are all
+/// non-batch dims (groups: the root's channel groups), or all spatial dims
+/// of a reduction (one set per channel: groups = C).
+static std::optional<int64_t> epilogueStatsGroups(const StatsRoot &root,
+                                                  RankedTensorType ty) {
+  ArrayRef<int64_t> dims = root.reducedDims;
+  int64_t rank = ty.getRank();
+  auto runs = [&](int64_t from) {
+    if (static_cast<int64_t>(dims.size()) != rank - from)
+      return false;
+    for (auto [i, d] : llvm::enumerate(dims))
+      if (d != static_cast<int64_t>(i) + from)
+        return false;
+    return true;
+  };
+  int64_t groups = 0;
+  if (runs(1))
+    groups = root.channelGroups;
+  else if (root.reduces() && runs(2))
+    groups = ty.getDimSize(1);
+  if (groups < 1 || ty.getDimSize(1) % groups != 0)
+    return std::nullopt;
+  return groups;
 }
 
 /// The convolution kernel whose epilogue can write the partial statistics
@@ -67,10 +81,10 @@ KernelOp KernelPlan::statsProducer(KernelOp k) {
 /// (every conv block holds one batch element, so each of its (set, block)
 /// parts is a box of the tile).
 static KernelOp epilogueStatsCandidate(KernelOp k) {
-  NormalizationOpInterface root = normRootOf(k);
-  if (!root || !root.hasMomentStatistics())
+  StatsRoot root = StatsRoot::of(k);
+  if (!root || !root.moments)
     return {};
-  auto arg = dyn_cast<BlockArgument>(root->getOperand(0));
+  auto arg = dyn_cast<BlockArgument>(root.op->getOperand(0));
   if (!arg)
     return {};
   auto producer = k.getInputs()[arg.getArgNumber()].getDefiningOp<KernelOp>();
@@ -85,14 +99,7 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
   if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
     return {};
-  SmallVector<int64_t> dims = root.getReducedDims();
-  if (dims.size() != static_cast<size_t>(ty.getRank() - 1) || dims.front() != 1)
-    return {};
-  for (auto [i, d] : llvm::enumerate(dims))
-    if (d != static_cast<int64_t>(i) + 1)
-      return {};
-  int64_t groups = root.getChannelGroups();
-  if (groups < 1 || ty.getDimSize(1) % groups != 0)
+  if (!epilogueStatsGroups(root, ty))
     return {};
   return producer;
 }
@@ -134,26 +141,28 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
                               ">= 4, got ")
            << warpLimit << " and " << splitChunk;
   NormLayout l;
-  l.root = normRootOf(kernel);
+  l.root = StatsRoot::of(kernel);
   if (!l.root)
-    return kernel.emitOpError("expected a normalisation as the first op of a "
-                              "kernel without a convolution");
+    return kernel.emitOpError("expected a normalisation or a moment "
+                              "reduction as the first op of a kernel "
+                              "without a convolution");
+  Operation *rootOp = l.root.op;
   // The input is read flat, so a view of a kernel input is that input.
-  if (!isa<BlockArgument>(viewSource(l.root->getOperand(0))))
-    return l.root->emitOpError("input of a normalisation kernel must be a "
+  if (!isa<BlockArgument>(viewSource(rootOp->getOperand(0))))
+    return rootOp->emitOpError("input of a normalisation kernel must be a "
                                "kernel input or a view of one");
-  auto ty = cast<RankedTensorType>(l.root->getOperand(0).getType());
+  auto ty = cast<RankedTensorType>(rootOp->getOperand(0).getType());
   ArrayRef<int64_t> shape = ty.getShape();
-  SmallVector<int64_t> dims = l.root.getReducedDims();
+  SmallVector<int64_t> dims = l.root.reducedDims;
   for (size_t i = 1; i < dims.size(); ++i)
     if (dims[i] != dims[i - 1] + 1)
-      return l.root->emitOpError("reduces non-adjacent dims; expected a "
+      return rootOp->emitOpError("reduces non-adjacent dims; expected a "
                                  "contiguous range of dims");
   if (dims.empty())
-    return l.root->emitOpError("reduces no dim");
-  int64_t groups = l.root.getChannelGroups();
+    return rootOp->emitOpError("reduces no dim");
+  int64_t groups = l.root.channelGroups;
   if (groups != 1 && dims.front() != 1)
-    return l.root->emitOpError("groups channels but does not reduce from "
+    return rootOp->emitOpError("groups channels but does not reduce from "
                                "the channel dim");
   auto prod = [&](int64_t from, int64_t to) {
     int64_t p = 1;
@@ -164,10 +173,10 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.outer = prod(0, dims.front()) * groups;
   l.len = prod(dims.front(), dims.back() + 1) / groups;
   l.inner = prod(dims.back() + 1, shape.size());
-  l.stats = l.root.getNumStatistics();
+  l.stats = l.root.numStatistics;
   l.statsType = ty.getElementType();
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
-    return l.root->emitOpError("has an empty reduction set or none");
+    return rootOp->emitOpError("has an empty reduction set or none");
   // Chunks of at most `splitChunk`, and enough blocks for a few waves of an
   // H100 (132 SMs) when there are few sets, down to 1K-element chunks.
   auto splitSets = [&] {
@@ -186,8 +195,16 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
                                 "such a kernel's result normalised over all "
                                 "non-batch dims");
     l.mode = Mode::Epilogue;
-    l.producerStats = EpilogueStatsLayout::get(producer, groups);
-    splitSets();
+    l.producerStats = EpilogueStatsLayout::get(
+        producer, *epilogueStatsGroups(l.root, producer.getResult().getType()));
+    // A reduction's block only merges its set's records (no chunk to
+    // normalise); a normalisation's sets are split over blocks.
+    if (l.root.reduces()) {
+      l.parts = 1;
+      l.chunk = l.len;
+    } else {
+      splitSets();
+    }
   } else if (l.inner > 1) {
     l.mode = Mode::Column;
   } else if (l.len <= warpLimit) {
@@ -265,6 +282,8 @@ static StringRef kindName(KernelOp k) {
     return "convolution";
   case KernelKind::Normalization:
     return "normalization";
+  case KernelKind::Reduction:
+    return "reduction";
   case KernelKind::Elementwise:
     return "elementwise";
   }
@@ -305,10 +324,14 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
   for (auto [i, kc] : llvm::enumerate(steps)) {
     KernelOp k = kc;
     os << "  step " << i << " " << k.getKernelName() << " (" << kindName(k);
-    if (kernelKindOf(k) == KernelKind::Normalization) {
+    if (kernelKindOf(k) == KernelKind::Normalization ||
+        kernelKindOf(k) == KernelKind::Reduction) {
       FailureOr<NormLayout> l = NormLayout::get(k);
       if (succeeded(l)) {
-        os << ": " << l->root->getName().stripDialect() << ", "
+        // What a set's statistics become: a normalised set, or one result.
+        StringRef finish =
+            l->root.reduces() ? "combine + reduce" : "combine + normalise";
+        os << ": " << l->root.op->getName().stripDialect() << ", "
            << l->outer * l->inner << " sets of " << l->len << ", ";
         switch (l->mode) {
         case NormLayout::Mode::Warp:
@@ -319,8 +342,7 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
           break;
         case NormLayout::Mode::Split:
           os << l->parts << " block" << (l->parts == 1 ? "" : "s")
-             << " per set: partial statistics, then "
-             << "combine + normalise";
+             << " per set: partial statistics, then " << finish;
           break;
         case NormLayout::Mode::Epilogue:
           os << "partial statistics from "
@@ -328,7 +350,7 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
              << l->producerStats->spatialBlocks * l->producerStats->tilesPerGroup
              << " per set), " << l->parts << " block"
              << (l->parts == 1 ? "" : "s")
-             << " per set: combine + normalise";
+             << " per set: " << finish;
           break;
         }
       }
@@ -417,12 +439,14 @@ struct PlanKernelsPass
     }
     if (epilogueStats)
       for (KernelOp k : steps) {
-        if (kernelKindOf(k) != KernelKind::Normalization)
+        KernelKind kind = kernelKindOf(k);
+        if (kind != KernelKind::Normalization && kind != KernelKind::Reduction)
           continue;
         KernelOp producer = epilogueStatsCandidate(k);
         if (!producer || statsConsumerOf.count(producer))
           continue;
-        int64_t groups = normRootOf(k).getChannelGroups();
+        int64_t groups = *epilogueStatsGroups(StatsRoot::of(k),
+                                              producer.getResult().getType());
         EpilogueStatsLayout layout = EpilogueStatsLayout::get(producer, groups);
         if (layout.elements() > kMaxEpilogueStatsElements)
           continue;
@@ -442,7 +466,8 @@ struct PlanKernelsPass
         k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
         consumer->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
       }
-      if (kernelKindOf(k) == KernelKind::Normalization) {
+      if (kernelKindOf(k) == KernelKind::Normalization ||
+          kernelKindOf(k) == KernelKind::Reduction) {
         k->setAttr(kPlanWarpLimitAttr, b.getI64IntegerAttr(warpSetLimit));
         k->setAttr(kPlanSplitChunkAttr, b.getI64IntegerAttr(splitChunk));
         FailureOr<NormLayout> l = NormLayout::get(k);

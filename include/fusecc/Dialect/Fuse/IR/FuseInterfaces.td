@@ -93,6 +93,18 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "of the loop `buildAt` builds; 1 for a reshape).",
       "int64_t", "getWindowVolume">,
     InterfaceMethod<
+      "The dims whose whole extent one result element combines, ascending "
+      "(empty for a pool or a reshape, whose windows are not whole dims).",
+      "::llvm::SmallVector<int64_t>", "getReducedDims", (ins), [{}],
+      [{ return {}; }]>,
+    InterfaceMethod<
+      "Sum or Mean if the result is that moment of the operand over "
+      "getReducedDims() (its sets can then be planned like a "
+      "normalisation's: split over blocks, or from a convolution "
+      "epilogue's partial statistics); None otherwise.",
+      "::fusecc::fuse::MomentReduction", "getMomentReduction", (ins), [{}],
+      [{ return ::fusecc::fuse::MomentReduction::None; }]>,
+    InterfaceMethod<
       "True if the result is the operand's elements in the same row-major "
       "order under another shape (a view: the same buffer serves both).",
       "bool", "isView", (ins), [{}], [{ return false; }]>,

@@ -15,6 +15,12 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace fusecc::fuse {
+/// A window op that is a statistic of moments over its reduced dims
+/// (WindowOpInterface::getMomentReduction): the partial moments of any
+/// partition of a set give it, so it can be planned like a normalisation's
+/// statistics.
+enum class MomentReduction { None, Sum, Mean };
+
 /// The threads that build one window op's result together
 /// (WindowOpInterface::buildAt): `count` lanes of a warp, `lane` this
 /// thread's index among them. An op may give each lane a share of its

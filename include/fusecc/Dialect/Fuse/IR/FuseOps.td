@@ -301,8 +301,10 @@ def Fuse_AvgPoolOp : Fuse_PoolOp<"avg_pool", "Average",
     (ins DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
          OptionalAttr<I64Attr>:$divisor_override)>;
 
-class Fuse_AdaptivePoolOp<string mnemonic, string what>
-    : Fuse_WindowOp<mnemonic> {
+class Fuse_AdaptivePoolOp<string mnemonic, string what,
+                          list<string> overrides = []>
+    : Fuse_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<
+        Fuse_WindowOpInterface, overrides>]> {
   let summary = "Adaptive " # what # " pooling (global pooling included)";
   let description = [{
     PyTorch's `}] # mnemonic # [{1d/2d/3d` on `[N, C, *spatial]`: the
@@ -326,11 +328,13 @@ class Fuse_AdaptivePoolOp<string mnemonic, string what>
 }
 
 def Fuse_AdaptiveAvgPoolOp
-    : Fuse_AdaptivePoolOp<"adaptive_avg_pool", "average">;
+    : Fuse_AdaptivePoolOp<"adaptive_avg_pool", "average",
+                          ["getReducedDims", "getMomentReduction"]>;
 def Fuse_AdaptiveMaxPoolOp : Fuse_AdaptivePoolOp<"adaptive_max_pool", "max">;
 
 class Fuse_ReduceOp<string mnemonic, string formula>
-    : Fuse_WindowOp<mnemonic> {
+    : Fuse_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<
+        Fuse_WindowOpInterface, ["getReducedDims", "getMomentReduction"]>]> {
   let summary = "Reduction by " # formula # " over a set of dims";
   let description = [{
     PyTorch's `torch.}] # mnemonic # [{(x, dim=dims, keepdim=keepdim)`:

@@ -32,9 +32,32 @@ TileReduction tileReductionOf(NormalizationOpInterface op);
 
 /// What a fuse.kernel computes, from its ops: a transposed convolution
 /// (plus epilogue), a normalisation whose reduction sets span blocks (plus
-/// elementwise ops after it), or elementwise ops only.
-enum class KernelKind { Convolution, Normalization, Elementwise };
+/// elementwise ops after it), a moment reduction over whole dims (sum, mean,
+/// global average pooling: its sets planned like a normalisation's, one
+/// result per set), or elementwise and window ops evaluated per element.
+enum class KernelKind { Convolution, Normalization, Reduction, Elementwise };
 KernelKind kernelKindOf(KernelOp kernel);
+
+/// The op whose per-set statistics a normalisation or reduction kernel
+/// computes, with what the planning of its sets needs to know.
+struct StatsRoot {
+  mlir::Operation *op = nullptr;
+  /// The reduced dims, ascending and contiguous.
+  llvm::SmallVector<int64_t> reducedDims;
+  /// Groups of the channel dim (group_norm), else 1.
+  int64_t channelGroups = 1;
+  /// Statistics per set: (mean, M2) when `moments`, else (max, sum).
+  int64_t numStatistics = 2;
+  bool moments = true;
+  /// Not None: the kernel computes this moment, one result per set.
+  MomentReduction reduction = MomentReduction::None;
+
+  explicit operator bool() const { return op != nullptr; }
+  bool reduces() const { return reduction != MomentReduction::None; }
+  /// The root of normalisation or reduction kernel `kernel` (its first op
+  /// that is neither a constant nor a view of its input), or an empty root.
+  static StatsRoot of(KernelOp kernel);
+};
 
 /// `v` with the view ops that produce it (WindowOpInterface::isView)
 /// looked through: the value whose buffer holds `v`'s elements in order.

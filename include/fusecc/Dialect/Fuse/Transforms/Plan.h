@@ -85,8 +85,8 @@ struct EpilogueStatsLayout {
   static EpilogueStatsLayout get(KernelOp conv, int64_t groups);
 };
 
-/// How a normalisation kernel (`KernelKind::Normalization`) covers its
-/// reduction sets. The sets of the root op are `outer x inner` runs of
+/// How a normalisation or reduction kernel (`KernelKind::Normalization`,
+/// `KernelKind::Reduction`) covers its reduction sets. The sets of the root op are `outer x inner` runs of
 /// `len` elements: element j of set (o, i) is at (o len + j) inner + i of
 /// the row-major input (group_norm: outer = N x groups, inner = 1).
 struct NormLayout {
@@ -108,7 +108,8 @@ struct NormLayout {
     Epilogue,
   };
   Mode mode = Mode::Warp;
-  NormalizationOpInterface root;
+  /// The normalisation, or the moment reduction (one result per set).
+  StatsRoot root;
   int64_t outer = 0, len = 0, inner = 0;
   /// Split: blocks per set and the elements each takes (a multiple of 4,
   /// the last block takes the rest).
