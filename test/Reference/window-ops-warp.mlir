@@ -25,8 +25,9 @@
 // every element of a larger shape gets a kernel of its own (computed once),
 // not one evaluation per element.
 // PLAN-LABEL: plan @mean_hw_twice: 2 kernels
-// PLAN: writes b1 (2x5x24x26xf32), partial statistics of 5 groups per sample to b0
+// PLAN: keeps its result (2x5x24x26xf32) on chip, partial statistics of 5 groups per sample to b0
 // PLAN: step 1 mean_hw_twice_k1 (reduction: mean, 10 sets of 624, partial statistics from mean_hw_twice_k0's epilogue (24 per set), 1 block per set: combine + reduce)
+// PLAN-NEXT: reads (on chip)
 // PLAN-LABEL: plan @sum_chw_nokeep: 2 kernels
 // PLAN: step 1 sum_chw_nokeep_k1 (reduction: sum, 3 sets of 1155, partial statistics from sum_chw_nokeep_k0's epilogue
 // PLAN-LABEL: plan @amax_amin_lse: 5 kernels

@@ -176,6 +176,9 @@ struct EmitContext {
   /// gpu.func argument they go to.
   std::optional<fuse::EpilogueStatsLayout> stats;
   Value statsOut;
+  /// The result is never stored: the epilogue leaves its values in tile 0
+  /// for the statistics only (KernelPlan::statsOnly).
+  bool statsOnly = false;
 
   Value smem;                ///< memref<total x f32, workgroup>
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.

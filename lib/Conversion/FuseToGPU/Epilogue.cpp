@@ -219,7 +219,7 @@ void emit::emitEpilogue(EmitContext &cx) {
     emitLineReduction(cx, op, ordinal);
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-  Value out = cx.func.getArguments().back();
+  Value out = cx.statsOnly ? Value() : cx.func.getArguments().back();
   forEachTileElement(cx, [&](ArrayRef<Element> els) {
     SmallVector<Value, 4> values;
     for (const Element &el : els) {
@@ -231,6 +231,8 @@ void emit::emitEpilogue(EmitContext &cx) {
     if (cx.stats)
       for (auto [el, v] : llvm::zip(els, values))
         cx.sstore(v, cx.tileAddr(0, el.r, el.cl, el.wl));
+    if (cx.statsOnly)
+      return;
     // Whole quads of rows whose length is a multiple of 4 start 16-byte
     // aligned: one vector store.
     if (els.size() == 4 && cx.g.out[2] % 4 == 0) {

@@ -101,9 +101,14 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                         a->conv.getInput(), ipack->totalElems,
                         ipack->totalElems / 4)))
       return failure();
-  operands.insert(operands.end() - 1, workspaces.begin(), workspaces.end());
+  // Workspaces and statistics come before the output (last), if any.
+  auto beforeOutput =
+      KernelPlan::statsOnly(kernel) ? operands.end() : operands.end() - 1;
+  beforeOutput =
+      operands.insert(beforeOutput, workspaces.begin(), workspaces.end()) +
+      workspaces.size();
   if (statsBuffer)
-    operands.insert(operands.end() - 1, statsBuffer);
+    operands.insert(beforeOutput, statsBuffer);
   gpu::KernelDim3 grid{idx(launch.gridX), one, one};
   gpu::KernelDim3 block{idx(launch.threads), one, one};
   Value smemBytes =
@@ -209,10 +214,16 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   for (auto [i, r] : llvm::enumerate(ret.getOperands()))
     memOf.try_emplace(r, entry->getArgument(func.getNumArguments() + i));
 
+  // Results that are never stored (a statistics-only convolution's): the
+  // kernels reading them take only the statistics.
+  llvm::DenseSet<Value> onChip;
   for (KernelOp kernel : plan->steps) {
     Value result = kernel.getResult();
     MemRefType resultTy = fusecc::detail::memrefOf(result.getType());
-    if (!memOf.count(result)) {
+    bool statsOnly = KernelPlan::statsOnly(kernel);
+    if (statsOnly)
+      onChip.insert(result);
+    else if (!memOf.count(result)) {
       std::optional<int64_t> buf = KernelPlan::resultBuffer(kernel);
       if (!buf)
         return kernel.emitOpError("result has no buffer in the plan");
@@ -221,12 +232,13 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     SmallVector<Value> operands;
     for (Value in : kernel.getInputs()) {
       Value mem = memOf.lookup(in);
-      if (!mem)
+      if (!mem && !onChip.contains(in))
         return kernel.emitOpError("reads a value that is neither a function "
                                   "argument nor an earlier kernel's result");
-      operands.push_back(mem);
+      operands.push_back(mem); // Null: never a parameter (checked below).
     }
-    operands.push_back(memOf.lookup(result));
+    if (!statsOnly)
+      operands.push_back(memOf.lookup(result));
     if (kernelKindOf(kernel) == KernelKind::Convolution) {
       // The partial statistics its epilogue writes for a normalisation.
       Value stats;
@@ -260,6 +272,10 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
         switch (p.kind) {
         case StandaloneLaunch::ParamKind::Input:
           v = operands[p.input];
+          if (!v)
+            return kernel.emitOpError("input ")
+                   << p.input << " is never stored (its convolution writes "
+                   << "only statistics) but a launch reads it";
           break;
         case StandaloneLaunch::ParamKind::Output:
           v = operands.back();

@@ -55,9 +55,9 @@ static void emitKernelBody(EmitContext &cx) {
   Block &body = cx.kernel.getBody().front();
   for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = fArg;
-  // Before the output: the re-laid-out weights, the re-laid-out input, the
-  // partial statistics.
-  unsigned next = func.getNumArguments() - 1;
+  // Before the output (absent when only statistics are written): the
+  // re-laid-out weights, the re-laid-out input, the partial statistics.
+  unsigned next = func.getNumArguments() - (cx.statsOnly ? 0 : 1);
   if (cx.stats)
     cx.statsOut = func.getArgument(--next);
   if (cx.ipack)
@@ -124,7 +124,12 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     stats = EpilogueStatsLayout::get(kernel, *groups);
     argTypes.push_back(MemRefType::get({stats->elements()}, stats->elementType));
   }
-  argTypes.push_back(detail::memrefOf(kernel.getResult().getType()));
+  const bool statsOnly = KernelPlan::statsOnly(kernel);
+  if (statsOnly && !stats)
+    return kernel.emitOpError("keeps its result on chip but writes no "
+                              "partial statistics");
+  if (!statsOnly)
+    argTypes.push_back(detail::memrefOf(kernel.getResult().getType()));
 
   EmitBuilder b(kernel.getLoc(), ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());
@@ -154,6 +159,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   b.setInsertionPointToStart(&func.getBody().front());
   EmitContext cx(b, kernel, analysis, func, math);
   cx.stats = stats;
+  cx.statsOnly = statsOnly;
   emitKernelBody(cx);
   rewriteSigmoidReciprocals(func, math);
   if (math == EpilogueMath::Fast)

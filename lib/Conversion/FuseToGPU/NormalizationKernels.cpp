@@ -353,15 +353,19 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
   ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
   MemRefType partialsTy = MemRefType::get({l.partialsElems()}, l.statsType);
   SmallVector<StandaloneLaunch> launches;
-  // Parameters: every kernel input (the root's input flat), [partials],
-  // the output (flat).
+  // A reduction from epilogue statistics never reads its input (which its
+  // convolution may not even store).
+  const bool skipRootIn = l.mode == NormLayout::Mode::Epilogue &&
+                          l.root.reduces() && rootIn.hasOneUse();
+  // Parameters: every kernel input (the root's input flat, unless skipped),
+  // [partials], the output (flat).
   auto makeContext = [&](StringRef name, bool withPartials,
                          bool statsOnly) -> StandaloneContext {
     SmallVector<Type> argTypes;
     StandaloneLaunch launch;
     Block &body = kernel.getBody().front();
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-      if (statsOnly && arg != rootIn)
+      if ((statsOnly && arg != rootIn) || (skipRootIn && arg == rootIn))
         continue;
       argTypes.push_back(arg == rootIn ? flatOf(arg.getType())
                                        : memrefOf(arg.getType()));
@@ -382,7 +386,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                          l.statsType};
     int64_t next = 0;
     for (BlockArgument arg : body.getArguments()) {
-      if (statsOnly && arg != rootIn)
+      if ((statsOnly && arg != rootIn) || (skipRootIn && arg == rootIn))
         continue;
       cx.memOf[arg] = func.getArgument(next++);
     }

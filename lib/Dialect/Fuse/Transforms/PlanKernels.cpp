@@ -376,9 +376,15 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
                 : "result" + std::to_string(llvm::find(ret.getOperands(),
                                                        k.getResult()) -
                                             ret.getOperands().begin());
+    if (statsOnly(k))
+      out = "(on chip)";
     names[k.getResult()] = out;
-    os << "\n    writes " << out << " (" << typeStr(k.getResult().getType())
-       << ")";
+    if (statsOnly(k))
+      os << "\n    keeps its result (" << typeStr(k.getResult().getType())
+         << ") on chip";
+    else
+      os << "\n    writes " << out << " ("
+         << typeStr(k.getResult().getType()) << ")";
     if (std::optional<int64_t> p = partialsBuffer(k)) {
       if (std::optional<int64_t> g = statsGroups(k))
         os << ", partial statistics of " << *g << " group"
@@ -436,6 +442,7 @@ struct PlanKernelsPass
       k->removeAttr(kPlanPartialsAttr);
       k->removeAttr(kPlanStatsGroupsAttr);
       k->removeAttr(kPlanEpilogueStatsAttr);
+      k->removeAttr(kPlanStatsOnlyAttr);
     }
     if (epilogueStats)
       for (KernelOp k : steps) {
@@ -453,6 +460,19 @@ struct PlanKernelsPass
         statsConsumerOf[producer] = k;
         k->setAttr(kPlanEpilogueStatsAttr, b.getUnitAttr());
         producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
+        // A reduction reads only the statistics: when nothing else reads
+        // the convolution's result, it never reaches device memory.
+        Value result = producer.getResult();
+        auto readsOnce = [&] {
+          for (auto [in, arg] :
+               llvm::zip(k.getInputs(), k.getBody().front().getArguments()))
+            if (in == result && !arg.hasOneUse())
+              return false;
+          return true;
+        };
+        if (kind == KernelKind::Reduction && result.hasOneUse() &&
+            readsOnce() && !llvm::is_contained(ret.getOperands(), result))
+          producer->setAttr(kPlanStatsOnlyAttr, b.getUnitAttr());
       }
     for (auto [i, k] : llvm::enumerate(steps)) {
       int64_t step = i;
@@ -479,8 +499,9 @@ struct PlanKernelsPass
           k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(assign(p)));
         }
       }
-      if (llvm::is_contained(ret.getOperands(), k.getResult()))
-        continue; // Written to the entry's output argument.
+      if (llvm::is_contained(ret.getOperands(), k.getResult()) ||
+          KernelPlan::statsOnly(k))
+        continue; // Written to the entry's output argument, or not at all.
       int64_t last = step;
       for (Operation *user : k.getResult().getUsers()) {
         auto it = stepOf.find(user);

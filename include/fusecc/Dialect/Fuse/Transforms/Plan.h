@@ -30,6 +30,10 @@ constexpr llvm::StringLiteral kPlanStatsGroupsAttr = "fuse.plan.stats_groups";
 /// convolution kernel that computes its input (`NormLayout::Mode::Epilogue`).
 constexpr llvm::StringLiteral kPlanEpilogueStatsAttr =
     "fuse.plan.epilogue_stats";
+/// On a convolution kernel whose only reader is a reduction taking its
+/// statistics from the epilogue: the result is never stored (no buffer);
+/// the kernel writes only the partial statistics.
+constexpr llvm::StringLiteral kPlanStatsOnlyAttr = "fuse.plan.stats_only";
 
 /// The attribute on a host function's `memref.alloc` that names the
 /// workspace's role in the bundle (docs/bundle.md): `scratch`,
@@ -158,6 +162,9 @@ struct KernelPlan {
   static std::optional<int64_t> partialsBuffer(KernelOp k);
   /// The channel groups of the statistics `k`'s epilogue writes, if any.
   static std::optional<int64_t> statsGroups(KernelOp k);
+  /// True if convolution kernel `k` writes only partial statistics, not its
+  /// result.
+  static bool statsOnly(KernelOp k) { return k->hasAttr(kPlanStatsOnlyAttr); }
   /// The convolution kernel whose epilogue writes the statistics of
   /// normalisation kernel `k` (Epilogue mode), or null.
   static KernelOp statsProducer(KernelOp k);
