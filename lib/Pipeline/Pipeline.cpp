@@ -224,6 +224,10 @@ void fusecc::registerAllPasses() {
 void fusecc::buildFusionPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Composite ops (batch_norm, instance_norm, log_softmax) become the ops
+  // they are made of before anything plans kernels; the bundle's graph
+  // lines, written before this pipeline, keep them.
+  fpm.addPass(fuse::createFuseDecompose());
   fpm.addPass(fuse::createFuseFormKernels());
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;

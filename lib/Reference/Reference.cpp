@@ -308,6 +308,24 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
         norm.evaluateReference(data, result.data);
       else
         cast<WindowOpInterface>(op).evaluateReference(data, result.data);
+    } else if (auto composite = dyn_cast<CompositeOpInterface>(op)) {
+      // Evaluated directly (not through its decomposition), every result.
+      std::vector<Tensor> results;
+      for (Value r : op.getResults())
+        results.emplace_back(shapeOf(r));
+      SmallVector<ArrayRef<double>> data;
+      for (const Tensor *t : ins)
+        data.push_back(t->data);
+      SmallVector<MutableArrayRef<double>> out;
+      for (Tensor &t : results)
+        out.push_back(t.data);
+      composite.evaluateReference(data, out);
+      for (auto [r, t] : llvm::zip(op.getResults(), results)) {
+        if (hook)
+          hook(op, t);
+        env[r] = std::move(t);
+      }
+      continue;
     } else if (auto k = dyn_cast<KernelOp>(op)) {
       std::vector<Tensor> kargs;
       for (const Tensor *t : ins)

@@ -117,6 +117,13 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
         return op.emitOpError("a bias without a weight is not supported");
       def(op.getName().stripDialect());
       line += " " + norm.getGraphAttributes();
+    } else if (auto composite = dyn_cast<CompositeOpInterface>(op)) {
+      // The user's op, not its decomposition (fuse-decompose runs later).
+      FailureOr<std::string> attrs = composite.getGraphAttributes();
+      if (failed(attrs))
+        return failure();
+      def(op.getName().stripDialect());
+      line += " " + *attrs;
     } else if (auto window = dyn_cast<WindowOpInterface>(op)) {
       def(op.getName().stripDialect());
       line += " " + window.getGraphAttributes();

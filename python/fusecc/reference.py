@@ -1,7 +1,8 @@
 # ===- fusecc/reference.py - Bundle graph lines as a PyTorch function ---=== #
 #
 # Rebuilds an entry's op graph from its `graph` lines (docs/bundle.md, plus
-# version 3's `const_tensor`, `group_norm`, pools, reductions and `reshape`)
+# version 3's `const_tensor`, `group_norm`, pools, reductions, `reshape`,
+# `batch_norm`, `instance_norm` and `log_softmax`)
 # as a callable on PyTorch
 # tensors: graph(*inputs) -> output(s), in whatever dtype the inputs have
 # (float64 for a reference, float32 for eager/torch.compile baselines).
@@ -176,6 +177,31 @@ def _group_norm(op, a, env):
     return F.group_norm(x, groups, weight, bias, op.params["eps"])
 
 
+def _batch_norm(op, a, env):
+    x = _tensor(env, a[0])
+    if not 3 <= x.dim() <= 5:
+        raise GraphError("batch_norm of a rank-%d input in '%s'"
+                         % (x.dim(), op.line))
+    weight = a[3] if len(a) > 3 else None
+    bias = a[4] if len(a) > 4 else None
+    # F.batch_norm updates the running statistics in place in training
+    # mode: it gets copies, the caller's tensors stay as they are.
+    return F.batch_norm(x, a[1].clone(), a[2].clone(), weight, bias,
+                        training=op.params["training"],
+                        momentum=op.params["momentum"], eps=op.params["eps"])
+
+
+def _instance_norm(op, a, env):
+    x = _tensor(env, a[0])
+    if not 3 <= x.dim() <= 5:
+        raise GraphError("instance_norm of a rank-%d input in '%s'"
+                         % (x.dim(), op.line))
+    weight = a[1] if len(a) > 1 else None
+    bias = a[2] if len(a) > 2 else None
+    return F.instance_norm(x, weight=weight, bias=bias,
+                           use_input_stats=True, eps=op.params["eps"])
+
+
 def _check_rank(op, x, rank):
     """A pool's input must be [N, C, *spatial] with one spatial dim per
     entry of its size list."""
@@ -323,6 +349,19 @@ def _prepare_group_norm(op):
                          "'%s'" % op.line)
 
 
+def _prepare_batch_norm(op):
+    op.params["training"] = _flag(op, "training", False)
+    op.params["eps"] = f32(op.attrs.get("eps", "1e-5"))
+    op.params["momentum"] = f32(op.attrs.get("momentum", "0.1"))
+    if not 0.0 <= op.params["momentum"] <= 1.0:
+        raise GraphError("momentum=%s is not in [0, 1] in '%s'"
+                         % (op.attrs["momentum"], op.line))
+
+
+def _prepare_instance_norm(op):
+    op.params["eps"] = f32(op.attrs.get("eps", "1e-5"))
+
+
 def _ints(op, key, minimum, lengths=None, required=True, empty=False):
     """Attribute `key` as a tuple of comma-separated integers, each at least
     `minimum`, with a length in `lengths` (when given); None when absent
@@ -466,6 +505,12 @@ OPS = {
                          _prepare_layer_norm),
     "group_norm": OpSpec((1, 3), ("groups", "eps"), _group_norm,
                          _prepare_group_norm),
+    "batch_norm": OpSpec((3, 5), ("training", "eps", "momentum"),
+                         _batch_norm, _prepare_batch_norm),
+    "instance_norm": OpSpec((1, 3), ("eps",), _instance_norm,
+                            _prepare_instance_norm),
+    "log_softmax": OpSpec((1, 1), ("dim",), lambda op, a, env: F.log_softmax(
+        _tensor(env, a[0]), dim=op.params["dim"]), _prepare_softmax),
     "max_pool": OpSpec((1, 1), ("kernel_size", "stride", "padding",
                                 "dilation", "ceil_mode"), _max_pool,
                        _prepare_pool),

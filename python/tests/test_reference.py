@@ -273,6 +273,43 @@ class Parsing(unittest.TestCase):
                     Graph(lines, 1)
                 self.assertIn(fragment, str(caught.exception))
 
+    def test_composite_params_are_converted_at_parse_time(self):
+        g = Graph(["%3 = batch_norm %0 %1 %2 training=1 eps=0.001 "
+                   "momentum=0.3",
+                   "%4 = batch_norm %3 %1 %2",
+                   "%5 = instance_norm %4 eps=1e-06",
+                   "%6 = log_softmax %5 dim=2", "return %6"], 3)
+        params = [op.params for op in g.ops]
+        self.assertEqual(params[0], {"training": True,
+                                     "eps": reference.f32(1e-3),
+                                     "momentum": reference.f32(0.3)})
+        self.assertNotEqual(reference.f32(0.3), 0.3)
+        self.assertEqual(params[1], {"training": False,
+                                     "eps": reference.f32(1e-5),
+                                     "momentum": reference.f32(0.1)})
+        self.assertEqual(params[2], {"eps": reference.f32(1e-6)})
+        self.assertEqual(params[3], {"dim": 2})
+
+    COMPOSITE_ERRORS = [
+        ("%1 = batch_norm %0 %0", "'batch_norm' takes 3 to 5 operands"),
+        ("%1 = batch_norm %0 %0 %0 training=2", "training=2 is not 0 or 1"),
+        ("%1 = batch_norm %0 %0 %0 momentum=1.5", "momentum=1.5 is not in "
+         "[0, 1]"),
+        ("%1 = batch_norm %0 %0 %0 groups=2", "unknown attribute(s) groups"),
+        ("%1 = instance_norm %0 %0 %0 %0", "'instance_norm' takes 1 to 3 "
+         "operands"),
+        ("%1 = instance_norm %0 momentum=0.1", "unknown attribute(s) "
+         "momentum"),
+        ("%1 = log_softmax %0", "bad or missing attribute"),
+    ]
+
+    def test_composite_errors(self):
+        for line, fragment in self.COMPOSITE_ERRORS:
+            with self.subTest(line):
+                with self.assertRaises(GraphError) as caught:
+                    Graph([line, "return %1"], 1)
+                self.assertIn(fragment, str(caught.exception))
+
     def test_constant_index_checked_when_constants_given(self):
         with self.assertRaisesRegex(GraphError, "'%1 = const_tensor c2' names "
                                     "constant c2 but there are 2 constants"):
@@ -588,6 +625,56 @@ class Evaluation(unittest.TestCase):
                                     "121"):
             self.run_graph(["%1 = reshape %0 shape=11,11", "return %1"],
                            self.x)
+
+    def test_batch_norm_instance_norm_log_softmax(self):
+        x = self.x
+        rm = torch.randn(4, dtype=torch.float64)
+        rv = torch.rand(4, dtype=torch.float64) + 0.5
+        w = torch.randn(4, dtype=torch.float64)
+        b = torch.randn(4, dtype=torch.float64)
+        eps, m = reference.f32(1e-3), reference.f32(0.3)
+        rm0, rv0 = rm.clone(), rv.clone()
+        cases = [
+            (["%3 = batch_norm %0 %1 %2 training=0 eps=0.001 momentum=0.3"],
+             (x, rm, rv), F.batch_norm(x, rm.clone(), rv.clone(), None, None,
+                                       False, m, eps)),
+            (["%5 = batch_norm %0 %1 %2 %3 %4 training=1 eps=0.001 "
+              "momentum=0.3"], (x, rm, rv, w, b),
+             F.batch_norm(x, rm.clone(), rv.clone(), w, b, True, m, eps)),
+            (["%4 = batch_norm %0 %1 %2 %3 training=1"], (x, rm, rv, w),
+             F.batch_norm(x, rm.clone(), rv.clone(), w, None, True,
+                          reference.f32(0.1), reference.f32(1e-5))),
+            (["%1 = instance_norm %0 eps=0.001"], (x,),
+             F.instance_norm(x, eps=eps)),
+            (["%3 = instance_norm %0 %1 %2"], (x, w, b),
+             F.instance_norm(x, weight=w, bias=b, eps=reference.f32(1e-5))),
+            (["%1 = log_softmax %0 dim=1"], (x,), F.log_softmax(x, dim=1)),
+            (["%1 = log_softmax %0 dim=3"], (x,), F.log_softmax(x, dim=3)),
+        ]
+        for lines, inputs, value in cases:
+            with self.subTest(lines[0]):
+                result = lines[0].split(" ")[0]
+                out = self.run_graph(lines + ["return " + result], *inputs)
+                self.assertTrue(torch.equal(out, value))
+        # Training mode leaves the caller's running statistics alone.
+        self.assertTrue(torch.equal(rm, rm0) and torch.equal(rv, rv0))
+        # Training normalises with the batch's statistics (biased variance).
+        out = self.run_graph(["%3 = batch_norm %0 %1 %2 training=1 eps=0",
+                              "return %3"], x, rm, rv)
+        mean = x.mean(dim=(0, 2, 3), keepdim=True)
+        var = x.var(dim=(0, 2, 3), keepdim=True, unbiased=False)
+        self.assertTrue(torch.allclose(out, (x - mean) / var.sqrt()))
+
+    def test_composite_shape_errors(self):
+        with self.assertRaisesRegex(GraphError, "batch_norm of a rank-2 "
+                                    "input"):
+            v = torch.zeros(4, dtype=torch.float64)
+            self.run_graph(["%3 = batch_norm %0 %1 %2", "return %3"],
+                           torch.zeros(2, 4, dtype=torch.float64), v, v)
+        with self.assertRaisesRegex(GraphError, "instance_norm of a rank-6 "
+                                    "input"):
+            self.run_graph(["%1 = instance_norm %0", "return %1"],
+                           torch.zeros(1, 2, 2, 2, 2, 2, dtype=torch.float64))
 
     def test_two_returns(self):
         a, b = self.run_graph(["%1 = relu %0", "%2 = neg %0", "return %1 %2"],

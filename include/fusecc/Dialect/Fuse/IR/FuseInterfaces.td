@@ -134,4 +134,37 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
   ];
 }
 
+def Fuse_CompositeOpInterface : OpInterface<"CompositeOpInterface"> {
+  let description = [{
+    An op defined as a composition of other fuse ops (batch_norm,
+    instance_norm, log_softmax). `fuse-decompose`, the first pass of the
+    pipeline, replaces it by the ops `decompose` builds, so no later pass,
+    kernel or lowering knows it. The op still evaluates itself in double
+    precision, written directly rather than through its decomposition (the
+    simulator checks then test the decomposition too), and describes itself
+    as a bundle `graph` line (the graph lines are written before the
+    pipeline runs, so they keep the user's op).
+  }];
+  let cppNamespace = "::fusecc::fuse";
+  let methods = [
+    InterfaceMethod<
+      "Builds the op's replacement from other fuse ops at the builder's "
+      "insertion point; returns one value per result of the op.",
+      "::llvm::SmallVector<::mlir::Value>", "decompose",
+      (ins "::mlir::OpBuilder &":$builder)>,
+    InterfaceMethod<
+      "Evaluates the op in double precision: `operands` are the dense "
+      "row-major contents of the op's operands (in order, absent optional "
+      "operands omitted), `results` one buffer per result, of its shape.",
+      "void", "evaluateReference",
+      (ins "::llvm::ArrayRef<::llvm::ArrayRef<double>>":$operands,
+           "::llvm::ArrayRef<::llvm::MutableArrayRef<double>>":$results)>,
+    InterfaceMethod<
+      "The op's attributes as bundle graph-line tokens (`key=value` ...), "
+      "after its operands (docs/bundle.md); emits an error and fails where "
+      "a graph line cannot describe the op.",
+      "::mlir::FailureOr<std::string>", "getGraphAttributes">,
+  ];
+}
+
 #endif // FUSECC_DIALECT_FUSE_IR_FUSEINTERFACES_TD

@@ -388,6 +388,106 @@ def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Composite ops: rewritten into other fuse ops by fuse-decompose
+//===----------------------------------------------------------------------===//
+
+class Fuse_CompositeOp<string mnemonic, list<Trait> traits = []>
+    : Fuse_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Fuse_CompositeOpInterface>])>;
+
+def Fuse_BatchNormOp : Fuse_CompositeOp<"batch_norm",
+    [AttrSizedOperandSegments]> {
+  let summary = "Batch normalisation (PyTorch F.batch_norm)";
+  let description = [{
+    Normalises `[N, C, *spatial]` (1 to 3 spatial dims) per channel:
+    `(x - mean[c]) / sqrt(var[c] + epsilon) * weight[c] + bias[c]`.
+    `running_mean` and `running_var` are `[C]`; `weight` and `bias` are
+    optional `[C]` tensors.
+
+    Inference (`training = false`, the default): `mean` and `var` are the
+    running statistics. Training (`training = true`): they are the
+    statistics of the batch over dims (0, 2, ...), the variance biased;
+    the running statistics are not read unless the op has the two optional
+    extra results, the updated running statistics as PyTorch computes them
+    in place: `(1 - momentum) * running_mean + momentum * mean` and
+    `(1 - momentum) * running_var + momentum * var * n / (n - 1)` (the
+    unbiased batch variance, `n = N * prod(spatial)`, which must exceed 1).
+
+    Example (BatchNorm2d(5).train(), running statistics updated):
+    ```mlir
+    %y, %rm1, %rv1 = fuse.batch_norm %x, %rm, %rv weight(%g) bias(%b)
+           {training = true, epsilon = 1.0e-05 : f64, momentum = 0.1 : f64}
+         : (tensor<3x5x7x7xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>,
+            tensor<5xf32>) -> (tensor<3x5x7x7xf32>, tensor<5xf32>,
+                               tensor<5xf32>)
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Fuse_Tensor:$running_mean,
+                       Fuse_Tensor:$running_var,
+                       Optional<Fuse_Tensor>:$weight,
+                       Optional<Fuse_Tensor>:$bias,
+                       DefaultValuedAttr<BoolAttr, "false">:$training,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<F64Attr, "0.1">:$momentum);
+  let results = (outs Fuse_Tensor:$result,
+                      Variadic<Fuse_Tensor>:$new_running_stats);
+  let assemblyFormat = [{
+    $input `,` $running_mean `,` $running_var (`weight` `(` $weight^ `)`)?
+           (`bias` `(` $bias^ `)`)? attr-dict `:`
+           functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_InstanceNormOp : Fuse_CompositeOp<"instance_norm",
+    [AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments]> {
+  let summary = "Instance normalisation (PyTorch F.instance_norm)";
+  let description = [{
+    Normalises each (sample, channel) of `[N, C, *spatial]` (1 to 3 spatial
+    dims, more than one spatial element) over its spatial positions with
+    the statistics of the input (`use_input_stats`):
+    `(x - mean) / sqrt(var + epsilon) * weight[c] + bias[c]`, the variance
+    biased; `weight` and `bias` are optional `[C]` tensors. It is
+    `fuse.group_norm` with `num_groups = C`, which `fuse-decompose` makes
+    of it.
+
+    Example (InstanceNorm3d(5, affine=True)):
+    ```mlir
+    %y = fuse.instance_norm %x weight(%g : tensor<5xf32>)
+           bias(%b : tensor<5xf32>) {epsilon = 1.0e-05 : f64}
+         : tensor<3x5x7x5x1xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Optional<Fuse_Tensor>:$weight,
+                       Optional<Fuse_Tensor>:$bias,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+           (`bias` `(` $bias^ `:` type($bias) `)`)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_LogSoftmaxOp : Fuse_CompositeOp<"log_softmax",
+    [SameOperandsAndResultType]> {
+  let summary = "Log-softmax along one dim (PyTorch F.log_softmax)";
+  let description = [{
+    `x - log(sum(exp(x)))` along `dim` (0 <= dim < rank), the log-sum-exp
+    computed stably (`fuse.logsumexp`, shifted by the maximum).
+
+    Example:
+    ```mlir
+    %y = fuse.log_softmax %x {dim = 1 : i64} : tensor<3x5x7xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, I64Attr:$dim);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Fused kernels
 //===----------------------------------------------------------------------===//
 

@@ -10,6 +10,7 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Support/Options.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -9,6 +9,24 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite every composite op into the fuse ops it is made of";
+  let description = [{
+    The first pass of the pipeline. Replaces every op of
+    `CompositeOpInterface` (batch_norm, instance_norm, log_softmax) by the
+    ops its `decompose` builds: elementwise ops, group_norm, reductions
+    (mean, logsumexp, with keepdim) and reshapes. The new ops are then moved
+    up, in the order built, to just after the last of their operands'
+    definitions (graph ops are pure), so that what a decomposition builds
+    first from graph inputs alone (a per-channel
+    parameter's `[C, 1, ...]` view, `rsqrt(running_var + eps)`) stands
+    before a convolution and its epilogue can still read it: inference
+    batch_norm after a convolution fuses into the convolution's kernel.
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
   let summary = "Group each transposed convolution and its epilogue into a "
                 "fuse.kernel";

@@ -1,0 +1,119 @@
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-decompose))' | FileCheck %s
+// fuse-decompose: each composite op becomes the ops it is made of, moved
+// up (in the order built) to just after their operands.
+
+// Inference batch_norm after a convolution: the per-channel scale
+// (rsqrt(running_var + eps) * weight) and the parameter views move before
+// the convolution, whose epilogue then reads them.
+// CHECK-LABEL: func.func @bn_inference
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<3x4x4xf32>, %[[W:[^:]*]]: tensor<4x5x3xf32>, %[[RM:[^:]*]]: tensor<5xf32>, %[[RV:[^:]*]]: tensor<5xf32>, %[[G:[^:]*]]: tensor<5xf32>, %[[B:[^:]*]]: tensor<5xf32>)
+// CHECK-NEXT: %[[EPS:.*]] = arith.constant dense<1.000000e-03> : tensor<f32>
+// CHECK-NEXT: %[[A:.*]] = fuse.add %[[RV]], %[[EPS]] : tensor<5xf32>, tensor<f32> -> tensor<5xf32>
+// CHECK-NEXT: %[[I:.*]] = fuse.rsqrt %[[A]] : tensor<5xf32>
+// CHECK-NEXT: %[[S:.*]] = fuse.mul %[[I]], %[[G]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[SV:.*]] = fuse.reshape %[[S]] : tensor<5xf32> -> tensor<5x1xf32>
+// CHECK-NEXT: %[[MV:.*]] = fuse.reshape %[[RM]] : tensor<5xf32> -> tensor<5x1xf32>
+// CHECK-NEXT: %[[BV:.*]] = fuse.reshape %[[B]] : tensor<5xf32> -> tensor<5x1xf32>
+// CHECK-NEXT: %[[C:.*]] = fuse.conv_transpose %[[X]], %[[W]]
+// CHECK-NEXT: %[[D:.*]] = fuse.sub %[[C]], %[[MV]] : tensor<3x5x7xf32>, tensor<5x1xf32> -> tensor<3x5x7xf32>
+// CHECK-NEXT: %[[N:.*]] = fuse.mul %[[D]], %[[SV]] : tensor<3x5x7xf32>, tensor<5x1xf32> -> tensor<3x5x7xf32>
+// CHECK-NEXT: %[[Y:.*]] = fuse.add %[[N]], %[[BV]] : tensor<3x5x7xf32>, tensor<5x1xf32> -> tensor<3x5x7xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @bn_inference(%x: tensor<3x4x4xf32>, %w: tensor<4x5x3xf32>, %rm: tensor<5xf32>, %rv: tensor<5xf32>, %g: tensor<5xf32>, %bb: tensor<5xf32>) -> tensor<3x5x7xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 2>, padding = array<i64: 1>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<3x4x4xf32>, tensor<4x5x3xf32>) -> tensor<3x5x7xf32>
+  %y = fuse.batch_norm %c, %rm, %rv weight(%g) bias(%bb) {epsilon = 1.0e-03 : f64} : (tensor<3x5x7xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<3x5x7xf32>
+  return %y : tensor<3x5x7xf32>
+}
+
+// -----
+
+// Inference without weight and bias.
+// CHECK-LABEL: func.func @bn_inference_plain
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<1x3x5x5xf32>, %[[RM:[^:]*]]: tensor<3xf32>, %[[RV:[^:]*]]: tensor<3xf32>)
+// CHECK-NEXT: %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK-NEXT: %[[A:.*]] = fuse.add %[[RV]], %[[EPS]]
+// CHECK-NEXT: %[[I:.*]] = fuse.rsqrt %[[A]] : tensor<3xf32>
+// CHECK-NEXT: %[[SV:.*]] = fuse.reshape %[[I]] : tensor<3xf32> -> tensor<3x1x1xf32>
+// CHECK-NEXT: %[[MV:.*]] = fuse.reshape %[[RM]] : tensor<3xf32> -> tensor<3x1x1xf32>
+// CHECK-NEXT: %[[D:.*]] = fuse.sub %[[X]], %[[MV]]
+// CHECK-NEXT: %[[Y:.*]] = fuse.mul %[[D]], %[[SV]] : tensor<1x3x5x5xf32>, tensor<3x1x1xf32> -> tensor<1x3x5x5xf32>
+// CHECK-NEXT: return %[[Y]]
+// CHECK-NOT: fuse.batch_norm
+func.func @bn_inference_plain(%x: tensor<1x3x5x5xf32>, %rm: tensor<3xf32>, %rv: tensor<3xf32>) -> tensor<1x3x5x5xf32> {
+  %y = fuse.batch_norm %x, %rm, %rv : (tensor<1x3x5x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x5x5xf32>
+  return %y : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// Training: batch statistics over dims (0, 2, 3), the variance as the mean
+// of squared deviations; the output computes x - mean again; then the
+// updated running statistics (momentum 0.25; the batch variance made
+// unbiased: n = 3 * 7 * 1 = 21 values per channel, 0.25 * 21 / 20 = 0.2625).
+// CHECK-LABEL: func.func @bn_training
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<3x5x7x1xf32>, %[[RM:[^:]*]]: tensor<5xf32>, %[[RV:[^:]*]]: tensor<5xf32>, %[[G:[^:]*]]: tensor<5xf32>, %[[B:[^:]*]]: tensor<5xf32>)
+// CHECK-NEXT: %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK-NEXT: %[[GV:.*]] = fuse.reshape %[[G]] : tensor<5xf32> -> tensor<5x1x1xf32>
+// CHECK-NEXT: %[[BV:.*]] = fuse.reshape %[[B]] : tensor<5xf32> -> tensor<5x1x1xf32>
+// CHECK-NEXT: %[[M:.*]] = fuse.mean %[[X]] {dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
+// CHECK-NEXT: %[[D:.*]] = fuse.sub %[[X]], %[[M]] : tensor<3x5x7x1xf32>, tensor<1x5x1x1xf32> -> tensor<3x5x7x1xf32>
+// CHECK-NEXT: %[[SQ:.*]] = fuse.mul %[[D]], %[[D]]
+// CHECK-NEXT: %[[V:.*]] = fuse.mean %[[SQ]] {dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
+// CHECK-NEXT: %[[A:.*]] = fuse.add %[[V]], %[[EPS]]
+// CHECK-NEXT: %[[I:.*]] = fuse.rsqrt %[[A]] : tensor<1x5x1x1xf32>
+// CHECK-NEXT: %[[D2:.*]] = fuse.sub %[[X]], %[[M]]
+// CHECK-NEXT: %[[N:.*]] = fuse.mul %[[D2]], %[[I]]
+// CHECK-NEXT: %[[NW:.*]] = fuse.mul %[[N]], %[[GV]]
+// CHECK-NEXT: %[[Y:.*]] = fuse.add %[[NW]], %[[BV]]
+// CHECK-NEXT: %[[KEEP:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
+// CHECK-NEXT: %[[OLDM:.*]] = fuse.mul %[[RM]], %[[KEEP]]
+// CHECK-NEXT: %[[MOM:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
+// CHECK-NEXT: %[[MC:.*]] = fuse.reshape %[[M]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[NEWM:.*]] = fuse.mul %[[MC]], %[[MOM]]
+// CHECK-NEXT: %[[RM2:.*]] = fuse.add %[[OLDM]], %[[NEWM]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[KEEP2:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
+// CHECK-NEXT: %[[OLDV:.*]] = fuse.mul %[[RV]], %[[KEEP2]]
+// CHECK-NEXT: %[[UNB:.*]] = arith.constant dense<2.625000e-01> : tensor<f32>
+// CHECK-NEXT: %[[VC:.*]] = fuse.reshape %[[V]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[NEWV:.*]] = fuse.mul %[[VC]], %[[UNB]]
+// CHECK-NEXT: %[[RV2:.*]] = fuse.add %[[OLDV]], %[[NEWV]]
+// CHECK-NEXT: return %[[Y]], %[[RM2]], %[[RV2]]
+func.func @bn_training(%x: tensor<3x5x7x1xf32>, %rm: tensor<5xf32>, %rv: tensor<5xf32>, %g: tensor<5xf32>, %bb: tensor<5xf32>) -> (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>) {
+  %y:3 = fuse.batch_norm %x, %rm, %rv weight(%g) bias(%bb) {training = true, momentum = 0.25 : f64} : (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>) -> (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>)
+  return %y#0, %y#1, %y#2 : tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>
+}
+
+// -----
+
+// Instance norm is group_norm with one group per channel.
+// CHECK-LABEL: func.func @instance_norm
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<3x5x7xf32>, %[[G:[^:]*]]: tensor<5xf32>, %[[B:[^:]*]]: tensor<5xf32>)
+// CHECK-NEXT: %[[Y:.*]] = fuse.group_norm %[[X]] weight(%[[G]] : tensor<5xf32>) bias(%[[B]] : tensor<5xf32>) {epsilon = 1.000000e-03 : f64, num_groups = 5 : i64} : tensor<3x5x7xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @instance_norm(%x: tensor<3x5x7xf32>, %g: tensor<5xf32>, %bb: tensor<5xf32>) -> tensor<3x5x7xf32> {
+  %y = fuse.instance_norm %x weight(%g : tensor<5xf32>) bias(%bb : tensor<5xf32>) {epsilon = 1.0e-03 : f64} : tensor<3x5x7xf32>
+  return %y : tensor<3x5x7xf32>
+}
+
+// -----
+
+// log_softmax is x - logsumexp(x) over the dim, kept.
+// CHECK-LABEL: func.func @log_softmax
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<3x5x7xf32>)
+// CHECK-NEXT: %[[L:.*]] = fuse.logsumexp %[[X]] {dims = array<i64: 1>, keepdim = true} : tensor<3x5x7xf32> -> tensor<3x1x7xf32>
+// CHECK-NEXT: %[[Y:.*]] = fuse.sub %[[X]], %[[L]] : tensor<3x5x7xf32>, tensor<3x1x7xf32> -> tensor<3x5x7xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @log_softmax(%x: tensor<3x5x7xf32>) -> tensor<3x5x7xf32> {
+  %y = fuse.log_softmax %x {dim = 1 : i64} : tensor<3x5x7xf32>
+  return %y : tensor<3x5x7xf32>
+}
+
+// -----
+
+// Ops other than composites are left alone.
+// CHECK-LABEL: func.func @others
+// CHECK-NEXT: fuse.softmax
+func.func @others(%x: tensor<3x5x7xf32>) -> tensor<3x5x7xf32> {
+  %y = fuse.softmax %x {dim = 1 : i64} : tensor<3x5x7xf32>
+  return %y : tensor<3x5x7xf32>
+}
