@@ -3,8 +3,8 @@
 // The converter table (op type -> function), the elementwise ops and
 // activations that have a fuse op or an exact composition of fuse ops, and
 // the shape ops folded at import time (Constant, Shape, Reshape, ...).
-// A reshape of a computed tensor becomes a deferred view that only the
-// GroupNorm export pattern may consume.
+// A reshape of a computed tensor becomes a deferred view: the GroupNorm
+// export pattern consumes it, any other use makes it a fuse.reshape.
 //
 //===----------------------------------------------------------------------===//
 
