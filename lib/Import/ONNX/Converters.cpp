@@ -3,8 +3,8 @@
 // The converter table (op type -> function), the elementwise ops and
 // activations that have a fuse op or an exact composition of fuse ops, and
 // the shape ops folded at import time (Constant, Shape, Reshape, ...).
-// A reshape of a computed tensor becomes a deferred view that only the
-// GroupNorm export pattern may consume.
+// A reshape of a computed tensor becomes a deferred view: the GroupNorm
+// export pattern consumes it, any other use makes it a fuse.reshape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -357,19 +357,11 @@ const llvm::StringMap<Converter> &fusecc::onnx_import::converterTable() {
     registerShapeConverters(t);
     // Convolution and normalisations.
     registerNNConverters(t);
-    // Known ops without fuse vocabulary yet: one converter each that says
-    // why (replace the entry when the op exists).
-    for (StringRef op : {"MaxPool", "AveragePool", "GlobalAveragePool",
-                         "GlobalMaxPool", "LpPool", "GlobalLpPool"})
-      t[op] = [](NodeContext &nc) {
-        return nc.fail("pooling is not in the fuse vocabulary yet");
-      };
-    for (StringRef op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
-                         "ReduceLogSumExp", "ReduceProd", "ReduceL1",
-                         "ReduceL2", "ReduceLogSum", "ReduceSumSquare"})
-      t[op] = [](NodeContext &nc) {
-        return nc.fail("reductions are not in the fuse vocabulary yet");
-      };
+    // Pooling and reductions (fuse's window ops).
+    registerPoolConverters(t);
+    registerReduceConverters(t);
+    // Known ops without a fuse op: one converter each that says why
+    // (replace the entry when the op exists).
     t["LogSoftmax"] = [](NodeContext &nc) {
       return nc.fail("there is no fuse.log_softmax op yet (log(softmax(x)) "
                      "would not be exact)");

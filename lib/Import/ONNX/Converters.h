@@ -19,6 +19,15 @@ void registerShapeConverters(llvm::StringMap<Converter> &table);
 /// InstanceNormalization, GroupNormalization (NNConverters.cpp).
 void registerNNConverters(llvm::StringMap<Converter> &table);
 
+/// MaxPool, AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool,
+/// GlobalLpPool (PoolConverters.cpp).
+void registerPoolConverters(llvm::StringMap<Converter> &table);
+
+/// ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceLogSumExp and the
+/// compositions ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum; ReduceProd
+/// as an error (ReduceConverters.cpp).
+void registerReduceConverters(llvm::StringMap<Converter> &table);
+
 /// Mul/Add of a fuse.group_norm result (used only there) by a per-channel
 /// constant: folds it into the group_norm's weight/bias (the affine part of
 /// PyTorch's GroupNorm export). Returns true if it folded.

@@ -323,6 +323,14 @@ Value Importer::materialize(OValue &v) {
   return v.value;
 }
 
+Value Importer::materializeView(OValue &v, Location loc) {
+  auto ty = RankedTensorType::get(v.shape, Float32Type::get(&ctx));
+  v.value = fuse::ReshapeOp::create(builder, loc, ty, v.viewSource);
+  v.viewSource = nullptr;
+  v.viewNode.clear();
+  return v.value;
+}
+
 LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
   if (graph.sparse_initializer_size())
     return error("sparse initializers are not supported");
@@ -493,14 +501,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       return nullptr;
     }
     OValue &v = it->second;
-    if (v.isView()) {
-      (void)error("graph output '" + out.name() +
-                  "' is a computed tensor "
-                  "reshaped by " +
-                  v.viewNode + " to " + shapeStr(v.shape) +
-                  "; fuse has no reshape op");
-      return nullptr;
-    }
+    if (v.isView())
+      materializeView(v, fileLoc());
     if (v.elemType != onnx::TensorProto::FLOAT) {
       (void)error("graph output '" + out.name() + "' has element type " +
                   typeName(v.elemType) + "; only FLOAT outputs are supported");

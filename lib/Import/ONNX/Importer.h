@@ -42,7 +42,9 @@ struct OValue {
   /// An initializer used directly: becomes an argument with weightsAsArgs.
   bool isInitializer = false;
   /// Deferred view: `viewSource` (a computed tensor of another shape) seen
-  /// with `shape`; `viewNode` describes the node that made the view.
+  /// with `shape`; `viewNode` describes the node that made the view. The
+  /// GroupNorm export pattern consumes views as they are; any other use
+  /// materialises a fuse.reshape (Importer::materializeView).
   mlir::Value viewSource;
   std::string viewNode;
   /// Set on the output of an imported ConvTranspose, for BatchNorm folding:
@@ -153,6 +155,9 @@ public:
   mlir::Location fileLoc();
   /// The IR tensor for `v` (materialising a constant or an argument).
   mlir::Value materialize(OValue &v);
+  /// Turns the deferred view `v` into a plain value: a fuse.reshape of its
+  /// source at `loc` (reused by later uses).
+  mlir::Value materializeView(OValue &v, mlir::Location loc);
   mlir::LogicalResult error(const llvm::Twine &message);
 
 private:

@@ -55,21 +55,16 @@ FailureOr<Value> NodeContext::tensor(int i) {
   if (failed(v))
     return failure();
   const OValue &o = **v;
-  if (o.isView()) {
-    (void)fail("input " + std::to_string(i) + " ('" + node.input(i) +
-               "') is a computed tensor reshaped by " + o.viewNode + " to " +
-               shapeStr(o.shape) +
-               "; fuse has no reshape op (only the GroupNorm export pattern "
-               "Reshape -> InstanceNormalization -> Reshape is recognised)");
-    return failure();
-  }
   if (o.elemType != onnx::TensorProto::FLOAT) {
     (void)fail("input " + std::to_string(i) + " ('" + node.input(i) +
                "') has element type " + typeName(o.elemType) +
                "; only FLOAT (float32) tensors are supported");
     return failure();
   }
-  return imp.materialize(imp.values[node.input(i)]);
+  OValue &stored = imp.values[node.input(i)];
+  if (stored.isView())
+    return imp.materializeView(stored, loc);
+  return imp.materialize(stored);
 }
 
 FailureOr<const OValue *> NodeContext::constant(int i, StringRef what) const {

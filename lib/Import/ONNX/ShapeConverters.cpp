@@ -3,7 +3,8 @@
 // Constant, Shape, Reshape, Flatten, Unsqueeze, Squeeze, Gather, Concat, Cast
 // and ConstantOfShape on static shapes. Constant operands fold to new
 // constants; a computed tensor viewed with another shape becomes a deferred
-// view (fuse has no reshape op) that only the GroupNorm pattern consumes.
+// view: the GroupNorm pattern consumes it as is, any other use makes it a
+// fuse.reshape.
 //
 //===----------------------------------------------------------------------===//
 

@@ -274,8 +274,6 @@ MODELS = {
     "instancenorm": instancenorm,
     "groupnormalization": groupnormalization,
     "dynamic": dynamic,
-    "maxpool": lambda: single("MaxPool", kernel_shape=[1, 1]),
-    "reducemean": lambda: single("ReduceMean", keepdims=1),
     "logsoftmax": lambda: single("LogSoftmax"),
     "elu": lambda: single("Elu"),
     "conv": lambda: single("Conv"),
