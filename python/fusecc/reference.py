@@ -415,16 +415,13 @@ def _prepare_pool(op):
               "ceil_mode": _flag(op, "ceil_mode")}
     if op.kind == "max_pool":
         params["dilation"] = _ints(op, "dilation", 1, (rank,))
-    # PyTorch's limit is half the dilated kernel: padding <=
-    # ((kernel - 1) * dilation + 1) // 2 (avg_pool has no dilation).
-    dilation = params.get("dilation", (1,) * rank)
-    for k, d, pad in zip(kernel, dilation, params["padding"]):
-        if pad > ((k - 1) * d + 1) // 2:
+    # PyTorch's limit is half the kernel size, dilation aside:
+    # padding <= kernel_size // 2.
+    for k, pad in zip(kernel, params["padding"]):
+        if pad > k // 2:
             raise GraphError("padding=%s is more than half of kernel_size=%s "
-                             "%sin '%s'" % (
-                                 op.attrs["padding"], op.attrs["kernel_size"],
-                                 "(dilation=%s) " % op.attrs["dilation"]
-                                 if "dilation" in params else "", op.line))
+                             "in '%s'" % (op.attrs["padding"],
+                                          op.attrs["kernel_size"], op.line))
     if op.kind == "avg_pool":
         params["count_include_pad"] = _flag(op, "count_include_pad")
         divisor = _ints(op, "divisor_override", 1, (1,), required=False)

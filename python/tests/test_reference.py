@@ -95,13 +95,15 @@ class Parsing(unittest.TestCase):
         self.assertEqual(params[6], {"dims": (0,), "keepdim": False})
         self.assertEqual(params[7], {"shape": (2, 0, 15), "elements": 0})
         self.assertEqual(params[8], {"shape": (), "elements": 1})
-        # max_pool's padding limit is half the dilated kernel, as in
-        # PyTorch: kernel 2 with dilation 3 spans 4, so padding 2 (the line
-        # fusecc writes for such a pool).
-        op = Graph(["%1 = max_pool %0 kernel_size=2,3 stride=1,1 padding=2,2 "
+        # max_pool's padding limit is half the kernel size, dilation aside,
+        # as in PyTorch: kernel 2 with dilation 3 takes padding 1.
+        op = Graph(["%1 = max_pool %0 kernel_size=2,3 stride=1,1 padding=1,1 "
                     "dilation=3,2 ceil_mode=0", "return %1"], 1).ops[0]
         self.assertEqual((op.params["padding"], op.params["dilation"]),
-                         ((2, 2), (3, 2)))
+                         ((1, 1), (3, 2)))
+        with self.assertRaisesRegex(GraphError, "more than half"):
+            Graph(["%1 = max_pool %0 kernel_size=2,3 stride=1,1 padding=2,1 "
+                   "dilation=3,2 ceil_mode=0", "return %1"], 1)
         for name in ("sum", "mean", "amax", "amin", "logsumexp"):
             op = Graph(["%%1 = %s %%0 dims=2,0,1 keepdim=0" % name,
                         "return %1"], 1).ops[0]
@@ -202,10 +204,9 @@ class Parsing(unittest.TestCase):
         (MP + "kernel_size=3,4 stride=1,1 padding=1,3 dilation=1,1 "
          "ceil_mode=0", "padding=1,3 is more than half of kernel_size=3,4"),
         (MP + "kernel_size=2,2 stride=1,1 padding=0,3 dilation=1,3 "
-         "ceil_mode=0", "padding=0,3 is more than half of kernel_size=2,2 "
-         "(dilation=1,3)"),
+         "ceil_mode=0", "padding=0,3 is more than half of kernel_size=2,2"),
         (MP + "kernel_size=3 stride=1 padding=3 dilation=2 ceil_mode=0",
-         "padding=3 is more than half of kernel_size=3 (dilation=2)"),
+         "padding=3 is more than half of kernel_size=3"),
         (MP + "kernel_size=2,2 stride=1,1 padding=0,0 ceil_mode=0",
          "'max_pool' needs dilation="),
         (MP + "kernel_size=2,2 stride=1,1 padding=0,0 dilation=1,1,1 "
@@ -471,10 +472,10 @@ class Evaluation(unittest.TestCase):
             self.check("%1 = max_pool %0 kernel_size=4 stride=3 padding=2 "
                        "dilation=1 ceil_mode=1", (x1,),
                        F.max_pool1d(x1, 4, 3, 2, 1, ceil_mode=True))
-        with self.subTest("padding beyond half the undilated kernel"):
+        with self.subTest("dilated, largest padding"):
             self.check("%1 = max_pool %0 kernel_size=2,3 stride=1,2 "
-                       "padding=2,2 dilation=3,2 ceil_mode=1", (x2,),
-                       F.max_pool2d(x2, (2, 3), (1, 2), (2, 2), (3, 2),
+                       "padding=1,1 dilation=3,2 ceil_mode=1", (x2,),
+                       F.max_pool2d(x2, (2, 3), (1, 2), (1, 1), (3, 2),
                                     ceil_mode=True))
         # Padding never wins: an all-negative input.
         neg = -x2.abs() - 1

@@ -141,26 +141,26 @@ func.func @pool_negative_padding(%x: tensor<1x3x8x8x8xf32>) {
 
 // Padding 2 is more than half of kernel 3 (PyTorch: pad <= k / 2).
 func.func @avg_pool_padding_too_large(%x: tensor<1x3x8xf32>) {
-  // expected-error@+1 {{'fuse.avg_pool' op padding 2 in spatial dim 0 exceeds half the (dilated) kernel size, as PyTorch requires}}
+  // expected-error@+1 {{'fuse.avg_pool' op padding 2 in spatial dim 0 exceeds half the kernel size 3 (PyTorch requires padding <= kernel_size / 2)}}
   %0 = fuse.avg_pool %x {kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 2>} : tensor<1x3x8xf32> -> tensor<1x3x10xf32>
   return
 }
 
 // -----
 
-// Kernel 2 with dilation 3 spans 4: padding 2 is allowed (window-ops.mlir),
-// padding 3 is not.
+// The limit is half the kernel size, dilation aside (kernel 2: padding 1):
+// a dilated window could otherwise lie wholly in the padding.
 func.func @max_pool_padding_too_large_dilated(%x: tensor<1x3x8x8xf32>) {
-  // expected-error@+1 {{'fuse.max_pool' op padding 3 in spatial dim 1 exceeds half the (dilated) kernel size, as PyTorch requires}}
+  // expected-error@+1 {{'fuse.max_pool' op padding 3 in spatial dim 1 exceeds half the kernel size 2 (PyTorch requires padding <= kernel_size / 2)}}
   %0 = fuse.max_pool %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 1, 1>, padding = array<i64: 0, 3>, dilation = array<i64: 1, 3>} : tensor<1x3x8x8xf32> -> tensor<1x3x7x11xf32>
   return
 }
 
 // -----
 
-// Without dilation the limit is half the kernel, also for max_pool.
+// The same limit for max_pool.
 func.func @max_pool_padding_too_large(%x: tensor<1x3x8xf32>) {
-  // expected-error@+1 {{'fuse.max_pool' op padding 2 in spatial dim 0 exceeds half the (dilated) kernel size, as PyTorch requires}}
+  // expected-error@+1 {{'fuse.max_pool' op padding 2 in spatial dim 0 exceeds half the kernel size 2 (PyTorch requires padding <= kernel_size / 2)}}
   %0 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 1>, padding = array<i64: 2>} : tensor<1x3x8xf32> -> tensor<1x3x11xf32>
   return
 }

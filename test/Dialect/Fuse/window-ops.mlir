@@ -36,16 +36,16 @@ func.func @max_pool2d_dilation_ceil(%x: tensor<3x5x7x5xf32>) -> tensor<3x5x4x3xf
   return %0 : tensor<3x5x4x3xf32>
 }
 
-// A dilated kernel allows padding up to half its dilated extent:
-// kernel 2 with dilation 3 spans 4, so padding 2.
+// A dilated kernel with the largest padding PyTorch allows (half the
+// kernel size, dilation aside).
 // CHECK-LABEL: func.func @max_pool1d_dilated_padding
-// CHECK: fuse.max_pool %{{.*}} {dilation = array<i64: 3>, kernel_size = array<i64: 2>, padding = array<i64: 2>, stride = array<i64: 1>} : tensor<1x1x5xf32> -> tensor<1x1x6xf32>
-func.func @max_pool1d_dilated_padding(%x: tensor<1x1x5xf32>) -> tensor<1x1x6xf32> {
-  // 5 + 4 - 3 - 1 + 1 = 6
+// CHECK: fuse.max_pool %{{.*}} {dilation = array<i64: 3>, kernel_size = array<i64: 2>, padding = array<i64: 1>, stride = array<i64: 1>} : tensor<1x1x5xf32> -> tensor<1x1x4xf32>
+func.func @max_pool1d_dilated_padding(%x: tensor<1x1x5xf32>) -> tensor<1x1x4xf32> {
+  // 5 + 2 - 3 - 1 + 1 = 4
   %0 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 1>,
-         padding = array<i64: 2>, dilation = array<i64: 3>}
-       : tensor<1x1x5xf32> -> tensor<1x1x6xf32>
-  return %0 : tensor<1x1x6xf32>
+         padding = array<i64: 1>, dilation = array<i64: 3>}
+       : tensor<1x1x5xf32> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
 }
 
 // ceil_mode drops a last window that would start in the right padding:

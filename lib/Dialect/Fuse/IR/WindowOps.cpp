@@ -241,11 +241,13 @@ static LogicalResult verifyPool(Operation *op, const PoolParams &pp,
     if (!eff)
       return op->emitOpError("the dilated kernel size of spatial dim ")
              << i << " overflows int64";
-    if (pp.p[i] > *eff / 2)
+    // PyTorch bounds the padding by half the kernel size, dilation aside
+    // (so no window lies wholly in the padding).
+    if (pp.p[i] > pp.k[i] / 2)
       return op->emitOpError("padding ")
              << pp.p[i] << " in spatial dim " << i
-             << " exceeds half the (dilated) kernel size, as PyTorch "
-                "requires";
+             << " exceeds half the kernel size " << pp.k[i]
+             << " (PyTorch requires padding <= kernel_size / 2)";
     std::optional<int64_t> out =
         poolOutputSize(in[i + 2], pp.k[i], pp.s[i], pp.p[i], pp.d[i], pp.ceil);
     if (!out)
