@@ -660,11 +660,13 @@ class Evaluation(unittest.TestCase):
         # Training mode leaves the caller's running statistics alone.
         self.assertTrue(torch.equal(rm, rm0) and torch.equal(rv, rv0))
         # Training normalises with the batch's statistics (biased variance).
-        out = self.run_graph(["%3 = batch_norm %0 %1 %2 training=1 eps=0",
+        # (PyTorch 2.x's F.batch_norm requires a positive eps.)
+        out = self.run_graph(["%3 = batch_norm %0 %1 %2 training=1 eps=0.001",
                               "return %3"], x, rm, rv)
         mean = x.mean(dim=(0, 2, 3), keepdim=True)
         var = x.var(dim=(0, 2, 3), keepdim=True, unbiased=False)
-        self.assertTrue(torch.allclose(out, (x - mean) / var.sqrt()))
+        eps = reference.f32(0.001)
+        self.assertTrue(torch.allclose(out, (x - mean) / (var + eps).sqrt()))
 
     def test_composite_shape_errors(self):
         with self.assertRaisesRegex(GraphError, "batch_norm of a rank-2 "
