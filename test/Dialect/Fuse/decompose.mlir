@@ -67,14 +67,14 @@ func.func @bn_inference_plain(%x: tensor<1x3x5x5xf32>, %rm: tensor<3xf32>, %rv: 
 // CHECK-NEXT: %[[Y:.*]] = fuse.add %[[NW]], %[[BV]]
 // CHECK-NEXT: %[[KEEP:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
 // CHECK-NEXT: %[[OLDM:.*]] = fuse.mul %[[RM]], %[[KEEP]]
-// CHECK-NEXT: %[[MOM:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
 // CHECK-NEXT: %[[MC:.*]] = fuse.reshape %[[M]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[MOM:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
 // CHECK-NEXT: %[[NEWM:.*]] = fuse.mul %[[MC]], %[[MOM]]
 // CHECK-NEXT: %[[RM2:.*]] = fuse.add %[[OLDM]], %[[NEWM]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
 // CHECK-NEXT: %[[KEEP2:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
 // CHECK-NEXT: %[[OLDV:.*]] = fuse.mul %[[RV]], %[[KEEP2]]
-// CHECK-NEXT: %[[UNB:.*]] = arith.constant dense<2.625000e-01> : tensor<f32>
 // CHECK-NEXT: %[[VC:.*]] = fuse.reshape %[[V]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[UNB:.*]] = arith.constant dense<2.625000e-01> : tensor<f32>
 // CHECK-NEXT: %[[NEWV:.*]] = fuse.mul %[[VC]], %[[UNB]]
 // CHECK-NEXT: %[[RV2:.*]] = fuse.add %[[OLDV]], %[[NEWV]]
 // CHECK-NEXT: return %[[Y]], %[[RM2]], %[[RV2]]

@@ -220,9 +220,11 @@ SmallVector<Value> BatchNormOp::decompose(OpBuilder &b) {
   double m = getMomentum().convertToDouble();
   double n = static_cast<double>(ty.getNumElements() / channels);
   auto update = [&](Value running, Value batch, double batchScale) {
+    // One op per statement: the order of the ops built must not depend on
+    // the compiler's order of evaluating arguments.
     Value old = binary<MulOp>(b, loc, running, scalar(b, loc, 1.0 - m));
-    Value now = binary<MulOp>(b, loc, reshape(b, loc, batch, {channels}),
-                              scalar(b, loc, batchScale));
+    Value flat = reshape(b, loc, batch, {channels});
+    Value now = binary<MulOp>(b, loc, flat, scalar(b, loc, batchScale));
     return binary<AddOp>(b, loc, old, now);
   };
   return {y, update(getRunningMean(), mean, m),
