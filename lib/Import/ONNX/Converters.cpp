@@ -362,10 +362,6 @@ const llvm::StringMap<Converter> &fusecc::onnx_import::converterTable() {
     registerReduceConverters(t);
     // Known ops without a fuse op: one converter each that says why
     // (replace the entry when the op exists).
-    t["LogSoftmax"] = [](NodeContext &nc) {
-      return nc.fail("there is no fuse.log_softmax op yet (log(softmax(x)) "
-                     "would not be exact)");
-    };
     for (StringRef op : {"Elu", "Selu", "Celu", "ThresholdedRelu"})
       t[op] = [](NodeContext &nc) {
         return nc.fail("no fuse op and no exact composition of fuse ops "

@@ -15,8 +15,9 @@ namespace fusecc::onnx_import {
 /// Cast, ConstantOfShape (ShapeConverters.cpp).
 void registerShapeConverters(llvm::StringMap<Converter> &table);
 
-/// ConvTranspose, BatchNormalization, Softmax, LayerNormalization,
-/// InstanceNormalization, GroupNormalization (NNConverters.cpp).
+/// ConvTranspose, BatchNormalization, Softmax, LogSoftmax,
+/// LayerNormalization, InstanceNormalization, GroupNormalization
+/// (NNConverters.cpp).
 void registerNNConverters(llvm::StringMap<Converter> &table);
 
 /// MaxPool, AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool,

@@ -2,9 +2,11 @@
 //
 // ConvTranspose (every attribute, ONNX pads mapped to PyTorch padding +
 // output_padding), BatchNormalization at inference (folded into a directly
-// preceding ConvTranspose, else a per-channel mul/add), Softmax,
-// LayerNormalization, and InstanceNormalization / GroupNormalization / the
-// PyTorch GroupNorm export pattern (-> fuse.group_norm).
+// preceding ConvTranspose, else a per-channel mul/add) and in training mode
+// (fuse.batch_norm {training = true} with the running statistics), Softmax,
+// LogSoftmax (fuse.log_softmax), LayerNormalization, and
+// InstanceNormalization / GroupNormalization / the PyTorch GroupNorm export
+// pattern (-> fuse.group_norm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -263,6 +265,100 @@ LogicalResult foldIntoConv(NodeContext &nc, const OValue &x,
   return success();
 }
 
+/// An f32 IR value for output `i` of the node.
+void setValueOutput(NodeContext &nc, int i, Value v) {
+  OValue o;
+  o.shape = shapeOf(v);
+  o.value = v;
+  nc.setOutput(i, std::move(o));
+}
+
+/// BatchNormalization with training_mode = 1 (opset 14/15) as
+/// fuse.batch_norm {training = true}. ONNX's momentum weighs the old running
+/// statistics, PyTorch's (fuse's) the batch ones: fuse momentum = 1 -
+/// momentum. ONNX updates the running variance with the biased batch
+/// variance, fuse with the unbiased one (times n / (n - 1)): the op is given
+/// input_var * n / (n - 1) and its result is scaled by (n - 1) / n, which is
+/// ONNX's `input_var * momentum + var * (1 - momentum)`.
+LogicalResult convertBatchNormTraining(NodeContext &nc, float eps) {
+  FailureOr<float> momentum = nc.attrFloat("momentum", 0.9f);
+  if (failed(momentum))
+    return failure();
+  if (!(*momentum >= 0.0f && *momentum <= 1.0f))
+    return nc.fail("momentum " + std::to_string(*momentum) +
+                   " is outside [0, 1]");
+  if (!(eps >= 0.0f))
+    return nc.fail("epsilon " + std::to_string(eps) + " is negative");
+  if (nc.numInputs() != 5)
+    return nc.fail("expected 5 inputs, got " + std::to_string(nc.numInputs()));
+  FailureOr<Value> x = nc.tensor(0);
+  if (failed(x))
+    return failure();
+  Shape xs = shapeOf(*x);
+  int64_t rank = static_cast<int64_t>(xs.size());
+  if (rank < 2 || rank > 5)
+    return nc.fail("input " + shapeStr(xs) +
+                   ": training mode takes [N, C] or [N, C, *spatial] with 1 "
+                   "to 3 spatial dims (fuse.batch_norm)");
+  int64_t c = xs[1], count = 1;
+  for (int64_t d : xs)
+    count *= d;
+  if (c == 0 || count / c < 2)
+    return nc.fail("input " + shapeStr(xs) +
+                   ": training mode needs more than one value per channel "
+                   "(N * spatial = " +
+                   std::to_string(c ? count / c : 0) + ")");
+  const char *names[] = {"scale", "B", "input_mean", "input_var"};
+  Value params[4];
+  for (int i = 0; i < 4; ++i) {
+    FailureOr<Value> p = nc.tensor(i + 1);
+    if (failed(p))
+      return failure();
+    if (shapeOf(*p) != Shape{c})
+      return nc.fail(std::string(names[i]) + " " + shapeStr(shapeOf(*p)) +
+                     " must be " + std::to_string(c) + " (the channels)");
+    params[i] = *p;
+  }
+  auto used = [&](int i) {
+    return i < nc.node.output_size() && !nc.node.output(i).empty() &&
+           nc.imp.useCount.lookup(nc.node.output(i));
+  };
+  bool wantStats = used(1) || used(2);
+  OpBuilder &b = nc.builder();
+  std::string base =
+      nc.node.name().empty() ? nc.node.output(0) : nc.node.name();
+  double n = static_cast<double>(count / c);
+  auto scaled = [&](Value v, double factor, StringRef name) -> Value {
+    Value k = nc.f32Constant({}, {factor}, base + "." + name.str());
+    return fuse::MulOp::create(b, nc.loc, v.getType(), v, k);
+  };
+  Value runningVar = params[3];
+  if (used(2))
+    runningVar = scaled(runningVar, n / (n - 1.0), "var_unbiased");
+  // [N, C] is normalised as [N, C, 1].
+  Value input = *x;
+  if (rank == 2)
+    input = fuse::ReshapeOp::create(b, nc.loc, nc.f32Type({xs[0], c, 1}), *x);
+  SmallVector<Type> types{input.getType()};
+  if (wantStats)
+    types.append(2, nc.f32Type({c}));
+  auto bn = fuse::BatchNormOp::create(
+      b, nc.loc, types, input, params[2], runningVar, params[0], params[1],
+      b.getBoolAttr(true), b.getF64FloatAttr(static_cast<double>(eps)),
+      b.getF64FloatAttr(1.0 - static_cast<double>(*momentum)));
+  Value y = bn.getResult();
+  if (rank == 2)
+    y = fuse::ReshapeOp::create(b, nc.loc, x->getType(), y);
+  nc.setResult(y);
+  if (used(1))
+    setValueOutput(nc, 1, bn.getNewRunningStats()[0]);
+  if (used(2))
+    setValueOutput(nc, 2,
+                   scaled(bn.getNewRunningStats()[1], (n - 1.0) / n,
+                          "var_biased"));
+  return success();
+}
+
 LogicalResult convertBatchNorm(NodeContext &nc) {
   if (failed(nc.checkAttributes({"epsilon", "momentum", "training_mode",
                                  "spatial", "is_test", "consumed_inputs"})))
@@ -273,8 +369,7 @@ LogicalResult convertBatchNorm(NodeContext &nc) {
   if (failed(training) || failed(spatial) || failed(eps))
     return failure();
   if (*training)
-    return nc.fail("training mode (training_mode = 1) is not supported yet: "
-                   "batch statistics need a reduction");
+    return convertBatchNormTraining(nc, *eps);
   if (!*spatial)
     return nc.fail("spatial = 0 is not supported");
   if (failed(nc.onlyOutputs(1, "running statistics exist in training mode "
@@ -358,6 +453,61 @@ LogicalResult convertSoftmax(NodeContext &nc) {
   }
   nc.setResult(fuse::SoftmaxOp::create(nc.builder(), nc.loc, x->getType(), *x,
                                        nc.builder().getI64IntegerAttr(dim)));
+  return success();
+}
+
+/// LogSoftmax. Opset 13 normalises one axis; older opsets coerce the input
+/// to 2-D [prod(dims ..axis-1), prod(dims axis..)] and normalise the second
+/// dim: one fuse.log_softmax dim when at most one of dims axis.. is not 1,
+/// else fuse.reshape to dims ..axis-1 and their product, fuse.log_softmax
+/// along it, and a fuse.reshape back.
+LogicalResult convertLogSoftmax(NodeContext &nc) {
+  if (failed(nc.checkAttributes({"axis"})))
+    return failure();
+  FailureOr<int64_t> axis = nc.attrInt("axis", nc.opset() < 13 ? 1 : -1);
+  FailureOr<Value> x = nc.tensor(0);
+  if (failed(axis) || failed(x))
+    return failure();
+  Shape xs = shapeOf(*x);
+  int64_t rank = static_cast<int64_t>(xs.size());
+  if (rank == 0)
+    return nc.fail("the input must have rank >= 1");
+  FailureOr<int64_t> a = nc.normalizeAxis(*axis, rank, "axis");
+  if (failed(a))
+    return failure();
+  for (int64_t d : xs)
+    if (d == 0)
+      return nc.fail("input " + shapeStr(xs) +
+                     " is empty (empty tensors are not supported)");
+  OpBuilder &b = nc.builder();
+  auto logSoftmax = [&](Value v, int64_t dim) -> Value {
+    return fuse::LogSoftmaxOp::create(b, nc.loc, v.getType(), v,
+                                      b.getI64IntegerAttr(dim));
+  };
+  int64_t dim = *a;
+  bool flatten = false;
+  if (nc.opset() < 13) {
+    dim = rank - 1;
+    int nonUnit = 0;
+    for (int64_t i = *a; i < rank; ++i)
+      if (xs[i] != 1) {
+        dim = i;
+        ++nonUnit;
+      }
+    flatten = nonUnit > 1;
+  }
+  if (!flatten) {
+    nc.setResult(logSoftmax(*x, dim));
+    return success();
+  }
+  Shape flat(xs.begin(), xs.begin() + *a);
+  int64_t inner = 1;
+  for (int64_t i = *a; i < rank; ++i)
+    inner *= xs[i];
+  flat.push_back(inner);
+  Value r = fuse::ReshapeOp::create(b, nc.loc, nc.f32Type(flat), *x);
+  Value y = logSoftmax(r, *a);
+  nc.setResult(fuse::ReshapeOp::create(b, nc.loc, x->getType(), y));
   return success();
 }
 
@@ -461,6 +611,10 @@ FailureOr<Value> buildGroupNorm(NodeContext &nc, Value x, int64_t groups,
       .getResult();
 }
 
+/// InstanceNormalization as fuse.group_norm with one group per channel:
+/// fuse.instance_norm decomposes to that same group_norm, but rejects inputs
+/// the group_norm takes (one spatial element, more than 3 spatial dims), and
+/// the GroupNorm export pattern needs the group_norm anyway.
 LogicalResult convertInstanceNorm(NodeContext &nc) {
   if (failed(nc.checkAttributes({"epsilon"})))
     return failure();
@@ -625,6 +779,7 @@ void fusecc::onnx_import::registerNNConverters(llvm::StringMap<Converter> &t) {
   t["ConvTranspose"] = convertConvTranspose;
   t["BatchNormalization"] = convertBatchNorm;
   t["Softmax"] = convertSoftmax;
+  t["LogSoftmax"] = convertLogSoftmax;
   t["LayerNormalization"] = convertLayerNorm;
   t["InstanceNormalization"] = convertInstanceNorm;
   t["GroupNormalization"] = convertGroupNorm;

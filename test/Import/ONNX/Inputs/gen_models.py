@@ -69,6 +69,31 @@ def bn_training():
     return m
 
 
+def bn_train(shape, outputs=("y", "rm", "rv"), opset=15, **attrs):
+    # BatchNormalization(training_mode=1) with parameters as initializers;
+    # `outputs` are the node's outputs that are graph outputs.
+    c = shape[1]
+    nodes = [helper.make_node("BatchNormalization",
+                              ["x", "gamma", "beta", "mean", "var"],
+                              ["y", "rm", "rv"], name="bn", training_mode=1,
+                              **attrs)]
+    inits = [init("gamma", ramp([c], 0.2, 0.5)), init("beta", ramp([c], -0.1)),
+             init("mean", ramp([c], 0.05)), init("var", ramp([c], 0.3, 1.0))]
+    outs = [vi(o, shape if o == "y" else [c]) for o in outputs]
+    return model(nodes, [vi("x", shape)], outs, inits, opset=opset)
+
+
+def logsoftmax(shape, opset, **attrs):
+    nodes = [helper.make_node("LogSoftmax", ["x"], ["y"], name="lsm", **attrs)]
+    return model(nodes, [vi("x", shape)], [vi("y", shape)], opset=opset)
+
+
+def logsoftmax_empty():
+    nodes = [helper.make_node("LogSoftmax", ["e"], ["y"], name="lsm")]
+    return model(nodes, [], [vi("y", [0, 3])],
+                 [init("e", np.zeros((0, 3), np.float32))])
+
+
 def conv_args():
     nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
                               name="deconv", strides=[2], group=2)]
@@ -256,6 +281,14 @@ MODELS = {
     "conv_bn_relu": conv_bn_relu,
     "bn_alone": bn_alone,
     "bn_training": bn_training,
+    "bn_training_stats": lambda: bn_train([2, 3, 4, 5], momentum=0.8),
+    "bn_training_mean": lambda: bn_train([2, 3, 4], outputs=("y", "rm"),
+                                         opset=14),
+    "bn_training_2d": lambda: bn_train([4, 3]),
+    "bn_training_momentum": lambda: bn_train([2, 3, 4], momentum=1.5),
+    "bn_training_eps": lambda: bn_train([2, 3, 4], epsilon=-1.0),
+    "bn_training_single": lambda: bn_train([1, 3, 1]),
+    "bn_training_rank6": lambda: bn_train([2, 3, 2, 2, 2, 2]),
     "conv_args": conv_args,
     "conv_sym": lambda: conv_pads([1, 1, 1, 1], [5, 5]),
     "conv_asym": lambda: conv_pads([1, 1, 0, 0], [6, 6]),
@@ -275,6 +308,14 @@ MODELS = {
     "groupnormalization": groupnormalization,
     "dynamic": dynamic,
     "logsoftmax": lambda: single("LogSoftmax"),
+    "logsoftmax_axis1": lambda: logsoftmax([2, 3, 4], 13, axis=1),
+    "logsoftmax_v11": lambda: logsoftmax([2, 3, 4, 5], 11, axis=1),
+    "logsoftmax_v11_default": lambda: logsoftmax([2, 3, 4], 11),
+    "logsoftmax_v11_unit": lambda: logsoftmax([2, 3, 1, 1], 11),
+    "logsoftmax_v11_last": lambda: logsoftmax([2, 3, 4], 11, axis=-1),
+    "logsoftmax_axis_bad": lambda: logsoftmax([2, 3, 4], 13, axis=3),
+    "logsoftmax_scalar": lambda: logsoftmax([], 13),
+    "logsoftmax_empty": logsoftmax_empty,
     "elu": lambda: single("Elu"),
     "conv": lambda: single("Conv"),
     "reshape_computed": reshape_computed,

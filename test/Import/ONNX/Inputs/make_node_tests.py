@@ -2,10 +2,12 @@
 #===- make_node_tests.py - numpy-checked models in node-test layout -------===#
 #
 # make_node_tests.py <dir>: writes <dir>/test_<model>/model.onnx and
-# test_data_set_0/{input,output}_0.pb for models of gen_models.py, with the
+# test_data_set_0/{input_0,output_*}.pb for models of gen_models.py, with the
 # expected output computed here in float64 numpy from the ONNX definitions
-# (ConvTranspose as a scatter with ONNX pads, BatchNorm, the GroupNorm
-# pattern), independent of the importer's mapping to PyTorch parameters.
+# (ConvTranspose as a scatter with ONNX pads, BatchNorm at inference and in
+# training mode with its running statistics, the GroupNorm pattern,
+# LogSoftmax with opset 11's 2-D coercion), independent of the importer's
+# mapping to PyTorch parameters.
 #
 #===----------------------------------------------------------------------===#
 import os
@@ -69,6 +71,31 @@ def group_norm(x, g, eps):
     return ((r - mean) / np.sqrt(var + eps)).reshape(x.shape)
 
 
+def bn_training(x, p, momentum, eps=1e-5):
+    """ONNX BatchNormalization, training_mode = 1: y, running mean and var
+    (the running variance updated with the biased batch variance)."""
+    axes = (0,) + tuple(range(2, x.ndim))
+    sh = (1, -1) + (1,) * (x.ndim - 2)
+    mean, var = x.mean(axis=axes), x.var(axis=axes)
+    y = ((x - mean.reshape(sh)) / np.sqrt(var.reshape(sh) + eps) *
+         p["gamma"].reshape(sh) + p["beta"].reshape(sh))
+    return (y, p["mean"] * momentum + mean * (1 - momentum),
+            p["var"] * momentum + var * (1 - momentum))
+
+
+def log_softmax_2d(x, axis):
+    """Opset < 13 LogSoftmax: x as 2-D [prod(:axis), prod(axis:)]."""
+    r = x.reshape(int(np.prod(x.shape[:axis])), -1)
+    m = r.max(axis=1, keepdims=True)
+    r = r - m - np.log(np.exp(r - m).sum(axis=1, keepdims=True))
+    return r.reshape(x.shape)
+
+
+def log_softmax(x, axis):
+    m = x.max(axis=axis, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=axis, keepdims=True))
+
+
 def expected(name, m, x):
     p = inits(m)
     if name == "conv_bn_relu":
@@ -90,6 +117,16 @@ def expected(name, m, x):
     if name == "conv3d_dilated":
         return conv_transpose(x, p["w"], None, [1, 2, 2], [0, 1, 1, 0, 1, 1],
                               [2, 1, 1], 1)
+    if name == "bn_training_stats":
+        return bn_training(x, p, 0.8)
+    if name == "bn_training_mean":
+        return bn_training(x, p, 0.9)[:2]
+    if name == "bn_training_2d":
+        return bn_training(x, p, 0.9)
+    if name == "logsoftmax_v11":
+        return log_softmax_2d(x, 1)
+    if name == "logsoftmax_axis1":
+        return log_softmax(x, 1)
     raise KeyError(name)
 
 
@@ -98,19 +135,23 @@ def main():
     rng = np.random.default_rng(0)
     for name in ["conv_bn_relu", "bn_alone", "groupnorm_pattern", "conv_args",
                  "conv_asym", "conv_same_lower", "conv_output_shape",
-                 "conv3d_dilated"]:
+                 "conv3d_dilated", "bn_training_stats", "bn_training_mean",
+                 "bn_training_2d", "logsoftmax_v11", "logsoftmax_axis1"]:
         m = gen_models.MODELS[name]()
         shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
         x = rng.standard_normal(shape).astype(np.float32)
-        y = expected(name, m, x.astype(np.float64)).astype(np.float32)
+        ys = expected(name, m, x.astype(np.float64))
+        ys = ys if isinstance(ys, tuple) else (ys,)
         d = os.path.join(root, "test_" + name, "test_data_set_0")
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(root, "test_" + name, "model.onnx"), "wb") as f:
             f.write(m.SerializeToString())
         with open(os.path.join(d, "input_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(x).SerializeToString())
-        with open(os.path.join(d, "output_0.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(y).SerializeToString())
+        for k, y in enumerate(ys):
+            with open(os.path.join(d, "output_%d.pb" % k), "wb") as f:
+                f.write(numpy_helper.from_array(
+                    y.astype(np.float32)).SerializeToString())
 
 
 if __name__ == "__main__":
