@@ -210,6 +210,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   }
   if (emit == Emit::TuningKeys) {
     WalkResult r = module->walk([&](fusecc::fuse::KernelOp kernel) {
+      // Only convolution kernels have tiles to tune.
+      if (fusecc::fuse::kernelKindOf(kernel) !=
+          fusecc::fuse::KernelKind::Convolution)
+        return WalkResult::advance();
       FailureOr<fusecc::fuse::KernelAnalysis> a =
           fusecc::fuse::KernelAnalysis::analyze(kernel);
       if (failed(a))
