@@ -184,11 +184,96 @@ Case generate(FuzzedDataProvider &fdp) {
     body += line + "\n";
     ++v;
   }
+  // Optionally a tail that is not elementwise: a pool, a reduction over
+  // some dims, a group_norm or a view (the result's shape may change).
+  std::string result = y;
+  auto pooled = [](int64_t size, int64_t kk, int64_t st, int64_t pad,
+                   bool ceil) {
+    int64_t num = size + 2 * pad - kk + (ceil ? st - 1 : 0);
+    int64_t o = (num >= 0 ? num / st : -1 - (-(num + 1)) / st) + 1;
+    if (ceil && (o - 1) * st >= size + pad)
+      --o;
+    return o;
+  };
+  switch (fdp.ConsumeIntegralInRange(0, 5)) {
+  case 1:
+  case 2: {
+    bool isMax = fdp.ConsumeBool(), ceil = fdp.ConsumeBool();
+    std::vector<int64_t> kk, st, pad, rs{n, cout};
+    for (int j = 0; j < nsp; ++j) {
+      kk.push_back(fdp.ConsumeIntegralInRange(1, 3));
+      st.push_back(fdp.ConsumeIntegralInRange(1, 2));
+      pad.push_back(fdp.ConsumeIntegralInRange<int64_t>(0, kk[j] / 2));
+      rs.push_back(pooled(out[j], kk[j], st[j], pad[j], ceil));
+    }
+    if (*std::min_element(rs.begin(), rs.end()) < 1)
+      break;
+    result = tensorTy(rs);
+    body += "  " + value(v + 1) + " = fuse." + (isMax ? "max" : "avg") +
+            "_pool " + value(v) + " {kernel_size = " + arr(kk) +
+            ", stride = " + arr(st) + ", padding = " + arr(pad) +
+            ", ceil_mode = " + (ceil ? "true" : "false") +
+            (isMax ? std::string()
+                   : std::string(", count_include_pad = ") +
+                         (fdp.ConsumeBool() ? "true" : "false")) +
+            "} : " + y + " -> " + result + "\n";
+    ++v;
+    break;
+  }
+  case 3: {
+    static const char *reductions[] = {"sum", "mean", "amax", "amin",
+                                       "logsumexp"};
+    const char *name = reductions[fdp.ConsumeIntegralInRange(0, 4)];
+    bool keep = fdp.ConsumeBool();
+    std::vector<int64_t> dims, rs;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      bool reduce = fdp.ConsumeBool();
+      if (reduce)
+        dims.push_back(dim);
+      if (!reduce)
+        rs.push_back(ys[dim]);
+      else if (keep)
+        rs.push_back(1);
+    }
+    if (dims.empty())
+      break;
+    result = tensorTy(rs);
+    body += "  " + value(v + 1) + " = fuse." + name + " " + value(v) +
+            " {dims = " + arr(dims) + ", keepdim = " +
+            (keep ? "true" : "false") + "} : " + y + " -> " + result + "\n";
+    ++v;
+    break;
+  }
+  case 4: {
+    int64_t g = fdp.ConsumeIntegralInRange<int64_t>(1, cout);
+    while (cout % g)
+      --g;
+    body += "  " + value(v + 1) + " = fuse.group_norm " + value(v) +
+            " {num_groups = " + std::to_string(g) + " : i64} : " + y + "\n";
+    ++v;
+    break;
+  }
+  case 5: {
+    // Channels and spatial dims flattened, then a softmax over them.
+    int64_t flat = 1;
+    for (int64_t dim = 1; dim < rank; ++dim)
+      flat *= ys[dim];
+    std::string ft = tensorTy({n, flat});
+    body += "  " + value(v + 1) + " = fuse.reshape " + value(v) + " : " + y +
+            " -> " + ft + "\n  " + value(v + 2) + " = fuse.softmax " +
+            value(v + 1) + " {dim = 1 : i64} : " + ft + "\n";
+    v += 2;
+    result = ft;
+    break;
+  }
+  default:
+    break;
+  }
   std::string sig;
   for (size_t i = 0; i < args.size(); ++i)
     sig += (i ? ", " : "") + args[i];
-  c.text = "func.func @g(" + sig + ") -> " + y + " {\n" + body + "  return " +
-           value(v) + " : " + y + "\n}\n";
+  c.text = "func.func @g(" + sig + ") -> " + result + " {\n" + body +
+           "  return " + value(v) + " : " + result + "\n}\n";
 
   c.options.precision =
       fdp.ConsumeBool() ? fusecc::Precision::TF32 : fusecc::Precision::IEEE;
