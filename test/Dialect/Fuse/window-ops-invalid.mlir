@@ -1,6 +1,6 @@
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics
 
-// Every diagnostic of the window ops' verifiers (WindowOps.cpp), at least
+// Every diagnostic of the window ops' verifiers (PoolingOps.cpp, ReductionOps.cpp), at least
 // once each, plus the ODS constraints they rely on.
 
 //===----------------------------------------------------------------------===//
