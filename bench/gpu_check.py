@@ -130,6 +130,9 @@ REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
 # with the convolution dropped stays within 2e-3 of the graph: 5.2e-4;
 # the real kernels are at 4e-8 to 2e-6 against TF32-rounded operands).
 TF32_OPERANDS_REL_L2_LIMIT = 1e-4
+# A tf32 result may be this many times as far from the exact graph as the
+# exact graph on TF32-rounded operands is (used when over REL_L2_LIMIT).
+TF32_ROUNDING_FACTOR = 2.0
 # Extra tolerance when arguments are stored in a 16-bit type.
 DTYPE_REL_L2_FLOOR = {"f32": 0.0, "f16": 2e-3, "bf16": 1.6e-2}
 L2_ROTATION_BYTES = 60 << 20
@@ -285,6 +288,10 @@ def check_entry(bundle, entry, args, device):
             raise GraphError("graph result shape %s != out arg '%s' shape %s"
                              % (tuple(ref.shape), arg.name, arg.shape))
         results.append(compare(out, ref, bundle.precision, arg.dtype))
+    # A tf32 result over the fixed limit keeps its exact reference: the limit
+    # then widens to what TF32 rounding of the convolution operands alone
+    # costs this graph in exact arithmetic (below).
+    exact = refs if tf32 and not all(r["pass"] for r in results) else None
     del refs
     if tf32:
         # Against TF32-rounded convolution operands: inputs of the graph,
@@ -305,10 +312,24 @@ def check_entry(bundle, entry, args, device):
                 [t.double() for t in rounded],
                 conv_operand=lambda v: round_tf32(v).to(v.dtype))
         refs = refs if isinstance(refs, tuple) else (refs,)
-        for result, out, ref in zip(results, outputs, refs):
+        for i, (result, out, ref) in enumerate(zip(results, outputs, refs)):
             err = rel_l2(out, ref)
             result["rel_l2_tf32_operands"] = err
             result["rel_l2_tf32_operands_limit"] = TF32_OPERANDS_REL_L2_LIMIT
+            if exact is not None:
+                # A graph that cancels after the convolution (kb2_93:
+                # gelu(min(conv + 0.5, 0)) near conv = -0.5) amplifies the
+                # operands' TF32 rounding past the fixed limit. Allow twice
+                # what that rounding alone gives in float64; the check
+                # against TF32-rounded operands below stays strict.
+                rounding = rel_l2(ref, exact[i])
+                result["rel_l2_tf32_rounding"] = rounding
+                result["rel_l2_limit"] = max(result["rel_l2_limit"],
+                                             TF32_ROUNDING_FACTOR * rounding)
+                result["pass"] = (result["nonfinite"] == 0 and
+                                  result["allclose"] and
+                                  math.isfinite(result["rel_l2"]) and
+                                  result["rel_l2"] < result["rel_l2_limit"])
             # A tf32 kernel that fell back to FP32 FMA (grouped convolutions
             # whose channel groups do not fit the tensor-core tiles)
             # matches the exact graph at ieee accuracy instead.
@@ -316,7 +337,7 @@ def check_entry(bundle, entry, args, device):
             fp32_ok = result["rel_l2"] < REL_L2_LIMIT["ieee"]
             if not (tf32_ok or fp32_ok):
                 result["pass"] = False
-        del refs, rounded, rounded_graph
+        del refs, rounded, rounded_graph, exact
     worst = max(results, key=lambda r: (not r["pass"], r["rel_l2"]))
     row.update(worst)
     row["status"] = "PASS" if all(r["pass"] for r in results) else "FAIL"
@@ -553,6 +574,10 @@ def main():
                 if "rel_l2_tf32_operands" in row:
                     detail += ", %.2e against TF32-rounded operands" % \
                         row["rel_l2_tf32_operands"]
+                if "rel_l2_tf32_rounding" in row:
+                    detail += (", limit %.2e (TF32 rounding alone: %.2e)"
+                               % (row["rel_l2_limit"],
+                                  row["rel_l2_tf32_rounding"]))
                 print("  %s: %s%s" % (entry.name, row["status"], detail))
                 torch.cuda.empty_cache()
         except (FuseccError, BundleError) as error:
