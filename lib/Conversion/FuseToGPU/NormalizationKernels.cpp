@@ -222,18 +222,20 @@ struct NormEmitter {
     // (the same when no view follows the root).
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(l.root.op->getResult(0).getType()).getShape();
-    SmallVector<Value> coords = cx.coordsOf(e, shape);
-    SmallVector<Value> outCoords =
+    storeResult(e, normalized(e, cx.coordsOf(e, shape), k));
+  }
+
+  /// Evaluates the kernel's ops after the root at flat output element `e`,
+  /// the root's value there being `rootValue`, and stores the result.
+  void storeResult(Value e, Value rootValue) {
+    SmallVector<Value> coords =
         cx.coordsOf(e, cx.kernel.getResult().getType().getShape());
     DenseMap<Value, Value> memo;
     Value result =
         cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
     Value v = cx.evaluate(
-        result, outCoords,
-        [&](Operation *op) {
-          return op == root ? normalized(e, coords, k) : Value();
-        },
-        memo);
+        result, coords,
+        [&](Operation *op) { return op == root ? rootValue : Value(); }, memo);
     memref::StoreOp::create(b, v, out, ValueRange{e});
   }
 
@@ -248,18 +250,9 @@ struct NormEmitter {
       b.setInsertionPointToStart(&op.getThenRegion().front());
     }
     Value mean = addF(shift, k.a);
-    Value v = l.root.reduction == MomentReduction::Sum
-                  ? mulF(mean, f(static_cast<double>(l.len)))
-                  : mean;
-    SmallVector<Value> coords =
-        cx.coordsOf(set, cx.kernel.getResult().getType().getShape());
-    DenseMap<Value, Value> memo;
-    Value result =
-        cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-    Value r = cx.evaluate(
-        result, coords,
-        [&](Operation *op) { return op == root ? v : Value(); }, memo);
-    memref::StoreOp::create(b, r, out, ValueRange{set});
+    storeResult(set, l.root.reduction == MomentReduction::Sum
+                         ? mulF(mean, f(static_cast<double>(l.len)))
+                         : mean);
   }
 
   /// Merges partial statistics q (count nq) into (n, a, b).

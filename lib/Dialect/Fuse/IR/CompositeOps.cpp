@@ -10,6 +10,8 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Support/Format.h"
 
+#include "ReferenceUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -31,12 +33,7 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-static int64_t product(ArrayRef<int64_t> shape, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i)
-    p *= shape[i];
-  return p;
-}
+using fusecc::fuse::reference::product;
 
 /// `[N, C, *spatial]` with 1 to 3 spatial dims, none empty.
 static LogicalResult verifyChannelInput(Operation *op, RankedTensorType ty) {
@@ -379,25 +376,15 @@ SmallVector<Value> LogSoftmaxOp::decompose(OpBuilder &b) {
 void LogSoftmaxOp::evaluateReference(
     ArrayRef<ArrayRef<double>> operands,
     ArrayRef<MutableArrayRef<double>> results) {
-  ArrayRef<int64_t> shape = getInput().getType().getShape();
-  int64_t dim = getDim();
-  int64_t outer = product(shape, 0, dim), len = shape[dim],
-          inner = product(shape, dim + 1, shape.size());
   ArrayRef<double> x = operands[0];
   MutableArrayRef<double> y = results[0];
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t j) { return (o * len + j) * inner + in; };
-      double m = -std::numeric_limits<double>::infinity();
-      for (int64_t j = 0; j < len; ++j)
-        m = std::max(m, x[at(j)]);
-      double s = 0.0;
-      for (int64_t j = 0; j < len; ++j)
-        s += std::exp(x[at(j)] - m);
-      double lse = m + std::log(s);
-      for (int64_t j = 0; j < len; ++j)
-        y[at(j)] = x[at(j)] - lse;
-    }
+  reference::forEachSoftmaxLine(
+      getInput().getType().getShape(), getDim(), x,
+      [&](function_ref<int64_t(int64_t)> at, int64_t len, double m, double s) {
+        double lse = m + std::log(s);
+        for (int64_t j = 0; j < len; ++j)
+          y[at(j)] = x[at(j)] - lse;
+      });
 }
 
 FailureOr<std::string> LogSoftmaxOp::getGraphAttributes() {

@@ -9,6 +9,8 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Support/Format.h"
 
+#include "ReferenceUtils.h"
+
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -18,13 +20,7 @@ using namespace mlir;
 using namespace fusecc::fuse;
 
 
-/// Product of `shape[from, to)`.
-static int64_t product(ArrayRef<int64_t> shape, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i)
-    p *= shape[i];
-  return p;
-}
+using fusecc::fuse::reference::product;
 
 /// Normalises contiguous runs of `len` elements of `x` into `y`:
 /// `(x - mean) / sqrt(var + eps)` (biased variance, two passes), then
@@ -68,23 +64,13 @@ SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {static_cast<int64_t>(
 
 void SoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
                                   MutableArrayRef<double> out) {
-  ArrayRef<int64_t> shape = getInput().getType().getShape();
-  int64_t dim = getDim();
-  int64_t outer = product(shape, 0, dim), len = shape[dim],
-          inner = product(shape, dim + 1, shape.size());
   ArrayRef<double> x = operands[0];
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t j) { return (o * len + j) * inner + in; };
-      double m = -std::numeric_limits<double>::infinity();
-      for (int64_t j = 0; j < len; ++j)
-        m = std::max(m, x[at(j)]);
-      double s = 0.0;
-      for (int64_t j = 0; j < len; ++j)
-        s += std::exp(x[at(j)] - m);
-      for (int64_t j = 0; j < len; ++j)
-        out[at(j)] = std::exp(x[at(j)] - m) / s;
-    }
+  reference::forEachSoftmaxLine(
+      getInput().getType().getShape(), getDim(), x,
+      [&](function_ref<int64_t(int64_t)> at, int64_t len, double m, double s) {
+        for (int64_t j = 0; j < len; ++j)
+          out[at(j)] = std::exp(x[at(j)] - m) / s;
+      });
 }
 
 std::string SoftmaxOp::getGraphAttributes() {
