@@ -73,3 +73,16 @@ func.func @stats_without_partials(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf3
   }
   return %0 : tensor<2x8x5x5xf32>
 }
+
+// -----
+
+// A convolution kept on chip (statistics only) must write statistics.
+func.func @stats_only_without_stats(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
+  // expected-error@+1 {{'fuse.kernel' op keeps its result on chip but writes no partial statistics}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_only} -> tensor<2x8x5x5xf32> {
+  ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
+    fuse.yield %c : tensor<2x8x5x5xf32>
+  }
+  return %0 : tensor<2x8x5x5xf32>
+}

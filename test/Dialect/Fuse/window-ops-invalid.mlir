@@ -412,3 +412,12 @@ func.func @pool_negative_numerator_overflow(%x: tensor<1x1x1xf32>) {
   %0 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 4611686018427387905>, padding = array<i64: 0>, dilation = array<i64: 4611686018427387904>} : tensor<1x1x1xf32> -> tensor<1x1x2xf32>
   return
 }
+
+// -----
+
+// dilation * (kernel - 1) + 1 = 2^63 + 1 does not fit int64.
+func.func @pool_dilated_kernel_overflow(%x: tensor<1x1x4xf32>) {
+  // expected-error@+1 {{'fuse.max_pool' op the dilated kernel size of spatial dim 0 overflows int64}}
+  %0 = fuse.max_pool %x {kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 4611686018427387904>} : tensor<1x1x4xf32> -> tensor<1x1x1xf32>
+  return
+}
