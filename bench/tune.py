@@ -40,6 +40,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # the cost model's choice.
 GRIDS = {
     "tf32": [("--tile-rows", "rows", [0, 1, 2, 4, 8]),
+             # Shorter tiles (wgmma N, mma.sync positions), which let more
+             # rows share a block's staged weights.
+             ("--tile-max-w", "max_tile_w", [0, 80, 112]),
              ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
              ("--tile-c", "tile_c", [0, 32]),
              ("--tile-merge-h", "merge_h", [0, 1]),

@@ -213,6 +213,10 @@ constexpr int64_t kWgmmaMinBlocks = 132;
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 constexpr int64_t kMaxWgmmaAccumulators = 80;
 
+/// Accumulators per thread of a one-warpgroup block whose rows were forced
+/// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
+constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
@@ -265,9 +269,15 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // Positions per phase (the wgmma N): the whole row if a reduction needs
   // it, else the multiple of 8 that wastes least, larger tiles preferred
   // (fewer, longer tensor-core instructions per staged operand).
+  // One row's accumulators (all W phases x N / 2 per thread) must fit the
+  // budget, or no row count fits: at stride 2 the default 128 positions
+  // would need 128 and wgmma was never chosen for wide rows.
+  const int64_t accumulatorN =
+      std::max<int64_t>(8, 2 * kMaxWgmmaAccumulators / sw / 8 * 8);
   const int64_t maxN = std::min<int64_t>(
-      256,
-      maxTileW == kDefaultMaxTileW ? 128 : std::max<int64_t>(8, maxTileW / sw));
+      {256, accumulatorN,
+       maxTileW == kDefaultMaxTileW ? 128
+                                    : std::max<int64_t>(8, maxTileW / sw)});
   int64_t N = positionsPerPhase(a, sw, maxN, /*tileOverhead=*/16);
   if (N > 256)
     return {};
@@ -292,7 +302,13 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
-      if (threads > 1024 || sw * (rows / split) * N / 2 > kMaxWgmmaAccumulators)
+      // Rows given explicitly (a tuning variant) may use the larger
+      // budget of a single-warpgroup block: at 128 threads even 255
+      // registers leave two blocks per SM.
+      const int64_t budget = forcedRows && threads == 128
+                                 ? kMaxWgmmaAccumulatorsForced
+                                 : kMaxWgmmaAccumulators;
+      if (threads > 1024 || sw * (rows / split) * N / 2 > budget)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
