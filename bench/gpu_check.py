@@ -278,6 +278,15 @@ def check_entry(bundle, entry, args, device):
                           device=device) for a in entry.outputs]
     bundle.module[entry.name](*inputs, out=outputs)
     torch.cuda.synchronize()
+    if args.time_only:
+        # Screening (bench/tune.py --screen): time the kernels only; a
+        # variant is chosen only after a full check of its own.
+        row["status"] = "TIMED"
+        buffers = buffers_for(inputs + outputs)
+        row["fusecc_ms"] = time_ms(
+            lambda i: bundle.launch(entry.index, buffers, stream), 1,
+            args.reps, args.warmup)
+        return row
     shapes = {}
     with torch.no_grad():
         refs = reference.evaluate([t.double() for t in inputs], shapes)
@@ -505,6 +514,9 @@ def main():
                         help="check correctness only")
     parser.add_argument("--no-compile", action="store_true",
                         help="skip the torch.compile baseline")
+    parser.add_argument("--time-only", action="store_true",
+                        help="screening: time fusecc only, no check and no "
+                             "baselines (rows say TIMED, never PASS)")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: a new one each run)")
     parser.add_argument("--out", default=os.environ.get("OUT"),

@@ -155,18 +155,39 @@ def measure(args):
     out = args.out or os.environ.get("OUT") or args.folder
     os.makedirs(out, exist_ok=True)
     entries, lines, device = [], [], None
-    for name, cand in sorted(candidates.items()):
-        check_out = os.path.join(out, "check-" + name)
+    def gpu_check(folder, check_out, *flags):
         subprocess.run([sys.executable, os.path.join(REPO, "bench",
                                                      "gpu_check.py"),
-                        "--bundles", os.path.join(args.folder, name),
-                        "--lib", args.lib, "--no-compile", "--reps",
-                        str(args.reps), "--out", check_out], check=False,
+                        "--bundles", folder, "--lib", args.lib,
+                        "--no-compile", "--reps", str(args.reps), "--out",
+                        check_out] + list(flags), check=False,
                        stdout=subprocess.DEVNULL)
         with open(os.path.join(check_out, "gpu_check.json")) as f:
-            report = json.load(f)
-        device = report["environment"]["device"]
+            return json.load(f)
+
+    for name, cand in sorted(candidates.items()):
+        check_out = os.path.join(out, "check-" + name)
+        folder = os.path.join(args.folder, name)
         suffix = ".%s.fcb" % cand["precision"]
+        screened = None
+        if args.screen:
+            # Time every variant without its check, then check and time
+            # the cost model's and the `screen` fastest: only those can be
+            # chosen.
+            report = gpu_check(folder, check_out + "-screen", "--time-only")
+            timed = sorted((row["fusecc_ms"], row["bundle"][:-len(suffix)])
+                           for row in report["rows"]
+                           if row.get("fusecc_ms"))
+            screened = {v for _, v in timed[:args.screen]} | {"auto"}
+            folder = os.path.join(out, "screened-" + name)
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+            for v in screened:
+                src = os.path.join(args.folder, name, v + suffix)
+                if os.path.exists(src):
+                    shutil.copy(src, folder)
+        report = gpu_check(folder, check_out)
+        device = report["environment"]["device"]
         times = {}
         for row in report["rows"]:
             vname = row["bundle"][:-len(suffix)]
@@ -186,9 +207,11 @@ def measure(args):
         best = min(times, key=times.get)
         gain = 1.0 - times[best] / times["auto"]
         lines.append("| %s | %d | %.4f | %s | %.4f | %.1f%% |"
-                     % (name, len(times), times["auto"], best, times[best],
-                        100 * gain))
-        if best != "auto" and gain > args.margin:
+                     % (name, len(cand["variants"]), times["auto"], best,
+                        times[best], 100 * gain))
+        if args.record_all and gain <= args.margin:
+            best = "auto"  # Recorded as measured: the cost model's config.
+        if (best != "auto" and gain > args.margin) or args.record_all:
             v = dict(cand["variants"][best])
             config = v.pop("config")
             if cand["precision"] == "tf32":
@@ -239,9 +262,17 @@ def main():
     m.add_argument("folder")
     m.add_argument("--lib", required=True)
     m.add_argument("--reps", type=int, default=30)
+    m.add_argument("--screen", type=int, default=0,
+                   help="time every variant unchecked first, then check "
+                        "and time only the cost model's and this many "
+                        "fastest (0: check every variant)")
     m.add_argument("--margin", type=float, default=0.03,
                    help="record a variant only if it is this much faster")
     m.add_argument("--out", default=None)
+    m.add_argument("--record-all", action="store_true",
+                   help="an entry for every graph: the winner if it beats "
+                        "the cost model by the margin, else the cost "
+                        "model's config pinned (its measured time kept)")
     m.add_argument("--keep", default=None,
                    help="tuning file whose entries for kernels not tuned "
                         "in this run are carried over")
