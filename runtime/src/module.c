@@ -9,6 +9,7 @@
 
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,56 @@ struct fusecc_module_s {
   /// One device buffer per module-level constant (format version 3), 0 for
   /// those not (yet) allocated.
   CUdeviceptr *consts;
+  /// FUSECC_SANITIZE_BLOCK_LIMIT at load (0: unset): launches run at most
+  /// about this many blocks (see trim_grid).
+  unsigned long long sanitize_block_limit;
 };
+
+/// Reads FUSECC_SANITIZE_BLOCK_LIMIT. compute-sanitizer's racecheck tracks
+/// every shared-memory access, so a full-size layer of 10^5 blocks takes
+/// hours; its hazards are within one block, so the first blocks of each
+/// launch (which include whole images, with their edge tiles, when the
+/// limit exceeds the blocks per image) exercise the same code. Results are
+/// then incomplete: the variable is for sanitizer runs only, and the load
+/// says so on stderr.
+static fusecc_status_t read_sanitize_block_limit(fusecc_module_t module) {
+  const char *text = getenv("FUSECC_SANITIZE_BLOCK_LIMIT");
+  if (!text || !*text)
+    return NULL;
+  char *end = NULL;
+  unsigned long long limit = strtoull(text, &end, 10);
+  if (*end || limit < 8 || text[0] == '-')
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "FUSECC_SANITIZE_BLOCK_LIMIT must be an integer of at least 8, got "
+        "'%s'",
+        text);
+  module->sanitize_block_limit = limit;
+  fprintf(stderr,
+          "fusecc: FUSECC_SANITIZE_BLOCK_LIMIT=%llu: every launch runs at "
+          "most that many blocks; results are incomplete (for sanitizer runs "
+          "only)\n",
+          limit);
+  return NULL;
+}
+
+/// The grid of a launch under a block limit: x cut to a multiple of 8
+/// (cluster sizes divide it) and at least 8 so that y x z x x' <= limit
+/// where y x z allows; y and z are kept.
+static void trim_grid(unsigned long long limit, const uint32_t grid[3],
+                      uint32_t out[3]) {
+  out[0] = grid[0], out[1] = grid[1], out[2] = grid[2];
+  if (!limit)
+    return;
+  unsigned long long yz = (unsigned long long)grid[1] * grid[2];
+  if (yz == 0 || grid[0] <= limit / yz)
+    return;
+  unsigned long long x = limit / yz / 8 * 8;
+  if (x < 8)
+    x = 8;
+  if (x < out[0])
+    out[0] = (uint32_t)x;
+}
 
 /// Unloads and frees a (possibly partially loaded) module.
 static void module_free(fusecc_module_t module) {
@@ -307,7 +357,8 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
   module->driver = driver;
   module->bundle = bundle;
   fusecc_bundle_retain(bundle);
-  if (!(status = acquire_context(module)) && !(status = load_ptx(module)) &&
+  if (!(status = read_sanitize_block_limit(module)) &&
+      !(status = acquire_context(module)) && !(status = load_ptx(module)) &&
       !(status = resolve_kernels(module)) &&
       !(status = upload_constants(module)))
     status = create_workspace_pool(module);
@@ -470,10 +521,12 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                       ? (void *)&workspaces[index - entry->arg_count]
                       : (void *)&module->consts[index - workspace_end];
     }
+    uint32_t grid[3];
+    trim_grid(module->sanitize_block_limit, launch->grid, grid);
     CUresult result = driver->cuLaunchKernel(
-        functions[step->index], launch->grid[0], launch->grid[1],
-        launch->grid[2], launch->block[0], launch->block[1], launch->block[2],
-        launch->smem_bytes, stream, params, NULL);
+        functions[step->index], grid[0], grid[1], grid[2], launch->block[0],
+        launch->block[1], launch->block[2], launch->smem_bytes, stream, params,
+        NULL);
     if (result != CUDA_SUCCESS)
       status = fusecc_annotate_status(
           fusecc_cuda_status(driver, result, "cuLaunchKernel"),

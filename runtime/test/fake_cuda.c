@@ -274,12 +274,18 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
   return result;
 }
 
+/// Whether launch lines also log the grid (fake_cuda_log_grids).
+static int log_grids;
+
+/// Launch lines log " grid X Y Z" after the stream from now on if `on`.
+void fake_cuda_log_grids(int on) { log_grids = on; }
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
                                 unsigned int gy, unsigned int gz,
                                 unsigned int bx, unsigned int by,
                                 unsigned int bz, unsigned int smem,
                                 CUstream stream, void **params, void **extra) {
-  (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem;
+  (void)bx, (void)by, (void)bz, (void)smem;
   (void)extra;
   if (launch_calls++ == fail_launch_at) {
     log_line("launch %s s%llu FAILED\n", function->name,
@@ -290,6 +296,8 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
   int count = suffix ? atoi(suffix + 1) : 0;
   log_line("launch %s s%llu", function->name,
            (unsigned long long)(uintptr_t)stream);
+  if (log_grids)
+    log_line(" grid %u %u %u", gx, gy, gz);
   for (int i = 0; i < count; ++i)
     log_line(" 0x%llx", (unsigned long long)*(CUdeviceptr *)params[i]);
   log_line("\n");

@@ -34,6 +34,7 @@ static void (*fake_fail_pool_create)(int fail);
 static void (*fake_fail_call)(const char *call, int nth, int result);
 static int (*fake_live_const_allocations)(void);
 static void (*fake_set_no_current_context)(int none);
+static void (*fake_log_grids)(int on);
 
 /// Checks the fake driver's log against `expected` exactly.
 static void check_log(const char *expected, int line) {
@@ -408,6 +409,58 @@ static void test_smem_limits(void) {
   fusecc_bundle_release(bundle);
 }
 
+/// FUSECC_SANITIZE_BLOCK_LIMIT: launches over the limit run their first
+/// blocks (x cut to a multiple of 8, at least 8; y and z kept), launches
+/// within it are unchanged, and a value that is not an integer >= 8 fails
+/// the load with a status naming the variable.
+static void test_sanitize_block_limit(void) {
+  static const char text[] =
+      "fusecc-bundle 2\n"
+      "chip sm_90\n"
+      "precision ieee\n"
+      "entry e args 1 workspaces 0 launches 4\n"
+      "arg 0 out y f32 1 16\n"
+      "launch big_p1 grid 1000 2 1 block 32 1 1 smem 0 params 1 0\n"
+      "launch small_p1 grid 24 1 1 block 32 1 1 smem 0 params 1 0\n"
+      "launch wide_p1 grid 100 40 1 block 32 1 1 smem 0 params 1 0\n"
+      "launch edge_p1 grid 64 1 1 block 32 1 1 smem 0 params 1 0\n"
+      "end\n"
+      "ptx 13\n"
+      ".version 8.0\n";
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(fusecc_bundle_parse(text, strlen(text), &bundle));
+  if (!bundle)
+    return;
+  fusecc_buffer_t out = {0x500000, 16 * 4};
+  fusecc_module_t module = NULL;
+  setenv("FUSECC_SANITIZE_BLOCK_LIMIT", "64", 1);
+  fake_log_grids(1);
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_load(bundle, &module));
+  if (module) {
+    fake_reset(-1, -1, -1);
+    CHECK_OK(fusecc_module_launch(module, 0, &out, 1, NULL));
+    CHECK_LOG("launch big_p1 s0 grid 32 2 1 0x500000\n"
+              "launch small_p1 s0 grid 24 1 1 0x500000\n"
+              "launch wide_p1 s0 grid 8 40 1 0x500000\n"
+              "launch edge_p1 s0 grid 64 1 1 0x500000\n");
+    fusecc_module_release(module);
+  }
+  for (int i = 0; i < 3; ++i) {
+    static const char *const bad[] = {"7", "abc", "-64"};
+    setenv("FUSECC_SANITIZE_BLOCK_LIMIT", bad[i], 1);
+    module = NULL;
+    CHECK_STATUS(fusecc_module_load(bundle, &module),
+                 FUSECC_STATUS_INVALID_ARGUMENT,
+                 "FUSECC_SANITIZE_BLOCK_LIMIT must be an integer of at least "
+                 "8, got");
+    CHECK(module == NULL);
+  }
+  unsetenv("FUSECC_SANITIZE_BLOCK_LIMIT");
+  fake_log_grids(0);
+  fusecc_bundle_release(bundle);
+}
+
 int main(void) {
   setenv("FUSECC_CUDA_DRIVER_LIBRARY", FUSECC_FAKE_DRIVER, 1);
   void *fake = dlopen(FUSECC_FAKE_DRIVER, RTLD_NOW | RTLD_LOCAL);
@@ -426,9 +479,11 @@ int main(void) {
       dlsym(fake, "fake_cuda_live_const_allocations");
   *(void **)&fake_set_no_current_context =
       dlsym(fake, "fake_cuda_set_no_current_context");
+  *(void **)&fake_log_grids = dlsym(fake, "fake_cuda_log_grids");
   if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state ||
       !fake_fail_pool_create || !fake_fail_call ||
-      !fake_live_const_allocations || !fake_set_no_current_context) {
+      !fake_live_const_allocations || !fake_set_no_current_context ||
+      !fake_log_grids) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }
@@ -474,6 +529,7 @@ int main(void) {
   test_launch_v3();
   test_load_driver_errors();
   test_smem_limits();
+  test_sanitize_block_limit();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

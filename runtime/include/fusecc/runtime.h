@@ -15,6 +15,10 @@
  *    launching works on machines without a GPU or driver. The environment
  *    variable FUSECC_CUDA_DRIVER_LIBRARY, read at that first use, overrides
  *    the library name.
+ *  - FUSECC_SANITIZE_BLOCK_LIMIT=N, read by fusecc_module_load, makes every
+ *    launch of that module run only its first ~N blocks (compute-sanitizer
+ *    racecheck of full-size layers, bench/sanitize.sh). Results are then
+ *    incomplete; the load says so on stderr. Not for normal use.
  *  - CUresult values are converted at the boundary into a
  *FUSECC_STATUS_CUDA_ERROR status whose message names the failing driver call
  *and includes cuGetErrorName and cuGetErrorString.
