@@ -532,7 +532,8 @@ def main():
                         help="write perf_table.md and gpu_check.json here "
                              "(default $OUT)")
     args = parser.parse_args()
-    args.reps = max(args.reps, 20)
+    if not (args.time_only or args.launch_only):
+        args.reps = max(args.reps, 20)
 
     if torch is None:
         print("gpu_check: PyTorch is not installed", file=sys.stderr)

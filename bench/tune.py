@@ -59,6 +59,18 @@ GRIDS = {
 }
 
 
+# --quick: a smaller tf32 grid (rows, tile length, input channels per round,
+# merged H taps; the chip's main loop) for layers already near their tuned
+# time, to record an entry and the cost model's distance cheaply.
+QUICK_GRIDS = {
+    "tf32": [("--tile-rows", "rows", [0, 2, 4]),
+             ("--tile-max-w", "max_tile_w", [0, 80]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 32]),
+             ("--tile-merge-h", "merge_h", [0, 1])],
+    "ieee": GRIDS["ieee"],
+}
+
+
 # Command-line values whose tuning-file value differs (the file's 0 always
 # means "the default").
 TUNING_VALUES = {"wgmma": {-1: 0, 0: -1}}
@@ -113,7 +125,7 @@ def prepare(args):
         folder = os.path.join(args.out, "%s.%s" % (name, precision))
         shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
         os.makedirs(folder)
-        grid = GRIDS[precision]
+        grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
         seen, variants = set(), {}
         for values in itertools.product(*[v for _, _, v in grid]):
             flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
@@ -155,11 +167,11 @@ def measure(args):
     out = args.out or os.environ.get("OUT") or args.folder
     os.makedirs(out, exist_ok=True)
     entries, lines, device = [], [], None
-    def gpu_check(folder, check_out, *flags):
+    def gpu_check(folder, check_out, *flags, reps=args.reps):
         subprocess.run([sys.executable, os.path.join(REPO, "bench",
                                                      "gpu_check.py"),
                         "--bundles", folder, "--lib", args.lib,
-                        "--no-compile", "--reps", str(args.reps), "--out",
+                        "--no-compile", "--reps", str(reps), "--out",
                         check_out] + list(flags), check=False,
                        stdout=subprocess.DEVNULL)
         with open(os.path.join(check_out, "gpu_check.json")) as f:
@@ -174,7 +186,8 @@ def measure(args):
             # Time every variant without its check, then check and time
             # the cost model's and the `screen` fastest: only those can be
             # chosen.
-            report = gpu_check(folder, check_out + "-screen", "--time-only")
+            report = gpu_check(folder, check_out + "-screen", "--time-only",
+                               "--warmup", "3", reps=args.screen_reps)
             timed = sorted((row["fusecc_ms"], row["bundle"][:-len(suffix)])
                            for row in report["rows"]
                            if row.get("fusecc_ms"))
@@ -253,6 +266,8 @@ def main():
     p.add_argument("--precisions", nargs="+", default=["tf32", "ieee"],
                    choices=["tf32", "ieee"])
     p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
+    p.add_argument("--quick", action="store_true",
+                   help="the smaller grid (QUICK_GRIDS)")
     p.add_argument("--chip", default="sm_90a",
                    help="target of the variants (sm_90a: wgmma and mma.sync "
                         "variants of tf32 kernels)")
@@ -266,6 +281,8 @@ def main():
                    help="time every variant unchecked first, then check "
                         "and time only the cost model's and this many "
                         "fastest (0: check every variant)")
+    m.add_argument("--screen-reps", type=int, default=8,
+                   help="timed runs per variant in the screening pass")
     m.add_argument("--margin", type=float, default=0.03,
                    help="record a variant only if it is this much faster")
     m.add_argument("--out", default=None)
