@@ -177,7 +177,36 @@ def measure(args):
         with open(os.path.join(check_out, "gpu_check.json")) as f:
             return json.load(f)
 
+    def write_results():
+        """tuning.json and the table so far (rewritten after every graph, so
+        a call that runs out of time keeps what it measured)."""
+        kept = []
+        if args.keep:
+            # Entries of an earlier file for kernels this run did not tune.
+            tuned = {c["key"] for c in candidates.values()}
+            with open(args.keep) as f:
+                kept = [e for e in json.load(f)["entries"]
+                        if e["key"] not in tuned]
+        result = {
+            "device": device,
+            "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                timespec="seconds"),
+            "margin": args.margin,
+            "entries": kept + entries,
+        }
+        with open(os.path.join(out, "tuning.json"), "w") as f:
+            json.dump(result, f, indent=2)
+            f.write("\n")
+        table = ("| graph | variants | cost model ms | best | best ms | gain |\n"
+                 "|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n")
+        with open(os.path.join(out, "tune_table.md"), "w") as f:
+            f.write(table)
+        print(table)
+
     for name, cand in sorted(candidates.items()):
+        if args.only and not any(o in name for o in args.only):
+            continue
         check_out = os.path.join(out, "check-" + name)
         folder = os.path.join(args.folder, name)
         suffix = ".%s.fcb" % cand["precision"]
@@ -192,7 +221,7 @@ def measure(args):
                            for row in report["rows"]
                            if row.get("fusecc_ms"))
             screened = {v for _, v in timed[:args.screen]} | {"auto"}
-            folder = os.path.join(out, "screened-" + name)
+            folder = os.path.join(args.folder, "screened-" + name)
             shutil.rmtree(folder, ignore_errors=True)
             os.makedirs(folder)
             for v in screened:
@@ -233,26 +262,8 @@ def measure(args):
                                 graph=cand["graph"], config=config,
                                 ms=round(times[best], 4),
                                 cost_model_ms=round(times["auto"], 4)))
-    if args.keep:
-        # Entries of an earlier file for kernels this run did not tune.
-        tuned = {c["key"] for c in candidates.values()}
-        with open(args.keep) as f:
-            kept = [e for e in json.load(f)["entries"] if e["key"] not in tuned]
-        entries = kept + entries
-    result = {
-        "device": device,
-        "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
-            timespec="seconds"),
-        "margin": args.margin,
-        "entries": entries,
-    }
-    with open(os.path.join(out, "tuning.json"), "w") as f:
-        json.dump(result, f, indent=2)
-        f.write("\n")
-    print("| graph | variants | cost model ms | best | best ms | gain |")
-    print("|---|---|---|---|---|---|")
-    print("\n".join(lines))
+        write_results()
+    write_results()
     print("tune: %d entries written to %s" % (len(entries),
                                               os.path.join(out, "tuning.json")))
     return 0
@@ -286,6 +297,9 @@ def main():
     m.add_argument("--margin", type=float, default=0.03,
                    help="record a variant only if it is this much faster")
     m.add_argument("--out", default=None)
+    m.add_argument("--only", nargs="+", default=None,
+                   help="measure only graphs whose name contains one of "
+                        "these")
     m.add_argument("--record-all", action="store_true",
                    help="an entry for every graph: the winner if it beats "
                         "the cost model by the margin, else the cost "
