@@ -294,8 +294,18 @@ Round emitDecodeRound(EmitContext &cx, Value q);
 // Staging.cpp: operands into shared memory
 //===----------------------------------------------------------------------===//
 
-/// Rounds a conv operand to TF32 on the tensor-core path.
+/// Rounds a conv operand to TF32 on the tf32 tensor-core path (FMA and
+/// split-operand tf32x3 kernels stage it unchanged).
 Value emitRoundOperand(EmitContext &cx, Value v);
+/// `cvt.rna.tf32.f32 v` as an f32 (low 13 mantissa bits zero).
+Value emitRoundTF32(EmitBuilder &b, Value v);
+/// An f32 operand split for three TF32 MMAs (3xTF32): hi = rna_tf32(v),
+/// lo = rna_tf32(v - hi); v = hi + lo within ~2^-22 |v| (finite v; an
+/// infinite v gives a NaN lo).
+struct SplitTF32 {
+  Value hi, lo;
+};
+SplitTF32 emitSplitTF32(EmitBuilder &b, Value v);
 /// Stages a chunk of input rows of one (td, th) tap pair in shared memory
 /// (TF32-rounded on the tensor-core path); synchronous main loop.
 void emitStageInputs(EmitContext &cx, Value input, Value ci0, Value ciBase,

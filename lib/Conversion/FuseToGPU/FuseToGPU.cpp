@@ -27,7 +27,8 @@ namespace {
 constexpr StringLiteral kKernelModuleName = "fusecc_kernels";
 
 /// The epilogue math of `kernel` under the pass option `mode`: `auto`
-/// approximates where the convolution is tf32.
+/// approximates where the convolution is tf32 (not in split-operand tf32x3
+/// kernels: those compute an ieee graph, exact like the FMA kernels).
 EpilogueMath epilogueMathOf(KernelOp kernel, EpilogueMathMode mode) {
   auto config = kernel.getConfig();
   if (mode == EpilogueMathMode::Fast ||

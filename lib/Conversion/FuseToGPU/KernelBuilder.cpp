@@ -15,9 +15,11 @@
 //
 // Each round stages its input rows (16-byte vectors when the rows are
 // multiples of 4 long) and weights in shared memory (rounded to TF32 on the
-// tensor-core path), then the tensor cores (`mma.sync m16n8k8`, weight
-// fragments shared by the block's rows) or the FMA units accumulate into
-// registers: unrolled values carried through scf.for iter_args.
+// tf32 tensor-core path), then the tensor cores (`mma.sync m16n8k8`, weight
+// fragments shared by the block's rows; split-operand tf32x3 kernels split
+// f32 fragments into TF32 hi + lo and take three MMAs) or the FMA units
+// accumulate into registers: unrolled values carried through scf.for
+// iter_args.
 //
 // The accumulators (plus the conv bias) are written to an output tile in
 // shared memory, which aliases the (now dead) staging buffer. The epilogue

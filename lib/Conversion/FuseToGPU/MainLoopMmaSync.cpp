@@ -4,7 +4,10 @@
 // warps own 16-channel x 8-position tiles of one W phase (whose valid W taps
 // are then uniform over the warp) and accumulate `mma.sync m16n8k8` (tf32
 // operands, rounded when staged, f32 accumulators) over a staged round;
-// weight fragments are shared by the block's rows.
+// weight fragments are shared by the block's rows. Split-operand kernels
+// (precision tf32x3, ieee on the tensor cores) stage f32 operands, split
+// every fragment into TF32 hi + lo in registers and issue three MMAs per
+// tile and k-step (3xTF32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,10 +80,38 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
   Value wTap = b.add(b.add(b.mul(t, sb), b.mul(ha, kw * sb)),
                      b.add(base, smemPlan.wsOffset));
   Value xBase = b.add(base, smemPlan.xsOffset);
-  // Operands were rounded to TF32 when staged.
+  // tf32: operands were rounded to TF32 when staged. tf32x3: they were
+  // staged in f32; each fragment is split into TF32 hi + lo here (the
+  // weights once per k-step, shared by the rows) and every tile takes
+  // three MMAs, the small products first: a_lo b_hi + a_hi b_lo + a_hi
+  // b_hi (a_lo b_lo, ~2^-22 relative, is dropped).
+  const bool split = cfg.usesSplitTF32();
   auto frag = [&](Value addr) { return cx.sload(addr); };
   auto aTy = VectorType::get({4, 1}, b.getF32Type());
   auto bTy = VectorType::get({2, 1}, b.getF32Type());
+  // The fragment of `vals` (hi parts and lo parts when split).
+  auto fragments = [&](VectorType ty, ArrayRef<Value> vals) {
+    if (!split)
+      return std::pair<Value, Value>(
+          vector::FromElementsOp::create(b, ty, vals), Value());
+    SmallVector<Value, 4> hi, lo;
+    for (Value v : vals) {
+      SplitTF32 parts = emitSplitTF32(b, v);
+      hi.push_back(parts.hi);
+      lo.push_back(parts.lo);
+    }
+    // One op per statement: the IR order must not depend on the order in
+    // which the compiler evaluates arguments.
+    Value hiFrag = vector::FromElementsOp::create(b, ty, hi);
+    Value loFrag = vector::FromElementsOp::create(b, ty, lo);
+    return std::pair<Value, Value>(hiFrag, loFrag);
+  };
+  auto mma = [&](Value aFrag, Value bFrag, Value accum) {
+    return nvgpu::MmaSyncOp::create(b, aFrag, bFrag, accum,
+                                    ArrayRef<int64_t>{16, 8, 8},
+                                    /*tf32Enabled=*/true)
+        .getResult();
+  };
   const int64_t rows = cfg.getRows();
   SmallVector<Value> acc(wLoop.getRegionIterArgs());
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
@@ -89,27 +120,28 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
     Value xRow1 = b.add(b.mul(k1, smemPlan.xsStride), xBase);
     Value wRow0 = b.add(b.mul(k0, smemPlan.wsCiStride), wTap);
     Value wRow1 = b.add(b.mul(k1, smemPlan.wsCiStride), wTap);
-    // Weight fragments are shared by all rows of the block.
-    SmallVector<Value> aFrag;
+    // Weight fragments (hi, lo) are shared by all rows of the block.
+    SmallVector<std::pair<Value, Value>> aFrag;
     for (int64_t mi = 0; mi < mt; ++mi) {
       Value m = b.add(mBase, mi * 16);
-      aFrag.push_back(vector::FromElementsOp::create(
-          b, aTy,
-          ValueRange{frag(b.add(wRow0, m)), frag(b.add(wRow0, b.add(m, 8))),
-                     frag(b.add(wRow1, m)), frag(b.add(wRow1, b.add(m, 8)))}));
+      aFrag.push_back(fragments(
+          aTy, {frag(b.add(wRow0, m)), frag(b.add(wRow0, b.add(m, 8))),
+                frag(b.add(wRow1, m)), frag(b.add(wRow1, b.add(m, 8)))}));
     }
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {
         Value col =
             b.add(b.add(xCol, b.add(nBase, ni * 8)), rr * smemPlan.xsRowStride);
-        Value bFrag = vector::FromElementsOp::create(
-            b, bTy,
-            ValueRange{frag(b.add(xRow0, col)), frag(b.add(xRow1, col))});
+        auto [bHi, bLo] =
+            fragments(bTy, {frag(b.add(xRow0, col)), frag(b.add(xRow1, col))});
         for (int64_t mi = 0; mi < mt; ++mi) {
           Value &accum = acc[(rr * mt + mi) * nt + ni];
-          accum = nvgpu::MmaSyncOp::create(b, aFrag[mi], bFrag, accum,
-                                           ArrayRef<int64_t>{16, 8, 8},
-                                           /*tf32Enabled=*/true);
+          auto [aHi, aLo] = aFrag[mi];
+          if (split) {
+            accum = mma(aLo, bHi, accum);
+            accum = mma(aHi, bLo, accum);
+          }
+          accum = mma(aHi, bHi, accum);
         }
       }
   }

@@ -2,11 +2,12 @@
 //
 // The synchronous main loop stages each round's input rows (16-byte vectors
 // when the rows are multiples of 4 long) and weights with plain loads and
-// stores, rounded to TF32 on the tensor-core path. The wgmma main loop
-// stages into one of two buffers: the weights (and a re-laid-out input) by
-// 16-byte asynchronous copies (cp.async) of the re-layout kernels' images,
-// the input otherwise through registers in K-major groups of 4 channels,
-// loaded up to a round ahead of their stores.
+// stores, rounded to TF32 on the tf32 tensor-core path (split-operand
+// tf32x3 kernels stage f32 and split in registers, `emitSplitTF32`). The
+// wgmma main loop stages into one of two buffers: the weights (and a
+// re-laid-out input) by 16-byte asynchronous copies (cp.async) of the
+// re-layout kernels' images, the input otherwise through registers in
+// K-major groups of 4 channels, loaded up to a round ahead of their stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,15 +159,29 @@ void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
 }
 
 Value emit::emitRoundOperand(EmitContext &cx, Value v) {
-  EmitBuilder &b = cx.b;
-  if (!cx.cfg.usesTensorCores())
+  // FMA kernels compute in f32; split-operand (tf32x3) kernels stage full
+  // f32 and split the fragments in registers (`emitSplitTF32`).
+  if (!cx.cfg.usesTensorCores() || cx.cfg.usesSplitTF32())
     return v;
+  return emitRoundTF32(cx.b, v);
+}
+
+Value emit::emitRoundTF32(EmitBuilder &b, Value v) {
   // Round to TF32 to nearest, ties away (cvt.rna.tf32.f32), as the tensor
   // cores would otherwise truncate the mantissa.
   Value tf32 = NVVM::ConvertFloatToTF32Op::create(
       b, b.getI32Type(), v,
       NVVM::FPRoundingModeAttr::get(b.getContext(), NVVM::FPRoundingMode::RNA));
   return arith::BitcastOp::create(b, b.getF32Type(), tf32);
+}
+
+SplitTF32 emit::emitSplitTF32(EmitBuilder &b, Value v) {
+  SplitTF32 s;
+  s.hi = emitRoundTF32(b, v);
+  // v - hi is exact in f32 (|v - hi| <= ulp_tf32(v) / 2, within v's own
+  // 24-bit significand); its TF32 rounding leaves ~2^-22 |v|.
+  s.lo = emitRoundTF32(b, arith::SubFOp::create(b, v, s.hi));
+  return s;
 }
 
 InputItems emit::inputItems(const EmitContext &cx) {

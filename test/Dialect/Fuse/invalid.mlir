@@ -636,7 +636,7 @@ func.func @tile_too_many_threads() attributes {cfg = #fuse.tile<tileW = 64, tile
 
 // -----
 
-// expected-error@+1 {{precision must be "ieee" or "tf32", got "fp16"}}
+// expected-error@+1 {{precision must be "ieee", "tf32" or "tf32x3", got "fp16"}}
 func.func @tile_bad_precision() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "fp16">} {
   return
 }
@@ -671,8 +671,23 @@ func.func @tile_mma_partial() attributes {cfg = #fuse.tile<tileW = 64, tileC = 6
 
 // -----
 
-// expected-error@+1 {{tensor cores (mma tiles) need precision "tf32"}}
+// expected-error@+1 {{tensor cores (mma tiles) need precision "tf32" or "tf32x3"}}
 func.func @tile_mma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "ieee", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+  return
+}
+
+// -----
+
+// Split-operand tensor cores (ieee on mma.sync) without mma.sync tiles.
+// expected-error@+1 {{precision "tf32x3" needs mma.sync tiles}}
+func.func @tile_split_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32x3">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{precision "tf32x3" needs mma.sync tiles}}
+func.func @tile_split_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 

@@ -46,11 +46,16 @@ LogicalResult TileConfigAttr::verify(
   if (threadsW * threadsC > 1024)
     return emitError() << "threadsW * threadsC = " << threadsW * threadsC
                        << " exceeds 1024 threads per block";
-  if (precision != "ieee" && precision != "tf32")
-    return emitError() << "precision must be \"ieee\" or \"tf32\", got \""
+  const bool split = precision == TileConfigAttr::kSplitTF32;
+  if (precision != "ieee" && precision != "tf32" && !split)
+    return emitError() << "precision must be \"ieee\", \"tf32\" or \""
+                       << TileConfigAttr::kSplitTF32 << "\", got \""
                        << precision << "\"";
   bool anyMma = mmaWarpsC || mmaWarpsW || mmaTilesC || mmaTilesW;
   bool anyWgmma = wgmmaN || wgmmaGroups;
+  if (split && !anyMma)
+    return emitError() << "precision \"" << TileConfigAttr::kSplitTF32
+                       << "\" needs mma.sync tiles";
   if (anyMma && anyWgmma)
     return emitError() << "a tile config uses either mma.sync tiles or wgmma, "
                           "not both";
@@ -100,8 +105,10 @@ LogicalResult TileConfigAttr::verify(
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";
-    if (precision != "tf32")
-      return emitError() << "tensor cores (mma tiles) need precision \"tf32\"";
+    if (precision != "tf32" && !split)
+      return emitError() << "tensor cores (mma tiles) need precision \"tf32\" "
+                            "or \""
+                         << TileConfigAttr::kSplitTF32 << "\"";
     if (tileC != 16 * mmaWarpsC * mmaTilesC)
       return emitError() << "tileC (" << tileC
                          << ") must be 16 * mmaWarpsC * mmaTilesC ("

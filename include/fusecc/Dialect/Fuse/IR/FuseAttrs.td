@@ -24,9 +24,13 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     stride so that a thread's positions share one stride phase) and
     `chanPerThread` channels of each `threadsC * chanPerThread`-channel
     sub-block. Input channels are staged through shared memory `ciChunk` at a
-    time. `precision` is `ieee` (FP32 FMA) or `tf32` (tensor cores).
+    time. `precision` is `ieee` (FP32 FMA), `tf32` (tensor cores, operands
+    rounded to TF32) or `tf32x3` (an ieee convolution on the tensor cores:
+    operands staged in full f32 and split in registers into a TF32 high
+    and low part, three MMAs per step, FP32-level accuracy; mma.sync
+    only).
 
-    With tensor cores (`mmaTilesC > 0`, tf32 only) the block instead has
+    With tensor cores (`mmaTilesC > 0`, tf32 or tf32x3) the block instead has
     `stride_w x mmaWarpsC x mmaWarpsW` warps: one W stride phase per warp
     row, each warp computing `mmaTilesC` 16-channel by `mmaTilesW`
     8-position `mma.sync` tiles of its phase; `threadsW`, `threadsC` and
@@ -75,8 +79,15 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// True if the convolution runs on tensor cores (mma.sync or wgmma TF32).
+    /// True if the convolution runs on tensor cores (mma.sync or wgmma TF32,
+    /// or split-operand tf32x3).
     bool usesTensorCores() const { return getMmaTilesC() > 0 || usesWgmma(); }
+    /// The precision of an ieee convolution on the tensor cores with split
+    /// operands (3xTF32).
+    static constexpr ::llvm::StringLiteral kSplitTF32 = "tf32x3";
+    /// True if the tensor cores run with split operands: staged in full
+    /// f32, each split into TF32 hi + lo in registers, three MMAs per step.
+    bool usesSplitTF32() const { return getPrecision() == kSplitTF32; }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }
     /// Warpgroups that share the rows of one channel group.
