@@ -96,6 +96,13 @@ struct CodegenCLOptions {
       "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
       llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
+  Opt<fusecc::IeeeTensorCores> ieeeTensorCores{
+      "ieee-tensor-cores",
+      llvm::cl::desc("ieee convolutions on mma.sync tensor cores with split "
+                     "operands (3xTF32, FP32-level accuracy)"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::IeeeTensorCores::Never),
+      fusecc::optionValues<fusecc::IeeeTensorCores>()};
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
@@ -153,6 +160,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileThreads = o.threads;
   options.tileMaxW = o.maxW;
   options.tileWgmma = o.wgmma;
+  options.ieeeTensorCores = o.ieeeTensorCores;
   options.tileWgmmaSplit = o.wgmmaSplit;
   options.tileClusterC = o.clusterC;
   options.planWarpSetLimit = o.warpSetLimit;
@@ -192,6 +200,11 @@ struct FuseccPipelineOptions
   Option<fusecc::WgmmaChoice> wgmma{
       *this, "tile-wgmma", llvm::cl::desc("tf32 convolutions on Hopper wgmma"),
       llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
+  Option<fusecc::IeeeTensorCores> ieeeTensorCores{
+      *this, "ieee-tensor-cores",
+      llvm::cl::desc("ieee convolutions on mma.sync with split operands"),
+      llvm::cl::init(fusecc::IeeeTensorCores::Never),
+      fusecc::optionValues<fusecc::IeeeTensorCores>()};
   Option<std::string> tuningFile{
       *this, "tuning-file",
       llvm::cl::desc("JSON file of measured tile choices"),
@@ -215,6 +228,7 @@ void fusecc::registerAllPasses() {
         options.chip = o.chip;
         options.epilogueMath = o.epilogueMath;
         options.tileWgmma = o.wgmma;
+        options.ieeeTensorCores = o.ieeeTensorCores;
         options.tuningFile = o.tuningFile;
         buildFusionPipeline(pm, options);
         buildGPUPipeline(pm, options);
@@ -241,6 +255,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // (fills-grid) keeps kernels whose grid is smaller than one wave on
   // mma.sync.
   tile.wgmma = wgmmaModeFor(options.tileWgmma, options.chip);
+  tile.ieeeTensorCores = options.ieeeTensorCores;
   tile.wgmmaSplit = options.tileWgmmaSplit;
   tile.clusterC = options.tileClusterC;
   if (options.tileThreads)

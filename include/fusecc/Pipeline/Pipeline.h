@@ -43,6 +43,9 @@ struct PipelineOptions {
   /// (sm_90a, `wgmmaModeFor`), never, or always wherever a kernel fits
   /// (needs sm_90a).
   WgmmaChoice tileWgmma = WgmmaChoice::Auto;
+  /// ieee convolutions on mma.sync with split operands (3xTF32):
+  /// `fuse-tile-kernels{ieee-tensor-cores=...}`.
+  IeeeTensorCores ieeeTensorCores = IeeeTensorCores::Never;
   /// wgmma warpgroups per channel group (0: cost model).
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).
@@ -69,8 +72,8 @@ struct PipelineOptions {
 /// (--precision, --chip), the epilogue math (--epilogue-math) and the tiling
 /// overrides (--tuning, --tile-rows, --tile-ci-chunk, --tile-c,
 /// --tile-warps-c, --tile-merge-h, --tile-threads, --tile-max-w,
-/// --tile-wgmma, --tile-wgmma-split, --tile-cluster-c); call before parsing
-/// the command line.
+/// --tile-wgmma, --tile-wgmma-split, --tile-cluster-c, --ieee-tensor-cores);
+/// call before parsing the command line.
 void registerCodegenCLOptions();
 
 /// The category of fusecc's own command-line options: the tools hide every

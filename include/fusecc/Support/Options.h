@@ -1,10 +1,11 @@
 //===- Options.h - typed code generation options ---------------*- C++ -*-===//
 //
 // The enumerated code generation options of fusecc (precision, chip,
-// epilogue math, wgmma use), declared once: each enum with its spellings,
-// from which come the one `llvm::cl::values(...)` list that every parser
-// uses (the passes' options, the registered pipeline's options and the
-// tools' command lines) and the `toString` / `parse...` pair.
+// epilogue math, wgmma use, ieee on tensor cores), declared once: each enum
+// with its spellings, from which come the one `llvm::cl::values(...)` list
+// that every parser uses (the passes' options, the registered pipeline's
+// options and the tools' command lines) and the `toString` / `parse...`
+// pair.
 //
 // Header only, on LLVMSupport alone, so that every library (the passes, the
 // lowering, the pipeline) and tool can include it without a new dependency.
@@ -257,6 +258,26 @@ inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
   return chip == Chip::SM90a ? WgmmaMode::FillsGrid : WgmmaMode::Never;
 }
 
+//===----------------------------------------------------------------------===//
+// IeeeTensorCores: where fuse-tile-kernels{ieee-tensor-cores} runs ieee
+// convolutions on the tensor cores with split operands (3xTF32: each f32
+// operand as hi = rna_tf32(a) plus lo = rna_tf32(a - hi), three products
+// per step; `#fuse.tile<... precision = "tf32x3">`), keeping FP32
+// accuracy (~2^-21 relative per product).
+//===----------------------------------------------------------------------===//
+
+enum class IeeeTensorCores { Never, Auto, Always };
+
+inline constexpr OptionSpelling<IeeeTensorCores> kIeeeTensorCoresSpellings[] = {
+    {IeeeTensorCores::Never, "never", "FP32 FMA only (default)"},
+    {IeeeTensorCores::Auto, "auto",
+     "split-operand mma.sync where the tensor-core tiling fits and the "
+     "grid has at least 132 blocks (one H100 wave), else FP32 FMA"},
+    {IeeeTensorCores::Always, "always",
+     "split-operand mma.sync wherever the tensor-core tiling fits"},
+};
+FUSECC_OPTION_SPELLINGS(IeeeTensorCores, kIeeeTensorCoresSpellings)
+
 #undef FUSECC_OPTION_SPELLINGS
 
 } // namespace fusecc
@@ -273,6 +294,7 @@ FUSECC_ENUM_OPTION_PARSER(fusecc::Chip)
 FUSECC_ENUM_OPTION_PARSER(fusecc::EpilogueMathMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaChoice)
+FUSECC_ENUM_OPTION_PARSER(fusecc::IeeeTensorCores)
 #undef FUSECC_ENUM_OPTION_PARSER
 
 #endif // FUSECC_SUPPORT_OPTIONS_H

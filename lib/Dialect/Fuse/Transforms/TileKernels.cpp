@@ -111,7 +111,8 @@ int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
 /// `chooseMMAConfig` for a given number of channel warps.
 TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
                                         const KernelAnalysis &a,
-                                        int64_t maxTileW, int64_t forcedRows,
+                                        StringRef precision, int64_t maxTileW,
+                                        int64_t forcedRows,
                                         int64_t forcedCiChunk, int64_t mTiles,
                                         int64_t warpsC, int64_t mergeH) {
   const ConvGeometry &g = a.geom;
@@ -153,7 +154,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        StringRef("tf32"), warpsC, warpsW, tilesC, tilesW, rows, mergeH,
+        precision, warpsC, warpsW, tilesC, tilesW, rows, mergeH,
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
         /*clusterC=*/int64_t{1});
     if (!cfg)
@@ -167,12 +168,15 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
 
 /// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
 /// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
-/// 16 channels x 8 positions of one phase. Returns a null attribute when the
-/// kernel does not fit this scheme (then the FMA path is used).
+/// 16 channels x 8 positions of one phase. `precision` is "tf32", or
+/// "tf32x3" for an ieee kernel with split operands (the same tiling).
+/// Returns a null attribute when the kernel does not fit this scheme (then
+/// the FMA path is used).
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
-                               int64_t maxTileW, int64_t forcedRows,
-                               int64_t forcedCiChunk, int64_t forcedTileC,
-                               int64_t forcedWarpsC, int64_t mergeH) {
+                               StringRef precision, int64_t maxTileW,
+                               int64_t forcedRows, int64_t forcedCiChunk,
+                               int64_t forcedTileC, int64_t forcedWarpsC,
+                               int64_t mergeH) {
   const ConvGeometry &g = a.geom;
   // A block's channels must lie in one group, in whole 16-channel tiles.
   int64_t channels =
@@ -186,20 +190,21 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
   if (forcedWarpsC)
-    return chooseMMAConfigWithWarps(kernel, a, maxTileW, forcedRows,
+    return chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
                                     forcedCiChunk, mTiles,
                                     std::min(forcedWarpsC, mTiles), mergeH);
   // At most two 16-channel tiles per warp, so that rows fit in registers;
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
   int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
-  TileConfigAttr cfg = chooseMMAConfigWithWarps(
-      kernel, a, maxTileW, forcedRows, forcedCiChunk, mTiles, warpsC, mergeH);
+  TileConfigAttr cfg =
+      chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
+                               forcedCiChunk, mTiles, warpsC, mergeH);
   int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
     if (TileConfigAttr alt =
-            chooseMMAConfigWithWarps(kernel, a, maxTileW, forcedRows,
+            chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
                                      forcedCiChunk, mTiles, moreWarpsC, mergeH))
       if (!cfg || alt.getRows() > 1)
         return alt;
@@ -208,6 +213,11 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 
 /// Blocks a default (sm_90a) wgmma kernel needs: one per SM of an H100 SXM.
 constexpr int64_t kWgmmaMinBlocks = 132;
+
+/// Blocks an ieee kernel needs to take the split-operand tensor-core path
+/// under `ieee-tensor-cores=auto`: one wave of an H100 as well (a first
+/// rule, not yet measured; smaller grids stay on FP32 FMA).
+constexpr int64_t kSplitTF32MinBlocks = 132;
 
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
@@ -639,9 +649,21 @@ struct TileKernelsPass
             cfg = wg;
       if (tf32 && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(
-                kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
+                kernel, *a, "tf32", knobs.maxTileW, knobs.rows, knobs.ciChunk,
                 knobs.tileC, knobs.warpsC, knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
+            cfg = mma;
+      // ieee on the tensor cores with split operands (tf32x3): the
+      // mma.sync tiling of tf32, where it fits (always) or where it fits
+      // and the grid fills an H100 once (auto); else FP32 FMA.
+      if (!tf32 && ieeeTensorCores != IeeeTensorCores::Never)
+        if (TileConfigAttr mma =
+                chooseMMAConfig(kernel, *a, TileConfigAttr::kSplitTF32,
+                                knobs.maxTileW, knobs.rows, knobs.ciChunk,
+                                knobs.tileC, knobs.warpsC, knobs.mergeH))
+          if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
+              (ieeeTensorCores == IeeeTensorCores::Always ||
+               LaunchPlan::get(*a, mma).gridX >= kSplitTF32MinBlocks))
             cfg = mma;
       if (failed(cfg))
         cfg = chooseConfig(kernel, *a, precisionName, knobs.maxTileW,

@@ -85,6 +85,13 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "or fills-grid (where they fit and their grid fills an H100 at "
            "least once: the sm_90a default); 0, 1, 2 are accepted too",
            [{::fusecc::optionValues<::fusecc::WgmmaMode>()}]>,
+    Option<"ieeeTensorCores", "ieee-tensor-cores",
+           "::fusecc::IeeeTensorCores", "::fusecc::IeeeTensorCores::Never",
+           "ieee convolutions on mma.sync with split operands (3xTF32: "
+           "precision = \"tf32x3\", FP32-level accuracy): never (FP32 "
+           "FMA, default), auto (where the tensor-core tiling fits and the "
+           "grid has at least 132 blocks) or always (wherever it fits)",
+           [{::fusecc::optionValues<::fusecc::IeeeTensorCores>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,

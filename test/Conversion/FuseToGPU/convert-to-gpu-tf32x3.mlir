@@ -1,0 +1,63 @@
+// The split-operand (3xTF32) mma.sync lowering of an ieee kernel
+// (precision = "tf32x3"): operands are staged in full f32 (no TF32 rounding
+// between the round's barriers), each fragment element is split in
+// registers into hi = cvt.rna.tf32(a) and lo = cvt.rna.tf32(a - hi), and
+// every tile takes three MMAs with f32 accumulators, the small products
+// first: a_lo b_hi, a_hi b_lo, a_hi b_hi. The epilogue math is exact
+// (an ieee graph), as in FMA kernels.
+
+// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=always},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
+
+// CHECK-LABEL: gpu.func @bias1d_k0
+// Staging: stores only, nothing rounded.
+// CHECK: gpu.barrier
+// CHECK-NOT: nvvm.convert.float.to.tf32
+// CHECK: memref.store {{.*}}#gpu.address_space<workgroup>
+// CHECK-NOT: nvvm.convert.float.to.tf32
+// CHECK: gpu.barrier
+// The weight fragment (A, 4 elements), split.
+// CHECK: %[[A0:.*]] = memref.load %{{.*}} : memref<{{.*}}#gpu.address_space<workgroup>>
+// CHECK: %[[A0HI_I:.*]] = nvvm.convert.float.to.tf32 %[[A0]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK-NEXT: %[[A0HI:.*]] = arith.bitcast %[[A0HI_I]] : i32 to f32
+// CHECK-NEXT: %[[A0REST:.*]] = arith.subf %[[A0]], %[[A0HI]] : f32
+// CHECK-NEXT: %[[A0LO_I:.*]] = nvvm.convert.float.to.tf32 %[[A0REST]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK-NEXT: %[[A0LO:.*]] = arith.bitcast %[[A0LO_I]] : i32 to f32
+// CHECK: %[[AHI:.*]] = vector.from_elements %[[A0HI]], {{.*}} : vector<4x1xf32>
+// CHECK-NEXT: %[[ALO:.*]] = vector.from_elements %[[A0LO]], {{.*}} : vector<4x1xf32>
+// The input fragment (B, 2 elements), split.
+// CHECK: %[[B0:.*]] = memref.load %{{.*}} : memref<{{.*}}#gpu.address_space<workgroup>>
+// CHECK: %[[B0HI_I:.*]] = nvvm.convert.float.to.tf32 %[[B0]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK-NEXT: %[[B0HI:.*]] = arith.bitcast %[[B0HI_I]] : i32 to f32
+// CHECK-NEXT: %[[B0REST:.*]] = arith.subf %[[B0]], %[[B0HI]] : f32
+// CHECK-NEXT: %[[B0LO_I:.*]] = nvvm.convert.float.to.tf32 %[[B0REST]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK-NEXT: %[[B0LO:.*]] = arith.bitcast %[[B0LO_I]] : i32 to f32
+// CHECK: %[[BHI:.*]] = vector.from_elements %[[B0HI]], {{.*}} : vector<2x1xf32>
+// CHECK-NEXT: %[[BLO:.*]] = vector.from_elements %[[B0LO]], {{.*}} : vector<2x1xf32>
+// CHECK-NEXT: %[[D0:.*]] = nvgpu.mma.sync(%[[ALO]], %[[BHI]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// CHECK-NEXT: %[[D1:.*]] = nvgpu.mma.sync(%[[AHI]], %[[BLO]], %[[D0]]) {mmaShape = [16, 8, 8], tf32Enabled}
+// CHECK-NEXT: %[[D2:.*]] = nvgpu.mma.sync(%[[AHI]], %[[BHI]], %[[D1]]) {mmaShape = [16, 8, 8], tf32Enabled}
+// CHECK-NEXT: scf.yield %[[D2]]
+// CHECK: gpu.return
+func.func @bias1d(%x: tensor<2x8x5xf32>, %w: tensor<8x16x3xf32>,
+                  %b: tensor<16xf32>) -> tensor<2x16x7xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x8x5xf32>, tensor<8x16x3xf32>, tensor<16xf32>) -> tensor<2x16x7xf32>
+  return %0 : tensor<2x16x7xf32>
+}
+
+// The epilogue's exp stays libdevice's expf (exact), not ex2.approx.
+// CHECK-LABEL: gpu.func @softmax1d_k0
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: llvm.nvvm.ex2.approx
+// CHECK: math.exp
+// CHECK-NOT: llvm.nvvm.ex2.approx
+// CHECK: gpu.return
+func.func @softmax1d(%x: tensor<2x8x5xf32>, %w: tensor<8x16x3xf32>,
+                     %b: tensor<16xf32>) -> tensor<2x16x7xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x8x5xf32>, tensor<8x16x3xf32>, tensor<16xf32>) -> tensor<2x16x7xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<2x16x7xf32>
+  return %1 : tensor<2x16x7xf32>
+}
