@@ -44,6 +44,7 @@ def main():
                   % (e["graph"], config, e["config"]))
             return 1
         print("OK %s %s" % (e["graph"], config))
+    print("reproduced %d of %d entries" % (len(entries), len(entries)))
     return 0
 
 
