@@ -93,20 +93,26 @@ def config_field(config, name):
 
 
 def pin_knobs(knobs, config):
-    """The knobs with every tensor-core knob left to the cost model (0)
-    replaced by the value the measured config has, so that a recorded entry
-    keeps selecting that config when the cost model changes later (fusecc
-    verifies nothing else: tuning-shipped.test compares the configs)."""
+    """The knobs with every tensor-core knob left to the cost model (0, or
+    absent from a --quick grid) replaced by the value the measured config
+    has, so that a recorded entry keeps selecting that config when the cost
+    model changes later (fusecc verifies nothing else: tuning-shipped.test
+    compares the configs)."""
     pinned = dict(knobs)
-    if "rows" in pinned and not pinned["rows"]:
-        pinned["rows"] = config_field(config, "rows") or 1
-    if "ci_chunk" in pinned and not pinned["ci_chunk"]:
-        pinned["ci_chunk"] = config_field(config, "ciChunk") or 0
-    if "merge_h" in pinned and not pinned["merge_h"]:
-        pinned["merge_h"] = config_field(config, "mergeHTaps") or 0
-    groups = config_field(config, "wgmmaGroups")
-    if groups and "wgmma_split" in pinned and not pinned["wgmma_split"]:
-        pinned["wgmma_split"] = groups // (config_field(config, "tileC") // 64)
+    wgmma = config_field(config, "wgmmaGroups")
+
+    def pin(field, value):
+        if not pinned.get(field):
+            pinned[field] = value
+
+    pin("rows", config_field(config, "rows") or 1)
+    pin("ci_chunk", config_field(config, "ciChunk") or 0)
+    pin("merge_h", config_field(config, "mergeHTaps") or 0)
+    # The main loop: wgmma (1) or mma.sync (-1, TUNING_VALUES).
+    pin("wgmma", 1 if wgmma else -1)
+    if wgmma:
+        pin("wgmma_split", wgmma // (config_field(config, "tileC") // 64))
+    pin("cluster_c", config_field(config, "clusterC") or 1)
     return pinned
 
 
