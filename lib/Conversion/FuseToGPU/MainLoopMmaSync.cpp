@@ -113,6 +113,11 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
         .getResult();
   };
   const int64_t rows = cfg.getRows();
+  Value zero;
+  if (split)
+    zero = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(VectorType::get({2, 2}, b.getF32Type()),
+                                  b.getF32FloatAttr(0.0)));
   SmallVector<Value> acc(wLoop.getRegionIterArgs());
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks) {
     Value k0 = b.add(cx.mmaTig, ks * 8), k1 = b.add(cx.mmaTig, ks * 8 + 4);
@@ -137,11 +142,25 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
         for (int64_t mi = 0; mi < mt; ++mi) {
           Value &accum = acc[(rr * mt + mi) * nt + ni];
           auto [aHi, aLo] = aFrag[mi];
-          if (split) {
-            accum = mma(aLo, bHi, accum);
-            accum = mma(aHi, bLo, accum);
+          if (!split) {
+            accum = mma(aHi, bHi, accum);
+            continue;
           }
-          accum = mma(aHi, bHi, accum);
+          // The tensor cores add into their accumulator with truncation:
+          // over K / 8 steps into one register that bias grows to ~1e-5
+          // relative (measured on the H100, docs/perf.md 95). Each k-step's
+          // three products start from zero and are added to the running sum
+          // with an IEEE f32 add, as the FMA loop rounds.
+          Value step = mma(aLo, bHi, zero);
+          step = mma(aHi, bLo, step);
+          step = mma(aHi, bHi, step);
+          for (int64_t i = 0; i < 4; ++i) {
+            SmallVector<int64_t, 2> pos = {i / 2, i % 2};
+            Value sum = vector::ExtractOp::create(b, accum, pos);
+            Value add = vector::ExtractOp::create(b, step, pos);
+            sum = arith::AddFOp::create(b, sum, add);
+            accum = vector::InsertOp::create(b, sum, accum, pos);
+          }
         }
       }
   }

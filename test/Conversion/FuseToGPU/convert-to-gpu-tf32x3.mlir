@@ -15,6 +15,7 @@
 // CHECK: memref.store {{.*}}#gpu.address_space<workgroup>
 // CHECK-NOT: nvvm.convert.float.to.tf32
 // CHECK: gpu.barrier
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<2x2xf32>
 // The weight fragment (A, 4 elements), split.
 // CHECK: %[[A0:.*]] = memref.load %{{.*}} : memref<{{.*}}#gpu.address_space<workgroup>>
 // CHECK: %[[A0HI_I:.*]] = nvvm.convert.float.to.tf32 %[[A0]] {rnd = #nvvm.fp_rnd_mode<rna>}
@@ -33,10 +34,19 @@
 // CHECK-NEXT: %[[B0LO:.*]] = arith.bitcast %[[B0LO_I]] : i32 to f32
 // CHECK: %[[BHI:.*]] = vector.from_elements %[[B0HI]], {{.*}} : vector<2x1xf32>
 // CHECK-NEXT: %[[BLO:.*]] = vector.from_elements %[[B0LO]], {{.*}} : vector<2x1xf32>
-// CHECK-NEXT: %[[D0:.*]] = nvgpu.mma.sync(%[[ALO]], %[[BHI]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// Each k-step's three products start from zero on the tensor cores and
+// are added to the running sum with IEEE f32 adds (the tensor cores'
+// accumulation truncates), element by element.
+// CHECK-NEXT: %[[D0:.*]] = nvgpu.mma.sync(%[[ALO]], %[[BHI]], %[[ZERO]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // CHECK-NEXT: %[[D1:.*]] = nvgpu.mma.sync(%[[AHI]], %[[BLO]], %[[D0]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // CHECK-NEXT: %[[D2:.*]] = nvgpu.mma.sync(%[[AHI]], %[[BHI]], %[[D1]]) {mmaShape = [16, 8, 8], tf32Enabled}
-// CHECK-NEXT: scf.yield %[[D2]]
+// CHECK-NEXT: %[[S0:.*]] = vector.extract %[[ACC:.*]][0, 0]
+// CHECK-NEXT: %[[P0:.*]] = vector.extract %[[D2]][0, 0]
+// CHECK-NEXT: %[[R0:.*]] = arith.addf %[[S0]], %[[P0]] : f32
+// CHECK-NEXT: %[[V0:.*]] = vector.insert %[[R0]], %[[ACC]] [0, 0]
+// CHECK-COUNT-3: arith.addf
+// CHECK: %[[V3:.*]] = vector.insert %{{.*}} [1, 1]
+// CHECK-NEXT: scf.yield %[[V3]]
 // CHECK: gpu.return
 func.func @bias1d(%x: tensor<2x8x5xf32>, %w: tensor<8x16x3xf32>,
                   %b: tensor<16xf32>) -> tensor<2x16x7xf32> {
