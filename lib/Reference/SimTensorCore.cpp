@@ -15,6 +15,106 @@ using namespace fusecc;
 using namespace fusecc::sim;
 using namespace fusecc::sim::detail;
 
+/// The tensor cores' D = C + sum_k A_k B_k over one k = 8 step, TF32
+/// operands (`a`, `b`: exact TF32 values) and an f32 accumulator, as the
+/// numerical-feature model of the H100's tensor cores has it (Fasi et al.,
+/// "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021, and its
+/// later H100 model: 8 products per fused group, 2 extra alignment bits):
+/// the products are exact; they and C are aligned to the largest exponent
+/// among them with 2 bits below its 24-bit significand (3 where the
+/// largest product's significand product is >= 2 and its exponent is not
+/// below C's), the bits shifted out are dropped (truncation), the aligned
+/// terms are added exactly and the sum is normalised toward zero. So an
+/// accumulator that carries a long sum loses up to about one ulp per step,
+/// always toward zero: a bias that grows with the steps accumulated in the
+/// tensor cores (what split-operand kernels avoid by starting each step
+/// from zero and adding it to the running sum with IEEE f32 adds).
+/// Non-finite operands or accumulators take the plain IEEE sum.
+static float tensorCoreStep(float c, const double *a, const double *b,
+                            int64_t aStride, int64_t bStride) {
+  double exact = c;
+  bool finite = std::isfinite(c);
+  for (int k = 0; k < 8; ++k) {
+    double p = a[k * aStride] * b[k * bStride];
+    finite &= std::isfinite(a[k * aStride]) && std::isfinite(b[k * bStride]);
+    exact += p;
+  }
+  if (!finite)
+    return static_cast<float>(exact);
+  // A term: |value| = sig x 2^(exp - 23), sig < 2^24 (a product's
+  // significand product in [1, 4) normalised to [1, 2): no bit is lost,
+  // TF32 significands have 11 bits).
+  struct Term {
+    int64_t sig;
+    int exp;
+    bool neg;
+  };
+  Term terms[9];
+  int n = 0;
+  auto split = [](double v, int &e) {
+    // Exponent clamped to TF32's (f32's) smallest normal one.
+    e = std::max(std::ilogb(v), -126);
+    return std::ldexp(std::fabs(v), -e);
+  };
+  // Each product's significand product (in [1, 4) for normal operands)
+  // and exponent ea + eb before normalisation.
+  double sigs[8];
+  int pres[8];
+  for (int k = 0; k < 8; ++k) {
+    double av = a[k * aStride], bv = b[k * bStride];
+    if (av == 0 || bv == 0)
+      continue;
+    int ea, eb;
+    sigs[n] = split(av, ea) * split(bv, eb);
+    pres[n] = ea + eb;
+    terms[n++] = {0, 0, (av < 0) != (bv < 0)};
+  }
+  // The extra alignment bit: the largest significand product among the
+  // products of the largest pre-normalisation exponent is >= 2.
+  int maxPre = std::numeric_limits<int>::min();
+  for (int i = 0; i < n; ++i)
+    maxPre = std::max(maxPre, pres[i]);
+  double maxPreSig = 0;
+  for (int i = 0; i < n; ++i) {
+    if (pres[i] == maxPre)
+      maxPreSig = std::max(maxPreSig, sigs[i]);
+    // 24-bit significand (truncated: exact for TF32 operands).
+    int64_t bits = static_cast<int64_t>(std::ldexp(sigs[i], 23));
+    int e = pres[i];
+    if (sigs[i] >= 2)
+      bits >>= 1, ++e;
+    terms[i].sig = bits;
+    terms[i].exp = e;
+  }
+  bool extra = n > 0 && maxPreSig >= 2;
+  if (c != 0) {
+    int ec;
+    double sig = split(static_cast<double>(c), ec);
+    terms[n++] = {static_cast<int64_t>(std::ldexp(sig, 23)), ec, c < 0};
+    extra = extra && maxPre >= ec;
+  }
+  if (n == 0)
+    return 0.0f;
+  const int extraBits = 2 + (extra ? 1 : 0);
+  int maxExp = std::numeric_limits<int>::min();
+  for (int i = 0; i < n; ++i)
+    maxExp = std::max(maxExp, terms[i].exp);
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    int shift = maxExp - terms[i].exp;
+    int64_t aligned = shift > 40 ? 0 : (terms[i].sig << extraBits) >> shift;
+    sum += terms[i].neg ? -aligned : aligned;
+  }
+  if (sum == 0)
+    return 0.0f;
+  // Exact in double (|sum| < 2^31); normalised toward zero.
+  double v = std::ldexp(static_cast<double>(sum), maxExp - 23 - extraBits);
+  float f = static_cast<float>(v);
+  if (std::isfinite(f) && std::fabs(static_cast<double>(f)) > std::fabs(v))
+    f = std::nextafter(f, 0.0f);
+  return f;
+}
+
 /// nvgpu.mma.sync m16n8k8, tf32 x tf32 + f32, per warp, with the PTX
 /// fragment layouts (groupID = lane / 4, tig = lane % 4):
 ///   A (16x8): a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
@@ -22,8 +122,8 @@ using namespace fusecc::sim::detail;
 ///   C/D (16x8): c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)
 /// The operands' low 13 mantissa bits are ignored (as the tensor cores do:
 /// only the top 19 bits are used; operands pre-rounded with
-/// cvt.rna.tf32.f32 already have them zero);
-/// the products are exact and summed in double, rounded once to f32.
+/// cvt.rna.tf32.f32 already have them zero); each D element is
+/// `tensorCoreStep` of its C and the 8 products.
 LogicalResult BlockExecutor::execMma(const Inst &inst,
                                      const std::vector<int> &lanes) {
   std::vector<int> count((nt + 31) / 32, 0);
@@ -39,7 +139,8 @@ LogicalResult BlockExecutor::execMma(const Inst &inst,
       return fail(inst, static_cast<int>(w * 32),
                   "nvgpu.mma.sync executed by " + std::to_string(count[w]) +
                       " of the 32 lanes of a warp");
-    double A[16][8], B[8][8], C[16][8];
+    double A[16][8], B[8][8];
+    float C[16][8];
     for (int lane = 0; lane < 32; ++lane) {
       int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
       A[g][t] = tf32(R(inst.in[0], l));
@@ -54,10 +155,7 @@ LogicalResult BlockExecutor::execMma(const Inst &inst,
       C[g + 8][2 * t + 1] = F(inst.in[9], l);
     }
     auto d = [&](int i, int j) {
-      double s = C[i][j];
-      for (int kk = 0; kk < 8; ++kk)
-        s += A[i][kk] * B[kk][j];
-      return fromF(static_cast<float>(s));
+      return fromF(tensorCoreStep(C[i][j], &A[i][0], &B[0][j], 1, 8));
     };
     for (int lane = 0; lane < 32; ++lane) {
       int l = static_cast<int>(w * 32) + lane, g = lane >> 2, t = lane & 3;
@@ -155,7 +253,8 @@ LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
 /// Without swizzle, K-major, element (i, k) of A (64x8, i = m) or B (Nx8,
 /// i = n) is the f32 at start + (k / 4) * LBO + (i / 8) * SBO + (i % 8) * 16
 /// + (k % 4) * 4 (8x16-byte core matrices). D[m][n] = (scale-d ? C[m][n] :
-/// 0) + sum_k A[m][k] * B[n][k], with operands and rounding as in execMma.
+/// 0) + sum_k A[m][k] * B[n][k], with operands and accumulation
+/// (`tensorCoreStep`) as in execMma.
 /// Accumulator fragment: lane l of warp w = (tid / 32) % 4 holds element
 /// 4j + q = D(16w + l/4 + 8(q/2), 8j + 2(l%4) + q%2).
 ///
@@ -234,12 +333,10 @@ LogicalResult BlockExecutor::execWgmma(const Inst &inst,
           int row = 16 * warp + lane / 4 + 8 * (q / 2);
           int col = 8 * j + 2 * (lane % 4) + q % 2;
           int e = 4 * j + q;
-          double s =
-              inst.pred ? static_cast<double>(F(inst.in[accBase + e], l)) : 0.0;
-          for (int kk = 0; kk < 8; ++kk)
-            s += a[static_cast<size_t>(row) * 8 + kk] *
-                 b[static_cast<size_t>(col) * 8 + kk];
-          R(inst.out[e], l) = fromF(static_cast<float>(s));
+          float c = inst.pred ? F(inst.in[accBase + e], l) : 0.0f;
+          R(inst.out[e], l) =
+              fromF(tensorCoreStep(c, &a[static_cast<size_t>(row) * 8],
+                                   &b[static_cast<size_t>(col) * 8], 1, 1));
         }
     }
     for (int64_t w : words) {
