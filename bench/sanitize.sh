@@ -10,7 +10,10 @@
 #   ~N blocks (FUSECC_SANITIZE_BLOCK_LIMIT, runtime/src/module.c) and the
 #   entry is launched once without a check (--launch-only): shared-memory
 #   hazards are within a block, and a full-size layer's 10^5 blocks take
-#   racecheck hours. The other tools always run whole grids with checks.
+#   racecheck hours. The other tools always run whole grids.
+#   SANITIZE_LAUNCH_ONLY=1: every tool launches each entry once without the
+#   float64 check (a layer whose reference plus the tool's shadow memory
+#   does not fit the GPU).
 #
 # Builds the runtime like gpu_check.sh, then runs bench/gpu_check.py (check
 # only, no timing) on every bundle of DIR (default out/bundles), one process
@@ -51,6 +54,7 @@ for tool in "${tools[@]}"; do
   [[ "$tool" == initcheck ]] && filter=()
   errors=0 failed=0 passed=0
   mode=(--no-time) limit=()
+  [[ -n "${SANITIZE_LAUNCH_ONLY:-}" ]] && mode=(--launch-only)
   if [[ "$tool" == racecheck && -n "${SANITIZE_BLOCK_LIMIT:-}" ]]; then
     mode=(--launch-only)
     limit=(env "FUSECC_SANITIZE_BLOCK_LIMIT=$SANITIZE_BLOCK_LIMIT")
