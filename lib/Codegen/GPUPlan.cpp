@@ -82,16 +82,20 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       // asynchronous 16-byte copies of 8 consecutive threads then fill one
       // 128-byte line (one shared-memory wavefront) rather than straddle
       // two (docs/perf.md section 84).
-      p.wsOffset = std::min<int64_t>(
+      // Split operands (tf32x3): the lo parts' areas follow the hi parts',
+      // on 128-byte lines too.
+      const int64_t parts = cfg.usesSplitTF32() ? 2 : 1;
+      const int64_t xsArea = std::min<int64_t>(
           llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride), 32),
           kSaturated);
-      p.stageElems = std::min<int64_t>(
+      const int64_t wsArea = std::min<int64_t>(
           llvm::alignTo(
-              saturatingAdd(
-                  p.wsOffset,
-                  saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride)),
-              32),
+              saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride), 32),
           kSaturated);
+      p.xsLoOffset = parts > 1 ? xsArea : 0;
+      p.wsOffset = saturatingMul(parts, xsArea);
+      p.wsLoOffset = parts > 1 ? saturatingAdd(p.wsOffset, wsArea) : 0;
+      p.stageElems = saturatingAdd(p.wsOffset, saturatingMul(parts, wsArea));
       p.numStages = 2;
     } else {
       p.xsStride = conflictFree(saturatingMul(p.stagedRows, p.inputSpan));
@@ -184,17 +188,18 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   p.imageElems =
       saturatingMul(saturatingMul(g.k[2], cfg.getCiChunk()), cfg.getTileC());
+  p.parts = cfg.usesSplitTF32() ? 2 : 1;
   p.totalElems = saturatingMul(
       saturatingMul(saturatingMul(saturatingMul(p.numCTiles, p.kd), p.kh),
                     p.numChunks),
-      p.imageElems);
+      saturatingMul(p.parts, p.imageElems));
   return p;
 }
 
 std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
                                                 TileConfigAttr cfg) {
   const ConvGeometry &g = a.geom;
-  if (!cfg.usesWgmma() || g.in[2] % 4 != 0)
+  if (!cfg.usesWgmma() || cfg.usesSplitTF32() || g.in[2] % 4 != 0)
     return std::nullopt;
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   LaunchPlan launch = LaunchPlan::get(a, cfg);

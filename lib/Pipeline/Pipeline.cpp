@@ -98,7 +98,7 @@ struct CodegenCLOptions {
       llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
   Opt<fusecc::IeeeTensorCores> ieeeTensorCores{
       "ieee-tensor-cores",
-      llvm::cl::desc("ieee convolutions on mma.sync tensor cores with split "
+      llvm::cl::desc("ieee convolutions on the tensor cores with split "
                      "operands (3xTF32, FP32-level accuracy)"),
       llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init(fusecc::IeeeTensorCores::Never),
@@ -202,7 +202,8 @@ struct FuseccPipelineOptions
       llvm::cl::init(fusecc::WgmmaChoice::Auto), fusecc::optionValues<fusecc::WgmmaChoice>()};
   Option<fusecc::IeeeTensorCores> ieeeTensorCores{
       *this, "ieee-tensor-cores",
-      llvm::cl::desc("ieee convolutions on mma.sync with split operands"),
+      llvm::cl::desc("ieee convolutions on the tensor cores with split "
+                     "operands"),
       llvm::cl::init(fusecc::IeeeTensorCores::Never),
       fusecc::optionValues<fusecc::IeeeTensorCores>()};
   Option<std::string> tuningFile{

@@ -3,6 +3,10 @@
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-cluster-c=1 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-cluster-c=2 --tile-merge-h=0 --tile-rows=2 --tile-wgmma-split=2 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-cluster-c=4 %s | FileCheck %s
+// Split operands (ieee, tf32x3) at the ieee bar: the 256-channel softmax
+// on wgmma, the others on mma.sync (half the wgmma accumulators fit no
+// row of their 72-position phases).
+// RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=fused %s | FileCheck %s --check-prefix=FUSED
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=ptx %s | FileCheck %s --check-prefix=PTX

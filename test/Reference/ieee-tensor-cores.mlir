@@ -17,12 +17,24 @@
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --chip=sm_90a %s | FileCheck %s
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-merge-h %s | FileCheck %s
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-rows=1 --tile-ci-chunk=8 %s | FileCheck %s
+// RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc %s --ieee-tensor-cores=always --emit=fused | FileCheck %s --check-prefix=TILE
+// RUN: fusecc %s --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=always --emit=fused | FileCheck %s --check-prefix=TILEWG
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s --check-prefix=TF32
 
-// Every convolution runs split (not the FMA fallback).
-// TILE-COUNT-9: precision = "tf32x3"
+// Every convolution runs split (not the FMA fallback); with wgmma all but
+// the grouped one on wgmma.
+// TILE-COUNT-9: precision = "tf32x3", mmaWarpsC
 // TILE-NOT: precision = "ieee"
+// TILEWG: "conv2d_s2_bias_gelu_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "conv3d_s1_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "conv3d_s2_dil2_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "groups2_k0" {{.*}}precision = "tf32x3", mmaWarpsC
+// TILEWG: "group_norm_silu_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "softmax_channels_k0" {{.*}}precision = "tf32x3", wgmmaN = 8
+// TILEWG: "cin40_mean4_k0" {{.*}}precision = "tf32x3", rows = 2, wgmmaN = 8
+// TILEWG: "cin256_k3_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "cin512_k3_mean4_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
 
 // Below 1e-6 (PASS alone says below 1e-5).
 // CHECK: @conv2d_s2_bias_gelu: PASS rel-L2 {{[0-9]\.[0-9]+e-0[7-9]}} {{.*}}(ieee)

@@ -4,6 +4,13 @@
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-ci-chunk=32 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-rows=8 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
+// The same kernels with split operands (ieee on wgmma, precision tf32x3:
+// hi and lo parts staged, three wgmma per step, each round's sums added in
+// f32) meet the ieee bar (1e-5), the packed-input graph staging its input
+// through registers.
+// RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
+// RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 --tile-merge-h=1 --tile-ci-chunk=8 %s | FileCheck %s
+// RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 --tile-ci-chunk=32 %s | FileCheck %s
 // Hopper wgmma kernels (the kernel builder's IR) run in the CPU simulator
 // against the float64 reference: descriptors, the two staging buffers, the
 // proxy fences and the wgmma groups are checked on every launch (races,

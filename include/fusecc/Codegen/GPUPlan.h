@@ -60,6 +60,12 @@ struct SharedMemoryPlan {
   /// and a weight chunk at `wsOffset`.
   int64_t stageElems = 0;
   int64_t xsOffset = 0, wsOffset = 0, statsOffset = 0, statsLen = 0;
+  /// Split-operand wgmma kernels (precision tf32x3) stage each operand
+  /// twice, as its TF32 hi and lo parts (the tensor cores read both from
+  /// shared memory): the lo input chunk at `xsLoOffset`, laid out as the
+  /// one at `xsOffset`, and the lo weight chunk at `wsLoOffset`, as the one
+  /// at `wsOffset`. 0 elsewhere.
+  int64_t xsLoOffset = 0, wsLoOffset = 0;
   /// Statistics arrays per reduction, `statsLen` each: two (mean or max,
   /// then 1 / sum or 1 / std), or in a cluster of C blocks 2 C + 1: the
   /// partial max of each block, the partial sum of each block (every block
@@ -91,9 +97,12 @@ struct LaunchPlan {
 /// ciChunk / 4 planes x tileC channels x 4 input channels, TF32-rounded,
 /// zeros past the tensor), so the main kernel copies each round's weights
 /// as contiguous 16-byte asynchronous copies.
+/// Split-operand kernels (tf32x3) store two images per round, the TF32 hi
+/// parts of the weights and then their lo parts.
 struct WeightPackPlan {
   int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
   int64_t imageElems = 0; ///< One round image: kw x ciChunk x tileC.
+  int64_t parts = 1;      ///< Images per round: 1, or 2 (hi, lo) split.
   int64_t totalElems = 0;
   /// The plan of a wgmma kernel; std::nullopt for the other paths.
   static std::optional<WeightPackPlan> get(const KernelAnalysis &a,
@@ -105,7 +114,9 @@ struct WeightPackPlan {
 /// [padL + W + padR columns][4 channels], TF32-rounded, zero outside the
 /// input, so that a round's staged rows are contiguous 16-byte runs
 /// (asynchronous copies, no transpose or rounding in the main kernel).
-/// Used where the extra pass is at most 20% of the output's traffic.
+/// Used where the extra pass is at most 20% of the output's traffic, and
+/// not by split-operand (tf32x3) kernels, which split the input as they
+/// stage it through registers.
 struct InputPackPlan {
   int64_t numChunks = 0, groups = 0, padL = 0, width = 0;
   int64_t totalElems = 0;

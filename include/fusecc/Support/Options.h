@@ -260,10 +260,11 @@ inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
 
 //===----------------------------------------------------------------------===//
 // IeeeTensorCores: where fuse-tile-kernels{ieee-tensor-cores} runs ieee
-// convolutions on the tensor cores with split operands (3xTF32: each f32
-// operand as hi = rna_tf32(a) plus lo = rna_tf32(a - hi), three products
-// per step; `#fuse.tile<... precision = "tf32x3">`), keeping FP32
-// accuracy (~2^-21 relative per product).
+// convolutions on the tensor cores (mma.sync, or wgmma where the pass's
+// wgmma mode takes it) with split operands (3xTF32: each f32 operand as
+// hi = rna_tf32(a) plus lo = rna_tf32(a - hi), three products per step;
+// `#fuse.tile<... precision = "tf32x3">`), keeping FP32 accuracy (~2^-21
+// relative per product).
 //===----------------------------------------------------------------------===//
 
 enum class IeeeTensorCores { Never, Auto, Always };
@@ -271,10 +272,10 @@ enum class IeeeTensorCores { Never, Auto, Always };
 inline constexpr OptionSpelling<IeeeTensorCores> kIeeeTensorCoresSpellings[] = {
     {IeeeTensorCores::Never, "never", "FP32 FMA only (default)"},
     {IeeeTensorCores::Auto, "auto",
-     "split-operand mma.sync where the tensor-core tiling fits and the "
+     "split-operand tensor cores where a tensor-core tiling fits and the "
      "grid has at least 132 blocks (one H100 wave), else FP32 FMA"},
     {IeeeTensorCores::Always, "always",
-     "split-operand mma.sync wherever the tensor-core tiling fits"},
+     "split-operand tensor cores wherever a tensor-core tiling fits"},
 };
 FUSECC_OPTION_SPELLINGS(IeeeTensorCores, kIeeeTensorCoresSpellings)
 

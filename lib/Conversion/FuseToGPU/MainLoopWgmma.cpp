@@ -5,6 +5,9 @@
 // shared memory through matrix descriptors, K-major without swizzle) for
 // every valid (W tap, W phase, row), straight-line. Round q + 1 is staged
 // into the other of two buffers while the tensor cores read round q.
+// Split-operand kernels (precision tf32x3) stage the TF32 hi and lo parts
+// of both operands and issue three wgmma per step (3xTF32) into fresh
+// accumulators per round, which are added to the running sums in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +49,13 @@ static Value wgmmaDescriptor(EmitContext &cx, Value wordOffset,
 }
 
 /// Issues the wgmma.mma_async of one staged round for this warpgroup.
+/// With `started` (split operands), the round's first wgmma into each
+/// accumulator ignores its input (scale-d = 0: the round starts from zero)
+/// and `started` says which accumulators the round wrote.
 static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
                                           ArrayRef<Value> accIn, Value buf,
-                                          Value hValid) {
+                                          Value hValid,
+                                          SmallVectorImpl<bool> *started) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
@@ -73,42 +80,61 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
   // warpgroup. No branch or loop around a wgmma, so ptxas keeps them
   // asynchronous. Consecutive instructions go to different accumulators.
   (void)hValid;
+  // Split-operand kernels (tf32x3) read the lo parts from their own areas,
+  // a constant offset from the hi parts; each (tap, phase, row) takes three
+  // wgmma, the small products first: a_lo b_hi, a_hi b_lo, a_hi b_hi, each
+  // term issued for all accumulators before the next.
+  const bool splitTF32 = cfg.usesSplitTF32();
+  const int64_t aLoShift = smemPlan.wsLoOffset - smemPlan.wsOffset;
+  const int64_t bLoShift = smemPlan.xsLoOffset - smemPlan.xsOffset;
+  struct Term {
+    bool aLo, bLo;
+  };
+  const SmallVector<Term, 3> terms =
+      splitTF32
+          ? SmallVector<Term, 3>{{true, false}, {false, true}, {false, false}}
+          : SmallVector<Term, 3>{{false, false}};
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
     for (int64_t ha = 0; ha < hT; ++ha) {
       // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
       const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
       for (int64_t t = 0; t < kw; ++t) {
-        Value descA =
-            wgmmaDescriptor(cx,
-                            b.add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
-                                             2 * ks * smemPlan.wsPlaneStride),
-                            aLbo, sbo);
-        for (int64_t p = 0; p < sw; ++p) {
-          // Positions ow0 + p + sw * j: tap t is valid iff t * dw = p + pw
-          // (mod sw); position 0 then reads staged column
-          // (ow0 + p + pw - t * dw) / sw - iwMin.
-          if (((p + pw - t * dw) % sw + sw) % sw != 0)
-            continue;
-          Value col0 = b.sub(b.add(b.divu(cx.ow0, sw), (p + pw - t * dw) / sw),
-                             cx.iwMin);
-          for (int64_t i = 0; i < ownRows; ++i) {
-            Value row = b.add(cx.wgRowSplit, i * split);
-            Value descB = wgmmaDescriptor(
-                cx,
-                b.add(b.add(bBase,
-                            b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
-                                  b.mul(col0, 4))),
-                      2 * ks * smemPlan.xsPlaneStride),
-                bLbo, sbo);
-            Value &accum = acc[p * ownRows + i];
-            accum = NVVM::WgmmaMmaAsyncOp::create(
-                b, wgmmaAccType(cx, p), accum, descA, descB,
-                NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.phaseN(p), 8),
-                NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32,
-                NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-                NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-                NVVM::MMALayout::row, NVVM::MMALayout::col,
-                NVVM::MMAIntOverflowAttr());
+        Value aAddr = b.add(aChan, (ha * kw + t) * smemPlan.wsTapStride +
+                                       2 * ks * smemPlan.wsPlaneStride);
+        for (Term term : terms) {
+          Value descA = wgmmaDescriptor(
+              cx, term.aLo ? b.add(aAddr, aLoShift) : aAddr, aLbo, sbo);
+          for (int64_t p = 0; p < sw; ++p) {
+            // Positions ow0 + p + sw * j: tap t is valid iff t * dw = p +
+            // pw (mod sw); position 0 then reads staged column
+            // (ow0 + p + pw - t * dw) / sw - iwMin.
+            if (((p + pw - t * dw) % sw + sw) % sw != 0)
+              continue;
+            Value col0 = b.sub(
+                b.add(b.divu(cx.ow0, sw), (p + pw - t * dw) / sw), cx.iwMin);
+            for (int64_t i = 0; i < ownRows; ++i) {
+              Value row = b.add(cx.wgRowSplit, i * split);
+              Value bAddr = b.add(
+                  b.add(bBase,
+                        b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
+                              b.mul(col0, 4))),
+                  2 * ks * smemPlan.xsPlaneStride);
+              Value descB = wgmmaDescriptor(
+                  cx, term.bLo ? b.add(bAddr, bLoShift) : bAddr, bLbo, sbo);
+              Value &accum = acc[p * ownRows + i];
+              NVVM::WGMMAScaleOut scaleD = NVVM::WGMMAScaleOut::one;
+              if (started && !(*started)[p * ownRows + i]) {
+                scaleD = NVVM::WGMMAScaleOut::zero;
+                (*started)[p * ownRows + i] = true;
+              }
+              accum = NVVM::WgmmaMmaAsyncOp::create(
+                  b, wgmmaAccType(cx, p), accum, descA, descB,
+                  NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.phaseN(p), 8),
+                  NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32,
+                  NVVM::WGMMATypes::f32, scaleD, NVVM::WGMMAScaleIn::one,
+                  NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+                  NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+            }
           }
         }
       }
@@ -175,6 +201,7 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   }
   // Accumulators: one struct per (W phase, owned row), zero.
   const int64_t phases = sw, ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
+  const bool splitTF32 = cfg.usesSplitTF32();
   SmallVector<Value> init;
   for (int64_t p = 0; p < phases; ++p) {
     Value zero = LLVM::UndefOp::create(b, wgmmaAccType(cx, p));
@@ -208,9 +235,21 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     gpu::BarrierOp::create(b);
     NVVM::WgmmaFenceAlignedOp::create(b);
     auto iterArgs = loop.getRegionIterArgs();
-    SmallVector<Value> acc =
-        issueRoundWgmma(cx, SmallVector<Value>(iterArgs.take_front(numAcc)),
-                        buf, emitDecodeRound(cx, q).hValid);
+    SmallVector<Value> running(iterArgs.take_front(numAcc));
+    // Split operands: the round's products go to fresh accumulators (the
+    // tensor cores truncate as they accumulate; over a whole K that bias
+    // reached 1e-5 with mma.sync on the H100, docs/perf.md 95), added to
+    // the running sums with IEEE f32 adds once the round is done.
+    SmallVector<bool> started;
+    SmallVector<Value> fresh;
+    if (splitTF32) {
+      started.assign(numAcc, false);
+      for (int64_t p = 0; p < phases; ++p)
+        fresh.append(ownRows, LLVM::UndefOp::create(b, wgmmaAccType(cx, p)));
+    }
+    SmallVector<Value> acc = issueRoundWgmma(cx, splitTF32 ? fresh : running,
+                                             buf, emitDecodeRound(cx, q).hValid,
+                                             splitTF32 ? &started : nullptr);
     RawInputs carried;
     if (pipelined) {
       const size_t n = (iterArgs.size() - numAcc) / 2;
@@ -255,14 +294,33 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
                                                                 ValueRange{})});
       group = more.getResult(0);
     }
-    if (pipelined) {
-      RawInputs ahead = emitLoadRoundInputsIf(
+    RawInputs ahead;
+    if (pipelined)
+      ahead = emitLoadRoundInputsIf(
           cx, b.cmp(arith::CmpIPredicate::slt, b.add(q, 2), rounds),
           b.add(q, 2), inputIters);
-      llvm::append_range(acc, ahead.values);
-      llvm::append_range(acc, ahead.valid);
-    }
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    if (splitTF32) {
+      // running += the round's sums (accumulators the round did not write,
+      // W phases without a valid tap, keep their value).
+      for (int64_t k = 0; k < numAcc; ++k) {
+        if (!started[k])
+          continue;
+        Value sum = running[k];
+        for (int64_t e = 0; e < cx.phaseN(k / ownRows) / 2; ++e) {
+          Value x = LLVM::ExtractValueOp::create(b, sum, e);
+          Value y = LLVM::ExtractValueOp::create(b, acc[k], e);
+          Value add = arith::AddFOp::create(b, x, y);
+          sum = LLVM::InsertValueOp::create(b, sum, add, e);
+        }
+        acc[k] = sum;
+      }
+      for (int64_t k = 0; k < numAcc; ++k)
+        if (!started[k])
+          acc[k] = running[k];
+    }
+    llvm::append_range(acc, ahead.values);
+    llvm::append_range(acc, ahead.valid);
     emitCompleteStaging(cx, group);
     scf::YieldOp::create(b, acc);
   }

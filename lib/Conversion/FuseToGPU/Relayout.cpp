@@ -4,7 +4,8 @@
 // asynchronous copies of exact round images. Two small kernels, launched
 // before it on the same stream, write those images once per call: the
 // weights (`WeightPackPlan`) and, where it pays, the input
-// (`InputPackPlan`), TF32-rounded and zero-padded.
+// (`InputPackPlan`), TF32-rounded and zero-padded (split-operand kernels:
+// the weights' TF32 hi and lo parts, two images per round).
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,9 +93,11 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   };
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
   // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl, tap t.
+  // Split-operand kernels store a round's hi image, then its lo image.
   Value rest = idx;
   Value j = split(rest, 4), cl = split(rest, cfg.getTileC());
   Value kg = split(rest, cfg.getCiChunk() / 4), t = split(rest, g.k[2]);
+  Value part = pack->parts > 1 ? split(rest, pack->parts) : Value();
   Value chunk = split(rest, pack->numChunks), th = split(rest, pack->kh);
   Value td = split(rest, pack->kd), ct = rest;
   auto addI = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y); };
@@ -122,8 +125,17 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   Value tf32 = NVVM::ConvertFloatToTF32Op::create(
       b, b.getI32Type(), v,
       NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
-  memref::StoreOp::create(b, arith::BitcastOp::create(b, f32, tf32),
-                          func.getArgument(1), ValueRange{idx});
+  Value stored = arith::BitcastOp::create(b, f32, tf32);
+  if (part) {
+    // The lo part: the rest, rounded to TF32 too (3xTF32).
+    Value restBits = NVVM::ConvertFloatToTF32Op::create(
+        b, b.getI32Type(), arith::SubFOp::create(b, v, stored),
+        NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
+    Value lo = arith::BitcastOp::create(b, f32, restBits);
+    Value isLo = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, part, c(0));
+    stored = arith::SelectOp::create(b, isLo, lo, stored);
+  }
+  memref::StoreOp::create(b, stored, func.getArgument(1), ValueRange{idx});
   return func;
 }
 

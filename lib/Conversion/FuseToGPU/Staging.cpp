@@ -225,10 +225,13 @@ static ItemCoords itemCoords(EmitContext &cx, const InputItems &items,
 int64_t emit::inputBatch(const EmitContext &cx) {
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
-  // The staged values of an item take 16 registers beside the accumulators.
+  // The staged values of an item take 16 registers beside the accumulators
+  // (two sets with split operands: the running sums and the round's).
   int64_t accRegs = 0;
   for (int64_t p = 0; p < g.stride[2]; ++p)
     accRegs += (cfg.getRows() / cfg.getWgmmaRowSplit()) * cx.phaseN(p) / 2;
+  if (cfg.usesSplitTF32())
+    accRegs *= 2;
   return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
 }
 
@@ -338,9 +341,12 @@ void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
                              b.mul(xq, 16)),
                        b.add(buf, smemPlan.xsOffset));
     const int64_t at = (it - first) * items.perItem;
+    // Split-operand kernels store the TF32 hi parts here and the lo parts
+    // at the same place of the lo area.
+    const bool split = cx.cfg.usesSplitTF32();
     // Column j of the item: its 4 channels, TF32-rounded, one 16-byte store.
     for (int64_t j = 0; j < 4; ++j) {
-      SmallVector<Value, 4> rounded;
+      SmallVector<Value, 4> rounded, lo;
       for (int64_t ci = 0; ci < 4; ++ci) {
         Value v, ok;
         if (smemPlan.vectorInput) {
@@ -350,11 +356,24 @@ void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
           v = raw.values[at + 4 * ci + j];
           ok = raw.valid[at + 4 * ci + j];
         }
-        rounded.push_back(
-            emitRoundOperand(cx, arith::SelectOp::create(b, ok, v, b.f(0.0))));
+        Value x = arith::SelectOp::create(b, ok, v, b.f(0.0));
+        if (split) {
+          SplitTF32 parts = emitSplitTF32(b, x);
+          rounded.push_back(parts.hi);
+          lo.push_back(parts.lo);
+          continue;
+        }
+        rounded.push_back(emitRoundOperand(cx, x));
       }
       Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
       vector::StoreOp::create(b, v, cx.smem, ValueRange{b.add(base, 4 * j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      if (!split)
+        continue;
+      Value loV = vector::FromElementsOp::create(b, v4Ty, lo);
+      Value loAddr =
+          b.add(b.add(base, 4 * j), smemPlan.xsLoOffset - smemPlan.xsOffset);
+      vector::StoreOp::create(b, loV, cx.smem, ValueRange{loAddr},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     }
   }
@@ -464,15 +483,20 @@ Value emit::emitCopyRoundWeights(EmitContext &cx, Value q, Value buf,
   Round r = emitDecodeRound(cx, q);
   const int64_t hT = smemPlan.hTapsPerRound, nthreads = launch.threads;
   const int64_t perImage = cx.pack->imageElems / 4; // 16-byte copies
-  const int64_t total = hT * perImage;
+  // Split-operand kernels copy the hi images of the round's taps to the
+  // weight area and their lo images to the lo weight area.
+  const int64_t parts = cx.pack->parts, perPart = hT * perImage;
+  const int64_t total = parts * perPart;
   Value ct = b.divu(cx.co0, cfg.getTileC());
   Value chunk = b.divu(r.ci0, cfg.getCiChunk());
   auto v4 = b.getIndexAttr(4);
   SmallVector<Value> tokens;
   for (int64_t it = 0; it * nthreads < total; ++it) {
     Value e = b.add(cx.tid, it * nthreads);
-    Value ha = hT > 1 ? b.divu(e, perImage) : b.c(0);
-    Value within = hT > 1 ? b.remu(e, perImage) : e;
+    Value part = parts > 1 ? b.divu(e, perPart) : Value();
+    Value inPart = parts > 1 ? b.remu(e, perPart) : e;
+    Value ha = hT > 1 ? b.divu(inPart, perImage) : b.c(0);
+    Value within = hT > 1 ? b.remu(inPart, perImage) : inPart;
     // Taps past the round's valid ones (merged h taps) are zero-filled.
     Value ok =
         hT > 1 ? b.andI(live, b.cmp(arith::CmpIPredicate::ult, ha, r.hValid))
@@ -484,10 +508,15 @@ Value emit::emitCopyRoundWeights(EmitContext &cx, Value q, Value buf,
         b.mul(b.add(b.mul(b.add(b.mul(ct, cx.pack->kd), td), cx.pack->kh), th),
               cx.pack->numChunks),
         arith::SelectOp::create(b, ok, chunk, b.c(0)));
+    if (part)
+      image = b.add(b.mul(image, parts), part);
     Value src = b.add(b.mul(image, cx.pack->imageElems), b.mul(within, 4));
     // The smem image of tap `ha` starts ha x kw x wsTapStride = ha x
-    // imageElems into the weight area.
-    Value dst = b.add(b.add(buf, smemPlan.wsOffset), b.mul(e, 4));
+    // imageElems into the weight area (or the lo weight area).
+    Value area = b.add(buf, smemPlan.wsOffset);
+    if (part)
+      area = b.add(area, b.mul(part, smemPlan.wsLoOffset - smemPlan.wsOffset));
+    Value dst = b.add(area, b.mul(inPart, 4));
     Value srcElems = arith::SelectOp::create(b, ok, b.c(4), b.c(0));
     auto copy = [&] {
       return nvgpu::DeviceAsyncCopyOp::create(b, cx.smem, ValueRange{dst},

@@ -7,6 +7,48 @@
 // (an ieee graph), as in FMA kernels.
 
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=always},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
+// RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=always wgmma=always},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=WG
+
+// On wgmma (sm_90a) the tensor cores read both operands from shared
+// memory, so both parts are staged: the weight re-layout writes a hi and a
+// lo image per round (element = lo where the image digit says so), the
+// input is split as it is staged (hi and lo 16-byte stores, the lo area a
+// constant offset further), and each round's wgmma start from zero
+// (scale-d 0 on an accumulator's first) and go to the running sums with
+// f32 adds after the round's wait.
+// WG-LABEL: gpu.func @bias1d_k0(
+// WG: scf.for
+// WG: nvvm.wgmma.fence.aligned
+// WG: nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
+// WG-NOT: D[<f32>, <zero>]
+// WG-COUNT-8: D[<f32>, <one>]
+// WG-NOT: nvvm.wgmma.mma_async
+// WG: nvvm.wgmma.commit.group.sync.aligned
+// WG: %[[HI_I:.*]] = nvvm.convert.float.to.tf32 %[[X:.*]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// WG-NEXT: %[[HI:.*]] = arith.bitcast %[[HI_I]] : i32 to f32
+// WG-NEXT: %[[REST:.*]] = arith.subf %[[X]], %[[HI]] : f32
+// WG-NEXT: %[[LO_I:.*]] = nvvm.convert.float.to.tf32 %[[REST]]
+// WG-NEXT: %[[LO:.*]] = arith.bitcast %[[LO_I]] : i32 to f32
+// WG: %[[HIV:.*]] = vector.from_elements %[[HI]], {{.*}} : vector<4xf32>
+// WG-NEXT: vector.store %[[HIV]], %{{.*}}[%[[AT:.*]]] {alignment = 16 : i64}
+// WG-NEXT: %[[LOV:.*]] = vector.from_elements %[[LO]], {{.*}} : vector<4xf32>
+// WG: %[[LOAT:.*]] = arith.addi %[[AT]], %c{{[0-9_]+}} : index
+// WG-NEXT: vector.store %[[LOV]], %{{.*}}[%[[LOAT]]] {alignment = 16 : i64}
+// WG: nvvm.wgmma.wait.group.sync.aligned 0
+// WG-NEXT: %[[S:.*]] = llvm.extractvalue %[[SUM0:.*]][0]
+// WG-NEXT: %[[P:.*]] = llvm.extractvalue %[[ROUND:.*]][0]
+// WG-NEXT: %[[ADD:.*]] = arith.addf %[[S]], %[[P]] : f32
+// WG-NEXT: llvm.insertvalue %[[ADD]], %[[SUM0]][0]
+// WG-LABEL: gpu.func @bias1d_k0_wpack(
+// WG: %[[W:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// WG-NEXT: %[[WHI_I:.*]] = nvvm.convert.float.to.tf32 %[[W]]
+// WG-NEXT: %[[WHI:.*]] = arith.bitcast %[[WHI_I]] : i32 to f32
+// WG-NEXT: %[[WREST:.*]] = arith.subf %[[W]], %[[WHI]] : f32
+// WG-NEXT: %[[WLO_I:.*]] = nvvm.convert.float.to.tf32 %[[WREST]]
+// WG-NEXT: %[[WLO:.*]] = arith.bitcast %[[WLO_I]] : i32 to f32
+// WG: %[[ISLO:.*]] = arith.cmpi ne, %{{.*}}, %c0{{.*}} : index
+// WG-NEXT: %[[OUT:.*]] = arith.select %[[ISLO]], %[[WLO]], %[[WHI]] : f32
+// WG-NEXT: memref.store %[[OUT]]
 
 // CHECK-LABEL: gpu.func @bias1d_k0
 // Staging: stores only, nothing rounded.

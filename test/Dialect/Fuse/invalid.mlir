@@ -678,16 +678,9 @@ func.func @tile_mma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, 
 
 // -----
 
-// Split-operand tensor cores (ieee on mma.sync) without mma.sync tiles.
-// expected-error@+1 {{precision "tf32x3" needs mma.sync tiles}}
+// Split-operand tensor cores (ieee on mma.sync or wgmma) without them.
+// expected-error@+1 {{precision "tf32x3" needs the tensor-core path}}
 func.func @tile_split_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32x3">} {
-  return
-}
-
-// -----
-
-// expected-error@+1 {{precision "tf32x3" needs mma.sync tiles}}
-func.func @tile_split_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
@@ -728,7 +721,7 @@ func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC =
 
 // -----
 
-// expected-error@+1 {{wgmma needs precision "tf32"}}
+// expected-error@+1 {{wgmma needs precision "tf32" or "tf32x3"}}
 func.func @tile_wgmma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "ieee", wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }

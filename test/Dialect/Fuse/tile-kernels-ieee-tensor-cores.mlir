@@ -1,12 +1,15 @@
 // fuse-tile-kernels{ieee-tensor-cores} (fusecc --ieee-tensor-cores): ieee
-// convolutions on mma.sync with split operands (3xTF32). The kernel gets
-// the tf32 mma.sync tiling with precision = "tf32x3" (FP32-level accuracy:
-// operands staged in f32, split into TF32 hi + lo in registers, three MMAs
-// per step); the graph stays ieee. never (default): FP32 FMA; always:
-// wherever the mma.sync tiling fits; auto: where it fits and the grid has
-// at least 132 blocks (one H100 wave). Kernels it does not fit (channel
-// groups that are not multiples of 16) keep the FMA config in every mode,
-// and tf32 graphs ignore the option.
+// convolutions on the tensor cores with split operands (3xTF32). The
+// kernel gets a tf32 tiling with precision = "tf32x3" (FP32-level
+// accuracy: each operand split into TF32 hi + lo, three MMAs per step);
+// the graph stays ieee. never (default): FP32 FMA; always: wherever a
+// tensor-core tiling fits; auto: where it fits and the grid has at least
+// 132 blocks (one H100 wave). On sm_90a the wgmma tiling is taken as for
+// tf32 (where it fits and, by default, its grid fills an H100 once), with
+// half the accumulators per thread (a round's sums are kept apart); else
+// the mma.sync tiling of tf32, unchanged. Kernels no tensor-core tiling
+// fits (channel groups that are not multiples of 16) keep the FMA config
+// in every mode, and tf32 graphs ignore the option.
 
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=NEVER
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never}))' | FileCheck %s --check-prefix=NEVER
@@ -14,7 +17,10 @@
 // RUN: fusecc %s --ieee-tensor-cores=never --emit=fused | FileCheck %s --check-prefix=NEVER
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee ieee-tensor-cores=always}))' | FileCheck %s --check-prefix=ALWAYS
 // RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --emit=fused | FileCheck %s --check-prefix=ALWAYS
-// RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=ALWAYS
+// RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=never --emit=fused | FileCheck %s --check-prefix=ALWAYS
+// RUN: fusecc %s --ieee-tensor-cores=always --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=HOPPER
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=always wgmma=fills-grid}))' | FileCheck %s --check-prefix=HOPPER
+// RUN: fusecc %s --ieee-tensor-cores=auto --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=HOPPERAUTO
 // RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_80 --emit=fused | FileCheck %s --check-prefix=ALWAYS
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=auto}))' | FileCheck %s --check-prefix=AUTO
 // RUN: fusecc %s --ieee-tensor-cores=auto --emit=fused | FileCheck %s --check-prefix=AUTO
@@ -48,6 +54,13 @@
 // PIPELINE-LABEL: gpu.func @below_wave_k0
 // PIPELINE-NOT: nvgpu.mma.sync
 // PIPELINE: gpu.return
+// On sm_90a: wgmma, one row (2 phases x 32 positions / 2 = 32
+// accumulators per row, two sets; tf32 takes 2 rows), 16 input channels
+// per round.
+// HOPPER-LABEL: fuse.kernel "big_k0"
+// HOPPER-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPERAUTO-LABEL: fuse.kernel "big_k0"
+// HOPPERAUTO-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
 // ROWS2-LABEL: fuse.kernel "big_k0"
 // ROWS2-SAME: precision = "tf32x3", {{.*}}rows = 2>
 // TF32-LABEL: fuse.kernel "big_k0"
@@ -61,13 +74,19 @@ func.func @big(%x: tensor<8x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tens
 
 // -----
 
-// The same layer at 4 samples: 128 blocks, under one wave: FMA in auto mode.
+// The same layer at 4 samples: 128 blocks of the mma.sync tiling, under
+// one wave: FMA in auto mode. The one-row wgmma tiling has 512 blocks: on
+// sm_90a, wgmma in auto mode too.
 // NEVER-LABEL: fuse.kernel "below_wave_k0"
 // NEVER-SAME: precision = "ieee">
 // ALWAYS-LABEL: fuse.kernel "below_wave_k0"
 // ALWAYS-SAME: precision = "tf32x3", mmaWarpsC = 2
 // AUTO-LABEL: fuse.kernel "below_wave_k0"
 // AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
+// HOPPER-LABEL: fuse.kernel "below_wave_k0"
+// HOPPER-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPERAUTO-LABEL: fuse.kernel "below_wave_k0"
+// HOPPERAUTO-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
 func.func @below_wave(%x: tensor<4x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tensor<4x64x8x16x64xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -77,13 +96,18 @@ func.func @below_wave(%x: tensor<4x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) 
 
 // -----
 
-// A small 2-D layer with a bias and relu (4 blocks): split only when forced.
+// A small 2-D layer with a bias and relu (4 blocks): split only when forced,
+// on mma.sync (its wgmma grid does not fill an H100).
 // NEVER-LABEL: fuse.kernel "small_k0"
 // NEVER-SAME: precision = "ieee">
 // ALWAYS-LABEL: fuse.kernel "small_k0"
 // ALWAYS-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
 // AUTO-LABEL: fuse.kernel "small_k0"
 // AUTO-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 8, chanPerThread = 4, ciChunk = 16, precision = "ieee">
+// HOPPER-LABEL: fuse.kernel "small_k0"
+// HOPPER-SAME: precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// HOPPERAUTO-LABEL: fuse.kernel "small_k0"
+// HOPPERAUTO-SAME: precision = "ieee">
 func.func @small(%x: tensor<1x16x8x8xf32>, %w: tensor<16x32x3x3xf32>, %b: tensor<32xf32>) -> tensor<1x32x16x16xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
@@ -101,6 +125,8 @@ func.func @small(%x: tensor<1x16x8x8xf32>, %w: tensor<16x32x3x3xf32>, %b: tensor
 // ALWAYS-SAME: #fuse.tile<tileW = 18, tileC = 3, threadsW = 18, threadsC = 3, chanPerThread = 1, ciChunk = 2, precision = "ieee">
 // AUTO-LABEL: fuse.kernel "groups_k0"
 // AUTO-SAME: precision = "ieee">
+// HOPPER-LABEL: fuse.kernel "groups_k0"
+// HOPPER-SAME: precision = "ieee">
 func.func @groups(%x: tensor<1x4x2x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x5x14xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 3, 3>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 2 : i64}

@@ -53,15 +53,16 @@ LogicalResult TileConfigAttr::verify(
                        << precision << "\"";
   bool anyMma = mmaWarpsC || mmaWarpsW || mmaTilesC || mmaTilesW;
   bool anyWgmma = wgmmaN || wgmmaGroups;
-  if (split && !anyMma)
+  if (split && !anyMma && !anyWgmma)
     return emitError() << "precision \"" << TileConfigAttr::kSplitTF32
-                       << "\" needs mma.sync tiles";
+                       << "\" needs the tensor-core path";
   if (anyMma && anyWgmma)
     return emitError() << "a tile config uses either mma.sync tiles or wgmma, "
                           "not both";
   if (anyWgmma) {
-    if (precision != "tf32")
-      return emitError() << "wgmma needs precision \"tf32\"";
+    if (precision != "tf32" && !split)
+      return emitError() << "wgmma needs precision \"tf32\" or \""
+                         << TileConfigAttr::kSplitTF32 << "\"";
     if (wgmmaN <= 0 || wgmmaN % 8 != 0 || wgmmaN > 256)
       return emitError() << "wgmmaN must be a multiple of 8 in [8, 256], got "
                          << wgmmaN;

@@ -233,12 +233,15 @@ constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 /// memory). A channel softmax's channels are split over a cluster of
 /// `clusterC` blocks (`forcedCluster`; 0: the cost model's choice). Returns
 /// a null attribute when the kernel does not fit (grouped convolutions,
-/// rows longer than 256 positions per phase).
+/// rows longer than 256 positions per phase). `precision` is "tf32", or
+/// "tf32x3" for split operands (the same search, with half the
+/// accumulators per thread: a round's sums are kept apart; the hi and lo
+/// parts of both operands double the staging buffers).
 TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
-                                 int64_t maxTileW, int64_t forcedRows,
-                                 int64_t forcedCiChunk, int64_t forcedTileC,
-                                 int64_t forcedSplit, int64_t mergeH,
-                                 int64_t forcedCluster) {
+                                 StringRef precision, int64_t maxTileW,
+                                 int64_t forcedRows, int64_t forcedCiChunk,
+                                 int64_t forcedTileC, int64_t forcedSplit,
+                                 int64_t mergeH, int64_t forcedCluster) {
   const ConvGeometry &g = a.geom;
   if (g.groups != 1)
     return {};
@@ -255,13 +258,13 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // combines their statistics, stage half the weight bytes per output and
     // half the rounds: kb2_91 -3 to -5% (docs/perf.md section 76).
     TileConfigAttr one =
-        chooseWgmmaConfig(kernel, a, maxTileW, forcedRows, forcedCiChunk,
-                          forcedTileC, forcedSplit, mergeH, 1);
+        chooseWgmmaConfig(kernel, a, precision, maxTileW, forcedRows,
+                          forcedCiChunk, forcedTileC, forcedSplit, mergeH, 1);
     if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
         !forcedSplit)
       if (TileConfigAttr two = chooseWgmmaConfig(
-              kernel, a, maxTileW, /*forcedRows=*/2, forcedCiChunk, forcedTileC,
-              /*forcedSplit=*/2, /*mergeH=*/1, 2))
+              kernel, a, precision, maxTileW, /*forcedRows=*/2, forcedCiChunk,
+              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
         return two;
     return one;
   }
@@ -315,9 +318,12 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // Rows given explicitly (a tuning variant) may use the larger
       // budget of a single-warpgroup block: at 128 threads even 255
       // registers leave two blocks per SM.
-      const int64_t budget = forcedRows && threads == 128
-                                 ? kMaxWgmmaAccumulatorsForced
-                                 : kMaxWgmmaAccumulators;
+      // Split operands (tf32x3) keep each round's sums in a second set of
+      // accumulators: half the budget each.
+      const int64_t budget =
+          (forcedRows && threads == 128 ? kMaxWgmmaAccumulatorsForced
+                                        : kMaxWgmmaAccumulators) /
+          (precision == TileConfigAttr::kSplitTF32 ? 2 : 1);
       if (threads > 1024 || sw * (rows / split) * N / 2 > budget)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
@@ -336,9 +342,9 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         TileConfigAttr cfg = TileConfigAttr::getChecked(
             [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * N,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-            /*chanPerThread=*/int64_t{1}, ciChunk, StringRef("tf32"),
-            int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N,
-            groups, clusterC);
+            /*chanPerThread=*/int64_t{1}, ciChunk, precision, int64_t{0},
+            int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N, groups,
+            clusterC);
         if (!cfg)
           return {};
         if (SharedMemoryPlan::get(a, cfg).bytes() <= kMaxSharedBytes)
@@ -634,36 +640,38 @@ struct TileKernelsPass
           return WalkResult::interrupt();
       }
       FailureOr<TileConfigAttr> cfg = failure();
+      // The tensor cores run tf32 kernels, and ieee ones with split
+      // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
+      // they fit (always) or where they fit and the grid fills an H100
+      // once (auto); else FP32 FMA.
+      const bool splitTF32 = !tf32 && ieeeTensorCores != IeeeTensorCores::Never;
+      const StringRef tensorPrecision =
+          tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
+      auto gridAllows = [&](TileConfigAttr c) {
+        return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
+               LaunchPlan::get(*a, c).gridX >= kSplitTF32MinBlocks;
+      };
       // wgmma where the chip has it, unless a measurement chose mma.sync;
       // by default only for grids of at least one wave (below that the
       // weight re-layout's launch and workspace are not paid back: the
       // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
       // mma.sync, docs/perf.md 56).
-      if (tf32 && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
+      if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
         if (TileConfigAttr wg = chooseWgmmaConfig(
-                kernel, *a, knobs.maxTileW, knobs.rows, knobs.ciChunk,
-                knobs.tileC, knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
+                kernel, *a, tensorPrecision, knobs.maxTileW, knobs.rows,
+                knobs.ciChunk, knobs.tileC, knobs.wgmmaSplit, knobs.mergeH,
+                knobs.clusterC))
           if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
               (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-               LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks))
+               LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks) &&
+              gridAllows(wg))
             cfg = wg;
-      if (tf32 && failed(cfg))
+      if ((tf32 || splitTF32) && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(
-                kernel, *a, "tf32", knobs.maxTileW, knobs.rows, knobs.ciChunk,
-                knobs.tileC, knobs.warpsC, knobs.mergeH))
-          if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)))
-            cfg = mma;
-      // ieee on the tensor cores with split operands (tf32x3): the
-      // mma.sync tiling of tf32, where it fits (always) or where it fits
-      // and the grid fills an H100 once (auto); else FP32 FMA.
-      if (!tf32 && ieeeTensorCores != IeeeTensorCores::Never)
-        if (TileConfigAttr mma =
-                chooseMMAConfig(kernel, *a, TileConfigAttr::kSplitTF32,
-                                knobs.maxTileW, knobs.rows, knobs.ciChunk,
-                                knobs.tileC, knobs.warpsC, knobs.mergeH))
+                kernel, *a, tensorPrecision, knobs.maxTileW, knobs.rows,
+                knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
-              (ieeeTensorCores == IeeeTensorCores::Always ||
-               LaunchPlan::get(*a, mma).gridX >= kSplitTF32MinBlocks))
+              gridAllows(mma))
             cfg = mma;
       if (failed(cfg))
         cfg = chooseConfig(kernel, *a, precisionName, knobs.maxTileW,

@@ -26,9 +26,9 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     sub-block. Input channels are staged through shared memory `ciChunk` at a
     time. `precision` is `ieee` (FP32 FMA), `tf32` (tensor cores, operands
     rounded to TF32) or `tf32x3` (an ieee convolution on the tensor cores:
-    operands staged in full f32 and split in registers into a TF32 high
-    and low part, three MMAs per step, FP32-level accuracy; mma.sync
-    only).
+    each operand split into a TF32 high and low part, three MMAs per step,
+    FP32-level accuracy; mma.sync kernels stage f32 and split fragments in
+    registers, wgmma kernels stage both parts).
 
     With tensor cores (`mmaTilesC > 0`, tf32 or tf32x3) the block instead has
     `stride_w x mmaWarpsC x mmaWarpsW` warps: one W stride phase per warp
@@ -42,10 +42,10 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     rows overlap; half the rounds for 2 taps) where two blocks still fit an
     SM (tensor-core path only; a measured choice, see bench/tune.py).
 
-    With Hopper warpgroup MMA (`wgmmaN > 0`, tf32 on sm_90a) the block has
-    `wgmmaGroups` warpgroups of 128 threads instead of mma.sync warps: the
-    block's `tileC / 64` channel groups times a split of its `rows`
-    (`wgmmaGroups / (tileC / 64)` warpgroups share the rows, each taking
+    With Hopper warpgroup MMA (`wgmmaN > 0`, tf32 or tf32x3 on sm_90a) the
+    block has `wgmmaGroups` warpgroups of 128 threads instead of mma.sync
+    warps: the block's `tileC / 64` channel groups times a split of its
+    `rows` (`wgmmaGroups / (tileC / 64)` warpgroups share the rows, each taking
     every split-th row and all W stride phases, so that its taps are known
     at compile time), each warpgroup issuing `wgmma.mma_async m64nNk8`
     (N = `wgmmaN` positions of one phase, `tileW = stride_w * wgmmaN`)
@@ -85,8 +85,9 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     /// The precision of an ieee convolution on the tensor cores with split
     /// operands (3xTF32).
     static constexpr ::llvm::StringLiteral kSplitTF32 = "tf32x3";
-    /// True if the tensor cores run with split operands: staged in full
-    /// f32, each split into TF32 hi + lo in registers, three MMAs per step.
+    /// True if the tensor cores run with split operands: each split into
+    /// TF32 hi + lo (mma.sync: in registers; wgmma: both parts staged),
+    /// three MMAs per step.
     bool usesSplitTF32() const { return getPrecision() == kSplitTF32; }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }

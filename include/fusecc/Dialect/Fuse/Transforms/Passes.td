@@ -87,10 +87,11 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            [{::fusecc::optionValues<::fusecc::WgmmaMode>()}]>,
     Option<"ieeeTensorCores", "ieee-tensor-cores",
            "::fusecc::IeeeTensorCores", "::fusecc::IeeeTensorCores::Never",
-           "ieee convolutions on mma.sync with split operands (3xTF32: "
-           "precision = \"tf32x3\", FP32-level accuracy): never (FP32 "
-           "FMA, default), auto (where the tensor-core tiling fits and the "
-           "grid has at least 132 blocks) or always (wherever it fits)",
+           "ieee convolutions on the tensor cores with split operands "
+           "(3xTF32: precision = \"tf32x3\", FP32-level accuracy; wgmma as "
+           "the wgmma option says, else mma.sync): never (FP32 FMA, "
+           "default), auto (where a tensor-core tiling fits and the grid "
+           "has at least 132 blocks) or always (wherever one fits)",
            [{::fusecc::optionValues<::fusecc::IeeeTensorCores>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
