@@ -1,5 +1,8 @@
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels,fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
-// The tf32 (tensor-core) lowering is tested in convert-to-gpu-tf32.mlir.
+// The FP32 FMA lowering: pinned to FMA, as the default (ieee-tensor-cores=auto)
+// puts large-grid ieee kernels (kb2_49) on split-operand tensor cores.
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s
+// The tf32 (tensor-core) lowering is tested in convert-to-gpu-tf32.mlir, the
+// split-operand one (tf32x3) in convert-to-gpu-tf32x3.mlir.
 
 // 1-D conv + channel softmax. Config (ieee): tileW = 16, tileC = 8,
 // threadsW = 16, threadsC = 8 -> 128 threads, one block per batch entry.

@@ -2,8 +2,8 @@
 // convolutions on the tensor cores with split operands (3xTF32). The
 // kernel gets a tf32 tiling with precision = "tf32x3" (FP32-level
 // accuracy: each operand split into TF32 hi + lo, three MMAs per step);
-// the graph stays ieee. never (default): FP32 FMA; always: wherever a
-// tensor-core tiling fits; auto: where it fits and the grid has at least
+// the graph stays ieee. never: FP32 FMA; always: wherever a tensor-core
+// tiling fits; auto (default): where it fits and the grid has at least
 // 132 blocks (one H100 wave). On sm_90a the wgmma tiling is taken as for
 // tf32 (where it fits and, by default, its grid fills an H100 once), with
 // half the accumulators per thread (a round's sums are kept apart); else
@@ -11,10 +11,15 @@
 // fits (channel groups that are not multiples of 16) keep the FMA config
 // in every mode, and tf32 graphs ignore the option.
 
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=NEVER
+// The default is auto: split for the large-grid kernel (big), FMA for the
+// small-grid ones (below_wave, small).
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=AUTO
+// RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=AUTO
+// RUN: fusecc %s --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=HOPPERAUTO
+// RUN: fusecc-opt %s --fusecc-pipeline | FileCheck %s --check-prefix=PIPELINE
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never}))' | FileCheck %s --check-prefix=NEVER
-// RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=NEVER
 // RUN: fusecc %s --ieee-tensor-cores=never --emit=fused | FileCheck %s --check-prefix=NEVER
+// RUN: fusecc %s --ieee-tensor-cores=never --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=NEVER
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee ieee-tensor-cores=always}))' | FileCheck %s --check-prefix=ALWAYS
 // RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --emit=fused | FileCheck %s --check-prefix=ALWAYS
 // RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=never --emit=fused | FileCheck %s --check-prefix=ALWAYS

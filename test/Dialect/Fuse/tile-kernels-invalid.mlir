@@ -1,4 +1,6 @@
-// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))'
+// The FMA tiling's diagnostics: pinned to FMA, as the default (auto) gives
+// large-grid kernels the split tensor-core tiling (too_many_blocks fits it).
+// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never}))'
 
 // Kernels that one block per tile cannot compute: KernelAnalysis::analyze
 // and the tiling cost model reject them with a located diagnostic. Kernels
@@ -79,7 +81,9 @@ func.func @shared_memory(%x: tensor<1x4x62xf32>, %w: tensor<4x1024x3xf32>) -> te
 
 // -----
 
-// 2^20 batches x 4096 rows: more blocks than one launch can have.
+// 2^20 batches x 4096 rows: more blocks than one launch can have. (The
+// split tensor-core tiling, 4 rows per block, fits it:
+// tile-kernels-ieee-tensor-cores-limits.mlir.)
 func.func @too_many_blocks(%x: tensor<1048576x1x4096x1xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32> {
   // expected-error@+1 {{'fuse.kernel' op needs 4294967296 blocks, more than one launch can have}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,

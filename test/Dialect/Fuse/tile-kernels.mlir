@@ -1,6 +1,8 @@
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s
+// The ieee RUN lines test the FP32 FMA cost model: pinned to FMA, as the
+// default (auto) puts large-grid ieee kernels on split-operand tensor cores.
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32}))' | FileCheck %s --check-prefix=TF32
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{max-tile-w=32 threads=128}))' | FileCheck %s --check-prefix=SMALL
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{max-tile-w=32 threads=128 ieee-tensor-cores=never}))' | FileCheck %s --check-prefix=SMALL
 
 // The cost model: threadsW = 16 rounded up to a multiple of the W stride;
 // a channel sub-block of min(Cout, 64) channels (a divisor of the channels
