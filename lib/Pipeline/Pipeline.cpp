@@ -101,7 +101,7 @@ struct CodegenCLOptions {
       llvm::cl::desc("ieee convolutions on the tensor cores with split "
                      "operands (3xTF32, FP32-level accuracy)"),
       llvm::cl::cat(fusecc::optionCategory()),
-      llvm::cl::init(fusecc::IeeeTensorCores::Never),
+      llvm::cl::init(fusecc::IeeeTensorCores::Auto),
       fusecc::optionValues<fusecc::IeeeTensorCores>()};
   Opt<int64_t> wgmmaSplit{
       "tile-wgmma-split",
@@ -204,7 +204,7 @@ struct FuseccPipelineOptions
       *this, "ieee-tensor-cores",
       llvm::cl::desc("ieee convolutions on the tensor cores with split "
                      "operands"),
-      llvm::cl::init(fusecc::IeeeTensorCores::Never),
+      llvm::cl::init(fusecc::IeeeTensorCores::Auto),
       fusecc::optionValues<fusecc::IeeeTensorCores>()};
   Option<std::string> tuningFile{
       *this, "tuning-file",

@@ -45,7 +45,7 @@ struct PipelineOptions {
   WgmmaChoice tileWgmma = WgmmaChoice::Auto;
   /// ieee convolutions on mma.sync with split operands (3xTF32):
   /// `fuse-tile-kernels{ieee-tensor-cores=...}`.
-  IeeeTensorCores ieeeTensorCores = IeeeTensorCores::Never;
+  IeeeTensorCores ieeeTensorCores = IeeeTensorCores::Auto;
   /// wgmma warpgroups per channel group (0: cost model).
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).

@@ -215,9 +215,16 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 constexpr int64_t kWgmmaMinBlocks = 132;
 
 /// Blocks an ieee kernel needs to take the split-operand tensor-core path
-/// under `ieee-tensor-cores=auto`: one wave of an H100 as well (a first
-/// rule, not yet measured; smaller grids stay on FP32 FMA).
+/// under `ieee-tensor-cores=auto`: one wave of an H100 as well; smaller
+/// grids stay on FP32 FMA. On the 32 example layers the split path was
+/// faster than FMA on all but kb2_50 and kb1_81 (docs/perf.md 95).
 constexpr int64_t kSplitTF32MinBlocks = 132;
+
+/// Input channels per group an ieee kernel needs for the split path under
+/// `auto`: with fewer, most of each 8-deep k-step is padding, three times
+/// over (kb2_50, cin = 3: 2.13 ms split against 1.22 ms FMA; kb2_74, cin =
+/// 16: 0.49 against 0.65 ms, docs/perf.md 95).
+constexpr int64_t kSplitTF32MinInputChannels = 16;
 
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
@@ -284,9 +291,11 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // (fewer, longer tensor-core instructions per staged operand).
   // One row's accumulators (all W phases x N / 2 per thread) must fit the
   // budget, or no row count fits: at stride 2 the default 128 positions
-  // would need 128 and wgmma was never chosen for wide rows.
-  const int64_t accumulatorN =
-      std::max<int64_t>(8, 2 * kMaxWgmmaAccumulators / sw / 8 * 8);
+  // would need 128 and wgmma was never chosen for wide rows. Split
+  // operands (tf32x3) have half the budget (below).
+  const int64_t rowBudget =
+      kMaxWgmmaAccumulators / (precision == TileConfigAttr::kSplitTF32 ? 2 : 1);
+  const int64_t accumulatorN = std::max<int64_t>(8, 2 * rowBudget / sw / 8 * 8);
   const int64_t maxN = std::min<int64_t>(
       {256, accumulatorN,
        maxTileW == kDefaultMaxTileW ? 128
@@ -649,7 +658,8 @@ struct TileKernelsPass
           tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
       auto gridAllows = [&](TileConfigAttr c) {
         return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
-               LaunchPlan::get(*a, c).gridX >= kSplitTF32MinBlocks;
+               (LaunchPlan::get(*a, c).gridX >= kSplitTF32MinBlocks &&
+                a->geom.cinPerGroup() >= kSplitTF32MinInputChannels);
       };
       // wgmma where the chip has it, unless a measurement chose mma.sync;
       // by default only for grids of at least one wave (below that the

@@ -86,12 +86,12 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "least once: the sm_90a default); 0, 1, 2 are accepted too",
            [{::fusecc::optionValues<::fusecc::WgmmaMode>()}]>,
     Option<"ieeeTensorCores", "ieee-tensor-cores",
-           "::fusecc::IeeeTensorCores", "::fusecc::IeeeTensorCores::Never",
+           "::fusecc::IeeeTensorCores", "::fusecc::IeeeTensorCores::Auto",
            "ieee convolutions on the tensor cores with split operands "
            "(3xTF32: precision = \"tf32x3\", FP32-level accuracy; wgmma as "
-           "the wgmma option says, else mma.sync): never (FP32 FMA, "
-           "default), auto (where a tensor-core tiling fits and the grid "
-           "has at least 132 blocks) or always (wherever one fits)",
+           "the wgmma option says, else mma.sync): never (FP32 FMA), "
+           "auto (where a tensor-core tiling fits and the grid has at least "
+           "132 blocks; default) or always (wherever one fits)",
            [{::fusecc::optionValues<::fusecc::IeeeTensorCores>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
