@@ -7,7 +7,7 @@
 // kernels (default ieee-tensor-cores=auto, and always): a tensor-core
 // tiling over the limits is dropped silently and the kernel falls back to
 // FP32 FMA, whose checks report (tile-kernels-invalid.mlir: the FMA
-// tiling's diagnostics).
+// tiling's diagnostics). 16 input channels: auto takes the split path too.
 
 // 2^20 batches x 4096 rows: 2^32 FMA blocks, more than one launch can
 // have; the split tiling's 2^30 (4 rows per block) fit.
@@ -15,21 +15,21 @@
 // CHECK-SAME: precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1, rows = 4>
 // HOPPER-LABEL: fuse.kernel "fits_split_k0"
 // HOPPER-SAME: precision = "tf32x3", rows = 8, wgmmaN = 8, wgmmaGroups = 1>
-func.func @fits_split(%x: tensor<1048576x1x4096x1xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32> {
+func.func @fits_split(%x: tensor<1048576x16x4096x1xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<1048576x16x4096x1xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
-       : (tensor<1048576x1x4096x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32>
-  return %0 : tensor<1048576x1x4096x1xf32>
+       : (tensor<1048576x16x4096x1xf32>, tensor<16x16x1x1xf32>) -> tensor<1048576x16x4096x1xf32>
+  return %0 : tensor<1048576x16x4096x1xf32>
 }
 
 // -----
 
 // 2^22 batches: 2^32 blocks of the split tiling, too many as well; the FMA
 // fallback reports its own count.
-func.func @too_many_blocks_split(%x: tensor<4194304x1x4096x1xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<4194304x1x4096x1xf32> {
+func.func @too_many_blocks_split(%x: tensor<4194304x16x4096x1xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<4194304x16x4096x1xf32> {
   // expected-error@+1 {{'fuse.kernel' op needs 17179869184 blocks, more than one launch can have (2147483647)}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
-       : (tensor<4194304x1x4096x1xf32>, tensor<1x1x1x1xf32>) -> tensor<4194304x1x4096x1xf32>
-  return %0 : tensor<4194304x1x4096x1xf32>
+       : (tensor<4194304x16x4096x1xf32>, tensor<16x16x1x1xf32>) -> tensor<4194304x16x4096x1xf32>
+  return %0 : tensor<4194304x16x4096x1xf32>
 }

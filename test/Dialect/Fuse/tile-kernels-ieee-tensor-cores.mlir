@@ -3,8 +3,9 @@
 // kernel gets a tf32 tiling with precision = "tf32x3" (FP32-level
 // accuracy: each operand split into TF32 hi + lo, three MMAs per step);
 // the graph stays ieee. never: FP32 FMA; always: wherever a tensor-core
-// tiling fits; auto (default): where it fits and the grid has at least
-// 132 blocks (one H100 wave). On sm_90a the wgmma tiling is taken as for
+// tiling fits; auto (default): where it fits, the grid has at least 132
+// blocks (one H100 wave) and the convolution at least 16 input channels
+// per group. On sm_90a the wgmma tiling is taken as for
 // tf32 (where it fits and, by default, its grid fills an H100 once), with
 // half the accumulators per thread (a round's sums are kept apart); else
 // the mma.sync tiling of tf32, unchanged. Kernels no tensor-core tiling
@@ -12,7 +13,8 @@
 // in every mode, and tf32 graphs ignore the option.
 
 // The default is auto: split for the large-grid kernel (big), FMA for the
-// small-grid ones (below_wave, small).
+// small-grid ones (below_wave, small) and for few_channels (a large grid,
+// but fewer than 16 input channels).
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=AUTO
 // RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=AUTO
 // RUN: fusecc %s --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=HOPPERAUTO
@@ -97,6 +99,32 @@ func.func @below_wave(%x: tensor<4x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) 
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
        : (tensor<4x32x4x8x32xf32>, tensor<32x64x4x4x4xf32>) -> tensor<4x64x8x16x64xf32>
   return %0 : tensor<4x64x8x16x64xf32>
+}
+
+// -----
+
+// big with 8 input channels: the same 256 blocks of the mma.sync tiling,
+// but under auto split kernels need at least 16 input channels per group
+// (with fewer, most of each 8-deep k-step is padding, three times over):
+// FMA in auto mode, also on sm_90a; split only when forced.
+// NEVER-LABEL: fuse.kernel "few_channels_k0"
+// NEVER-SAME: precision = "ieee">
+// ALWAYS-LABEL: fuse.kernel "few_channels_k0"
+// ALWAYS-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32x3", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// AUTO-LABEL: fuse.kernel "few_channels_k0"
+// AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 8, precision = "ieee">
+// HOPPER-LABEL: fuse.kernel "few_channels_k0"
+// HOPPER-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPERAUTO-LABEL: fuse.kernel "few_channels_k0"
+// HOPPERAUTO-SAME: precision = "ieee">
+// PIPELINE-LABEL: gpu.func @few_channels_k0
+// PIPELINE-NOT: nvgpu.mma.sync
+// PIPELINE: gpu.return
+func.func @few_channels(%x: tensor<8x8x4x8x32xf32>, %w: tensor<8x64x4x4x4xf32>) -> tensor<8x64x8x16x64xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<8x8x4x8x32xf32>, tensor<8x64x4x4x4xf32>) -> tensor<8x64x8x16x64xf32>
+  return %0 : tensor<8x64x8x16x64xf32>
 }
 
 // -----

@@ -1,5 +1,5 @@
-// The FMA tiling's diagnostics: pinned to FMA, as the default (auto) gives
-// large-grid kernels the split tensor-core tiling (too_many_blocks fits it).
+// The FMA tiling's diagnostics: pinned to FMA, as the default (auto) may give
+// large-grid kernels the split tensor-core tiling instead.
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=never}))'
 
 // Kernels that one block per tile cannot compute: KernelAnalysis::analyze
@@ -82,7 +82,7 @@ func.func @shared_memory(%x: tensor<1x4x62xf32>, %w: tensor<4x1024x3xf32>) -> te
 // -----
 
 // 2^20 batches x 4096 rows: more blocks than one launch can have. (The
-// split tensor-core tiling, 4 rows per block, fits it:
+// split tensor-core tiling, 4 rows per block, fits such a grid:
 // tile-kernels-ieee-tensor-cores-limits.mlir.)
 func.func @too_many_blocks(%x: tensor<1048576x1x4096x1xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1048576x1x4096x1xf32> {
   // expected-error@+1 {{'fuse.kernel' op needs 4294967296 blocks, more than one launch can have}}
