@@ -272,9 +272,9 @@ enum class IeeeTensorCores { Never, Auto, Always };
 inline constexpr OptionSpelling<IeeeTensorCores> kIeeeTensorCoresSpellings[] = {
     {IeeeTensorCores::Never, "never", "FP32 FMA only"},
     {IeeeTensorCores::Auto, "auto",
-     "split-operand tensor cores where a tensor-core tiling fits and the "
-     "grid has at least 132 blocks (one H100 wave), else FP32 FMA "
-     "(default)"},
+     "split-operand tensor cores where a tensor-core tiling fits, the "
+     "grid has at least 132 blocks (one H100 wave) and a group has at "
+     "least 16 input channels, else FP32 FMA (default)"},
     {IeeeTensorCores::Always, "always",
      "split-operand tensor cores wherever a tensor-core tiling fits"},
 };

@@ -90,8 +90,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "ieee convolutions on the tensor cores with split operands "
            "(3xTF32: precision = \"tf32x3\", FP32-level accuracy; wgmma as "
            "the wgmma option says, else mma.sync): never (FP32 FMA), "
-           "auto (where a tensor-core tiling fits and the grid has at least "
-           "132 blocks; default) or always (wherever one fits)",
+           "auto (where a tensor-core tiling fits, the grid has at least "
+           "132 blocks and a group at least 16 input channels; default) or "
+           "always (wherever one fits)",
            [{::fusecc::optionValues<::fusecc::IeeeTensorCores>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
