@@ -30,7 +30,8 @@ def main():
         keys = subprocess.run([fusecc, graph, "--precision=" + precision, chip,
                                "--emit=tuning-keys"], check=True,
                               capture_output=True, text=True).stdout
-        if e["key"] not in [k.split("\t", 1)[1] for k in keys.splitlines()]:
+        kernel_keys = [k.split("\t", 1)[1] for k in keys.splitlines()]
+        if e["key"] not in kernel_keys:
             print("check_tuning: %s: key %r is not one of\n%s"
                   % (e["graph"], e["key"], keys))
             return 1
@@ -38,7 +39,10 @@ def main():
                                 chip, "--tuning=" + tuning, "--emit=fused"],
                                check=True, capture_output=True,
                                text=True).stdout
-        config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
+        # The tiled kernels in order, as --emit=tuning-keys lists them (a
+        # multi-kernel graph has an entry per kernel).
+        configs = re.findall(r"#fuse\.tile<[^>]*>", fused)
+        config = configs[kernel_keys.index(e["key"])]
         if config != e["config"]:
             print("check_tuning: %s: compiled to %s, recorded %s"
                   % (e["graph"], config, e["config"]))
