@@ -234,6 +234,17 @@ constexpr int64_t kMaxWgmmaAccumulators = 80;
 /// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
 constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 
+/// Accumulators per thread one wgmma block may hold: the default budget,
+/// or the larger one of a single-warpgroup block whose rows were forced
+/// (at 128 threads even 255 registers leave two blocks per SM). Split
+/// operands (tf32x3) keep each round's sums in a second set of
+/// accumulators: half the budget each.
+int64_t wgmmaAccumulatorBudget(StringRef precision, bool forcedSingleGroup) {
+  const int64_t budget = forcedSingleGroup ? kMaxWgmmaAccumulatorsForced
+                                           : kMaxWgmmaAccumulators;
+  return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
+}
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
@@ -292,10 +303,9 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // One row's accumulators (all W phases x N / 2 per thread) must fit the
   // budget, or no row count fits: at stride 2 the default 128 positions
   // would need 128 and wgmma was never chosen for wide rows. Split
-  // operands (tf32x3) have half the budget (below).
-  const int64_t rowBudget =
-      kMaxWgmmaAccumulators / (precision == TileConfigAttr::kSplitTF32 ? 2 : 1);
-  const int64_t accumulatorN = std::max<int64_t>(8, 2 * rowBudget / sw / 8 * 8);
+  // operands (tf32x3) have half the budget.
+  const int64_t accumulatorN = std::max<int64_t>(
+      8, 2 * wgmmaAccumulatorBudget(precision, false) / sw / 8 * 8);
   const int64_t maxN = std::min<int64_t>(
       {256, accumulatorN,
        maxTileW == kDefaultMaxTileW ? 128
@@ -324,15 +334,10 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
-      // Rows given explicitly (a tuning variant) may use the larger
-      // budget of a single-warpgroup block: at 128 threads even 255
-      // registers leave two blocks per SM.
-      // Split operands (tf32x3) keep each round's sums in a second set of
-      // accumulators: half the budget each.
+      // Rows given explicitly (a tuning variant) may use the larger budget
+      // of a single-warpgroup block.
       const int64_t budget =
-          (forcedRows && threads == 128 ? kMaxWgmmaAccumulatorsForced
-                                        : kMaxWgmmaAccumulators) /
-          (precision == TileConfigAttr::kSplitTF32 ? 2 : 1);
+          wgmmaAccumulatorBudget(precision, forcedRows && threads == 128);
       if (threads > 1024 || sw * (rows / split) * N / 2 > budget)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
