@@ -240,8 +240,8 @@ constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 /// operands (tf32x3) keep each round's sums in a second set of
 /// accumulators: half the budget each.
 int64_t wgmmaAccumulatorBudget(StringRef precision, bool forcedSingleGroup) {
-  const int64_t budget = forcedSingleGroup ? kMaxWgmmaAccumulatorsForced
-                                           : kMaxWgmmaAccumulators;
+  const int64_t budget =
+      forcedSingleGroup ? kMaxWgmmaAccumulatorsForced : kMaxWgmmaAccumulators;
   return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
 }
 
