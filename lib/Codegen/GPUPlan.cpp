@@ -109,9 +109,14 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     }
     int64_t staging = saturatingMul(p.numStages, p.stageElems);
     int64_t tiles = saturatingMul(p.numTiles, p.tileElems);
+    if (a.pool) {
+      p.poolSlots = a.pool->passesFor(cfg.getRows(), g.stride[1]).count;
+      tiles = saturatingMul(p.poolSlots, p.tileElems);
+    }
     // With several channel sub-blocks, tiles are written while later
-    // sub-blocks still stage: no aliasing then.
-    bool alias = p.subBlock == cfg.getTileC();
+    // sub-blocks still stage, and a pooled epilogue keeps its passes'
+    // tiles while later passes stage: no aliasing then.
+    bool alias = p.subBlock == cfg.getTileC() && !a.pool;
     p.tilesOffset = alias ? 0 : staging;
     p.statsOffset =
         alias ? std::max(staging, tiles) : saturatingAdd(staging, tiles);
@@ -247,8 +252,21 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
 LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   LaunchPlan l;
   const ConvGeometry &g = a.geom;
-  l.numWTiles = llvm::divideCeil(g.out[2], cfg.getTileW());
+  l.numWTiles = llvm::divideCeil(a.rowWidth(), cfg.getTileW());
   l.numCTiles = llvm::divideCeil(g.cout, cfg.getTileC());
+  l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
+  if (a.pool) {
+    // Blocks of `pooledRows` pooled rows at one pooled depth; each block
+    // computes the convolution rows of its windows in passes.
+    l.pooled = a.pool->passesFor(cfg.getRows(), g.stride[1]);
+    l.numHBlocks = llvm::divideCeil(a.pool->out[1], l.pooled.pooledRows);
+    l.gridX = saturatingMul(
+        saturatingMul(
+            saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), g.n),
+            a.pool->out[0]),
+        l.numHBlocks);
+    return l;
+  }
   // Blocks along H: single rows, or groups of `rows` rows of one stride
   // phase (oh0 + r * stride_h); a group may run past the last row. Block
   // hb takes group hb / sh of phase hb % sh; later phases have no more rows
@@ -266,6 +284,5 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
       saturatingMul(saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), g.n),
                     g.out[0]),
       l.numHBlocks);
-  l.threads = cfg.getThreadsW() * cfg.getThreadsC(); // 128 x wgmmaGroups
   return l;
 }

@@ -76,6 +76,12 @@ struct SharedMemoryPlan {
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
 
+  /// Output tiles of a pooled epilogue: one per main-loop pass
+  /// (`PooledEpilogue::Passes::count`), pass p's at tilesOffset + p x
+  /// tileElems, after the staging buffers (passes stage while earlier
+  /// passes' tiles are kept); 0 without one.
+  int64_t poolSlots = 0;
+
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }
 
@@ -85,9 +91,13 @@ struct SharedMemoryPlan {
 /// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel
 /// tile, H block, depth, batch), the W tile fastest, or with clusters the
 /// channel tile fastest: a cluster is `clusterC` consecutive blocks.
+/// With a pooled epilogue the blocks enumerate the pooled result instead:
+/// H blocks of `pooled.pooledRows` pooled rows, one pooled depth each.
 struct LaunchPlan {
   int64_t numWTiles = 0, numCTiles = 0, numHBlocks = 0, gridX = 0;
   int64_t threads = 0;
+  /// The passes of a pooled epilogue (default: one pass).
+  PooledEpilogue::Passes pooled;
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };
 

@@ -16,6 +16,8 @@
 //                        normalisation on load
 //   EpilogueStatistics.cpp  partial statistics of a planned normalisation
 //                        of the kernel's result (group_norm after a conv)
+//   PooledEpilogue.cpp   pooling in the epilogue: main-loop passes over the
+//                        windows' rows, the pooled walk
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -115,9 +117,12 @@ public:
 //===----------------------------------------------------------------------===//
 
 /// One element of a block's output tile: tile coordinates (row, channel,
-/// position) and the output coordinates they stand for.
+/// position) and the output coordinates they stand for. A pooled epilogue's
+/// elements also name their depth (`od`; else the block's) and the offset
+/// of their pass's tile (`tileOffset`; else none).
 struct Element {
   Value r, cl, wl, ch, oh, ow;
+  Value od, tileOffset;
 };
 
 /// The valid taps of one dim for a block: the arithmetic progression of taps
@@ -180,12 +185,17 @@ struct EmitContext {
   /// for the statistics only (KernelPlan::statsOnly).
   bool statsOnly = false;
 
+  /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
+  /// row, and the offset of the current pass's output tile from tile 0
+  /// (set while the pass's main loop is emitted; null otherwise).
+  Value pd, ph0, tileBase;
+
   Value smem;                ///< memref<total x f32, workgroup>
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0; ///< The block's tile origin.
   /// The block's W tile, channel tile and H block (the block id's digits).
   Value wTile, cTile, hBlock;
-  Value iwMin;               ///< First staged input position along W.
+  Value iwMin; ///< First staged input position along W.
   /// The block's valid d and h taps and the h part of the round count
   /// (`emitRoundCount`).
   TapRange dTaps, hTaps;
@@ -204,8 +214,7 @@ struct EmitContext {
 
   /// A float constant of `elementType`.
   Value constant(double v) {
-    return mlir::arith::ConstantOp::create(b,
-                                           b.getFloatAttr(elementType, v));
+    return mlir::arith::ConstantOp::create(b, b.getFloatAttr(elementType, v));
   }
   /// f32 element `idx` of shared memory.
   Value sload(Value idx) { return mlir::memref::LoadOp::create(b, smem, idx); }
@@ -250,8 +259,9 @@ struct EmitContext {
     Value line = b.mul(rowCh, smemPlan.tileStride);
     if (smemPlan.tileSkew)
       line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
-    return b.add(b.add(line, wl),
-                 smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+    Value addr = b.add(b.add(line, wl),
+                       smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+    return tileBase ? b.add(addr, tileBase) : addr;
   }
   /// Element offset of statistics array `k` of reduction `ordinal`.
   int64_t statsArray(int64_t ordinal, int64_t k) const {
@@ -411,6 +421,18 @@ Value emitElementValue(EmitContext &cx, Value v, const Element &el,
 /// The reductions' statistics, then the kernel's result at every element
 /// of the tile stored to global memory.
 void emitEpilogue(EmitContext &cx);
+
+//===----------------------------------------------------------------------===//
+// PooledEpilogue.cpp: pooling in the epilogue
+//===----------------------------------------------------------------------===//
+
+/// The kernel of a pooled epilogue (`a.pool`) after the block
+/// decomposition: for each pass, the convolution rows of the pass by
+/// `mainLoop` into the pass's own output tile; then every pooled element of
+/// the block from those tiles (the pooling op's `buildAt` over its window,
+/// the elementwise ops before it per window element, those after it per
+/// pooled element), stored to global memory.
+void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
 
 //===----------------------------------------------------------------------===//
 // LineReduction.cpp: softmax / layer_norm

@@ -187,7 +187,8 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   Value result;
   Operation *def = v.getDefiningOp();
   if (def == cx.a.conv.getOperation()) {
-    result = cx.sload(cx.tileAddr(0, el.r, el.cl, el.wl));
+    Value addr = cx.tileAddr(0, el.r, el.cl, el.wl);
+    result = cx.sload(el.tileOffset ? b.add(addr, el.tileOffset) : addr);
   } else if (def && cx.a.tileOf.count(def)) {
     result = emitNormalizedValue(cx, def, el);
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
@@ -202,7 +203,8 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
     // A kernel input read with broadcasting: dims are aligned at the right,
     // size-1 dims read index 0.
     auto ty = cast<RankedTensorType>(v.getType());
-    SmallVector<Value> full = cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow);
+    SmallVector<Value> full =
+        cx.fullIndex(cx.n, el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
     SmallVector<Value> idx;
     int64_t lead = cx.g.rank - ty.getRank();
     for (int64_t d = 0; d < ty.getRank(); ++d)

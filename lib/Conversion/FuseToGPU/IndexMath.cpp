@@ -81,14 +81,21 @@ void emit::emitBlockDecomposition(EmitContext &cx) {
   }
   Value hb = b.remu(r, launch.numHBlocks);
   r = b.divu(r, launch.numHBlocks);
-  if (cfg.getRows() == 1) {
+  if (cx.a.pool) {
+    // A pooled depth and `pooledRows` pooled rows; the passes set od / oh.
+    cx.ph0 = b.mul(hb, launch.pooled.pooledRows);
+    cx.pd = b.remu(r, cx.a.pool->out[0]);
+    cx.n = b.divu(r, cx.a.pool->out[0]);
+  } else if (cfg.getRows() == 1) {
     cx.oh = hb; // First (and only) row of the block.
   } else {
     int64_t sh = g.stride[1];
     cx.oh = b.add(b.mul(b.divu(hb, sh), sh * cfg.getRows()), b.remu(hb, sh));
   }
-  cx.od = b.remu(r, g.out[0]);
-  cx.n = b.divu(r, g.out[0]);
+  if (!cx.a.pool) {
+    cx.od = b.remu(r, g.out[0]);
+    cx.n = b.divu(r, g.out[0]);
+  }
   cx.ow0 = b.mul(wt, cfg.getTileW());
   cx.co0 = b.mul(ct, cfg.getTileC());
   cx.wTile = wt;

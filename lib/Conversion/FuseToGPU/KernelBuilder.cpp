@@ -77,12 +77,19 @@ static void emitKernelBody(EmitContext &cx) {
   cx.smem = memref::ViewOp::create(b, f32Ty, raw, b.c(0), ValueRange{});
 
   emitBlockDecomposition(cx);
-  if (cx.cfg.usesWgmma())
-    emitWgmmaMainLoop(cx);
-  else
-    emitSyncMainLoop(cx);
-  gpu::BarrierOp::create(b);
-  emitEpilogue(cx);
+  auto mainLoop = [&] {
+    if (cx.cfg.usesWgmma())
+      emitWgmmaMainLoop(cx);
+    else
+      emitSyncMainLoop(cx);
+    gpu::BarrierOp::create(b);
+  };
+  if (cx.a.pool) {
+    emitPooledKernel(cx, mainLoop);
+  } else {
+    mainLoop();
+    emitEpilogue(cx);
+  }
   emitClusterStartWait(cx);
   gpu::ReturnOp::create(b);
 }
@@ -124,7 +131,8 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   std::optional<EpilogueStatsLayout> stats;
   if (std::optional<int64_t> groups = KernelPlan::statsGroups(kernel)) {
     stats = EpilogueStatsLayout::get(kernel, *groups);
-    argTypes.push_back(MemRefType::get({stats->elements()}, stats->elementType));
+    argTypes.push_back(
+        MemRefType::get({stats->elements()}, stats->elementType));
   }
   const bool statsOnly = KernelPlan::statsOnly(kernel);
   if (statsOnly && !stats)

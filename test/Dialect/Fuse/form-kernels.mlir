@@ -455,3 +455,82 @@ func.func @no_conv(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7
   }
   return %0 : tensor<1x8x7xf32>
 }
+
+// -----
+
+// Pooling in the epilogue (PooledEpilogue): the elementwise ops before the
+// pool, the pool and the elementwise ops on the pooled value form one
+// kernel; a second pool roots a kernel of its own.
+
+// CHECK-LABEL: func.func @pooled_epilogue
+// CHECK: %[[K:.*]] = fuse.kernel "pooled_epilogue_k0"
+// CHECK:   fuse.conv_transpose
+// CHECK-NEXT:   fuse.leaky_relu
+// CHECK-NEXT:   fuse.max_pool
+// CHECK-NEXT:   fuse.add
+// CHECK-NEXT:   fuse.yield
+// CHECK: fuse.kernel "pooled_epilogue_k1" ins(%[[K]]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.avg_pool
+// CHECK-NEXT:   fuse.yield
+func.func @pooled_epilogue(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x2x2xf32>,
+                           %b: tensor<8x1x1xf32>) -> tensor<1x8x2x2xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x2x2xf32>) -> tensor<1x8x10x10xf32>
+  %1 = fuse.leaky_relu %0 {slope = 0.2 : f64} : tensor<1x8x10x10xf32>
+  %2 = fuse.max_pool %1 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>,
+         padding = array<i64: 0, 0>} : tensor<1x8x10x10xf32> -> tensor<1x8x5x5xf32>
+  %3 = fuse.add %2, %b : tensor<1x8x5x5xf32>, tensor<8x1x1xf32> -> tensor<1x8x5x5xf32>
+  %4 = fuse.avg_pool %3 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>,
+         padding = array<i64: 0, 0>} : tensor<1x8x5x5xf32> -> tensor<1x8x2x2xf32>
+  return %4 : tensor<1x8x2x2xf32>
+}
+
+// -----
+
+// Pools that stay out of the convolution kernel: one with padding (its
+// windows start before the convolution's first row), one after a
+// normalisation in the tile, and one whose operand is also returned (the
+// pre-pool tensor must then be stored anyway).
+
+// CHECK-LABEL: func.func @pools_not_fused
+// CHECK: fuse.kernel "pools_not_fused_k0"
+// CHECK-NOT: _pool
+// CHECK: fuse.yield
+// CHECK: fuse.kernel "pools_not_fused_k3"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.max_pool
+// CHECK: fuse.kernel "pools_not_fused_k1"
+// CHECK-NOT: _pool
+// CHECK: fuse.softmax
+// CHECK-NEXT: fuse.yield
+// CHECK: fuse.kernel "pools_not_fused_k4"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.max_pool
+// CHECK: fuse.kernel "pools_not_fused_k2"
+// CHECK-NOT: _pool
+// CHECK: fuse.yield
+// CHECK: fuse.kernel "pools_not_fused_k5"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.max_pool
+func.func @pools_not_fused(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>)
+    -> (tensor<1x8x6xf32>, tensor<1x8x5xf32>, tensor<1x8x5xf32>, tensor<1x8x10xf32>) {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+         padding = array<i64: 1>} : tensor<1x8x10xf32> -> tensor<1x8x6xf32>
+  %2 = fuse.conv_transpose %x, %w {stride = array<i64: 2>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+  %3 = fuse.softmax %2 {dim = 1 : i64} : tensor<1x8x10xf32>
+  %4 = fuse.max_pool %3 {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+         padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+  %5 = fuse.conv_transpose %x, %w {stride = array<i64: 2>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+  %6 = fuse.max_pool %5 {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+         padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+  return %1, %4, %6, %5 : tensor<1x8x6xf32>, tensor<1x8x5xf32>, tensor<1x8x5xf32>, tensor<1x8x10xf32>
+}

@@ -221,3 +221,91 @@ func.func @first_failure_stops(%x: tensor<1x4x1998xf32>, %w: tensor<4x64x3xf32>)
   %4 = fuse.add %1, %3 : tensor<1x64x2000xf32>, tensor<1x64x2000xf32> -> tensor<1x64x2000xf32>
   return %4 : tensor<1x64x2000xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// Pooled epilogues that a kernel cannot compute
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pool_with_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x6xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x6xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    // expected-error@+1 {{'fuse.max_pool' op cannot be applied in a convolution epilogue (expected a pooling of the convolution's shape with no padding, whose windows span at most 256 positions along W and 8 convolution rows of all depths, in tiles of at most 163840 bytes)}}
+    %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 1>} : tensor<1x8x10xf32> -> tensor<1x8x6xf32>
+    fuse.yield %p : tensor<1x8x6xf32>
+  }
+  return %0 : tensor<1x8x6xf32>
+}
+
+// -----
+
+func.func @two_pools(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x2xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x2xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+    // expected-error@+1 {{'fuse.avg_pool' op is a second window op in a convolution kernel; its epilogue pools once}}
+    %q = fuse.avg_pool %p {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 0>} : tensor<1x8x5xf32> -> tensor<1x8x2xf32>
+    fuse.yield %q : tensor<1x8x2xf32>
+  }
+  return %0 : tensor<1x8x2xf32>
+}
+
+// -----
+
+func.func @pool_after_softmax(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    %s = fuse.softmax %c {dim = 1 : i64} : tensor<1x8x10xf32>
+    // expected-error@+1 {{'fuse.max_pool' op pools the result of a normalisation; a pooled epilogue takes elementwise ops only}}
+    %p = fuse.max_pool %s {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+    fuse.yield %p : tensor<1x8x5xf32>
+  }
+  return %0 : tensor<1x8x5xf32>
+}
+
+// -----
+
+func.func @softmax_after_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+    // expected-error@+1 {{'fuse.softmax' op follows a pooled epilogue; a normalisation after pooling gets a kernel of its own}}
+    %s = fuse.softmax %p {dim = 1 : i64} : tensor<1x8x5xf32>
+    fuse.yield %s : tensor<1x8x5xf32>
+  }
+  return %0 : tensor<1x8x5xf32>
+}
+
+// -----
+
+func.func @yield_before_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x10xf32> {
+  // expected-error@+1 {{'fuse.kernel' op yields a value from before its pooling; a pooled epilogue's result is the pooled one}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
+           padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
+    fuse.yield %c : tensor<1x8x10xf32>
+  }
+  return %0 : tensor<1x8x10xf32>
+}

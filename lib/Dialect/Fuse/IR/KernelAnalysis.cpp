@@ -60,6 +60,64 @@ int64_t ConvGeometry::validMacs() const {
                        pairs);
 }
 
+std::optional<PooledEpilogue> PooledEpilogue::get(WindowOpInterface op,
+                                                  ArrayRef<int64_t> convShape,
+                                                  int64_t convStrideH) {
+  std::optional<SlidingWindow> w = op.getSlidingWindow();
+  auto inTy = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto outTy = cast<RankedTensorType>(op->getResult(0).getType());
+  const int64_t rank = static_cast<int64_t>(convShape.size());
+  if (!w || inTy.getShape() != convShape || outTy.getRank() != rank ||
+      w->spatial() != rank - 2 || rank < 3 || rank > 5 || convStrideH < 1)
+    return std::nullopt;
+  PooledEpilogue p;
+  p.op = op;
+  const int64_t lead = 3 - (rank - 2);
+  for (int64_t i = 0; i < 3; ++i) {
+    bool real = i >= lead;
+    int64_t j = i - lead;
+    if (real && w->padding[j] != 0)
+      return std::nullopt; // Windows would start before the tile.
+    p.k[i] = real ? w->kernel[j] : 1;
+    p.s[i] = real ? w->stride[j] : 1;
+    p.dil[i] = real ? w->dilation[j] : 1;
+    p.out[i] = real ? outTy.getDimSize(2 + j) : 1;
+    if (p.out[i] < 1)
+      return std::nullopt;
+  }
+  std::optional<int64_t> needed = ((CheckedInt(p.out[2]) - 1) * p.s[2] +
+                                   (CheckedInt(p.k[2]) - 1) * p.dil[2] + 1)
+                                      .get();
+  if (!needed || *needed > kMaxPooledRowWidth)
+    return std::nullopt;
+  p.neededW = std::min(*needed, convShape.back());
+  // One row per pass must fit: the windows' depth taps and H rows, in
+  // tiles of a row each (up to 64 channels, rows padded to 16 positions)
+  // that leave room for the staging buffers.
+  const int64_t passes = p.passesFor(1, convStrideH).count;
+  const int64_t channels =
+      std::min<int64_t>(llvm::alignTo(convShape[1], 16), 64);
+  if (passes > kMaxPooledSlots ||
+      passes * channels * (llvm::alignTo(p.neededW, 16) + 1) * 4 >
+          kMaxPooledTileBytes)
+    return std::nullopt;
+  return p;
+}
+
+PooledEpilogue::Passes PooledEpilogue::passesFor(int64_t rows,
+                                                 int64_t strideH) const {
+  Passes ps;
+  const int64_t span = rows * strideH;           // rows a group covers
+  const int64_t reach = (k[1] - 1) * dil[1] + 1; // rows of one window
+  ps.pooledRows = span >= reach ? (span - reach) / s[1] + 1 : 1;
+  ps.pooledRows = std::min(ps.pooledRows, out[1]);
+  const int64_t needed = (ps.pooledRows - 1) * s[1] + reach;
+  ps.hGroups = (needed + span - 1) / span;
+  ps.hPasses = ps.hGroups * strideH;
+  ps.count = k[0] * ps.hPasses;
+  return ps;
+}
+
 /// True if `v`'s shape broadcasts to `shape` without growing it.
 static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
   auto ty = cast<RankedTensorType>(v.getType());
@@ -68,8 +126,7 @@ static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
 }
 
 TileReduction fusecc::fuse::tileReductionOf(NormalizationOpInterface op) {
-  int64_t rank =
-      cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  int64_t rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
   SmallVector<int64_t> dims = op.getReducedDims();
   if (op.getChannelGroups() != 1 || dims.size() != 1)
     return TileReduction::SpansBlocks;
@@ -207,11 +264,35 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   for (Operation &op : body.without_terminator()) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
       continue;
+    if (auto window = dyn_cast<WindowOpInterface>(op)) {
+      if (a.pool)
+        return op.emitOpError("is a second window op in a convolution "
+                              "kernel; its epilogue pools once");
+      if (!a.reductions.empty())
+        return op.emitOpError("pools the result of a normalisation; a "
+                              "pooled epilogue takes elementwise ops only");
+      a.pool = PooledEpilogue::get(window, shape, a.geom.stride[1]);
+      if (!a.pool)
+        return op.emitOpError(
+                   "cannot be applied in a convolution epilogue (expected a "
+                   "pooling of the convolution's shape with no padding, whose "
+                   "windows span at most ")
+               << kMaxPooledRowWidth << " positions along W and "
+               << kMaxPooledSlots
+               << " convolution rows of all depths, in tiles of at most "
+               << kMaxPooledTileBytes << " bytes)";
+      shape = cast<RankedTensorType>(op.getResult(0).getType()).getShape();
+      continue;
+    }
     for (Value r : op.getResults())
       if (cast<RankedTensorType>(r.getType()).getShape() != shape)
-        return op.emitOpError("result shape differs from the convolution "
-                              "output; the fused epilogue must keep it");
+        return op.emitOpError("result shape differs from the ")
+               << (a.pool ? "pooled" : "convolution")
+               << " output; the fused epilogue must keep it";
     if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
+      if (a.pool)
+        return op.emitOpError("follows a pooled epilogue; a normalisation "
+                              "after pooling gets a kernel of its own");
       switch (tileReductionOf(norm)) {
       case TileReduction::Channels:
         a.needsAllChannels = true;
@@ -236,6 +317,9 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
         return op.emitOpError("operand does not broadcast to the kernel's "
                               "output shape");
   }
+  if (a.pool && kernel.getResult().getType().getShape() != shape)
+    return kernel.emitOpError("yields a value from before its pooling; a "
+                              "pooled epilogue's result is the pooled one");
   a.assignTiles();
   return a;
 }
@@ -267,9 +351,8 @@ void KernelAnalysis::assignTiles() {
   SmallVector<Operation *> owner{conv.getOperation()};
   for (Operation *red : reductions) {
     int64_t here = position[red];
-    auto it = llvm::find_if(owner, [&](Operation *o) {
-      return lastUse(o) <= here;
-    });
+    auto it =
+        llvm::find_if(owner, [&](Operation *o) { return lastUse(o) <= here; });
     if (it != owner.end()) {
       tileOf[red] = it - owner.begin();
       *it = red;

@@ -233,6 +233,15 @@ static Value buildPoolAccumulate(Operation *op, const PoolParams &pp,
   return level(0, init);
 }
 
+static SlidingWindow slidingWindowOf(const PoolParams &pp) {
+  SlidingWindow w;
+  w.kernel.assign(pp.k.begin(), pp.k.end());
+  w.stride.assign(pp.s.begin(), pp.s.end());
+  w.padding.assign(pp.p.begin(), pp.p.end());
+  w.dilation.assign(pp.d.begin(), pp.d.end());
+  return w;
+}
+
 static std::string poolAttrs(const PoolParams &pp) {
   return "kernel_size=" + listStr(pp.k) + " stride=" + listStr(pp.s) +
          " padding=" + listStr(pp.p);
@@ -242,6 +251,10 @@ static std::string poolAttrs(const PoolParams &pp) {
 
 LogicalResult MaxPoolOp::verify() {
   return verifyPool(*this, paramsOf(*this), getDilation().has_value());
+}
+
+std::optional<SlidingWindow> MaxPoolOp::getSlidingWindow() {
+  return slidingWindowOf(paramsOf(*this));
 }
 
 int64_t MaxPoolOp::getWindowVolume() {
@@ -291,6 +304,10 @@ LogicalResult AvgPoolOp::verify() {
     return emitOpError("expected a positive divisor_override, got ")
            << d.getInt();
   return success();
+}
+
+std::optional<SlidingWindow> AvgPoolOp::getSlidingWindow() {
+  return slidingWindowOf(paramsOf(*this));
 }
 
 int64_t AvgPoolOp::getWindowVolume() {

@@ -17,8 +17,8 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace fusecc::fuse {
@@ -31,11 +31,30 @@ using namespace fusecc::fuse;
 
 namespace {
 
-/// Ops that can run on the tile of a fused kernel after the convolution:
-/// elementwise ops and normalisations whose reduction sets a block holds.
-bool isConvEpilogueOp(Operation *op) {
+using OpGroup = llvm::SetVector<Operation *>;
+
+/// Ops that can run on the tile of a fused kernel after the convolution
+/// (the group's root) and the ops of `group`: elementwise ops,
+/// normalisations whose reduction sets a block holds, and one pooling op
+/// after elementwise ops only (`PooledEpilogue`: blocks then hold whole
+/// windows), followed by elementwise ops on the pooled value.
+bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
+  auto pooled = llvm::find_if(
+      group, [](Operation *o) { return isa<WindowOpInterface>(o); });
+  if (pooled != group.end())
+    return isa<ElementwiseOpInterface>(op) &&
+           op->getResult(0).getType() == (*pooled)->getResult(0).getType();
   if (isa<ElementwiseOpInterface>(op))
     return true;
+  if (auto window = dyn_cast<WindowOpInterface>(op)) {
+    auto conv = cast<ConvTransposeOp>(group.front());
+    bool onlyElementwise = llvm::all_of(group, [&](Operation *o) {
+      return o == conv || isa<ElementwiseOpInterface>(o);
+    });
+    return onlyElementwise &&
+           PooledEpilogue::get(window, conv.getResult().getType().getShape(),
+                               ConvGeometry::get(conv).stride[1]);
+  }
   auto norm = dyn_cast<NormalizationOpInterface>(op);
   return norm && tileReductionOf(norm) != TileReduction::SpansBlocks;
 }
@@ -108,9 +127,8 @@ SmallVector<Value> escapingValues(const llvm::SetVector<Operation *> &group) {
   SmallVector<Value> out;
   for (Operation *op : group)
     for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(), [&](Operation *u) {
-            return !group.contains(u);
-          }))
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !group.contains(u); }))
         out.push_back(r);
   return out;
 }
@@ -119,13 +137,13 @@ SmallVector<Value> escapingValues(const llvm::SetVector<Operation *> &group) {
 /// the block): later ops of the block accepted by `follows` that read a
 /// value of the group and otherwise only values defined before the root (so
 /// no cycle through outside ops can form).
-llvm::SetVector<Operation *> growGroup(ArrayRef<Operation *> seed,
-                                       function_ref<bool(Operation *)> follows) {
+OpGroup growGroup(ArrayRef<Operation *> seed,
+                  function_ref<bool(Operation *, const OpGroup &)> follows) {
   Operation *conv = seed.front();
-  llvm::SetVector<Operation *> group;
+  OpGroup group;
   group.insert(seed.begin(), seed.end());
   for (Operation *op = seed.back()->getNextNode(); op; op = op->getNextNode()) {
-    if (!follows(op))
+    if (!follows(op, group))
       continue;
     bool readsGroup = false, operandsOk = true;
     for (Value v : op->getOperands()) {
@@ -134,9 +152,9 @@ llvm::SetVector<Operation *> growGroup(ArrayRef<Operation *> seed,
         readsGroup = true;
         continue;
       }
-      bool before = !def || isScalarConstant(v) ||
-                    (def->getBlock() == conv->getBlock() &&
-                     def->isBeforeInBlock(conv));
+      bool before =
+          !def || isScalarConstant(v) ||
+          (def->getBlock() == conv->getBlock() && def->isBeforeInBlock(conv));
       operandsOk &= before;
     }
     if (readsGroup && operandsOk)
@@ -150,7 +168,8 @@ llvm::SetVector<Operation *> growGroup(ArrayRef<Operation *> seed,
 
 /// Moves `group` into a new `fuse.kernel` named `<func>_k<counter>`; returns
 /// it (null when nothing of the group is used).
-KernelOp formKernel(func::FuncOp func, const llvm::SetVector<Operation *> &group,
+KernelOp formKernel(func::FuncOp func,
+                    const llvm::SetVector<Operation *> &group,
                     unsigned &counter) {
   SmallVector<Value> escaping = escapingValues(group);
   if (escaping.empty())
@@ -228,10 +247,13 @@ struct FormKernelsPass
       SmallVector<Operation *> seed = viewsIntoNormalization(root);
       if (seed.empty())
         seed.push_back(root);
-      auto follows = isa<NormalizationOpInterface>(seed.back())
-                         ? isNormalizationEpilogueOp
-                         : isElementwiseKernelOp;
-      if (!formKernel(func, growGroup(seed, follows), counter))
+      bool (*follows)(Operation *) = isa<NormalizationOpInterface>(seed.back())
+                                         ? isNormalizationEpilogueOp
+                                         : isElementwiseKernelOp;
+      auto accepts = [&](Operation *op, const OpGroup &) {
+        return follows(op);
+      };
+      if (!formKernel(func, growGroup(seed, accepts), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).
     }
   }

@@ -99,6 +99,9 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
   if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
     return {};
+  // A pooled epilogue's tile holds the values before pooling.
+  if (a->pool)
+    return {};
   if (!epilogueStatsGroups(root, ty))
     return {};
   return producer;

@@ -90,14 +90,15 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
 }
 
 /// Positions of one W stride phase per block on the tensor-core paths: the
-/// whole row (in multiples of 8) if a reduction needs it, else the multiple
+/// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
+/// it, else the multiple
 /// of 8 up to `maxPositions` that covers the phase with the least waste plus
 /// `tileOverhead` positions' worth of cost per tile (a larger overhead
 /// prefers longer tiles).
 int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
                           int64_t maxPositions, int64_t tileOverhead) {
-  const int64_t perPhase = llvm::divideCeil(a.geom.out[2], sw);
-  if (a.needsWholeRow)
+  const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
+  if (a.wholeRow())
     return llvm::alignTo(perPhase, 8);
   int64_t best = std::numeric_limits<int64_t>::max(), positions = 8;
   for (int64_t p = 8; p <= maxPositions; p += 8) {
@@ -429,9 +430,9 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   int64_t tileC = a.needsAllChannels ? llvm::alignTo(g.cout, subBlock)
                                      : subBlock;
 
-  int64_t wo = g.out[2];
+  int64_t wo = a.rowWidth();
   int64_t posPerThread;
-  if (a.needsWholeRow) {
+  if (a.wholeRow()) {
     posPerThread = llvm::divideCeil(wo, threadsW);
   } else {
     int64_t cap = tileC > 64 ? std::min<int64_t>(maxTileW, 64) : maxTileW;

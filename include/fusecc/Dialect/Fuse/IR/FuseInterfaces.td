@@ -109,6 +109,14 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "order under another shape (a view: the same buffer serves both).",
       "bool", "isView", (ins), [{}], [{ return false; }]>,
     InterfaceMethod<
+      "The sliding window of a pooling op (kernel, stride, padding and "
+      "dilation per pooled trailing dim): every result element combines "
+      "the operand elements of its window and nothing else, so a producer "
+      "whose blocks hold whole windows can apply the op in its epilogue. "
+      "std::nullopt for the other window ops.",
+      "std::optional<::fusecc::fuse::SlidingWindow>", "getSlidingWindow",
+      (ins), [{}], [{ return std::nullopt; }]>,
+    InterfaceMethod<
       "Builds the result element at `coords` (index values, one per result "
       "dim) from operand elements that `operandAt` builds at the operand "
       "coordinates it is given (always in bounds), in the operand's "

@@ -34,6 +34,16 @@ struct WindowLanes {
       mlir::Value, llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)>)>
       allReduce;
 };
+
+/// The window of a pooling op over the trailing spatial dims of its
+/// operand (WindowOpInterface::getSlidingWindow), one entry per pooled dim:
+/// result position `o` of a dim combines operand positions
+/// `o * stride - padding + t * dilation` for `t` in `[0, kernel)` that lie
+/// inside the operand.
+struct SlidingWindow {
+  llvm::SmallVector<int64_t, 3> kernel, stride, padding, dilation;
+  int64_t spatial() const { return static_cast<int64_t>(kernel.size()); }
+};
 } // namespace fusecc::fuse
 
 #include "fusecc/Dialect/Fuse/IR/FuseInterfaces.h.inc"

@@ -81,6 +81,51 @@ struct ConvGeometry {
   static ConvGeometry get(ConvTransposeOp conv);
 };
 
+/// A pooling op applied in a convolution kernel's epilogue (a
+/// `WindowOpInterface` op with a sliding window on the epilogue's value):
+/// each block holds whole pooling windows, so the pre-pool tensor never
+/// reaches device memory. Its window, normalised to three spatial dims
+/// like `ConvGeometry` (leading unit dims: kernel 1, stride 1).
+struct PooledEpilogue {
+  WindowOpInterface op;
+  std::array<int64_t, 3> k{}, s{}, dil{};
+  /// The pooled result's spatial sizes.
+  std::array<int64_t, 3> out{};
+  /// Convolution positions along W that the pooled result reads:
+  /// (out - 1) s + (k - 1) dil + 1 (a block holds all of them).
+  int64_t neededW = 0;
+
+  /// The pooling of `op` on a value of `convShape` (the result shape of a
+  /// convolution of stride `convStrideH` along H, 1 without an H dim), or
+  /// std::nullopt when it cannot be applied in an epilogue: not a sliding
+  /// window over every spatial dim, padding, or windows whose tiles would
+  /// not fit (`kMaxPooledRowWidth`, `kMaxPooledSlots`,
+  /// `kMaxPooledTileBytes`).
+  static std::optional<PooledEpilogue> get(WindowOpInterface op,
+                                           llvm::ArrayRef<int64_t> convShape,
+                                           int64_t convStrideH);
+  /// How a block with `rows` rows of one H stride phase per main-loop pass
+  /// covers its pooling windows: `pooledRows` pooled rows, whose convolution
+  /// rows (a run of `(pooledRows - 1) s + (k - 1) dil + 1` from
+  /// `first pooled row x s`) are `hGroups` groups of `rows x strideH`
+  /// consecutive rows, each group one pass per H stride phase; every pooled
+  /// depth tap takes its own passes. Pass p = (depth tap, group, phase),
+  /// the phase fastest; `count` passes, each kept as one output tile.
+  struct Passes {
+    int64_t pooledRows = 1, hGroups = 1, hPasses = 1, count = 1;
+  };
+  Passes passesFor(int64_t rows, int64_t strideH) const;
+};
+/// The widest row of convolution positions a pooled epilogue reads (one
+/// tile holds it).
+constexpr int64_t kMaxPooledRowWidth = 256;
+/// The most output tiles (main-loop passes) a pooled epilogue keeps in
+/// shared memory for one row per pass.
+constexpr int64_t kMaxPooledSlots = 8;
+/// Shared memory a pooled epilogue's tiles may take at one row per pass (the
+/// staging buffers need the rest of sm_90's 227 KiB).
+constexpr int64_t kMaxPooledTileBytes = 160 * 1024;
+
 /// What a fused kernel's epilogue requires of its tiling.
 struct KernelAnalysis {
   ConvTransposeOp conv;
@@ -89,6 +134,14 @@ struct KernelAnalysis {
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.
   bool needsWholeRow = false;
+  /// A pooling op applied in the epilogue (after the elementwise ops, before
+  /// the others), if any: blocks then cover whole pooling windows.
+  std::optional<PooledEpilogue> pool;
+  /// A block holds the whole row of convolution positions that its
+  /// epilogue reads (a last-dim reduction or a pooled epilogue).
+  bool wholeRow() const { return needsWholeRow || pool.has_value(); }
+  /// Convolution positions along W that the epilogue reads.
+  int64_t rowWidth() const { return pool ? pool->neededW : geom.out[2]; }
   /// Softmax and layer_norm ops, in order.
   llvm::SmallVector<mlir::Operation *> reductions;
   /// Shared-memory output tile of the convolution (always 0) and of each
