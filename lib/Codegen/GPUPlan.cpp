@@ -109,14 +109,9 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     }
     int64_t staging = saturatingMul(p.numStages, p.stageElems);
     int64_t tiles = saturatingMul(p.numTiles, p.tileElems);
-    if (a.pool) {
-      p.poolSlots = a.pool->passesFor(cfg.getRows(), g.stride[1]).count;
-      tiles = saturatingMul(p.poolSlots, p.tileElems);
-    }
     // With several channel sub-blocks, tiles are written while later
-    // sub-blocks still stage, and a pooled epilogue keeps its passes'
-    // tiles while later passes stage: no aliasing then.
-    bool alias = p.subBlock == cfg.getTileC() && !a.pool;
+    // sub-blocks still stage: no aliasing then.
+    bool alias = p.subBlock == cfg.getTileC();
     p.tilesOffset = alias ? 0 : staging;
     p.statsOffset =
         alias ? std::max(staging, tiles) : saturatingAdd(staging, tiles);
@@ -127,6 +122,15 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
         saturatingAdd(p.statsOffset,
                       saturatingMul(saturatingMul(p.statsArrays, p.statsLen),
                                     static_cast<int64_t>(a.reductions.size())));
+    if (a.pool) {
+      p.poolOffset = p.totalElems;
+      p.poolElems = saturatingMul(
+          saturatingMul(
+              a.pool->passesFor(cfg.getRows(), g.stride[1]).pooledRows,
+              cfg.getTileC()),
+          a.pool->out[2]);
+      p.totalElems = saturatingAdd(p.totalElems, p.poolElems);
+    }
   };
   // With `mergeHTaps`, tensor-core kernels stage all valid H taps of a
   // round at once (their input rows overlap: rows + taps - 1 rows instead

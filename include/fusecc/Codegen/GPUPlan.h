@@ -76,11 +76,9 @@ struct SharedMemoryPlan {
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
 
-  /// Output tiles of a pooled epilogue: one per main-loop pass
-  /// (`PooledEpilogue::Passes::count`), pass p's at tilesOffset + p x
-  /// tileElems, after the staging buffers (passes stage while earlier
-  /// passes' tiles are kept); 0 without one.
-  int64_t poolSlots = 0;
+  /// The pooled epilogue's accumulators (`pooledRows x tileC x` pooled
+  /// row, combined over the passes) at `poolOffset`; 0 without one.
+  int64_t poolOffset = 0, poolElems = 0;
 
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }

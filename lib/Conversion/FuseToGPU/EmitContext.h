@@ -17,7 +17,7 @@
 //   EpilogueStatistics.cpp  partial statistics of a planned normalisation
 //                        of the kernel's result (group_norm after a conv)
 //   PooledEpilogue.cpp   pooling in the epilogue: main-loop passes over the
-//                        windows' rows, the pooled walk
+//                        windows' rows, partial windows combined
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -117,12 +117,12 @@ public:
 //===----------------------------------------------------------------------===//
 
 /// One element of a block's output tile: tile coordinates (row, channel,
-/// position) and the output coordinates they stand for. A pooled epilogue's
-/// elements also name their depth (`od`; else the block's) and the offset
-/// of their pass's tile (`tileOffset`; else none).
+/// position) and the output coordinates they stand for. The pooled
+/// elements of a pooled epilogue also name their depth (`od`; else the
+/// block's).
 struct Element {
   Value r, cl, wl, ch, oh, ow;
-  Value od, tileOffset;
+  Value od;
 };
 
 /// The valid taps of one dim for a block: the arithmetic progression of taps
@@ -186,9 +186,8 @@ struct EmitContext {
   bool statsOnly = false;
 
   /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
-  /// row, and the offset of the current pass's output tile from tile 0
-  /// (set while the pass's main loop is emitted; null otherwise).
-  Value pd, ph0, tileBase;
+  /// row.
+  Value pd, ph0;
 
   Value smem;                ///< memref<total x f32, workgroup>
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
@@ -259,9 +258,8 @@ struct EmitContext {
     Value line = b.mul(rowCh, smemPlan.tileStride);
     if (smemPlan.tileSkew)
       line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
-    Value addr = b.add(b.add(line, wl),
-                       smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
-    return tileBase ? b.add(addr, tileBase) : addr;
+    return b.add(b.add(line, wl),
+                 smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
   }
   /// Element offset of statistics array `k` of reduction `ordinal`.
   int64_t statsArray(int64_t ordinal, int64_t k) const {
@@ -428,10 +426,11 @@ void emitEpilogue(EmitContext &cx);
 
 /// The kernel of a pooled epilogue (`a.pool`) after the block
 /// decomposition: for each pass, the convolution rows of the pass by
-/// `mainLoop` into the pass's own output tile; then every pooled element of
-/// the block from those tiles (the pooling op's `buildAt` over its window,
-/// the elementwise ops before it per window element, those after it per
-/// pooled element), stored to global memory.
+/// `mainLoop` (into output tile 0), then every pooled element's partial
+/// result over the window elements of the pass (the pooling op's `buildAt`,
+/// the elementwise ops before it per element) combined into the block's
+/// pooled accumulators; then the ops after the pool per pooled element and
+/// the stores to global memory.
 void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
 
 //===----------------------------------------------------------------------===//

@@ -8,16 +8,22 @@
 // tD, row group gi, H stride phase j) computes depth od = pd sd + tD dild
 // and the `rows` rows oh = ph0 sh_pool + gi rows s_h + j + r s_h of one
 // stride phase (so the main loop's taps stay those of one phase), into
-// output tile p. Those tiles do not alias the staging buffers, so no pass
-// overwrites an earlier one's.
+// output tile 0 like any convolution kernel.
 //
-// After the passes every pooled element is built by the pooling op itself
+// After each pass, every pooled element of the block takes the pass's part
+// of its window: the pooling op builds its result itself
 // (`WindowOpInterface::buildAt`, which loops over the window in bounds and
-// applies max / average / divisor rules), reading each window element from
-// its pass's tile through the elementwise ops before the pool; the ops
-// after the pool run on the pooled value, and the result goes to global
+// applies the max / average / divisor rules), reading the window elements
+// the pass computed from the tile through the elementwise ops before the
+// pool and every other element as the op's identity (`SlidingWindow`:
+// -inf for max, 0 for average). These partial results are combined over
+// the passes (max, or the sum of partial averages) in shared-memory
+// accumulators that the same thread owns in every pass. Finally the ops
+// after the pool run on each pooled value and the result goes to global
 // memory, consecutive threads on consecutive pooled positions. The
-// pre-pool tensor never reaches device memory.
+// pre-pool tensor never reaches device memory, and the tile of each pass
+// aliases the staging buffers as usual (a barrier separates the partial
+// walk from the next pass's staging).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,99 +36,145 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
-/// The pass loop: each pass's depth, first row and tile, then `mainLoop`.
-static void emitPasses(EmitContext &cx, function_ref<void()> mainLoop) {
+namespace {
+
+/// One pooled element of the block, as the walks see it.
+struct PooledElement {
+  Value ch, cl, ph, pw, acc; ///< acc: its accumulator's address.
+  SmallVector<Value> coords; ///< Its coordinates in the pooled result.
+};
+
+/// Runs `body` for every pooled element of the block that lies inside the
+/// result, distributed over the threads (pooled positions fastest): the
+/// same thread gets the same elements in every walk.
+void forEachPooledElement(EmitContext &cx,
+                          function_ref<void(const PooledElement &)> body) {
   EmitBuilder &b = cx.b;
-  const ConvGeometry &g = cx.g;
   const PooledEpilogue &pool = *cx.a.pool;
-  const PooledEpilogue::Passes &ps = cx.launch.pooled;
-  const int64_t sh = g.stride[1], rows = cx.cfg.getRows();
-  auto loop = scf::ForOp::create(b, b.c(0), b.c(ps.count), b.c(1));
+  const int64_t tileC = cx.cfg.getTileC(), width = pool.out[2];
+  const int64_t total = cx.launch.pooled.pooledRows * tileC * width;
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(total), b.c(cx.launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value p = loop.getInductionVar();
-  Value tD = b.divu(p, ps.hPasses), rem = b.remu(p, ps.hPasses);
-  Value group = b.divu(rem, sh), phase = b.remu(rem, sh);
-  // Passes past the convolution's end (windows clipped by ceil_mode) still
-  // run: their taps are cut to the input, and no window reads them.
-  cx.od = b.add(b.mul(cx.pd, pool.s[0]), b.mul(tD, pool.dil[0]));
-  cx.oh =
-      b.add(b.add(b.mul(cx.ph0, pool.s[1]), b.mul(group, rows * sh)), phase);
-  cx.tileBase = b.mul(p, cx.smemPlan.tileElems);
-  mainLoop();
-  cx.tileBase = Value();
-  cx.od = cx.oh = Value();
+  Value e = loop.getInductionVar();
+  PooledElement el;
+  Value line = b.divu(e, width);
+  el.pw = b.add(b.divu(cx.ow0, pool.s[2]), b.remu(e, width));
+  el.cl = b.remu(line, tileC);
+  el.ph = b.add(cx.ph0, b.divu(line, tileC));
+  el.ch = b.add(cx.co0, el.cl);
+  el.acc = b.add(e, cx.smemPlan.poolOffset);
+  Value valid = b.andI(b.ult(el.ch, cx.g.cout), b.ult(el.ph, pool.out[1]));
+  auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  el.coords = cx.fullIndex(cx.n, el.ch, cx.pd, el.ph, el.pw);
+  body(el);
 }
 
-/// The convolution coordinates (n, c, d, h, w of a 3-D-normalised operand
-/// coordinate list `at` of rank `rank`) as a tile element of its pass.
-static Element windowElement(EmitContext &cx, ValueRange at) {
+/// The value of pooling-operand element `at` (full-rank coordinates, in
+/// bounds) if the current pass computed it, else the pool's identity.
+Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
-  const PooledEpilogue &pool = *cx.a.pool;
-  const PooledEpilogue::Passes &ps = cx.launch.pooled;
   const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
   Element el;
   el.ch = at[1];
   el.cl = b.sub(el.ch, cx.co0);
-  el.od = rank == 5 ? at[rank - 3] : b.c(0);
   el.oh = rank >= 4 ? at[rank - 2] : b.c(0);
   el.ow = at[rank - 1];
   el.wl = b.sub(el.ow, cx.ow0);
-  // Window positions lie at or after the block's first pooled window, so
-  // the offsets are non-negative.
-  Value tD = b.divu(b.sub(el.od, b.mul(cx.pd, pool.s[0])), pool.dil[0]);
-  Value relH = b.sub(el.oh, b.mul(cx.ph0, pool.s[1]));
-  Value group = b.divu(relH, rows * sh);
-  el.r = b.divu(b.remu(relH, rows * sh), sh);
-  Value pass =
-      b.add(b.mul(b.add(b.mul(tD, ps.hGroups), group), sh), b.remu(relH, sh));
-  el.tileOffset = b.mul(pass, cx.smemPlan.tileElems);
-  return el;
+  Value d = rank == 5 ? at[rank - 3] : b.c(0);
+  // Rows oh + r s_h, r < rows, of depth od: rel = h - oh in [0, rows s_h)
+  // (an unsigned compare also rejects negative ones) and a multiple of s_h.
+  Value rel = b.sub(el.oh, cx.oh);
+  Value inPass =
+      b.andI(b.cmp(arith::CmpIPredicate::eq, d, cx.od), b.ult(rel, rows * sh));
+  if (sh > 1)
+    inPass = b.andI(inPass, b.cmp(arith::CmpIPredicate::eq, b.remu(rel, sh),
+                                  b.c(0)));
+  auto ifIn = scf::IfOp::create(b, TypeRange{cx.elementType}, inPass, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+  el.r = b.divu(rel, sh);
+  DenseMap<Value, Value> memo;
+  Value v = emitElementValue(cx, cx.a.pool->op->getOperand(0), el, memo);
+  scf::YieldOp::create(b, v);
+  b.setInsertionPointToStart(&ifIn.getElseRegion().front());
+  scf::YieldOp::create(b, cx.constant(cx.a.pool->window.identity));
+  return ifIn.getResult(0);
 }
+
+/// Combines two partial results of a window.
+Value combine(EmitContext &cx, Value x, Value y) {
+  switch (cx.a.pool->window.combine) {
+  case SlidingWindow::Combine::Max:
+    return arith::MaximumFOp::create(cx.b, x, y); // NaN wins.
+  case SlidingWindow::Combine::Add:
+    return arith::AddFOp::create(cx.b, x, y);
+  }
+  llvm_unreachable("unknown combine");
+}
+
+} // namespace
 
 void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   const PooledEpilogue &pool = *cx.a.pool;
   const PooledEpilogue::Passes &ps = cx.launch.pooled;
-  emitPasses(cx, mainLoop);
-
-  Operation *poolOp = pool.op;
-  Value poolInput = poolOp->getOperand(0);
+  const int64_t sh = g.stride[1], rows = cx.cfg.getRows();
+  WindowOpInterface window = cx.a.pool->op;
+  {
+    auto loop = scf::ForOp::create(b, b.c(0), b.c(ps.count), b.c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value p = loop.getInductionVar();
+    Value tD = b.divu(p, ps.hPasses), rem = b.remu(p, ps.hPasses);
+    Value group = b.divu(rem, sh), phase = b.remu(rem, sh);
+    // Passes past the convolution's end (windows clipped by ceil_mode) still
+    // run: their taps are cut to the input, and no window reads them.
+    cx.od = b.add(b.mul(cx.pd, pool.s[0]), b.mul(tD, pool.dil[0]));
+    cx.oh = b.add(b.add(b.mul(cx.ph0, pool.s[1]), b.mul(group, rows * sh)),
+                  phase);
+    mainLoop(); // Ends with a barrier: the pass's tile is complete.
+    Value first = b.cmp(arith::CmpIPredicate::eq, p, b.c(0));
+    forEachPooledElement(cx, [&](const PooledElement &pe) {
+      Value partial = window.buildAt(
+          b, b.getLoc(), pe.coords,
+          [&](OpBuilder &, Location, ValueRange at) {
+            return passElementOrIdentity(cx, at);
+          },
+          /*lanes=*/nullptr);
+      // The first pass starts the accumulator (nothing is read before it
+      // is written).
+      auto ifFirst =
+          scf::IfOp::create(b, TypeRange{cx.elementType}, first, true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+        scf::YieldOp::create(b, partial);
+        b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
+        scf::YieldOp::create(b, combine(cx, cx.sload(pe.acc), partial));
+      }
+      cx.sstore(ifFirst.getResult(0), pe.acc);
+    });
+    // The next pass stages into the tile's shared memory.
+    gpu::BarrierOp::create(b);
+    cx.od = cx.oh = Value();
+  }
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
   Value out = cx.func.getArguments().back();
-  const int64_t tileC = cx.cfg.getTileC(), width = pool.out[2];
-  const int64_t total = ps.pooledRows * tileC * width;
-  auto loop = scf::ForOp::create(b, cx.tid, b.c(total), b.c(cx.launch.threads));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
-  Value pw = b.remu(e, width), line = b.divu(e, width);
-  Value cl = b.remu(line, tileC), ph = b.add(cx.ph0, b.divu(line, tileC));
-  Value ch = b.add(cx.co0, cl);
-  Value pwGlobal = b.add(b.divu(cx.ow0, pool.s[2]), pw);
-  Value valid = b.andI(b.ult(ch, g.cout), b.ult(ph, pool.out[1]));
-  auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
-  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-  SmallVector<Value> coords = cx.fullIndex(cx.n, ch, cx.pd, ph, pwGlobal);
-  auto window = cast<WindowOpInterface>(poolOp);
-  Value pooled = window.buildAt(
-      b, b.getLoc(), coords,
-      [&](OpBuilder &, Location, ValueRange at) -> Value {
-        DenseMap<Value, Value> memo;
-        return emitElementValue(cx, poolInput, windowElement(cx, at), memo);
-      },
-      /*lanes=*/nullptr);
-  DenseMap<Value, Value> memo;
-  memo[poolOp->getResult(0)] = pooled;
-  Element el;
-  el.ch = ch;
-  el.cl = cl;
-  el.od = cx.pd;
-  el.oh = ph;
-  el.ow = pwGlobal;
-  Value v = emitElementValue(cx, result, el, memo);
-  memref::StoreOp::create(b, v, out, coords);
+  forEachPooledElement(cx, [&](const PooledElement &pe) {
+    DenseMap<Value, Value> memo;
+    memo[pool.op->getResult(0)] = cx.sload(pe.acc);
+    Element el;
+    el.ch = pe.ch;
+    el.cl = pe.cl;
+    el.od = cx.pd;
+    el.oh = pe.ph;
+    el.ow = pe.pw;
+    memref::StoreOp::create(b, emitElementValue(cx, result, el, memo), out,
+                            pe.coords);
+  });
 }

@@ -72,6 +72,7 @@ std::optional<PooledEpilogue> PooledEpilogue::get(WindowOpInterface op,
     return std::nullopt;
   PooledEpilogue p;
   p.op = op;
+  p.window = *w;
   const int64_t lead = 3 - (rank - 2);
   for (int64_t i = 0; i < 3; ++i) {
     bool real = i >= lead;
@@ -91,15 +92,7 @@ std::optional<PooledEpilogue> PooledEpilogue::get(WindowOpInterface op,
   if (!needed || *needed > kMaxPooledRowWidth)
     return std::nullopt;
   p.neededW = std::min(*needed, convShape.back());
-  // One row per pass must fit: the windows' depth taps and H rows, in
-  // tiles of a row each (up to 64 channels, rows padded to 16 positions)
-  // that leave room for the staging buffers.
-  const int64_t passes = p.passesFor(1, convStrideH).count;
-  const int64_t channels =
-      std::min<int64_t>(llvm::alignTo(convShape[1], 16), 64);
-  if (passes > kMaxPooledSlots ||
-      passes * channels * (llvm::alignTo(p.neededW, 16) + 1) * 4 >
-          kMaxPooledTileBytes)
+  if (p.passesFor(1, convStrideH).count > kMaxPooledPasses)
     return std::nullopt;
   return p;
 }
@@ -277,10 +270,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
                    "cannot be applied in a convolution epilogue (expected a "
                    "pooling of the convolution's shape with no padding, whose "
                    "windows span at most ")
-               << kMaxPooledRowWidth << " positions along W and "
-               << kMaxPooledSlots
-               << " convolution rows of all depths, in tiles of at most "
-               << kMaxPooledTileBytes << " bytes)";
+               << kMaxPooledRowWidth << " positions along W and take at most "
+               << kMaxPooledPasses << " main-loop passes)";
       shape = cast<RankedTensorType>(op.getResult(0).getType()).getShape();
       continue;
     }

@@ -233,8 +233,12 @@ static Value buildPoolAccumulate(Operation *op, const PoolParams &pp,
   return level(0, init);
 }
 
-static SlidingWindow slidingWindowOf(const PoolParams &pp) {
+static SlidingWindow slidingWindowOf(const PoolParams &pp,
+                                     SlidingWindow::Combine combine,
+                                     double identity) {
   SlidingWindow w;
+  w.combine = combine;
+  w.identity = identity;
   w.kernel.assign(pp.k.begin(), pp.k.end());
   w.stride.assign(pp.s.begin(), pp.s.end());
   w.padding.assign(pp.p.begin(), pp.p.end());
@@ -254,7 +258,8 @@ LogicalResult MaxPoolOp::verify() {
 }
 
 std::optional<SlidingWindow> MaxPoolOp::getSlidingWindow() {
-  return slidingWindowOf(paramsOf(*this));
+  return slidingWindowOf(paramsOf(*this), SlidingWindow::Combine::Max,
+                         -std::numeric_limits<double>::infinity());
 }
 
 int64_t MaxPoolOp::getWindowVolume() {
@@ -307,7 +312,7 @@ LogicalResult AvgPoolOp::verify() {
 }
 
 std::optional<SlidingWindow> AvgPoolOp::getSlidingWindow() {
-  return slidingWindowOf(paramsOf(*this));
+  return slidingWindowOf(paramsOf(*this), SlidingWindow::Combine::Add, 0.0);
 }
 
 int64_t AvgPoolOp::getWindowVolume() {

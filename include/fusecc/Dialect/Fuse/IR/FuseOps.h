@@ -40,8 +40,18 @@ struct WindowLanes {
 /// result position `o` of a dim combines operand positions
 /// `o * stride - padding + t * dilation` for `t` in `[0, kernel)` that lie
 /// inside the operand.
+///
+/// Partial windows: `buildAt` with every element outside a subset of the
+/// window read as `identity` gives the subset's partial result, and the
+/// partial results of a partition of the window give the op's result when
+/// combined by `combine` (max pooling: the maximum, identity -inf; average
+/// pooling: the sum of the partial averages, identity 0, since the divisor
+/// depends on the window's position only).
 struct SlidingWindow {
+  enum class Combine { Max, Add };
   llvm::SmallVector<int64_t, 3> kernel, stride, padding, dilation;
+  Combine combine = Combine::Max;
+  double identity = 0.0;
   int64_t spatial() const { return static_cast<int64_t>(kernel.size()); }
 };
 } // namespace fusecc::fuse

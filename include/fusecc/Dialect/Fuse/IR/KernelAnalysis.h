@@ -88,6 +88,7 @@ struct ConvGeometry {
 /// like `ConvGeometry` (leading unit dims: kernel 1, stride 1).
 struct PooledEpilogue {
   WindowOpInterface op;
+  SlidingWindow window;
   std::array<int64_t, 3> k{}, s{}, dil{};
   /// The pooled result's spatial sizes.
   std::array<int64_t, 3> out{};
@@ -98,9 +99,8 @@ struct PooledEpilogue {
   /// The pooling of `op` on a value of `convShape` (the result shape of a
   /// convolution of stride `convStrideH` along H, 1 without an H dim), or
   /// std::nullopt when it cannot be applied in an epilogue: not a sliding
-  /// window over every spatial dim, padding, or windows whose tiles would
-  /// not fit (`kMaxPooledRowWidth`, `kMaxPooledSlots`,
-  /// `kMaxPooledTileBytes`).
+  /// window over every spatial dim, padding, or windows wider than
+  /// `kMaxPooledRowWidth` or taking more than `kMaxPooledPasses` passes.
   static std::optional<PooledEpilogue> get(WindowOpInterface op,
                                            llvm::ArrayRef<int64_t> convShape,
                                            int64_t convStrideH);
@@ -110,7 +110,7 @@ struct PooledEpilogue {
   /// `first pooled row x s`) are `hGroups` groups of `rows x strideH`
   /// consecutive rows, each group one pass per H stride phase; every pooled
   /// depth tap takes its own passes. Pass p = (depth tap, group, phase),
-  /// the phase fastest; `count` passes, each kept as one output tile.
+  /// the phase fastest; `count` passes.
   struct Passes {
     int64_t pooledRows = 1, hGroups = 1, hPasses = 1, count = 1;
   };
@@ -119,12 +119,9 @@ struct PooledEpilogue {
 /// The widest row of convolution positions a pooled epilogue reads (one
 /// tile holds it).
 constexpr int64_t kMaxPooledRowWidth = 256;
-/// The most output tiles (main-loop passes) a pooled epilogue keeps in
-/// shared memory for one row per pass.
-constexpr int64_t kMaxPooledSlots = 8;
-/// Shared memory a pooled epilogue's tiles may take at one row per pass (the
-/// staging buffers need the rest of sm_90's 227 KiB).
-constexpr int64_t kMaxPooledTileBytes = 160 * 1024;
+/// The most main-loop passes of a pooled epilogue at one row per pass (each
+/// pass also evaluates every window of the block for its part).
+constexpr int64_t kMaxPooledPasses = 16;
 
 /// What a fused kernel's epilogue requires of its tiling.
 struct KernelAnalysis {
