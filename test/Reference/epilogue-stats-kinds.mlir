@@ -60,7 +60,21 @@
 // PLAN-LABEL: plan @amax_channels_column: 2 kernels
 // PLAN-NOT: partial statistics
 // PLAN: (reduction: amax, 70 sets of 5, one thread per set)
+// The non-finite sets come from the conv epilogue too.
 // PLAN-LABEL: plan @ninf_softmax:
+// PLAN: (normalization: softmax, 39 sets of 35, partial statistics from ninf_softmax_k{{[0-9]+}}'s epilogue
+// PLAN-LABEL: plan @ninf_lse:
+// PLAN: (reduction: logsumexp, 39 sets of 35, partial statistics from
+// PLAN-LABEL: plan @pinf_lse:
+// PLAN: (reduction: logsumexp, 6 sets of 35, partial statistics from
+// PLAN-LABEL: plan @pinf_softmax:
+// PLAN: (normalization: softmax, 6 sets of 35, partial statistics from
+// PLAN-LABEL: plan @nan_amax:
+// PLAN: (reduction: amax, 39 sets of 35, partial statistics from
+// PLAN-LABEL: plan @nan_amin:
+// PLAN: (reduction: amin, 20 sets of 5, partial statistics from
+// PLAN-LABEL: plan @nan_lse:
+// PLAN: (reduction: logsumexp, 39 sets of 35, partial statistics from
 
 // kb2_38 in small: clamp, softmax over all spatial positions of a view,
 // * scale; 13 channels (no tile fits), batch 1, 3-D.
@@ -86,8 +100,8 @@ func.func @softmax_all_nonbatch(%x: tensor<3x4x3x4xf32>, %w: tensor<4x6x3x3xf32>
 
 // logsumexp over 5 x 7 positions, batch 3; nothing else reads the conv.
 func.func @lse_spatial_b3(%x: tensor<3x4x3x4xf32>, %w: tensor<4x6x3x3xf32>, %b: tensor<6xf32>) -> tensor<3x6x1x1xf32> {
-  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x6x3x3xf32>, tensor<6xf32>) -> tensor<3x6x5x7xf32>
   %c = arith.constant dense<3.0> : tensor<f32>
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x6x3x3xf32>, tensor<6xf32>) -> tensor<3x6x5x7xf32>
   %1 = fuse.mul %0, %c : tensor<3x6x5x7xf32>, tensor<f32> -> tensor<3x6x5x7xf32>
   %2 = fuse.logsumexp %1 {dims = array<i64: 2, 3>, keepdim = true} : tensor<3x6x5x7xf32> -> tensor<3x6x1x1xf32>
   %3 = fuse.tanh %2 : tensor<3x6x1x1xf32>
@@ -135,11 +149,11 @@ func.func @amax_channels_column(%x: tensor<2x4x3x4xf32>, %w: tensor<4x5x3x3xf32>
 // position of the channels where p < 0: a softmax of an all -inf set is
 // NaN, of the others finite with zeros.
 func.func @ninf_softmax(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %u: tensor<3x13x5x7xf32>, %p: tensor<1x13x1x1xf32>) -> tensor<3x13x5x7xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %r = fuse.relu %u : tensor<3x13x5x7xf32>
   %l = fuse.log %r : tensor<3x13x5x7xf32>
   %rp = fuse.relu %p : tensor<1x13x1x1xf32>
   %lp = fuse.log %rp : tensor<1x13x1x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %1 = fuse.add %0, %l : tensor<3x13x5x7xf32>, tensor<3x13x5x7xf32> -> tensor<3x13x5x7xf32>
   %2 = fuse.add %1, %lp : tensor<3x13x5x7xf32>, tensor<1x13x1x1xf32> -> tensor<3x13x5x7xf32>
   %3 = fuse.reshape %2 : tensor<3x13x5x7xf32> -> tensor<3x13x35xf32>
@@ -150,11 +164,11 @@ func.func @ninf_softmax(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %u: t
 
 // The same sets: logsumexp is -inf where every element is -inf.
 func.func @ninf_lse(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %u: tensor<3x13x5x7xf32>, %p: tensor<1x13x1x1xf32>) -> tensor<3x13x1x1xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %r = fuse.relu %u : tensor<3x13x5x7xf32>
   %l = fuse.log %r : tensor<3x13x5x7xf32>
   %rp = fuse.relu %p : tensor<1x13x1x1xf32>
   %lp = fuse.log %rp : tensor<1x13x1x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %1 = fuse.add %0, %l : tensor<3x13x5x7xf32>, tensor<3x13x5x7xf32> -> tensor<3x13x5x7xf32>
   %2 = fuse.add %1, %lp : tensor<3x13x5x7xf32>, tensor<1x13x1x1xf32> -> tensor<3x13x5x7xf32>
   %3 = fuse.logsumexp %2 {dims = array<i64: 2, 3>, keepdim = true} : tensor<3x13x5x7xf32> -> tensor<3x13x1x1xf32>
@@ -164,22 +178,22 @@ func.func @ninf_lse(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %u: tenso
 // +inf where u < -2 (-log(relu(u + 2))): about half the sets of 35 hold
 // one; their logsumexp is +inf, their softmax NaN.
 func.func @pinf_lse(%x: tensor<1x4x3x4xf32>, %w: tensor<4x6x3x3xf32>, %u: tensor<1x6x5x7xf32>) -> tensor<1x6x1x1xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x3x4xf32>, tensor<4x6x3x3xf32>) -> tensor<1x6x5x7xf32>
   %c2 = arith.constant dense<2.0> : tensor<f32>
   %u2 = fuse.add %u, %c2 : tensor<1x6x5x7xf32>, tensor<f32> -> tensor<1x6x5x7xf32>
   %r = fuse.relu %u2 : tensor<1x6x5x7xf32>
   %l = fuse.log %r : tensor<1x6x5x7xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x3x4xf32>, tensor<4x6x3x3xf32>) -> tensor<1x6x5x7xf32>
   %1 = fuse.sub %0, %l : tensor<1x6x5x7xf32>, tensor<1x6x5x7xf32> -> tensor<1x6x5x7xf32>
   %2 = fuse.logsumexp %1 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x6x5x7xf32> -> tensor<1x6x1x1xf32>
   return %2 : tensor<1x6x1x1xf32>
 }
 
 func.func @pinf_softmax(%x: tensor<1x4x3x4xf32>, %w: tensor<4x6x3x3xf32>, %u: tensor<1x6x5x7xf32>) -> tensor<1x6x5x7xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x3x4xf32>, tensor<4x6x3x3xf32>) -> tensor<1x6x5x7xf32>
   %c2 = arith.constant dense<2.0> : tensor<f32>
   %u2 = fuse.add %u, %c2 : tensor<1x6x5x7xf32>, tensor<f32> -> tensor<1x6x5x7xf32>
   %r = fuse.relu %u2 : tensor<1x6x5x7xf32>
   %l = fuse.log %r : tensor<1x6x5x7xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x3x4xf32>, tensor<4x6x3x3xf32>) -> tensor<1x6x5x7xf32>
   %1 = fuse.sub %0, %l : tensor<1x6x5x7xf32>, tensor<1x6x5x7xf32> -> tensor<1x6x5x7xf32>
   %2 = fuse.reshape %1 : tensor<1x6x5x7xf32> -> tensor<1x6x35xf32>
   %3 = fuse.softmax %2 {dim = 2 : i64} : tensor<1x6x35xf32>
@@ -191,26 +205,26 @@ func.func @pinf_softmax(%x: tensor<1x4x3x4xf32>, %w: tensor<4x6x3x3xf32>, %u: te
 // u < -1.5 (sqrt(u + 1.5): about a third of the sets of 5 hold one): amax,
 // amin and logsumexp of a set holding a NaN are NaN.
 func.func @nan_amax(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %p: tensor<1x13x1x1xf32>) -> tensor<3x13xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %lp = fuse.log %p : tensor<1x13x1x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %1 = fuse.add %0, %lp : tensor<3x13x5x7xf32>, tensor<1x13x1x1xf32> -> tensor<3x13x5x7xf32>
   %2 = fuse.amax %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<3x13x5x7xf32> -> tensor<3x13xf32>
   return %2 : tensor<3x13xf32>
 }
 
 func.func @nan_amin(%x: tensor<1x4x1x3xf32>, %w: tensor<4x20x1x3xf32>, %u: tensor<1x20x1x5xf32>) -> tensor<1x20xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x1x3xf32>, tensor<4x20x1x3xf32>) -> tensor<1x20x1x5xf32>
   %c15 = arith.constant dense<1.5> : tensor<f32>
   %us = fuse.add %u, %c15 : tensor<1x20x1x5xf32>, tensor<f32> -> tensor<1x20x1x5xf32>
   %l = fuse.sqrt %us : tensor<1x20x1x5xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x1x3xf32>, tensor<4x20x1x3xf32>) -> tensor<1x20x1x5xf32>
   %1 = fuse.mul %0, %l : tensor<1x20x1x5xf32>, tensor<1x20x1x5xf32> -> tensor<1x20x1x5xf32>
   %2 = fuse.amin %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<1x20x1x5xf32> -> tensor<1x20xf32>
   return %2 : tensor<1x20xf32>
 }
 
 func.func @nan_lse(%x: tensor<3x4x3x4xf32>, %w: tensor<4x13x3x3xf32>, %p: tensor<1x13x1x1xf32>) -> tensor<3x13x1x1xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %lp = fuse.log %p : tensor<1x13x1x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x13x3x3xf32>) -> tensor<3x13x5x7xf32>
   %1 = fuse.add %0, %lp : tensor<3x13x5x7xf32>, tensor<1x13x1x1xf32> -> tensor<3x13x5x7xf32>
   %2 = fuse.logsumexp %1 {dims = array<i64: 2, 3>, keepdim = true} : tensor<3x13x5x7xf32> -> tensor<3x13x1x1xf32>
   return %2 : tensor<3x13x1x1xf32>
