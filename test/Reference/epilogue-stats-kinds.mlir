@@ -1,9 +1,9 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check %s --tile-max-w=8 --tile-threads=64 | FileCheck %s
-// RUN: fusecc-check %s --precision=tf32 --tile-wgmma=0 | FileCheck %s
-// RUN: fusecc-check %s --precision=tf32 --tile-wgmma=0 --tile-c=16 --tile-rows=2 | FileCheck %s
-// RUN: fusecc-check %s --precision=tf32 --tile-wgmma=1 | FileCheck %s
-// RUN: fusecc-check %s --precision=tf32 --tile-wgmma=1 --tile-c=16 --tile-rows=4 | FileCheck %s
+// RUN: fusecc-check %s --precision=tf32 --plan-recompute-conv=false --tile-wgmma=0 | FileCheck %s
+// RUN: fusecc-check %s --precision=tf32 --plan-recompute-conv=false --tile-wgmma=0 --tile-c=16 --tile-rows=2 | FileCheck %s
+// RUN: fusecc-check %s --precision=tf32 --plan-recompute-conv=false --tile-wgmma=1 | FileCheck %s
+// RUN: fusecc-check %s --precision=tf32 --plan-recompute-conv=false --tile-wgmma=1 --tile-c=16 --tile-rows=4 | FileCheck %s
 // RUN: fusecc-check %s --plan-epilogue-stats=false | FileCheck %s
 // RUN: fusecc-check %s --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 | FileCheck %s
 // RUN: fusecc-check %s --precision=tf32 --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 | FileCheck %s
