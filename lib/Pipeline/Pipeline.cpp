@@ -125,9 +125,16 @@ struct CodegenCLOptions {
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<bool> epilogueStats{
       "plan-epilogue-stats",
-      llvm::cl::desc("A normalisation over all non-batch dims of a "
-                     "convolution's result takes its partial statistics "
-                     "from the convolution's epilogue (default true)"),
+      llvm::cl::desc("A normalisation or reduction over whole channel "
+                     "groups of a convolution's result takes its partial "
+                     "statistics from the convolution's epilogue (default "
+                     "true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+  Opt<bool> recomputeConv{
+      "plan-recompute-conv",
+      llvm::cl::desc("A softmax over a tf32 convolution's spatial dims "
+                     "recomputes the convolution instead of storing its "
+                     "result where that is cheaper (default true)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
@@ -166,6 +173,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
   options.planEpilogueStats = o.epilogueStats;
+  options.planRecomputeConv = o.recomputeConv;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -243,6 +251,13 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // they are made of before anything plans kernels; the bundle's graph
   // lines, written before this pipeline, keep them.
   fpm.addPass(fuse::createFuseDecompose());
+  // A softmax whose statistics and normalisation would store and reload a
+  // convolution's result may recompute the convolution instead.
+  if (options.planRecomputeConv && options.planEpilogueStats) {
+    fuse::FuseRecomputeConvOptions recompute;
+    recompute.precision = options.precision;
+    fpm.addPass(fuse::createFuseRecomputeConv(recompute));
+  }
   fpm.addPass(fuse::createFuseFormKernels());
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;

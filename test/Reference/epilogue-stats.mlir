@@ -7,12 +7,12 @@
 // RUN: fusecc-check %s --plan-epilogue-stats=false | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: fusecc %s --emit=plan --plan-epilogue-stats=false | FileCheck %s --check-prefix=NOEPI
-// Normalisations over all non-batch dims of a convolution's result take
+// Normalisations over whole channel groups of a convolution's result take
 // their partial statistics from the convolution kernel's epilogue
 // (fuse-plan-kernels{epilogue-stats}), in the simulator: groups that
 // straddle channel tiles, several W tiles and H blocks of stride phases,
 // ragged last rows and tiles, one channel per group, a layer_norm over
-// (C, H, W), a channel softmax in the producing epilogue, the result also
+// (C, H, W) and one over (H, W) alone, a channel softmax in the producing epilogue, the result also
 // read after the normalisation, and values around 1e3 (shifted moments
 // and Chan's merge keep every digit). The runs vary the conv paths (FMA,
 // mma.sync, wgmma) and tiles; the last run plans without epilogue
@@ -24,6 +24,7 @@
 // CHECK: @instance_3d: PASS
 // CHECK: @softmax_then_gn: PASS
 // CHECK: @gn_residual: PASS
+// CHECK: @ln_spatial_only: PASS
 // CHECK-NOT: FAIL
 
 // PLAN-LABEL: plan @gn_straddle
@@ -32,6 +33,11 @@
 // PLAN: writes b1 (2x24x9x9xf32), partial statistics of 4 groups per sample to b0
 // PLAN: step 1 gn_straddle_k1 (normalization: group_norm, 8 sets of 486, partial statistics from gn_straddle_k0's epilogue
 // PLAN: reads partial statistics b0
+// A layer_norm over H, W alone: one set per channel, through the same
+// records (groups = C).
+// PLAN-LABEL: plan @ln_spatial_only
+// PLAN: partial statistics of 5 groups per sample to b0
+// PLAN: (normalization: layer_norm, 15 sets of 35, partial statistics from ln_spatial_only_k0's epilogue
 // NOEPI-LABEL: plan @gn_straddle
 // NOEPI: step 1 gn_straddle_k1 (normalization: group_norm, 8 sets of 486, one warp per set)
 // NOEPI-NOT: epilogue
@@ -82,4 +88,10 @@ func.func @gn_residual(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x2x2xf32>) -> tens
   %n = fuse.group_norm %c {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8x4x4xf32>
   %a = fuse.add %n, %c : tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32> -> tensor<2x8x4x4xf32>
   return %a : tensor<2x8x4x4xf32>
+}
+
+func.func @ln_spatial_only(%x: tensor<3x4x3x4xf32>, %w: tensor<4x5x3x3xf32>, %g: tensor<5x7xf32>, %be: tensor<5x7xf32>) -> tensor<3x5x5x7xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<3x4x3x4xf32>, tensor<4x5x3x3xf32>) -> tensor<3x5x5x7xf32>
+  %n = fuse.layer_norm %c weight(%g : tensor<5x7xf32>) bias(%be : tensor<5x7xf32>) {normalized_rank = 2 : i64, epsilon = 1.0e-05 : f64} : tensor<3x5x5x7xf32>
+  return %n : tensor<3x5x5x7xf32>
 }

@@ -30,8 +30,14 @@
 // PLAN-NEXT: reads (on chip)
 // PLAN-LABEL: plan @sum_chw_nokeep: 2 kernels
 // PLAN: step 1 sum_chw_nokeep_k1 (reduction: sum, 3 sets of 1155, partial statistics from sum_chw_nokeep_k0's epilogue
+// amax, amin and logsumexp over whole dims are reductions too; the first
+// takes (max) records from the conv epilogue (one producer serves one
+// consumer), the others a warp per set.
 // PLAN-LABEL: plan @amax_amin_lse: 5 kernels
-// PLAN-NOT: reduction
+// PLAN: writes b1 (1x4x27x32xf32), partial statistics (max) of 4 groups per sample to b0
+// PLAN: (reduction: amax, 4 sets of 864, partial statistics from amax_amin_lse_k0's epilogue (27 per set), 1 block per set: combine + reduce)
+// PLAN: (reduction: logsumexp, 4 sets of 864, one warp per set)
+// PLAN: (reduction: amin, 4 sets of 864, one warp per set)
 // PLAN-LABEL: plan @mean_broadcast_back: 3 kernels
 // PLAN: step 0 mean_broadcast_back_k0 (convolution)
 // PLAN: step 1 mean_broadcast_back_k1 (reduction: mean, 8 sets of 576

@@ -55,9 +55,14 @@ struct PipelineOptions {
   /// fuse-plan-kernels: the longest reduction set a warp normalises alone
   /// and the chunk of a set split over blocks (0: the pass defaults).
   int64_t planWarpSetLimit = 0, planSplitChunk = 0;
-  /// fuse-plan-kernels: group_norm-like statistics from the producing
-  /// convolution's epilogue.
+  /// fuse-plan-kernels: statistics of whole channel groups (group_norm,
+  /// softmax, logsumexp, amax, ...) from the producing convolution's
+  /// epilogue.
   bool planEpilogueStats = true;
+  /// fuse-recompute-conv: a softmax over a tf32 convolution's spatial dims
+  /// recomputes the convolution instead of storing its result, where the
+  /// cost rule says so.
+  bool planRecomputeConv = true;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

@@ -1,11 +1,13 @@
 //===- EpilogueStatistics.cpp - partial statistics of a kernel's result ---===//
 //
-// When the plan gives a convolution kernel's result to a normalisation over
-// all its non-batch dims (group_norm; `NormLayout::Mode::Epilogue`), the
-// kernel's epilogue leaves its final values in output tile 0 and this pass
-// over the tile writes the partial statistics of every group the block's
-// channels meet: the normalisation then reads the result once, to normalise
-// it, instead of twice.
+// When the plan gives a convolution kernel's result to a normalisation or
+// reduction whose sets are whole channel groups of a sample (group_norm,
+// instance norm, a softmax or logsumexp, amax, amin over the spatial dims;
+// `NormLayout::Mode::Epilogue`), the kernel's epilogue leaves its final
+// values in output tile 0 and this pass over the tile writes the partial
+// statistics of every group the block's channels meet: the normalisation
+// then reads the result once, to normalise it, instead of twice, and a
+// reduction not at all.
 //
 // A block holds one batch element, so its part of a group is a box of the
 // tile: the valid rows x the group's channels in the tile x the valid
@@ -13,13 +15,19 @@
 // tile's groups t, t + teams, ...; the warps of a team take the box's
 // channels in chunks, row by row, their lanes consecutive positions of a
 // line (a warp covers several short lines at once): conflict-free tile
-// reads, all loads of an iteration independent, no run-time division. Each
-// warp sums, over its elements, d = v - shift and d^2 (the shift is the
-// group's first element in the tile, so the data are centred up to a few
-// standard deviations and S2 - S1^2 / n keeps its digits), reduces them
-// with shuffles, and lane 0 writes the record (count, shift, mean - shift,
-// M2). All control flow is uniform per warp.
-//
+// reads, all loads of an iteration independent, no run-time division. By
+// the records' kind (EpilogueStatsLayout), each warp
+//  - moments: sums d = v - shift and d^2 over its elements (the shift is
+//    the group's first element in the tile, so the data are centred up to
+//    a few standard deviations and S2 - S1^2 / n keeps its digits) and
+//    writes (count, shift, mean - shift, M2);
+//  - max, sum of exp: takes the max m (one pass), then the sum of
+//    exp(v - m) (a second pass; about 0 where m is -inf, so that a record
+//    of -inf values or of none is (-inf, 0)) and writes (m, sum);
+//  - max / min: writes the extreme (-inf / +inf for no element; NaN
+//    propagates).
+// Each pass reduces with shuffles; lane 0 writes the record. All control
+// flow is uniform per warp.
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
@@ -27,6 +35,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace fusecc;
@@ -38,13 +48,6 @@ namespace {
 /// Steps of lines a warp reduces per iteration, at least (independent loads
 /// and accumulators; more where a line takes few positions per lane).
 constexpr int64_t kLinesPerIteration = 4;
-
-/// Sums `v` over the 32 lanes of a warp (every lane gets the sum).
-Value warpSum(EmitBuilder &b, Value v) {
-  return emitWarpAllReduce(b, v, 32, [&](Value x, Value y) -> Value {
-    return arith::AddFOp::create(b, x, y);
-  });
-}
 
 Value minU(EmitBuilder &b, Value x, Value y) {
   return arith::MinUIOp::create(b, x, y);
@@ -93,16 +96,16 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
   Value cA = b.sub(maxU(b, cx.co0, b.mul(grp, cpg)), cx.co0);
   Value cB = b.sub(minU(b, cEnd, b.mul(b.add(grp, 1), cpg)), cx.co0);
   Value nc = b.sub(cB, cA);
-  Value shift = cx.sload(cx.tileAddr(0, b.c(0), cA, b.c(0)));
+  Value shift = l.kind == StatsKind::Moments
+                    ? cx.sload(cx.tileAddr(0, b.c(0), cA, b.c(0)))
+                    : Value();
 
-  // One pass over this warp's elements, for each valid row: its channel
+  // Passes over this warp's elements, for each valid row: its channel
   // chunks part, part + parts, ... of `chunk` channels (U steps of `perStep`
   // lines: a line takes `lanesPerLine` lanes, each on positions p, p +
   // lanesPerLine, ..., unrolled), so that the loads of an iteration are
-  // independent and no index is divided at run time; U pairs of
-  // accumulators. Sums are of d = v - shift and d^2; M2 = S2 - S1^2 / n
-  // loses only (1 + ((mean - shift) / std)^2) ulps, the shift being an
-  // element of the set.
+  // independent and no index is divided at run time; U sets of `k`
+  // accumulators, folded by `step(acc, v, valid)`.
   const int64_t lineWidth = cx.tileLineWidth();
   const int64_t lanesPerLine =
       std::min<int64_t>(32, llvm::PowerOf2Ceil(lineWidth));
@@ -120,69 +123,125 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
     posValid.push_back(b.cmp(arith::CmpIPredicate::ult, pos, width));
     posAt.push_back(arith::SelectOp::create(b, posValid.back(), pos, b.c(0)));
   }
-  SmallVector<Value> init(2 * unroll, cx.constant(0.0));
-  auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(1), init);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(rowLoop.getBody());
-    Value r = rowLoop.getInductionVar();
-    auto chunkLoop =
-        scf::ForOp::create(b, b.mul(part, chunk), nc, b.c(parts * chunk),
-                           rowLoop.getRegionIterArgs());
+  using Step = function_ref<void(MutableArrayRef<Value>, Value, Value)>;
+  auto pass = [&](ArrayRef<Value> init, Step step) {
+    const int64_t k = init.size();
+    SmallVector<Value> inits;
+    for (int64_t u = 0; u < unroll; ++u)
+      inits.append(init.begin(), init.end());
+    auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(1), inits);
     {
-      OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(chunkLoop.getBody());
-      SmallVector<Value> acc(chunkLoop.getRegionIterArgs());
-      for (int64_t u = 0; u < unroll; ++u) {
-        Value c = b.add(b.add(chunkLoop.getInductionVar(), u * perStep),
-                        subLine);
-        Value lineValid = b.cmp(arith::CmpIPredicate::ult, c, nc);
-        Value cl = b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
-        Value base = cx.tileAddr(0, r, cl, b.c(0));
-        for (int64_t j = 0; j < positions; ++j) {
-          Value v = cx.sload(b.add(base, posAt[j]));
-          Value d = arith::SelectOp::create(
-              b, b.andI(lineValid, posValid[j]),
-              arith::SubFOp::create(b, v, shift), cx.constant(0.0));
-          acc[2 * u] = arith::AddFOp::create(b, acc[2 * u], d);
-          acc[2 * u + 1] = math::FmaOp::create(b, d, d, acc[2 * u + 1]);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(rowLoop.getBody());
+      Value r = rowLoop.getInductionVar();
+      auto chunkLoop =
+          scf::ForOp::create(b, b.mul(part, chunk), nc, b.c(parts * chunk),
+                             rowLoop.getRegionIterArgs());
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(chunkLoop.getBody());
+        SmallVector<Value> acc(chunkLoop.getRegionIterArgs());
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value c =
+              b.add(b.add(chunkLoop.getInductionVar(), u * perStep), subLine);
+          Value lineValid = b.cmp(arith::CmpIPredicate::ult, c, nc);
+          Value cl =
+              b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
+          Value base = cx.tileAddr(0, r, cl, b.c(0));
+          for (int64_t j = 0; j < positions; ++j)
+            step(MutableArrayRef<Value>(acc).slice(u * k, k),
+                 cx.sload(b.add(base, posAt[j])),
+                 b.andI(lineValid, posValid[j]));
         }
+        scf::YieldOp::create(b, acc);
       }
-      scf::YieldOp::create(b, acc);
+      scf::YieldOp::create(b, chunkLoop.getResults());
     }
-    scf::YieldOp::create(b, chunkLoop.getResults());
-  }
-  Value s1 = rowLoop.getResult(0), s2 = rowLoop.getResult(1);
-  for (int64_t u = 1; u < unroll; ++u) {
-    s1 = arith::AddFOp::create(b, s1, rowLoop.getResult(2 * u));
-    s2 = arith::AddFOp::create(b, s2, rowLoop.getResult(2 * u + 1));
-  }
-  s1 = warpSum(b, s1);
-  s2 = warpSum(b, s2);
+    return SmallVector<Value>(rowLoop.getResults());
+  };
+  auto fold = [&](ArrayRef<Value> accs, int64_t k, int64_t i,
+                  function_ref<Value(Value, Value)> combine) {
+    Value v = accs[i];
+    for (int64_t u = 1; u < unroll; ++u)
+      v = combine(v, accs[u * k + i]);
+    return emitWarpAllReduce(b, v, 32, combine);
+  };
+  auto addF = [&](Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, x, y);
+  };
+  const bool isMin = l.kind == StatsKind::Min;
+  Value noExtreme = cx.constant(isMin ? INFINITY : -INFINITY);
+  auto extreme = [&](Value x, Value y) -> Value {
+    return isMin ? arith::MinimumFOp::create(b, x, y).getResult()
+                 : arith::MaximumFOp::create(b, x, y).getResult();
+  };
 
-  // This warp's elements: valid rows x its channels x the width. Every
-  // round of parts x chunk channels gives it `chunk`; of the rest, those
-  // past part x chunk, at most `chunk`.
-  const int64_t round = parts * chunk;
-  Value rest = b.remu(nc, round), mine = b.mul(part, chunk);
-  Value extra = arith::SelectOp::create(
-      b, b.cmp(arith::CmpIPredicate::ugt, rest, mine),
-      arith::MinUIOp::create(b, b.sub(rest, mine), b.c(chunk)), b.c(0));
-  Value myChannels = b.add(b.mul(b.divu(nc, round), chunk), extra);
-  Value count = arith::MulFOp::create(
-      b,
-      arith::UIToFPOp::create(
-          b, f,
-          arith::IndexCastUIOp::create(b, b.getI64Type(),
-                                       b.mul(myChannels, rowsValid))),
-      widthF);
-  Value nonEmpty =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count, cx.constant(0.0));
-  Value delta = arith::SelectOp::create(
-      b, nonEmpty, arith::DivFOp::create(b, s1, count), cx.constant(0.0));
-  Value m2 = arith::MaximumFOp::create(
-      b, arith::SubFOp::create(b, s2, arith::MulFOp::create(b, s1, delta)),
-      cx.constant(0.0));
+  SmallVector<Value, 4> fields;
+  if (l.kind != StatsKind::Moments) {
+    // The extreme: invalid positions are neutral (NaN propagates).
+    SmallVector<Value> acc =
+        pass({noExtreme}, [&](MutableArrayRef<Value> a, Value v, Value valid) {
+          a[0] = extreme(a[0], arith::SelectOp::create(b, valid, v, noExtreme));
+        });
+    Value m = fold(acc, 1, 0, extreme);
+    fields.push_back(m);
+    if (l.kind == StatsKind::MaxSumExp) {
+      // sum exp(v - m), about 0 where m is -inf (every element -inf, or
+      // none: the sum is 0, a neutral record).
+      Value about = arith::SelectOp::create(
+          b,
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m,
+                                cx.constant(-INFINITY)),
+          cx.constant(0.0), m);
+      SmallVector<Value> sums =
+          pass({cx.constant(0.0)},
+               [&](MutableArrayRef<Value> a, Value v, Value valid) {
+                 Value e =
+                     math::ExpOp::create(b, arith::SubFOp::create(b, v, about));
+                 a[0] = addF(a[0], arith::SelectOp::create(b, valid, e,
+                                                           cx.constant(0.0)));
+               });
+      fields.push_back(fold(sums, 1, 0, addF));
+    }
+  } else {
+    // Sums of d = v - shift and d^2; M2 = S2 - S1^2 / n loses only (1 +
+    // ((mean - shift) / std)^2) ulps, the shift being an element of the
+    // set.
+    SmallVector<Value> acc =
+        pass({cx.constant(0.0), cx.constant(0.0)}, [&](MutableArrayRef<Value> a,
+                                                       Value v, Value valid) {
+          Value d = arith::SelectOp::create(
+              b, valid, arith::SubFOp::create(b, v, shift), cx.constant(0.0));
+          a[0] = addF(a[0], d);
+          a[1] = math::FmaOp::create(b, d, d, a[1]);
+        });
+    Value s1 = fold(acc, 2, 0, addF), s2 = fold(acc, 2, 1, addF);
+
+    // This warp's elements: valid rows x its channels x the width. Every
+    // round of parts x chunk channels gives it `chunk`; of the rest, those
+    // past part x chunk, at most `chunk`.
+    const int64_t round = parts * chunk;
+    Value rest = b.remu(nc, round), mine = b.mul(part, chunk);
+    Value extra = arith::SelectOp::create(
+        b, b.cmp(arith::CmpIPredicate::ugt, rest, mine),
+        arith::MinUIOp::create(b, b.sub(rest, mine), b.c(chunk)), b.c(0));
+    Value myChannels = b.add(b.mul(b.divu(nc, round), chunk), extra);
+    Value count = arith::MulFOp::create(
+        b,
+        arith::UIToFPOp::create(
+            b, f,
+            arith::IndexCastUIOp::create(b, b.getI64Type(),
+                                         b.mul(myChannels, rowsValid))),
+        widthF);
+    Value nonEmpty = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count,
+                                           cx.constant(0.0));
+    Value delta = arith::SelectOp::create(
+        b, nonEmpty, arith::DivFOp::create(b, s1, count), cx.constant(0.0));
+    Value m2 = arith::MaximumFOp::create(
+        b, arith::SubFOp::create(b, s2, arith::MulFOp::create(b, s1, delta)),
+        cx.constant(0.0));
+    fields = {count, shift, delta, m2};
+  }
 
   // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
   Value set = b.add(b.mul(cx.n, l.groups), grp);
@@ -193,11 +252,10 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
                   tileInGroup),
             parts),
       part);
-  Value first = b.mul(record, EpilogueStatsLayout::kRecordSize);
+  Value first = b.mul(record, l.recordSize());
   auto lane0 = scf::IfOp::create(
       b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, lane, b.c(0)), false);
   b.setInsertionPointToStart(&lane0.getThenRegion().front());
-  SmallVector<Value, 4> fields{count, shift, delta, m2};
   for (auto [k, v] : llvm::enumerate(fields))
     memref::StoreOp::create(b, v, cx.statsOut, ValueRange{b.add(first, k)});
 }

@@ -243,15 +243,18 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     if (kernelKindOf(kernel) == KernelKind::Convolution) {
       // The partial statistics its epilogue writes for a normalisation.
       Value stats;
-      if (std::optional<int64_t> groups = KernelPlan::statsGroups(kernel)) {
+      FailureOr<std::optional<EpilogueStatsLayout>> layout =
+          KernelPlan::epilogueStats(kernel);
+      if (failed(layout))
+        return failure();
+      if (*layout) {
         std::optional<int64_t> buf = KernelPlan::partialsBuffer(kernel);
         if (!buf)
           return kernel.emitOpError("writes partial statistics but has no "
                                     "partials workspace in the plan");
-        EpilogueStatsLayout layout = EpilogueStatsLayout::get(kernel, *groups);
-        stats = viewAs(b, kernel.getLoc(), buffers[*buf],
-                       MemRefType::get({layout.elements()},
-                                       layout.elementType));
+        stats = viewAs(
+            b, kernel.getLoc(), buffers[*buf],
+            MemRefType::get({(*layout)->elements()}, (*layout)->elementType));
       }
       if (failed(launchConvolution(b, gpuModule, kernel, operands, stats,
                                    epilogueMath)))

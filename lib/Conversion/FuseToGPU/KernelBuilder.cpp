@@ -128,12 +128,14 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   if (auto ipack = InputPackPlan::get(analysis, *kernel.getConfig()))
     argTypes.push_back(
         MemRefType::get({ipack->totalElems}, Float32Type::get(ctx)));
-  std::optional<EpilogueStatsLayout> stats;
-  if (std::optional<int64_t> groups = KernelPlan::statsGroups(kernel)) {
-    stats = EpilogueStatsLayout::get(kernel, *groups);
+  FailureOr<std::optional<EpilogueStatsLayout>> written =
+      KernelPlan::epilogueStats(kernel);
+  if (failed(written))
+    return failure();
+  std::optional<EpilogueStatsLayout> stats = *written;
+  if (stats)
     argTypes.push_back(
         MemRefType::get({stats->elements()}, stats->elementType));
-  }
   const bool statsOnly = KernelPlan::statsOnly(kernel);
   if (statsOnly && !stats)
     return kernel.emitOpError("keeps its result on chip but writes no "

@@ -135,6 +135,13 @@ bool fusecc::fuse::isViewOp(Operation *op) {
   return window && window.isView();
 }
 
+bool fusecc::fuse::onlyFeeds(Value v, Operation *user) {
+  return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    Operation *op = use.getOwner();
+    return op == user || (isViewOp(op) && onlyFeeds(op->getResult(0), user));
+  });
+}
+
 Value fusecc::fuse::viewSource(Value v) {
   while (isViewOp(v.getDefiningOp()))
     v = v.getDefiningOp()->getOperand(0);
@@ -166,12 +173,11 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
     r.op = first;
     r.reducedDims = norm.getReducedDims();
     r.channelGroups = norm.getChannelGroups();
-    r.numStatistics = norm.getNumStatistics();
-    r.moments = norm.hasMomentStatistics();
+    r.kind = norm.getStatisticsKind();
     return r;
   }
   auto w = dyn_cast_or_null<WindowOpInterface>(first);
-  if (!w || w.getMomentReduction() == MomentReduction::None)
+  if (!w || w.getSetReduction() == SetReduction::None)
     return r;
   SmallVector<int64_t> dims = w.getReducedDims();
   for (size_t i = 1; i < dims.size(); ++i)
@@ -188,7 +194,8 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
     return r;
   r.op = first;
   r.reducedDims = std::move(dims);
-  r.reduction = w.getMomentReduction();
+  r.reduction = w.getSetReduction();
+  r.kind = statsKindOf(r.reduction);
   return r;
 }
 

@@ -58,7 +58,7 @@ static void normalizeRuns(ArrayRef<double> x, MutableArrayRef<double> y,
 // softmax
 //===----------------------------------------------------------------------===//
 
-bool SoftmaxOp::hasMomentStatistics() { return false; }
+StatsKind SoftmaxOp::getStatisticsKind() { return StatsKind::MaxSumExp; }
 
 SmallVector<int64_t> SoftmaxOp::getReducedDims() { return {static_cast<int64_t>(getDim())}; }
 

@@ -544,7 +544,19 @@ SmallVector<int64_t> AdaptiveAvgPoolOp::getReducedDims() {
   return llvm::to_vector(llvm::seq<int64_t>(2, out.size()));
 }
 
-MomentReduction AdaptiveAvgPoolOp::getMomentReduction() {
-  return getReducedDims().empty() ? MomentReduction::None
-                                  : MomentReduction::Mean;
+SetReduction AdaptiveAvgPoolOp::getSetReduction() {
+  return getReducedDims().empty() ? SetReduction::None : SetReduction::Mean;
+}
+
+/// Global max pooling is the max over the spatial dims (NaN propagating, as
+/// amax).
+SmallVector<int64_t> AdaptiveMaxPoolOp::getReducedDims() {
+  ArrayRef<int64_t> out = getResult().getType().getShape();
+  if (llvm::any_of(out.drop_front(2), [](int64_t d) { return d != 1; }))
+    return {};
+  return llvm::to_vector(llvm::seq<int64_t>(2, out.size()));
+}
+
+SetReduction AdaptiveMaxPoolOp::getSetReduction() {
+  return getReducedDims().empty() ? SetReduction::None : SetReduction::Max;
 }

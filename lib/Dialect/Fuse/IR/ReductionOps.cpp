@@ -247,11 +247,21 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
   llvm_unreachable("reduction kind");
 }
 
-/// The moment form of a reduction kind.
-static MomentReduction momentOf(ReduceKind kind) {
-  return kind == ReduceKind::Sum    ? MomentReduction::Sum
-         : kind == ReduceKind::Mean ? MomentReduction::Mean
-                                    : MomentReduction::None;
+/// The set statistic a reduction kind is.
+static SetReduction setReductionOf(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return SetReduction::Sum;
+  case ReduceKind::Mean:
+    return SetReduction::Mean;
+  case ReduceKind::Max:
+    return SetReduction::Max;
+  case ReduceKind::Min:
+    return SetReduction::Min;
+  case ReduceKind::LogSumExp:
+    return SetReduction::LogSumExp;
+  }
+  llvm_unreachable("reduction kind");
 }
 
 #define FUSE_REDUCE(OP, KIND)                                                  \
@@ -260,7 +270,7 @@ static MomentReduction momentOf(ReduceKind kind) {
     llvm::sort(dims);                                                          \
     return dims;                                                               \
   }                                                                            \
-  MomentReduction OP::getMomentReduction() { return momentOf(KIND); }          \
+  SetReduction OP::getSetReduction() { return setReductionOf(KIND); }          \
   LogicalResult OP::verify() {                                                 \
     return verifyReduce(*this, getDims(), getKeepdim());                       \
   }                                                                            \

@@ -42,7 +42,7 @@ KernelOp KernelPlan::statsProducer(KernelOp k) {
   if (!k->hasAttr(kPlanEpilogueStatsAttr))
     return {};
   StatsRoot root = StatsRoot::of(k);
-  auto arg = root ? dyn_cast<BlockArgument>(root.op->getOperand(0))
+  auto arg = root ? dyn_cast<BlockArgument>(viewSource(root.op->getOperand(0)))
                   : BlockArgument();
   if (!arg)
     return {};
@@ -50,41 +50,50 @@ KernelOp KernelPlan::statsProducer(KernelOp k) {
 }
 
 /// The channel groups of the epilogue statistics that give `root`'s sets
-/// over a convolution result of type `ty`: its reduced dims are all
-/// non-batch dims (groups: the root's channel groups), or all spatial dims
-/// of a reduction (one set per channel: groups = C).
+/// over a convolution result of type `ty` (the root's input or a view of
+/// it): read flat, as the normalisation kernels do, the sets must be
+/// consecutive runs of whole channels of one sample, `C / groups` channels
+/// each (all non-batch dims: the root's channel groups; the spatial dims:
+/// one set per channel, groups = C).
 static std::optional<int64_t> epilogueStatsGroups(const StatsRoot &root,
                                                   RankedTensorType ty) {
+  auto in = cast<RankedTensorType>(root.op->getOperand(0).getType());
   ArrayRef<int64_t> dims = root.reducedDims;
-  int64_t rank = ty.getRank();
-  auto runs = [&](int64_t from) {
-    if (static_cast<int64_t>(dims.size()) != rank - from)
-      return false;
-    for (auto [i, d] : llvm::enumerate(dims))
-      if (d != static_cast<int64_t>(i) + from)
-        return false;
-    return true;
-  };
-  int64_t groups = 0;
-  if (runs(1))
-    groups = root.channelGroups;
-  else if (root.reduces() && runs(2))
-    groups = ty.getDimSize(1);
-  if (groups < 1 || ty.getDimSize(1) % groups != 0)
+  ArrayRef<int64_t> shape = in.getShape();
+  if (dims.empty() || ty.getRank() < 3 ||
+      in.getNumElements() != ty.getNumElements() ||
+      (root.channelGroups != 1 && dims.front() != 1))
     return std::nullopt;
-  return groups;
+  for (size_t i = 1; i < dims.size(); ++i)
+    if (dims[i] != dims[i - 1] + 1)
+      return std::nullopt;
+  auto prod = [](ArrayRef<int64_t> s) {
+    int64_t p = 1;
+    for (int64_t d : s)
+      p *= d;
+    return p;
+  };
+  if (prod(shape.drop_front(dims.back() + 1)) != 1)
+    return std::nullopt; // Strided sets.
+  int64_t len = prod(shape.slice(dims.front(), dims.size())) /
+                std::max<int64_t>(1, root.channelGroups);
+  int64_t spatial = prod(ty.getShape().drop_front(2));
+  int64_t perSample = ty.getDimSize(1) * spatial;
+  if (len < 1 || spatial < 1 || len % spatial != 0 || perSample % len != 0)
+    return std::nullopt;
+  return perSample / len;
 }
 
 /// The convolution kernel whose epilogue can write the partial statistics
-/// of normalisation kernel `k`, or null: the normalisation has moment
-/// statistics over all non-batch dims of a convolution kernel's f32 result
-/// (every conv block holds one batch element, so each of its (set, block)
-/// parts is a box of the tile).
+/// of normalisation or reduction kernel `k`, or null: the root's sets,
+/// whatever their statistics kind, are whole channel groups of a
+/// convolution kernel's f32 result (every conv block holds one batch
+/// element, so each of its (set, block) parts is a box of the tile).
 static KernelOp epilogueStatsCandidate(KernelOp k) {
   StatsRoot root = StatsRoot::of(k);
-  if (!root || !root.moments)
+  if (!root)
     return {};
-  auto arg = dyn_cast<BlockArgument>(root.op->getOperand(0));
+  auto arg = dyn_cast<BlockArgument>(viewSource(root.op->getOperand(0)));
   if (!arg)
     return {};
   auto producer = k.getInputs()[arg.getArgNumber()].getDefiningOp<KernelOp>();
@@ -107,12 +116,14 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   return producer;
 }
 
-EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups) {
+EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
+                                             StatsKind kind) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(conv);
   assert(succeeded(a) && conv.getConfig() && "a tiled convolution kernel");
   TileConfigAttr cfg = *conv.getConfig();
   LaunchPlan launch = LaunchPlan::get(*a, cfg);
   EpilogueStatsLayout l;
+  l.kind = kind;
   l.batch = a->geom.n;
   l.groups = groups;
   l.channelsPerGroup = a->geom.cout / groups;
@@ -129,6 +140,42 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups) {
   }
   l.partsPerBlock = std::max<int64_t>(1, launch.threads / 32 / l.groupsPerTile);
   return l;
+}
+
+StringRef fusecc::fuse::stringifyStatsKind(StatsKind k) {
+  switch (k) {
+  case StatsKind::Moments:
+    return "moments";
+  case StatsKind::MaxSumExp:
+    return "max_sum_exp";
+  case StatsKind::Max:
+    return "max";
+  case StatsKind::Min:
+    return "min";
+  }
+  llvm_unreachable("statistics kind");
+}
+
+std::optional<StatsKind> fusecc::fuse::parseStatsKind(StringRef s) {
+  for (StatsKind k : {StatsKind::Moments, StatsKind::MaxSumExp, StatsKind::Max,
+                      StatsKind::Min})
+    if (s == stringifyStatsKind(k))
+      return k;
+  return std::nullopt;
+}
+
+StringRef fusecc::fuse::describeStatsKind(StatsKind k) {
+  switch (k) {
+  case StatsKind::Moments:
+    return "count, shift, mean, M2";
+  case StatsKind::MaxSumExp:
+    return "max, sum of exp";
+  case StatsKind::Max:
+    return "max";
+  case StatsKind::Min:
+    return "min";
+  }
+  llvm_unreachable("statistics kind");
 }
 
 int64_t NormLayout::partialsElems() const {
@@ -176,7 +223,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.outer = prod(0, dims.front()) * groups;
   l.len = prod(dims.front(), dims.back() + 1) / groups;
   l.inner = prod(dims.back() + 1, shape.size());
-  l.stats = l.root.numStatistics;
+  l.stats = l.root.numStatistics();
   l.statsType = ty.getElementType();
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
     return rootOp->emitOpError("has an empty reduction set or none");
@@ -195,11 +242,28 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
     if (!producer || epilogueStatsCandidate(kernel) != producer)
       return kernel.emitOpError("takes its statistics from a convolution "
                                 "kernel's epilogue, but its input is not "
-                                "such a kernel's result normalised over all "
-                                "non-batch dims");
+                                "such a kernel's result reduced over whole "
+                                "channel groups of each sample");
+    int64_t groups =
+        *epilogueStatsGroups(l.root, producer.getResult().getType());
+    FailureOr<std::optional<EpilogueStatsLayout>> written =
+        KernelPlan::epilogueStats(producer);
+    if (failed(written))
+      return failure();
+    if (!*written || (*written)->groups != groups ||
+        (*written)->kind != l.root.kind)
+      return kernel.emitOpError("takes ")
+             << stringifyStatsKind(l.root.kind) << " statistics of " << groups
+             << " groups per sample from " << producer.getKernelName()
+             << "'s epilogue, which writes "
+             << (*written ? stringifyStatsKind((*written)->kind)
+                          : StringRef("no"))
+             << " statistics"
+             << (*written
+                     ? " of " + std::to_string((*written)->groups) + " groups"
+                     : std::string());
     l.mode = Mode::Epilogue;
-    l.producerStats = EpilogueStatsLayout::get(
-        producer, *epilogueStatsGroups(l.root, producer.getResult().getType()));
+    l.producerStats = **written;
     // A reduction's block only merges its set's records (no chunk to
     // normalise); a normalisation's sets are split over blocks.
     if (l.root.reduces()) {
@@ -243,6 +307,41 @@ std::optional<int64_t> KernelPlan::partialsBuffer(KernelOp k) {
 
 std::optional<int64_t> KernelPlan::statsGroups(KernelOp k) {
   return intAttr(k, kPlanStatsGroupsAttr);
+}
+
+FailureOr<StatsKind> KernelPlan::statsKind(KernelOp k) {
+  Attribute a = k->getAttr(kPlanStatsKindAttr);
+  if (!a)
+    return StatsKind::Moments;
+  auto str = dyn_cast<StringAttr>(a);
+  std::optional<StatsKind> kind =
+      str ? parseStatsKind(str.getValue()) : std::nullopt;
+  if (!kind)
+    return k.emitOpError("has a malformed ")
+           << kPlanStatsKindAttr << " " << a
+           << "; expected \"moments\", \"max_sum_exp\", \"max\" or \"min\"";
+  return *kind;
+}
+
+FailureOr<std::optional<EpilogueStatsLayout>>
+KernelPlan::epilogueStats(KernelOp k) {
+  std::optional<int64_t> groups = statsGroups(k);
+  if (!groups)
+    return std::optional<EpilogueStatsLayout>();
+  FailureOr<StatsKind> kind = statsKind(k);
+  if (failed(kind))
+    return failure();
+  FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(k);
+  if (failed(a))
+    return failure();
+  if (!k.getConfig() || *groups < 1 || a->geom.cout % *groups != 0 ||
+      !k.getResult().getType().getElementType().isF32())
+    return k.emitOpError("writes epilogue statistics of ")
+           << *groups << " channel groups; expected a tiled f32 "
+           << "convolution kernel and a divisor of its " << a->geom.cout
+           << " channels";
+  return std::optional<EpilogueStatsLayout>(
+      EpilogueStatsLayout::get(k, *groups, *kind));
 }
 
 FailureOr<KernelPlan> KernelPlan::read(func::FuncOp func) {
@@ -389,10 +488,15 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
       os << "\n    writes " << out << " ("
          << typeStr(k.getResult().getType()) << ")";
     if (std::optional<int64_t> p = partialsBuffer(k)) {
-      if (std::optional<int64_t> g = statsGroups(k))
-        os << ", partial statistics of " << *g << " group"
-           << (*g == 1 ? "" : "s") << " per sample to b" << *p;
-      else if (k->hasAttr(kPlanEpilogueStatsAttr))
+      if (std::optional<int64_t> g = statsGroups(k)) {
+        // The records' kind where they are not moments.
+        FailureOr<StatsKind> kind = statsKind(k);
+        os << ", partial statistics ";
+        if (succeeded(kind) && *kind != StatsKind::Moments)
+          os << "(" << describeStatsKind(*kind) << ") ";
+        os << "of " << *g << " group" << (*g == 1 ? "" : "s")
+           << " per sample to b" << *p;
+      } else if (k->hasAttr(kPlanEpilogueStatsAttr))
         os << ", reads partial statistics b" << *p;
       else
         os << ", partial statistics b" << *p;
@@ -444,6 +548,7 @@ struct PlanKernelsPass
       k->removeAttr(kPlanResultBufferAttr);
       k->removeAttr(kPlanPartialsAttr);
       k->removeAttr(kPlanStatsGroupsAttr);
+      k->removeAttr(kPlanStatsKindAttr);
       k->removeAttr(kPlanEpilogueStatsAttr);
       k->removeAttr(kPlanStatsOnlyAttr);
     }
@@ -455,21 +560,25 @@ struct PlanKernelsPass
         KernelOp producer = epilogueStatsCandidate(k);
         if (!producer || statsConsumerOf.count(producer))
           continue;
-        int64_t groups = *epilogueStatsGroups(StatsRoot::of(k),
-                                              producer.getResult().getType());
-        EpilogueStatsLayout layout = EpilogueStatsLayout::get(producer, groups);
+        StatsRoot root = StatsRoot::of(k);
+        int64_t groups =
+            *epilogueStatsGroups(root, producer.getResult().getType());
+        EpilogueStatsLayout layout =
+            EpilogueStatsLayout::get(producer, groups, root.kind);
         if (layout.elements() > kMaxEpilogueStatsElements)
           continue;
         statsConsumerOf[producer] = k;
         k->setAttr(kPlanEpilogueStatsAttr, b.getUnitAttr());
         producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
+        producer->setAttr(kPlanStatsKindAttr,
+                          b.getStringAttr(stringifyStatsKind(root.kind)));
         // A reduction reads only the statistics: when nothing else reads
         // the convolution's result, it never reaches device memory.
         Value result = producer.getResult();
         auto readsOnce = [&] {
           for (auto [in, arg] :
                llvm::zip(k.getInputs(), k.getBody().front().getArguments()))
-            if (in == result && !arg.hasOneUse())
+            if (in == result && !onlyFeeds(arg, root.op))
               return false;
           return true;
         };
@@ -482,7 +591,7 @@ struct PlanKernelsPass
       if (KernelOp consumer = statsConsumerOf.lookup(k)) {
         // The workspace lives from this kernel to its reader.
         EpilogueStatsLayout layout = EpilogueStatsLayout::get(
-            k, *KernelPlan::statsGroups(k));
+            k, *KernelPlan::statsGroups(k), StatsRoot::of(consumer).kind);
         PlanBuffer p{PlanBuffer::Role::Partials, layout.elementType,
                      layout.elements(), step, stepOf.lookup(consumer)};
         int64_t idx = assign(p);

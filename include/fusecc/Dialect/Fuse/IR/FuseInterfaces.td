@@ -54,13 +54,14 @@ def Fuse_NormalizationOpInterface : OpInterface<"NormalizationOpInterface"> {
       "channels, as the reduced dims say).",
       "int64_t", "getChannelGroups", (ins), [{}], [{ return 1; }]>,
     InterfaceMethod<
-      "Statistics per reduction set (2: max and sum, or mean and 1/std).",
-      "int64_t", "getNumStatistics", (ins), [{}], [{ return 2; }]>,
-    InterfaceMethod<
-      "True if the statistics are moments (mean and variance: the partials "
+      "The statistics of a set: Moments (mean and variance: the partials "
       "of any subset of a set merge with Chan's formula, whichever blocks "
-      "computed them); false for a max and a sum of exponentials.",
-      "bool", "hasMomentStatistics", (ins), [{}], [{ return true; }]>,
+      "computed them) or MaxSumExp (a max and a sum of exponentials, "
+      "merged by rescaling). Over all non-batch dims of a convolution's "
+      "result, or its spatial dims, the convolution's epilogue writes the "
+      "partials of either kind.",
+      "::fusecc::fuse::StatsKind", "getStatisticsKind", (ins), [{}],
+      [{ return ::fusecc::fuse::StatsKind::Moments; }]>,
     InterfaceMethod<
       "Evaluates the op in double precision: `operands` are the dense "
       "row-major contents of the op's operands (in order, absent optional "
@@ -98,12 +99,13 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "::llvm::SmallVector<int64_t>", "getReducedDims", (ins), [{}],
       [{ return {}; }]>,
     InterfaceMethod<
-      "Sum or Mean if the result is that moment of the operand over "
-      "getReducedDims() (its sets can then be planned like a "
-      "normalisation's: split over blocks, or from a convolution "
-      "epilogue's partial statistics); None otherwise.",
-      "::fusecc::fuse::MomentReduction", "getMomentReduction", (ins), [{}],
-      [{ return ::fusecc::fuse::MomentReduction::None; }]>,
+      "Sum, Mean, Max, Min or LogSumExp if the result is that statistic "
+      "of the operand over getReducedDims() (its sets can then be planned "
+      "like a normalisation's: split over blocks, or from a convolution "
+      "epilogue's partial statistics, whose kind `statsKindOf` gives); "
+      "None otherwise.",
+      "::fusecc::fuse::SetReduction", "getSetReduction", (ins), [{}],
+      [{ return ::fusecc::fuse::SetReduction::None; }]>,
     InterfaceMethod<
       "True if the result is the operand's elements in the same row-major "
       "order under another shape (a view: the same buffer serves both).",

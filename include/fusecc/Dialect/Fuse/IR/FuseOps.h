@@ -15,11 +15,41 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace fusecc::fuse {
-/// A window op that is a statistic of moments over its reduced dims
-/// (WindowOpInterface::getMomentReduction): the partial moments of any
-/// partition of a set give it, so it can be planned like a normalisation's
-/// statistics.
-enum class MomentReduction { None, Sum, Mean };
+/// The statistics kept of a reduction set, and so the partial statistics
+/// ("records") of any partition of it, which merge into the set's:
+///  - Moments: (count, mean, M2), merged with Chan's formula (group_norm,
+///    layer_norm, sum, mean);
+///  - MaxSumExp: (max, sum of exp(x - max)), merged by rescaling the sums to
+///    the common max (softmax, logsumexp);
+///  - Max, Min: the extreme value, NaN propagating (amax, amin, global max
+///    pooling).
+enum class StatsKind { Moments, MaxSumExp, Max, Min };
+
+/// A window op that is one statistic of each set of its reduced dims
+/// (WindowOpInterface::getSetReduction): the partial statistics of any
+/// partition of a set give it, so its sets can be planned like a
+/// normalisation's.
+enum class SetReduction { None, Sum, Mean, Max, Min, LogSumExp };
+
+/// The statistics a set reduction is computed from.
+inline StatsKind statsKindOf(SetReduction r) {
+  switch (r) {
+  case SetReduction::Max:
+    return StatsKind::Max;
+  case SetReduction::Min:
+    return StatsKind::Min;
+  case SetReduction::LogSumExp:
+    return StatsKind::MaxSumExp;
+  default:
+    return StatsKind::Moments;
+  }
+}
+
+/// Values per partial statistic of a set: (mean, M2) or (max, sum), or the
+/// extreme value alone.
+inline int64_t statisticsPerSet(StatsKind k) {
+  return k == StatsKind::Max || k == StatsKind::Min ? 1 : 2;
+}
 
 /// The threads that build one window op's result together
 /// (WindowOpInterface::buildAt): `count` lanes of a warp, `lane` this

@@ -170,7 +170,7 @@ def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
 
 def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType,
     DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface,
-                              ["hasMomentStatistics"]>]> {
+                              ["getStatisticsKind"]>]> {
   let summary = "Softmax along one dim";
   let description = [{
     `exp(x - max) / sum(exp(x - max))` along `dim` (0 <= dim < rank).
@@ -330,12 +330,14 @@ class Fuse_AdaptivePoolOp<string mnemonic, string what,
 
 def Fuse_AdaptiveAvgPoolOp
     : Fuse_AdaptivePoolOp<"adaptive_avg_pool", "average",
-                          ["getReducedDims", "getMomentReduction"]>;
-def Fuse_AdaptiveMaxPoolOp : Fuse_AdaptivePoolOp<"adaptive_max_pool", "max">;
+                          ["getReducedDims", "getSetReduction"]>;
+def Fuse_AdaptiveMaxPoolOp
+    : Fuse_AdaptivePoolOp<"adaptive_max_pool", "max",
+                          ["getReducedDims", "getSetReduction"]>;
 
 class Fuse_ReduceOp<string mnemonic, string formula>
     : Fuse_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<
-        Fuse_WindowOpInterface, ["getReducedDims", "getMomentReduction"]>]> {
+        Fuse_WindowOpInterface, ["getReducedDims", "getSetReduction"]>]> {
   let summary = "Reduction by " # formula # " over a set of dims";
   let description = [{
     PyTorch's `torch.}] # mnemonic # [{(x, dim=dims, keepdim=keepdim)`:

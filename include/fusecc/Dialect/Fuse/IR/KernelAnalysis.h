@@ -32,9 +32,10 @@ TileReduction tileReductionOf(NormalizationOpInterface op);
 
 /// What a fuse.kernel computes, from its ops: a transposed convolution
 /// (plus epilogue), a normalisation whose reduction sets span blocks (plus
-/// elementwise ops after it), a moment reduction over whole dims (sum, mean,
-/// global average pooling: its sets planned like a normalisation's, one
-/// result per set), or elementwise and window ops evaluated per element.
+/// elementwise ops after it), a set reduction over whole dims (sum, mean,
+/// amax, amin, logsumexp, global pooling: its sets planned like a
+/// normalisation's, one result per set), or elementwise and window ops
+/// evaluated per element.
 enum class KernelKind { Convolution, Normalization, Reduction, Elementwise };
 KernelKind kernelKindOf(KernelOp kernel);
 
@@ -46,14 +47,15 @@ struct StatsRoot {
   llvm::SmallVector<int64_t> reducedDims;
   /// Groups of the channel dim (group_norm), else 1.
   int64_t channelGroups = 1;
-  /// Statistics per set: (mean, M2) when `moments`, else (max, sum).
-  int64_t numStatistics = 2;
-  bool moments = true;
-  /// Not None: the kernel computes this moment, one result per set.
-  MomentReduction reduction = MomentReduction::None;
+  /// The statistics kept per set and merged from partials.
+  StatsKind kind = StatsKind::Moments;
+  /// Not None: the kernel computes this statistic, one result per set.
+  SetReduction reduction = SetReduction::None;
 
   explicit operator bool() const { return op != nullptr; }
-  bool reduces() const { return reduction != MomentReduction::None; }
+  bool reduces() const { return reduction != SetReduction::None; }
+  /// Values per partial statistic (`statisticsPerSet`).
+  int64_t numStatistics() const { return statisticsPerSet(kind); }
   /// The root of normalisation or reduction kernel `kernel` (its first op
   /// that is neither a constant nor a view of its input), or an empty root.
   static StatsRoot of(KernelOp kernel);
@@ -64,6 +66,9 @@ struct StatsRoot {
 mlir::Value viewSource(mlir::Value v);
 /// True if `op` is a view op (a reshape).
 bool isViewOp(mlir::Operation *op);
+/// True if every use of `v` is `user` or a view whose result only feeds
+/// `user` (a kernel reads `v` for `user` alone).
+bool onlyFeeds(mlir::Value v, mlir::Operation *user);
 
 /// A transposed convolution with its spatial dims padded to three (leading
 /// unit dims: size 1, kernel 1, stride 1, padding 0, dilation 1).

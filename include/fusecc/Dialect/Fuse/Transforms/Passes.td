@@ -27,6 +27,37 @@ def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
+  let summary = "Recompute a convolution instead of storing its result for "
+                "a softmax over its spatial dims";
+  let description = [{
+    A softmax whose sets are whole channels (or whole samples) of a
+    transposed convolution's epilogue value P (also through reshape views,
+    as kb2_38's `softmax(x.view(B, C, -1), dim=2).view(B, C, D, H, W)`),
+    where nothing else reads P, becomes `exp(P' - lse)`: `lse =
+    logsumexp(P, spatial or non-batch dims, keepdim)` -- a reduction whose
+    only reader is that convolution, so its kernel keeps P on chip and
+    writes (max, sum of exp) records -- and P' the same convolution and
+    epilogue recomputed after it, whose epilogue then applies the softmax
+    and what follows as elementwise ops. P never reaches device memory.
+    Applied where the convolution is cheap for its result's bytes: tf32
+    kernels only (the f32 rounding of lse costs |lse| x 2^-24 relative,
+    below tf32's error but not ieee's), when conv FLOPs / `tflops` is below
+    2 x P's bytes / `tbps` (the write and read it saves).
+  }];
+  let options = [
+    Option<"precision", "precision", "::fusecc::Precision",
+           "::fusecc::Precision::IEEE",
+           "Arithmetic of the convolutions: only tf32 ones are recomputed",
+           [{::fusecc::optionValues<::fusecc::Precision>()}]>,
+    Option<"tflops", "tflops", "double", "300.0",
+           "Tensor-core rate of the convolution (TFLOP/s) in the cost rule">,
+    Option<"tbps", "tbps", "double", "2.5",
+           "Device memory bandwidth (TB/s) in the cost rule">,
+  ];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect"];
+}
+
 def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
   let summary = "Group each transposed convolution and its epilogue into a "
                 "fuse.kernel";

@@ -26,6 +26,10 @@ constexpr llvm::StringLiteral kPlanSplitChunkAttr = "fuse.plan.split_chunk";
 /// On a convolution kernel: the channel groups of the normalisation whose
 /// partial statistics its epilogue writes (to its `fuse.plan.partials`).
 constexpr llvm::StringLiteral kPlanStatsGroupsAttr = "fuse.plan.stats_groups";
+/// On a convolution kernel with `fuse.plan.stats_groups`: the kind of the
+/// records its epilogue writes (`stringifyStatsKind`: moments,
+/// max_sum_exp, max, min); moments when absent.
+constexpr llvm::StringLiteral kPlanStatsKindAttr = "fuse.plan.stats_kind";
 /// On a normalisation kernel: its statistics come from the epilogue of the
 /// convolution kernel that computes its input (`NormLayout::Mode::Epilogue`).
 constexpr llvm::StringLiteral kPlanEpilogueStatsAttr =
@@ -51,18 +55,25 @@ constexpr int64_t kDefaultWarpSetLimit = 4096;
 constexpr int64_t kDefaultSplitChunk = 16384;
 
 /// The partial statistics a convolution kernel's epilogue writes for a
-/// normalisation over all non-batch dims of its result with `groups`
-/// channel groups (group_norm; layer_norm over C and the spatial dims).
-/// A block (batch n, spatial block s, channel tile ct) splits its part of
-/// every group g its channels meet between `partsPerBlock` warps, each of
-/// which writes one record, record (((n groups + g) spatialBlocks + s)
-/// tilesPerGroup + ct - firstTile(g)) partsPerBlock + part: the count of
-/// its elements, a shift (the group's first element in the tile), their
-/// mean relative to the shift, and the sum of their squared deviations
-/// from that mean (M2). A record may count no element.
+/// normalisation or reduction whose sets are `groups` channel groups of its
+/// result per sample (group_norm, layer_norm over C and the spatial dims:
+/// all non-batch dims; instance norm, a softmax, logsumexp, amax or amin
+/// over the spatial dims: one set per channel). A block (batch n, spatial
+/// block s, channel tile ct) splits its part of every group g its channels
+/// meet between `partsPerBlock` warps, each of which writes one record,
+/// record (((n groups + g) spatialBlocks + s) tilesPerGroup + ct -
+/// firstTile(g)) partsPerBlock + part, of `recordSize()` values by `kind`:
+///  - Moments: the count of its elements, a shift (the group's first
+///    element in the tile), their mean relative to the shift, and the sum
+///    of their squared deviations from that mean (M2);
+///  - MaxSumExp: their max m and the sum of exp(v - m) (exp(v) where m is
+///    -inf: an empty record, or one of -inf values only, is (-inf, 0));
+///  - Max / Min: their max (min), -inf (+inf) when empty; NaN propagates.
+/// A record may count no element.
 struct EpilogueStatsLayout {
-  /// Values per record: count, shift, mean - shift, M2.
+  /// Values per record of moments: count, shift, mean - shift, M2.
   static constexpr int64_t kRecordSize = 4;
+  StatsKind kind = StatsKind::Moments;
   int64_t batch = 0, groups = 0, channelsPerGroup = 0;
   int64_t tileC = 0, numCTiles = 0;
   /// Blocks per batch element and channel tile: W tiles x H blocks x depth.
@@ -75,6 +86,13 @@ struct EpilogueStatsLayout {
   int64_t groupsPerTile = 0, partsPerBlock = 1;
   mlir::Type elementType;
 
+  /// Values per record of this layout's kind.
+  static int64_t recordSizeOf(StatsKind k) {
+    return k == StatsKind::Moments     ? kRecordSize
+           : k == StatsKind::MaxSumExp ? 2
+                                       : 1;
+  }
+  int64_t recordSize() const { return recordSizeOf(kind); }
   int64_t firstTile(int64_t g) const {
     return g * channelsPerGroup / tileC;
   }
@@ -84,10 +102,17 @@ struct EpilogueStatsLayout {
   int64_t records() const {
     return batch * groups * spatialBlocks * tilesPerGroup * partsPerBlock;
   }
-  int64_t elements() const { return records() * kRecordSize; }
-  /// The layout of convolution kernel `conv` (tiled) for `groups` groups.
-  static EpilogueStatsLayout get(KernelOp conv, int64_t groups);
+  int64_t elements() const { return records() * recordSize(); }
+  /// The layout of convolution kernel `conv` (tiled) for `groups` groups
+  /// and records of `kind`.
+  static EpilogueStatsLayout get(KernelOp conv, int64_t groups, StatsKind kind);
 };
+
+/// The spelling of a statistics kind in `fuse.plan.stats_kind`, and back.
+llvm::StringRef stringifyStatsKind(StatsKind k);
+std::optional<StatsKind> parseStatsKind(llvm::StringRef s);
+/// What a record of `k` holds, for `--emit=plan`.
+llvm::StringRef describeStatsKind(StatsKind k);
 
 /// How a normalisation or reduction kernel (`KernelKind::Normalization`,
 /// `KernelKind::Reduction`) covers its reduction sets. The sets of the root op are `outer x inner` runs of
@@ -118,7 +143,8 @@ struct NormLayout {
   /// Split: blocks per set and the elements each takes (a multiple of 4,
   /// the last block takes the rest).
   int64_t parts = 1, chunk = 0;
-  /// Statistics per partial (two: shift-based mean and M2, or max and sum).
+  /// Statistics per partial (two: shift-based mean and M2, or max and sum;
+  /// one: the max or min).
   int64_t stats = 2;
   /// Element type of the partial statistics.
   mlir::Type statsType;
@@ -162,6 +188,13 @@ struct KernelPlan {
   static std::optional<int64_t> partialsBuffer(KernelOp k);
   /// The channel groups of the statistics `k`'s epilogue writes, if any.
   static std::optional<int64_t> statsGroups(KernelOp k);
+  /// The kind of the records `k`'s epilogue writes (moments when the plan
+  /// names none); emits an error and fails on a malformed kind.
+  static llvm::FailureOr<StatsKind> statsKind(KernelOp k);
+  /// The layout of the statistics `k`'s epilogue writes, if any; emits an
+  /// error and fails on a malformed plan.
+  static llvm::FailureOr<std::optional<EpilogueStatsLayout>>
+  epilogueStats(KernelOp k);
   /// True if convolution kernel `k` writes only partial statistics, not its
   /// result.
   static bool statsOnly(KernelOp k) { return k->hasAttr(kPlanStatsOnlyAttr); }

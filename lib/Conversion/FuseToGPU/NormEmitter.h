@@ -1,0 +1,136 @@
+//===- NormEmitter.h - statistics of reduction sets -------------*- C++ -*-===//
+//
+// The statistics code of the normalisation and reduction kernels
+// (NormalizationKernels.cpp), by statistics kind (`StatsKind`): a chunk's
+// statistics, the merge of partials and of epilogue records, the per-element
+// normalisation and the one result of a reduction's set.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_LIB_CONVERSION_FUSETOGPU_NORMEMITTER_H
+#define FUSECC_LIB_CONVERSION_FUSETOGPU_NORMEMITTER_H
+
+#include "StandaloneKernels.h"
+
+namespace fusecc::detail {
+
+/// Warps per block of the normalisation kernels.
+constexpr int64_t kNormWarps = fuse::kStandaloneThreads / 32;
+/// Shared memory of a block reduction: one slot per warp, per reduction,
+/// plus the two statistics broadcast to the block (Epilogue: up to four
+/// values per warp, its merged record).
+constexpr int64_t kNormSharedFloats = 4 * kNormWarps + 2;
+
+/// The statistics of a chunk or a set, by kind: (mean - shift, M2), (max,
+/// sum of exp(x - max)), or (max) / (min) with `b` null.
+struct NormStats {
+  mlir::Value a, b;
+};
+
+/// A partial statistic of a set written by a convolution's epilogue
+/// (EpilogueStatsLayout): `recordSize` values of its kind.
+struct NormRecord {
+  llvm::SmallVector<mlir::Value, 4> fields;
+};
+
+/// Emits the statistics of one normalisation or reduction kernel.
+struct NormEmitter {
+  StandaloneContext &cx;
+  mlir::ImplicitLocOpBuilder &b;
+  const fuse::NormLayout &l;
+  mlir::Operation *root; ///< The normalisation or reduction op.
+  fuse::StatsKind kind;
+  double eps = 0.0;
+  mlir::Value x;    ///< The root's input, flat.
+  mlir::Value out;  ///< The kernel's output, flat.
+  mlir::Value smem; ///< kNormSharedFloats statistics, or null.
+  /// Moments: the set's first element; statistics are relative to it.
+  mlir::Value shift;
+  int64_t reductions = 0;
+
+  NormEmitter(StandaloneContext &cx, const fuse::NormLayout &l);
+
+  mlir::Value c(int64_t v) { return cx.c(v); }
+  mlir::Value f(double v) { return cx.f(v); }
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, mlir::Value y);
+  mlir::Value addF(mlir::Value x, mlir::Value y);
+  mlir::Value subF(mlir::Value x, mlir::Value y);
+  mlir::Value mulF(mlir::Value x, mlir::Value y);
+  mlir::Value divF(mlir::Value x, mlir::Value y);
+  mlir::Value maxF(mlir::Value x, mlir::Value y);
+  mlir::Value minF(mlir::Value x, mlir::Value y);
+  mlir::Value expF(mlir::Value x);
+  mlir::Value eqF(mlir::Value x, mlir::Value y);
+  mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
+  mlir::Value toF(mlir::Value index);
+  mlir::Value load(mlir::Value mem, mlir::Value i);
+  mlir::Value sload(int64_t i) { return load(smem, c(i)); }
+  /// Combines two extremes of this kind (max, or min for Min).
+  mlir::Value extreme(mlir::Value x, mlir::Value y);
+  /// The extreme of no element: -inf (+inf for Min).
+  mlir::Value noExtreme();
+
+  /// Sums (or maxes) `term(x[addr(j)])` over j = first, first + step, ...
+  /// below `end` into one per-thread value.
+  mlir::Value
+  accumulate(mlir::Value first, mlir::Value end, int64_t step, mlir::Value init,
+             llvm::function_ref<mlir::Value(mlir::Value)> addr,
+             llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine,
+             llvm::function_ref<mlir::Value(mlir::Value)> term);
+  /// Combines `v` over the 32 lanes of a warp (every lane gets the result).
+  mlir::Value
+  warpReduce(mlir::Value v,
+             llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine);
+  /// Combines `v` over the block (every thread gets the result).
+  mlir::Value blockReduce(
+      mlir::Value v, mlir::Value tid,
+      llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine);
+
+  using Reduce = llvm::function_ref<mlir::Value(
+      mlir::Value, llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)>)>;
+  /// The statistics of elements first, first + step, ... below `end` of a
+  /// chunk [start, end) (`count` elements), combined over the threads that
+  /// split the chunk by `reduce`.
+  NormStats chunkStats(mlir::Value count, mlir::Value first, mlir::Value end,
+                       int64_t step,
+                       llvm::function_ref<mlir::Value(mlir::Value)> addr,
+                       Reduce reduce);
+  /// Loads the set's shift (its element 0) for moments.
+  void setShift(llvm::function_ref<mlir::Value(mlir::Value)> addr);
+  /// The per-element factors of a normalisation's set from its statistics:
+  /// (mean - shift, 1 / sqrt(var + eps)) or (max, 1 / sum).
+  NormStats finish(NormStats s);
+  /// The root's value at flat element `e` (coordinates `coords`).
+  mlir::Value normalized(mlir::Value e, llvm::ArrayRef<mlir::Value> coords,
+                         NormStats k);
+  /// Normalises elements first, first + step, ... below `end` of a set and
+  /// stores the kernel's result there.
+  void apply(mlir::Value first, mlir::Value end, int64_t step,
+             llvm::function_ref<mlir::Value(mlir::Value)> addr, NormStats k);
+  /// Evaluates the kernel's ops after the root at flat output element `e`,
+  /// the root's value there being `rootValue`, and stores the result.
+  void storeResult(mlir::Value e, mlir::Value rootValue);
+  /// A reduction's set `set`: its result from the set's merged statistics
+  /// `s` (not finished), carried through the ops after the root (they keep
+  /// flat indices: the set's output element is `set`) and stored by the
+  /// threads where `writer` holds (all when null).
+  void storeReduction(mlir::Value set, NormStats s, mlir::Value writer);
+  /// Merges partial statistics q (count nq) into (n, acc).
+  void merge(mlir::Value &n, NormStats &acc, mlir::Value nq, NormStats q);
+
+  /// The record of no element (neutral in `mergeRecords`).
+  NormRecord emptyRecord();
+  /// Merges record q into acc: Chan et al. keeping acc's shift (a record
+  /// that counts no element leaves the other unchanged), the sums of
+  /// exponentials rescaled to the common max, or the extreme.
+  NormRecord mergeRecords(const NormRecord &acc, const NormRecord &q);
+  /// Merges `r` over the 32 lanes of a warp (every lane gets the result).
+  NormRecord warpMergeRecords(NormRecord r);
+  /// A merged record as statistics (sets `shift` for moments).
+  NormStats recordStats(const NormRecord &r);
+};
+
+} // namespace fusecc::detail
+
+#endif // FUSECC_LIB_CONVERSION_FUSETOGPU_NORMEMITTER_H
