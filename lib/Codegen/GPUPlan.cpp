@@ -109,9 +109,24 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     }
     int64_t staging = saturatingMul(p.numStages, p.stageElems);
     int64_t tiles = saturatingMul(p.numTiles, p.tileElems);
+    // A pooled epilogue keeps every pass's tile where that fits two
+    // blocks per SM (each window is then evaluated once, after the last
+    // pass); otherwise it combines partial windows after each pass.
+    p.poolSlots = 0;
+    if (a.pool) {
+      const int64_t passes =
+          a.pool->passesFor(cfg.getRows(), g.stride[1]).count;
+      const int64_t slotTiles = saturatingMul(passes, p.tileElems);
+      if (saturatingMul(saturatingAdd(staging, slotTiles), 4) <=
+          kTwoBlocksSharedBytes) {
+        p.poolSlots = passes;
+        tiles = slotTiles;
+      }
+    }
     // With several channel sub-blocks, tiles are written while later
-    // sub-blocks still stage: no aliasing then.
-    bool alias = p.subBlock == cfg.getTileC();
+    // sub-blocks still stage (and kept pass tiles while later passes
+    // stage): no aliasing then.
+    bool alias = p.subBlock == cfg.getTileC() && p.poolSlots == 0;
     p.tilesOffset = alias ? 0 : staging;
     p.statsOffset =
         alias ? std::max(staging, tiles) : saturatingAdd(staging, tiles);
@@ -122,7 +137,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
         saturatingAdd(p.statsOffset,
                       saturatingMul(saturatingMul(p.statsArrays, p.statsLen),
                                     static_cast<int64_t>(a.reductions.size())));
-    if (a.pool) {
+    p.poolOffset = p.poolElems = 0;
+    if (a.pool && p.poolSlots == 0) {
       p.poolOffset = p.totalElems;
       p.poolElems = saturatingMul(
           saturatingMul(

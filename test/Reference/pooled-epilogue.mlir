@@ -5,6 +5,7 @@
 // RUN: fusecc-check --precision=tf32 --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --emit=fused | FileCheck %s --check-prefix=FUSED
+// RUN: fusecc %s --precision=ieee --ieee-tensor-cores=never --emit=plan | FileCheck %s --check-prefix=PLAN
 // Pooling applied in the convolution kernel's epilogue (PooledEpilogue):
 // the simulator runs the one fused kernel on every main loop (FMA,
 // split-operand and TF32 mma.sync, wgmma) and compares with the float64
@@ -21,6 +22,15 @@
 // CHECK: @max2d_gaps_stride1: PASS
 // CHECK: @avg3d_sp1_batch1: PASS
 // CHECK: @max2d_rows_stride3: PASS
+// CHECK: @max3d_partial_wide: PASS
+// CHECK: @avg2d_partial_stride1: PASS
+
+// Small tiles keep every pass's tile; large ones (70 or 64 channels of
+// 120 or 200 positions) combine partial windows after each pass.
+// PLAN: step 0 max3d_chain_k0 (convolution, pooled epilogue: max_pool, 1 pooled row per block in 4 main-loop passes, tiles kept)
+// PLAN: step 0 avg2d_overlap_ceil_k0 (convolution, pooled epilogue: avg_pool, 1 pooled row per block in 3 main-loop passes, tiles kept)
+// PLAN: step 0 max3d_partial_wide_k0 (convolution, pooled epilogue: max_pool, 1 pooled row per block in 4 main-loop passes, partial windows combined)
+// PLAN: step 0 avg2d_partial_stride1_k0 (convolution, pooled epilogue: avg_pool, 1 pooled row per block in 3 main-loop passes, partial windows combined)
 
 // FUSED-LABEL: func.func @max3d_chain
 // FUSED: fuse.kernel "max3d_chain_k0"
@@ -96,4 +106,18 @@ func.func @max2d_rows_stride3(%x: tensor<1x4x5x3xf32>, %w: tensor<4x5x3x3xf32>, 
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 3, 3>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x5x3xf32>, tensor<4x5x3x3xf32>, tensor<5xf32>) -> tensor<1x5x15x9xf32>
   %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x5x15x9xf32> -> tensor<1x5x7x4xf32>
   return %1 : tensor<1x5x7x4xf32>
+}
+
+// Partial windows: a wide 3-D max pool, and overlapping-free 3 x 3 average
+// windows clipped by ceil_mode on a stride-1 convolution.
+func.func @max3d_partial_wide(%x: tensor<1x6x2x3x60xf32>, %w: tensor<6x70x2x2x2xf32>, %b: tensor<70xf32>) -> tensor<1x70x2x3x60xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>} : (tensor<1x6x2x3x60xf32>, tensor<6x70x2x2x2xf32>, tensor<70xf32>) -> tensor<1x70x4x6x120xf32>
+  %1 = fuse.leaky_relu %0 {slope = 0.2 : f64} : tensor<1x70x4x6x120xf32>
+  %2 = fuse.max_pool %1 {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<1x70x4x6x120xf32> -> tensor<1x70x2x3x60xf32>
+  return %2 : tensor<1x70x2x3x60xf32>
+}
+func.func @avg2d_partial_stride1(%x: tensor<1x4x7x198xf32>, %w: tensor<4x64x3x3xf32>) -> tensor<1x64x3x67xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x7x198xf32>, tensor<4x64x3x3xf32>) -> tensor<1x64x9x200xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, padding = array<i64: 0, 0>, ceil_mode = true} : tensor<1x64x9x200xf32> -> tensor<1x64x3x67xf32>
+  return %1 : tensor<1x64x3x67xf32>
 }

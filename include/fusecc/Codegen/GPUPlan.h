@@ -76,9 +76,12 @@ struct SharedMemoryPlan {
   /// once the main loop ends), else after them.
   int64_t tilesOffset = 0;
 
-  /// The pooled epilogue's accumulators (`pooledRows x tileC x` pooled
-  /// row, combined over the passes) at `poolOffset`; 0 without one.
-  int64_t poolOffset = 0, poolElems = 0;
+  /// A pooled epilogue keeps either every pass's output tile (`poolSlots`
+  /// = the passes, pass p's tile at tilesOffset + p x tileElems, after the
+  /// staging buffers) where that still fits two blocks per SM, or one tile
+  /// (aliasing the staging buffers) and accumulators of partial windows
+  /// (`pooledRows x tileC x` pooled row at `poolOffset`, `poolElems`).
+  int64_t poolSlots = 0, poolOffset = 0, poolElems = 0;
 
   int64_t totalElems = 0;
   int64_t bytes() const { return totalElems * 4; }

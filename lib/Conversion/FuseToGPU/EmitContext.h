@@ -117,12 +117,12 @@ public:
 //===----------------------------------------------------------------------===//
 
 /// One element of a block's output tile: tile coordinates (row, channel,
-/// position) and the output coordinates they stand for. The pooled
-/// elements of a pooled epilogue also name their depth (`od`; else the
-/// block's).
+/// position) and the output coordinates they stand for. The elements of a
+/// pooled epilogue also name their depth (`od`; else the block's) and, with
+/// kept pass tiles, the offset of their pass's tile (`tileOffset`).
 struct Element {
   Value r, cl, wl, ch, oh, ow;
-  Value od;
+  Value od, tileOffset;
 };
 
 /// The valid taps of one dim for a block: the arithmetic progression of taps
@@ -186,8 +186,9 @@ struct EmitContext {
   bool statsOnly = false;
 
   /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
-  /// row.
-  Value pd, ph0;
+  /// row, and with kept pass tiles the offset of the current pass's tile
+  /// from tile 0 (set while its main loop is emitted, else null).
+  Value pd, ph0, tileBase;
 
   Value smem;                ///< memref<total x f32, workgroup>
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
@@ -258,8 +259,9 @@ struct EmitContext {
     Value line = b.mul(rowCh, smemPlan.tileStride);
     if (smemPlan.tileSkew)
       line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
-    return b.add(b.add(line, wl),
-                 smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+    Value addr = b.add(b.add(line, wl),
+                       smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+    return tileBase ? b.add(addr, tileBase) : addr;
   }
   /// Element offset of statistics array `k` of reduction `ordinal`.
   int64_t statsArray(int64_t ordinal, int64_t k) const {

@@ -187,7 +187,8 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   Value result;
   Operation *def = v.getDefiningOp();
   if (def == cx.a.conv.getOperation()) {
-    result = cx.sload(cx.tileAddr(0, el.r, el.cl, el.wl));
+    Value addr = cx.tileAddr(0, el.r, el.cl, el.wl);
+    result = cx.sload(el.tileOffset ? b.add(addr, el.tileOffset) : addr);
   } else if (def && cx.a.tileOf.count(def)) {
     result = emitNormalizedValue(cx, def, el);
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {

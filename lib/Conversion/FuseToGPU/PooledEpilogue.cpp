@@ -10,20 +10,30 @@
 // stride phase (so the main loop's taps stay those of one phase), into
 // output tile 0 like any convolution kernel.
 //
-// After each pass, every pooled element of the block takes the pass's part
-// of its window: the pooling op builds its result itself
-// (`WindowOpInterface::buildAt`, which loops over the window in bounds and
-// applies the max / average / divisor rules), reading the window elements
-// the pass computed from the tile through the elementwise ops before the
-// pool and every other element as the op's identity (`SlidingWindow`:
+// Where all passes' tiles fit two blocks per SM (`SharedMemoryPlan::
+// poolSlots`), each pass writes a tile of its own (after the staging
+// buffers) and, after the last pass, every pooled element is built once by
+// the pooling op itself (`WindowOpInterface::buildAt`, which loops over the
+// window in bounds and applies the max / average / divisor rules), reading
+// each window element from its pass's tile through the elementwise ops
+// before the pool.
+//
+// Otherwise, after each pass, every pooled element of the block takes the
+// pass's part
+// of its window: `buildAt` reads the window elements the pass computed
+// from the tile through the elementwise ops before the pool and every other
+// element as the op's identity (`SlidingWindow`:
 // -inf for max, 0 for average). These partial results are combined over
 // the passes (max, or the sum of partial averages) in shared-memory
 // accumulators that the same thread owns in every pass. Finally the ops
 // after the pool run on each pooled value and the result goes to global
 // memory, consecutive threads on consecutive pooled positions. The
-// pre-pool tensor never reaches device memory, and the tile of each pass
-// aliases the staging buffers as usual (a barrier separates the partial
-// walk from the next pass's staging).
+// pre-pool tensor never reaches device memory; in this mode the tile of
+// each pass aliases the staging buffers as usual (a barrier separates the
+// partial walk from the next pass's staging). Measured (docs/perf.md 96):
+// kept tiles evaluate each window once (kb2_50 0.42 against 0.87 ms), the
+// partial walks keep the occupancy of large tiles (kb2_78 1.88 against
+// 2.65 ms).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,8 +100,8 @@ Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
   Value inPass =
       b.andI(b.cmp(arith::CmpIPredicate::eq, d, cx.od), b.ult(rel, rows * sh));
   if (sh > 1)
-    inPass = b.andI(inPass, b.cmp(arith::CmpIPredicate::eq, b.remu(rel, sh),
-                                  b.c(0)));
+    inPass = b.andI(inPass,
+                    b.cmp(arith::CmpIPredicate::eq, b.remu(rel, sh), b.c(0)));
   auto ifIn = scf::IfOp::create(b, TypeRange{cx.elementType}, inPass, true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
@@ -102,6 +112,34 @@ Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
   b.setInsertionPointToStart(&ifIn.getElseRegion().front());
   scf::YieldOp::create(b, cx.constant(cx.a.pool->window.identity));
   return ifIn.getResult(0);
+}
+
+/// Pooling-operand element `at` (full-rank coordinates, in bounds) read
+/// from the kept tile of the pass that computed it.
+Value keptElement(EmitContext &cx, ValueRange at) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  const PooledEpilogue &pool = *cx.a.pool;
+  const PooledEpilogue::Passes &ps = cx.launch.pooled;
+  const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
+  Element el;
+  el.ch = at[1];
+  el.cl = b.sub(el.ch, cx.co0);
+  el.od = rank == 5 ? at[rank - 3] : b.c(0);
+  el.oh = rank >= 4 ? at[rank - 2] : b.c(0);
+  el.ow = at[rank - 1];
+  el.wl = b.sub(el.ow, cx.ow0);
+  // Window positions lie at or after the block's first window, so the
+  // offsets are non-negative.
+  Value tD = b.divu(b.sub(el.od, b.mul(cx.pd, pool.s[0])), pool.dil[0]);
+  Value relH = b.sub(el.oh, b.mul(cx.ph0, pool.s[1]));
+  Value group = b.divu(relH, rows * sh);
+  el.r = b.divu(b.remu(relH, rows * sh), sh);
+  Value pass =
+      b.add(b.mul(b.add(b.mul(tD, ps.hGroups), group), sh), b.remu(relH, sh));
+  el.tileOffset = b.mul(pass, cx.smemPlan.tileElems);
+  DenseMap<Value, Value> memo;
+  return emitElementValue(cx, pool.op->getOperand(0), el, memo);
 }
 
 /// Combines two partial results of a window.
@@ -117,13 +155,37 @@ Value combine(EmitContext &cx, Value x, Value y) {
 
 } // namespace
 
+/// The ops after the pool on every pooled element of the block (whose
+/// pooled value `pooledValue` gives) and the stores to global memory.
+static void
+emitPooledStores(EmitContext &cx,
+                 function_ref<Value(const PooledElement &)> pooledValue) {
+  Value poolResult = cx.a.pool->op->getResult(0);
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  Value out = cx.func.getArguments().back();
+  forEachPooledElement(cx, [&](const PooledElement &pe) {
+    DenseMap<Value, Value> memo;
+    memo[poolResult] = pooledValue(pe);
+    Element el;
+    el.ch = pe.ch;
+    el.cl = pe.cl;
+    el.od = cx.pd;
+    el.oh = pe.ph;
+    el.ow = pe.pw;
+    memref::StoreOp::create(cx.b, emitElementValue(cx, result, el, memo), out,
+                            pe.coords);
+  });
+}
+
 void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   const PooledEpilogue &pool = *cx.a.pool;
   const PooledEpilogue::Passes &ps = cx.launch.pooled;
   const int64_t sh = g.stride[1], rows = cx.cfg.getRows();
-  WindowOpInterface window = cx.a.pool->op;
+  const bool kept = cx.smemPlan.poolSlots > 0;
+  WindowOpInterface window = pool.op;
   {
     auto loop = scf::ForOp::create(b, b.c(0), b.c(ps.count), b.c(1));
     OpBuilder::InsertionGuard guard(b);
@@ -134,47 +196,50 @@ void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
     // Passes past the convolution's end (windows clipped by ceil_mode) still
     // run: their taps are cut to the input, and no window reads them.
     cx.od = b.add(b.mul(cx.pd, pool.s[0]), b.mul(tD, pool.dil[0]));
-    cx.oh = b.add(b.add(b.mul(cx.ph0, pool.s[1]), b.mul(group, rows * sh)),
-                  phase);
+    cx.oh =
+        b.add(b.add(b.mul(cx.ph0, pool.s[1]), b.mul(group, rows * sh)), phase);
+    if (kept)
+      cx.tileBase = b.mul(p, cx.smemPlan.tileElems);
     mainLoop(); // Ends with a barrier: the pass's tile is complete.
-    Value first = b.cmp(arith::CmpIPredicate::eq, p, b.c(0));
-    forEachPooledElement(cx, [&](const PooledElement &pe) {
-      Value partial = window.buildAt(
-          b, b.getLoc(), pe.coords,
-          [&](OpBuilder &, Location, ValueRange at) {
-            return passElementOrIdentity(cx, at);
-          },
-          /*lanes=*/nullptr);
-      // The first pass starts the accumulator (nothing is read before it
-      // is written).
-      auto ifFirst =
-          scf::IfOp::create(b, TypeRange{cx.elementType}, first, true);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-        scf::YieldOp::create(b, partial);
-        b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
-        scf::YieldOp::create(b, combine(cx, cx.sload(pe.acc), partial));
-      }
-      cx.sstore(ifFirst.getResult(0), pe.acc);
-    });
-    // The next pass stages into the tile's shared memory.
-    gpu::BarrierOp::create(b);
+    cx.tileBase = Value();
+    if (!kept) {
+      Value first = b.cmp(arith::CmpIPredicate::eq, p, b.c(0));
+      forEachPooledElement(cx, [&](const PooledElement &pe) {
+        Value partial = window.buildAt(
+            b, b.getLoc(), pe.coords,
+            [&](OpBuilder &, Location, ValueRange at) {
+              return passElementOrIdentity(cx, at);
+            },
+            /*lanes=*/nullptr);
+        // The first pass starts the accumulator (nothing is read before it
+        // is written).
+        auto ifFirst =
+            scf::IfOp::create(b, TypeRange{cx.elementType}, first, true);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+          scf::YieldOp::create(b, partial);
+          b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
+          scf::YieldOp::create(b, combine(cx, cx.sload(pe.acc), partial));
+        }
+        cx.sstore(ifFirst.getResult(0), pe.acc);
+      });
+      // The next pass stages into the tile's shared memory.
+      gpu::BarrierOp::create(b);
+    }
     cx.od = cx.oh = Value();
   }
-  Value result =
-      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-  Value out = cx.func.getArguments().back();
-  forEachPooledElement(cx, [&](const PooledElement &pe) {
-    DenseMap<Value, Value> memo;
-    memo[pool.op->getResult(0)] = cx.sload(pe.acc);
-    Element el;
-    el.ch = pe.ch;
-    el.cl = pe.cl;
-    el.od = cx.pd;
-    el.oh = pe.ph;
-    el.ow = pe.pw;
-    memref::StoreOp::create(b, emitElementValue(cx, result, el, memo), out,
-                            pe.coords);
-  });
+  if (kept) {
+    emitPooledStores(cx, [&](const PooledElement &pe) {
+      return window.buildAt(
+          b, b.getLoc(), pe.coords,
+          [&](OpBuilder &, Location, ValueRange at) {
+            return keptElement(cx, at);
+          },
+          /*lanes=*/nullptr);
+    });
+    return;
+  }
+  emitPooledStores(cx,
+                   [&](const PooledElement &pe) { return cx.sload(pe.acc); });
 }

@@ -135,8 +135,9 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
     l.tilesPerGroup = std::max(l.tilesPerGroup, l.tilesOf(g));
   for (int64_t ct = 0; ct < l.numCTiles; ++ct) {
     int64_t c0 = ct * l.tileC, c1 = std::min(c0 + l.tileC, a->geom.cout);
-    l.groupsPerTile = std::max(l.groupsPerTile, (c1 - 1) / l.channelsPerGroup -
-                                                    c0 / l.channelsPerGroup + 1);
+    l.groupsPerTile =
+        std::max(l.groupsPerTile,
+                 (c1 - 1) / l.channelsPerGroup - c0 / l.channelsPerGroup + 1);
   }
   l.partsPerBlock = std::max<int64_t>(1, launch.threads / 32 / l.groupsPerTile);
   return l;
@@ -372,7 +373,8 @@ FailureOr<KernelPlan> KernelPlan::read(func::FuncOp func) {
   func.walk([&](KernelOp k) { plan.steps.push_back(k); });
   for (KernelOp k : plan.steps)
     for (std::optional<int64_t> idx : {resultBuffer(k), partialsBuffer(k)})
-      if (idx && (*idx < 0 || *idx >= static_cast<int64_t>(plan.buffers.size())))
+      if (idx &&
+          (*idx < 0 || *idx >= static_cast<int64_t>(plan.buffers.size())))
         return k.emitOpError("names plan buffer ")
                << *idx << " of " << plan.buffers.size();
   return plan;
@@ -415,8 +417,7 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
   for (auto [i, b] : llvm::enumerate(buffers))
     os << "  buffer b" << i << " " << PlanBuffer::roleName(b.role) << " "
        << b.elementType << " x " << b.elements << " (" << b.bytes()
-       << " bytes) live in steps " << b.firstStep << ".." << b.lastStep
-       << "\n";
+       << " bytes) live in steps " << b.firstStep << ".." << b.lastStep << "\n";
   DenseMap<Value, std::string> names;
   for (BlockArgument a : func.getArguments()) {
     auto n = func.getArgAttrOfType<StringAttr>(a.getArgNumber(), "fuse.name");
@@ -426,6 +427,20 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
   for (auto [i, kc] : llvm::enumerate(steps)) {
     KernelOp k = kc;
     os << "  step " << i << " " << k.getKernelName() << " (" << kindName(k);
+    if (kernelKindOf(k) == KernelKind::Convolution && k.getConfig()) {
+      FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(k);
+      if (succeeded(a) && a->pool) {
+        TileConfigAttr cfg = *k.getConfig();
+        LaunchPlan launch = LaunchPlan::get(*a, cfg);
+        SharedMemoryPlan smem = SharedMemoryPlan::get(*a, cfg);
+        os << ", pooled epilogue: " << a->pool->op->getName().stripDialect()
+           << ", " << launch.pooled.pooledRows << " pooled row"
+           << (launch.pooled.pooledRows == 1 ? "" : "s") << " per block in "
+           << launch.pooled.count << " main-loop pass"
+           << (launch.pooled.count == 1 ? "" : "es") << ", "
+           << (smem.poolSlots ? "tiles kept" : "partial windows combined");
+      }
+    }
     if (kernelKindOf(k) == KernelKind::Normalization ||
         kernelKindOf(k) == KernelKind::Reduction) {
       FailureOr<NormLayout> l = NormLayout::get(k);
@@ -447,12 +462,12 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
              << " per set: partial statistics, then " << finish;
           break;
         case NormLayout::Mode::Epilogue:
-          os << "partial statistics from "
-             << statsProducer(k).getKernelName() << "'s epilogue ("
-             << l->producerStats->spatialBlocks * l->producerStats->tilesPerGroup
+          os << "partial statistics from " << statsProducer(k).getKernelName()
+             << "'s epilogue ("
+             << l->producerStats->spatialBlocks *
+                    l->producerStats->tilesPerGroup
              << " per set), " << l->parts << " block"
-             << (l->parts == 1 ? "" : "s")
-             << " per set: " << finish;
+             << (l->parts == 1 ? "" : "s") << " per set: " << finish;
           break;
         }
       }
@@ -475,9 +490,9 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
     else if (llvm::is_contained(ret.getOperands(), k.getResult()))
       out = ret.getNumOperands() == 1
                 ? std::string("result")
-                : "result" + std::to_string(llvm::find(ret.getOperands(),
-                                                       k.getResult()) -
-                                            ret.getOperands().begin());
+                : "result" + std::to_string(
+                                 llvm::find(ret.getOperands(), k.getResult()) -
+                                 ret.getOperands().begin());
     if (statsOnly(k))
       out = "(on chip)";
     names[k.getResult()] = out;
@@ -485,8 +500,8 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
       os << "\n    keeps its result (" << typeStr(k.getResult().getType())
          << ") on chip";
     else
-      os << "\n    writes " << out << " ("
-         << typeStr(k.getResult().getType()) << ")";
+      os << "\n    writes " << out << " (" << typeStr(k.getResult().getType())
+         << ")";
     if (std::optional<int64_t> p = partialsBuffer(k)) {
       if (std::optional<int64_t> g = statsGroups(k)) {
         // The records' kind where they are not moments.
