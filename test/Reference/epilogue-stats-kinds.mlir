@@ -31,7 +31,8 @@
 // CHECK: @amax_all_b1: PASS
 // CHECK: @amin_spatial_w1: PASS
 // CHECK: @global_max_pool_3d: PASS
-// CHECK: @amax_channels_column: PASS
+// CHECK: @amax_channels_column#0: PASS
+// CHECK: @amax_channels_column#1: PASS
 // CHECK: @ninf_softmax: PASS
 // CHECK: @ninf_lse: PASS
 // CHECK: @pinf_lse: PASS
@@ -139,10 +140,12 @@ func.func @global_max_pool_3d(%x: tensor<2x3x2x3x3xf32>, %w: tensor<3x6x3x3x3xf3
 
 // A max over the channels is strided (one thread per set), not from the
 // epilogue.
-func.func @amax_channels_column(%x: tensor<2x4x3x4xf32>, %w: tensor<4x5x3x3xf32>) -> tensor<2x5x7xf32> {
+// The conv result is returned too, so the amax reads it from its buffer (a
+// column per set) instead of joining the conv kernel's epilogue.
+func.func @amax_channels_column(%x: tensor<2x4x3x4xf32>, %w: tensor<4x5x3x3xf32>) -> (tensor<2x5x7xf32>, tensor<2x5x5x7xf32>) {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x3x4xf32>, tensor<4x5x3x3xf32>) -> tensor<2x5x5x7xf32>
   %1 = fuse.amax %0 {dims = array<i64: 1>, keepdim = false} : tensor<2x5x5x7xf32> -> tensor<2x5x7xf32>
-  return %1 : tensor<2x5x7xf32>
+  return %1, %0 : tensor<2x5x7xf32>, tensor<2x5x5x7xf32>
 }
 
 // -inf at about half the positions (log(relu(u)), u ~ N(0, 1)) and in every

@@ -16,8 +16,9 @@
 //                        normalisation on load
 //   EpilogueStatistics.cpp  partial statistics of a planned normalisation
 //                        of the kernel's result (group_norm after a conv)
-//   PooledEpilogue.cpp   pooling in the epilogue: main-loop passes over the
-//                        windows' rows, partial windows combined
+//   PooledEpilogue.cpp   window ops in the epilogue: pooling (main-loop
+//                        passes over the windows' rows) and reductions
+//                        over the channels
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -434,6 +435,11 @@ void emitEpilogue(EmitContext &cx);
 /// pooled accumulators; then the ops after the pool per pooled element and
 /// the stores to global memory.
 void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
+/// The epilogue of a reduction over the channels (`a.channelWindow`), the
+/// block holding all of them: per position of the tile, the reduction's
+/// `buildAt` over the channels (through the elementwise ops before it), the
+/// ops after it, and the store of the one result.
+void emitChannelWindowEpilogue(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
 // LineReduction.cpp: softmax / layer_norm

@@ -86,6 +86,9 @@ static void emitKernelBody(EmitContext &cx) {
   };
   if (cx.a.pool) {
     emitPooledKernel(cx, mainLoop);
+  } else if (cx.a.channelWindow) {
+    mainLoop();
+    emitChannelWindowEpilogue(cx);
   } else {
     mainLoop();
     emitEpilogue(cx);

@@ -1,4 +1,8 @@
-//===- PooledEpilogue.cpp - pooling in a convolution kernel's epilogue ----===//
+//===- PooledEpilogue.cpp - window ops in a convolution kernel's epilogue -===//
+//
+// Pooling and reductions over the channels applied by the convolution
+// kernel itself, so that the value before them never reaches device
+// memory.
 //
 // A convolution kernel whose epilogue ends in a pooling op (`a.pool`,
 // `PooledEpilogue`) has blocks over the pooled result: batch n, one pooled
@@ -242,4 +246,51 @@ void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
   }
   emitPooledStores(cx,
                    [&](const PooledElement &pe) { return cx.sload(pe.acc); });
+}
+
+void emit::emitChannelWindowEpilogue(EmitContext &cx) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  WindowOpInterface window = cx.a.channelWindow;
+  Value windowInput = window->getOperand(0);
+  auto resultTy = cast<RankedTensorType>(window->getResult(0).getType());
+  const bool keepdim = resultTy.getRank() == g.rank;
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  Value out = cx.func.getArguments().back();
+  // One result per (row, position) of the tile, positions fastest.
+  const int64_t width = cx.tileLineWidth();
+  const int64_t total = cx.cfg.getRows() * width;
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(total), b.c(cx.launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  Element el;
+  el.r = b.divu(e, width);
+  el.wl = b.remu(e, width);
+  el.oh = cx.rowHeight(el.r);
+  el.ow = b.add(cx.ow0, el.wl);
+  Value valid = b.andI(b.ult(el.oh, g.out[1]), b.ult(el.ow, g.out[2]));
+  auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  el.ch = b.c(0);
+  el.cl = b.c(0);
+  SmallVector<Value> coords = cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow);
+  if (!keepdim)
+    coords.erase(coords.begin() + 1);
+  Value reduced = window.buildAt(
+      b, b.getLoc(), coords,
+      [&](OpBuilder &, Location, ValueRange at) {
+        // `at` differs from this position in its channel only.
+        Element in = el;
+        in.ch = at[1];
+        in.cl = b.sub(in.ch, cx.co0);
+        DenseMap<Value, Value> memo;
+        return emitElementValue(cx, windowInput, in, memo);
+      },
+      /*lanes=*/nullptr);
+  DenseMap<Value, Value> memo;
+  memo[window->getResult(0)] = reduced;
+  memref::StoreOp::create(b, emitElementValue(cx, result, el, memo), out,
+                          coords);
 }

@@ -252,7 +252,7 @@ func.func @two_pools(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8
          : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
     %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
-    // expected-error@+1 {{'fuse.avg_pool' op is a second window op in a convolution kernel; its epilogue pools once}}
+    // expected-error@+1 {{'fuse.avg_pool' op is a second window op in a convolution kernel; its epilogue pools or reduces once}}
     %q = fuse.avg_pool %p {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x5xf32> -> tensor<1x8x2xf32>
     fuse.yield %q : tensor<1x8x2xf32>
@@ -269,7 +269,7 @@ func.func @pool_after_softmax(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> t
            output_padding = array<i64: 0>, dilation = array<i64: 1>}
          : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
     %s = fuse.softmax %c {dim = 1 : i64} : tensor<1x8x10xf32>
-    // expected-error@+1 {{'fuse.max_pool' op pools the result of a normalisation; a pooled epilogue takes elementwise ops only}}
+    // expected-error@+1 {{'fuse.max_pool' op pools or reduces the result of a normalisation; a window epilogue takes elementwise ops only}}
     %p = fuse.max_pool %s {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
     fuse.yield %p : tensor<1x8x5xf32>
@@ -287,7 +287,7 @@ func.func @softmax_after_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> t
          : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
     %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
-    // expected-error@+1 {{'fuse.softmax' op follows a pooled epilogue; a normalisation after pooling gets a kernel of its own}}
+    // expected-error@+1 {{'fuse.softmax' op follows a window epilogue; a normalisation after pooling or a reduction gets a kernel of its own}}
     %s = fuse.softmax %p {dim = 1 : i64} : tensor<1x8x5xf32>
     fuse.yield %s : tensor<1x8x5xf32>
   }
@@ -297,7 +297,7 @@ func.func @softmax_after_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> t
 // -----
 
 func.func @yield_before_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x10xf32> {
-  // expected-error@+1 {{'fuse.kernel' op yields a value from before its pooling; a pooled epilogue's result is the pooled one}}
+  // expected-error@+1 {{'fuse.kernel' op yields a value from before its window op; a window epilogue's result is the pooled or reduced one}}
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,

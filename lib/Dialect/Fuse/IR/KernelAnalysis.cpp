@@ -97,6 +97,14 @@ std::optional<PooledEpilogue> PooledEpilogue::get(WindowOpInterface op,
   return p;
 }
 
+bool fusecc::fuse::isChannelReduction(WindowOpInterface op,
+                                      ArrayRef<int64_t> convShape) {
+  auto inTy = cast<RankedTensorType>(op->getOperand(0).getType());
+  return inTy.getShape() == convShape && convShape.size() >= 3 &&
+         op.getSetReduction() != SetReduction::None &&
+         op.getReducedDims() == SmallVector<int64_t>{1};
+}
+
 PooledEpilogue::Passes PooledEpilogue::passesFor(int64_t rows,
                                                  int64_t strideH) const {
   Passes ps;
@@ -265,12 +273,19 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
       continue;
     if (auto window = dyn_cast<WindowOpInterface>(op)) {
-      if (a.pool)
+      if (a.pool || a.channelWindow)
         return op.emitOpError("is a second window op in a convolution "
-                              "kernel; its epilogue pools once");
+                              "kernel; its epilogue pools or reduces once");
       if (!a.reductions.empty())
-        return op.emitOpError("pools the result of a normalisation; a "
-                              "pooled epilogue takes elementwise ops only");
+        return op.emitOpError("pools or reduces the result of a "
+                              "normalisation; a window epilogue takes "
+                              "elementwise ops only");
+      if (isChannelReduction(window, shape)) {
+        a.channelWindow = window;
+        a.needsAllChannels = true;
+        shape = cast<RankedTensorType>(op.getResult(0).getType()).getShape();
+        continue;
+      }
       a.pool = PooledEpilogue::get(window, shape, a.geom.stride[1]);
       if (!a.pool)
         return op.emitOpError(
@@ -282,15 +297,21 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
       shape = cast<RankedTensorType>(op.getResult(0).getType()).getShape();
       continue;
     }
+    if (a.channelWindow && static_cast<int64_t>(shape.size()) < a.geom.rank)
+      return op.emitOpError("follows a channel reduction without keepdim; "
+                            "only the kernel's result may drop the dim");
     for (Value r : op.getResults())
       if (cast<RankedTensorType>(r.getType()).getShape() != shape)
         return op.emitOpError("result shape differs from the ")
-               << (a.pool ? "pooled" : "convolution")
+               << (a.pool            ? "pooled"
+                   : a.channelWindow ? "reduced"
+                                     : "convolution")
                << " output; the fused epilogue must keep it";
     if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
-      if (a.pool)
-        return op.emitOpError("follows a pooled epilogue; a normalisation "
-                              "after pooling gets a kernel of its own");
+      if (a.pool || a.channelWindow)
+        return op.emitOpError("follows a window epilogue; a normalisation "
+                              "after pooling or a reduction gets a kernel "
+                              "of its own");
       switch (tileReductionOf(norm)) {
       case TileReduction::Channels:
         a.needsAllChannels = true;
@@ -315,9 +336,11 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
         return op.emitOpError("operand does not broadcast to the kernel's "
                               "output shape");
   }
-  if (a.pool && kernel.getResult().getType().getShape() != shape)
-    return kernel.emitOpError("yields a value from before its pooling; a "
-                              "pooled epilogue's result is the pooled one");
+  if ((a.pool || a.channelWindow) &&
+      kernel.getResult().getType().getShape() != shape)
+    return kernel.emitOpError("yields a value from before its window op; a "
+                              "window epilogue's result is the pooled or "
+                              "reduced one");
   a.assignTiles();
   return a;
 }

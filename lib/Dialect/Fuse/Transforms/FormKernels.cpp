@@ -35,15 +35,22 @@ using OpGroup = llvm::SetVector<Operation *>;
 
 /// Ops that can run on the tile of a fused kernel after the convolution
 /// (the group's root) and the ops of `group`: elementwise ops,
-/// normalisations whose reduction sets a block holds, and one pooling op
-/// after elementwise ops only (`PooledEpilogue`: blocks then hold whole
-/// windows), followed by elementwise ops on the pooled value.
+/// normalisations whose reduction sets a block holds, and one window op
+/// after elementwise ops only, a pooling (`PooledEpilogue`: blocks then
+/// hold whole windows) or a reduction over the channels (blocks hold all
+/// channels), followed by elementwise ops on its value.
 bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
   auto pooled = llvm::find_if(
       group, [](Operation *o) { return isa<WindowOpInterface>(o); });
-  if (pooled != group.end())
+  if (pooled != group.end()) {
+    // Ops on a channel reduction's result need its rank (keepdim).
+    auto windowTy = (*pooled)->getResult(0).getType();
     return isa<ElementwiseOpInterface>(op) &&
-           op->getResult(0).getType() == (*pooled)->getResult(0).getType();
+           op->getResult(0).getType() == windowTy &&
+           cast<RankedTensorType>(windowTy).getRank() ==
+               cast<RankedTensorType>(group.front()->getResult(0).getType())
+                   .getRank();
+  }
   if (isa<ElementwiseOpInterface>(op))
     return true;
   if (auto window = dyn_cast<WindowOpInterface>(op)) {
@@ -51,9 +58,11 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
     bool onlyElementwise = llvm::all_of(group, [&](Operation *o) {
       return o == conv || isa<ElementwiseOpInterface>(o);
     });
+    ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
     return onlyElementwise &&
-           PooledEpilogue::get(window, conv.getResult().getType().getShape(),
-                               ConvGeometry::get(conv).stride[1]);
+           (isChannelReduction(window, convShape) ||
+            PooledEpilogue::get(window, convShape,
+                                ConvGeometry::get(conv).stride[1]));
   }
   auto norm = dyn_cast<NormalizationOpInterface>(op);
   return norm && tileReductionOf(norm) != TileReduction::SpansBlocks;

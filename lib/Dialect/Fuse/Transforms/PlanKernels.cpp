@@ -108,8 +108,8 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
   if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
     return {};
-  // A pooled epilogue's tile holds the values before pooling.
-  if (a->pool)
+  // A window epilogue's tile holds the values before pooling or reducing.
+  if (a->pool || a->channelWindow)
     return {};
   if (!epilogueStatsGroups(root, ty))
     return {};

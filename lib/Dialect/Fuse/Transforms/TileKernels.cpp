@@ -268,7 +268,8 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   const int64_t cout64 = llvm::alignTo(g.cout, 64);
   // Clusters split a channel softmax; other kernels' channel tiles are
   // independent blocks anyway.
-  if (!a.needsAllChannels)
+  // A channel reduction's results are built in one block.
+  if (!a.needsAllChannels || a.channelWindow)
     forcedCluster = 1;
   if (forcedCluster == 0) {
     // A block of all 128 channels holds one row (its accumulators allow no

@@ -128,6 +128,12 @@ constexpr int64_t kMaxPooledRowWidth = 256;
 /// pass also evaluates every window of the block for its part).
 constexpr int64_t kMaxPooledPasses = 16;
 
+/// True if `op` reduces a value of `convShape` over its channel dim alone
+/// (a set reduction with reduced dims {1}): a convolution whose blocks hold
+/// all channels applies it in its epilogue.
+bool isChannelReduction(WindowOpInterface op,
+                        llvm::ArrayRef<int64_t> convShape);
+
 /// What a fused kernel's epilogue requires of its tiling.
 struct KernelAnalysis {
   ConvTransposeOp conv;
@@ -139,6 +145,10 @@ struct KernelAnalysis {
   /// A pooling op applied in the epilogue (after the elementwise ops, before
   /// the others), if any: blocks then cover whole pooling windows.
   std::optional<PooledEpilogue> pool;
+  /// A reduction over the channel dim (sum, mean, amax, amin, logsumexp
+  /// over dim 1) applied in the epilogue, if any: the block holds all
+  /// channels and builds one result per position from its tile.
+  WindowOpInterface channelWindow;
   /// A block holds the whole row of convolution positions that its
   /// epilogue reads (a last-dim reduction or a pooled epilogue).
   bool wholeRow() const { return needsWholeRow || pool.has_value(); }
