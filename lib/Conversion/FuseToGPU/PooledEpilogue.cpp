@@ -85,18 +85,27 @@ void forEachPooledElement(EmitContext &cx,
   body(el);
 }
 
-/// The value of pooling-operand element `at` (full-rank coordinates, in
-/// bounds) if the current pass computed it, else the pool's identity.
-Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
+/// Pooling-operand element `at` (full-rank coordinates) as a tile element:
+/// its channel, height and position; the row (and depth) are the caller's.
+Element windowOperandElement(EmitContext &cx, ValueRange at) {
   EmitBuilder &b = cx.b;
-  const ConvGeometry &g = cx.g;
-  const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
+  const int64_t rank = cx.g.rank;
   Element el;
   el.ch = at[1];
   el.cl = b.sub(el.ch, cx.co0);
   el.oh = rank >= 4 ? at[rank - 2] : b.c(0);
   el.ow = at[rank - 1];
   el.wl = b.sub(el.ow, cx.ow0);
+  return el;
+}
+
+/// The value of pooling-operand element `at` (full-rank coordinates, in
+/// bounds) if the current pass computed it, else the pool's identity.
+Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
+  Element el = windowOperandElement(cx, at);
   Value d = rank == 5 ? at[rank - 3] : b.c(0);
   // Rows oh + r s_h, r < rows, of depth od: rel = h - oh in [0, rows s_h)
   // (an unsigned compare also rejects negative ones) and a multiple of s_h.
@@ -126,13 +135,8 @@ Value keptElement(EmitContext &cx, ValueRange at) {
   const PooledEpilogue &pool = *cx.a.pool;
   const PooledEpilogue::Passes &ps = cx.launch.pooled;
   const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
-  Element el;
-  el.ch = at[1];
-  el.cl = b.sub(el.ch, cx.co0);
+  Element el = windowOperandElement(cx, at);
   el.od = rank == 5 ? at[rank - 3] : b.c(0);
-  el.oh = rank >= 4 ? at[rank - 2] : b.c(0);
-  el.ow = at[rank - 1];
-  el.wl = b.sub(el.ow, cx.ow0);
   // Window positions lie at or after the block's first window, so the
   // offsets are non-negative.
   Value tD = b.divu(b.sub(el.od, b.mul(cx.pd, pool.s[0])), pool.dil[0]);
