@@ -100,20 +100,31 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
                     ? cx.sload(cx.tileAddr(0, b.c(0), cA, b.c(0)))
                     : Value();
 
-  // Passes over this warp's elements, for each valid row: its channel
-  // chunks part, part + parts, ... of `chunk` channels (U steps of `perStep`
-  // lines: a line takes `lanesPerLine` lanes, each on positions p, p +
-  // lanesPerLine, ..., unrolled), so that the loads of an iteration are
-  // independent and no index is divided at run time; U sets of `k`
-  // accumulators, folded by `step(acc, v, valid)`.
+  // Passes over this warp's elements: steps of `rowStep` valid rows, and in
+  // each its channel chunks part, part + parts, ... of `chunk` channels
+  // (`lineSteps` steps of `perStep` lines: a line takes `lanesPerLine`
+  // lanes, each on positions p, p + lanesPerLine, ..., unrolled). The
+  // `unroll` lines of an iteration come from channels as far as a group
+  // has them in the tile, then from rows (a group of one channel takes
+  // `unroll` rows at once), so that the loads of an iteration are
+  // independent, none is wasted on a channel past the group and no index
+  // is divided at run time; `unroll` sets of `k` accumulators, folded by
+  // `step(acc, v, valid)`.
   const int64_t lineWidth = cx.tileLineWidth();
   const int64_t lanesPerLine =
       std::min<int64_t>(32, llvm::PowerOf2Ceil(lineWidth));
   const int64_t perStep = 32 / lanesPerLine;
   const int64_t positions = llvm::divideCeil(lineWidth, lanesPerLine);
-  const int64_t unroll = std::max<int64_t>(
+  const int64_t wanted = std::max<int64_t>(
       kLinesPerIteration, llvm::divideCeil(2 * kLinesPerIteration, positions));
-  const int64_t chunk = unroll * perStep;
+  // Channels of a group in one tile, at most.
+  const int64_t groupChannels = std::min(cpg, cfg.getTileC());
+  const int64_t lineSteps =
+      std::min<int64_t>(wanted, llvm::divideCeil(groupChannels, perStep));
+  const int64_t rowStep = std::min<int64_t>(
+      cfg.getRows(), llvm::divideCeil(wanted, lineSteps));
+  const int64_t unroll = lineSteps * rowStep;
+  const int64_t chunk = lineSteps * perStep;
   Value subLine = b.divu(lane, lanesPerLine);
   Value pos0 = b.remu(lane, lanesPerLine);
   // This lane's positions (clamped into the line) and whether each is valid.
@@ -129,11 +140,11 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
     SmallVector<Value> inits;
     for (int64_t u = 0; u < unroll; ++u)
       inits.append(init.begin(), init.end());
-    auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(1), inits);
+    auto rowLoop = scf::ForOp::create(b, b.c(0), rowsValid, b.c(rowStep), inits);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(rowLoop.getBody());
-      Value r = rowLoop.getInductionVar();
+      Value r0 = rowLoop.getInductionVar();
       auto chunkLoop =
           scf::ForOp::create(b, b.mul(part, chunk), nc, b.c(parts * chunk),
                              rowLoop.getRegionIterArgs());
@@ -141,17 +152,27 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
         OpBuilder::InsertionGuard g3(b);
         b.setInsertionPointToStart(chunkLoop.getBody());
         SmallVector<Value> acc(chunkLoop.getRegionIterArgs());
-        for (int64_t u = 0; u < unroll; ++u) {
-          Value c =
-              b.add(b.add(chunkLoop.getInductionVar(), u * perStep), subLine);
-          Value lineValid = b.cmp(arith::CmpIPredicate::ult, c, nc);
-          Value cl =
-              b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
-          Value base = cx.tileAddr(0, r, cl, b.c(0));
-          for (int64_t j = 0; j < positions; ++j)
-            step(MutableArrayRef<Value>(acc).slice(u * k, k),
-                 cx.sload(b.add(base, posAt[j])),
-                 b.andI(lineValid, posValid[j]));
+        for (int64_t dr = 0; dr < rowStep; ++dr) {
+          Value r = b.add(r0, dr);
+          Value rowValid =
+              dr == 0 ? Value() : b.cmp(arith::CmpIPredicate::ult, r, rowsValid);
+          if (rowValid)
+            r = arith::SelectOp::create(b, rowValid, r, r0);
+          for (int64_t ls = 0; ls < lineSteps; ++ls) {
+            const int64_t u = dr * lineSteps + ls;
+            Value c = b.add(b.add(chunkLoop.getInductionVar(), ls * perStep),
+                            subLine);
+            Value lineValid = b.cmp(arith::CmpIPredicate::ult, c, nc);
+            if (rowValid)
+              lineValid = b.andI(lineValid, rowValid);
+            Value cl =
+                b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
+            Value base = cx.tileAddr(0, r, cl, b.c(0));
+            for (int64_t j = 0; j < positions; ++j)
+              step(MutableArrayRef<Value>(acc).slice(u * k, k),
+                   cx.sload(b.add(base, posAt[j])),
+                   b.andI(lineValid, posValid[j]));
+          }
         }
         scf::YieldOp::create(b, acc);
       }
