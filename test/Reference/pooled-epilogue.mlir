@@ -13,7 +13,8 @@
 // tile, spatial sizes 1, 5 and 7, overlapping windows (stride < kernel),
 // gaps (stride > kernel), dilation, ceil_mode windows clipped at the end,
 // a stride-1 convolution whose windows take several row groups, pooling
-// over part of the spatial dims, and elementwise ops before and after.
+// over part of the spatial dims, elementwise ops before and after, and a
+// reduction over the channels after the pooling.
 
 // CHECK: @max3d_chain: PASS
 // CHECK: @avg2d_overlap_ceil: PASS
@@ -24,6 +25,9 @@
 // CHECK: @max2d_rows_stride3: PASS
 // CHECK: @max3d_partial_wide: PASS
 // CHECK: @avg2d_partial_stride1: PASS
+// CHECK: @max3d_then_sum: PASS
+// CHECK: @avg2d_then_amax: PASS
+// CHECK: @max3d_partial_then_lse: PASS
 
 // Small tiles keep every pass's tile; large ones (70 or 64 channels of
 // 120 or 200 positions) combine partial windows after each pass.
@@ -31,6 +35,15 @@
 // PLAN: step 0 avg2d_overlap_ceil_k0 (convolution, pooled epilogue: avg_pool, 1 pooled row per block in 3 main-loop passes, tiles kept)
 // PLAN: step 0 max3d_partial_wide_k0 (convolution, pooled epilogue: max_pool, 1 pooled row per block in 4 main-loop passes, partial windows combined)
 // PLAN: step 0 avg2d_partial_stride1_k0 (convolution, pooled epilogue: avg_pool, 1 pooled row per block in 3 main-loop passes, partial windows combined)
+// PLAN: step 0 max3d_then_sum_k0 (convolution, pooled epilogue: max_pool, {{.*}}, then sum over the channels)
+// PLAN-NEXT: reads arg0 arg1 arg2 arg3
+// PLAN-NEXT: writes result (3x1x2x2x3xf32)
+// PLAN: step 0 avg2d_then_amax_k0 (convolution, pooled epilogue: avg_pool, {{.*}}, then amax over the channels)
+// PLAN-NEXT: reads arg0 arg1
+// PLAN-NEXT: writes result (1x5x5xf32)
+// PLAN: step 0 max3d_partial_then_lse_k0 (convolution, pooled epilogue: max_pool, {{.*}} partial windows combined, then logsumexp over the channels)
+// PLAN-NEXT: reads arg0 arg1 arg2
+// PLAN-NEXT: writes result (3x1x2x3x60xf32)
 
 // FUSED-LABEL: func.func @max3d_chain
 // FUSED: fuse.kernel "max3d_chain_k0"
@@ -120,4 +133,32 @@ func.func @avg2d_partial_stride1(%x: tensor<1x4x7x198xf32>, %w: tensor<4x64x3x3x
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x7x198xf32>, tensor<4x64x3x3xf32>) -> tensor<1x64x9x200xf32>
   %1 = fuse.avg_pool %0 {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, padding = array<i64: 0, 0>, ceil_mode = true} : tensor<1x64x9x200xf32> -> tensor<1x64x3x67xf32>
   return %1 : tensor<1x64x3x67xf32>
+}
+
+// A reduction over the channels after the pooling, in the same kernel
+// (blocks hold all channels): elementwise ops between and after, keepdim
+// or not, kept tiles and partial windows (70 channels of 120 positions).
+func.func @max3d_then_sum(%x: tensor<3x4x3x3x4xf32>, %w: tensor<4x5x3x3x3xf32>,
+                          %cb: tensor<5xf32>, %m: tensor<5x1x1x1xf32>) -> tensor<3x1x2x2x3xf32> {
+  %0 = fuse.conv_transpose %x, %w, %cb {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>} : (tensor<3x4x3x3x4xf32>, tensor<4x5x3x3x3xf32>, tensor<5xf32>) -> tensor<3x5x5x5x7xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<3x5x5x5x7xf32> -> tensor<3x5x2x2x3xf32>
+  %2 = fuse.mul %1, %m : tensor<3x5x2x2x3xf32>, tensor<5x1x1x1xf32> -> tensor<3x5x2x2x3xf32>
+  %3 = fuse.sum %2 {dims = array<i64: 1>, keepdim = true} : tensor<3x5x2x2x3xf32> -> tensor<3x1x2x2x3xf32>
+  %c = arith.constant dense<0.5> : tensor<f32>
+  %4 = fuse.add %3, %c : tensor<3x1x2x2x3xf32>, tensor<f32> -> tensor<3x1x2x2x3xf32>
+  return %4 : tensor<3x1x2x2x3xf32>
+}
+func.func @avg2d_then_amax(%x: tensor<1x3x6x6xf32>, %w: tensor<3x70x3x3xf32>) -> tensor<1x5x5xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x6x6xf32>, tensor<3x70x3x3xf32>) -> tensor<1x70x12x12xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x70x12x12xf32> -> tensor<1x70x5x5xf32>
+  %2 = fuse.amax %1 {dims = array<i64: 1>, keepdim = false} : tensor<1x70x5x5xf32> -> tensor<1x5x5xf32>
+  return %2 : tensor<1x5x5xf32>
+}
+func.func @max3d_partial_then_lse(%x: tensor<3x6x2x3x60xf32>, %w: tensor<6x70x2x2x2xf32>, %b: tensor<70xf32>) -> tensor<3x1x2x3x60xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>} : (tensor<3x6x2x3x60xf32>, tensor<6x70x2x2x2xf32>, tensor<70xf32>) -> tensor<3x70x4x6x120xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<3x70x4x6x120xf32> -> tensor<3x70x2x3x60xf32>
+  %2 = fuse.logsumexp %1 {dims = array<i64: 1>, keepdim = true} : tensor<3x70x2x3x60xf32> -> tensor<3x1x2x3x60xf32>
+  %c = arith.constant dense<-0.25> : tensor<f32>
+  %3 = fuse.mul %2, %c : tensor<3x1x2x3x60xf32>, tensor<f32> -> tensor<3x1x2x3x60xf32>
+  return %3 : tensor<3x1x2x3x60xf32>
 }

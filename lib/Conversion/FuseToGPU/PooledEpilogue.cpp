@@ -31,7 +31,10 @@
 // the passes (max, or the sum of partial averages) in shared-memory
 // accumulators that the same thread owns in every pass. Finally the ops
 // after the pool run on each pooled value and the result goes to global
-// memory, consecutive threads on consecutive pooled positions. The
+// memory, consecutive threads on consecutive pooled positions. A reduction
+// over the channels may follow the pool (blocks then hold all channels):
+// each thread reduces the pooled values of one pooled position over the
+// channels, from the accumulators or the kept tiles. The
 // pre-pool tensor never reaches device memory; in this mode the tile of
 // each pass aliases the staging buffers as usual (a barrier separates the
 // partial walk from the next pass's staging). Measured (docs/perf.md 96):
@@ -58,6 +61,24 @@ struct PooledElement {
   SmallVector<Value> coords; ///< Its coordinates in the pooled result.
 };
 
+/// The pooled element of tile channel `cl`, pooled row `ph0 + phl` and
+/// pooled position `pwl` of the block: `e` its index in the block's
+/// accumulators (pooled positions fastest, then channels, then rows).
+PooledElement pooledElement(EmitContext &cx, Value cl, Value phl, Value pwl) {
+  EmitBuilder &b = cx.b;
+  const PooledEpilogue &pool = *cx.a.pool;
+  const int64_t tileC = cx.cfg.getTileC(), width = pool.out[2];
+  PooledElement el;
+  el.cl = cl;
+  el.ch = b.add(cx.co0, cl);
+  el.ph = b.add(cx.ph0, phl);
+  el.pw = b.add(b.divu(cx.ow0, pool.s[2]), pwl);
+  Value e = b.add(b.mul(b.add(b.mul(phl, tileC), cl), width), pwl);
+  el.acc = b.add(e, cx.smemPlan.poolOffset);
+  el.coords = cx.fullIndex(cx.n, el.ch, cx.pd, el.ph, el.pw);
+  return el;
+}
+
 /// Runs `body` for every pooled element of the block that lies inside the
 /// result, distributed over the threads (pooled positions fastest): the
 /// same thread gets the same elements in every walk.
@@ -71,18 +92,13 @@ void forEachPooledElement(EmitContext &cx,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
-  PooledElement el;
   Value line = b.divu(e, width);
-  el.pw = b.add(b.divu(cx.ow0, pool.s[2]), b.remu(e, width));
-  el.cl = b.remu(line, tileC);
-  el.ph = b.add(cx.ph0, b.divu(line, tileC));
-  el.ch = b.add(cx.co0, el.cl);
-  el.acc = b.add(e, cx.smemPlan.poolOffset);
-  Value valid = b.andI(b.ult(el.ch, cx.g.cout), b.ult(el.ph, pool.out[1]));
+  Value cl = b.remu(line, tileC), phl = b.divu(line, tileC);
+  Value ch = b.add(cx.co0, cl), ph = b.add(cx.ph0, phl);
+  Value valid = b.andI(b.ult(ch, cx.g.cout), b.ult(ph, pool.out[1]));
   auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
   b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-  el.coords = cx.fullIndex(cx.n, el.ch, cx.pd, el.ph, el.pw);
-  body(el);
+  body(pooledElement(cx, cl, phl, b.remu(e, width)));
 }
 
 /// Pooling-operand element `at` (full-rank coordinates) as a tile element:
@@ -164,26 +180,72 @@ Value combine(EmitContext &cx, Value x, Value y) {
 } // namespace
 
 /// The ops after the pool on every pooled element of the block (whose
-/// pooled value `pooledValue` gives) and the stores to global memory.
+/// pooled value `pooledValue` gives) and the stores to global memory; with
+/// a reduction over the channels after the pool (`a.channelWindow`, the
+/// block holding all channels), one result per pooled position: the
+/// reduction's `buildAt` over the channels' pooled values (through the
+/// elementwise ops between), then the ops after it.
 static void
 emitPooledStores(EmitContext &cx,
                  function_ref<Value(const PooledElement &)> pooledValue) {
-  Value poolResult = cx.a.pool->op->getResult(0);
+  EmitBuilder &b = cx.b;
+  const PooledEpilogue &pool = *cx.a.pool;
+  Value poolResult = pool.op->getResult(0);
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
   Value out = cx.func.getArguments().back();
-  forEachPooledElement(cx, [&](const PooledElement &pe) {
-    DenseMap<Value, Value> memo;
-    memo[poolResult] = pooledValue(pe);
+  auto elementOf = [&](const PooledElement &pe) {
     Element el;
     el.ch = pe.ch;
     el.cl = pe.cl;
     el.od = cx.pd;
     el.oh = pe.ph;
     el.ow = pe.pw;
-    memref::StoreOp::create(cx.b, emitElementValue(cx, result, el, memo), out,
-                            pe.coords);
-  });
+    return el;
+  };
+  WindowOpInterface channels = cx.a.channelWindow;
+  if (!channels) {
+    forEachPooledElement(cx, [&](const PooledElement &pe) {
+      DenseMap<Value, Value> memo;
+      memo[poolResult] = pooledValue(pe);
+      memref::StoreOp::create(b, emitElementValue(cx, result, elementOf(pe), memo),
+                              out, pe.coords);
+    });
+    return;
+  }
+  const int64_t width = pool.out[2];
+  const int64_t total = cx.launch.pooled.pooledRows * width;
+  const bool keepdim =
+      cast<RankedTensorType>(channels->getResult(0).getType()).getRank() ==
+      cx.g.rank;
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(total), b.c(cx.launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  Value phl = b.divu(e, width), pwl = b.remu(e, width);
+  PooledElement at0 = pooledElement(cx, b.c(0), phl, pwl);
+  auto ifValid = scf::IfOp::create(b, TypeRange{}, b.ult(at0.ph, pool.out[1]),
+                                   false);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  SmallVector<Value> coords(at0.coords);
+  if (!keepdim)
+    coords.erase(coords.begin() + 1);
+  Value reduced = channels.buildAt(
+      b, b.getLoc(), coords,
+      [&](OpBuilder &, Location, ValueRange at) {
+        // `at` differs from this position in its channel only (the block's
+        // first channel is 0: it holds all of them).
+        PooledElement pe = pooledElement(cx, at[1], phl, pwl);
+        DenseMap<Value, Value> memo;
+        memo[poolResult] = pooledValue(pe);
+        return emitElementValue(cx, channels->getOperand(0), elementOf(pe),
+                                memo);
+      },
+      /*lanes=*/nullptr);
+  DenseMap<Value, Value> memo;
+  memo[channels->getResult(0)] = reduced;
+  memref::StoreOp::create(b, emitElementValue(cx, result, elementOf(at0), memo),
+                          out, coords);
 }
 
 void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {

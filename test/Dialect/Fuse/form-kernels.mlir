@@ -489,6 +489,38 @@ func.func @pooled_epilogue(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x2x2xf32>,
 
 // -----
 
+// A reduction over the channels after the pooling joins the kernel (blocks
+// then hold all channels), with the elementwise ops between and after it;
+// a second reduction roots a kernel of its own.
+
+// CHECK-LABEL: func.func @pool_then_channel_sum
+// CHECK: %[[K:.*]] = fuse.kernel "pool_then_channel_sum_k0"
+// CHECK:   fuse.conv_transpose
+// CHECK-NEXT:   fuse.max_pool
+// CHECK-NEXT:   fuse.mul
+// CHECK-NEXT:   fuse.sum
+// CHECK-NEXT:   fuse.tanh
+// CHECK-NEXT:   fuse.yield
+// CHECK: fuse.kernel "pool_then_channel_sum_k1" ins(%[[K]]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   fuse.amax
+// CHECK-NEXT:   fuse.yield
+func.func @pool_then_channel_sum(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x2x2xf32>,
+                                 %m: tensor<8x1x1xf32>) -> tensor<1x1x5xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x5x5xf32>, tensor<4x8x2x2xf32>) -> tensor<1x8x10x10xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>,
+         padding = array<i64: 0, 0>} : tensor<1x8x10x10xf32> -> tensor<1x8x5x5xf32>
+  %2 = fuse.mul %1, %m : tensor<1x8x5x5xf32>, tensor<8x1x1xf32> -> tensor<1x8x5x5xf32>
+  %3 = fuse.sum %2 {dims = array<i64: 1>, keepdim = true} : tensor<1x8x5x5xf32> -> tensor<1x1x5x5xf32>
+  %4 = fuse.tanh %3 : tensor<1x1x5x5xf32>
+  %5 = fuse.amax %4 {dims = array<i64: 2>, keepdim = false} : tensor<1x1x5x5xf32> -> tensor<1x1x5xf32>
+  return %5 : tensor<1x1x5xf32>
+}
+
+// -----
+
 // Pools that stay out of the convolution kernel: one with padding (its
 // windows start before the convolution's first row), one after a
 // normalisation in the tile, and one whose operand is also returned (the

@@ -252,12 +252,28 @@ func.func @two_pools(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8
          : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
     %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
-    // expected-error@+1 {{'fuse.avg_pool' op is a second window op in a convolution kernel; its epilogue pools or reduces once}}
+    // expected-error@+1 {{'fuse.avg_pool' op is a second window op in a convolution kernel; its epilogue pools, reduces over the channels, or pools and then reduces over the channels}}
     %q = fuse.avg_pool %p {kernel_size = array<i64: 2>, stride = array<i64: 2>,
            padding = array<i64: 0>} : tensor<1x8x5xf32> -> tensor<1x8x2xf32>
     fuse.yield %q : tensor<1x8x2xf32>
   }
   return %0 : tensor<1x8x2xf32>
+}
+
+// -----
+
+func.func @reduce_after_channel_reduction(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x1x10xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x1x10xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x2xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 2>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
+    %s = fuse.sum %c {dims = array<i64: 1>, keepdim = true} : tensor<1x8x10xf32> -> tensor<1x1x10xf32>
+    // expected-error@+1 {{'fuse.amax' op is a second window op in a convolution kernel; its epilogue pools, reduces over the channels, or pools and then reduces over the channels}}
+    %m = fuse.amax %s {dims = array<i64: 1>, keepdim = true} : tensor<1x1x10xf32> -> tensor<1x1x10xf32>
+    fuse.yield %m : tensor<1x1x10xf32>
+  }
+  return %0 : tensor<1x1x10xf32>
 }
 
 // -----

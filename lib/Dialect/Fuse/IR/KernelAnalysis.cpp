@@ -273,9 +273,12 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
       continue;
     if (auto window = dyn_cast<WindowOpInterface>(op)) {
-      if (a.pool || a.channelWindow)
+      // A pooling may be followed by a reduction over the channels.
+      if (a.channelWindow || (a.pool && !isChannelReduction(window, shape)))
         return op.emitOpError("is a second window op in a convolution "
-                              "kernel; its epilogue pools or reduces once");
+                              "kernel; its epilogue pools, reduces over "
+                              "the channels, or pools and then reduces "
+                              "over the channels");
       if (!a.reductions.empty())
         return op.emitOpError("pools or reduces the result of a "
                               "normalisation; a window epilogue takes "

@@ -38,27 +38,36 @@ using OpGroup = llvm::SetVector<Operation *>;
 /// normalisations whose reduction sets a block holds, and one window op
 /// after elementwise ops only, a pooling (`PooledEpilogue`: blocks then
 /// hold whole windows) or a reduction over the channels (blocks hold all
-/// channels), followed by elementwise ops on its value.
+/// channels), followed by elementwise ops on its value; a pooling may be
+/// followed (after elementwise ops) by a reduction over the channels.
 bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
-  auto pooled = llvm::find_if(
-      group, [](Operation *o) { return isa<WindowOpInterface>(o); });
-  if (pooled != group.end()) {
+  Operation *lastWindow = nullptr;
+  int64_t windows = 0;
+  for (Operation *o : group)
+    if (isa<WindowOpInterface>(o)) {
+      lastWindow = o;
+      ++windows;
+    }
+  auto conv = cast<ConvTransposeOp>(group.front());
+  ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
+  if (lastWindow) {
+    auto windowTy = cast<RankedTensorType>(lastWindow->getResult(0).getType());
+    if (auto channels = dyn_cast<WindowOpInterface>(op))
+      return windows == 1 &&
+             !isChannelReduction(cast<WindowOpInterface>(lastWindow),
+                                 convShape) &&
+             isChannelReduction(channels, windowTy.getShape());
     // Ops on a channel reduction's result need its rank (keepdim).
-    auto windowTy = (*pooled)->getResult(0).getType();
     return isa<ElementwiseOpInterface>(op) &&
            op->getResult(0).getType() == windowTy &&
-           cast<RankedTensorType>(windowTy).getRank() ==
-               cast<RankedTensorType>(group.front()->getResult(0).getType())
-                   .getRank();
+           windowTy.getRank() == static_cast<int64_t>(convShape.size());
   }
   if (isa<ElementwiseOpInterface>(op))
     return true;
   if (auto window = dyn_cast<WindowOpInterface>(op)) {
-    auto conv = cast<ConvTransposeOp>(group.front());
     bool onlyElementwise = llvm::all_of(group, [&](Operation *o) {
       return o == conv || isa<ElementwiseOpInterface>(o);
     });
-    ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
     return onlyElementwise &&
            (isChannelReduction(window, convShape) ||
             PooledEpilogue::get(window, convShape,

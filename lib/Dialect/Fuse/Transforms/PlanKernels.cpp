@@ -439,6 +439,9 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
            << launch.pooled.count << " main-loop pass"
            << (launch.pooled.count == 1 ? "" : "es") << ", "
            << (smem.poolSlots ? "tiles kept" : "partial windows combined");
+        if (a->channelWindow)
+          os << ", then " << a->channelWindow->getName().stripDialect()
+             << " over the channels";
       }
     }
     if (kernelKindOf(k) == KernelKind::Normalization ||
