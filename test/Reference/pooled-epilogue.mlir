@@ -28,6 +28,8 @@
 // CHECK: @max3d_then_sum: PASS
 // CHECK: @avg2d_then_amax: PASS
 // CHECK: @max3d_partial_then_lse: PASS
+// CHECK: @max2d_partial_dilated_ceil: PASS
+// CHECK: @avg3d_partial_overlap_ceil: PASS
 
 // Small tiles keep every pass's tile; large ones (70 or 64 channels of
 // 120 or 200 positions) combine partial windows after each pass.
@@ -44,6 +46,8 @@
 // PLAN: step 0 max3d_partial_then_lse_k0 (convolution, pooled epilogue: max_pool, {{.*}} partial windows combined, then logsumexp over the channels)
 // PLAN-NEXT: reads arg0 arg1 arg2
 // PLAN-NEXT: writes result (3x1x2x3x60xf32)
+// PLAN: step 0 max2d_partial_dilated_ceil_k0 (convolution, pooled epilogue: max_pool, {{.*}} partial windows combined)
+// PLAN: step 0 avg3d_partial_overlap_ceil_k0 (convolution, pooled epilogue: avg_pool, {{.*}} partial windows combined)
 
 // FUSED-LABEL: func.func @max3d_chain
 // FUSED: fuse.kernel "max3d_chain_k0"
@@ -161,4 +165,18 @@ func.func @max3d_partial_then_lse(%x: tensor<3x6x2x3x60xf32>, %w: tensor<6x70x2x
   %c = arith.constant dense<-0.25> : tensor<f32>
   %3 = fuse.mul %2, %c : tensor<3x1x2x3x60xf32>, tensor<f32> -> tensor<3x1x2x3x60xf32>
   return %3 : tensor<3x1x2x3x60xf32>
+}
+
+// Partial windows with dilation, overlap and ceil_mode clipping (each pass
+// walks only the window rows it computed; the average's divisor applies
+// once, after the last pass).
+func.func @max2d_partial_dilated_ceil(%x: tensor<1x4x5x99xf32>, %w: tensor<4x64x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x4x98xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x5x99xf32>, tensor<4x64x3x3xf32>, tensor<64xf32>) -> tensor<1x64x10x198xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 2, 2>, ceil_mode = true} : tensor<1x64x10x198xf32> -> tensor<1x64x4x98xf32>
+  return %1 : tensor<1x64x4x98xf32>
+}
+func.func @avg3d_partial_overlap_ceil(%x: tensor<2x4x3x3x50xf32>, %w: tensor<4x64x2x2x2xf32>) -> tensor<2x64x3x3x50xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>} : (tensor<2x4x3x3x50xf32>, tensor<4x64x2x2x2xf32>) -> tensor<2x64x6x6x100xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, ceil_mode = true, count_include_pad = false} : tensor<2x64x6x6x100xf32> -> tensor<2x64x3x3x50xf32>
+  return %1 : tensor<2x64x3x3x50xf32>
 }

@@ -22,14 +22,15 @@
 // each window element from its pass's tile through the elementwise ops
 // before the pool.
 //
-// Otherwise, after each pass, every pooled element of the block takes the
-// pass's part
-// of its window: `buildAt` reads the window elements the pass computed
-// from the tile through the elementwise ops before the pool and every other
-// element as the op's identity (`SlidingWindow`:
-// -inf for max, 0 for average). These partial results are combined over
-// the passes (max, or the sum of partial averages) in shared-memory
-// accumulators that the same thread owns in every pass. Finally the ops
+// Otherwise, after each pass, every pooled element of the block combines
+// the part of its window the pass computed: the pass's depth is one depth
+// tap of every window of the block, so the walk tests the window's row taps
+// (a row of the pass or not) and reads the W taps of those rows from the
+// tile, through the elementwise ops before the pool; each window element
+// is read in exactly one pass. The parts are combined by the window's rule
+// (`SlidingWindow`: max, or sum) in shared-memory
+// accumulators that the same thread owns in every pass, and the op
+// finishes each (`buildWindowFinish`: an average's divisor). Finally the ops
 // after the pool run on each pooled value and the result goes to global
 // memory, consecutive threads on consecutive pooled positions. A reduction
 // over the channels may follow the pool (blocks then hold all channels):
@@ -115,32 +116,98 @@ Element windowOperandElement(EmitContext &cx, ValueRange at) {
   return el;
 }
 
-/// The value of pooling-operand element `at` (full-rank coordinates, in
-/// bounds) if the current pass computed it, else the pool's identity.
-Value passElementOrIdentity(EmitContext &cx, ValueRange at) {
+/// Combines two partial results of a window.
+Value combine(EmitContext &cx, Value x, Value y) {
+  switch (cx.a.pool->window.combine) {
+  case SlidingWindow::Combine::Max:
+    return arith::MaximumFOp::create(cx.b, x, y); // NaN wins.
+  case SlidingWindow::Combine::Add:
+    return arith::AddFOp::create(cx.b, x, y);
+  }
+  llvm_unreachable("unknown combine");
+}
+
+/// The part of pooled element `pe`'s window that the current pass computed
+/// (depth `cx.od`, rows `cx.oh + r s_h`, r < rows), combined by the
+/// window's rule (the identity where the pass holds none of it): the
+/// pass's depth is one depth tap of every window of the block, so only the
+/// window's row taps are tested (each pass row at most once) and its W taps
+/// walked in bounds; each window element is read in exactly one pass.
+Value passPartial(EmitContext &cx, const PooledElement &pe) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
-  const int64_t rank = g.rank, sh = g.stride[1], rows = cx.cfg.getRows();
-  Element el = windowOperandElement(cx, at);
-  Value d = rank == 5 ? at[rank - 3] : b.c(0);
-  // Rows oh + r s_h, r < rows, of depth od: rel = h - oh in [0, rows s_h)
-  // (an unsigned compare also rejects negative ones) and a multiple of s_h.
-  Value rel = b.sub(el.oh, cx.oh);
-  Value inPass =
-      b.andI(b.cmp(arith::CmpIPredicate::eq, d, cx.od), b.ult(rel, rows * sh));
+  const PooledEpilogue &pool = *cx.a.pool;
+  const int64_t sh = g.stride[1], rows = cx.cfg.getRows();
+  Value identity = cx.constant(pool.window.identity);
+  // Taps of a window that starts inside the tensor stay inside where every
+  // window is whole; ceil_mode windows may run past the end.
+  auto wholeWindows = [&](int64_t i) {
+    return (pool.out[i] - 1) * pool.s[i] + (pool.k[i] - 1) * pool.dil[i] <
+           g.out[i];
+  };
+  Value depthIn = wholeWindows(0) ? Value() : b.ult(cx.od, g.out[0]);
+  Value h0 = b.mul(pe.ph, pool.s[1]), w0 = b.mul(pe.pw, pool.s[2]);
+  auto rowLoop = scf::ForOp::create(b, b.c(0), b.c(pool.k[1]), b.c(1),
+                                    ValueRange{identity});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  Value acc = rowLoop.getRegionIterArgs()[0];
+  Value h = b.add(h0, b.mul(rowLoop.getInductionVar(), pool.dil[1]));
+  // Rows oh + r s_h, r < rows: rel = h - oh in [0, rows s_h) (an unsigned
+  // compare also rejects negative ones) and a multiple of s_h.
+  Value rel = b.sub(h, cx.oh);
+  Value inPass = b.ult(rel, rows * sh);
   if (sh > 1)
     inPass = b.andI(inPass,
                     b.cmp(arith::CmpIPredicate::eq, b.remu(rel, sh), b.c(0)));
+  if (!wholeWindows(1))
+    inPass = b.andI(inPass, b.ult(h, g.out[1]));
+  if (depthIn)
+    inPass = b.andI(inPass, depthIn);
   auto ifIn = scf::IfOp::create(b, TypeRange{cx.elementType}, inPass, true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-  el.r = b.divu(rel, sh);
-  DenseMap<Value, Value> memo;
-  Value v = emitElementValue(cx, cx.a.pool->op->getOperand(0), el, memo);
-  scf::YieldOp::create(b, v);
-  b.setInsertionPointToStart(&ifIn.getElseRegion().front());
-  scf::YieldOp::create(b, cx.constant(cx.a.pool->window.identity));
-  return ifIn.getResult(0);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    Element el;
+    el.ch = pe.ch;
+    el.cl = pe.cl;
+    el.oh = h;
+    el.r = b.divu(rel, sh);
+    auto wLoop = scf::ForOp::create(b, b.c(0), b.c(pool.k[2]), b.c(1),
+                                    ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(wLoop.getBody());
+      Value wAcc = wLoop.getRegionIterArgs()[0];
+      el.ow = b.add(w0, b.mul(wLoop.getInductionVar(), pool.dil[2]));
+      el.wl = b.sub(el.ow, cx.ow0);
+      auto value = [&]() {
+        DenseMap<Value, Value> memo;
+        return combine(cx, wAcc,
+                       emitElementValue(cx, pool.op->getOperand(0), el, memo));
+      };
+      Value next;
+      if (wholeWindows(2)) {
+        next = value();
+      } else {
+        auto ifW = scf::IfOp::create(b, TypeRange{cx.elementType},
+                                     b.ult(el.ow, g.out[2]), true);
+        b.setInsertionPointToStart(&ifW.getThenRegion().front());
+        scf::YieldOp::create(b, value());
+        b.setInsertionPointToStart(&ifW.getElseRegion().front());
+        scf::YieldOp::create(b, wAcc);
+        b.setInsertionPointAfter(ifW);
+        next = ifW.getResult(0);
+      }
+      scf::YieldOp::create(b, next);
+    }
+    scf::YieldOp::create(b, wLoop.getResult(0));
+    b.setInsertionPointToStart(&ifIn.getElseRegion().front());
+    scf::YieldOp::create(b, acc);
+  }
+  scf::YieldOp::create(b, ifIn.getResult(0));
+  b.setInsertionPointAfter(rowLoop);
+  return rowLoop.getResult(0);
 }
 
 /// Pooling-operand element `at` (full-rank coordinates, in bounds) read
@@ -164,17 +231,6 @@ Value keptElement(EmitContext &cx, ValueRange at) {
   el.tileOffset = b.mul(pass, cx.smemPlan.tileElems);
   DenseMap<Value, Value> memo;
   return emitElementValue(cx, pool.op->getOperand(0), el, memo);
-}
-
-/// Combines two partial results of a window.
-Value combine(EmitContext &cx, Value x, Value y) {
-  switch (cx.a.pool->window.combine) {
-  case SlidingWindow::Combine::Max:
-    return arith::MaximumFOp::create(cx.b, x, y); // NaN wins.
-  case SlidingWindow::Combine::Add:
-    return arith::AddFOp::create(cx.b, x, y);
-  }
-  llvm_unreachable("unknown combine");
 }
 
 } // namespace
@@ -275,12 +331,7 @@ void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
     if (!kept) {
       Value first = b.cmp(arith::CmpIPredicate::eq, p, b.c(0));
       forEachPooledElement(cx, [&](const PooledElement &pe) {
-        Value partial = window.buildAt(
-            b, b.getLoc(), pe.coords,
-            [&](OpBuilder &, Location, ValueRange at) {
-              return passElementOrIdentity(cx, at);
-            },
-            /*lanes=*/nullptr);
+        Value partial = passPartial(cx, pe);
         // The first pass starts the accumulator (nothing is read before it
         // is written).
         auto ifFirst =
@@ -310,8 +361,12 @@ void emit::emitPooledKernel(EmitContext &cx, function_ref<void()> mainLoop) {
     });
     return;
   }
-  emitPooledStores(cx,
-                   [&](const PooledElement &pe) { return cx.sload(pe.acc); });
+  // The accumulators hold each window's elements combined: the op finishes
+  // them (an average's divisor).
+  emitPooledStores(cx, [&](const PooledElement &pe) {
+    return window.buildWindowFinish(b, b.getLoc(), pe.coords,
+                                    cx.sload(pe.acc));
+  });
 }
 
 void emit::emitChannelWindowEpilogue(EmitContext &cx) {

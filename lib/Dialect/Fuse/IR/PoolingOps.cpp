@@ -262,6 +262,11 @@ std::optional<SlidingWindow> MaxPoolOp::getSlidingWindow() {
                          -std::numeric_limits<double>::infinity());
 }
 
+Value MaxPoolOp::buildWindowFinish(OpBuilder &, Location, ValueRange,
+                                   Value combined) {
+  return combined;
+}
+
 int64_t MaxPoolOp::getWindowVolume() {
   return *checkedProduct(paramsOf(*this).k);
 }
@@ -321,9 +326,14 @@ int64_t AvgPoolOp::getWindowVolume() {
 
 Value AvgPoolOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
                          OperandAt operandAt, const WindowLanes *) {
+  Value sum = buildPoolAccumulate(*this, paramsOf(*this), /*isMax=*/false, b,
+                                  loc, coords, operandAt);
+  return buildWindowFinish(b, loc, coords, sum);
+}
+
+Value AvgPoolOp::buildWindowFinish(OpBuilder &b, Location loc,
+                                   ValueRange coords, Value sum) {
   PoolParams pp = paramsOf(*this);
-  Value sum = buildPoolAccumulate(*this, pp, /*isMax=*/false, b, loc, coords,
-                                  operandAt);
   Emit e{b, loc, elementTypeOf(getInput())};
   if (auto d = getDivisorOverrideAttr())
     return arith::DivFOp::create(b, loc, sum,

@@ -119,6 +119,18 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "std::optional<::fusecc::fuse::SlidingWindow>", "getSlidingWindow",
       (ins), [{}], [{ return std::nullopt; }]>,
     InterfaceMethod<
+      "With a sliding window: builds the result element at `coords` from "
+      "`combined`, its window's in-bounds elements combined by the "
+      "window's rule (SlidingWindow::combine, in any order and grouping): "
+      "the max itself, or the sum over an average's divisor. A producer "
+      "that walks the window in its own order (a convolution epilogue "
+      "combining the parts of a window its passes computed) finishes "
+      "the element with this.",
+      "::mlir::Value", "buildWindowFinish",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$coords, "::mlir::Value":$combined),
+      [{}], [{ return combined; }]>,
+    InterfaceMethod<
       "Builds the result element at `coords` (index values, one per result "
       "dim) from operand elements that `operandAt` builds at the operand "
       "coordinates it is given (always in bounds), in the operand's "

@@ -259,7 +259,8 @@ class Fuse_WindowOp<string mnemonic, list<Trait> traits = []>
 class Fuse_PoolOp<string mnemonic, string what, string extraDoc,
                   dag extraArgs>
     : Fuse_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<
-        Fuse_WindowOpInterface, ["getSlidingWindow"]>]> {
+        Fuse_WindowOpInterface, ["getSlidingWindow",
+                                 "buildWindowFinish"]>]> {
   let summary = what # " pooling over 1, 2 or 3 spatial dims";
   let description = [{
     PyTorch's `}] # mnemonic # [{1d/2d/3d` on `[N, C, *spatial]` with one
