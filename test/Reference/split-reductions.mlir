@@ -28,10 +28,14 @@
 // CHECK-NOT: FAIL
 
 // The per-(sample, channel) statistics come from the conv's epilogue.
+// Two readers share the records; nothing else reads the conv result, so
+// it stays on chip.
 // PLAN-LABEL: plan @var_conv_batch_spatial:
-// PLAN: partial statistics of 5 groups per sample
+// PLAN: keeps its result (3x5x7x7xf32) on chip, partial statistics of 5 groups per sample to b[[P:[0-9]+]]
 // PLAN: (reduction: mean, 15 sets of 49, partial statistics from
+// PLAN: reads partial statistics b[[P]]
 // PLAN: (reduction: var, 15 sets of 49, partial statistics from
+// PLAN: reads partial statistics b[[P]]
 // PLAN-LABEL: plan @var_conv_spatial_keepdim: 2 kernels
 // PLAN: keeps its result (2x6x5x7xf32) on chip, partial statistics of 6 groups per sample
 // PLAN: (reduction: var, 12 sets of 35, partial statistics from
@@ -40,10 +44,29 @@
 // PLAN: (reduction: var, 15 sets of 7, one warp per set)
 // PLAN-LABEL: plan @var_input_middle_dim_c2: 1 kernel
 // PLAN: (reduction: var, 14 sets of 5, one thread per set)
+// PLAN-LABEL: plan @var_input_mean_1e3: 4 kernels
+// PLAN: (reduction: mean, 60 sets of 6, one warp per set)
+// PLAN: (reduction: var, 60 sets of 6, one warp per set)
+// PLAN: (reduction: mean, 15 sets of 4, one thread per set)
+// PLAN: (elementwise)
+// The links of a chain are reduction kernels of their own (a window over a
+// set reduction's result ends the reduction's kernel).
 // PLAN-LABEL: plan @mean_conv_batch_spatial: 3 kernels
 // PLAN: keeps its result (3x5x7x7xf32) on chip
 // PLAN: (reduction: mean, 15 sets of 49, partial statistics from
 // PLAN: (reduction: mean, 5 sets of 3, one thread per set)
+// PLAN-LABEL: plan @sum_input_0_2: 2 kernels
+// PLAN: (reduction: sum, 24 sets of 5, one thread per set)
+// PLAN: (reduction: sum, 8 sets of 3, one thread per set)
+// PLAN-LABEL: plan @amax_conv_0_2: 3 kernels
+// PLAN: (reduction: amax, 15 sets of 7, partial statistics from
+// PLAN: (reduction: amax, 5 sets of 3, one thread per set)
+// PLAN-LABEL: plan @amin_input_0_3: 2 kernels
+// PLAN: (reduction: amin, 24 sets of 5, one warp per set)
+// PLAN: (reduction: amin, 12 sets of 2, one thread per set)
+// PLAN-LABEL: plan @logsumexp_conv_0_2_3: 3 kernels
+// PLAN: (reduction: logsumexp, 12 sets of 49, partial statistics from
+// PLAN: (reduction: logsumexp, 6 sets of 2, one thread per set)
 
 func.func @var_conv_batch_spatial(%x: tensor<3x4x3x3xf32>, %w: tensor<4x5x3x3xf32>, %b: tensor<5xf32>) -> tensor<5xf32> {
   %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x3xf32>, tensor<4x5x3x3xf32>, tensor<5xf32>) -> tensor<3x5x7x7xf32>
