@@ -245,9 +245,8 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
     // Shifted by the set's first element: the mean's rounding then scales
     // with the spread, not the magnitude (a mean of 1e3 and a std of 1).
     SmallVector<Value> zeros(rs.reducedSizes().size(), e.idx(0));
-    Value shift =
-        operandAt(b, loc, rs.inputCoords<Value>(llvm::to_vector(coords),
-                                                zeros));
+    Value shift = operandAt(
+        b, loc, rs.inputCoords<Value>(llvm::to_vector(coords), zeros));
     auto shifted = [&](Value v) -> Value {
       return arith::SubFOp::create(b, loc, v, shift);
     };
@@ -397,10 +396,9 @@ Value VarOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
 
 void VarOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
                               MutableArrayRef<double> out) {
-  evaluateReduce(
-      reduceShapeOf(*this, getDims(), getKeepdim(), getCorrection()),
-      ReduceKind::Variance, getResult().getType().getShape(), operands[0],
-      out);
+  evaluateReduce(reduceShapeOf(*this, getDims(), getKeepdim(), getCorrection()),
+                 ReduceKind::Variance, getResult().getType().getShape(),
+                 operands[0], out);
 }
 
 std::string VarOp::getGraphAttributes() {

@@ -591,8 +591,7 @@ struct PlanKernelsPass
               EpilogueStatsLayout::get(producer, groups, root.kind);
           if (layout.elements() > kMaxEpilogueStatsElements)
             continue;
-          producer->setAttr(kPlanStatsGroupsAttr,
-                            b.getI64IntegerAttr(groups));
+          producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
           producer->setAttr(kPlanStatsKindAttr,
                             b.getStringAttr(stringifyStatsKind(root.kind)));
         }
