@@ -251,6 +251,10 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // they are made of before anything plans kernels; the bundle's graph
   // lines, written before this pipeline, keep them.
   fpm.addPass(fuse::createFuseDecompose());
+  // Reductions over non-adjacent dims (batch_norm's training statistics)
+  // become chains over contiguous runs, which the plan's reduction layouts
+  // and a convolution epilogue's statistics serve.
+  fpm.addPass(fuse::createFuseSplitReductions());
   // A softmax whose statistics and normalisation would store and reload a
   // convolution's result may recompute the convolution instead.
   if (options.planRecomputeConv && options.planEpilogueStats) {

@@ -270,6 +270,16 @@ def _reduction(name):
     return evaluate
 
 
+def _var(op, a, env):
+    x = _tensor(env, a[0])
+    dims = op.params["dims"]
+    if max(dims) >= x.dim():
+        raise GraphError("dims=%s for a rank-%d input in '%s'"
+                         % (",".join(map(str, dims)), x.dim(), op.line))
+    return torch.var(x, dim=dims, correction=op.params["correction"],
+                     keepdim=op.params["keepdim"])
+
+
 def _reshape(op, a, env):
     x = _tensor(env, a[0])
     if x.numel() != op.params["elements"]:
@@ -442,6 +452,12 @@ def _prepare_reduction(op):
     op.params.update(dims=dims, keepdim=_flag(op, "keepdim"))
 
 
+def _prepare_var(op):
+    _prepare_reduction(op)
+    correction = _ints(op, "correction", 0, (1,), required=False)
+    op.params["correction"] = 1 if correction is None else correction[0]
+
+
 def _prepare_reshape(op):
     shape = _ints(op, "shape", 0, empty=True)
     elements = 1
@@ -524,6 +540,8 @@ OPS = {
 for _name in REDUCTION_OPS:
     OPS[_name] = OpSpec((1, 1), ("dims", "keepdim"), _reduction(_name),
                         _prepare_reduction)
+OPS["var"] = OpSpec((1, 1), ("dims", "keepdim", "correction"), _var,
+                    _prepare_var)
 
 
 def validate(op):

@@ -47,7 +47,7 @@ class Parsing(unittest.TestCase):
 
     POOL_AND_REDUCTION_OPS = ("max_pool", "avg_pool", "adaptive_avg_pool",
                               "adaptive_max_pool", "sum", "mean", "amax",
-                              "amin", "logsumexp", "reshape")
+                              "amin", "logsumexp", "var", "reshape")
 
     def test_documented_pool_reduction_reshape_attributes(self):
         """The documented forms of the window ops name exactly the
@@ -108,6 +108,15 @@ class Parsing(unittest.TestCase):
             op = Graph(["%%1 = %s %%0 dims=2,0,1 keepdim=0" % name,
                         "return %1"], 1).ops[0]
             self.assertEqual(op.params["dims"], (2, 0, 1))
+        op = Graph(["%1 = var %0 dims=2,0 keepdim=1 correction=0",
+                    "return %1"], 1).ops[0]
+        self.assertEqual(op.params, {"dims": (2, 0), "keepdim": True,
+                                     "correction": 0})
+        op = Graph(["%1 = var %0 dims=1 keepdim=0", "return %1"], 1).ops[0]
+        self.assertEqual(op.params["correction"], 1)
+        with self.assertRaisesRegex(GraphError, "below the minimum 0"):
+            Graph(["%1 = var %0 dims=1 keepdim=0 correction=-1",
+                   "return %1"], 1)
 
     def test_params_are_converted_at_parse_time(self):
         g = Graph(["%1 = leaky_relu %0 slope=0.1", "%2 = clamp %1 max=0.3",
@@ -593,6 +602,18 @@ class Evaluation(unittest.TestCase):
                             x, dim=dims, keepdim=bool(keepdim)))
                         self.assertEqual(out.dim(),
                                          4 if keepdim else 4 - len(dims))
+
+    def test_var(self):
+        x = self.x
+        for dims in ((1,), (3, 1), (0, 2, 3)):
+            for keepdim in (0, 1):
+                for correction in (0, 1, 2):
+                    line = "%%1 = var %%0 dims=%s keepdim=%d correction=%d" % (
+                        ",".join(map(str, dims)), keepdim, correction)
+                    with self.subTest(line):
+                        self.check(line, (x,), torch.var(
+                            x, dim=dims, correction=correction,
+                            keepdim=bool(keepdim)))
 
     def test_reshape(self):
         x = self.x

@@ -251,6 +251,10 @@ void NormEmitter::storeReduction(Value set, NormStats s, Value writer) {
             : mean;
     break;
   }
+  case SetReduction::Variance:
+    // M2 / (n - correction): the set's squared deviations from its mean.
+    r = divF(s.b, f(static_cast<double>(l.len - l.root.correction)));
+    break;
   case SetReduction::Max:
   case SetReduction::Min:
     r = s.a;

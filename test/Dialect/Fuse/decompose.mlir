@@ -46,37 +46,35 @@ func.func @bn_inference_plain(%x: tensor<1x3x5x5xf32>, %rm: tensor<3xf32>, %rv: 
 
 // -----
 
-// Training: batch statistics over dims (0, 2, 3), the variance as the mean
-// of squared deviations; the output computes x - mean again; then the
-// updated running statistics (momentum 0.25; the batch variance made
-// unbiased: n = 3 * 7 * 1 = 21 values per channel, 0.25 * 21 / 20 = 0.2625).
+// Training: batch statistics over dims (0, 2, 3), a mean and a biased
+// fuse.var (squared deviations from the mean; fuse-split-reductions makes
+// both per-(sample, channel) statistics combined over the batch); then the
+// updated running statistics, running + 0.25 * (batch - running), the
+// variance's from an unbiased fuse.var (correction 1) of its own.
 // CHECK-LABEL: func.func @bn_training
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<3x5x7x1xf32>, %[[RM:[^:]*]]: tensor<5xf32>, %[[RV:[^:]*]]: tensor<5xf32>, %[[G:[^:]*]]: tensor<5xf32>, %[[B:[^:]*]]: tensor<5xf32>)
 // CHECK-NEXT: %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
 // CHECK-NEXT: %[[GV:.*]] = fuse.reshape %[[G]] : tensor<5xf32> -> tensor<5x1x1xf32>
 // CHECK-NEXT: %[[BV:.*]] = fuse.reshape %[[B]] : tensor<5xf32> -> tensor<5x1x1xf32>
 // CHECK-NEXT: %[[M:.*]] = fuse.mean %[[X]] {dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
-// CHECK-NEXT: %[[D:.*]] = fuse.sub %[[X]], %[[M]] : tensor<3x5x7x1xf32>, tensor<1x5x1x1xf32> -> tensor<3x5x7x1xf32>
-// CHECK-NEXT: %[[SQ:.*]] = fuse.mul %[[D]], %[[D]]
-// CHECK-NEXT: %[[V:.*]] = fuse.mean %[[SQ]] {dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
+// CHECK-NEXT: %[[V:.*]] = fuse.var %[[X]] {correction = 0 : i64, dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
 // CHECK-NEXT: %[[A:.*]] = fuse.add %[[V]], %[[EPS]]
 // CHECK-NEXT: %[[I:.*]] = fuse.rsqrt %[[A]] : tensor<1x5x1x1xf32>
-// CHECK-NEXT: %[[D2:.*]] = fuse.sub %[[X]], %[[M]]
+// CHECK-NEXT: %[[D2:.*]] = fuse.sub %[[X]], %[[M]] : tensor<3x5x7x1xf32>, tensor<1x5x1x1xf32> -> tensor<3x5x7x1xf32>
 // CHECK-NEXT: %[[N:.*]] = fuse.mul %[[D2]], %[[I]]
 // CHECK-NEXT: %[[NW:.*]] = fuse.mul %[[N]], %[[GV]]
 // CHECK-NEXT: %[[Y:.*]] = fuse.add %[[NW]], %[[BV]]
-// CHECK-NEXT: %[[KEEP:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
-// CHECK-NEXT: %[[OLDM:.*]] = fuse.mul %[[RM]], %[[KEEP]]
+// CHECK-NEXT: %[[UV:.*]] = fuse.var %[[X]] {dims = array<i64: 0, 2, 3>, keepdim = true} : tensor<3x5x7x1xf32> -> tensor<1x5x1x1xf32>
 // CHECK-NEXT: %[[MC:.*]] = fuse.reshape %[[M]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[DM:.*]] = fuse.sub %[[MC]], %[[RM]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
 // CHECK-NEXT: %[[MOM:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
-// CHECK-NEXT: %[[NEWM:.*]] = fuse.mul %[[MC]], %[[MOM]]
-// CHECK-NEXT: %[[RM2:.*]] = fuse.add %[[OLDM]], %[[NEWM]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
-// CHECK-NEXT: %[[KEEP2:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
-// CHECK-NEXT: %[[OLDV:.*]] = fuse.mul %[[RV]], %[[KEEP2]]
-// CHECK-NEXT: %[[VC:.*]] = fuse.reshape %[[V]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
-// CHECK-NEXT: %[[UNB:.*]] = arith.constant dense<2.625000e-01> : tensor<f32>
-// CHECK-NEXT: %[[NEWV:.*]] = fuse.mul %[[VC]], %[[UNB]]
-// CHECK-NEXT: %[[RV2:.*]] = fuse.add %[[OLDV]], %[[NEWV]]
+// CHECK-NEXT: %[[SM:.*]] = fuse.mul %[[DM]], %[[MOM]]
+// CHECK-NEXT: %[[RM2:.*]] = fuse.add %[[RM]], %[[SM]] : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[VC:.*]] = fuse.reshape %[[UV]] : tensor<1x5x1x1xf32> -> tensor<5xf32>
+// CHECK-NEXT: %[[DV:.*]] = fuse.sub %[[VC]], %[[RV]]
+// CHECK-NEXT: %[[MOM2:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
+// CHECK-NEXT: %[[SV:.*]] = fuse.mul %[[DV]], %[[MOM2]]
+// CHECK-NEXT: %[[RV2:.*]] = fuse.add %[[RV]], %[[SV]]
 // CHECK-NEXT: return %[[Y]], %[[RM2]], %[[RV2]]
 func.func @bn_training(%x: tensor<3x5x7x1xf32>, %rm: tensor<5xf32>, %rv: tensor<5xf32>, %g: tensor<5xf32>, %bb: tensor<5xf32>) -> (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>) {
   %y:3 = fuse.batch_norm %x, %rm, %rv weight(%g) bias(%bb) {training = true, momentum = 0.25 : f64} : (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>) -> (tensor<3x5x7x1xf32>, tensor<5xf32>, tensor<5xf32>)

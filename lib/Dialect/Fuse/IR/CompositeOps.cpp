@@ -198,15 +198,15 @@ SmallVector<Value> BatchNormOp::decompose(OpBuilder &b) {
   SmallVector<int64_t> dims{0};
   for (int64_t d = 2; d < rank; ++d)
     dims.push_back(d);
-  // Two passes: the variance is the mean of squared deviations.
+  // The batch statistics: a mean and a biased variance (fuse.var, stable:
+  // squared deviations from the mean, never E[x^2] - E[x]^2) over
+  // (N, spatial). fuse-split-reductions makes both per-(sample, channel)
+  // statistics (from a convolution's epilogue) combined over N.
   Value mean = reduce<MeanOp>(b, loc, x, dims);
-  Value dev = binary<SubOp>(b, loc, x, mean);
-  Value var = reduce<MeanOp>(b, loc, binary<MulOp>(b, loc, dev, dev), dims);
+  auto statsTy = cast<RankedTensorType>(mean.getType());
+  Value var = VarOp::create(b, loc, statsTy, x, b.getDenseI64ArrayAttr(dims),
+                            b.getBoolAttr(true), b.getI64IntegerAttr(0));
   Value inv = RsqrtOp::create(b, loc, binary<AddOp>(b, loc, var, eps));
-  // The output computes x - mean again rather than reading `dev`: the
-  // variance's kernel then evaluates the deviations inside its window and
-  // the output's kernel at its own elements, and no intermediate tensor of
-  // the input's size is written.
   Value y = binary<MulOp>(b, loc, binary<SubOp>(b, loc, x, mean), inv);
   if (weightView)
     y = binary<MulOp>(b, loc, y, weightView);
@@ -214,18 +214,27 @@ SmallVector<Value> BatchNormOp::decompose(OpBuilder &b) {
     y = binary<AddOp>(b, loc, y, biasView);
   if (getNewRunningStats().empty())
     return {y};
+  // The running statistics, updated as running + momentum * (batch -
+  // running) (PyTorch's (1 - momentum) * running + momentum * batch up to
+  // rounding), so that each update is one chain rooted at the batch
+  // statistic: one elementwise kernel each. The variance is the unbiased
+  // batch variance, a fuse.var of its own (correction 1): its combine over
+  // N then ends in this update, and the biased var's in rsqrt(var + eps).
+  Value unbiased =
+      VarOp::create(b, loc, statsTy, x, b.getDenseI64ArrayAttr(dims),
+                    b.getBoolAttr(true), b.getI64IntegerAttr(1));
   double m = getMomentum().convertToDouble();
-  double n = static_cast<double>(ty.getNumElements() / channels);
-  auto update = [&](Value running, Value batch, double batchScale) {
+  auto update = [&](Value running, Value batch) {
     // One op per statement: the order of the ops built must not depend on
     // the compiler's order of evaluating arguments.
-    Value old = binary<MulOp>(b, loc, running, scalar(b, loc, 1.0 - m));
     Value flat = reshape(b, loc, batch, {channels});
-    Value now = binary<MulOp>(b, loc, flat, scalar(b, loc, batchScale));
-    return binary<AddOp>(b, loc, old, now);
+    Value diff = binary<SubOp>(b, loc, flat, running);
+    Value step = binary<MulOp>(b, loc, diff, scalar(b, loc, m));
+    return binary<AddOp>(b, loc, running, step);
   };
-  return {y, update(getRunningMean(), mean, m),
-          update(getRunningVar(), var, m * n / (n - 1.0))};
+  Value newMean = update(getRunningMean(), mean);
+  Value newVar = update(getRunningVar(), unbiased);
+  return {y, newMean, newVar};
 }
 
 void BatchNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,

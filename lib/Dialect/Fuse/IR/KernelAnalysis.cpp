@@ -204,6 +204,7 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
   r.reducedDims = std::move(dims);
   r.reduction = w.getSetReduction();
   r.kind = statsKindOf(r.reduction);
+  r.correction = w.getVarianceCorrection();
   return r;
 }
 

@@ -1,9 +1,11 @@
-//===- ReductionOps.cpp - sum, mean, amax, amin, logsumexp, reshape -------===//
+//===- ReductionOps.cpp - sum, mean, var, amax, amin, logsumexp, reshape --===//
 //
 // The reductions and the reshape of WindowOpInterface: verifiers, the
 // per-element loops (shared by the lanes of a warp on request), the
 // double-precision reference and the graph attributes. logsumexp subtracts
-// the maximum (an infinite maximum counts as 0, as in PyTorch).
+// the maximum (an infinite maximum counts as 0, as in PyTorch); var sums
+// squared deviations from the mean of data shifted by the set's first
+// element (two passes, never E[x^2] - E[x]^2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +21,7 @@ using namespace fusecc::fuse::window;
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class ReduceKind { Sum, Mean, Max, Min, LogSumExp };
+enum class ReduceKind { Sum, Mean, Variance, Max, Min, LogSumExp };
 
 /// The reduced dims of a reduction op, and where each result dim reads its
 /// coordinate from.
@@ -27,6 +29,8 @@ struct ReduceShape {
   SmallVector<int64_t> in;
   SmallVector<bool> reduced;
   bool keepdim = false;
+  /// Variance: subtracted from the set size in the divisor.
+  int64_t correction = 0;
 
   /// Input coordinates of result coordinates `out`, reduced dims at `red`
   /// (one value per reduced dim, in dim order).
@@ -56,7 +60,7 @@ struct ReduceShape {
 } // namespace
 
 static ReduceShape reduceShapeOf(Operation *op, ArrayRef<int64_t> dims,
-                                 bool keepdim) {
+                                 bool keepdim, int64_t correction = 0) {
   ReduceShape rs;
   rs.in = llvm::to_vector(
       cast<RankedTensorType>(op->getOperand(0).getType()).getShape());
@@ -64,6 +68,7 @@ static ReduceShape reduceShapeOf(Operation *op, ArrayRef<int64_t> dims,
   for (int64_t d : dims)
     rs.reduced[d] = true;
   rs.keepdim = keepdim;
+  rs.correction = correction;
   return rs;
 }
 
@@ -121,6 +126,20 @@ static void evaluateReduce(const ReduceShape &rs, ReduceKind kind,
       if (kind == ReduceKind::Mean)
         acc /= count;
       break;
+    case ReduceKind::Variance: {
+      double mean = 0.0;
+      forEachIndex(red, [&](ArrayRef<int64_t> r) {
+        mean += at(r);
+        ++count;
+      });
+      mean /= count;
+      acc = 0.0;
+      forEachIndex(red, [&](ArrayRef<int64_t> r) {
+        acc += (at(r) - mean) * (at(r) - mean);
+      });
+      acc /= static_cast<double>(count - rs.correction);
+      break;
+    }
     case ReduceKind::Max:
     case ReduceKind::Min:
       acc = kind == ReduceKind::Max ? -INFINITY : INFINITY;
@@ -222,6 +241,31 @@ static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,
         b, loc,
         buildReduceLoop(rs, e, coords, operandAt, e.flt(0.0), add, lanes, add),
         e.flt(static_cast<double>(count)));
+  case ReduceKind::Variance: {
+    // Shifted by the set's first element: the mean's rounding then scales
+    // with the spread, not the magnitude (a mean of 1e3 and a std of 1).
+    SmallVector<Value> zeros(rs.reducedSizes().size(), e.idx(0));
+    Value shift = operandAt(
+        b, loc, rs.inputCoords<Value>(llvm::to_vector(coords), zeros));
+    auto shifted = [&](Value v) -> Value {
+      return arith::SubFOp::create(b, loc, v, shift);
+    };
+    Value delta = arith::DivFOp::create(
+        b, loc,
+        buildReduceLoop(
+            rs, e, coords, operandAt, e.flt(0.0),
+            [&](Value a, Value v) { return add(a, shifted(v)); }, lanes, add),
+        e.flt(static_cast<double>(count)));
+    Value m2 = buildReduceLoop(
+        rs, e, coords, operandAt, e.flt(0.0),
+        [&](Value a, Value v) -> Value {
+          Value d = arith::SubFOp::create(b, loc, shifted(v), delta);
+          return add(a, arith::MulFOp::create(b, loc, d, d));
+        },
+        lanes, add);
+    return arith::DivFOp::create(
+        b, loc, m2, e.flt(static_cast<double>(count - rs.correction)));
+  }
   case ReduceKind::Max:
     return buildReduceLoop(rs, e, coords, operandAt, e.flt(-INFINITY), max,
                            lanes, max);
@@ -254,6 +298,8 @@ static SetReduction setReductionOf(ReduceKind kind) {
     return SetReduction::Sum;
   case ReduceKind::Mean:
     return SetReduction::Mean;
+  case ReduceKind::Variance:
+    return SetReduction::Variance;
   case ReduceKind::Max:
     return SetReduction::Max;
   case ReduceKind::Min:
@@ -300,6 +346,66 @@ FUSE_REDUCE(AmaxOp, ReduceKind::Max)
 FUSE_REDUCE(AminOp, ReduceKind::Min)
 FUSE_REDUCE(LogSumExpOp, ReduceKind::LogSumExp)
 #undef FUSE_REDUCE
+
+//===----------------------------------------------------------------------===//
+// var
+//===----------------------------------------------------------------------===//
+
+LogicalResult VarOp::verify() {
+  if (failed(verifyReduce(*this, getDims(), getKeepdim())))
+    return failure();
+  int64_t correction = getCorrection();
+  if (correction < 0)
+    return emitOpError("expected a non-negative 'correction', got ")
+           << correction;
+  std::optional<int64_t> size = checkedProduct(
+      reduceShapeOf(*this, getDims(), getKeepdim()).reducedSizes());
+  if (!size)
+    return emitOpError("reduces sets whose size overflows int64");
+  int64_t n = *size;
+  if (n <= correction)
+    return emitOpError("reduces sets of ")
+           << n << " element" << (n == 1 ? "" : "s")
+           << "; expected more than 'correction' = " << correction
+           << " (the divisor n - correction must be positive)";
+  return success();
+}
+
+SmallVector<int64_t> VarOp::getReducedDims() {
+  SmallVector<int64_t> dims = llvm::to_vector(getDims());
+  llvm::sort(dims);
+  return dims;
+}
+
+SetReduction VarOp::getSetReduction() { return SetReduction::Variance; }
+
+int64_t VarOp::getVarianceCorrection() { return getCorrection(); }
+
+int64_t VarOp::getWindowVolume() {
+  return *checkedProduct(
+      reduceShapeOf(*this, getDims(), getKeepdim()).reducedSizes());
+}
+
+Value VarOp::buildAt(OpBuilder &b, Location loc, ValueRange coords,
+                     OperandAt operandAt, const WindowLanes *lanes) {
+  return buildReduce(
+      reduceShapeOf(*this, getDims(), getKeepdim(), getCorrection()),
+      ReduceKind::Variance, b, loc, elementTypeOf(getInput()), coords,
+      operandAt, lanes);
+}
+
+void VarOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
+                              MutableArrayRef<double> out) {
+  evaluateReduce(reduceShapeOf(*this, getDims(), getKeepdim(), getCorrection()),
+                 ReduceKind::Variance, getResult().getType().getShape(),
+                 operands[0], out);
+}
+
+std::string VarOp::getGraphAttributes() {
+  return "dims=" + listStr(getDims()) +
+         " keepdim=" + (getKeepdim() ? "1" : "0") +
+         " correction=" + std::to_string(getCorrection());
+}
 
 //===----------------------------------------------------------------------===//
 // reshape

@@ -116,6 +116,23 @@ bool rebroadcastsWindow(Operation *op) {
   });
 }
 
+/// True if `op` is a window op (not a view) over a set reduction's result
+/// that `group` computes (through views): the reduction then ends its
+/// kernel -- a reduction kernel whose sets are planned (a warp or thread
+/// per set, split, or a convolution epilogue's statistics), as in the
+/// chains fuse-split-reductions builds -- instead of being evaluated again
+/// inside every window of `op`.
+bool windowsSetReduction(Operation *op, const OpGroup &group) {
+  auto w = dyn_cast<WindowOpInterface>(op);
+  if (!w || w.isView() || w.getWindowVolume() <= 1)
+    return false;
+  return llvm::any_of(op->getOperands(), [&](Value v) {
+    auto def = viewSource(v).getDefiningOp<WindowOpInterface>();
+    return def && group.contains(def) &&
+           def.getSetReduction() != SetReduction::None;
+  });
+}
+
 /// Ops that follow an elementwise or window root: one thread per result
 /// element evaluates the whole chain, a window op looping over its window.
 bool isElementwiseKernelOp(Operation *op) {
@@ -268,8 +285,8 @@ struct FormKernelsPass
       bool (*follows)(Operation *) = isa<NormalizationOpInterface>(seed.back())
                                          ? isNormalizationEpilogueOp
                                          : isElementwiseKernelOp;
-      auto accepts = [&](Operation *op, const OpGroup &) {
-        return follows(op);
+      auto accepts = [&](Operation *op, const OpGroup &group) {
+        return follows(op) && !windowsSetReduction(op, group);
       };
       if (!formKernel(func, growGroup(seed, accepts), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).

@@ -559,9 +559,12 @@ struct PlanKernelsPass
       return slots.size() - 1;
     };
     Builder b(func.getContext());
-    // Normalisations whose statistics the producing convolution's epilogue
-    // writes: consumer -> producer, producer -> consumer (one each).
-    DenseMap<Operation *, KernelOp> statsConsumerOf;
+    // Normalisations and reductions whose statistics the producing
+    // convolution's epilogue writes: producer -> its readers, in step order.
+    // Readers of one kind and grouping share the producer's records (a
+    // mean and a var of one convolution result, as batch_norm's training
+    // statistics); the first reader fixes both.
+    DenseMap<Operation *, SmallVector<KernelOp>> statsConsumersOf;
     for (KernelOp k : steps) {
       k->removeAttr(kPlanResultBufferAttr);
       k->removeAttr(kPlanPartialsAttr);
@@ -576,45 +579,68 @@ struct PlanKernelsPass
         if (kind != KernelKind::Normalization && kind != KernelKind::Reduction)
           continue;
         KernelOp producer = epilogueStatsCandidate(k);
-        if (!producer || statsConsumerOf.count(producer))
+        if (!producer)
           continue;
         StatsRoot root = StatsRoot::of(k);
         int64_t groups =
             *epilogueStatsGroups(root, producer.getResult().getType());
-        EpilogueStatsLayout layout =
-            EpilogueStatsLayout::get(producer, groups, root.kind);
-        if (layout.elements() > kMaxEpilogueStatsElements)
-          continue;
-        statsConsumerOf[producer] = k;
+        SmallVector<KernelOp> &consumers = statsConsumersOf[producer];
+        if (!consumers.empty()) {
+          if (KernelPlan::statsGroups(producer) != groups ||
+              StatsRoot::of(consumers.front()).kind != root.kind)
+            continue; // Other records: this reader computes its own.
+        } else {
+          EpilogueStatsLayout layout =
+              EpilogueStatsLayout::get(producer, groups, root.kind);
+          if (layout.elements() > kMaxEpilogueStatsElements)
+            continue;
+          producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
+          producer->setAttr(kPlanStatsKindAttr,
+                            b.getStringAttr(stringifyStatsKind(root.kind)));
+        }
+        consumers.push_back(k);
         k->setAttr(kPlanEpilogueStatsAttr, b.getUnitAttr());
-        producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
-        producer->setAttr(kPlanStatsKindAttr,
-                          b.getStringAttr(stringifyStatsKind(root.kind)));
-        // A reduction reads only the statistics: when nothing else reads
-        // the convolution's result, it never reaches device memory.
-        Value result = producer.getResult();
-        auto readsOnce = [&] {
-          for (auto [in, arg] :
-               llvm::zip(k.getInputs(), k.getBody().front().getArguments()))
-            if (in == result && !onlyFeeds(arg, root.op))
-              return false;
-          return true;
-        };
-        if (kind == KernelKind::Reduction && result.hasOneUse() &&
-            readsOnce() && !llvm::is_contained(ret.getOperands(), result))
-          producer->setAttr(kPlanStatsOnlyAttr, b.getUnitAttr());
       }
+    // A reduction reads only the statistics: when nothing but such
+    // reductions reads the convolution's result, it never reaches device
+    // memory.
+    for (auto &[producerOp, consumers] : statsConsumersOf) {
+      auto producer = cast<KernelOp>(producerOp);
+      Value result = producer.getResult();
+      auto readsOnlyStats = [&](KernelOp k) {
+        if (kernelKindOf(k) != KernelKind::Reduction)
+          return false;
+        Operation *rootOp = StatsRoot::of(k).op;
+        for (auto [in, arg] :
+             llvm::zip(k.getInputs(), k.getBody().front().getArguments()))
+          if (in == result && !onlyFeeds(arg, rootOp))
+            return false;
+        return true;
+      };
+      bool onlyStats = llvm::all_of(result.getUsers(), [&](Operation *user) {
+        auto k = dyn_cast<KernelOp>(user);
+        return k && llvm::is_contained(consumers, k) && readsOnlyStats(k);
+      });
+      if (onlyStats && !llvm::is_contained(ret.getOperands(), result))
+        producer->setAttr(kPlanStatsOnlyAttr, b.getUnitAttr());
+    }
     for (auto [i, k] : llvm::enumerate(steps)) {
       int64_t step = i;
-      if (KernelOp consumer = statsConsumerOf.lookup(k)) {
-        // The workspace lives from this kernel to its reader.
-        EpilogueStatsLayout layout = EpilogueStatsLayout::get(
-            k, *KernelPlan::statsGroups(k), StatsRoot::of(consumer).kind);
+      auto consumers = statsConsumersOf.find(k);
+      if (consumers != statsConsumersOf.end()) {
+        // The workspace lives from this kernel to its last reader.
+        EpilogueStatsLayout layout =
+            EpilogueStatsLayout::get(k, *KernelPlan::statsGroups(k),
+                                     StatsRoot::of(consumers->second[0]).kind);
+        int64_t last = step;
+        for (KernelOp consumer : consumers->second)
+          last = std::max(last, stepOf.lookup(consumer));
         PlanBuffer p{PlanBuffer::Role::Partials, layout.elementType,
-                     layout.elements(), step, stepOf.lookup(consumer)};
+                     layout.elements(), step, last};
         int64_t idx = assign(p);
         k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
-        consumer->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
+        for (KernelOp consumer : consumers->second)
+          consumer->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
       }
       if (kernelKindOf(k) == KernelKind::Normalization ||
           kernelKindOf(k) == KernelKind::Reduction) {

@@ -99,13 +99,19 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
       "::llvm::SmallVector<int64_t>", "getReducedDims", (ins), [{}],
       [{ return {}; }]>,
     InterfaceMethod<
-      "Sum, Mean, Max, Min or LogSumExp if the result is that statistic "
+      "Sum, Mean, Variance, Max, Min or LogSumExp if the result is that "
+      "statistic "
       "of the operand over getReducedDims() (its sets can then be planned "
       "like a normalisation's: split over blocks, or from a convolution "
       "epilogue's partial statistics, whose kind `statsKindOf` gives); "
       "None otherwise.",
       "::fusecc::fuse::SetReduction", "getSetReduction", (ins), [{}],
       [{ return ::fusecc::fuse::SetReduction::None; }]>,
+    InterfaceMethod<
+      "For a Variance set reduction, the correction subtracted from a "
+      "set's size in the divisor (torch.var's `correction`: 1 unbiased, 0 "
+      "biased); 0 for the other ops.",
+      "int64_t", "getVarianceCorrection", (ins), [{}], [{ return 0; }]>,
     InterfaceMethod<
       "True if the result is the operand's elements in the same row-major "
       "order under another shape (a view: the same buffer serves both).",

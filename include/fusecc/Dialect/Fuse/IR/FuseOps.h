@@ -18,7 +18,7 @@ namespace fusecc::fuse {
 /// The statistics kept of a reduction set, and so the partial statistics
 /// ("records") of any partition of it, which merge into the set's:
 ///  - Moments: (count, mean, M2), merged with Chan's formula (group_norm,
-///    layer_norm, sum, mean);
+///    layer_norm, sum, mean, var);
 ///  - MaxSumExp: (max, sum of exp(x - max)), merged by rescaling the sums to
 ///    the common max (softmax, logsumexp);
 ///  - Max, Min: the extreme value, NaN propagating (amax, amin, global max
@@ -29,7 +29,7 @@ enum class StatsKind { Moments, MaxSumExp, Max, Min };
 /// (WindowOpInterface::getSetReduction): the partial statistics of any
 /// partition of a set give it, so its sets can be planned like a
 /// normalisation's.
-enum class SetReduction { None, Sum, Mean, Max, Min, LogSumExp };
+enum class SetReduction { None, Sum, Mean, Variance, Max, Min, LogSumExp };
 
 /// The statistics a set reduction is computed from.
 inline StatsKind statsKindOf(SetReduction r) {

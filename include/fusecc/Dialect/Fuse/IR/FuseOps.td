@@ -369,6 +369,39 @@ def Fuse_LogSumExpOp : Fuse_ReduceOp<"logsumexp",
     "`log(sum(exp(x)))`, computed stably as `m + log(sum(exp(x - m)))` "
     "with `m` the maximum">;
 
+def Fuse_VarOp : Fuse_Op<"var", [Pure, DeclareOpInterfaceMethods<
+    Fuse_WindowOpInterface, ["getReducedDims", "getSetReduction",
+                             "getVarianceCorrection"]>]> {
+  let summary = "Variance over a set of dims";
+  let description = [{
+    PyTorch's `torch.var(x, dim=dims, correction=correction,
+    keepdim=keepdim)`: the sum of squared deviations from the mean of the
+    elements that share every coordinate outside `dims` (distinct, each in
+    0..rank-1, any order), divided by `n - correction` with `n` the set's
+    size (`correction = 1`, the default, is the unbiased estimate; 0 the
+    biased one). `correction` is non-negative and below `n`. Computed
+    stably: deviations about the set's mean (two passes, or Chan's merge of
+    partial statistics), never `E[x^2] - E[x]^2`. With `keepdim` the
+    reduced dims stay as size 1, else they are removed.
+
+    Example (biased variance per channel over N, H and W, as batch_norm in
+    training mode):
+    ```mlir
+    %v = fuse.var %x {dims = array<i64: 0, 2, 3>, keepdim = true,
+                      correction = 0 : i64}
+         : tensor<8x64x32x32xf32> -> tensor<1x64x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, DenseI64ArrayAttr:$dims,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+                       DefaultValuedAttr<I64Attr, "1">:$correction);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,
     DeclareOpInterfaceMethods<Fuse_WindowOpInterface, ["isView"]>]> {
   let summary = "Reshape (view, flatten, squeeze, unsqueeze)";

@@ -51,6 +51,8 @@ struct StatsRoot {
   StatsKind kind = StatsKind::Moments;
   /// Not None: the kernel computes this statistic, one result per set.
   SetReduction reduction = SetReduction::None;
+  /// Variance: subtracted from a set's size in the divisor.
+  int64_t correction = 0;
 
   explicit operator bool() const { return op != nullptr; }
   bool reduces() const { return reduction != SetReduction::None; }

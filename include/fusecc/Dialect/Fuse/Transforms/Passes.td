@@ -27,6 +27,37 @@ def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseSplitReductions
+    : Pass<"fuse-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Split reductions over non-adjacent dims into chains of "
+                "reductions over contiguous runs";
+  let description = [{
+    A set reduction (sum, mean, var, amax, amin, logsumexp) over dims that
+    are not one contiguous run -- `x.mean((0, 2, 3))`, batch_norm's
+    training statistics -- becomes a chain of reductions over contiguous
+    runs, the innermost run first, all with keepdim (a final reshape where
+    the op had none), so every link is a set of contiguous runs that the
+    plan's reduction layouts and a convolution epilogue's statistics serve.
+    sum, amax, amin and logsumexp compose directly, mean as a mean of
+    equal-sized subsets' means; var by the law of total variance about the
+    combined mean (deviations, never E[x^2] - E[x]^2), the correction once
+    at the end:
+    `var_c(x, D1+D2) = n / (n - c) * mean(var_0(x, D2) + (m - M)^2, D1)`,
+    `m = mean(x, D2)`, `M = mean(m, D1)`. Reductions the chain builds that
+    equal one built before (a mean and a var of the same tensor share
+    `mean(x, D2)` and `M`) are built once.
+
+    Example (`x: [N, C, H, W]`):
+    ```
+    fuse.mean %x {dims = array<i64: 0, 2, 3>, keepdim = true}
+      -> %m = fuse.mean %x {dims = array<i64: 2, 3>, keepdim = true}
+         fuse.mean %m {dims = array<i64: 0>, keepdim = true}
+    ```
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
   let summary = "Recompute a convolution instead of storing its result for "
                 "a softmax over its spatial dims";
