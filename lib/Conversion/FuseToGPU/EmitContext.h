@@ -19,6 +19,8 @@
 //   PooledEpilogue.cpp   window ops in the epilogue: pooling (main-loop
 //                        passes over the windows' rows) and reductions
 //                        over the channels
+//   Prologue.cpp         the ops before the convolution, evaluated per
+//                        staged input element
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -366,6 +368,15 @@ Value emitCopyRoundWeights(EmitContext &cx, Value q, Value buf, Value live);
 /// Waits for this thread's asynchronous copies and makes its staged stores
 /// and copies visible to the tensor cores after the next barrier.
 void emitCompleteStaging(EmitContext &cx, Value group);
+
+//===----------------------------------------------------------------------===//
+// Prologue.cpp: the prologue evaluated per staged input element
+//===----------------------------------------------------------------------===//
+
+/// The convolution input's element at (in-range) full-rank indices `idx`:
+/// a load from `input`, or with a prologue (`a.prologue`) the prologue
+/// chain evaluated there from the kernel's inputs (`input` unused).
+Value emitInputElement(EmitContext &cx, Value input, ArrayRef<Value> idx);
 
 //===----------------------------------------------------------------------===//
 // MainLoopFMA.cpp: the synchronous main loop
