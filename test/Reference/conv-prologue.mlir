@@ -29,6 +29,7 @@
 // CHECK: @gelu_groups_16: PASS
 // CHECK: @leaky_groups: PASS
 // CHECK: @kb2_38_small: PASS
+// CHECK: @relu_rows_of_8: PASS
 // CHECK-NOT: FAIL
 
 // Forced on, every convolution kernel holds its prologue: no other kernel
@@ -49,6 +50,7 @@
 // ALWAYS-NEXT: reads x weight conv_bias
 // ALWAYS: step 2 kb2_38_small_k1 (convolution, prologue: avg_pool folded into input staging (forced on))
 // ALWAYS-NEXT: reads x weight conv_bias
+// ALWAYS: step 0 relu_rows_of_8_k0 (convolution, prologue: relu folded into input staging (forced on))
 
 // The cost rule: elementwise prologues fold; pools fold where their reads
 // times the stagings stay within the saved traffic (the 1-D convolution:
@@ -155,4 +157,13 @@ func.func @kb2_38_small(%x: tensor<2x3x2x4x6xf32> {fuse.name = "x"}, %weight: te
   %5 = fuse.reshape %4 : tensor<2x5x48xf32> -> tensor<2x5x2x4x6xf32>
   %6 = fuse.mul %5, %scale : tensor<2x5x2x4x6xf32>, tensor<1x5x1x1x1xf32> -> tensor<2x5x2x4x6xf32>
   return %6 : tensor<2x5x2x4x6xf32>
+}
+
+// Input rows of 8 and an output 64x the input: without a prologue, wgmma
+// re-lays the input out (`_ipack`) and the others stage 16-byte vectors;
+// with one, every path stages scalar evaluations.
+func.func @relu_rows_of_8(%x: tensor<1x16x2x8xf32> {fuse.name = "x"}, %w: tensor<16x64x4x4xf32> {fuse.name = "w"}) -> tensor<1x64x8x32xf32> {
+  %r = fuse.relu %x : tensor<1x16x2x8xf32>
+  %c = fuse.conv_transpose %r, %w {stride = array<i64: 4, 4>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x16x2x8xf32>, tensor<16x64x4x4xf32>) -> tensor<1x64x8x32xf32>
+  return %c : tensor<1x64x8x32xf32>
 }
