@@ -15,7 +15,8 @@
 // dilation and strides other than the kernel, in 1-D, 2-D and 3-D, with
 // pooled rows 4 or 8 long (which without a prologue take the 16-byte
 // vector staging); batch 1, 2 and 3, channel counts that fit no tile,
-// groups, an epilogue (bias, channel softmax) after the convolution, and
+// groups, epilogues (bias, channel softmax, a max pool, a channel sum)
+// after the convolution, and
 // kb2_38's graph, whose tf32 convolution is recomputed: two convolution
 // kernels fold a copy of the pool.
 
@@ -30,6 +31,8 @@
 // CHECK: @leaky_groups: PASS
 // CHECK: @kb2_38_small: PASS
 // CHECK: @relu_rows_of_8: PASS
+// CHECK: @prologue_pooled_epilogue: PASS
+// CHECK: @prologue_channel_sum: PASS
 // CHECK-NOT: FAIL
 
 // Forced on, every convolution kernel holds its prologue: no other kernel
@@ -166,4 +169,21 @@ func.func @relu_rows_of_8(%x: tensor<1x16x2x8xf32> {fuse.name = "x"}, %w: tensor
   %r = fuse.relu %x : tensor<1x16x2x8xf32>
   %c = fuse.conv_transpose %r, %w {stride = array<i64: 4, 4>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x16x2x8xf32>, tensor<16x64x4x4xf32>) -> tensor<1x64x8x32xf32>
   return %c : tensor<1x64x8x32xf32>
+}
+
+// A prologue and a pooled epilogue in one kernel: every main-loop pass
+// stages (and evaluates) its input rows.
+func.func @prologue_pooled_epilogue(%x: tensor<3x3x4x5xf32> {fuse.name = "x"}, %w: tensor<3x4x3x3xf32> {fuse.name = "w"}) -> tensor<3x4x4x5xf32> {
+  %e = fuse.exp %x : tensor<3x3x4x5xf32>
+  %c = fuse.conv_transpose %e, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<3x3x4x5xf32>, tensor<3x4x3x3xf32>) -> tensor<3x4x9x11xf32>
+  %p = fuse.max_pool %c {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<3x4x9x11xf32> -> tensor<3x4x4x5xf32>
+  return %p : tensor<3x4x4x5xf32>
+}
+
+// A pooled prologue and a channel reduction in the epilogue.
+func.func @prologue_channel_sum(%x: tensor<2x5x6x7xf32> {fuse.name = "x"}, %w: tensor<5x6x2x2xf32> {fuse.name = "w"}, %b: tensor<6xf32> {fuse.name = "b"}) -> tensor<2x1x4x6xf32> {
+  %p = fuse.avg_pool %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x5x6x7xf32> -> tensor<2x5x2x3xf32>
+  %c = fuse.conv_transpose %p, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x5x2x3xf32>, tensor<5x6x2x2xf32>, tensor<6xf32>) -> tensor<2x6x4x6xf32>
+  %s = fuse.sum %c {dims = array<i64: 1>, keepdim = true} : tensor<2x6x4x6xf32> -> tensor<2x1x4x6xf32>
+  return %s : tensor<2x1x4x6xf32>
 }

@@ -3,9 +3,9 @@
 // The enumerated code generation options of fusecc (precision, chip,
 // epilogue math, wgmma use, ieee on tensor cores, prologue fusion),
 // declared once: each enum with its spellings, from which come the one
-// `llvm::cl::values(...)` list that every parser uses (the passes' options, the registered pipeline's
-// options and the tools' command lines) and the `toString` / `parse...`
-// pair.
+// `llvm::cl::values(...)` list that every parser uses (the passes' options, the
+// registered pipeline's options and the tools' command lines) and the
+// `toString` / `parse...` pair.
 //
 // Header only, on LLVMSupport alone, so that every library (the passes, the
 // lowering, the pipeline) and tool can include it without a new dependency.

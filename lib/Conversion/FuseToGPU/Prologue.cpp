@@ -21,12 +21,12 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
-Value emit::emitInputElement(EmitContext &cx, Value input, ArrayRef<Value> idx) {
+Value emit::emitInputElement(EmitContext &cx, Value input,
+                             ArrayRef<Value> idx) {
   EmitBuilder &b = cx.b;
   if (!cx.a.hasPrologue())
     return memref::LoadOp::create(b, input, idx);
-  detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf,
-                               cx.elementType};
+  detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf, cx.elementType};
   DenseMap<Value, Value> memo;
   return sc.evaluate(cx.a.conv.getInput(), idx, nullptr, memo);
 }

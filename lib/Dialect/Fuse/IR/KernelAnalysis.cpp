@@ -246,9 +246,8 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
 KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
   // A convolution kernel may hold a prologue before its convolution.
   Block &body = kernel.getBody().front();
-  if (llvm::any_of(body, [](Operation &op) {
-        return isa<ConvTransposeOp>(op);
-      }))
+  if (llvm::any_of(body,
+                   [](Operation &op) { return isa<ConvTransposeOp>(op); }))
     return KernelKind::Convolution;
   for (Operation &op : body)
     if (isa<NormalizationOpInterface>(op))

@@ -228,24 +228,23 @@ Prologue decidePrologue(Value p, PrologueFusion mode) {
   cost.reads = std::max<int64_t>(1, prologueReads(p, chainSet));
   for (Operation *user : p.getUsers())
     cost.stagings = saturatingAdd(
-        cost.stagings, inputStagings(ConvGeometry::get(
-                           cast<ConvTransposeOp>(user))));
+        cost.stagings,
+        inputStagings(ConvGeometry::get(cast<ConvTransposeOp>(user))));
   pro.folded = mode == PrologueFusion::Always ||
                (mode == PrologueFusion::Auto && cost.pays());
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::interleave(
-      pro.ops, os,
-      [&](Operation *op) { os << op->getName().stripDialect(); }, " -> ");
+      pro.ops, os, [&](Operation *op) { os << op->getName().stripDialect(); },
+      " -> ");
   os << (pro.folded ? " folded into input staging"
                     : " kept in a kernel of its own");
   if (mode != PrologueFusion::Auto)
     os << " (forced " << (pro.folded ? "on" : "off") << ")";
   else
-    os << " (reads V x stagings S = " << cost.reads << " x "
-       << cost.stagings << " = " << cost.folded()
-       << (pro.folded ? " <= " : " > ") << "V + 1 + S = " << cost.separate()
-       << ")";
+    os << " (reads V x stagings S = " << cost.reads << " x " << cost.stagings
+       << " = " << cost.folded() << (pro.folded ? " <= " : " > ")
+       << "V + 1 + S = " << cost.separate() << ")";
   for (Operation *user : p.getUsers())
     user->setAttr(kPrologueAttr, StringAttr::get(user->getContext(), text));
   if (!pro.folded)
@@ -349,8 +348,8 @@ struct FormKernelsPass
       Value input = cast<ConvTransposeOp>(root).getInput();
       auto it = prologues.find(input);
       if (it == prologues.end())
-        it = prologues.try_emplace(input, decidePrologue(input, prologue))
-                 .first;
+        it =
+            prologues.try_emplace(input, decidePrologue(input, prologue)).first;
       formKernel(func, growGroup({root}, isConvEpilogueOp), counter,
                  it->second.ops);
     }
