@@ -37,9 +37,10 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // Input rows whose length is a multiple of 4 are staged with 16-byte
   // loads: the staged window then starts at a multiple of 4 (up to 3 more
   // columns) and spans whole vectors.
-  // A prologue is evaluated per element (its inputs are read element by
-  // element, a window's at every window position): scalar staging.
-  p.vectorInput = g.in[2] % 4 == 0 && !a.hasPrologue();
+  // A prologue with window ops is evaluated element by element (a window
+  // reads its operand at every window position): scalar staging. An
+  // elementwise one loads its inputs of the input's shape as vectors.
+  p.vectorInput = g.in[2] % 4 == 0 && a.prologueIsElementwise();
   if (p.vectorInput)
     p.inputSpan =
         std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);

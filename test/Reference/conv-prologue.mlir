@@ -33,6 +33,7 @@
 // CHECK: @relu_rows_of_8: PASS
 // CHECK: @prologue_pooled_epilogue: PASS
 // CHECK: @prologue_channel_sum: PASS
+// CHECK: @affine_rows_of_4: PASS
 // CHECK-NOT: FAIL
 
 // Forced on, every convolution kernel holds its prologue: no other kernel
@@ -163,8 +164,8 @@ func.func @kb2_38_small(%x: tensor<2x3x2x4x6xf32> {fuse.name = "x"}, %weight: te
 }
 
 // Input rows of 8 and an output 64x the input: without a prologue, wgmma
-// re-lays the input out (`_ipack`) and the others stage 16-byte vectors;
-// with one, every path stages scalar evaluations.
+// re-lays the input out (`_ipack`); with one, it stages 16-byte loads of x
+// and evaluates the relu per lane, as the other paths do.
 func.func @relu_rows_of_8(%x: tensor<1x16x2x8xf32> {fuse.name = "x"}, %w: tensor<16x64x4x4xf32> {fuse.name = "w"}) -> tensor<1x64x8x32xf32> {
   %r = fuse.relu %x : tensor<1x16x2x8xf32>
   %c = fuse.conv_transpose %r, %w {stride = array<i64: 4, 4>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x16x2x8xf32>, tensor<16x64x4x4xf32>) -> tensor<1x64x8x32xf32>
@@ -186,4 +187,15 @@ func.func @prologue_channel_sum(%x: tensor<2x5x6x7xf32> {fuse.name = "x"}, %w: t
   %c = fuse.conv_transpose %p, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x5x2x3xf32>, tensor<5x6x2x2xf32>, tensor<6xf32>) -> tensor<2x6x4x6xf32>
   %s = fuse.sum %c {dims = array<i64: 1>, keepdim = true} : tensor<2x6x4x6xf32> -> tensor<2x1x4x6xf32>
   return %s : tensor<2x1x4x6xf32>
+}
+
+// Rows of 4 (16-byte staging) with two full-size inputs (x and y, loaded
+// as vectors), a per-column parameter (broadcast along N, C, H: loaded
+// per lane) and a sigmoid (not 0 at 0: the padding columns must be 0).
+func.func @affine_rows_of_4(%x: tensor<2x3x3x4xf32> {fuse.name = "x"}, %y: tensor<2x3x3x4xf32> {fuse.name = "y"}, %s: tensor<4xf32> {fuse.name = "s"}, %w: tensor<3x5x2x3xf32> {fuse.name = "w"}) -> tensor<2x5x4x6xf32> {
+  %m = fuse.mul %x, %s : tensor<2x3x3x4xf32>, tensor<4xf32> -> tensor<2x3x3x4xf32>
+  %a = fuse.add %m, %y : tensor<2x3x3x4xf32>, tensor<2x3x3x4xf32> -> tensor<2x3x3x4xf32>
+  %e = fuse.sigmoid %a : tensor<2x3x3x4xf32>
+  %c = fuse.conv_transpose %e, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x3x3x4xf32>, tensor<3x5x2x3xf32>) -> tensor<2x5x4x6xf32>
+  return %c : tensor<2x5x4x6xf32>
 }

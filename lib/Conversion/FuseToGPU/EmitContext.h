@@ -377,6 +377,11 @@ void emitCompleteStaging(EmitContext &cx, Value group);
 /// a load from `input`, or with a prologue (`a.prologue`) the prologue
 /// chain evaluated there from the kernel's inputs (`input` unused).
 Value emitInputElement(EmitContext &cx, Value input, ArrayRef<Value> idx);
+/// The 4 consecutive input elements from (in-range) indices `idx` (the
+/// last a multiple of 4, rows multiples of 4 long) as a vector<4xf32>: a
+/// 16-byte load from `input`, or with an elementwise prologue its chain
+/// evaluated per lane on 16-byte loads of its inputs.
+Value emitInputVector(EmitContext &cx, Value input, ArrayRef<Value> idx);
 
 //===----------------------------------------------------------------------===//
 // MainLoopFMA.cpp: the synchronous main loop

@@ -148,11 +148,9 @@ int64_t fusecc::fuse::inputStagings(const ConvGeometry &g) {
   return saturatingMul(tiles, saturatingMul(g.k[0], g.k[1]));
 }
 
-bool KernelAnalysis::prologueHasWindow() const {
-  return llvm::any_of(prologue, [](Operation *op) {
-    auto w = dyn_cast<WindowOpInterface>(op);
-    return w && !w.isView();
-  });
+bool KernelAnalysis::prologueIsElementwise() const {
+  return llvm::all_of(
+      prologue, [](Operation *op) { return isa<ElementwiseOpInterface>(op); });
 }
 
 /// True if `v`'s shape broadcasts to `shape` without growing it.

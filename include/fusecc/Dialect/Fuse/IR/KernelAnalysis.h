@@ -177,9 +177,11 @@ struct KernelAnalysis {
   /// is a kernel input). The staging evaluates it per input element.
   llvm::SmallVector<mlir::Operation *> prologue;
   bool hasPrologue() const { return !prologue.empty(); }
-  /// True if a window op of the prologue reads more than one element
-  /// (pooling): the input is staged with scalar loads.
-  bool prologueHasWindow() const;
+  /// True if the prologue holds elementwise ops only: rows that are
+  /// multiples of 4 long keep the 16-byte staging (the chain's inputs of
+  /// the convolution input's shape loaded as vectors, evaluated per lane);
+  /// window ops (pools, views) stage element by element.
+  bool prologueIsElementwise() const;
   /// The epilogue needs all output channels of a position in one block.
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.
