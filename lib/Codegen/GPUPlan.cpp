@@ -37,7 +37,10 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // Input rows whose length is a multiple of 4 are staged with 16-byte
   // loads: the staged window then starts at a multiple of 4 (up to 3 more
   // columns) and spans whole vectors.
-  p.vectorInput = g.in[2] % 4 == 0;
+  // A prologue with window ops is evaluated element by element (a window
+  // reads its operand at every window position): scalar staging. An
+  // elementwise one loads its inputs of the input's shape as vectors.
+  p.vectorInput = g.in[2] % 4 == 0 && a.prologueIsElementwise();
   if (p.vectorInput)
     p.inputSpan =
         std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);
@@ -224,7 +227,9 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
 std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
                                                 TileConfigAttr cfg) {
   const ConvGeometry &g = a.geom;
-  if (!cfg.usesWgmma() || cfg.usesSplitTF32() || g.in[2] % 4 != 0)
+  // A prologue is evaluated as the input is staged, not re-laid out.
+  if (!cfg.usesWgmma() || cfg.usesSplitTF32() || g.in[2] % 4 != 0 ||
+      a.hasPrologue())
     return std::nullopt;
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   LaunchPlan launch = LaunchPlan::get(a, cfg);

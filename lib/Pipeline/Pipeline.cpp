@@ -136,6 +136,13 @@ struct CodegenCLOptions {
                      "recomputes the convolution instead of storing its "
                      "result where that is cheaper (default true)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+  Opt<fusecc::PrologueFusion> prologue{
+      "plan-prologue",
+      llvm::cl::desc("A convolution's prologue (elementwise and window ops "
+                     "computing its input) folded into its input staging"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::PrologueFusion::Auto),
+      fusecc::optionValues<fusecc::PrologueFusion>()};
   Opt<int64_t> maxW{"tile-max-w",
                     llvm::cl::desc("Largest output row segment of a block "
                                    "(default: 128)"),
@@ -174,6 +181,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.planSplitChunk = o.splitChunk;
   options.planEpilogueStats = o.epilogueStats;
   options.planRecomputeConv = o.recomputeConv;
+  options.planPrologue = o.prologue;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -214,6 +222,11 @@ struct FuseccPipelineOptions
                      "operands"),
       llvm::cl::init(fusecc::IeeeTensorCores::Auto),
       fusecc::optionValues<fusecc::IeeeTensorCores>()};
+  Option<fusecc::PrologueFusion> prologue{
+      *this, "prologue",
+      llvm::cl::desc("Fold a convolution's prologue into its input staging"),
+      llvm::cl::init(fusecc::PrologueFusion::Auto),
+      fusecc::optionValues<fusecc::PrologueFusion>()};
   Option<std::string> tuningFile{
       *this, "tuning-file",
       llvm::cl::desc("JSON file of measured tile choices"),
@@ -239,6 +252,7 @@ void fusecc::registerAllPasses() {
         options.tileWgmma = o.wgmma;
         options.ieeeTensorCores = o.ieeeTensorCores;
         options.tuningFile = o.tuningFile;
+        options.planPrologue = o.prologue;
         buildFusionPipeline(pm, options);
         buildGPUPipeline(pm, options);
       });
@@ -262,7 +276,9 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
     recompute.precision = options.precision;
     fpm.addPass(fuse::createFuseRecomputeConv(recompute));
   }
-  fpm.addPass(fuse::createFuseFormKernels());
+  fuse::FuseFormKernelsOptions form;
+  form.prologue = options.planPrologue;
+  fpm.addPass(fuse::createFuseFormKernels(form));
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;
   tile.rows = options.tileRows;

@@ -63,6 +63,10 @@ struct PipelineOptions {
   /// recomputes the convolution instead of storing its result, where the
   /// cost rule says so.
   bool planRecomputeConv = true;
+  /// fuse-form-kernels: a convolution's prologue (the elementwise and
+  /// window ops computing its input) folded into its input staging: where
+  /// the cost rule says so, always, or never.
+  PrologueFusion planPrologue = PrologueFusion::Auto;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

@@ -1,11 +1,11 @@
 //===- Options.h - typed code generation options ---------------*- C++ -*-===//
 //
 // The enumerated code generation options of fusecc (precision, chip,
-// epilogue math, wgmma use, ieee on tensor cores), declared once: each enum
-// with its spellings, from which come the one `llvm::cl::values(...)` list
-// that every parser uses (the passes' options, the registered pipeline's
-// options and the tools' command lines) and the `toString` / `parse...`
-// pair.
+// epilogue math, wgmma use, ieee on tensor cores, prologue fusion),
+// declared once: each enum with its spellings, from which come the one
+// `llvm::cl::values(...)` list that every parser uses (the passes' options, the
+// registered pipeline's options and the tools' command lines) and the
+// `toString` / `parse...` pair.
 //
 // Header only, on LLVMSupport alone, so that every library (the passes, the
 // lowering, the pipeline) and tool can include it without a new dependency.
@@ -280,6 +280,24 @@ inline constexpr OptionSpelling<IeeeTensorCores> kIeeeTensorCoresSpellings[] = {
 };
 FUSECC_OPTION_SPELLINGS(IeeeTensorCores, kIeeeTensorCoresSpellings)
 
+//===----------------------------------------------------------------------===//
+// PrologueFusion: where fuse-form-kernels{prologue} folds the elementwise
+// and window ops that compute a convolution's input (a prologue) into the
+// convolution's input staging.
+//===----------------------------------------------------------------------===//
+
+enum class PrologueFusion { Auto, Always, Never };
+
+inline constexpr OptionSpelling<PrologueFusion> kPrologueFusionSpellings[] = {
+    {PrologueFusion::Auto, "auto",
+     "where the staged re-reads of the prologue's inputs cost less than "
+     "writing and re-reading its result (default)"},
+    {PrologueFusion::Always, "always",
+     "wherever a prologue's values have no other reader"},
+    {PrologueFusion::Never, "never", "a prologue is a kernel of its own"},
+};
+FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
+
 #undef FUSECC_OPTION_SPELLINGS
 
 } // namespace fusecc
@@ -297,6 +315,7 @@ FUSECC_ENUM_OPTION_PARSER(fusecc::EpilogueMathMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaChoice)
 FUSECC_ENUM_OPTION_PARSER(fusecc::IeeeTensorCores)
+FUSECC_ENUM_OPTION_PARSER(fusecc::PrologueFusion)
 #undef FUSECC_ENUM_OPTION_PARSER
 
 #endif // FUSECC_SUPPORT_OPTIONS_H

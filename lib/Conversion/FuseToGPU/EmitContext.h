@@ -19,6 +19,8 @@
 //   PooledEpilogue.cpp   window ops in the epilogue: pooling (main-loop
 //                        passes over the windows' rows) and reductions
 //                        over the channels
+//   Prologue.cpp         the ops before the convolution, evaluated per
+//                        staged input element
 //   ClusterExchange.cpp  cluster barriers and distributed shared memory
 //   Relayout.cpp         the weight / input re-layout kernels
 //   FastMath.cpp         exp / reciprocal rewrites of the finished function
@@ -366,6 +368,20 @@ Value emitCopyRoundWeights(EmitContext &cx, Value q, Value buf, Value live);
 /// Waits for this thread's asynchronous copies and makes its staged stores
 /// and copies visible to the tensor cores after the next barrier.
 void emitCompleteStaging(EmitContext &cx, Value group);
+
+//===----------------------------------------------------------------------===//
+// Prologue.cpp: the prologue evaluated per staged input element
+//===----------------------------------------------------------------------===//
+
+/// The convolution input's element at (in-range) full-rank indices `idx`:
+/// a load from `input`, or with a prologue (`a.prologue`) the prologue
+/// chain evaluated there from the kernel's inputs (`input` unused).
+Value emitInputElement(EmitContext &cx, Value input, ArrayRef<Value> idx);
+/// The 4 consecutive input elements from (in-range) indices `idx` (the
+/// last a multiple of 4, rows multiples of 4 long) as a vector<4xf32>: a
+/// 16-byte load from `input`, or with an elementwise prologue its chain
+/// evaluated per lane on 16-byte loads of its inputs.
+Value emitInputVector(EmitContext &cx, Value input, ArrayRef<Value> idx);
 
 //===----------------------------------------------------------------------===//
 // MainLoopFMA.cpp: the synchronous main loop

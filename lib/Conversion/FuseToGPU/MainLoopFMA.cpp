@@ -97,8 +97,9 @@ void emit::emitSyncMainLoop(EmitContext &cx) {
   if (cfg.usesTensorCores())
     emitMmaSyncWarpCoordinates(cx);
   const int64_t sb = cx.smemPlan.subBlock;
-  Value input = cx.memOf[cx.a.conv.getInput()],
-        weight = cx.memOf[cx.a.conv.getWeight()];
+  // Null with a prologue: the staging evaluates it instead.
+  Value input = cx.memOf.lookup(cx.a.conv.getInput());
+  Value weight = cx.memOf[cx.a.conv.getWeight()];
   Value rounds = emitRoundCount(cx);
   auto subLoop = scf::ForOp::create(b, b.c(0), b.c(cfg.getTileC()), b.c(sb));
   OpBuilder::InsertionGuard guard(b);

@@ -90,11 +90,9 @@ void emit::emitStageInputs(EmitContext &cx, Value input, Value ci0,
                                         clamp(id), clamp(ihr), clamp(iw));
   SmallVector<Value, 4> values;
   if (width == 1) {
-    values.push_back(memref::LoadOp::create(b, input, idx));
+    values.push_back(emitInputElement(cx, input, idx));
   } else {
-    Value v = vector::LoadOp::create(
-        b, VectorType::get({width}, b.getF32Type()), input, idx,
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value v = emitInputVector(cx, input, idx);
     for (int64_t i = 0; i < width; ++i)
       values.push_back(vector::ExtractOp::create(b, v, i));
   }
@@ -247,8 +245,7 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
   Round r = emitDecodeRound(cx, q);
   const InputItems items = inputItems(cx);
-  Value input = cx.memOf[cx.a.conv.getInput()];
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  Value input = cx.memOf.lookup(cx.a.conv.getInput()); // null: a prologue
   // Bounds that hold for every round need no test.
   const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
   RawInputs raw;
@@ -273,8 +270,7 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
         SmallVector<Value> idx =
             cx.fullIndex(cx.n, clamp(okv, chan), clamp(okv, r.id),
                          clamp(okv, ihr), clamp(okv, iw));
-        raw.values.push_back(vector::LoadOp::create(
-            b, v4Ty, input, idx, /*nontemporal=*/false, llvm::MaybeAlign(16)));
+        raw.values.push_back(emitInputVector(cx, input, idx));
         raw.valid.push_back(okv);
         continue;
       }
@@ -284,7 +280,7 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
         SmallVector<Value> idx =
             cx.fullIndex(cx.n, clamp(okj, chan), clamp(okj, r.id),
                          clamp(okj, ihr), clamp(okj, iwj));
-        raw.values.push_back(memref::LoadOp::create(b, input, idx));
+        raw.values.push_back(emitInputElement(cx, input, idx));
         raw.valid.push_back(okj);
       }
     }

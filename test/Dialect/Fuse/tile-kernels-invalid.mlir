@@ -160,15 +160,34 @@ func.func @two_convolutions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> ten
 
 // -----
 
-func.func @prologue(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+// A prologue (the ops computing the convolution's input) holds elementwise
+// and window ops only.
+func.func @prologue_normalization(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
-    // expected-error@+1 {{'fuse.relu' op before the convolution of a fused kernel is not supported (prologue fusion is not implemented)}}
-    %r = fuse.relu %a : tensor<1x4x5xf32>
+    // expected-error@+1 {{'fuse.softmax' op before the convolution of a fused kernel is neither an elementwise nor a window op; a prologue computes the convolution's input from those}}
+    %r = fuse.softmax %a {dim = 1 : i64} : tensor<1x4x5xf32>
     %c = fuse.conv_transpose %r, %b {stride = array<i64: 1>, padding = array<i64: 0>,
            output_padding = array<i64: 0>, dilation = array<i64: 1>}
          : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
     fuse.yield %c : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+// A prologue's value feeds the convolution's input alone.
+func.func @prologue_read_after(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    // expected-error@+1 {{'fuse.relu' op is a prologue op whose value is read after the convolution; a prologue computes only the convolution's input}}
+    %r = fuse.relu %a : tensor<1x4x5xf32>
+    %c = fuse.conv_transpose %r, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %s = fuse.add %c, %r : tensor<1x4x5xf32>, tensor<1x4x5xf32> -> tensor<1x4x5xf32>
+    fuse.yield %s : tensor<1x4x5xf32>
   }
   return %0 : tensor<1x4x5xf32>
 }

@@ -119,6 +119,40 @@ PooledEpilogue::Passes PooledEpilogue::passesFor(int64_t rows,
   return ps;
 }
 
+int64_t fusecc::fuse::prologueReads(Value v,
+                                    const DenseSet<Operation *> &chain) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !chain.contains(def))
+    return 1;
+  auto own = [](Value x) {
+    return cast<RankedTensorType>(x.getType()).getNumElements();
+  };
+  int64_t reads = 0;
+  if (auto window = dyn_cast<WindowOpInterface>(def)) {
+    reads = saturatingMul(std::max<int64_t>(1, window.getWindowVolume()),
+                          prologueReads(def->getOperand(0), chain));
+  } else {
+    for (Value o : def->getOperands()) {
+      // Broadcast operands (parameters, scalars) stay in the caches.
+      Operation *odef = o.getDefiningOp();
+      if (own(o) < own(v) && !(odef && chain.contains(odef)))
+        continue;
+      reads = saturatingAdd(reads, prologueReads(o, chain));
+    }
+  }
+  return reads;
+}
+
+int64_t fusecc::fuse::inputStagings(const ConvGeometry &g) {
+  int64_t tiles = (g.coutPerGroup() + kPrologueTileC - 1) / kPrologueTileC;
+  return saturatingMul(tiles, saturatingMul(g.k[0], g.k[1]));
+}
+
+bool KernelAnalysis::prologueIsElementwise() const {
+  return llvm::all_of(
+      prologue, [](Operation *op) { return isa<ElementwiseOpInterface>(op); });
+}
+
 /// True if `v`'s shape broadcasts to `shape` without growing it.
 static bool broadcastsTo(Value v, ArrayRef<int64_t> shape) {
   auto ty = cast<RankedTensorType>(v.getType());
@@ -209,12 +243,14 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
 }
 
 KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
-  for (Operation &op : kernel.getBody().front()) {
-    if (isa<ConvTransposeOp>(op))
-      return KernelKind::Convolution;
+  // A convolution kernel may hold a prologue before its convolution.
+  Block &body = kernel.getBody().front();
+  if (llvm::any_of(body,
+                   [](Operation &op) { return isa<ConvTransposeOp>(op); }))
+    return KernelKind::Convolution;
+  for (Operation &op : body)
     if (isa<NormalizationOpInterface>(op))
       return KernelKind::Normalization;
-  }
   if (StatsRoot::of(kernel).reduces())
     return KernelKind::Reduction;
   return KernelKind::Elementwise;
@@ -256,8 +292,12 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (!a.conv) {
       if (isa<arith::ConstantOp>(op))
         continue;
-      return op.emitOpError("before the convolution of a fused kernel is not "
-                            "supported (prologue fusion is not implemented)");
+      if (!isa<ElementwiseOpInterface, WindowOpInterface>(op))
+        return op.emitOpError("before the convolution of a fused kernel is "
+                              "neither an elementwise nor a window op; a "
+                              "prologue computes the convolution's input "
+                              "from those");
+      a.prologue.push_back(&op);
     }
   }
   if (!a.conv)
@@ -266,12 +306,24 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   if (failed(checkGeometryLimits(a.conv, a.geom)))
     return failure();
   for (Value v : a.conv->getOperands())
-    if (!isa<BlockArgument>(v))
+    if (!isa<BlockArgument>(v) &&
+        !(v == a.conv.getInput() && !a.prologue.empty()))
       return a.conv.emitOpError(
           "operands of a fused convolution must be kernel inputs");
+  // The prologue's values feed the convolution's input alone.
+  DenseSet<Operation *> prologueOps(a.prologue.begin(), a.prologue.end());
+  for (Operation *op : a.prologue)
+    for (OpOperand &use : op->getResult(0).getUses())
+      if (!prologueOps.contains(use.getOwner()) &&
+          !(use.getOwner() == a.conv.getOperation() &&
+            use.getOperandNumber() == 0))
+        return op->emitOpError("is a prologue op whose value is read after "
+                               "the convolution; a prologue computes only "
+                               "the convolution's input");
   ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
   for (Operation &op : body.without_terminator()) {
-    if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op))
+    if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op) ||
+        prologueOps.contains(&op))
       continue;
     if (auto window = dyn_cast<WindowOpInterface>(op)) {
       // A pooling may be followed by a reduction over the channels.

@@ -14,12 +14,14 @@
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace fusecc::fuse {
 #define GEN_PASS_DEF_FUSEFORMKERNELS
@@ -27,6 +29,7 @@ namespace fusecc::fuse {
 } // namespace fusecc::fuse
 
 using namespace mlir;
+using namespace fusecc;
 using namespace fusecc::fuse;
 
 namespace {
@@ -201,22 +204,105 @@ OpGroup growGroup(ArrayRef<Operation *> seed,
   return group;
 }
 
-/// Moves `group` into a new `fuse.kernel` named `<func>_k<counter>`; returns
-/// it (null when nothing of the group is used).
+/// The ops a convolution folds into its input staging (its prologue), in
+/// block order, and what was decided for them.
+struct Prologue {
+  SmallVector<Operation *> ops;
+  bool folded = false;
+};
+
+/// The prologue candidates of a value P that convolutions read as their
+/// input: the elementwise and window ops (in block order) that compute P,
+/// each of whose values is read only by those ops or, for P, only as the
+/// input of convolutions (each of which folds a copy). Empty when P's
+/// defining op is no such op or P has another reader.
+SmallVector<Operation *> prologueChain(Value p) {
+  Operation *def = p.getDefiningOp();
+  if (!def || def->getParentOfType<KernelOp>() ||
+      !isa<ElementwiseOpInterface, WindowOpInterface>(def) ||
+      def->getNumResults() != 1)
+    return {};
+  for (OpOperand &use : p.getUses())
+    if (!isa<ConvTransposeOp>(use.getOwner()) || use.getOperandNumber() != 0)
+      return {};
+  // Walk back in block order: every user of an op is decided before it.
+  llvm::SetVector<Operation *> chain;
+  chain.insert(def);
+  for (Operation *op = def->getPrevNode(); op; op = op->getPrevNode()) {
+    if (!isa<ElementwiseOpInterface, WindowOpInterface>(op) ||
+        op->getNumResults() != 1 || op->use_empty())
+      continue;
+    if (llvm::all_of(op->getUsers(),
+                     [&](Operation *u) { return chain.contains(u); }))
+      chain.insert(op);
+  }
+  SmallVector<Operation *> ops(chain.begin(), chain.end());
+  std::reverse(ops.begin(), ops.end());
+  return ops;
+}
+
+/// Decides the prologue of the value `p` that `conv` reads (once per value:
+/// every convolution reading it shares the decision) and records it on
+/// each of those convolutions (`kPrologueAttr`).
+Prologue decidePrologue(Value p, PrologueFusion mode) {
+  Prologue pro;
+  pro.ops = prologueChain(p);
+  if (pro.ops.empty())
+    return pro;
+  DenseSet<Operation *> chainSet(pro.ops.begin(), pro.ops.end());
+  PrologueCost cost;
+  cost.reads = std::max<int64_t>(1, prologueReads(p, chainSet));
+  for (Operation *user : p.getUsers())
+    cost.stagings = saturatingAdd(
+        cost.stagings,
+        inputStagings(ConvGeometry::get(cast<ConvTransposeOp>(user))));
+  pro.folded = mode == PrologueFusion::Always ||
+               (mode == PrologueFusion::Auto && cost.pays());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      pro.ops, os, [&](Operation *op) { os << op->getName().stripDialect(); },
+      " -> ");
+  os << (pro.folded ? " folded into input staging"
+                    : " kept in a kernel of its own");
+  if (mode != PrologueFusion::Auto)
+    os << " (forced " << (pro.folded ? "on" : "off") << ")";
+  else
+    os << " (reads V x stagings S = " << cost.reads << " x " << cost.stagings
+       << " = " << cost.folded() << (pro.folded ? " <= " : " > ")
+       << "V + 1 + S = " << cost.separate() << ")";
+  for (Operation *user : p.getUsers())
+    user->setAttr(kPrologueAttr, StringAttr::get(user->getContext(), text));
+  if (!pro.folded)
+    pro.ops.clear();
+  return pro;
+}
+
+/// Moves `group` into a new `fuse.kernel` named `<func>_k<counter>`, with
+/// copies of the `prologue` ops (which compute its convolution's input and
+/// stay where they are for other readers) in front; returns it (null when
+/// nothing of the group is used).
 KernelOp formKernel(func::FuncOp func,
                     const llvm::SetVector<Operation *> &group,
-                    unsigned &counter) {
+                    unsigned &counter, ArrayRef<Operation *> prologue = {}) {
   SmallVector<Value> escaping = escapingValues(group);
   if (escaping.empty())
     return nullptr; // Cannot happen after the dead-op sweep.
   Value output = escaping.front();
 
   // Kernel inputs: outside values, except scalar constants (cloned).
+  DenseSet<Operation *> prologueSet(prologue.begin(), prologue.end());
   llvm::SetVector<Value> inputs;
+  auto inside = [&](Operation *def) {
+    return def && (group.contains(def) || prologueSet.contains(def));
+  };
+  for (Operation *op : prologue)
+    for (Value v : op->getOperands())
+      if (!inside(v.getDefiningOp()) && !isScalarConstant(v))
+        inputs.insert(v);
   for (Operation *op : group)
     for (Value v : op->getOperands()) {
-      Operation *def = v.getDefiningOp();
-      if ((def && group.contains(def)) || isScalarConstant(v))
+      if (inside(v.getDefiningOp()) || isScalarConstant(v))
         continue;
       inputs.insert(v);
     }
@@ -234,6 +320,12 @@ KernelOp formKernel(func::FuncOp func,
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
     map.map(in, arg);
   OpBuilder bb = OpBuilder::atBlockEnd(&body);
+  for (Operation *op : prologue) {
+    for (Value v : op->getOperands())
+      if (isScalarConstant(v) && !map.contains(v))
+        map.map(v, bb.clone(*v.getDefiningOp())->getResult(0));
+    bb.clone(*op, map);
+  }
   for (Operation *op : group) {
     for (Value v : op->getOperands())
       if (isScalarConstant(v) && !map.contains(v))
@@ -247,28 +339,47 @@ KernelOp formKernel(func::FuncOp func,
   return kernel;
 }
 
+/// Graph ops are pure: drops those whose results nobody uses.
+void eraseDeadOps(func::FuncOp func) {
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::reverse(func.getBody().front().getOperations())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
 struct FormKernelsPass
     : public fusecc::fuse::impl::FuseFormKernelsBase<FormKernelsPass> {
+  using FuseFormKernelsBase::FuseFormKernelsBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    // Graph ops are pure: drop those whose results nobody uses, so that an
-    // unused value neither blocks fusion nor reaches the lowering.
-    for (Operation &op : llvm::make_early_inc_range(
-             llvm::reverse(func.getBody().front().getOperations())))
-      if (isOpTriviallyDead(&op))
-        op.erase();
-    // Convolution kernels first (they take their epilogues), then kernels
-    // rooted at the graph ops no convolution took, in block order.
+    // Drop unused values, so that they neither block fusion nor reach the
+    // lowering.
+    eraseDeadOps(func);
+    // Convolution kernels first (they take their prologues and epilogues),
+    // then kernels rooted at the graph ops no convolution took, in block
+    // order. A prologue is decided at the first convolution that reads its
+    // value (an earlier convolution's epilogue may have taken the ops) and
+    // copied into every convolution reading it; the originals die with
+    // their last reader.
     SmallVector<Operation *> roots;
     func.walk([&](ConvTransposeOp conv) {
       if (!conv->getParentOfType<KernelOp>())
         roots.push_back(conv);
     });
     unsigned counter = 0;
-    for (Operation *root : roots)
-      formKernel(func, growGroup({root}, isConvEpilogueOp), counter);
+    DenseMap<Value, Prologue> prologues;
+    for (Operation *root : roots) {
+      Value input = cast<ConvTransposeOp>(root).getInput();
+      auto it = prologues.find(input);
+      if (it == prologues.end())
+        it =
+            prologues.try_emplace(input, decidePrologue(input, prologue)).first;
+      formKernel(func, growGroup({root}, isConvEpilogueOp), counter,
+                 it->second.ops);
+    }
+    eraseDeadOps(func);
     // Each new kernel removes its root, so this ends.
     while (true) {
       Operation *root = nullptr;

@@ -427,6 +427,12 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
   for (auto [i, kc] : llvm::enumerate(steps)) {
     KernelOp k = kc;
     os << "  step " << i << " " << k.getKernelName() << " (" << kindName(k);
+    // What fuse-form-kernels decided for the ops computing the
+    // convolution's input (folded into the staging, or why not).
+    k.getBody().walk([&](ConvTransposeOp conv) {
+      if (auto text = conv->getAttrOfType<StringAttr>(kPrologueAttr))
+        os << ", prologue: " << text.getValue();
+    });
     if (kernelKindOf(k) == KernelKind::Convolution && k.getConfig()) {
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(k);
       if (succeeded(a) && a->pool) {

@@ -130,6 +130,40 @@ constexpr int64_t kMaxPooledRowWidth = 256;
 /// pass also evaluates every window of the block for its part).
 constexpr int64_t kMaxPooledPasses = 16;
 
+/// The attribute fuse-form-kernels sets on a convolution whose input a
+/// prologue computes (a string: what it decided and why); `--emit=plan`
+/// prints it.
+constexpr llvm::StringLiteral kPrologueAttr = "fuse.prologue";
+
+/// The cost rule of a prologue (fuse-form-kernels{prologue=auto}), in
+/// element reads and writes per element of the prologue's result P. In a
+/// kernel of its own the prologue reads `reads` input elements and writes
+/// P once, and every convolution stages each element of P `stagings`
+/// times (summed over the convolutions that read P); folded, every staged
+/// element evaluates the chain, reading `reads` input elements.
+struct PrologueCost {
+  /// V: input elements the chain reads per element of P (a window's
+  /// volume times its operand's reads; inputs broadcast to a larger shape,
+  /// per-channel parameters, count none: they stay in the caches).
+  int64_t reads = 1;
+  /// S: stagings of each element of P, summed over its convolutions.
+  int64_t stagings = 0;
+  int64_t folded() const { return reads * stagings; }
+  int64_t separate() const { return reads + 1 + stagings; }
+  bool pays() const { return folded() <= separate(); }
+};
+/// V of the chain that computes `v` (ops in `chain`; anything else is an
+/// input of the chain).
+int64_t prologueReads(mlir::Value v,
+                      const llvm::DenseSet<mlir::Operation *> &chain);
+/// Estimated stagings of each input element by convolution `g` (the
+/// tiling is chosen after kernel formation): one per output-channel tile
+/// of 64 (`kPrologueTileC`), per depth tap and per height tap (every
+/// output row of a stride phase stages the input row of each of its valid
+/// taps; W taps share one staged row).
+int64_t inputStagings(const ConvGeometry &g);
+constexpr int64_t kPrologueTileC = 64;
+
 /// True if `op` reduces a value of `convShape` over its channel dim alone
 /// (a set reduction with reduced dims {1}): a convolution whose blocks hold
 /// all channels applies it in its epilogue.
@@ -140,6 +174,16 @@ bool isChannelReduction(WindowOpInterface op,
 struct KernelAnalysis {
   ConvTransposeOp conv;
   ConvGeometry geom;
+  /// The prologue: the elementwise and window ops before the convolution
+  /// that compute its input from kernel inputs, in order (empty: the input
+  /// is a kernel input). The staging evaluates it per input element.
+  llvm::SmallVector<mlir::Operation *> prologue;
+  bool hasPrologue() const { return !prologue.empty(); }
+  /// True if the prologue holds elementwise ops only: rows that are
+  /// multiples of 4 long keep the 16-byte staging (the chain's inputs of
+  /// the convolution input's shape loaded as vectors, evaluated per lane);
+  /// window ops (pools, views) stage element by element.
+  bool prologueIsElementwise() const;
   /// The epilogue needs all output channels of a position in one block.
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.

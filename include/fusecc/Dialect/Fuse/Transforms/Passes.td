@@ -99,7 +99,25 @@ def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
     Splat scalar constants are cloned into the region; any other outside
     value becomes a kernel input. The result is one `fuse.kernel` per
     convolution, i.e. one GPU launch per layer, with no intermediate tensor.
+
+    Before that, a convolution may take a prologue: the chain of
+    elementwise and window ops (pooling, views) that computes its input,
+    when no other op reads the chain's values (every convolution reading
+    the chain's result then folds a copy). The conv kernel evaluates the
+    chain per staged input element instead of reading a buffer another
+    kernel wrote. `prologue=auto` folds where the staged reads (V reads of
+    the chain's inputs per element, times S stagings of each input element
+    summed over the readers) do not exceed the traffic saved (V + 1 + S:
+    the prologue kernel's reads and write, the stagings of its result);
+    elementwise prologues (V = 1) always pay. The decision is recorded on
+    the convolution (`fuse.prologue`) and printed by `--emit=plan`.
   }];
+  let options = [
+    Option<"prologue", "prologue", "::fusecc::PrologueFusion",
+           "::fusecc::PrologueFusion::Auto",
+           "Fold a convolution's prologue into its input staging",
+           [{::fusecc::optionValues<::fusecc::PrologueFusion>()}]>,
+  ];
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
 }
 
