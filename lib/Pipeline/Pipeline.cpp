@@ -269,6 +269,9 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // become chains over contiguous runs, which the plan's reduction layouts
   // and a convolution epilogue's statistics serve.
   fpm.addPass(fuse::createFuseSplitReductions());
+  // A pooling of a pooling that is one sliding window pools once (so that
+  // a convolution epilogue applies the whole chain).
+  fpm.addPass(fuse::createFuseComposePools());
   // A softmax whose statistics and normalisation would store and reload a
   // convolution's result may recompute the convolution instead.
   if (options.planRecomputeConv && options.planEpilogueStats) {

@@ -30,6 +30,8 @@
 // CHECK: @max3d_partial_then_lse: PASS
 // CHECK: @max2d_partial_dilated_ceil: PASS
 // CHECK: @avg3d_partial_overlap_ceil: PASS
+// CHECK: @max_of_max_then_sum: PASS
+// CHECK: @avg_of_avg_2d: PASS
 
 // Small tiles keep every pass's tile; large ones (70 or 64 channels of
 // 120 or 200 positions) combine partial windows after each pass.
@@ -48,6 +50,10 @@
 // PLAN-NEXT: writes result (3x1x2x3x60xf32)
 // PLAN: step 0 max2d_partial_dilated_ceil_k0 (convolution, pooled epilogue: max_pool, {{.*}} partial windows combined)
 // PLAN: step 0 avg3d_partial_overlap_ceil_k0 (convolution, pooled epilogue: avg_pool, {{.*}} partial windows combined)
+// PLAN-LABEL: plan @max_of_max_then_sum: 1 kernel
+// PLAN: step 0 max_of_max_then_sum_k0 (convolution, pooled epilogue: max_pool, {{.*}}, then sum over the channels)
+// PLAN-LABEL: plan @avg_of_avg_2d: 1 kernel
+// PLAN: step 0 avg_of_avg_2d_k0 (convolution, pooled epilogue: avg_pool,
 
 // FUSED-LABEL: func.func @max3d_chain
 // FUSED: fuse.kernel "max3d_chain_k0"
@@ -179,4 +185,21 @@ func.func @avg3d_partial_overlap_ceil(%x: tensor<2x4x3x3x50xf32>, %w: tensor<4x6
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>} : (tensor<2x4x3x3x50xf32>, tensor<4x64x2x2x2xf32>) -> tensor<2x64x6x6x100xf32>
   %1 = fuse.avg_pool %0 {kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, ceil_mode = true, count_include_pad = false} : tensor<2x64x6x6x100xf32> -> tensor<2x64x3x3x50xf32>
   return %1 : tensor<2x64x3x3x50xf32>
+}
+
+// A max of a max (fuse-compose-pools: one 6 x 6 window of stride 6 here)
+// and an average of averages, then a reduction over the channels: one
+// kernel, checked against the reference of the two poolings.
+func.func @max_of_max_then_sum(%x: tensor<3x4x3x4x7xf32>, %w: tensor<4x16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<3x1x1x1x2xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>} : (tensor<3x4x3x4x7xf32>, tensor<4x16x3x3x3xf32>, tensor<16xf32>) -> tensor<3x16x6x8x14xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<3x16x6x8x14xf32> -> tensor<3x16x3x4x7xf32>
+  %2 = fuse.max_pool %1 {kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 3, 3, 3>, padding = array<i64: 0, 0, 0>} : tensor<3x16x3x4x7xf32> -> tensor<3x16x1x1x2xf32>
+  %3 = fuse.sum %2 {dims = array<i64: 1>, keepdim = true} : tensor<3x16x1x1x2xf32> -> tensor<3x1x1x1x2xf32>
+  return %3 : tensor<3x1x1x1x2xf32>
+}
+func.func @avg_of_avg_2d(%x: tensor<1x5x6x9xf32>, %w: tensor<5x24x2x2xf32>) -> tensor<1x24x3x4xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x5x6x9xf32>, tensor<5x24x2x2xf32>) -> tensor<1x24x12x18xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x24x12x18xf32> -> tensor<1x24x6x9xf32>
+  %2 = fuse.avg_pool %1 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x24x6x9xf32> -> tensor<1x24x3x4xf32>
+  return %2 : tensor<1x24x3x4xf32>
 }

@@ -58,6 +58,29 @@ def FuseSplitReductions
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite a pooling of a pooling as one pooling where exact";
+  let description = [{
+    A max_pool of a max_pool, or an avg_pool of an avg_pool, whose inner
+    result has no other use becomes one pooling of the inner operand when
+    the two are exactly one sliding window: no padding or ceil_mode; for
+    max, contiguous inner windows that the outer taps leave no gap
+    between (kernel `(k2 - 1) d2 s1 + k1`, stride `s1 s2`); for average,
+    inner windows that tile the dims (`k1 == s1`) and no divisor override
+    (kernel `k1 k2`, stride `s1 s2`). A convolution epilogue then applies
+    the whole chain, and the first pooling's result never reaches device
+    memory.
+
+    Example (kb2_78):
+    ```
+    %1 = fuse.max_pool %0 {kernel_size = [2, 2, 2], stride = [2, 2, 2]}
+    %2 = fuse.max_pool %1 {kernel_size = [3, 3, 3], stride = [3, 3, 3]}
+      -> %2 = fuse.max_pool %0 {kernel_size = [6, 6, 6], stride = [6, 6, 6]}
+    ```
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect"];
+}
+
 def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
   let summary = "Recompute a convolution instead of storing its result for "
                 "a softmax over its spatial dims";

@@ -1,0 +1,123 @@
+//===- ComposePools.cpp - a pooling of a pooling as one pooling -----------===//
+//
+// Implements `fuse-compose-pools`: a pooling whose operand is a pooling of
+// the same kind, used by it alone, becomes one pooling of the inner one's
+// operand when the two are exactly one sliding window
+// (`WindowOpInterface::getSlidingWindow`), per pooled dim:
+//  - max of max: the inner windows are contiguous (dilation 1) and those
+//    an outer window takes leave no gap (outer dilation x inner stride <=
+//    inner kernel; overlaps do not matter, max being idempotent): kernel
+//    (k2 - 1) d2 s1 + k1, stride s1 s2, dilation 1;
+//  - average of averages: the inner windows tile the dims (kernel ==
+//    stride) and neither divisor is overridden, so every outer window
+//    averages k1 x k2 elements with equal weights: kernel k1 k2, stride
+//    s1 s2.
+// Neither may pad or use ceil_mode (all windows whole), and the composed
+// result must have the outer one's shape. A convolution epilogue then pools
+// once over the composed window: the first pooling's result never reaches
+// device memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+#include "fusecc/Support/CheckedArithmetic.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace fusecc::fuse {
+#define GEN_PASS_DEF_FUSECOMPOSEPOOLS
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fusecc::fuse
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// True if `op` pools with ceil_mode or a divisor override (windows that
+/// are not all whole and equal).
+bool hasUnevenWindows(Operation *op) {
+  if (auto c = op->getAttrOfType<BoolAttr>("ceil_mode"); c && c.getValue())
+    return true;
+  return op->hasAttr("divisor_override");
+}
+
+/// The sliding window of `outer` over `inner`'s operand, if `outer` of
+/// `inner` is exactly that one pooling.
+std::optional<SlidingWindow> compose(const SlidingWindow &inner,
+                                     const SlidingWindow &outer) {
+  if (inner.combine != outer.combine || inner.spatial() != outer.spatial())
+    return std::nullopt;
+  SlidingWindow w = inner;
+  for (int64_t i = 0; i < inner.spatial(); ++i) {
+    int64_t k1 = inner.kernel[i], s1 = inner.stride[i], d1 = inner.dilation[i];
+    int64_t k2 = outer.kernel[i], s2 = outer.stride[i], d2 = outer.dilation[i];
+    if (inner.padding[i] != 0 || outer.padding[i] != 0 || d1 != 1)
+      return std::nullopt;
+    std::optional<int64_t> kernel, stride = (CheckedInt(s1) * s2).get();
+    if (inner.combine == SlidingWindow::Combine::Max) {
+      if (d2 * s1 > k1)
+        return std::nullopt; // Gaps between the inner windows.
+      kernel = ((CheckedInt(k2) - 1) * d2 * s1 + k1).get();
+    } else {
+      if (k1 != s1 || d2 != 1)
+        return std::nullopt; // Unequal weights.
+      kernel = (CheckedInt(k1) * k2).get();
+    }
+    if (!kernel || !stride)
+      return std::nullopt;
+    w.kernel[i] = *kernel;
+    w.stride[i] = *stride;
+    w.dilation[i] = 1;
+  }
+  return w;
+}
+
+struct FuseComposePools
+    : fusecc::fuse::impl::FuseComposePoolsBase<FuseComposePools> {
+  void runOnOperation() override {
+    SmallVector<Operation *> pools;
+    getOperation().walk([&](WindowOpInterface op) {
+      if (op.getSlidingWindow())
+        pools.push_back(op);
+    });
+    for (Operation *outerOp : pools) {
+      auto outer = cast<WindowOpInterface>(outerOp);
+      Operation *innerOp = outerOp->getOperand(0).getDefiningOp();
+      auto inner = dyn_cast_or_null<WindowOpInterface>(innerOp);
+      if (!inner || innerOp->getName() != outerOp->getName() ||
+          !innerOp->getResult(0).hasOneUse() || hasUnevenWindows(innerOp) ||
+          hasUnevenWindows(outerOp))
+        continue;
+      std::optional<SlidingWindow> w =
+          compose(*inner.getSlidingWindow(), *outer.getSlidingWindow());
+      if (!w)
+        continue;
+      // The composed windows give the outer result's shape.
+      Value x = innerOp->getOperand(0);
+      ArrayRef<int64_t> in = cast<RankedTensorType>(x.getType()).getShape();
+      ArrayRef<int64_t> out =
+          cast<RankedTensorType>(outerOp->getResult(0).getType()).getShape();
+      const int64_t lead = static_cast<int64_t>(in.size()) - w->spatial();
+      bool sameShape = true;
+      for (int64_t i = 0; i < w->spatial(); ++i)
+        sameShape &= in[lead + i] >= w->kernel[i] &&
+                     (in[lead + i] - w->kernel[i]) / w->stride[i] + 1 ==
+                         out[lead + i];
+      if (!sameShape)
+        continue;
+      OpBuilder b(outerOp);
+      outerOp->setOperand(0, x);
+      outerOp->setAttr("kernel_size", b.getDenseI64ArrayAttr(w->kernel));
+      outerOp->setAttr("stride", b.getDenseI64ArrayAttr(w->stride));
+      if (outerOp->hasAttr("dilation") ||
+          llvm::any_of(inner.getSlidingWindow()->dilation,
+                       [](int64_t d) { return d != 1; }))
+        outerOp->setAttr("dilation", b.getDenseI64ArrayAttr(w->dilation));
+      innerOp->erase();
+    }
+  }
+};
+
+} // namespace

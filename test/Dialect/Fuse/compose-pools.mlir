@@ -1,0 +1,63 @@
+// RUN: fusecc-opt %s -split-input-file -fuse-compose-pools | FileCheck %s
+
+// Max of max with no gap between the inner windows (kb2_78's chain): one
+// max_pool of kernel (k2 - 1) d2 s1 + k1 and stride s1 s2.
+// CHECK-LABEL: func.func @max_of_max
+// CHECK-NEXT: %[[P:.*]] = fuse.max_pool %arg0 {kernel_size = array<i64: 6, 6, 6>, padding = array<i64: 0, 0, 0>, stride = array<i64: 6, 6, 6>} : tensor<1x2x63x63x63xf32> -> tensor<1x2x10x10x10xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @max_of_max(%x: tensor<1x2x63x63x63xf32>) -> tensor<1x2x10x10x10xf32> {
+  %1 = fuse.max_pool %x {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<1x2x63x63x63xf32> -> tensor<1x2x31x31x31xf32>
+  %2 = fuse.max_pool %1 {kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 3, 3, 3>, padding = array<i64: 0, 0, 0>} : tensor<1x2x31x31x31xf32> -> tensor<1x2x10x10x10xf32>
+  return %2 : tensor<1x2x10x10x10xf32>
+}
+
+// -----
+
+// Overlapping inner windows and a dilated outer window whose taps still
+// leave no gap (d2 s1 = 2 <= k1 = 3): kernel (3 - 1) 2 + 3 = 7, stride 2.
+// CHECK-LABEL: func.func @max_overlap_dilated
+// CHECK-NEXT: fuse.max_pool %arg0 {dilation = array<i64: 1>, kernel_size = array<i64: 7>, padding = array<i64: 0>, stride = array<i64: 2>} : tensor<1x3x20xf32> -> tensor<1x3x7xf32>
+// CHECK-NEXT: return
+func.func @max_overlap_dilated(%x: tensor<1x3x20xf32>) -> tensor<1x3x7xf32> {
+  %1 = fuse.max_pool %x {kernel_size = array<i64: 3>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x3x20xf32> -> tensor<1x3x9xf32>
+  %2 = fuse.max_pool %1 {kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>} : tensor<1x3x9xf32> -> tensor<1x3x7xf32>
+  return %2 : tensor<1x3x7xf32>
+}
+
+// -----
+
+// Average of averages over inner windows that tile the dims: equal weights.
+// CHECK-LABEL: func.func @avg_of_avg
+// CHECK-NEXT: fuse.avg_pool %arg0 {kernel_size = array<i64: 4, 6>, padding = array<i64: 0, 0>, stride = array<i64: 4, 6>} : tensor<2x3x8x13xf32> -> tensor<2x3x2x2xf32>
+// CHECK-NEXT: return
+func.func @avg_of_avg(%x: tensor<2x3x8x13xf32>) -> tensor<2x3x2x2xf32> {
+  %1 = fuse.avg_pool %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x13xf32> -> tensor<2x3x4x6xf32>
+  %2 = fuse.avg_pool %1 {kernel_size = array<i64: 2, 3>, stride = array<i64: 2, 3>, padding = array<i64: 0, 0>} : tensor<2x3x4x6xf32> -> tensor<2x3x2x2xf32>
+  return %2 : tensor<2x3x2x2xf32>
+}
+
+// -----
+
+// Not one window: gaps between max windows (stride 3 > kernel 2),
+// overlapping average windows (unequal weights), a divisor override,
+// ceil_mode, padding, mixed kinds, and an inner result used twice.
+// CHECK-LABEL: func.func @not_composed
+// CHECK-COUNT-14: fuse.{{max|avg}}_pool
+// CHECK-NOT: fuse.{{max|avg}}_pool
+func.func @not_composed(%x: tensor<1x2x24xf32>) -> (tensor<1x2x4xf32>, tensor<1x2x5xf32>, tensor<1x2x6xf32>, tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x12xf32>) {
+  %g1 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 3>, padding = array<i64: 0>} : tensor<1x2x24xf32> -> tensor<1x2x8xf32>
+  %g2 = fuse.max_pool %g1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x8xf32> -> tensor<1x2x4xf32>
+  %o1 = fuse.avg_pool %x {kernel_size = array<i64: 3>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x24xf32> -> tensor<1x2x11xf32>
+  %o2 = fuse.avg_pool %o1 {kernel_size = array<i64: 3>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x11xf32> -> tensor<1x2x5xf32>
+  %d1 = fuse.avg_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>, divisor_override = 3 : i64} : tensor<1x2x24xf32> -> tensor<1x2x12xf32>
+  %d2 = fuse.avg_pool %d1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x12xf32> -> tensor<1x2x6xf32>
+  %c1 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x24xf32> -> tensor<1x2x12xf32>
+  %c2 = fuse.max_pool %c1 {kernel_size = array<i64: 2>, stride = array<i64: 3>, padding = array<i64: 0>, ceil_mode = true} : tensor<1x2x12xf32> -> tensor<1x2x4xf32>
+  %p1 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 1>} : tensor<1x2x24xf32> -> tensor<1x2x13xf32>
+  %p2 = fuse.max_pool %p1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x13xf32> -> tensor<1x2x6xf32>
+  %m1 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x24xf32> -> tensor<1x2x12xf32>
+  %m2 = fuse.avg_pool %m1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x12xf32> -> tensor<1x2x6xf32>
+  %u1 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x24xf32> -> tensor<1x2x12xf32>
+  %u2 = fuse.max_pool %u1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x12xf32> -> tensor<1x2x6xf32>
+  return %g2, %o2, %d2, %c2, %p2, %m2, %u2, %u1 : tensor<1x2x4xf32>, tensor<1x2x5xf32>, tensor<1x2x6xf32>, tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x12xf32>
+}
