@@ -497,6 +497,33 @@ struct TunedChoice {
   int64_t clusterC = 0;
 };
 
+/// True if `wg`, a wgmma config of a pooled epilogue, combines partial
+/// windows after every pass (its 64-channel pass tiles do not all fit
+/// beside the staging buffers) while mma.sync's default config keeps every
+/// pass's tile, which evaluates each window once: on the H100 the cost
+/// model's wgmma choice ran kb2_50 (16 channels) in 1.75 ms against 0.43
+/// for mma.sync with kept tiles, kb2_74 (32 channels) 0.32 against 0.25
+/// (docs/perf.md 100).
+bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
+                           TileConfigAttr wg, StringRef precision,
+                           const TunedChoice &knobs) {
+  if (!a.pool || SharedMemoryPlan::get(a, wg).poolSlots > 0)
+    return false;
+  // mma.sync's own choice of rows, else fewer rows per pass.
+  for (int64_t rows : {knobs.rows, int64_t(2), int64_t(1)}) {
+    TileConfigAttr mma =
+        chooseMMAConfig(kernel, a, precision, knobs.maxTileW, rows,
+                        knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH);
+    if (mma && succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
+        SharedMemoryPlan::get(a, mma).poolSlots > 0)
+      return true;
+    if (knobs.rows)
+      break;
+  }
+  return false;
+}
+
+
 /// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
 /// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W},
 /// ...]} (every
@@ -681,7 +708,9 @@ struct TileKernelsPass
           if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
               (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
                LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks) &&
-              gridAllows(wg))
+              gridAllows(wg) &&
+              !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
+                keepsFewerPooledTiles(kernel, *a, wg, tensorPrecision, knobs)))
             cfg = wg;
       if ((tf32 || splitTF32) && failed(cfg))
         if (TileConfigAttr mma = chooseMMAConfig(
@@ -690,6 +719,21 @@ struct TileKernelsPass
           if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
               gridAllows(mma))
             cfg = mma;
+      // A pooled epilogue keeps its pass tiles where fewer rows per pass
+      // allow it (each window evaluated once, see keepsFewerPooledTiles).
+      if (succeeded(cfg) && a->pool && !knobs.rows && !cfg->usesWgmma() &&
+          (cfg->getPrecision() == tensorPrecision) &&
+          SharedMemoryPlan::get(*a, *cfg).poolSlots == 0)
+        for (int64_t rows : {int64_t(2), int64_t(1)})
+          if (TileConfigAttr mma = chooseMMAConfig(
+                  kernel, *a, tensorPrecision, knobs.maxTileW, rows,
+                  knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
+            if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
+                gridAllows(mma) &&
+                SharedMemoryPlan::get(*a, mma).poolSlots > 0) {
+              cfg = mma;
+              break;
+            }
       if (failed(cfg))
         cfg = chooseConfig(kernel, *a, precisionName, knobs.maxTileW,
                            knobs.threads);
