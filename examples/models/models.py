@@ -8,7 +8,12 @@
 #  - unet3d: a 3-D U-Net decoder path (ConvTranspose3d + InstanceNorm3d +
 #    LeakyReLU);
 #  - vae: a VAE / super-resolution decoder (ConvTranspose2d + GroupNorm +
-#    SiLU, Sigmoid).
+#    SiLU, Sigmoid);
+#  - video_head: a 3-D video / volume decoder ending in a classifier
+#    (ConvTranspose3d + BatchNorm3d + ReLU + MaxPool3d, ConvTranspose3d +
+#    GELU, global average pooling, Flatten, Softmax);
+#  - seg2d: a segmentation head (ConvTranspose2d + BatchNorm2d + LeakyReLU,
+#    ConvTranspose2d to per-pixel class log-probabilities, LogSoftmax).
 # `export` writes each to ONNX (torch.onnx.export, opset 17, fixed shapes)
 # with its weights (seeded) and its example input shape in MODELS.
 #
@@ -49,11 +54,28 @@ def vae():
         nn.ConvTranspose2d(32, 3, 3, 1, 1), nn.Sigmoid())
 
 
+def video_head():
+    return nn.Sequential(
+        nn.ConvTranspose3d(32, 32, 3, 2, 1, output_padding=1),
+        nn.BatchNorm3d(32), nn.ReLU(), nn.MaxPool3d(2),
+        nn.ConvTranspose3d(32, 16, 3, 1, 1), nn.GELU(),
+        nn.AdaptiveAvgPool3d(1), nn.Flatten(), nn.Softmax(dim=1))
+
+
+def seg2d():
+    return nn.Sequential(
+        nn.ConvTranspose2d(64, 64, 3, 1, 1), nn.BatchNorm2d(64),
+        nn.LeakyReLU(0.1),
+        nn.ConvTranspose2d(64, 21, 4, 2, 1), nn.LogSoftmax(dim=1))
+
+
 # name -> (constructor, input shape)
 MODELS = {
     "dcgan": (dcgan, [32, 128, 8, 8]),
     "unet3d": (unet3d, [8, 64, 8, 8, 8]),
     "vae": (vae, [16, 64, 16, 16]),
+    "video_head": (video_head, [8, 32, 8, 16, 16]),
+    "seg2d": (seg2d, [16, 64, 32, 32]),
 }
 
 
@@ -64,7 +86,7 @@ def build(name):
     ctor, _ = MODELS[name]
     m = ctor()
     for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm2d):
+        if isinstance(mod, (nn.BatchNorm2d, nn.BatchNorm3d)):
             mod.running_mean.uniform_(-0.5, 0.5)
             mod.running_var.uniform_(0.5, 1.5)
             mod.weight.data.uniform_(0.5, 1.5)

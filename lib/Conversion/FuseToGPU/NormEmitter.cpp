@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
 
@@ -188,7 +189,11 @@ NormStats NormEmitter::finish(NormStats s) {
 }
 
 Value NormEmitter::normalized(Value e, ArrayRef<Value> coords, NormStats k) {
-  Value v = load(x, e);
+  return normalizedValue(load(x, e), coords, k);
+}
+
+Value NormEmitter::normalizedValue(Value v, ArrayRef<Value> coords,
+                                   NormStats k) {
   if (kind == StatsKind::MaxSumExp)
     return mulF(expF(subF(v, k.a)), k.b);
   Value y = mulF(subF(subF(v, shift), k.a), k.b);
@@ -224,15 +229,81 @@ void NormEmitter::apply(Value first, Value end, int64_t step,
 }
 
 void NormEmitter::storeResult(Value e, Value rootValue) {
+  memref::StoreOp::create(b, resultAt(e, rootValue), out, ValueRange{e});
+}
+
+Value NormEmitter::resultAt(Value e, Value rootValue) {
   SmallVector<Value> coords =
       cx.coordsOf(e, cx.kernel.getResult().getType().getShape());
   DenseMap<Value, Value> memo;
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-  Value v = cx.evaluate(
+  return cx.evaluate(
       result, coords,
       [&](Operation *op) { return op == root ? rootValue : Value(); }, memo);
-  memref::StoreOp::create(b, v, out, ValueRange{e});
+}
+
+bool NormEmitter::quadAligned() const {
+  auto in = cast<RankedTensorType>(root->getOperand(0).getType());
+  auto res = cast<RankedTensorType>(cx.kernel.getResult().getType());
+  return l.len % 4 == 0 && l.chunk % 4 == 0 && in.getElementType().isF32() &&
+         res.getElementType().isF32() &&
+         res.getNumElements() == in.getNumElements();
+}
+
+void NormEmitter::applyChunk(Value setBase, Value start, Value end, Value tid,
+                             NormStats k) {
+  constexpr int64_t threads = kStandaloneThreads;
+  auto addr = [&](Value j) { return add(setBase, j); };
+  if (!quadAligned()) {
+    apply(add(start, tid), end, threads, addr, k);
+    return;
+  }
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(root->getResult(0).getType()).getShape();
+  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  // Quads q, q + 4 x threads, ... (u of them) from `first`: all loaded, then
+  // normalised and stored, so that each thread has u 16-byte loads in
+  // flight.
+  auto quads = [&](Value first, int64_t u) {
+    SmallVector<Value> loaded;
+    SmallVector<Value> at;
+    for (int64_t i = 0; i < u; ++i) {
+      at.push_back(addr(add(first, c(i * 4 * threads))));
+      loaded.push_back(vector::LoadOp::create(b, v4Ty, x, ValueRange{at[i]},
+                                              /*nontemporal=*/false,
+                                              llvm::MaybeAlign(16)));
+    }
+    for (int64_t i = 0; i < u; ++i) {
+      SmallVector<Value> results;
+      for (int64_t lane = 0; lane < 4; ++lane) {
+        Value e = add(at[i], c(lane));
+        Value v = vector::ExtractOp::create(b, loaded[i], lane);
+        results.push_back(
+            resultAt(e, normalizedValue(v, cx.coordsOf(e, shape), k)));
+      }
+      vector::StoreOp::create(
+          b, vector::FromElementsOp::create(b, v4Ty, results), out,
+          ValueRange{at[i]}, /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  };
+  // Whole rounds of kQuadsPerThread quads per thread, then single quads.
+  const int64_t round = 4 * threads * kQuadsPerThread;
+  Value mine = add(start, mul(tid, c(4)));
+  Value span = arith::SubIOp::create(b, end, start);
+  Value full = mul(arith::DivUIOp::create(b, span, c(round)), c(round));
+  Value fullEnd = add(start, full);
+  {
+    auto loop = scf::ForOp::create(b, mine, fullEnd, c(round));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    quads(loop.getInductionVar(), kQuadsPerThread);
+  }
+  auto loop =
+      scf::ForOp::create(b, add(fullEnd, mul(tid, c(4))), end, c(4 * threads));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  quads(loop.getInductionVar(), 1);
 }
 
 void NormEmitter::storeReduction(Value set, NormStats s, Value writer) {

@@ -20,6 +20,9 @@ constexpr int64_t kNormWarps = fuse::kStandaloneThreads / 32;
 /// plus the two statistics broadcast to the block (Epilogue: up to four
 /// values per warp, its merged record).
 constexpr int64_t kNormSharedFloats = 4 * kNormWarps + 2;
+/// 16-byte quads a thread of `NormEmitter::applyChunk` loads before it
+/// stores any (memory-level parallelism of the streaming phase).
+constexpr int64_t kQuadsPerThread = 4;
 
 /// The statistics of a chunk or a set, by kind: (mean - shift, M2), (max,
 /// sum of exp(x - max)), or (max) / (min) with `b` null.
@@ -104,6 +107,9 @@ struct NormEmitter {
   /// The root's value at flat element `e` (coordinates `coords`).
   mlir::Value normalized(mlir::Value e, llvm::ArrayRef<mlir::Value> coords,
                          NormStats k);
+  /// The root's value at coordinates `coords` whose input element is `v`.
+  mlir::Value normalizedValue(mlir::Value v, llvm::ArrayRef<mlir::Value> coords,
+                              NormStats k);
   /// Normalises elements first, first + step, ... below `end` of a set and
   /// stores the kernel's result there.
   void apply(mlir::Value first, mlir::Value end, int64_t step,
@@ -111,6 +117,19 @@ struct NormEmitter {
   /// Evaluates the kernel's ops after the root at flat output element `e`,
   /// the root's value there being `rootValue`, and stores the result.
   void storeResult(mlir::Value e, mlir::Value rootValue);
+  /// The kernel's result at flat output element `e` (the ops after the
+  /// root evaluated there), the root's value there being `rootValue`.
+  mlir::Value resultAt(mlir::Value e, mlir::Value rootValue);
+  /// Whether the elements of a set's chunks, read and written flat, come in
+  /// 16-byte aligned f32 quads (set length and chunk multiples of 4, no
+  /// broadcast after the root).
+  bool quadAligned() const;
+  /// Normalises the chunk [start, end) of the set at flat `setBase`, split
+  /// over the block's threads (this one `tid`): in 16-byte quads,
+  /// kQuadsPerThread per thread loaded before any is stored, where
+  /// `quadAligned`; element by element (`apply`) otherwise.
+  void applyChunk(mlir::Value setBase, mlir::Value start, mlir::Value end,
+                  mlir::Value tid, NormStats k);
   /// A reduction's set `set`: its result from the set's merged statistics
   /// `s` (not finished), carried through the ops after the root (they keep
   /// flat indices: the set's output element is `set`) and stored by the

@@ -296,8 +296,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                 arith::CmpIOp::create(b, arith::CmpIPredicate::eq, start,
                                       cx.c(0))));
       else
-        em.apply(em.add(start, tid), end, kStandaloneThreads, addr,
-                 em.finish(k));
+        em.applyChunk(base, start, end, tid, em.finish(k));
     }
     break;
   }
@@ -381,9 +380,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                                               cx.c(0)));
       break;
     }
-    Value setBase = em.mul(o, cx.c(l.len));
-    auto addr = [&](Value j) { return em.add(setBase, j); };
-    em.apply(em.add(start, tid), end, kStandaloneThreads, addr, em.finish(k));
+    em.applyChunk(em.mul(o, cx.c(l.len)), start, end, tid, em.finish(k));
     break;
   }
   }

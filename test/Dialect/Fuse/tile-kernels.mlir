@@ -44,7 +44,9 @@ func.func @kb2_49(%x: tensor<16x32x16x32x32xf32>, %w: tensor<32x64x3x3x3xf32>,
 // CHECK: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 // TF32-LABEL: func.func @channel_softmax_100
 // tf32: the 4 input channels are staged as one chunk of 8 (the mma k).
-// TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>}
+// Only 4 input channels in a chunk of 8 and 3 H taps at stride 1: the
+// taps are staged together (mergeHTaps).
+// TF32: {config = #fuse.tile<tileW = 8, tileC = 128, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4, mergeHTaps = 1>}
 // SMALL-LABEL: func.func @channel_softmax_100
 // SMALL: {config = #fuse.tile<tileW = 16, tileC = 128, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @channel_softmax_100(%x: tensor<2x4x5x5xf32>, %w: tensor<4x100x3x3xf32>) -> tensor<2x100x7x7xf32> {
@@ -85,7 +87,9 @@ func.func @kb2_91(%x: tensor<128x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
 // Two 16-channel tiles per warp would leave one row per block (2 x 7
 // position tiles); four channel warps of one tile each fit 2 rows, which
 // share every staged weight chunk.
-// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 7, rows = 2>}
+// Only 4 input channels in a chunk of 8 and 3 H taps at stride 1: the
+// taps are staged together (mergeHTaps).
+// TF32: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", mmaWarpsC = 4, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 7, rows = 2, mergeHTaps = 1>}
 // SMALL-LABEL: func.func @layer_norm_last_dim
 // SMALL: {config = #fuse.tile<tileW = 112, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 4, precision = "ieee">}
 func.func @layer_norm_last_dim(%x: tensor<2x4x5x50xf32>, %w: tensor<4x64x3x3xf32>,
@@ -238,4 +242,30 @@ func.func @two_kernels(%x: tensor<1x4x5xf32>, %w1: tensor<4x8x3xf32>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x8x7xf32>, tensor<8x2x2xf32>) -> tensor<1x2x8xf32>
   return %2 : tensor<1x2x8xf32>
+}
+
+// -----
+
+// kb2_50's convolution: 3 input channels fill 3 of a round's 8 k-lanes, so
+// a phase's H taps are staged together (mergeHTaps = 1)...
+// TF32-LABEL: func.func @sparse_rounds
+// TF32: ciChunk = 8, precision = "tf32", {{.*}}, mergeHTaps = 1>
+func.func @sparse_rounds(%x: tensor<2x3x4x8x8xf32>, %w: tensor<3x16x3x3x3xf32>) -> tensor<2x16x7x15x15xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<2x3x4x8x8xf32>, tensor<3x16x3x3x3xf32>) -> tensor<2x16x7x15x15xf32>
+  return %0 : tensor<2x16x7x15x15xf32>
+}
+
+// -----
+
+// ... but not where each H phase has one tap (2 x 2 kernel, stride 2).
+// TF32-LABEL: func.func @one_tap_per_phase
+// TF32-NOT: mergeHTaps
+// TF32: return
+func.func @one_tap_per_phase(%x: tensor<2x3x8x8xf32>, %w: tensor<3x16x2x2xf32>) -> tensor<2x16x16x16xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<2x3x8x8xf32>, tensor<3x16x2x2xf32>) -> tensor<2x16x16x16xf32>
+  return %0 : tensor<2x16x16x16xf32>
 }

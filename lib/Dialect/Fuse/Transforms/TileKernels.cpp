@@ -151,11 +151,18 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
                                                 : 16;
     if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
       continue;
+    // A round that holds every input channel and still fills few of its
+    // k-steps (kb2_50: 3 channels in a chunk of 8) costs a barrier and a
+    // staging per H tap for little work: stage a phase's H taps together.
+    // Unforced, the cost model's tiling of kb2_50 went from 1.15x to 1.03x
+    // its tuned time (docs/perf.md 102).
+    const bool sparseRounds = g.cinPerGroup() < ciChunk && g.k[1] > g.stride[1];
     TileConfigAttr cfg = TileConfigAttr::getChecked(
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        precision, warpsC, warpsW, tilesC, tilesW, rows, mergeH,
+        precision, warpsC, warpsW, tilesC, tilesW, rows,
+        mergeH ? mergeH : int64_t{sparseRounds},
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
         /*clusterC=*/int64_t{1});
     if (!cfg)
