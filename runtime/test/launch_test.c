@@ -369,9 +369,9 @@ static void test_launch_multi_output(void) {
                "fusecc_bundle_output_count: entry index 2 out of range");
   fusecc_arg_info_t out;
   CHECK_OK(fusecc_bundle_output_info(bundle, 0, 0, &out));
-  CHECK(out.index == 3 && out.is_output && out.rank == 3 &&
-        out.dims[0] == 2 && out.dims[1] == 3 && out.dims[2] == 5 &&
-        out.byte_size == 120 && strcmp(out.name, "result0") == 0);
+  CHECK(out.index == 3 && out.is_output && out.rank == 3 && out.dims[0] == 2 &&
+        out.dims[1] == 3 && out.dims[2] == 5 && out.byte_size == 120 &&
+        strcmp(out.name, "result0") == 0);
   CHECK_OK(fusecc_bundle_output_info(bundle, 0, 2, &out));
   CHECK(out.index == 5 && out.rank == 1 && out.dims[0] == 3 &&
         out.byte_size == 12 && strcmp(out.name, "result2") == 0);
@@ -416,7 +416,8 @@ static void test_launch_multi_output(void) {
   // So is a call that passes fewer buffers than the entry has outputs.
   args[5].ptr = 0x6000;
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 5, stream),
-               FUSECC_STATUS_INVALID_ARGUMENT, "entry 'bn' takes 6 args, got 5");
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'bn' takes 6 args, got 5");
   fusecc_module_release(module);
 }
 

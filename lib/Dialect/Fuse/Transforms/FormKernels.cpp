@@ -361,9 +361,8 @@ void addCopyKernels(func::FuncOp func, unsigned &counter) {
     auto kernel = KernelOp::create(b, ret.getLoc(), v.getType(), name, inputs);
     Block &body = kernel.getBody().front();
     OpBuilder bb = OpBuilder::atBlockEnd(&body);
-    Value copied = inputs.empty()
-                       ? bb.clone(*v.getDefiningOp())->getResult(0)
-                       : Value(body.getArgument(0));
+    Value copied = inputs.empty() ? bb.clone(*v.getDefiningOp())->getResult(0)
+                                  : Value(body.getArgument(0));
     YieldOp::create(bb, ret.getLoc(), copied);
     operand.set(kernel.getResult());
     written.insert(kernel.getResult());
