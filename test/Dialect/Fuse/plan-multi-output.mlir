@@ -5,8 +5,11 @@
 // copy kernels (a body that yields its input), so that every output
 // argument has one kernel writing it.
 
+// The group_norm takes its statistics from the convolution's epilogue (a
+// partials workspace) and reads the convolution's result in result 0: no
+// intermediate buffer.
 // CHECK-LABEL: func.func @returned_and_read
-// CHECK-NOT: fuse.plan.buffers
+// CHECK-SAME: fuse.plan.buffers = [{elements = 16 : i64, first = 0 : i64, last = 1 : i64, role = "partials", type = f32}]
 // CHECK: %[[C:.*]] = fuse.kernel "returned_and_read_k0"
 // CHECK-NOT: fuse.plan.result =
 // CHECK: fuse.conv_transpose
@@ -40,7 +43,7 @@ func.func @copies(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> (tensor<1x8x7
 // A rank-0 constant returned: cloned into its copy kernel, which has no
 // inputs.
 // CHECK-LABEL: func.func @scalar_constant
-// CHECK: %[[K:.*]] = fuse.kernel "scalar_constant_k1" ins() {
+// CHECK: %[[K:.*]] = fuse.kernel "scalar_constant_k1" ins() -> tensor<f32> {
 // CHECK-NEXT: %[[S:.*]] = arith.constant dense<2.500000e+00> : tensor<f32>
 // CHECK-NEXT: fuse.yield %[[S]]
 // CHECK: return %{{.*}}, %[[K]]

@@ -5,6 +5,7 @@
 // form.
 
 // RUN: fusecc %s -o - | FileCheck %s
+// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 
 // CHECK: fusecc-bundle 3
 
@@ -27,7 +28,13 @@ func.func @two_convs(%x: tensor<1x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf
   return %0, %2 : tensor<1x8x7xf32>, tensor<1x8x7xf32>
 }
 
-// The running statistics as graph values: returned, and read by a later op.
+// The running statistics as graph values: returned, and read by a later op
+// (from the output argument, result1).
+// PLAN-LABEL: plan @bn_stats:
+// PLAN: writes result1 (3xf32)
+// PLAN: writes result2 (3xf32)
+// PLAN: reads result1 b{{[0-9]+}}
+// PLAN-NEXT: writes result0 (2x3x5xf32)
 // CHECK-LABEL: entry bn_stats args 6
 // CHECK-NEXT: arg 0 in x f32 3 2 3 5
 // CHECK-NEXT: arg 1 in rm f32 1 3
@@ -61,6 +68,16 @@ func.func @bn_stats(%x: tensor<2x3x5xf32> {fuse.name = "x"}, %rm: tensor<3xf32> 
 // CHECK-NEXT: launch copies_k2 {{.*}} params 2 2 4
 // CHECK: graph return %2 %0 %2
 // CHECK-NEXT: end
+// PLAN-LABEL: plan @copies: 3 kernels, 0 buffers (0 bytes)
+// PLAN-NEXT: step 0 copies_k0 (convolution)
+// PLAN-NEXT: reads x w
+// PLAN-NEXT: writes result0 (1x8x7xf32)
+// PLAN-NEXT: step 1 copies_k1 (elementwise)
+// PLAN-NEXT: reads x
+// PLAN-NEXT: writes result1 (1x4x5xf32)
+// PLAN-NEXT: step 2 copies_k2 (elementwise)
+// PLAN-NEXT: reads result0
+// PLAN-NEXT: writes result2 (1x8x7xf32)
 func.func @copies(%x: tensor<1x4x5xf32> {fuse.name = "x"}, %w: tensor<4x8x3xf32> {fuse.name = "w"}) -> (tensor<1x8x7xf32>, tensor<1x4x5xf32>, tensor<1x8x7xf32>) {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
   return %0, %x, %0 : tensor<1x8x7xf32>, tensor<1x4x5xf32>, tensor<1x8x7xf32>
