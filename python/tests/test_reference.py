@@ -277,7 +277,7 @@ class Parsing(unittest.TestCase):
                 self.assertIn(fragment, str(caught.exception))
 
     def test_errors(self):
-        for lines, fragment in self.ERRORS:
+        for lines, fragment in self.ERRORS + self.MULTI_RESULT_ERRORS:
             with self.subTest(lines[0]):
                 with self.assertRaises(GraphError) as caught:
                     Graph(lines, 1)
@@ -347,13 +347,6 @@ class Parsing(unittest.TestCase):
         (["= relu %0", "return %0"], "cannot parse graph line"),
         (["%1 x = relu %0", "return %1"], "bad value name 'x'"),
     ]
-
-    def test_multi_result_errors(self):
-        for lines, fragment in self.MULTI_RESULT_ERRORS:
-            with self.subTest(lines[0]):
-                with self.assertRaises(GraphError) as caught:
-                    Graph(lines, 1)
-                self.assertIn(fragment, str(caught.exception))
 
     def test_constant_index_checked_when_constants_given(self):
         with self.assertRaisesRegex(GraphError, "'%1 = const_tensor c2' names "
