@@ -7,6 +7,10 @@
 # tensors: graph(*inputs) -> output(s), in whatever dtype the inputs have
 # (float64 for a reference, float32 for eager/torch.compile baselines).
 #
+# A line may define several values (`%k %k+1 %k+2 = batch_norm ...
+# training=1`: the output and the updated running statistics, as PyTorch
+# leaves them) and `return` may list several; a call then returns a tuple.
+#
 # Every op is one row of OPS: its operand count, its attributes, how they
 # are converted once at parse time (so calls do no parsing and
 # torch.compile traces nothing but tensor code) and the PyTorch function
