@@ -68,17 +68,24 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
   auto ref = [&](Value v) { return "%" + std::to_string(ids.lookup(v)); };
   for (Operation &op : func.getBody().front()) {
     std::string line;
+    // `%k = <kind> <operands>`; an op with several results defines
+    // consecutive values, `%k %k+1 ... = <kind> ...`.
     auto def = [&](StringRef kind) {
-      ids[op.getResult(0)] = next;
-      line = "%" + std::to_string(next++) + " = " + kind.str();
+      for (Value r : op.getResults()) {
+        ids[r] = next;
+        line += "%" + std::to_string(next++) + " ";
+      }
+      line += "= " + kind.str();
       for (Value v : op.getOperands())
         line += " " + ref(v);
     };
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      if (ret.getNumOperands() != 1)
-        return ret.emitOpError("graph functions must return exactly one "
+      if (ret.getNumOperands() == 0)
+        return ret.emitOpError("graph functions must return at least one "
                                "tensor");
-      line = "return " + ref(ret.getOperand(0));
+      line = "return";
+      for (Value v : ret.getOperands())
+        line += " " + ref(v);
     } else if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
       def("conv_transpose");
       line += " stride=" + joinInts(conv.getStride()) +
@@ -196,7 +203,8 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     return failure();
   // Version 2 where every workspace is scratch (the single-kernel bundles
   // of before plans, unchanged); version 3 once a plan passes tensors
-  // between kernels (workspace roles, steps).
+  // between kernels (workspace roles, steps), for module constants and for
+  // several outputs.
   // Module constants, by id.
   SmallVector<memref::GlobalOp> consts;
   DenseMap<StringRef, int64_t> constOf;
@@ -216,7 +224,11 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     constOf[g.getSymName()] = consts.size();
     consts.push_back(g);
   }
+  // Several outputs (`return %a %b`, an op defining several values) are
+  // version 3 graph-line forms.
   bool v3 = !consts.empty();
+  for (const auto &g : graphs)
+    v3 |= g.second.argNames.size() > g.second.numInputs + 1;
   module.walk([&](memref::AllocOp alloc) {
     auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
     v3 |= role && role.getValue() != "scratch";

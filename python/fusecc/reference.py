@@ -7,6 +7,10 @@
 # tensors: graph(*inputs) -> output(s), in whatever dtype the inputs have
 # (float64 for a reference, float32 for eager/torch.compile baselines).
 #
+# A line may define several values (`%k %k+1 %k+2 = batch_norm ...
+# training=1`: the output and the updated running statistics, as PyTorch
+# leaves them) and `return` may list several; a call then returns a tuple.
+#
 # Every op is one row of OPS: its operand count, its attributes, how they
 # are converted once at parse time (so calls do no parsing and
 # torch.compile traces nothing but tensor code) and the PyTorch function
@@ -45,22 +49,28 @@ def value_id(token, line):
 
 
 class Op:
-    """One parsed graph line `%k = <op> <operands> <literal> <key=value...>`.
-    `literals` holds bare tokens (the value of `const`, the `c<j>` of
-    `const_tensor`); `params` the attributes converted by the op's row."""
+    """One parsed graph line `%k = <op> <operands> <literal> <key=value...>`,
+    or `%k %k+1 ... = <op> ...` for an op with several results (`results`
+    in order; `result` is the first). `literals` holds bare tokens (the
+    value of `const`, the `c<j>` of `const_tensor`); `params` the
+    attributes converted by the op's row."""
 
     def __init__(self, line):
         tokens = line.split(" ")
-        if len(tokens) < 3 or tokens[1] != "=" or not tokens[0].startswith("%"):
+        equals = tokens.index("=") if "=" in tokens else -1
+        if equals < 1 or equals + 1 >= len(tokens):
             raise GraphError("cannot parse graph line '%s'" % line)
         self.line = line
-        self.result = value_id(tokens[0], line)
-        self.kind = tokens[2]
+        self.results = [value_id(t, line) for t in tokens[:equals]]
+        if len(set(self.results)) != len(self.results):
+            raise GraphError("a value defined twice in '%s'" % line)
+        self.result = self.results[0]
+        self.kind = tokens[equals + 1]
         self.operands = []
         self.literals = []
         self.attrs = {}
         self.params = {}
-        for token in tokens[3:]:
+        for token in tokens[equals + 2:]:
             if token.startswith("%"):
                 if self.attrs or self.literals:
                     raise GraphError("operand after attributes in '%s'" % line)
@@ -95,15 +105,20 @@ class Op:
 
 class OpSpec:
     """A row of OPS: operand count, literal count, allowed attributes, the
-    attribute conversion (op -> None, fills op.params) and the evaluation
-    (op, operand values, (first input, constants)) -> value."""
+    attribute conversion (op -> None, fills op.params), the evaluation
+    (op, operand values, (first input, constants)) -> value (a tuple for
+    several results) and the allowed result counts."""
 
-    def __init__(self, operands, attrs, evaluate, prepare=None, literals=0):
+    def __init__(self, operands, attrs, evaluate, prepare=None, literals=0,
+                 results=(1,)):
         self.low, self.high = operands
         self.attrs = frozenset(attrs)
         self.evaluate = evaluate
         self.prepare = prepare
         self.literals = literals
+        # The result counts a line may define; an op with several returns a
+        # tuple of that many values.
+        self.results = tuple(results)
 
 
 def _tensor(env, v):
@@ -185,10 +200,17 @@ def _batch_norm(op, a, env):
     weight = a[3] if len(a) > 3 else None
     bias = a[4] if len(a) > 4 else None
     # F.batch_norm updates the running statistics in place in training
-    # mode: it gets copies, the caller's tensors stay as they are.
-    return F.batch_norm(x, a[1].clone(), a[2].clone(), weight, bias,
-                        training=op.params["training"],
-                        momentum=op.params["momentum"], eps=op.params["eps"])
+    # mode: it gets copies, the caller's tensors stay as they are. With
+    # three results the copies are results #1 and #2, as PyTorch updates
+    # them: (1 - momentum) * running + momentum * batch statistic, the
+    # variance unbiased.
+    running_mean, running_var = a[1].clone(), a[2].clone()
+    y = F.batch_norm(x, running_mean, running_var, weight, bias,
+                     training=op.params["training"],
+                     momentum=op.params["momentum"], eps=op.params["eps"])
+    if len(op.results) == 3:
+        return y, running_mean, running_var
+    return y
 
 
 def _instance_norm(op, a, env):
@@ -366,6 +388,9 @@ def _prepare_batch_norm(op):
     if not 0.0 <= op.params["momentum"] <= 1.0:
         raise GraphError("momentum=%s is not in [0, 1] in '%s'"
                          % (op.attrs["momentum"], op.line))
+    if len(op.results) == 3 and not op.params["training"]:
+        raise GraphError("the updated running statistics (three results) "
+                         "need training=1 in '%s'" % op.line)
 
 
 def _prepare_instance_norm(op):
@@ -519,7 +544,7 @@ OPS = {
     "group_norm": OpSpec((1, 3), ("groups", "eps"), _group_norm,
                          _prepare_group_norm),
     "batch_norm": OpSpec((3, 5), ("training", "eps", "momentum"),
-                         _batch_norm, _prepare_batch_norm),
+                         _batch_norm, _prepare_batch_norm, results=(1, 3)),
     "instance_norm": OpSpec((1, 3), ("eps",), _instance_norm,
                             _prepare_instance_norm),
     "log_softmax": OpSpec((1, 1), ("dim",), lambda op, a, env: F.log_softmax(
@@ -551,6 +576,10 @@ def validate(op):
     if spec is None:
         raise GraphError("unknown op '%s' in '%s' (known: %s)"
                          % (op.kind, op.line, ", ".join(sorted(OPS))))
+    if len(op.results) not in spec.results:
+        raise GraphError("'%s' defines %s in '%s'" % (
+            op.kind, " or ".join("%d value%s" % (n, "" if n == 1 else "s")
+                                 for n in spec.results), op.line))
     if not spec.low <= len(op.operands) <= spec.high:
         raise GraphError("'%s' takes %d to %d operands in '%s'"
                          % (op.kind, spec.low, spec.high, op.line))
@@ -611,9 +640,10 @@ class Graph:
             for v in op.operands:
                 if v not in defined:
                     raise GraphError("use of undefined %%%d in '%s'" % (v, line))
-            if op.result in defined:
-                raise GraphError("%%%d defined twice" % op.result)
-            defined.add(op.result)
+            for v in op.results:
+                if v in defined:
+                    raise GraphError("%%%d defined twice" % v)
+                defined.add(v)
             self.ops.append(op)
         if self.returns is None:
             raise GraphError("graph has no 'return' line")
@@ -660,14 +690,18 @@ class Graph:
         computed = None
         if conv_operand is not None:
             sources = self.const_sources()
-            computed = {op.result for op in self.ops
-                        if op.result not in sources}
+            computed = {v for op in self.ops for v in op.results
+                        if v not in sources}
         for op in self.ops:
             a = [values[i] for i in op.operands]
             if computed is not None and op.kind == "conv_transpose":
                 a = [conv_operand(v) if k < 2 and op.operands[k] in computed
                      else v for k, v in enumerate(a)]
-            values[op.result] = op.evaluate(op, a, env)
+            value = op.evaluate(op, a, env)
+            if len(op.results) == 1:
+                values[op.result] = value
+            else:
+                values.update(zip(op.results, value))
         if shapes is not None:
             for key, value in values.items():
                 if hasattr(value, "shape"):

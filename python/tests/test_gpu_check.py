@@ -206,5 +206,78 @@ class CheckEntryOnCpu(unittest.TestCase):
         self.assertAlmostEqual(row["rel_l2"], 1.0)
 
 
+MULTI_OUTPUT_MANIFEST = """fusecc-bundle 3
+chip sm_90
+precision ieee
+entry bn args 6 workspaces 0 steps 1
+arg 0 in x f32 3 3 4 5
+arg 1 in running_mean f32 1 4
+arg 2 in running_var f32 1 4
+arg 3 out result0 f32 3 3 4 5
+arg 4 out result1 f32 1 4
+arg 5 out result2 f32 1 4
+launch bn_k0 grid 1 1 1 block 32 1 1 smem 0 params 6 0 1 2 3 4 5
+graph %3 %4 %5 = batch_norm %0 %1 %2 training=1 eps=1e-05 momentum=0.25
+graph return %3 %4 %5
+end
+"""
+
+
+class MultiStubModule:
+    """The entry "kernel" writes each of `compute(inputs)`'s values into the
+    output of the same index (None leaves that output as it was)."""
+
+    def __init__(self, compute):
+        self.compute = compute
+
+    def __getitem__(self, name):
+        def call(*inputs, out):
+            for o, value in zip(out, self.compute(inputs)):
+                if value is not None:
+                    o.copy_(value)
+            return out
+        return call
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class CheckMultiOutputEntryOnCpu(unittest.TestCase):
+    """check_entry on a three-output entry (batch_norm's output and updated
+    running statistics): every output is poisoned and checked."""
+
+    def run_check(self, compute):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bn.fcb")
+            with open(path, "wb") as f:
+                f.write(samples.bundle_bytes(MULTI_OUTPUT_MANIFEST))
+            bundle = gpu_check.Bundle("unused.so", path)
+        graph = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
+        bundle.module = MultiStubModule(lambda inputs: compute(
+            [v.float() for v in graph(*[t.double() for t in inputs])]))
+        args = mock.Mock(no_time=True, launch_only=False, time_only=False)
+        stream = mock.Mock(cuda_stream=0)
+        with mock.patch.object(torch.cuda, "current_stream",
+                               return_value=stream), \
+                mock.patch.object(torch.cuda, "synchronize"):
+            return gpu_check.check_entry(bundle, bundle.entries[0], args,
+                                         torch.device("cpu"))
+
+    def test_every_output_checked(self):
+        row = self.run_check(lambda values: values)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertEqual(row["outputs"], 3)
+        self.assertNotIn("failed_outputs", row)
+
+    def test_an_output_left_poisoned_fails(self):
+        row = self.run_check(lambda values: values[:2] + [None])
+        self.assertEqual(row["status"], "FAIL")
+        self.assertEqual(row["failed_outputs"], ["result2"])
+
+    def test_a_wrong_running_mean_fails(self):
+        row = self.run_check(lambda values: [values[0], values[1] + 1,
+                                             values[2]])
+        self.assertEqual(row["failed_outputs"], ["result1"])
+
+
 if __name__ == "__main__":
     unittest.main()

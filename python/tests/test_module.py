@@ -74,6 +74,25 @@ class Calls(unittest.TestCase):
         self.assertEqual([p for p, _ in stub.launches[0][1]],
                          [x.data_ptr(), a.data_ptr(), b.data_ptr()])
 
+    def test_allocated_outputs_come_back_as_a_tuple(self):
+        # Without out=, every output is allocated (PyTorch's job on a GPU
+        # machine; FakeTensors here) and a multi-output entry returns them
+        # all, in order, as a tuple; a one-output entry returns the tensor.
+        f, stub = entry_function("pair")
+        f._allocate = lambda stream: [FakeTensor(a.shape)
+                                      for a in f.outputs]
+        x = FakeTensor((16,))
+        result = f(x, stream=0)
+        self.assertIsInstance(result, tuple)
+        self.assertEqual(len(result), 2)
+        self.assertEqual([p for p, _ in stub.launches[0][1]],
+                         [x.data_ptr()] + [t.data_ptr() for t in result])
+        g, _ = entry_function()
+        g._allocate = lambda stream: [FakeTensor(a.shape)
+                                      for a in g.outputs]
+        single = g(*layer_args()[:2], stream=0)
+        self.assertEqual(single.shape, (64, 1024))
+
     def test_inputs_may_alias_each_other(self):
         parsed = bundle.parse(samples.bundle_bytes(
             samples.V2_FAKE_MANIFEST.replace("arg 1 in weight f32 1 1024",

@@ -277,7 +277,7 @@ class Parsing(unittest.TestCase):
                 self.assertIn(fragment, str(caught.exception))
 
     def test_errors(self):
-        for lines, fragment in self.ERRORS:
+        for lines, fragment in self.ERRORS + self.MULTI_RESULT_ERRORS:
             with self.subTest(lines[0]):
                 with self.assertRaises(GraphError) as caught:
                     Graph(lines, 1)
@@ -320,10 +320,46 @@ class Parsing(unittest.TestCase):
                     Graph([line, "return %1"], 1)
                 self.assertIn(fragment, str(caught.exception))
 
+    def test_multi_result_line(self):
+        g = Graph(["%3 %4 %5 = batch_norm %0 %1 %2 training=1 momentum=0.25",
+                   "%6 = relu %3", "return %6 %4 %5 %4"], 3)
+        self.assertEqual(g.ops[0].results, [3, 4, 5])
+        self.assertEqual(g.ops[0].result, 3)
+        self.assertEqual(g.ops[0].operands, [0, 1, 2])
+        self.assertEqual(g.ops[1].results, [6])
+        self.assertEqual(g.returns, [6, 4, 5, 4])
+
+    MULTI_RESULT_ERRORS = [
+        (["%1 %2 = relu %0", "return %1"], "'relu' defines 1 value in"),
+        (["%1 %2 = batch_norm %0 %0 %0 training=1", "return %1"],
+         "'batch_norm' defines 1 value or 3 values in"),
+        (["%1 %2 %3 = batch_norm %0 %0 %0 training=0", "return %1"],
+         "the updated running statistics (three results) need training=1"),
+        (["%1 %2 %3 = batch_norm %0 %0 %0", "return %1"],
+         "need training=1"),
+        (["%1 %2 %1 = batch_norm %0 %0 %0 training=1", "return %1"],
+         "a value defined twice in"),
+        (["%1 %0 %2 = batch_norm %0 %0 %0 training=1", "return %1"],
+         "%0 defined twice"),
+        (["%1 %2 %3 = batch_norm %0 %0 %0 training=1", "return %1 %4"],
+         "return of undefined %4"),
+        (["%1 %2 %3 =", "return %1"], "cannot parse graph line"),
+        (["= relu %0", "return %0"], "cannot parse graph line"),
+        (["%1 x = relu %0", "return %1"], "bad value name 'x'"),
+    ]
+
     def test_constant_index_checked_when_constants_given(self):
         with self.assertRaisesRegex(GraphError, "'%1 = const_tensor c2' names "
                                     "constant c2 but there are 2 constants"):
             Graph(["%1 = const_tensor c2", "return %1"], 1, [None, None])
+
+
+def new_mean_var_sum(x, rm, rv, m):
+    """The updated running mean plus the updated running variance (eps and
+    weights do not enter them)."""
+    mean = x.mean(dim=(0, 2, 3))
+    var = x.var(dim=(0, 2, 3), unbiased=True)
+    return (1 - m) * rm + m * mean + (1 - m) * rv + m * var
 
 
 @needs_torch
@@ -688,6 +724,36 @@ class Evaluation(unittest.TestCase):
         var = x.var(dim=(0, 2, 3), keepdim=True, unbiased=False)
         eps = reference.f32(0.001)
         self.assertTrue(torch.allclose(out, (x - mean) / (var + eps).sqrt()))
+
+    def test_batch_norm_running_statistics(self):
+        x = self.x
+        rm = torch.randn(4, dtype=torch.float64)
+        rv = torch.rand(4, dtype=torch.float64) + 0.5
+        w = torch.randn(4, dtype=torch.float64)
+        rm0, rv0 = rm.clone(), rv.clone()
+        m, eps = reference.f32(0.25), reference.f32(1e-3)
+        y, new_mean, new_var = self.run_graph(
+            ["%4 %5 %6 = batch_norm %0 %1 %2 %3 training=1 eps=0.001 "
+             "momentum=0.25", "return %4 %5 %6"], x, rm, rv, w)
+        # The caller's tensors stay as they are.
+        self.assertTrue(torch.equal(rm, rm0) and torch.equal(rv, rv0))
+        # PyTorch's in-place update, on copies.
+        em, ev = rm.clone(), rv.clone()
+        self.assertTrue(torch.equal(
+            y, F.batch_norm(x, em, ev, w, None, True, m, eps)))
+        self.assertTrue(torch.equal(new_mean, em))
+        self.assertTrue(torch.equal(new_var, ev))
+        # ... which is (1 - m) * running + m * batch, the variance unbiased.
+        mean = x.mean(dim=(0, 2, 3))
+        var = x.var(dim=(0, 2, 3), unbiased=True)
+        self.assertTrue(torch.allclose(new_mean, (1 - m) * rm + m * mean))
+        self.assertTrue(torch.allclose(new_var, (1 - m) * rv + m * var))
+        # The statistics feed later lines and may be returned in any order.
+        a, b = self.run_graph(
+            ["%3 %4 %5 = batch_norm %0 %1 %2 training=1 momentum=0.25",
+             "%6 = add %4 %5", "return %6 %3"], x, rm, rv)
+        self.assertTrue(torch.allclose(a, new_mean_var_sum(x, rm, rv, m)))
+        self.assertEqual(tuple(b.shape), tuple(x.shape))
 
     def test_composite_shape_errors(self):
         with self.assertRaisesRegex(GraphError, "batch_norm of a rank-2 "

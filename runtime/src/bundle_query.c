@@ -108,6 +108,37 @@ fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
   return NULL;
 }
 
+fusecc_status_t fusecc_bundle_output_count(fusecc_bundle_t bundle,
+                                           size_t entry_index,
+                                           size_t *out_count) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(bundle, entry_index, out_count,
+                                        "fusecc_bundle_output_count", &entry);
+  if (status)
+    return status;
+  *out_count = entry->arg_count - entry->input_count;
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_output_info(fusecc_bundle_t bundle,
+                                          size_t entry_index,
+                                          size_t output_index,
+                                          fusecc_arg_info_t *out_info) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(bundle, entry_index, out_info,
+                                        "fusecc_bundle_output_info", &entry);
+  if (status)
+    return status;
+  size_t output_count = entry->arg_count - entry->input_count;
+  if (output_index >= output_count)
+    return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                              "fusecc_bundle_output_info: output index %zu out "
+                              "of range (entry '%s' has %zu outputs)",
+                              output_index, entry->name, output_count);
+  return fusecc_bundle_arg_info(bundle, entry_index,
+                                entry->input_count + output_index, out_info);
+}
+
 fusecc_status_t
 fusecc_bundle_workspace_info(fusecc_bundle_t bundle, size_t entry_index,
                              size_t workspace_index,

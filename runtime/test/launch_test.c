@@ -324,6 +324,103 @@ static void test_launch_v3(void) {
   CHECK(fake_live_const_allocations() == 0);
 }
 
+/// An entry with several outputs (batch_norm in training mode returning its
+/// output and the updated running mean and variance): the entry's output
+/// count and each output's shape are queryable, one call passes every
+/// output buffer to the launches that write it, and outputs may overlap
+/// nothing, each other included.
+static const char manifest_multi_output[] =
+    "fusecc-bundle 3\n"
+    "chip sm_90\n"
+    "precision ieee\n"
+    "entry bn args 6 workspaces 1 steps 2\n"
+    "arg 0 in x f32 3 2 3 5\n"
+    "arg 1 in running_mean f32 1 3\n"
+    "arg 2 in running_var f32 1 3\n"
+    "arg 3 out result0 f32 3 2 3 5\n"
+    "arg 4 out result1 f32 1 3\n"
+    "arg 5 out result2 f32 1 3\n"
+    "workspace 0 f32 6 partials\n"
+    "launch stats_p2 grid 1 1 1 block 32 1 1 smem 0 params 2 0 w0\n"
+    "launch norm_p7 grid 1 1 1 block 32 1 1 smem 0 params 7 0 1 2 w0 3 4 5\n"
+    "graph %3 %4 %5 = batch_norm %0 %1 %2 training=1 eps=1e-05 momentum=0.1\n"
+    "graph return %3 %4 %5\n"
+    "end\n"
+    "ptx 13\n"
+    ".version 8.0\n";
+
+static void test_launch_multi_output(void) {
+  fusecc_bundle_t bundle = NULL;
+  CHECK_OK(fusecc_bundle_parse(manifest_multi_output,
+                               strlen(manifest_multi_output), &bundle));
+  if (!bundle)
+    return;
+  fusecc_entry_info_t entry;
+  CHECK_OK(fusecc_bundle_entry_info(bundle, 0, &entry));
+  CHECK(entry.arg_count == 6 && entry.input_count == 3);
+  size_t outputs = 0;
+  CHECK_OK(fusecc_bundle_output_count(bundle, 0, &outputs));
+  CHECK(outputs == 3);
+  CHECK_STATUS(fusecc_bundle_output_count(bundle, 0, NULL),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "fusecc_bundle_output_count: output pointer is NULL");
+  CHECK_STATUS(fusecc_bundle_output_count(bundle, 2, &outputs),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "fusecc_bundle_output_count: entry index 2 out of range");
+  fusecc_arg_info_t out;
+  CHECK_OK(fusecc_bundle_output_info(bundle, 0, 0, &out));
+  CHECK(out.index == 3 && out.is_output && out.rank == 3 && out.dims[0] == 2 &&
+        out.dims[1] == 3 && out.dims[2] == 5 && out.byte_size == 120 &&
+        strcmp(out.name, "result0") == 0);
+  CHECK_OK(fusecc_bundle_output_info(bundle, 0, 2, &out));
+  CHECK(out.index == 5 && out.rank == 1 && out.dims[0] == 3 &&
+        out.byte_size == 12 && strcmp(out.name, "result2") == 0);
+  CHECK_STATUS(fusecc_bundle_output_info(bundle, 0, 3, &out),
+               FUSECC_STATUS_OUT_OF_RANGE,
+               "fusecc_bundle_output_info: output index 3 out of range "
+               "(entry 'bn' has 3 outputs)");
+  CHECK_STATUS(fusecc_bundle_output_info(bundle, 1, 0, &out),
+               FUSECC_STATUS_OUT_OF_RANGE, "entry index 1 out of range");
+  CHECK_STATUS(fusecc_bundle_output_info(bundle, 0, 0, NULL),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "fusecc_bundle_output_info: output pointer is NULL");
+  CHECK_STATUS(fusecc_bundle_output_info(NULL, 0, 0, &out),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "fusecc_bundle_output_info: bundle is NULL");
+
+  fusecc_module_t module = NULL;
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_load(bundle, &module));
+  fusecc_bundle_release(bundle);
+  if (!module)
+    return;
+  CUstream stream = (CUstream)(uintptr_t)5;
+  fusecc_buffer_t args[6] = {{0x1000, 120}, {0x2000, 12}, {0x3000, 12},
+                             {0x4000, 120}, {0x5000, 12}, {0x6000, 12}};
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch(module, 0, args, 6, stream));
+  CHECK_LOG("alloc 24 s5 -> 0x10000000\n"
+            "launch stats_p2 s5 0x1000 0x10000000\n"
+            "launch norm_p7 s5 0x1000 0x2000 0x3000 0x10000000 0x4000 0x5000 "
+            "0x6000\n"
+            "free 0x10000000 s5\n");
+  CHECK(fake_live_allocations() == 0);
+
+  // Two outputs sharing memory are rejected before anything is enqueued.
+  args[5].ptr = 0x5000;
+  fake_reset(-1, -1, -1);
+  CHECK_STATUS(fusecc_module_launch(module, 0, args, 6, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "arg 4 'result1' (output) overlaps arg 5 'result2'");
+  CHECK_LOG("");
+  // So is a call that passes fewer buffers than the entry has outputs.
+  args[5].ptr = 0x6000;
+  CHECK_STATUS(fusecc_module_launch(module, 0, args, 5, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'bn' takes 6 args, got 5");
+  fusecc_module_release(module);
+}
+
 /// Every driver call of a load that fails comes back as a CUDA_ERROR naming
 /// it, and nothing stays allocated.
 static void test_load_driver_errors(void) {
@@ -527,6 +624,7 @@ int main(void) {
   fake_fail_pool_create(0);
   test_launch_v1();
   test_launch_v3();
+  test_launch_multi_output();
   test_load_driver_errors();
   test_smem_limits();
   test_sanitize_block_limit();

@@ -332,6 +332,24 @@ fusecc_status_t fusecc_bundle_arg_info(fusecc_bundle_t bundle,
                                        size_t entry_index, size_t arg_index,
                                        fusecc_arg_info_t *out_info);
 
+/// The number of outputs of entry `entry_index` (`arg_count - input_count`:
+/// one per result of the graph function, in order). A function rather than
+/// a field of fusecc_entry_info_t, whose layout callers mirror (ctypes).
+/// INVALID_ARGUMENT for a NULL bundle or `out_count`; OUT_OF_RANGE for an
+/// entry index past the end.
+fusecc_status_t fusecc_bundle_output_count(fusecc_bundle_t bundle,
+                                           size_t entry_index,
+                                           size_t *out_count);
+
+/// Describes output `output_index` of entry `entry_index` (0-based among the
+/// outputs: argument `input_count + output_index`; its `index` field is the
+/// argument index). INVALID_ARGUMENT for a NULL bundle or `out_info`;
+/// OUT_OF_RANGE for an entry or output index past the end.
+fusecc_status_t fusecc_bundle_output_info(fusecc_bundle_t bundle,
+                                          size_t entry_index,
+                                          size_t output_index,
+                                          fusecc_arg_info_t *out_info);
+
 /// Describes workspace `workspace_index` of entry `entry_index`.
 /// INVALID_ARGUMENT for a NULL bundle or `out_info`; OUT_OF_RANGE for an
 /// entry or workspace index past the end.

@@ -1,6 +1,8 @@
 // The graph records of composite ops: the ops as written, not their
 // decomposition (fuse-decompose runs after the graph lines are written),
-// in the forms of docs/bundle.md.
+// in the forms of docs/bundle.md. A batch_norm with the updated running
+// statistics defines its three values on one line, even where the graph
+// reads only the output.
 
 // RUN: fusecc %s -o - | FileCheck %s
 // RUN: fusecc %s --emit=fuse | FileCheck %s --check-prefix=FUSE
@@ -8,11 +10,11 @@
 // CHECK-LABEL: entry composite
 // CHECK: graph %7 = conv_transpose %0 %1 %2 stride=2 padding=1 output_padding=0 dilation=1 groups=1
 // CHECK-NEXT: graph %8 = batch_norm %7 %3 %4 %5 %6 training=0 eps=0.001 momentum=0.10000000000000001
-// CHECK-NEXT: graph %9 = batch_norm %8 %3 %4 training=1 eps=1.0000000000000001e-05 momentum=0.25
-// CHECK-NEXT: graph %10 = instance_norm %9 %5 eps=1.0000000000000001e-05
-// CHECK-NEXT: graph %11 = instance_norm %10 eps=0.001
-// CHECK-NEXT: graph %12 = log_softmax %11 dim=1
-// CHECK-NEXT: graph return %12
+// CHECK-NEXT: graph %9 %10 %11 = batch_norm %8 %3 %4 training=1 eps=1.0000000000000001e-05 momentum=0.25
+// CHECK-NEXT: graph %12 = instance_norm %9 %5 eps=1.0000000000000001e-05
+// CHECK-NEXT: graph %13 = instance_norm %12 eps=0.001
+// CHECK-NEXT: graph %14 = log_softmax %13 dim=1
+// CHECK-NEXT: graph return %14
 // CHECK-NEXT: end
 
 // --emit=fuse stops before the pipeline: the composite ops are still there.

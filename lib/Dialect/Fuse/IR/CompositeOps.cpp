@@ -283,11 +283,6 @@ void BatchNormOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
 FailureOr<std::string> BatchNormOp::getGraphAttributes() {
   if (failed(checkAffineOperands(*this, getWeight(), getBias())))
     return failure();
-  for (Value v : getNewRunningStats())
-    if (!v.use_empty())
-      return emitOpError("the updated running statistics cannot be graph "
-                         "values of a bundle (a graph line defines one "
-                         "value)");
   return std::string("training=") + (getTraining() ? "1" : "0") +
          " eps=" + fusecc::formatExact(getEpsilon().convertToDouble()) +
          " momentum=" + fusecc::formatExact(getMomentum().convertToDouble());

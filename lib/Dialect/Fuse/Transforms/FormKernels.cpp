@@ -339,6 +339,36 @@ KernelOp formKernel(func::FuncOp func,
   return kernel;
 }
 
+/// Gives every output argument a kernel of its own that writes it: a
+/// returned value that no kernel computes (a graph input or a constant
+/// returned as it is) or that is returned a second time is routed through
+/// a copy kernel, a `fuse.kernel` whose body yields its input (a scalar
+/// constant is cloned into it). The plan then writes each output once, and
+/// the copy of a value returned twice reads the first output argument.
+void addCopyKernels(func::FuncOp func, unsigned &counter) {
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  DenseSet<Value> written;
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value v = operand.get();
+    if (v.getDefiningOp<KernelOp>() && written.insert(v).second)
+      continue;
+    OpBuilder b(ret);
+    SmallVector<Value> inputs;
+    if (!isScalarConstant(v))
+      inputs.push_back(v);
+    std::string name =
+        (func.getSymName() + "_k" + std::to_string(counter++)).str();
+    auto kernel = KernelOp::create(b, ret.getLoc(), v.getType(), name, inputs);
+    Block &body = kernel.getBody().front();
+    OpBuilder bb = OpBuilder::atBlockEnd(&body);
+    Value copied = inputs.empty() ? bb.clone(*v.getDefiningOp())->getResult(0)
+                                  : Value(body.getArgument(0));
+    YieldOp::create(bb, ret.getLoc(), copied);
+    operand.set(kernel.getResult());
+    written.insert(kernel.getResult());
+  }
+}
+
 /// Graph ops are pure: drops those whose results nobody uses.
 void eraseDeadOps(func::FuncOp func) {
   for (Operation &op : llvm::make_early_inc_range(
@@ -402,6 +432,8 @@ struct FormKernelsPass
       if (!formKernel(func, growGroup(seed, accepts), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).
     }
+    if (isa<func::ReturnOp>(func.getBody().front().getTerminator()))
+      addCopyKernels(func, counter);
   }
 };
 
