@@ -473,10 +473,16 @@ Value emitNormalizedValue(EmitContext &cx, mlir::Operation *op,
 // EpilogueStatistics.cpp: partial statistics of the kernel's result
 //===----------------------------------------------------------------------===//
 
-/// With the kernel's final values in output tile 0 (after a barrier),
-/// writes the partial statistics records of every group the block's
-/// channels meet (`EpilogueStatsLayout`) to `cx.statsOut`.
-void emitEpilogueStatistics(EmitContext &cx);
+/// Writes the partial statistics records of every group the block's
+/// channels meet (`EpilogueStatsLayout`) to `cx.statsOut`. With a null
+/// `result`, from the kernel's final values in output tile 0 (after a
+/// barrier); otherwise the pass is the epilogue walk itself: it evaluates
+/// the kernel's `result` at each element from the tiles (as
+/// `emitElementValue`), stores it to `out` (unless null: statistics only)
+/// and folds it into the statistics, for the single-pass kinds (moments,
+/// max, min).
+void emitEpilogueStatistics(EmitContext &cx, Value result = Value(),
+                            Value out = Value());
 
 //===----------------------------------------------------------------------===//
 // ClusterExchange.cpp: thread block clusters

@@ -7,9 +7,10 @@
 // tile, reductions normalised on load, kernel inputs broadcast) and stores
 // it to global memory, consecutive threads on consecutive W positions
 // (coalesced; 16-byte stores where rows are multiples of 4 long). Where the
-// plan asks for them, the final values also go back to tile 0 for the
-// partial statistics of the normalisation that reads the result
-// (EpilogueStatistics.cpp).
+// plan asks for partial statistics of the result, a single-pass kind
+// (moments, extremes) makes the statistics pass the walk itself
+// (EpilogueStatistics.cpp); for (max, sum of exp) the final values go back
+// to tile 0 for its two passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -222,6 +223,13 @@ void emit::emitEpilogue(EmitContext &cx) {
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
   Value out = cx.statsOnly ? Value() : cx.func.getArguments().back();
+  // Statistics of one pass (moments, extremes): the statistics pass is the
+  // walk, each element evaluated once and never written back to the tile
+  // (kb2_19: docs/perf.md 102).
+  if (cx.stats && cx.stats->kind != StatsKind::MaxSumExp) {
+    emitEpilogueStatistics(cx, result, out);
+    return;
+  }
   forEachTileElement(cx, [&](ArrayRef<Element> els) {
     SmallVector<Value, 4> values;
     for (const Element &el : els) {

@@ -27,7 +27,12 @@
 //  - max / min: writes the extreme (-inf / +inf for no element; NaN
 //    propagates).
 // Each pass reduces with shuffles; lane 0 writes the record. All control
-// flow is uniform per warp.
+// flow is uniform per warp. For the single-pass kinds (moments, extremes)
+// the pass is the epilogue walk: it evaluates each element's final value
+// from the tiles, stores it and folds it in, so that the tile is read once
+// and never written back (kb2_19's convolution kernel 4.49 -> 3.88 ms,
+// docs/perf.md 102); the shift is then the group's first element
+// evaluated by every lane.
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
@@ -58,7 +63,7 @@ Value maxU(EmitBuilder &b, Value x, Value y) {
 
 } // namespace
 
-void emit::emitEpilogueStatistics(EmitContext &cx) {
+void emit::emitEpilogueStatistics(EmitContext &cx, Value result, Value out) {
   EmitBuilder &b = cx.b;
   const EpilogueStatsLayout &l = *cx.stats;
   const ConvGeometry &g = cx.g;
@@ -96,9 +101,36 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
   Value cA = b.sub(maxU(b, cx.co0, b.mul(grp, cpg)), cx.co0);
   Value cB = b.sub(minU(b, cEnd, b.mul(b.add(grp, 1), cpg)), cx.co0);
   Value nc = b.sub(cB, cA);
-  Value shift = l.kind == StatsKind::Moments
-                    ? cx.sload(cx.tileAddr(0, b.c(0), cA, b.c(0)))
-                    : Value();
+  // The final value of (row r, tile channel cl, position wl): computed from
+  // the tile where this pass is the walk (`result`), else read back from
+  // tile 0.
+  auto elementAt = [&](Value r, Value cl, Value wl) {
+    if (!result)
+      return cx.sload(cx.tileAddr(0, r, cl, wl));
+    Element el;
+    el.r = r;
+    el.cl = cl;
+    el.wl = wl;
+    el.ch = b.add(cx.co0, cl);
+    el.oh = cx.rowHeight(r);
+    el.ow = b.add(cx.ow0, wl);
+    DenseMap<Value, Value> memo;
+    return emitElementValue(cx, result, el, memo);
+  };
+  // As the walk, the pass also stores every valid element to `out` (lanes
+  // on consecutive positions of a line: coalesced).
+  auto storeElement = [&](Value v, Value valid, Value r, Value cl, Value wl) {
+    if (!result || !out)
+      return;
+    auto ifValid = scf::IfOp::create(b, TypeRange{}, valid, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+    memref::StoreOp::create(b, v, out,
+                            cx.fullIndex(cx.n, b.add(cx.co0, cl), cx.od,
+                                         cx.rowHeight(r), b.add(cx.ow0, wl)));
+  };
+  Value shift =
+      l.kind == StatsKind::Moments ? elementAt(b.c(0), cA, b.c(0)) : Value();
 
   // Passes over this warp's elements: steps of `rowStep` valid rows, and in
   // each its channel chunks part, part + parts, ... of `chunk` channels
@@ -167,11 +199,12 @@ void emit::emitEpilogueStatistics(EmitContext &cx) {
               lineValid = b.andI(lineValid, rowValid);
             Value cl =
                 b.add(cA, arith::SelectOp::create(b, lineValid, c, b.c(0)));
-            Value base = cx.tileAddr(0, r, cl, b.c(0));
-            for (int64_t j = 0; j < positions; ++j)
-              step(MutableArrayRef<Value>(acc).slice(u * k, k),
-                   cx.sload(b.add(base, posAt[j])),
-                   b.andI(lineValid, posValid[j]));
+            for (int64_t j = 0; j < positions; ++j) {
+              Value valid = b.andI(lineValid, posValid[j]);
+              Value v = elementAt(r, cl, posAt[j]);
+              storeElement(v, valid, r, cl, posAt[j]);
+              step(MutableArrayRef<Value>(acc).slice(u * k, k), v, valid);
+            }
           }
         }
         scf::YieldOp::create(b, acc);
