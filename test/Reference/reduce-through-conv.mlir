@@ -3,6 +3,7 @@
 // RUN: fusecc-check %s --precision=tf32 --tile-wgmma=1 | FileCheck %s --check-prefixes=CHECK,EXACT
 // RUN: fusecc-check %s --ieee-tensor-cores=always --tile-wgmma=1 | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --emit=plan --plan-reduce-through-conv=false | FileCheck %s --check-prefix=OFF
 //
 // Sums and means over all spatial dims of a transposed convolution,
 // rewritten by fuse-reduce-through-conv into box sums of the input per tap
@@ -42,6 +43,9 @@
 // PLAN: (convolution, prologue: conv_transpose_tap_sums kept
 // PLAN-NEXT: reads b0 arg1 arg2
 // PLAN-NEXT: writes result (3x7x1x1xf32)
+// OFF-LABEL: plan @kb2_44_small: 2 kernels
+// OFF: keeps its result (3x7x14x10xf32) on chip
+// OFF-NOT: conv_transpose_tap_sums
 // PLAN-LABEL: plan @conv1d_mean:
 // PLAN: (convolution, prologue: conv_transpose_tap_sums folded
 
