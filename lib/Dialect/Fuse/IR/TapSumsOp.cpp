@@ -21,6 +21,9 @@ using namespace fusecc::fuse;
 using namespace fusecc::fuse::window;
 
 namespace {
+/// Box positions a lane loads per loop iteration of a long box.
+constexpr int64_t kLaneUnroll = 8;
+
 /// The geometry of a tap-sums op, one entry per spatial dim.
 struct TapGeometry {
   SmallVector<int64_t> in, k, s, p, d, out;
@@ -201,29 +204,56 @@ Value ConvTransposeTapSumsOp::buildAt(OpBuilder &b, Location loc,
       return r;
     };
     SmallVector<Value> step = digits(e.idx(lanes->count));
-    SmallVector<Value> init = {e.flt(0.0)};
-    llvm::append_range(init, digits(lanes->lane));
-    auto loop = scf::ForOp::create(b, loc, lanes->lane, volume,
-                                   e.idx(lanes->count), init);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      ValueRange it = loop.getRegionIterArgs();
-      SmallVector<Value> r(it.begin() + 1, it.end());
-      SmallVector<Value> next = {add(it[0], elementAt(r))};
+    auto advance = [&](ArrayRef<Value> r) {
       SmallVector<Value> nr(nsp);
       Value carry = e.idx(0);
       for (size_t i = nsp; i-- > 0;) {
         Value v = e.addi(e.addi(r[i], step[i]), carry);
         if (i == 0) {
-          nr[i] = v; // The loop bound ends the walk.
+          nr[i] = v; // Past the box only where the walk ends.
           break;
         }
         Value wraps = e.cmp(arith::CmpIPredicate::sge, v, div[i]);
         nr[i] = arith::SelectOp::create(b, loc, wraps, e.subi(v, div[i]), v);
         carry = arith::SelectOp::create(b, loc, wraps, e.idx(1), e.idx(0));
       }
-      llvm::append_range(next, nr);
+      return nr;
+    };
+    // Long boxes: kLaneUnroll positions per lane and iteration, loaded
+    // independently (one load in flight per lane would leave the kernel
+    // bound by memory latency); the positions past the box load the box's
+    // first element (in bounds) and add 0.
+    const int64_t unroll =
+        getWindowVolume() >= 2 * kLaneUnroll * lanes->count ? kLaneUnroll : 1;
+    SmallVector<Value> init = {e.flt(0.0)};
+    llvm::append_range(init, digits(lanes->lane));
+    auto loop = scf::ForOp::create(b, loc, lanes->lane, volume,
+                                   e.idx(lanes->count * unroll), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      ValueRange it = loop.getRegionIterArgs();
+      SmallVector<Value> r(it.begin() + 1, it.end());
+      SmallVector<Value> values;
+      for (int64_t u = 0; u < unroll; ++u) {
+        if (u == 0) {
+          values.push_back(elementAt(r));
+        } else {
+          Value inside = e.cmp(
+              arith::CmpIPredicate::ult,
+              e.addi(loop.getInductionVar(), e.idx(u * lanes->count)), volume);
+          SmallVector<Value> pos;
+          for (Value x : r)
+            pos.push_back(arith::SelectOp::create(b, loc, inside, x, e.idx(0)));
+          values.push_back(arith::SelectOp::create(b, loc, inside,
+                                                   elementAt(pos), e.flt(0.0)));
+        }
+        r = advance(r);
+      }
+      SmallVector<Value> next = {it[0]};
+      for (Value v : values)
+        next[0] = add(next[0], v);
+      llvm::append_range(next, r);
       scf::YieldOp::create(b, loc, next);
     }
     sum = lanes->allReduce(loop.getResult(0), add);
