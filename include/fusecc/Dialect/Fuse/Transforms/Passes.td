@@ -109,9 +109,9 @@ def FuseReduceThroughConv
     convolution is pinned to FP32 FMA (`fuse.precision = "ieee"`) in
     every precision mode: its few multiply-adds are cheap and its
     operands, sums of up to the whole input plane, must not be rounded
-    to TF32. A sum or mean over dims of size 1 (a second mean over the
-    dims the first kept, as in kb2_44) becomes its operand (reshaped
-    where keepdim is false).
+    to TF32. A sum or mean over dims of size 1 that reads the rewritten
+    value (a second mean over the dims the first kept, as in kb2_44) is an
+    identity and becomes that value (reshaped where keepdim is false).
 
     Example (kb2_44):
     ```
