@@ -258,20 +258,10 @@ Value ConvTransposeTapSumsOp::buildAt(OpBuilder &b, Location loc,
     }
     sum = lanes->allReduce(loop.getResult(0), add);
   } else {
-    SmallVector<Value> r;
-    std::function<Value(size_t, Value)> level = [&](size_t i,
-                                                    Value acc) -> Value {
-      if (i == nsp)
-        return add(acc, elementAt(r));
-      return e.loop(e.idx(0), ext[i], acc,
-                    [&](Value iv, ValueRange it) -> SmallVector<Value> {
-                      r.push_back(iv);
-                      Value v = level(i + 1, it[0]);
-                      r.pop_back();
-                      return {v};
-                    })[0];
-    };
-    sum = level(0, e.flt(0.0));
+    SmallVector<Value> zeros(nsp, e.idx(0));
+    sum = e.loopNest(zeros, ext, e.flt(0.0), [&](ArrayRef<Value> r, Value acc) {
+      return add(acc, elementAt(r));
+    });
   }
   double scale = getScale().convertToDouble();
   return scale == 1.0 ? sum : arith::MulFOp::create(b, loc, sum, e.flt(scale));
