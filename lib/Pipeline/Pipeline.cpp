@@ -136,6 +136,13 @@ struct CodegenCLOptions {
                      "recomputes the convolution instead of storing its "
                      "result where that is cheaper (default true)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+  Opt<bool> reduceThroughConv{
+      "plan-reduce-through-conv",
+      llvm::cl::desc("A sum or mean over all spatial dims of a transposed "
+                     "convolution (through affine elementwise ops) becomes "
+                     "box sums of its input and a convolution of output "
+                     "size 1 (default true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<fusecc::PrologueFusion> prologue{
       "plan-prologue",
       llvm::cl::desc("A convolution's prologue (elementwise and window ops "
@@ -181,6 +188,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.planSplitChunk = o.splitChunk;
   options.planEpilogueStats = o.epilogueStats;
   options.planRecomputeConv = o.recomputeConv;
+  options.planReduceThroughConv = o.reduceThroughConv;
   options.planPrologue = o.prologue;
 }
 
@@ -272,6 +280,10 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   // A pooling of a pooling that is one sliding window pools once (so that
   // a convolution epilogue applies the whole chain).
   fpm.addPass(fuse::createFuseComposePools());
+  // A sum or mean over a convolution's spatial dims needs no convolution:
+  // box sums of its input and a convolution of output size 1.
+  if (options.planReduceThroughConv)
+    fpm.addPass(fuse::createFuseReduceThroughConv());
   // A softmax whose statistics and normalisation would store and reload a
   // convolution's result may recompute the convolution instead.
   if (options.planRecomputeConv && options.planEpilogueStats) {

@@ -1,7 +1,9 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check %s --precision=tf32 | FileCheck %s
 // RUN: fusecc-check %s --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 | FileCheck %s
-// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc-check %s --plan-reduce-through-conv=false | FileCheck %s
+// RUN: fusecc %s --emit=plan --plan-reduce-through-conv=false | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=RTC
 //
 // fuse.var, and reductions over non-adjacent dims split into chains over
 // contiguous runs (fuse-split-reductions), in the simulator against the
@@ -55,6 +57,15 @@
 // PLAN: keeps its result (3x5x7x7xf32) on chip
 // PLAN: (reduction: mean, 15 sets of 49, partial statistics from
 // PLAN: (reduction: mean, 5 sets of 3, one thread per set)
+// With fuse-reduce-through-conv (the default), the mean over (2, 3) of
+// the chain needs no convolution: box sums of the input and a convolution
+// of output size 1, then the mean over the batch.
+// RTC-LABEL: plan @mean_conv_batch_spatial: 3 kernels
+// RTC: (elementwise)
+// RTC-NEXT: reads arg0
+// RTC-NEXT: writes b0 (3x4x3x3xf32)
+// RTC: (convolution, prologue: conv_transpose_tap_sums kept
+// RTC: (reduction: mean, 5 sets of 3, one thread per set)
 // PLAN-LABEL: plan @sum_input_0_2: 2 kernels
 // PLAN: (reduction: sum, 24 sets of 5, one thread per set)
 // PLAN: (reduction: sum, 8 sets of 3, one thread per set)

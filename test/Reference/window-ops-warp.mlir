@@ -1,7 +1,9 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
-// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --emit=plan --plan-reduce-through-conv=false | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=RTC
 // RUN: fusecc-check --plan-epilogue-stats=false %s | FileCheck %s
+// RUN: fusecc-check --plan-reduce-through-conv=false %s | FileCheck %s
 //
 // Reductions over 512 or more elements: a warp builds each result element,
 // its lanes sharing the reduced positions (a strided share each, then a warp
@@ -20,7 +22,22 @@
 // CHECK: @mean_channels_column#1: PASS
 // CHECK: @global_avg_pool_scale: PASS
 
-// A mean over the spatial dims of a convolution's result takes its partial
+// With fuse-reduce-through-conv (the default), a mean over all spatial
+// dims of a convolution's result needs no convolution: box sums of the
+// input (an elementwise kernel), then a convolution of output size 1; the
+// second mean of kb2_44's chain folds away.
+// RTC-LABEL: plan @mean_hw_twice: 2 kernels
+// RTC: step 0 mean_hw_twice_k1 (elementwise)
+// RTC-NEXT: reads arg0
+// RTC-NEXT: writes b0 (2x3x3x3xf32)
+// RTC: step 1 mean_hw_twice_k0 (convolution, prologue: conv_transpose_tap_sums kept
+// RTC-NEXT: reads b0 arg1 arg2
+// RTC-NEXT: writes result (2x5x1x1xf32)
+// RTC-LABEL: plan @global_avg_pool_scale: 2 kernels
+// RTC: (elementwise)
+// RTC: (convolution, prologue: conv_transpose_tap_sums kept
+// Without it (PLAN):
+// a mean over the spatial dims of a convolution's result takes its partial
 // statistics from the conv epilogue (one set per channel); a sum over all
 // non-batch dims likewise (one set per sample). A reduction read back at
 // every element of a larger shape gets a kernel of its own (computed once),

@@ -218,9 +218,13 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
           fusecc::fuse::KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
+      // A convolution pinned to FP32 FMA is tuned as an ieee kernel.
+      llvm::StringRef precision =
+          a->conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName)
+              ? fusecc::toString(fusecc::Precision::IEEE)
+              : fusecc::toString(options.precision);
       output->os() << kernel.getKernelName() << "\t"
-                   << a->tuningKey(kernel, fusecc::toString(options.precision))
-                   << "\n";
+                   << a->tuningKey(kernel, precision) << "\n";
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

@@ -63,6 +63,10 @@ struct PipelineOptions {
   /// recomputes the convolution instead of storing its result, where the
   /// cost rule says so.
   bool planRecomputeConv = true;
+  /// fuse-reduce-through-conv: a sum or mean over all spatial dims of a
+  /// transposed convolution (through affine elementwise ops) becomes box
+  /// sums of its input and a convolution of output size 1.
+  bool planReduceThroughConv = true;
   /// fuse-form-kernels: a convolution's prologue (the elementwise and
   /// window ops computing its input) folded into its input staging: where
   /// the cost rule says so, always, or never.

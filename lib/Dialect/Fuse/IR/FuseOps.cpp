@@ -431,6 +431,14 @@ FUSE_BINARY(MinimumOp, arith::MinimumFOp::create(b, loc, l, r), nanMin(l, r))
 FUSE_BINARY(PowOp, math::PowFOp::create(b, loc, l, r), std::pow(l, r))
 #undef FUSE_BINARY
 
+// Affine in an operand: a sum or mean over a set where the other operands
+// are constant commutes with the op (fuse-reduce-through-conv).
+bool NegOp::isAffineIn(unsigned) { return true; }
+bool AddOp::isAffineIn(unsigned) { return true; }
+bool SubOp::isAffineIn(unsigned) { return true; }
+bool MulOp::isAffineIn(unsigned) { return true; }
+bool DivOp::isAffineIn(unsigned index) { return index == 0; }
+
 //===----------------------------------------------------------------------===//
 // Normalisations
 //===----------------------------------------------------------------------===//

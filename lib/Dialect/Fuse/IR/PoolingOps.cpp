@@ -500,23 +500,20 @@ static Value buildAdaptive(Operation *op, bool isMax, OpBuilder &b,
     bounds.push_back({start, end});
     count = e.muli(count, e.subi(end, start));
   }
-  std::function<Value(int64_t, Value)> level = [&](int64_t i,
-                                                   Value acc) -> Value {
-    if (i == sp) {
-      Value v = operandAt(b, loc, pos);
-      return isMax ? Value(arith::MaximumFOp::create(b, loc, acc, v))
-                   : Value(arith::AddFOp::create(b, loc, acc, v));
-    }
-    return e.loop(bounds[i].first, bounds[i].second, acc,
-                  [&](Value p, ValueRange it) -> SmallVector<Value> {
-                    pos.push_back(p);
-                    Value r = level(i + 1, it[0]);
-                    pos.pop_back();
-                    return {r};
-                  })[0];
-  };
-  Value acc =
-      level(0, e.flt(isMax ? -std::numeric_limits<double>::infinity() : 0.0));
+  SmallVector<Value> lo, hi;
+  for (auto [start, end] : bounds) {
+    lo.push_back(start);
+    hi.push_back(end);
+  }
+  Value acc = e.loopNest(
+      lo, hi, e.flt(isMax ? -std::numeric_limits<double>::infinity() : 0.0),
+      [&](ArrayRef<Value> r, Value acc) -> Value {
+        SmallVector<Value> at(pos);
+        llvm::append_range(at, r);
+        Value v = operandAt(b, loc, at);
+        return isMax ? Value(arith::MaximumFOp::create(b, loc, acc, v))
+                     : Value(arith::AddFOp::create(b, loc, acc, v));
+      });
   if (isMax)
     return acc;
   return arith::DivFOp::create(b, loc, acc, e.toF(count));

@@ -200,22 +200,15 @@ static Value buildReduceLoop(const ReduceShape &rs, Emit &e, ValueRange coords,
     }
     return lanes->allReduce(loop.getResult(0), combine);
   }
-  SmallVector<Value> out(coords.begin(), coords.end()), r;
-  std::function<Value(size_t, Value)> level = [&](size_t i,
-                                                  Value acc) -> Value {
-    if (i == red.size()) {
-      SmallVector<Value> pos = rs.inputCoords<Value>(out, r);
-      return step(acc, operandAt(e.b, e.loc, pos));
-    }
-    return e.loop(e.idx(0), e.idx(red[i]), acc,
-                  [&](Value iv, ValueRange it) -> SmallVector<Value> {
-                    r.push_back(iv);
-                    Value v = level(i + 1, it[0]);
-                    r.pop_back();
-                    return {v};
-                  })[0];
-  };
-  return level(0, init);
+  SmallVector<Value> out(coords.begin(), coords.end()), lo, hi;
+  for (int64_t size : red) {
+    lo.push_back(e.idx(0));
+    hi.push_back(e.idx(size));
+  }
+  return e.loopNest(lo, hi, init, [&](ArrayRef<Value> r, Value acc) {
+    SmallVector<Value> pos = rs.inputCoords<Value>(out, r);
+    return step(acc, operandAt(e.b, e.loc, pos));
+  });
 }
 
 static Value buildReduce(const ReduceShape &rs, ReduceKind kind, OpBuilder &b,

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace fusecc::fuse::window {
@@ -114,6 +115,25 @@ struct Emit {
     scf::YieldOp::create(b, loc,
                          body(f.getInductionVar(), f.getRegionIterArgs()));
     return SmallVector<Value>(f.getResults().begin(), f.getResults().end());
+  }
+  /// Nested loops `for ivs[i] in [lo[i], hi[i])`, the first outermost,
+  /// folding `acc = body(ivs, acc)` from `init`; returns the final acc.
+  Value loopNest(ArrayRef<Value> lo, ArrayRef<Value> hi, Value init,
+                 function_ref<Value(ArrayRef<Value>, Value)> body) {
+    SmallVector<Value> ivs;
+    std::function<Value(size_t, Value)> level = [&](size_t i,
+                                                    Value acc) -> Value {
+      if (i == lo.size())
+        return body(ivs, acc);
+      return loop(lo[i], hi[i], acc,
+                  [&](Value iv, ValueRange it) -> SmallVector<Value> {
+                    ivs.push_back(iv);
+                    Value v = level(i + 1, it[0]);
+                    ivs.pop_back();
+                    return {v};
+                  })[0];
+    };
+    return level(0, init);
   }
   /// `cond ? then() : init` as an scf.if yielding values.
   SmallVector<Value> ifElse(Value cond, ValueRange init,

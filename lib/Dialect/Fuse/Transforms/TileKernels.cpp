@@ -46,6 +46,22 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+/// True if `conv` is pinned to FP32 FMA (kConvPrecisionAttrName = "ieee");
+/// emits an error and fails for any other value.
+FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
+  Attribute pin = conv->getAttr(kConvPrecisionAttrName);
+  if (!pin)
+    return false;
+  auto name = dyn_cast<StringAttr>(pin);
+  if (!name || name.getValue() != toString(Precision::IEEE)) {
+    conv.emitOpError("expected '")
+        << kConvPrecisionAttrName
+        << "' to be \"ieee\" (the convolution pinned to FP32 FMA), got " << pin;
+    return failure();
+  }
+  return true;
+}
+
 /// Checks the limits every config must meet: shared memory and grid size.
 /// Emits the reason only if `report` (candidates that may fall back stay
 /// silent).
@@ -647,8 +663,6 @@ struct TileKernelsPass
           << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
       return signalPassFailure();
     }
-    const StringRef precisionName = toString(static_cast<Precision>(precision));
-    const bool tf32 = precision == Precision::TF32;
     llvm::StringMap<TunedChoice> tuned;
     if (!tuningFile.empty()) {
       FailureOr<llvm::StringMap<TunedChoice>> read =
@@ -664,6 +678,16 @@ struct TileKernelsPass
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
+      // A convolution pinned to FP32 (kConvPrecisionAttrName: the small
+      // convolution of fuse-reduce-through-conv) takes the FMA path in
+      // every mode.
+      FailureOr<bool> pinnedIeee = isPinnedToIeee(a->conv);
+      if (failed(pinnedIeee))
+        return WalkResult::interrupt();
+      const Precision kernelPrecision =
+          *pinnedIeee ? Precision::IEEE : static_cast<Precision>(precision);
+      const StringRef precisionName = toString(kernelPrecision);
+      const bool tf32 = kernelPrecision == Precision::TF32;
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
@@ -694,7 +718,8 @@ struct TileKernelsPass
       // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
       // they fit (always) or where they fit and the grid fills an H100
       // once (auto); else FP32 FMA.
-      const bool splitTF32 = !tf32 && ieeeTensorCores != IeeeTensorCores::Never;
+      const bool splitTF32 =
+          !tf32 && !*pinnedIeee && ieeeTensorCores != IeeeTensorCores::Never;
       const StringRef tensorPrecision =
           tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
       auto gridAllows = [&](TileConfigAttr c) {

@@ -27,6 +27,15 @@ def Fuse_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
     InterfaceMethod<
       "Evaluates the scalar function in double precision.",
       "double", "evaluate", (ins "::llvm::ArrayRef<double>":$operands)>,
+    InterfaceMethod<
+      "True if the result is affine in operand `index`: `a * x + c` with "
+      "`x` that operand's element and `a`, `c` functions of the other "
+      "operands' elements alone (add, sub, mul, neg; div in its dividend). "
+      "A sum or mean over a set on which the other operands are constant "
+      "then commutes with the op: mean(f(x)) = f(mean(x)) "
+      "(fuse-reduce-through-conv).",
+      "bool", "isAffineIn", (ins "unsigned":$index), [{}],
+      [{ return false; }]>,
   ];
 }
 

@@ -115,6 +115,13 @@ namespace fusecc::fuse {
 llvm::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
+/// A discardable string attribute of a `fuse.conv_transpose`: "ieee" pins
+/// its kernel to FP32 FMA whatever the pipeline's precision (fuse-tile-
+/// kernels). fuse-reduce-through-conv sets it on the small convolution it
+/// builds, whose operands (box sums of the input) must not be rounded to
+/// TF32 and whose few multiply-adds gain nothing from tensor cores.
+inline constexpr llvm::StringLiteral kConvPrecisionAttrName = "fuse.precision";
+
 /// The output size of a transposed convolution along one spatial dim, or
 /// std::nullopt if it (or a term of it) overflows int64.
 inline std::optional<int64_t>

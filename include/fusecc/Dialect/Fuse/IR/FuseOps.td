@@ -76,9 +76,10 @@ def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-class Fuse_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+class Fuse_UnaryOp<string mnemonic, string formula, list<Trait> traits = [],
+                   list<string> overrides = []>
     : Fuse_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType,
-        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface>])> {
+        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface, overrides>])> {
   let summary = "Elementwise " # formula;
   let description = [{
     Applies `}] # formula # [{` to every element (PyTorch semantics).
@@ -93,7 +94,7 @@ class Fuse_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Fuse_NegOp : Fuse_UnaryOp<"neg", "-x">;
+def Fuse_NegOp : Fuse_UnaryOp<"neg", "-x", [], ["isAffineIn"]>;
 def Fuse_AbsOp : Fuse_UnaryOp<"abs", "|x|">;
 def Fuse_ExpOp : Fuse_UnaryOp<"exp", "exp(x)">;
 def Fuse_LogOp : Fuse_UnaryOp<"log", "log(x)">;
@@ -132,9 +133,10 @@ def Fuse_ClampOp : Fuse_UnaryOp<"clamp",
   let hasVerifier = 1;
 }
 
-class Fuse_BinaryOp<string mnemonic, string formula>
+class Fuse_BinaryOp<string mnemonic, string formula,
+                    list<string> overrides = []>
     : Fuse_Op<mnemonic, [Pure,
-        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface>]> {
+        DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface, overrides>]> {
   let summary = "Elementwise " # formula # " with NumPy broadcasting";
   let description = [{
     Computes `}] # formula # [{` elementwise. The operand shapes broadcast
@@ -156,10 +158,10 @@ class Fuse_BinaryOp<string mnemonic, string formula>
   let hasVerifier = 1;
 }
 
-def Fuse_AddOp : Fuse_BinaryOp<"add", "lhs + rhs">;
-def Fuse_SubOp : Fuse_BinaryOp<"sub", "lhs - rhs">;
-def Fuse_MulOp : Fuse_BinaryOp<"mul", "lhs * rhs">;
-def Fuse_DivOp : Fuse_BinaryOp<"div", "lhs / rhs">;
+def Fuse_AddOp : Fuse_BinaryOp<"add", "lhs + rhs", ["isAffineIn"]>;
+def Fuse_SubOp : Fuse_BinaryOp<"sub", "lhs - rhs", ["isAffineIn"]>;
+def Fuse_MulOp : Fuse_BinaryOp<"mul", "lhs * rhs", ["isAffineIn"]>;
+def Fuse_DivOp : Fuse_BinaryOp<"div", "lhs / rhs", ["isAffineIn"]>;
 def Fuse_MaximumOp : Fuse_BinaryOp<"maximum", "max(lhs, rhs) (NaN propagates)">;
 def Fuse_MinimumOp : Fuse_BinaryOp<"minimum", "min(lhs, rhs) (NaN propagates)">;
 def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
@@ -395,6 +397,50 @@ def Fuse_VarOp : Fuse_Op<"var", [Pure, DeclareOpInterfaceMethods<
   let arguments = (ins Fuse_Tensor:$input, DenseI64ArrayAttr:$dims,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim,
                        DefaultValuedAttr<I64Attr, "1">:$correction);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_ConvTransposeTapSumsOp : Fuse_Op<"conv_transpose_tap_sums", [Pure,
+    DeclareOpInterfaceMethods<Fuse_WindowOpInterface>]> {
+  let summary = "Per-tap box sums of a transposed convolution's input";
+  let description = [{
+    For a transposed convolution of `kernel_size`, `stride`, `padding` and
+    `dilation` (one entry per spatial dim) whose output has the spatial
+    sizes `output_size` (output_padding included), the sum over its
+    output positions is linear in the input: `sum_o conv(x, w)[n, co, o]
+    = sum_{ci, k} w[ci, co', k] R[n, ci, k]` with `R[n, ci, k]` the sum of
+    `x[n, ci, i]` over the input positions `i` that tap `k` maps into the
+    output (`0 <= i_d * stride_d - padding_d + k_d * dilation_d <
+    output_size_d` in every spatial dim: per dim an interval, so a box of
+    the input). This op computes `R` times `scale`, the taps in reverse
+    order: `result[n, c, j] = scale * R[n, c, kernel_size - 1 - j]`, so
+    that `conv_transpose(result, w, b)` with stride 1, padding
+    `kernel_size - 1`, dilation 1 and no output_padding (output size 1)
+    is `b + scale * sum_{o} conv(x, w)[o]`: with `scale = 1 /
+    prod(output_size)` the mean of the convolution over its positions,
+    bias included (`fuse-reduce-through-conv`). The input is `[N, C,
+    *in]`, the result `[N, C, *kernel_size]`; a box sums in the operand's
+    element type and visits only its own positions.
+
+    Example (kb2_44: 16x64x128x128 input, 3x3 taps, stride 2, padding 1,
+    output 256x256):
+    ```mlir
+    %r = fuse.conv_transpose_tap_sums %x {kernel_size = array<i64: 3, 3>,
+           stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+           dilation = array<i64: 1, 1>,
+           output_size = array<i64: 256, 256>, scale = 1.52587890625e-05}
+         : tensor<16x64x128x128xf32> -> tensor<16x64x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation,
+                       DenseI64ArrayAttr:$output_size,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale);
   let results = (outs Fuse_Tensor:$result);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->` type($result)

@@ -81,6 +81,59 @@ def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
 }
 
+def FuseReduceThroughConv
+    : Pass<"fuse-reduce-through-conv", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite a sum or mean over all spatial dims of a "
+                "transposed convolution without the convolution";
+  let description = [{
+    A sum or mean over all spatial dims of a transposed convolution's result
+    (any set reduction of those dims, keepdim or not) is linear in the
+    convolution's input: per (sample, input channel) and tap, the sum of
+    the inputs the tap maps into the output is a box of the input plane
+    (`fuse.conv_transpose_tap_sums`), and the reduction is those box sums
+    contracted with the weights, which is a transposed convolution of
+    output size 1 (stride 1, padding `kernel - 1`, the same weights,
+    bias and groups) of the box sums in reversed tap order. Scaled by
+    `1 / prod(output spatial sizes)`, the small convolution gives the mean,
+    bias included.
+
+    Matched when the path from the convolution to the reduction is only
+    elementwise ops affine in the path's value
+    (`ElementwiseOpInterface::isAffineIn`: add, sub, mul, neg, div by)
+    whose other operands are constant over the spatial dims (scalars,
+    `[C, 1, 1]` or `[N, C, 1, 1]` parameters), nothing else reads the
+    convolution or the path's values, and the convolution has more than
+    one output position. The affine chain then applies to the mean
+    (`mean(a x + c) = a mean(x) + c`), a sum is the mean times the
+    positions, and a reshape gives the reduction's shape. The small
+    convolution is pinned to FP32 FMA (`fuse.precision = "ieee"`) in
+    every precision mode: its few multiply-adds are cheap and its
+    operands, sums of up to the whole input plane, must not be rounded
+    to TF32. A sum or mean over dims of size 1 that reads the rewritten
+    value (a second mean over the dims the first kept, as in kb2_44) is an
+    identity and becomes that value (reshaped where keepdim is false).
+
+    Example (kb2_44):
+    ```
+    %c = fuse.conv_transpose %x, %w, %b {stride = [2, 2], padding = [1, 1],
+           output_padding = [1, 1], ...} -> tensor<16x128x256x256xf32>
+    %m = fuse.mul %c, %half
+    %r = fuse.mean %m {dims = [2, 3], keepdim = true}
+      -> %t = fuse.conv_transpose_tap_sums %x {kernel_size = [3, 3],
+                stride = [2, 2], padding = [1, 1], dilation = [1, 1],
+                output_size = [256, 256], scale = 1 / 65536}
+              -> tensor<16x64x3x3xf32>
+         %s = fuse.conv_transpose %t, %w, %b {stride = [1, 1],
+                padding = [2, 2], output_padding = [0, 0],
+                dilation = [1, 1], fuse.precision = "ieee"}
+              -> tensor<16x128x1x1xf32>
+         %r = fuse.mul %s, %half
+    ```
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
   let summary = "Recompute a convolution instead of storing its result for "
                 "a softmax over its spatial dims";
