@@ -19,6 +19,7 @@
 #
 # ===--------------------------------------------------------------------=== #
 
+import itertools
 import struct
 
 try:
@@ -464,6 +465,51 @@ def _prepare_pool(op):
     op.params.update(params)
 
 
+def _tap_interval(n, k, s, p, d, out, j):
+    """Inputs x of one spatial dim with 0 <= x s - p + t d < out for tap
+    t = k - 1 - j (a tap-sums result index runs over the taps reversed), as
+    the half-open range [lo, hi)."""
+    t = k - 1 - j
+    lo = max(0, -((t * d - p) // s))
+    hi = min(n, (out - 1 + p - t * d) // s + 1)
+    return lo, max(lo, hi)
+
+
+def _tap_sums(op, a, env):
+    """conv_transpose_tap_sums: per tap, scale x the sum of the input box
+    whose elements the tap maps into the convolution's output."""
+    x = _tensor(env, a[0])
+    prm = op.params
+    rank = prm["rank"]
+    _check_rank(op, x, rank)
+    spatial = x.shape[2:]
+    result = x.new_zeros(tuple(x.shape[:2]) + tuple(prm["kernel_size"]))
+    for taps in itertools.product(*(range(k) for k in prm["kernel_size"])):
+        box = [slice(None), slice(None)]
+        for i, j in enumerate(taps):
+            lo, hi = _tap_interval(spatial[i], prm["kernel_size"][i],
+                                   prm["stride"][i], prm["padding"][i],
+                                   prm["dilation"][i], prm["output_size"][i],
+                                   j)
+            box.append(slice(lo, hi))
+        part = x[tuple(box)]
+        total = part.sum(dim=tuple(range(2, 2 + rank))) if part.numel() \
+            else x.new_zeros(tuple(x.shape[:2]))
+        result[(slice(None), slice(None)) + tuple(taps)] = total
+    return result * prm["scale"]
+
+
+def _prepare_tap_sums(op):
+    kernel = _ints(op, "kernel_size", 1, (1, 2, 3))
+    rank = len(kernel)
+    op.params.update(rank=rank, kernel_size=kernel,
+                     stride=_ints(op, "stride", 1, (rank,)),
+                     padding=_ints(op, "padding", 0, (rank,)),
+                     dilation=_ints(op, "dilation", 1, (rank,)),
+                     output_size=_ints(op, "output_size", 1, (rank,)),
+                     scale=float(op.attrs.get("scale", "1")))
+
+
 def _prepare_adaptive_pool(op):
     size = _ints(op, "output_size", 1, (1, 2, 3))
     op.params.update(rank=len(size), output_size=size)
@@ -561,6 +607,9 @@ OPS = {
     "adaptive_max_pool": OpSpec((1, 1), ("output_size",),
                                 _adaptive_pool("max"), _prepare_adaptive_pool),
     "reshape": OpSpec((1, 1), ("shape",), _reshape, _prepare_reshape),
+    "conv_transpose_tap_sums": OpSpec(
+        (1, 1), ("kernel_size", "stride", "padding", "dilation",
+                 "output_size", "scale"), _tap_sums, _prepare_tap_sums),
 }
 for _name in REDUCTION_OPS:
     OPS[_name] = OpSpec((1, 1), ("dims", "keepdim"), _reduction(_name),

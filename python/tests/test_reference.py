@@ -5,6 +5,7 @@
 #
 # ===--------------------------------------------------------------------=== #
 
+import itertools
 import os
 import re
 import sys
@@ -47,7 +48,8 @@ class Parsing(unittest.TestCase):
 
     POOL_AND_REDUCTION_OPS = ("max_pool", "avg_pool", "adaptive_avg_pool",
                               "adaptive_max_pool", "sum", "mean", "amax",
-                              "amin", "logsumexp", "var", "reshape")
+                              "amin", "logsumexp", "var", "reshape",
+                              "conv_transpose_tap_sums")
 
     def test_documented_pool_reduction_reshape_attributes(self):
         """The documented forms of the window ops name exactly the
@@ -623,6 +625,38 @@ class Evaluation(unittest.TestCase):
                            (x,), avg(x, size))
                 self.check("%1 = adaptive_max_pool %0 output_size=" + text,
                            (x,), top(x, size))
+
+    def test_tap_sums(self):
+        """Tap j's box sum equals the sum over the output of a depthwise
+        conv_transpose whose only non-zero weight is tap K - 1 - j."""
+        cases = [((2, 3, 7), (3,), (2,), (1,), (1,), (1,)),
+                 ((1, 2, 5, 6), (3, 2), (2, 3), (1, 0), (1, 2), (1, 2)),
+                 ((3, 2, 4, 3, 5), (2, 3, 2), (1, 2, 3), (0, 1, 1), (1, 1, 2),
+                  (0, 1, 2))]
+        for shape, k, s, p, d, op in cases:
+            x = torch.randn(*shape, dtype=torch.float64)
+            rank = len(k)
+            conv = (F.conv_transpose1d, F.conv_transpose2d,
+                    F.conv_transpose3d)[rank - 1]
+            c = shape[1]
+            out = None
+            expected = torch.zeros(shape[:2] + k, dtype=torch.float64)
+            for taps in itertools.product(*(range(n) for n in k)):
+                w = torch.zeros((c, 1) + k, dtype=torch.float64)
+                tap = tuple(n - 1 - j for n, j in zip(k, taps))
+                w[(slice(None), 0) + tap] = 1.0
+                y = conv(x, w, stride=s, padding=p, output_padding=op,
+                         dilation=d, groups=c)
+                out = y.shape[2:]
+                expected[(slice(None), slice(None)) + taps] = \
+                    y.sum(dim=tuple(range(2, 2 + rank))) * 0.25
+            join = lambda v: ",".join(map(str, v))
+            line = ("%%1 = conv_transpose_tap_sums %%0 kernel_size=%s "
+                    "stride=%s padding=%s dilation=%s output_size=%s "
+                    "scale=0.25" % (join(k), join(s), join(p), join(d),
+                                    join(out)))
+            with self.subTest(shape=shape):
+                self.check(line, (x,), expected, exact=False)
 
     def test_reductions(self):
         x = self.x
