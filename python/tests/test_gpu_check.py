@@ -155,7 +155,7 @@ class CheckEntryOnCpu(unittest.TestCase):
         path = os.path.join(samples.DATA, "sample_v3.fcb")
         bundle = gpu_check.Bundle("unused.so", path)
         bundle.module = StubModule(compute)
-        args = mock.Mock(no_time=True)
+        args = mock.Mock(no_time=True, launch_only=False, time_only=False)
         stream = mock.Mock(cuda_stream=0)
         with mock.patch.object(torch.cuda, "current_stream",
                                return_value=stream), \
