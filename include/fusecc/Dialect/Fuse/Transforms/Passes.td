@@ -13,9 +13,9 @@ def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
   let summary = "Rewrite every composite op into the fuse ops it is made of";
   let description = [{
     The first pass of the pipeline. Replaces every op of
-    `CompositeOpInterface` (batch_norm, instance_norm, log_softmax) by the
+    `CompositeOpInterface` (batch_norm, instance_norm) by the
     ops its `decompose` builds: elementwise ops, group_norm, reductions
-    (mean, logsumexp, with keepdim) and reshapes. The new ops are then moved
+    (mean, with keepdim) and reshapes. The new ops are then moved
     up, in the order built, to just after the last of their operands'
     definitions (graph ops are pure), so that what a decomposition builds
     first from graph inputs alone (a per-channel
