@@ -5,6 +5,7 @@
 // RUN: fusecc-check --tile-max-w=8 --tile-threads=64 %s | FileCheck %s
 // RUN: fusecc-check --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 %s | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --emit=plan --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 | FileCheck %s --check-prefix=SPLIT
 //
 // log_softmax, (x - max) - log(sum(exp(x - max))) as in PyTorch, on every
 // path of softmax, in the simulator against the float64 reference: over
@@ -40,6 +41,32 @@
 // CHECK: @input_spatial1: PASS
 // CHECK: @input_mean_1e3: PASS
 // CHECK-NOT: FAIL
+
+// Over the channels or the last dim, the conv kernel applies it in the
+// tile: one kernel, no buffer.
+// PLAN-LABEL: plan @seg_c21_b3: 1 kernel, 0 buffers
+// PLAN-NEXT: step 0 seg_c21_b3_k0 (convolution)
+// PLAN-LABEL: plan @c130_b3: 1 kernel, 0 buffers
+// PLAN-LABEL: plan @last_dim_then_softmax_channels: 1 kernel, 0 buffers
+// PLAN-LABEL: plan @last_dim_1d: 1 kernel, 0 buffers
+// Over the spatial dims, the statistics of softmax from the conv epilogue.
+// PLAN-LABEL: plan @spatial_view_3d: 2 kernels
+// PLAN: writes b1 (1x13x4x6x6xf32), partial statistics (max, sum of exp) of 13 groups per sample to b0
+// PLAN: (normalization: log_softmax, 13 sets of 144, partial statistics from spatial_view_3d_k0's epilogue
+// PLAN-LABEL: plan @all_nonbatch_b3: 2 kernels
+// PLAN: (normalization: log_softmax, 3 sets of 210, partial statistics from all_nonbatch_b3_k0's epilogue
+// PLAN-LABEL: plan @dim_h: 2 kernels
+// PLAN: (normalization: log_softmax, 84 sets of 5, one thread per set)
+// PLAN-LABEL: plan @channels_mean_1e3: 1 kernel, 0 buffers
+// PLAN-LABEL: plan @ninf_spatial: 4 kernels
+// PLAN: (normalization: log_softmax, 39 sets of 35, partial statistics from ninf_spatial_k0's epilogue
+// PLAN-LABEL: plan @input_last_dim: 1 kernel
+// PLAN: (normalization: log_softmax, 15 sets of 7, one warp per set)
+// Without epilogue statistics the sets split over blocks.
+// SPLIT-LABEL: plan @spatial_view_3d: 2 kernels
+// SPLIT: (normalization: log_softmax, 13 sets of 144, 12 blocks per set: partial statistics, then combine + normalise)
+// SPLIT-LABEL: plan @all_nonbatch_b3: 2 kernels
+// SPLIT: (normalization: log_softmax, 3 sets of 210, 18 blocks per set: partial statistics, then combine + normalise)
 
 // The seg2d head in small: 21 classes, batch 3.
 func.func @seg_c21_b3(%x: tensor<3x8x5x6xf32>, %w: tensor<8x21x4x4xf32>, %b: tensor<21xf32>) -> tensor<3x21x10x12xf32> {

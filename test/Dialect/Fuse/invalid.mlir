@@ -809,3 +809,6 @@ func.func @ls_negative_dim(%x: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
 
 func.func @ls_empty(%x: tensor<2x0x5xf32>) -> tensor<2x0x5xf32> {
   // expected-error @+1 {{'fuse.log_softmax' op dim 1 has size 0 (an empty set)}}
+  %0 = fuse.log_softmax %x {dim = 1 : i64} : tensor<2x0x5xf32>
+  return %0 : tensor<2x0x5xf32>
+}

@@ -150,7 +150,9 @@ def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
     Applied where the convolution is cheap for its result's bytes: tf32
     kernels only (the f32 rounding of lse costs |lse| x 2^-24 relative,
     below tf32's error but not ieee's), when conv FLOPs / `tflops` is below
-    2 x P's bytes / `tbps` (the write and read it saves).
+    2 x P's bytes / `tbps` (the write and read it saves). A log_softmax
+    keeps the normalisation plan (recomputed it would be `P' - lse`, not
+    PyTorch's `(x - max) - log(sum)`).
   }];
   let options = [
     Option<"precision", "precision", "::fusecc::Precision",
