@@ -95,8 +95,9 @@ void emit::emitCombineClusterStatistics(EmitContext &cx, int64_t ordinal,
   if (cast<NormalizationOpInterface>(cx.a.reductions[ordinal])
           .getSoftmaxForm() == SoftmaxForm::Log) {
     Value about = arith::SelectOp::create(
-        b, arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, own,
-                                 b.f(-INFINITY)),
+        b,
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, own,
+                              b.f(-INFINITY)),
         b.f(0.0), own);
     factor = arith::AddFOp::create(b, arith::SubFOp::create(b, mx, about),
                                    math::LogOp::create(b, sum));

@@ -54,10 +54,8 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
   // block row.
   auto norm = cast<NormalizationOpInterface>(op);
   const bool maxSumExp = norm.getStatisticsKind() == StatsKind::MaxSumExp;
-  const bool logForm =
-      maxSumExp && norm.getSoftmaxForm() == SoftmaxForm::Log;
-  const bool alongChannels =
-      tileReductionOf(norm) == TileReduction::Channels;
+  const bool logForm = maxSumExp && norm.getSoftmaxForm() == SoftmaxForm::Log;
+  const bool alongChannels = tileReductionOf(norm) == TileReduction::Channels;
   int64_t lineWidth = alongChannels ? tileW : tileC;
   int64_t numLines = cfg.getRows() * lineWidth;
   const bool clustered = alongChannels && cfg.getClusterC() > 1;
@@ -237,8 +235,7 @@ Value emit::emitNormalizedValue(EmitContext &cx, Operation *op,
   TileConfigAttr cfg = cx.cfg;
   int64_t ordinal = llvm::find(cx.a.reductions, op) - cx.a.reductions.begin();
   auto norm = cast<NormalizationOpInterface>(op);
-  const bool alongChannels =
-      tileReductionOf(norm) == TileReduction::Channels;
+  const bool alongChannels = tileReductionOf(norm) == TileReduction::Channels;
   int64_t lineWidth = alongChannels ? cfg.getTileW() : cfg.getTileC();
   int64_t statsA = cx.statsArray(ordinal, 0),
           statsB = cx.statsArray(ordinal, 1);

@@ -85,9 +85,8 @@ LogicalResult LogSoftmaxOp::verify() {
   auto ty = getInput().getType();
   int64_t rank = ty.getRank(), dim = getDim();
   if (dim < 0 || dim >= rank)
-    return emitOpError("dim ") << dim << " is out of range for a rank-"
-                               << rank << " tensor (expected 0.."
-                               << rank - 1 << ")";
+    return emitOpError("dim ") << dim << " is out of range for a rank-" << rank
+                               << " tensor (expected 0.." << rank - 1 << ")";
   if (ty.getDimSize(dim) == 0)
     return emitOpError("dim ") << dim << " has size 0 (an empty set)";
   return success();
