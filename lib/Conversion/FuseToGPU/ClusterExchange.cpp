@@ -94,13 +94,9 @@ void emit::emitCombineClusterStatistics(EmitContext &cx, int64_t ordinal,
   Value factor;
   if (cast<NormalizationOpInterface>(cx.a.reductions[ordinal])
           .getSoftmaxForm() == SoftmaxForm::Log) {
-    Value about = arith::SelectOp::create(
-        b,
-        arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, own,
-                              b.f(-INFINITY)),
-        b.f(0.0), own);
-    factor = arith::AddFOp::create(b, arith::SubFOp::create(b, mx, about),
-                                   math::LogOp::create(b, sum));
+    factor = arith::AddFOp::create(
+        b, arith::SubFOp::create(b, mx, emitExpShift(b, own)),
+        math::LogOp::create(b, sum));
   } else {
     factor = arith::DivFOp::create(b, expOf(own), sum);
   }

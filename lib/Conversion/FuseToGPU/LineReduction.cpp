@@ -25,6 +25,12 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
+Value emit::emitExpShift(EmitBuilder &b, Value m) {
+  return arith::SelectOp::create(
+      b, arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m, b.f(-INFINITY)),
+      b.f(0.0), m);
+}
+
 void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
@@ -130,11 +136,7 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
       // cluster block whose channels are all -inf contributes (-inf, 0)
       // rather than a NaN sum (a whole line of -inf values is still NaN:
       // its cluster max is -inf).
-      Value about = arith::SelectOp::create(
-          b,
-          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, statA,
-                                b.f(-INFINITY)),
-          b.f(0.0), statA);
+      Value about = emitExpShift(b, statA);
       // exp(x - max) is kept in the tile, the apply step only scales it;
       // the log form keeps x - max and subtracts log(sum). Fast math:
       // 2^(x log2(e) - max log2(e)), one FMA; the rounding of max log2(e)
