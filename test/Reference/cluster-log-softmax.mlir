@@ -16,7 +16,8 @@
 // the set stays finite where another block has a finite max (its -inf
 // elements stay -inf), and is NaN where every block is -inf, as in
 // PyTorch. The softmax twin of that case checks the same partials for
-// softmax (zeros, not NaN).
+// softmax (zeros, not NaN; a block's sum taken about its own -inf max was
+// NaN and made the whole set NaN before the exp shift, `emitExpShift`).
 
 // CHECK: @lcl_wide: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @lcl_ragged: PASS rel-L2 {{[0-9.e+-]+}} max-abs
