@@ -269,7 +269,7 @@ void fusecc::registerAllPasses() {
 void fusecc::buildFusionPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
-  // Composite ops (batch_norm, instance_norm, log_softmax) become the ops
+  // Composite ops (batch_norm, instance_norm) become the ops
   // they are made of before anything plans kernels; the bundle's graph
   // lines, written before this pipeline, keep them.
   fpm.addPass(fuse::createFuseDecompose());

@@ -18,10 +18,6 @@
 // CHECK: @ct_instance_norm_affine: PASS
 // CHECK: @instance_norm_input_3d: PASS
 // CHECK: @instance_norm_c1_weight: PASS
-// CHECK: @ct_log_softmax_channels: PASS
-// CHECK: @log_softmax_last_dim: PASS
-// CHECK: @log_softmax_batch_dim: PASS
-// CHECK: @log_softmax_spatial1: PASS
 
 func.func @ct_bn_inference_affine(%x: tensor<3x4x4xf32>, %w: tensor<4x5x3xf32>, %b: tensor<5xf32>, %rm: tensor<5xf32>, %rv: tensor<5xf32> {fuse.check.mean = 4.0 : f64}, %g: tensor<5xf32>, %bb: tensor<5xf32>) -> tensor<3x5x7xf32> {
   %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2>, padding = array<i64: 1>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<3x4x4xf32>, tensor<4x5x3xf32>, tensor<5xf32>) -> tensor<3x5x7xf32>
@@ -81,25 +77,4 @@ func.func @instance_norm_input_3d(%x: tensor<1x3x5x7x1xf32>) -> tensor<1x3x5x7x1
 func.func @instance_norm_c1_weight(%x: tensor<3x1x7xf32>, %g: tensor<1xf32>) -> tensor<3x1x7xf32> {
   %y = fuse.instance_norm %x weight(%g : tensor<1xf32>) : tensor<3x1x7xf32>
   return %y : tensor<3x1x7xf32>
-}
-
-func.func @ct_log_softmax_channels(%x: tensor<3x4x4xf32>, %w: tensor<4x5x3xf32>, %b: tensor<5xf32>) -> tensor<3x5x7xf32> {
-  %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2>, padding = array<i64: 1>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<3x4x4xf32>, tensor<4x5x3xf32>, tensor<5xf32>) -> tensor<3x5x7xf32>
-  %y = fuse.log_softmax %c {dim = 1 : i64} : tensor<3x5x7xf32>
-  return %y : tensor<3x5x7xf32>
-}
-
-func.func @log_softmax_last_dim(%x: tensor<1x3x5x7xf32>) -> tensor<1x3x5x7xf32> {
-  %y = fuse.log_softmax %x {dim = 3 : i64} : tensor<1x3x5x7xf32>
-  return %y : tensor<1x3x5x7xf32>
-}
-
-func.func @log_softmax_batch_dim(%x: tensor<3x5x7xf32>) -> tensor<3x5x7xf32> {
-  %y = fuse.log_softmax %x {dim = 0 : i64} : tensor<3x5x7xf32>
-  return %y : tensor<3x5x7xf32>
-}
-
-func.func @log_softmax_spatial1(%x: tensor<3x5x1xf32>) -> tensor<3x5x1xf32> {
-  %y = fuse.log_softmax %x {dim = 2 : i64} : tensor<3x5x1xf32>
-  return %y : tensor<3x5x1xf32>
 }

@@ -1,11 +1,12 @@
 //===- ClusterExchange.cpp - thread block clusters ------------------------===//
 //
-// A channel softmax whose channels span `clusterC` blocks runs them as one
-// thread block cluster (the channel tiles of one tile, consecutive block
-// ids). Every block arrives at a relaxed cluster barrier when it starts and
-// waits on it before its first remote store; the blocks push their
-// per-line partial statistics into every block's shared memory (distributed
-// shared memory, `mapa`), meet at a cluster barrier and combine them.
+// A channel softmax (or log_softmax) whose channels span `clusterC` blocks
+// runs them as one thread block cluster (the channel tiles of one tile,
+// consecutive block ids). Every block arrives at a relaxed cluster barrier
+// when it starts and waits on it before its first remote store; the blocks
+// push their per-line partial statistics into every block's shared memory
+// (distributed shared memory, `mapa`), meet at a cluster barrier and
+// combine them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +89,16 @@ void emit::emitCombineClusterStatistics(EmitContext &cx, int64_t ordinal,
   for (int64_t j = 1; j < blocks; ++j)
     own = arith::SelectOp::create(
         b, b.cmp(arith::CmpIPredicate::eq, cx.clusterRank, b.c(j)), m[j], own);
-  cx.sstore(arith::DivFOp::create(b, expOf(own), sum),
-            b.add(line, cx.statsArray(ordinal, 2 * blocks)));
+  // The log form's tile holds x - own (x - 0 where own is -inf, as its
+  // sum was taken): it subtracts (max - own) + log(sum).
+  Value factor;
+  if (cast<NormalizationOpInterface>(cx.a.reductions[ordinal])
+          .getSoftmaxForm() == SoftmaxForm::Log) {
+    factor = arith::AddFOp::create(
+        b, arith::SubFOp::create(b, mx, emitExpShift(b, own)),
+        math::LogOp::create(b, sum));
+  } else {
+    factor = arith::DivFOp::create(b, expOf(own), sum);
+  }
+  cx.sstore(factor, b.add(line, cx.statsArray(ordinal, 2 * blocks)));
 }

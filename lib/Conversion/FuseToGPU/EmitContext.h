@@ -458,7 +458,7 @@ void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
 void emitChannelWindowEpilogue(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
-// LineReduction.cpp: softmax / layer_norm
+// LineReduction.cpp: softmax / log_softmax / layer_norm
 //===----------------------------------------------------------------------===//
 
 /// Materialises reduction `op`'s input in its tile and stores the
@@ -468,6 +468,10 @@ void emitLineReduction(EmitContext &cx, mlir::Operation *op, int64_t ordinal);
 /// line statistics.
 Value emitNormalizedValue(EmitContext &cx, mlir::Operation *op,
                           const Element &el);
+/// The shift of a line's exponentials: its max `m`, or 0 where `m` is
+/// -inf (a line, or a cluster block's part of one, of -inf values only
+/// then sums to 0 rather than NaN).
+Value emitExpShift(EmitBuilder &b, Value m);
 
 //===----------------------------------------------------------------------===//
 // EpilogueStatistics.cpp: partial statistics of the kernel's result

@@ -1,11 +1,14 @@
 //===- LineReduction.cpp - softmax / layer_norm line statistics -----------===//
 //
-// Each softmax / layer_norm of the epilogue materialises its input in a
-// tile (the conv tile itself when nothing reads the conv afterwards),
-// reduces the tile's lines (a column for a channel softmax, else a row)
-// with warp shuffles into per-line statistics in shared memory, and its
-// readers normalise on load. A channel softmax whose channels span a
-// cluster combines the blocks' statistics (ClusterExchange.cpp).
+// Each softmax, log_softmax or layer_norm of the epilogue materialises its
+// input in a tile (the conv tile itself when nothing reads the conv
+// afterwards), reduces the tile's lines (a column for a channel softmax,
+// else a row) with warp shuffles into per-line statistics in shared
+// memory, and its readers normalise on load. A channel softmax whose
+// channels span a cluster combines the blocks' statistics
+// (ClusterExchange.cpp). The statistics kind and the softmax form come
+// from NormalizationOpInterface; only layer_norm's weight and bias are its
+// own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,12 @@ using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
+
+Value emit::emitExpShift(EmitBuilder &b, Value m) {
+  return arith::SelectOp::create(
+      b, arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m, b.f(-INFINITY)),
+      b.f(0.0), m);
+}
 
 void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
   EmitBuilder &b = cx.b;
@@ -49,8 +58,10 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
 
   // 2. Statistics of each line: a column (channel softmax) or a row, per
   // block row.
-  auto softmax = dyn_cast<SoftmaxOp>(op);
-  bool alongChannels = softmax && softmax.getDim() == 1;
+  auto norm = cast<NormalizationOpInterface>(op);
+  const bool maxSumExp = norm.getStatisticsKind() == StatsKind::MaxSumExp;
+  const bool logForm = maxSumExp && norm.getSoftmaxForm() == SoftmaxForm::Log;
+  const bool alongChannels = tileReductionOf(norm) == TileReduction::Channels;
   int64_t lineWidth = alongChannels ? tileW : tileC;
   int64_t numLines = cfg.getRows() * lineWidth;
   const bool clustered = alongChannels && cfg.getClusterC() > 1;
@@ -114,31 +125,43 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
       return arith::AddFOp::create(b, x, y);
     };
     Value statA, statB;
-    if (softmax) {
+    if (maxSumExp) {
       auto maxF = [&](Value x, Value y) -> Value {
         return arith::MaximumFOp::create(b, x, y);
       };
       statA = reduceLine(
           b.f(-INFINITY),
           [&](Value acc, Value x, Value) { return maxF(acc, x); }, maxF);
-      // exp(x - max) is kept in the tile; the apply step only scales it.
-      // Fast math: 2^(x log2(e) - max log2(e)), one FMA; the rounding of
-      // max log2(e) scales the whole line alike and cancels in the
-      // normalisation (Triton's and FlashAttention's form).
+      // The sum is taken about 0 where the line is -inf only, so that a
+      // cluster block whose channels are all -inf contributes (-inf, 0)
+      // rather than a NaN sum (a whole line of -inf values is still NaN:
+      // its cluster max is -inf).
+      Value about = emitExpShift(b, statA);
+      // exp(x - max) is kept in the tile, the apply step only scales it;
+      // the log form keeps x - max and subtracts log(sum). Fast math:
+      // 2^(x log2(e) - max log2(e)), one FMA; the rounding of max log2(e)
+      // scales the whole line alike and cancels in the normalisation
+      // (Triton's and FlashAttention's form). (The log form's exp is
+      // approximated with the kernel's others, FastMath.cpp.)
       Value negMaxLog2e =
-          cx.math == EpilogueMath::Fast
-              ? arith::MulFOp::create(b, statA, b.f(-llvm::numbers::log2e))
+          cx.math == EpilogueMath::Fast && !logForm
+              ? arith::MulFOp::create(b, about, b.f(-llvm::numbers::log2e))
                     .getResult()
               : Value();
       statB = reduceLine(
           b.f(0.0),
           [&](Value acc, Value x, Value addr) -> Value {
+            if (logForm) {
+              Value d = arith::SubFOp::create(b, x, about);
+              cx.sstore(d, addr);
+              return addF(acc, math::ExpOp::create(b, d));
+            }
             Value ex =
                 negMaxLog2e
                     ? emitEx2ApproxFtz(
                           b, math::FmaOp::create(
                                  b, x, b.f(llvm::numbers::log2e), negMaxLog2e))
-                    : math::ExpOp::create(b, arith::SubFOp::create(b, x, statA))
+                    : math::ExpOp::create(b, arith::SubFOp::create(b, x, about))
                           .getResult();
             cx.sstore(ex, addr);
             return addF(acc, ex);
@@ -147,7 +170,8 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
       // In a cluster the partial sum is kept: the blocks combine theirs
       // below.
       if (!clustered)
-        statB = arith::DivFOp::create(b, b.f(1.0), statB);
+        statB = logForm ? math::LogOp::create(b, statB).getResult()
+                        : arith::DivFOp::create(b, b.f(1.0), statB).getResult();
     } else {
       auto ln = cast<LayerNormOp>(op);
       Value invLen = b.f(1.0 / static_cast<double>(g.out[2]));
@@ -212,21 +236,26 @@ Value emit::emitNormalizedValue(EmitContext &cx, Operation *op,
   EmitBuilder &b = cx.b;
   TileConfigAttr cfg = cx.cfg;
   int64_t ordinal = llvm::find(cx.a.reductions, op) - cx.a.reductions.begin();
-  auto softmax = dyn_cast<SoftmaxOp>(op);
-  bool alongChannels = softmax && softmax.getDim() == 1;
+  auto norm = cast<NormalizationOpInterface>(op);
+  const bool alongChannels = tileReductionOf(norm) == TileReduction::Channels;
   int64_t lineWidth = alongChannels ? cfg.getTileW() : cfg.getTileC();
   int64_t statsA = cx.statsArray(ordinal, 0),
           statsB = cx.statsArray(ordinal, 1);
   Value x = cx.sload(cx.tileAddr(cx.a.tileOf.lookup(op), el.r, el.cl, el.wl));
   Value line = b.add(b.mul(el.r, lineWidth), alongChannels ? el.wl : el.cl);
   // The tile holds exp(x - max); the factor is 1 / sum, or in a cluster
-  // exp(max - cluster max) / cluster sum.
-  if (softmax)
-    return arith::MulFOp::create(
-        b, x,
+  // exp(max - cluster max) / cluster sum. The log form's tile holds
+  // x - max, less log(sum), or in a cluster (cluster max - max) +
+  // log(cluster sum).
+  if (norm.getStatisticsKind() == StatsKind::MaxSumExp) {
+    Value factor =
         cx.sload(b.add(line, alongChannels && cfg.getClusterC() > 1
                                  ? cx.statsArray(ordinal, 2 * cfg.getClusterC())
-                                 : statsB)));
+                                 : statsB));
+    if (norm.getSoftmaxForm() == SoftmaxForm::Log)
+      return arith::SubFOp::create(b, x, factor);
+    return arith::MulFOp::create(b, x, factor);
+  }
   Value sB = cx.sload(b.add(line, statsB));
   auto ln = cast<LayerNormOp>(op);
   Value y = arith::MulFOp::create(

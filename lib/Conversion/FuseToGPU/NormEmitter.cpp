@@ -4,12 +4,15 @@
 //  - Moments: a chunk's sum is taken relative to the set's first element
 //    (shifted data), its squared deviations about its own mean (two
 //    passes); partials and records merge pairwise with Chan's formula.
-//  - MaxSumExp (softmax, logsumexp): (max m, sum of exp(x - m)), with the
-//    sum taken about 0 where m is -inf (so a chunk or record of -inf values
-//    only, or of none, is (-inf, 0): neutral); partials merge by rescaling
-//    each sum to the common max M by exp(m - M), by 1 where m == M (two
-//    infinite maxima of one sign). A max of +inf or NaN gives a NaN sum,
-//    so a softmax of such a set is NaN, as in PyTorch.
+//  - MaxSumExp (softmax, log_softmax, logsumexp): (max m, sum of
+//    exp(x - m)), with the sum taken about 0 where m is -inf (so a chunk or
+//    record of -inf values only, or of none, is (-inf, 0): neutral);
+//    partials merge by rescaling each sum to the common max M by
+//    exp(m - M), by 1 where m == M (two infinite maxima of one sign). A max
+//    of +inf or NaN gives a NaN sum, so a softmax or log_softmax of such a
+//    set is NaN, as in PyTorch; so is one of a set of -inf values only
+//    (x - m is NaN). The element is exp(x - m) * (1 / s), or for the log
+//    form (x - m) - log(s) (SoftmaxForm).
 //  - Max, Min: the extreme (maximumf / minimumf: NaN propagates).
 // A logsumexp is m + log(sum), or m where m is infinite (PyTorch takes an
 // infinite max as 0: +inf stays +inf, a set of -inf values gives -inf).
@@ -177,6 +180,8 @@ void NormEmitter::setShift(function_ref<Value(Value)> addr) {
 NormStats NormEmitter::finish(NormStats s) {
   switch (kind) {
   case StatsKind::MaxSumExp:
+    if (l.root.form == SoftmaxForm::Log)
+      return {s.a, math::LogOp::create(b, s.b)};
     return {s.a, divF(f(1.0), s.b)};
   case StatsKind::Max:
   case StatsKind::Min:
@@ -195,7 +200,8 @@ Value NormEmitter::normalized(Value e, ArrayRef<Value> coords, NormStats k) {
 Value NormEmitter::normalizedValue(Value v, ArrayRef<Value> coords,
                                    NormStats k) {
   if (kind == StatsKind::MaxSumExp)
-    return mulF(expF(subF(v, k.a)), k.b);
+    return l.root.form == SoftmaxForm::Log ? subF(subF(v, k.a), k.b)
+                                           : mulF(expF(subF(v, k.a)), k.b);
   Value y = mulF(subF(subF(v, shift), k.a), k.b);
   Value weight, bias;
   SmallVector<Value> pidx;

@@ -102,7 +102,8 @@ struct NormEmitter {
   /// Loads the set's shift (its element 0) for moments.
   void setShift(llvm::function_ref<mlir::Value(mlir::Value)> addr);
   /// The per-element factors of a normalisation's set from its statistics:
-  /// (mean - shift, 1 / sqrt(var + eps)) or (max, 1 / sum).
+  /// (mean - shift, 1 / sqrt(var + eps)), (max, 1 / sum), or for the log
+  /// form (max, log(sum)).
   NormStats finish(NormStats s);
   /// The root's value at flat element `e` (coordinates `coords`).
   mlir::Value normalized(mlir::Value e, llvm::ArrayRef<mlir::Value> coords,

@@ -190,27 +190,3 @@ func.func @in_result(%x: tensor<2x3x5xf32>) -> tensor<2x3x6xf32> {
   %0 = "fuse.instance_norm"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x3x5xf32>) -> tensor<2x3x6xf32>
   return %0 : tensor<2x3x6xf32>
 }
-
-// -----
-
-func.func @ls_dim(%x: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
-  // expected-error @+1 {{'fuse.log_softmax' op dim 3 is out of range for a rank-3 tensor (expected 0..2)}}
-  %0 = fuse.log_softmax %x {dim = 3 : i64} : tensor<2x3x5xf32>
-  return %0 : tensor<2x3x5xf32>
-}
-
-// -----
-
-func.func @ls_negative_dim(%x: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
-  // expected-error @+1 {{'fuse.log_softmax' op dim -1 is out of range for a rank-3 tensor (expected 0..2)}}
-  %0 = fuse.log_softmax %x {dim = -1 : i64} : tensor<2x3x5xf32>
-  return %0 : tensor<2x3x5xf32>
-}
-
-// -----
-
-func.func @ls_empty(%x: tensor<2x0x5xf32>) -> tensor<2x0x5xf32> {
-  // expected-error @+1 {{'fuse.log_softmax' op dim 1 has size 0 (an empty set)}}
-  %0 = fuse.log_softmax %x {dim = 1 : i64} : tensor<2x0x5xf32>
-  return %0 : tensor<2x0x5xf32>
-}

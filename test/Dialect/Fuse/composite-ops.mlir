@@ -1,6 +1,6 @@
 // RUN: fusecc-opt %s | fusecc-opt | FileCheck %s
 // RUN: fusecc-opt %s --mlir-print-op-generic | fusecc-opt | FileCheck %s
-// Composite ops (batch_norm, instance_norm, log_softmax) print and parse
+// Composite ops (batch_norm, instance_norm) print and parse
 // back, with and without their optional operands and results.
 
 // CHECK-LABEL: func.func @batch_norm_inference
@@ -38,11 +38,4 @@ func.func @instance_norm(%x: tensor<3x1x7xf32>, %w: tensor<1xf32>, %b: tensor<1x
   %0 = fuse.instance_norm %x : tensor<3x1x7xf32>
   %1 = fuse.instance_norm %0 weight(%w : tensor<1xf32>) bias(%b : tensor<1xf32>) {epsilon = 1.0e-03 : f64} : tensor<3x1x7xf32>
   return %1 : tensor<3x1x7xf32>
-}
-
-// CHECK-LABEL: func.func @log_softmax
-// CHECK: fuse.log_softmax %{{.*}} {dim = 2 : i64} : tensor<3x5x7xf32>
-func.func @log_softmax(%x: tensor<3x5x7xf32>) -> tensor<3x5x7xf32> {
-  %0 = fuse.log_softmax %x {dim = 2 : i64} : tensor<3x5x7xf32>
-  return %0 : tensor<3x5x7xf32>
 }

@@ -564,3 +564,34 @@ func.func @pools_not_fused(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>)
          padding = array<i64: 0>} : tensor<1x8x10xf32> -> tensor<1x8x5xf32>
   return %1, %4, %6, %5 : tensor<1x8x6xf32>, tensor<1x8x5xf32>, tensor<1x8x5xf32>, tensor<1x8x10xf32>
 }
+
+// -----
+
+// The seg2d head: log_softmax over the channels is a normalisation whose
+// sets a block holds (like a channel softmax), so it joins the conv kernel;
+// one over H spans blocks and roots a normalisation kernel of its own.
+
+// CHECK-LABEL: func.func @seg_head
+// CHECK-NEXT: %[[K:.*]] = fuse.kernel "seg_head_k0"
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[L:.*]] = fuse.log_softmax %[[C]] {dim = 1 : i64} : tensor<16x21x64x64xf32>
+// CHECK-NEXT:   fuse.yield %[[L]] : tensor<16x21x64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[H:.*]] = fuse.kernel "seg_head_k1" ins(%[[K]] : tensor<16x21x64x64xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<16x21x64x64xf32>):
+// CHECK-NEXT:   %[[LH:.*]] = fuse.log_softmax %[[A]] {dim = 2 : i64} : tensor<16x21x64x64xf32>
+// CHECK-NEXT:   fuse.yield %[[LH]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[H]]
+func.func @seg_head(%x: tensor<16x64x32x32xf32>, %w: tensor<64x21x4x4xf32>,
+                    %b: tensor<21xf32>) -> tensor<16x21x64x64xf32> {
+  %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>,
+         padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>,
+         dilation = array<i64: 1, 1>}
+       : (tensor<16x64x32x32xf32>, tensor<64x21x4x4xf32>, tensor<21xf32>)
+       -> tensor<16x21x64x64xf32>
+  %y = fuse.log_softmax %c {dim = 1 : i64} : tensor<16x21x64x64xf32>
+  %z = fuse.log_softmax %y {dim = 2 : i64} : tensor<16x21x64x64xf32>
+  return %z : tensor<16x21x64x64xf32>
+}

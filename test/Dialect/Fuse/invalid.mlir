@@ -788,3 +788,27 @@ func.func @tile_cluster_three() attributes {cfg = #fuse.tile<tileW = 144, tileC 
 func.func @tile_cluster_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, clusterC = 2>} {
   return
 }
+
+// -----
+
+func.func @ls_dim(%x: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
+  // expected-error @+1 {{'fuse.log_softmax' op dim 3 is out of range for a rank-3 tensor (expected 0..2)}}
+  %0 = fuse.log_softmax %x {dim = 3 : i64} : tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @ls_negative_dim(%x: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
+  // expected-error @+1 {{'fuse.log_softmax' op dim -1 is out of range for a rank-3 tensor (expected 0..2)}}
+  %0 = fuse.log_softmax %x {dim = -1 : i64} : tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @ls_empty(%x: tensor<2x0x5xf32>) -> tensor<2x0x5xf32> {
+  // expected-error @+1 {{'fuse.log_softmax' op dim 1 has size 0 (an empty set)}}
+  %0 = fuse.log_softmax %x {dim = 1 : i64} : tensor<2x0x5xf32>
+  return %0 : tensor<2x0x5xf32>
+}

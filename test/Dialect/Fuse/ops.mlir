@@ -215,6 +215,19 @@ func.func @softmax(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
   return %2 : tensor<2x4x8xf32>
 }
 
+// log_softmax is a normalisation like softmax, with its own name.
+// CHECK-LABEL: func.func @log_softmax
+// CHECK: %[[L0:.*]] = fuse.log_softmax %{{.*}} {dim = 1 : i64} : tensor<2x4x8xf32>
+// CHECK: %[[L1:.*]] = fuse.log_softmax %[[L0]] {dim = 2 : i64} : tensor<2x4x8xf32>
+// CHECK: return %[[L1]]
+// GENERIC-LABEL: sym_name = "log_softmax"
+// GENERIC: "fuse.log_softmax"(%{{.*}}) <{dim = 1 : i64}> : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+func.func @log_softmax(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %0 = fuse.log_softmax %x {dim = 1 : i64} : tensor<2x4x8xf32>
+  %1 = fuse.log_softmax %0 {dim = 2 : i64} : tensor<2x4x8xf32>
+  return %1 : tensor<2x4x8xf32>
+}
+
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-SAME: (%[[X:.*]]: tensor<2x4x8xf32>, %[[G:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<8xf32>, %[[G2:.*]]: tensor<4x8xf32>)
 // CHECK: %[[N0:.*]] = fuse.layer_norm %[[X]] : tensor<2x4x8xf32>

@@ -1,4 +1,4 @@
-//===- CompositeOps.cpp - batch_norm, instance_norm, log_softmax ----------===//
+//===- CompositeOps.cpp - batch_norm, instance_norm -----------------------===//
 //
 // The ops of CompositeOpInterface: their verifiers, their decomposition into
 // other fuse ops (fuse-decompose), their double-precision reference (written
@@ -352,45 +352,4 @@ FailureOr<std::string> InstanceNormOp::getGraphAttributes() {
   if (failed(checkAffineOperands(*this, getWeight(), getBias())))
     return failure();
   return "eps=" + fusecc::formatExact(getEpsilon().convertToDouble());
-}
-
-//===----------------------------------------------------------------------===//
-// log_softmax
-//===----------------------------------------------------------------------===//
-
-LogicalResult LogSoftmaxOp::verify() {
-  auto ty = getInput().getType();
-  int64_t rank = ty.getRank(), dim = getDim();
-  if (dim < 0 || dim >= rank)
-    return emitOpError("dim ") << dim << " is out of range for a rank-"
-                               << rank << " tensor (expected 0.."
-                               << rank - 1 << ")";
-  if (ty.getDimSize(dim) == 0)
-    return emitOpError("dim ") << dim << " has size 0 (an empty set)";
-  return success();
-}
-
-SmallVector<Value> LogSoftmaxOp::decompose(OpBuilder &b) {
-  Location loc = getLoc();
-  Value lse = reduce<LogSumExpOp>(b, loc, getInput(),
-                                   {static_cast<int64_t>(getDim())});
-  return {binary<SubOp>(b, loc, getInput(), lse)};
-}
-
-void LogSoftmaxOp::evaluateReference(
-    ArrayRef<ArrayRef<double>> operands,
-    ArrayRef<MutableArrayRef<double>> results) {
-  ArrayRef<double> x = operands[0];
-  MutableArrayRef<double> y = results[0];
-  reference::forEachSoftmaxLine(
-      getInput().getType().getShape(), getDim(), x,
-      [&](function_ref<int64_t(int64_t)> at, int64_t len, double m, double s) {
-        double lse = m + std::log(s);
-        for (int64_t j = 0; j < len; ++j)
-          y[at(j)] = x[at(j)] - lse;
-      });
-}
-
-FailureOr<std::string> LogSoftmaxOp::getGraphAttributes() {
-  return "dim=" + std::to_string(getDim());
 }

@@ -216,6 +216,7 @@ StatsRoot StatsRoot::of(KernelOp kernel) {
     r.reducedDims = norm.getReducedDims();
     r.channelGroups = norm.getChannelGroups();
     r.kind = norm.getStatisticsKind();
+    r.form = norm.getSoftmaxForm();
     return r;
   }
   auto w = dyn_cast_or_null<WindowOpInterface>(first);

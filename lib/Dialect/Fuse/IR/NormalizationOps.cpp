@@ -1,8 +1,8 @@
-//===- NormalizationOps.cpp - softmax, layer_norm, group_norm -------------===//
+//===- NormalizationOps.cpp - softmax, log_softmax, layer_norm, group_norm ===//
 //
 // The ops of NormalizationOpInterface: their reduction sets, their
 // double-precision reference (the textbook two-pass form), their bundle graph
-// attributes, and the verifier of group_norm.
+// attributes, and the verifiers of log_softmax and group_norm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +74,50 @@ void SoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
 }
 
 std::string SoftmaxOp::getGraphAttributes() {
+  return "dim=" + std::to_string(getDim());
+}
+
+//===----------------------------------------------------------------------===//
+// log_softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult LogSoftmaxOp::verify() {
+  auto ty = getInput().getType();
+  int64_t rank = ty.getRank(), dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dim ") << dim << " is out of range for a rank-" << rank
+                               << " tensor (expected 0.." << rank - 1 << ")";
+  if (ty.getDimSize(dim) == 0)
+    return emitOpError("dim ") << dim << " has size 0 (an empty set)";
+  return success();
+}
+
+StatsKind LogSoftmaxOp::getStatisticsKind() { return StatsKind::MaxSumExp; }
+
+SoftmaxForm LogSoftmaxOp::getSoftmaxForm() { return SoftmaxForm::Log; }
+
+SmallVector<int64_t> LogSoftmaxOp::getReducedDims() {
+  return {static_cast<int64_t>(getDim())};
+}
+
+/// PyTorch's form, (x - m) - log(s). A line whose max m is -inf (all -inf)
+/// has s = NaN (exp(-inf - -inf)), one whose max is +inf or NaN a NaN sum
+/// too, so such a line is NaN throughout: log_softmax([-inf, -inf]) is
+/// [nan, nan], as in PyTorch. A -inf element of a line with a finite max
+/// stays -inf: log_softmax([0, -inf]) is [0, -inf].
+void LogSoftmaxOp::evaluateReference(ArrayRef<ArrayRef<double>> operands,
+                                     MutableArrayRef<double> out) {
+  ArrayRef<double> x = operands[0];
+  reference::forEachSoftmaxLine(
+      getInput().getType().getShape(), getDim(), x,
+      [&](function_ref<int64_t(int64_t)> at, int64_t len, double m, double s) {
+        double logSum = std::log(s);
+        for (int64_t j = 0; j < len; ++j)
+          out[at(j)] = (x[at(j)] - m) - logSum;
+      });
+}
+
+std::string LogSoftmaxOp::getGraphAttributes() {
   return "dim=" + std::to_string(getDim());
 }
 

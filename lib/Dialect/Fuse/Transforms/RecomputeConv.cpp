@@ -12,6 +12,9 @@
 // everything after it as elementwise ops: P is never stored. The cost rule
 // weighs one more convolution (its FLOPs at the tensor-core rate) against
 // the write and read of P (2 x its bytes at the memory bandwidth).
+// A log_softmax is left to the normalisation plan: recomputed, it would be
+// P' - lse, with lse rounded at the ulp of the max rather than PyTorch's
+// (x - max) - log(sum).
 //
 //===----------------------------------------------------------------------===//
 

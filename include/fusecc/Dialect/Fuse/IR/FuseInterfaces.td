@@ -72,6 +72,14 @@ def Fuse_NormalizationOpInterface : OpInterface<"NormalizationOpInterface"> {
       "::fusecc::fuse::StatsKind", "getStatisticsKind", (ins), [{}],
       [{ return ::fusecc::fuse::StatsKind::Moments; }]>,
     InterfaceMethod<
+      "With MaxSumExp statistics, the element's formula from the set's max "
+      "m and sum s of exp(x - m): Exp, exp(x - m) / s (softmax), or Log, "
+      "(x - m) - log(s) (log_softmax). The statistics, their partials and "
+      "every plan are the same for both; only the per-element step and the "
+      "set's finish (1 / s or log(s)) differ.",
+      "::fusecc::fuse::SoftmaxForm", "getSoftmaxForm", (ins), [{}],
+      [{ return ::fusecc::fuse::SoftmaxForm::Exp; }]>,
+    InterfaceMethod<
       "Evaluates the op in double precision: `operands` are the dense "
       "row-major contents of the op's operands (in order, absent optional "
       "operands omitted), `out` the result's, of the result's shape.",
@@ -174,7 +182,7 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
 def Fuse_CompositeOpInterface : OpInterface<"CompositeOpInterface"> {
   let description = [{
     An op defined as a composition of other fuse ops (batch_norm,
-    instance_norm, log_softmax). `fuse-decompose`, the first pass of the
+    instance_norm). `fuse-decompose`, the first pass of the
     pipeline, replaces it by the ops `decompose` builds, so no later pass,
     kernel or lowering knows it. The op still evaluates itself in double
     precision, written directly rather than through its decomposition (the

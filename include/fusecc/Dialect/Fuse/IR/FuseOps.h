@@ -25,6 +25,14 @@ namespace fusecc::fuse {
 ///    pooling).
 enum class StatsKind { Moments, MaxSumExp, Max, Min };
 
+/// How a normalisation with MaxSumExp statistics builds each element from
+/// its set's max m and sum s of exp(x - m)
+/// (NormalizationOpInterface::getSoftmaxForm):
+///  - Exp: exp(x - m) / s (softmax);
+///  - Log: (x - m) - log(s) (log_softmax, PyTorch's form: x - m is exact
+///    near the max, and a set whose max is infinite or NaN gives NaN).
+enum class SoftmaxForm { Exp, Log };
+
 /// A window op that is one statistic of each set of its reduced dims
 /// (WindowOpInterface::getSetReduction): the partial statistics of any
 /// partition of a set give it, so its sets can be planned like a

@@ -188,6 +188,30 @@ def Fuse_SoftmaxOp : Fuse_Op<"softmax", [Pure, SameOperandsAndResultType,
   let hasVerifier = 1;
 }
 
+def Fuse_LogSoftmaxOp : Fuse_Op<"log_softmax", [Pure,
+    SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface,
+                              ["getStatisticsKind", "getSoftmaxForm"]>]> {
+  let summary = "Log-softmax along one dim (PyTorch F.log_softmax)";
+  let description = [{
+    `(x - max) - log(sum(exp(x - max)))` along `dim` (0 <= dim < rank): the
+    statistics of a softmax, with the log form of its element
+    (`SoftmaxForm::Log`). As in PyTorch, a set whose max is +inf, -inf or
+    NaN gives NaN throughout (log_softmax of [-inf, -inf] is [nan, nan]),
+    and -inf elements of a set with a finite max stay -inf (log_softmax of
+    [0, -inf] is [0, -inf]).
+
+    Example:
+    ```mlir
+    %y = fuse.log_softmax %x {dim = 1 : i64} : tensor<3x5x7xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, I64Attr:$dim);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
     AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface>]> {
@@ -549,24 +573,6 @@ def Fuse_InstanceNormOp : Fuse_CompositeOp<"instance_norm",
     $input (`weight` `(` $weight^ `:` type($weight) `)`)?
            (`bias` `(` $bias^ `:` type($bias) `)`)? attr-dict `:` type($input)
   }];
-  let hasVerifier = 1;
-}
-
-def Fuse_LogSoftmaxOp : Fuse_CompositeOp<"log_softmax",
-    [SameOperandsAndResultType]> {
-  let summary = "Log-softmax along one dim (PyTorch F.log_softmax)";
-  let description = [{
-    `x - log(sum(exp(x)))` along `dim` (0 <= dim < rank), the log-sum-exp
-    computed stably (`fuse.logsumexp`, shifted by the maximum).
-
-    Example:
-    ```mlir
-    %y = fuse.log_softmax %x {dim = 1 : i64} : tensor<3x5x7xf32>
-    ```
-  }];
-  let arguments = (ins Fuse_Tensor:$input, I64Attr:$dim);
-  let results = (outs Fuse_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasVerifier = 1;
 }
 

@@ -49,6 +49,9 @@ struct StatsRoot {
   int64_t channelGroups = 1;
   /// The statistics kept per set and merged from partials.
   StatsKind kind = StatsKind::Moments;
+  /// MaxSumExp normalisations: the element's formula (softmax or
+  /// log_softmax).
+  SoftmaxForm form = SoftmaxForm::Exp;
   /// Not None: the kernel computes this statistic, one result per set.
   SetReduction reduction = SetReduction::None;
   /// Variance: subtracted from a set's size in the divisor.

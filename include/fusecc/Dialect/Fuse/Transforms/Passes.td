@@ -13,9 +13,9 @@ def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
   let summary = "Rewrite every composite op into the fuse ops it is made of";
   let description = [{
     The first pass of the pipeline. Replaces every op of
-    `CompositeOpInterface` (batch_norm, instance_norm, log_softmax) by the
+    `CompositeOpInterface` (batch_norm, instance_norm) by the
     ops its `decompose` builds: elementwise ops, group_norm, reductions
-    (mean, logsumexp, with keepdim) and reshapes. The new ops are then moved
+    (mean, with keepdim) and reshapes. The new ops are then moved
     up, in the order built, to just after the last of their operands'
     definitions (graph ops are pure), so that what a decomposition builds
     first from graph inputs alone (a per-channel
@@ -150,7 +150,9 @@ def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
     Applied where the convolution is cheap for its result's bytes: tf32
     kernels only (the f32 rounding of lse costs |lse| x 2^-24 relative,
     below tf32's error but not ieee's), when conv FLOPs / `tflops` is below
-    2 x P's bytes / `tbps` (the write and read it saves).
+    2 x P's bytes / `tbps` (the write and read it saves). A log_softmax
+    keeps the normalisation plan (recomputed it would be `P' - lse`, not
+    PyTorch's `(x - max) - log(sum)`).
   }];
   let options = [
     Option<"precision", "precision", "::fusecc::Precision",
