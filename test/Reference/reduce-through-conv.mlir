@@ -131,3 +131,41 @@ func.func @warp_box_3d(%x: tensor<1x2x9x8x10xf32>, %w: tensor<2x3x2x3x2xf32>, %b
   %1 = fuse.mean %0 {dims = array<i64: 2, 3, 4>, keepdim = true} : tensor<1x3x8x18x30xf32> -> tensor<1x3x1x1x1xf32>
   return %1 : tensor<1x3x1x1x1xf32>
 }
+
+// Rows of 8 (16-byte loads), batch 3, 3 channels, 3x3 taps, stride 2.
+func.func @vector_rows(%x: tensor<3x3x6x8xf32>, %w: tensor<3x5x3x3xf32>, %b: tensor<5xf32>) -> tensor<3x5x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<3x3x6x8xf32>, tensor<3x5x3x3xf32>, tensor<5xf32>) -> tensor<3x5x12x16xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<3x5x12x16xf32> -> tensor<3x5x1x1xf32>
+  return %1 : tensor<3x5x1x1xf32>
+}
+
+// Rows of 1040 (260 quads): wider than the block, the second column unit
+// of a thread lies in the row for 4 threads only; 5x5 taps, dilation 2,
+// stride 3 on W.
+func.func @wide_vector_rows(%x: tensor<1x1x3x1040xf32>, %w: tensor<1x2x5x5xf32>, %b: tensor<2xf32>) -> tensor<1x2xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 3>, padding = array<i64: 2, 4>, output_padding = array<i64: 0, 2>, dilation = array<i64: 1, 2>} : (tensor<1x1x3x1040xf32>, tensor<1x2x5x5xf32>, tensor<2xf32>) -> tensor<1x2x3x3120xf32>
+  %1 = fuse.sum %0 {dims = array<i64: 2, 3>} : tensor<1x2x3x3120xf32> -> tensor<1x2xf32>
+  return %1 : tensor<1x2xf32>
+}
+
+// Rows of 1037 (scalar, 5 column units per thread), two rows.
+func.func @wide_scalar_rows(%x: tensor<1x3x2x1037xf32>, %w: tensor<3x1x2x3xf32>) -> tensor<1x1x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 2>, padding = array<i64: 0, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x2x1037xf32>, tensor<3x1x2x3xf32>) -> tensor<1x1x3x2073xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x1x3x2073xf32> -> tensor<1x1x1x1xf32>
+  return %1 : tensor<1x1x1x1xf32>
+}
+
+// 3-D with rows of 8 (16-byte loads) and 3x3x3 regions of the plane.
+func.func @vector_3d(%x: tensor<3x3x5x4x8xf32>, %w: tensor<3x2x3x2x3xf32>, %b: tensor<2xf32>) -> tensor<3x2x1x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 1, 3>, padding = array<i64: 1, 1, 2>, output_padding = array<i64: 1, 0, 2>, dilation = array<i64: 1, 2, 1>} : (tensor<3x3x5x4x8xf32>, tensor<3x2x3x2x3xf32>, tensor<2xf32>) -> tensor<3x2x10x4x22xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3, 4>, keepdim = true} : tensor<3x2x10x4x22xf32> -> tensor<3x2x1x1x1xf32>
+  return %1 : tensor<3x2x1x1x1xf32>
+}
+
+// 9 taps along W with padding 8: 17 column regions, more than a thread
+// keeps; the box sums stay a window op per element.
+func.func @many_column_regions(%x: tensor<1x2x3x30xf32>, %w: tensor<2x3x3x9xf32>, %b: tensor<3xf32>) -> tensor<1x3x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 1, 8>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x2x3x30xf32>, tensor<2x3x3x9xf32>, tensor<3xf32>) -> tensor<1x3x3x22xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x3x3x22xf32> -> tensor<1x3x1x1xf32>
+  return %1 : tensor<1x3x1x1xf32>
+}

@@ -34,7 +34,8 @@ int64_t BoxSumsLayout::cells() const {
 
 int64_t BoxSumsLayout::taps() const {
   int64_t n = 1;
-  for (int64_t k : op.getKernelSize())
+  ConvTransposeTapSumsOp tapSums = op;
+  for (int64_t k : tapSums.getKernelSize())
     n *= k;
   return n;
 }

@@ -490,7 +490,8 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
       for (size_t i = 0; i < l->cuts.size(); ++i)
         grid += (i ? "x" : "") + std::to_string(l->regions(i));
       os << ": " << l->op->getName().stripDialect() << ", " << l->planes
-         << " planes of " << l->rows * l->rowLen << ", one block of "
+         << " plane" << (l->planes == 1 ? "" : "s") << " of "
+         << l->rows * l->rowLen << ", one block of "
          << l->threads << " threads per plane, "
          << (l->vector == 4 ? "16-byte" : "scalar") << " loads, " << grid
          << " regions, " << l->taps() << " taps";
