@@ -101,8 +101,8 @@ void BoxSumsEmitter::setUpThread() {
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, tid, c(32));
   warp = arith::DivUIOp::create(b, tid, c(32));
-  planeBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x),
-                  c(l.rows * l.rowLen));
+  planeBase =
+      mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), c(l.rows * l.rowLen));
   const size_t last = l.cuts.size() - 1;
   if (l.unitsPerThread == 1) {
     // Whole rows per step: threads past rowsPerStep rows take none.
@@ -119,10 +119,10 @@ void BoxSumsEmitter::setUpThread() {
       Value unit = add(tid, c(m * l.threads));
       unitColumn.push_back(mul(unit, c(l.vector)));
       bool partial = (m + 1) * l.threads > l.unitsPerRow;
-      unitValid.push_back(partial ? Value(arith::CmpIOp::create(
-                                        b, arith::CmpIPredicate::ult, unit,
-                                        c(l.unitsPerRow)))
-                                  : Value());
+      unitValid.push_back(
+          partial ? Value(arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                unit, c(l.unitsPerRow)))
+                  : Value());
     }
   }
   if (l.regions(last) > 1)
@@ -157,9 +157,9 @@ SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
       auto load = [&]() -> SmallVector<Value> {
         if (l.vector == 1)
           return {memref::LoadOp::create(b, in, ValueRange{at})};
-        Value v = vector::LoadOp::create(b, v4Ty, in, ValueRange{at},
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(16));
+        Value v =
+            vector::LoadOp::create(b, v4Ty, in, ValueRange{at},
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
         SmallVector<Value> r;
         for (int64_t i = 0; i < 4; ++i)
           r.push_back(vector::ExtractOp::create(b, v, i));
@@ -198,10 +198,10 @@ void BoxSumsEmitter::sumRowCell(int64_t cell, ArrayRef<int64_t> at) {
     cellRows *= ext.back();
   }
   // Inactive threads start past the cell's rows.
-  Value first = l.unitsPerThread == 1
-                    ? Value(arith::SelectOp::create(b, active, rowSlot,
-                                                    c(cellRows)))
-                    : rowSlot;
+  Value first =
+      l.unitsPerThread == 1
+          ? Value(arith::SelectOp::create(b, active, rowSlot, c(cellRows)))
+          : rowSlot;
   SmallVector<Value> acc(unitColumn.size() * l.vector, fzero());
   const int64_t step = l.rowsPerStep;
   // `unroll` row steps per iteration while all are in the cell, then one.
@@ -237,14 +237,13 @@ void BoxSumsEmitter::sumRowCell(int64_t cell, ArrayRef<int64_t> at) {
   for (int64_t w = 0; w < colRegions; ++w) {
     Value sum;
     for (auto [a, x] : llvm::enumerate(acc)) {
-      Value term =
-          colRegions == 1
-              ? x
-              : Value(arith::SelectOp::create(
-                    b,
-                    arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
-                                          accRegion[a], c(w)),
-                    x, fzero()));
+      Value term = colRegions == 1
+                       ? x
+                       : Value(arith::SelectOp::create(
+                             b,
+                             arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                                   accRegion[a], c(w)),
+                             x, fzero()));
       sum = sum ? addf(sum, term) : term;
     }
     sum = emitWarpAllReduce(b, sum, 32, addF);
@@ -302,8 +301,9 @@ void BoxSumsEmitter::composeTaps() {
   std::function<Value(size_t, Value, Value)> nest = [&](size_t i, Value flat,
                                                         Value acc) -> Value {
     if (i == nsp)
-      return addf(acc, memref::LoadOp::create(
-                           b, smem, ValueRange{add(flat, c(warps * l.cells()))}));
+      return addf(acc,
+                  memref::LoadOp::create(
+                      b, smem, ValueRange{add(flat, c(warps * l.cells()))}));
     auto inner = scf::ForOp::create(b, lo[i], hi[i], c(1), ValueRange{acc});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(inner.getBody());
@@ -356,8 +356,8 @@ fusecc::detail::buildBoxSumsKernel(gpu::GPUModuleOp gpuModule,
                                 flat(kernel.getResult().getType())};
   gpu::GPUFuncOp func = createStandaloneFunc(
       b, gpuModule, kernel.getKernelName(), argTypes, l.threads);
-  auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
-                                       gpu::AddressSpace::Workgroup);
+  auto wg =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  MemRefLayoutAttrInterface{}, wg);
   Value raw = gpu::DynamicSharedMemoryOp::create(b, bytesTy);

@@ -42,8 +42,8 @@ int64_t BoxSumsLayout::taps() const {
 
 std::optional<BoxSumsLayout> BoxSumsLayout::get(KernelOp kernel) {
   Block &body = kernel.getBody().front();
-  if (body.getNumArguments() != 1 || !llvm::hasSingleElement(
-                                         body.without_terminator()))
+  if (body.getNumArguments() != 1 ||
+      !llvm::hasSingleElement(body.without_terminator()))
     return std::nullopt;
   auto op = dyn_cast<ConvTransposeTapSumsOp>(body.front());
   if (!op || op.getInput() != body.getArgument(0) ||
@@ -73,8 +73,8 @@ std::optional<BoxSumsLayout> BoxSumsLayout::get(KernelOp kernel) {
   // Rows of a multiple of 4 keep every row 16-byte aligned (the buffer is).
   l.vector = l.rowLen % 4 == 0 ? 4 : 1;
   l.unitsPerRow = l.rowLen / l.vector;
-  l.threads = std::clamp<int64_t>(
-      llvm::alignTo(l.rows * l.unitsPerRow, 32), 32, kMaxThreads);
+  l.threads = std::clamp<int64_t>(llvm::alignTo(l.rows * l.unitsPerRow, 32), 32,
+                                  kMaxThreads);
   l.unitsPerThread = llvm::divideCeil(l.unitsPerRow, l.threads);
   l.rowsPerStep = std::max<int64_t>(1, l.threads / l.unitsPerRow);
   const int64_t inFlight =
@@ -82,8 +82,7 @@ std::optional<BoxSumsLayout> BoxSumsLayout::get(KernelOp kernel) {
   l.unroll = std::max<int64_t>(1, inFlight / l.unitsPerThread);
   if (l.unitsPerThread * l.vector > kMaxAccumulators ||
       l.regions(nsp - 1) > kMaxColumnRegions || l.leadCells() > kMaxLeadCells ||
-      l.cells() > kMaxCells ||
-      l.planes > std::numeric_limits<int32_t>::max())
+      l.cells() > kMaxCells || l.planes > std::numeric_limits<int32_t>::max())
     return std::nullopt;
   return l;
 }

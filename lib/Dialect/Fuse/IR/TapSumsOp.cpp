@@ -7,7 +7,9 @@
 // run over the box only (no masks). A warp shares a box: its lanes walk
 // the flattened box in steps of the lane count, consecutive lanes on
 // consecutive positions of the innermost dim (coalesced), carrying the
-// box coordinates instead of dividing per element.
+// box coordinates instead of dividing per element. (A kernel of this op
+// alone on its input builds a plane's box sums in one pass instead:
+// BoxSums.h; `buildTapInterval` is the interval both use.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,14 +148,15 @@ void ConvTransposeTapSumsOp::evaluateReference(
   });
 }
 
-std::pair<int64_t, int64_t>
-ConvTransposeTapSumsOp::getTapInterval(unsigned dim, int64_t j) {
+std::pair<int64_t, int64_t> ConvTransposeTapSumsOp::getTapInterval(unsigned dim,
+                                                                   int64_t j) {
   return TapGeometry::of(*this).interval(dim, j);
 }
 
-std::pair<Value, Value>
-ConvTransposeTapSumsOp::buildTapInterval(OpBuilder &b, Location loc,
-                                         unsigned dim, Value j) {
+std::pair<Value, Value> ConvTransposeTapSumsOp::buildTapInterval(OpBuilder &b,
+                                                                 Location loc,
+                                                                 unsigned dim,
+                                                                 Value j) {
   Emit e{b, loc, elementTypeOf(getInput())};
   TapGeometry g = TapGeometry::of(*this);
   const size_t i = dim;

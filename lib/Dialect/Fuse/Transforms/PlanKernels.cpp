@@ -491,10 +491,9 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
         grid += (i ? "x" : "") + std::to_string(l->regions(i));
       os << ": " << l->op->getName().stripDialect() << ", " << l->planes
          << " plane" << (l->planes == 1 ? "" : "s") << " of "
-         << l->rows * l->rowLen << ", one block of "
-         << l->threads << " threads per plane, "
-         << (l->vector == 4 ? "16-byte" : "scalar") << " loads, " << grid
-         << " regions, " << l->taps() << " taps";
+         << l->rows * l->rowLen << ", one block of " << l->threads
+         << " threads per plane, " << (l->vector == 4 ? "16-byte" : "scalar")
+         << " loads, " << grid << " regions, " << l->taps() << " taps";
     }
     os << ")\n    reads";
     for (Value in : k.getInputs()) {
