@@ -61,7 +61,7 @@
 // the chain needs no convolution: box sums of the input and a convolution
 // of output size 1, then the mean over the batch.
 // RTC-LABEL: plan @mean_conv_batch_spatial: 3 kernels
-// RTC: (elementwise)
+// RTC: (box sums: conv_transpose_tap_sums
 // RTC-NEXT: reads arg0
 // RTC-NEXT: writes b0 (3x4x3x3xf32)
 // RTC: (convolution, prologue: conv_transpose_tap_sums kept

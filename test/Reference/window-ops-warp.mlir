@@ -24,17 +24,17 @@
 
 // With fuse-reduce-through-conv (the default), a mean over all spatial
 // dims of a convolution's result needs no convolution: box sums of the
-// input (an elementwise kernel), then a convolution of output size 1; the
+// input (a box-sums kernel), then a convolution of output size 1; the
 // second mean of kb2_44's chain folds away.
 // RTC-LABEL: plan @mean_hw_twice: 2 kernels
-// RTC: step 0 mean_hw_twice_k1 (elementwise)
+// RTC: step 0 mean_hw_twice_k1 (box sums: conv_transpose_tap_sums, 6 planes of 156, one block of 160 threads per plane
 // RTC-NEXT: reads arg0
 // RTC-NEXT: writes b0 (2x3x3x3xf32)
 // RTC: step 1 mean_hw_twice_k0 (convolution, prologue: conv_transpose_tap_sums kept
 // RTC-NEXT: reads b0 arg1 arg2
 // RTC-NEXT: writes result (2x5x1x1xf32)
 // RTC-LABEL: plan @global_avg_pool_scale: 2 kernels
-// RTC: (elementwise)
+// RTC: (box sums: conv_transpose_tap_sums
 // RTC: (convolution, prologue: conv_transpose_tap_sums kept
 // Without it (PLAN):
 // a mean over the spatial dims of a convolution's result takes its partial

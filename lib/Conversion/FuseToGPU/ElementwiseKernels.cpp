@@ -226,6 +226,8 @@ fusecc::buildStandaloneKernel(gpu::GPUModuleOp gpuModule, KernelOp kernel) {
   case KernelKind::Normalization:
   case KernelKind::Reduction:
     return buildNormalizationKernel(gpuModule, kernel);
+  case KernelKind::BoxSums:
+    return buildBoxSumsKernel(gpuModule, kernel);
   case KernelKind::Convolution:
     break;
   }

@@ -1,8 +1,9 @@
 //===- StandaloneKernels.h - kernels without a convolution ------*- C++ -*-===//
 //
 // Emission of the planned kernels that hold no convolution: elementwise
-// kernels (ElementwiseKernels.cpp) and normalisation kernels whose reduction
-// sets span blocks (NormalizationKernels.cpp), over a small shared context:
+// kernels (ElementwiseKernels.cpp), normalisation kernels whose reduction
+// sets span blocks (NormalizationKernels.cpp) and box sums in one pass per
+// plane (BoxSumsKernel.cpp), over a small shared context:
 // the gpu.func being built, the memref of every kernel input, and the
 // evaluation of the kernel's elementwise DAG at one output element.
 //
@@ -32,8 +33,8 @@ struct StandaloneLaunch {
   llvm::SmallVector<Param> params;
 };
 
-/// Builds the launches of `kernel` (an elementwise or a normalisation
-/// kernel), in order, at the end of `gpuModule`.
+/// Builds the launches of `kernel` (an elementwise, normalisation,
+/// reduction or box-sums kernel), in order, at the end of `gpuModule`.
 mlir::FailureOr<llvm::SmallVector<StandaloneLaunch>>
 buildStandaloneKernel(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel);
 
@@ -84,6 +85,8 @@ mlir::MemRefType memrefOf(mlir::Type tensorType);
 
 mlir::FailureOr<llvm::SmallVector<StandaloneLaunch>>
 buildElementwiseKernel(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel);
+mlir::FailureOr<llvm::SmallVector<StandaloneLaunch>>
+buildBoxSumsKernel(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel);
 mlir::FailureOr<llvm::SmallVector<StandaloneLaunch>>
 buildNormalizationKernel(mlir::gpu::GPUModuleOp gpuModule,
                          fuse::KernelOp kernel);

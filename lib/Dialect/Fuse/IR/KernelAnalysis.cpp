@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/IR/BoxSums.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -254,6 +255,8 @@ KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
       return KernelKind::Normalization;
   if (StatsRoot::of(kernel).reduces())
     return KernelKind::Reduction;
+  if (BoxSumsLayout::get(kernel))
+    return KernelKind::BoxSums;
   return KernelKind::Elementwise;
 }
 

@@ -7,7 +7,9 @@
 // run over the box only (no masks). A warp shares a box: its lanes walk
 // the flattened box in steps of the lane count, consecutive lanes on
 // consecutive positions of the innermost dim (coalesced), carrying the
-// box coordinates instead of dividing per element.
+// box coordinates instead of dividing per element. (A kernel of this op
+// alone on its input builds a plane's box sums in one pass instead:
+// BoxSums.h; `buildTapInterval` is the interval both use.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +148,31 @@ void ConvTransposeTapSumsOp::evaluateReference(
   });
 }
 
+std::pair<int64_t, int64_t> ConvTransposeTapSumsOp::getTapInterval(unsigned dim,
+                                                                   int64_t j) {
+  return TapGeometry::of(*this).interval(dim, j);
+}
+
+std::pair<Value, Value> ConvTransposeTapSumsOp::buildTapInterval(OpBuilder &b,
+                                                                 Location loc,
+                                                                 unsigned dim,
+                                                                 Value j) {
+  Emit e{b, loc, elementTypeOf(getInput())};
+  TapGeometry g = TapGeometry::of(*this);
+  const size_t i = dim;
+  Value t = e.subi(e.idx(g.k[i] - 1), j);
+  Value td = g.d[i] == 1 ? t : e.muli(t, e.idx(g.d[i]));
+  auto floorDiv = [&](Value v) -> Value {
+    return g.s[i] == 1 ? v
+                       : arith::FloorDivSIOp::create(b, loc, v, e.idx(g.s[i]));
+  };
+  Value l = e.maxi(e.idx(0), floorDiv(e.subi(e.idx(g.p[i] + g.s[i] - 1), td)));
+  Value h = e.mini(
+      e.idx(g.in[i]),
+      e.addi(floorDiv(e.subi(e.idx(g.out[i] - 1 + g.p[i]), td)), e.idx(1)));
+  return {l, h};
+}
+
 Value ConvTransposeTapSumsOp::buildAt(OpBuilder &b, Location loc,
                                       ValueRange coords, OperandAt operandAt,
                                       const WindowLanes *lanes) {
@@ -155,18 +182,7 @@ Value ConvTransposeTapSumsOp::buildAt(OpBuilder &b, Location loc,
   // The box of the result element at `coords`: per dim [lo, lo + ext).
   SmallVector<Value> lo, ext;
   for (size_t i = 0; i < nsp; ++i) {
-    Value t = e.subi(e.idx(g.k[i] - 1), coords[i + 2]);
-    Value td = g.d[i] == 1 ? t : e.muli(t, e.idx(g.d[i]));
-    auto floorDiv = [&](Value v) -> Value {
-      return g.s[i] == 1
-                 ? v
-                 : arith::FloorDivSIOp::create(b, loc, v, e.idx(g.s[i]));
-    };
-    Value l =
-        e.maxi(e.idx(0), floorDiv(e.subi(e.idx(g.p[i] + g.s[i] - 1), td)));
-    Value h = e.mini(
-        e.idx(g.in[i]),
-        e.addi(floorDiv(e.subi(e.idx(g.out[i] - 1 + g.p[i]), td)), e.idx(1)));
+    auto [l, h] = buildTapInterval(b, loc, i, coords[i + 2]);
     lo.push_back(l);
     ext.push_back(e.maxi(e.idx(0), e.subi(h, l)));
   }

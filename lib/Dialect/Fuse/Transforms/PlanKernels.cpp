@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Codegen/GPUPlan.h"
+#include "fusecc/Dialect/Fuse/IR/BoxSums.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 
@@ -388,6 +389,8 @@ static StringRef kindName(KernelOp k) {
     return "normalization";
   case KernelKind::Reduction:
     return "reduction";
+  case KernelKind::BoxSums:
+    return "box sums";
   case KernelKind::Elementwise:
     return "elementwise";
   }
@@ -480,6 +483,17 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
           break;
         }
       }
+    }
+    if (std::optional<BoxSumsLayout> l = BoxSumsLayout::get(k)) {
+      // The plane's region grid (per dim, regions between the taps' ends).
+      std::string grid;
+      for (size_t i = 0; i < l->cuts.size(); ++i)
+        grid += (i ? "x" : "") + std::to_string(l->regions(i));
+      os << ": " << l->op->getName().stripDialect() << ", " << l->planes
+         << " plane" << (l->planes == 1 ? "" : "s") << " of "
+         << l->rows * l->rowLen << ", one block of " << l->threads
+         << " threads per plane, " << (l->vector == 4 ? "16-byte" : "scalar")
+         << " loads, " << grid << " regions, " << l->taps() << " taps";
     }
     os << ")\n    reads";
     for (Value in : k.getInputs()) {

@@ -470,6 +470,16 @@ def Fuse_ConvTransposeTapSumsOp : Fuse_Op<"conv_transpose_tap_sums", [Pure,
     $input attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The input interval [lo, hi) of result tap index `j` along spatial
+    /// dim `dim` (tap `kernel_size - 1 - j`); hi == lo when it is empty.
+    std::pair<int64_t, int64_t> getTapInterval(unsigned dim, int64_t j);
+    /// The same bounds at run time for the index value `j`; hi may be
+    /// below lo where the interval is empty.
+    std::pair<::mlir::Value, ::mlir::Value>
+    buildTapInterval(::mlir::OpBuilder &b, ::mlir::Location loc,
+                     unsigned dim, ::mlir::Value j);
+  }];
 }
 
 def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,

@@ -34,9 +34,16 @@ TileReduction tileReductionOf(NormalizationOpInterface op);
 /// (plus epilogue), a normalisation whose reduction sets span blocks (plus
 /// elementwise ops after it), a set reduction over whole dims (sum, mean,
 /// amax, amin, logsumexp, global pooling: its sets planned like a
-/// normalisation's, one result per set), or elementwise and window ops
-/// evaluated per element.
-enum class KernelKind { Convolution, Normalization, Reduction, Elementwise };
+/// normalisation's, one result per set), the per-tap box sums of a
+/// transposed convolution's input in one pass per plane (`BoxSumsLayout`),
+/// or elementwise and window ops evaluated per element.
+enum class KernelKind {
+  Convolution,
+  Normalization,
+  Reduction,
+  BoxSums,
+  Elementwise
+};
 KernelKind kernelKindOf(KernelOp kernel);
 
 /// The op whose per-set statistics a normalisation or reduction kernel
