@@ -59,8 +59,9 @@ run() { # name, corpus dir, extra flags...
     grep -E "ERROR|SUMMARY|graph_fuzzer:|compile_fuzzer:|runtime error|Test unit written" "$log" | head -20
   fi
 }
-run compile-fuzzer "$work/corpus-compile" "$seeds" -dict=fuzz/fusecc.dict \
-  -max_len=65536
+# Past findings (fuzz/regressions/compile-fuzzer) run first, every time.
+run compile-fuzzer "$work/corpus-compile" fuzz/regressions/compile-fuzzer \
+  "$seeds" -dict=fuzz/fusecc.dict -max_len=65536
 # Inputs of up to 128 bytes from the start: the generator reads its choices
 # from them (short ones give mostly the smallest graphs). Past findings
 # (fuzz/regressions/graph-fuzzer) run first, every time.

@@ -255,6 +255,9 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     os << " offset " << offsets.back() << "\n";
   }
   for (auto func : module.getOps<func::FuncOp>()) {
+    // Declarations are not entries (describeGraphs skips them too).
+    if (func.isExternal())
+      continue;
     auto it = graphs.find(func.getSymName());
     if (it == graphs.end())
       return func.emitOpError("has no graph description");
