@@ -6,6 +6,7 @@
 #
 # ===--------------------------------------------------------------------=== #
 
+import argparse
 import contextlib
 import importlib.util
 import io
@@ -132,6 +133,30 @@ class GpuCheck(unittest.TestCase):
                 self.skipTest("a CUDA device is visible")
 
 
+def no_time_args():
+    """The parsed command line that check_entry reads, for a check without
+    timing. Every flag check_entry reads is set explicitly, in a Namespace
+    rather than a Mock: a Mock answers any attribute with a truthy Mock,
+    which once turned on `launch_only` (every row LAUNCHED, nothing
+    checked); here a flag check_entry starts reading raises AttributeError
+    until it is added."""
+    return argparse.Namespace(no_time=True, launch_only=False,
+                              time_only=False, no_compile=True, reps=50,
+                              warmup=10)
+
+
+def check_first_entry_on_cpu(bundle):
+    """gpu_check.check_entry on `bundle`'s first entry on the CPU, with
+    no_time_args() and the CUDA stream and synchronize patched out;
+    returns its row."""
+    stream = mock.Mock(cuda_stream=0)
+    with mock.patch.object(torch.cuda, "current_stream",
+                           return_value=stream), \
+            mock.patch.object(torch.cuda, "synchronize"):
+        return gpu_check.check_entry(bundle, bundle.entries[0],
+                                     no_time_args(), torch.device("cpu"))
+
+
 class StubModule:
     """Stands in for the loaded module: its entry "kernel" writes what
     `compute(inputs)` returns into the outputs."""
@@ -155,13 +180,7 @@ class CheckEntryOnCpu(unittest.TestCase):
         path = os.path.join(samples.DATA, "sample_v3.fcb")
         bundle = gpu_check.Bundle("unused.so", path)
         bundle.module = StubModule(compute)
-        args = mock.Mock(no_time=True, launch_only=False, time_only=False)
-        stream = mock.Mock(cuda_stream=0)
-        with mock.patch.object(torch.cuda, "current_stream",
-                               return_value=stream), \
-                mock.patch.object(torch.cuda, "synchronize"):
-            return gpu_check.check_entry(bundle, bundle.entries[0], args,
-                                         torch.device("cpu")), bundle
+        return check_first_entry_on_cpu(bundle), bundle
 
     def graph_on(self, bundle, rounded):
         graph = bundle.graph(bundle.entries[0])
@@ -254,13 +273,7 @@ class CheckMultiOutputEntryOnCpu(unittest.TestCase):
         graph = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
         bundle.module = MultiStubModule(lambda inputs: compute(
             [v.float() for v in graph(*[t.double() for t in inputs])]))
-        args = mock.Mock(no_time=True, launch_only=False, time_only=False)
-        stream = mock.Mock(cuda_stream=0)
-        with mock.patch.object(torch.cuda, "current_stream",
-                               return_value=stream), \
-                mock.patch.object(torch.cuda, "synchronize"):
-            return gpu_check.check_entry(bundle, bundle.entries[0], args,
-                                         torch.device("cpu"))
+        return check_first_entry_on_cpu(bundle)
 
     def test_every_output_checked(self):
         row = self.run_check(lambda values: values)
