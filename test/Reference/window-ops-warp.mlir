@@ -13,6 +13,7 @@
 // KernelBench 2/44 chain (mean over H, W twice).
 
 // CHECK: @mean_hw_twice: PASS
+// CHECK: @mean_many_records: PASS
 // CHECK: @sum_chw_nokeep: PASS
 // CHECK: @amax_amin_lse: PASS
 // CHECK: @pool_inside_sum: PASS
@@ -44,8 +45,12 @@
 // not one evaluation per element.
 // PLAN-LABEL: plan @mean_hw_twice: 2 kernels
 // PLAN: keeps its result (2x5x24x26xf32) on chip, partial statistics of 5 groups per sample to b0
-// PLAN: step 1 mean_hw_twice_k1 (reduction: mean, 10 sets of 624, partial statistics from mean_hw_twice_k0's epilogue (24 per set), 1 block per set: combine + reduce)
+// PLAN: step 1 mean_hw_twice_k1 (reduction: mean, 10 sets of 624, partial statistics from mean_hw_twice_k0's epilogue (24 per set), one warp per set: combine + reduce)
 // PLAN-NEXT: reads (on chip)
+// Sets with more records than a warp merges alone (140 row blocks) take a
+// block per set.
+// PLAN-LABEL: plan @mean_many_records: 2 kernels
+// PLAN: (reduction: mean, 10 sets of 1120, partial statistics from mean_many_records_k0's epilogue (140 per set), 1 block per set: combine + reduce)
 // PLAN-LABEL: plan @sum_chw_nokeep: 2 kernels
 // PLAN: step 1 sum_chw_nokeep_k1 (reduction: sum, 3 sets of 1155, partial statistics from sum_chw_nokeep_k0's epilogue
 // amax, amin and logsumexp over whole dims are reductions too; the first
@@ -53,7 +58,7 @@
 // consumer), the others a warp per set.
 // PLAN-LABEL: plan @amax_amin_lse: 5 kernels
 // PLAN: writes b1 (1x4x27x32xf32), partial statistics (max) of 4 groups per sample to b0
-// PLAN: (reduction: amax, 4 sets of 864, partial statistics from amax_amin_lse_k0's epilogue (27 per set), 1 block per set: combine + reduce)
+// PLAN: (reduction: amax, 4 sets of 864, partial statistics from amax_amin_lse_k0's epilogue (27 per set), one warp per set: combine + reduce)
 // PLAN: (reduction: logsumexp, 4 sets of 864, one warp per set)
 // PLAN: (reduction: amin, 4 sets of 864, one warp per set)
 // PLAN-LABEL: plan @mean_broadcast_back: 3 kernels
@@ -77,6 +82,12 @@ func.func @mean_hw_twice(%x: tensor<2x3x12x13xf32>, %w: tensor<3x5x3x3xf32>, %b:
   %2 = fuse.mean %1 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x5x24x26xf32> -> tensor<2x5x1x1xf32>
   %3 = fuse.mean %2 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x5x1x1xf32> -> tensor<2x5x1x1xf32>
   return %3 : tensor<2x5x1x1xf32>
+}
+
+func.func @mean_many_records(%x: tensor<2x3x70x4xf32>, %w: tensor<3x5x3x3xf32>) -> tensor<2x5x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x70x4xf32>, tensor<3x5x3x3xf32>) -> tensor<2x5x140x8xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x5x140x8xf32> -> tensor<2x5x1x1xf32>
+  return %1 : tensor<2x5x1x1xf32>
 }
 
 func.func @sum_chw_nokeep(%x: tensor<3x2x5x7xf32>, %w: tensor<2x7x3x3xf32>) -> tensor<3xf32> {

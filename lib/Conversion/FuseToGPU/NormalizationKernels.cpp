@@ -60,12 +60,14 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                               "shape; expected the result in the "
                               "normalisation's shape or a view of it");
   int64_t sets = l.outer * l.inner;
-  int64_t grid =
-      l.mode == NormLayout::Mode::Split || l.mode == NormLayout::Mode::Epilogue
-          ? sets * l.parts
-      : l.mode == NormLayout::Mode::Warp
-          ? llvm::divideCeil(sets, kNormWarps)
-          : llvm::divideCeil(sets, kStandaloneThreads);
+  // Column: a thread per set; Warp (and `warpPerSet`): a warp per set;
+  // Split and Epilogue: `parts` blocks per set.
+  int64_t grid = llvm::divideCeil(sets, kStandaloneThreads);
+  if (l.mode == NormLayout::Mode::Warp || l.warpPerSet())
+    grid = llvm::divideCeil(sets, kNormWarps);
+  else if (l.mode == NormLayout::Mode::Split ||
+           l.mode == NormLayout::Mode::Epilogue)
+    grid = sets * l.parts;
   if (grid > std::numeric_limits<int32_t>::max())
     return kernel.emitOpError("needs ")
            << grid << " blocks; at most 2^31 - 1 fit a grid";
@@ -310,7 +312,16 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     NormEmitter em(cx, l);
     setUp(em, cx, false);
     ids();
-    Value o = arith::DivUIOp::create(b, bid, em.c(l.parts));
+    // A warp per set (`warpPerSet`): set o is warp o % kNormWarps of
+    // block o / kNormWarps, its lanes take the records in turn; else the
+    // block's threads do.
+    const bool warpSet = l.warpPerSet();
+    Value lane = arith::RemUIOp::create(b, tid, cx.c(32));
+    Value o = warpSet ? em.add(em.mul(bid, em.c(kNormWarps)),
+                               arith::DivUIOp::create(b, tid, cx.c(32)))
+                      : arith::DivUIOp::create(b, bid, em.c(l.parts));
+    if (warpSet)
+      ifLess(o, sets);
     Value p = arith::RemUIOp::create(b, bid, em.c(l.parts));
     Value start = em.mul(p, em.c(l.chunk));
     Value end =
@@ -331,7 +342,8 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     Value count = em.mul(perSpatial, em.c(ps.spatialBlocks));
     const int64_t recordsPerSpatial = ps.tilesPerGroup * ps.partsPerBlock;
     Value base = em.mul(o, em.c(ps.spatialBlocks * recordsPerSpatial));
-    auto loop = scf::ForOp::create(b, tid, count, em.c(kStandaloneThreads),
+    auto loop = scf::ForOp::create(b, warpSet ? lane : tid, count,
+                                   em.c(warpSet ? 32 : kStandaloneThreads),
                                    em.emptyRecord().fields);
     {
       OpBuilder::InsertionGuard g(b);
@@ -353,6 +365,12 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     NormRecord merged;
     merged.fields.append(loop.getResults().begin(), loop.getResults().end());
     NormRecord r = em.warpMergeRecords(merged);
+    if (warpSet) {
+      em.storeReduction(o, em.recordStats(r),
+                        arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                              lane, cx.c(0)));
+      break;
+    }
     {
       OpBuilder::InsertionGuard g(b);
       Value lane = arith::RemUIOp::create(b, tid, cx.c(32));

@@ -71,7 +71,7 @@ func.func @softmax_all_nonbatch(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x3x3xf32>
 // NOEPI: return
 // PLAN-LABEL: plan @lse_spatial: 2 kernels
 // PLAN: keeps its result (2x8x5x7xf32) on chip, partial statistics (max, sum of exp) of 8 groups per sample to b0
-// PLAN: (reduction: logsumexp, 16 sets of 35, partial statistics from lse_spatial_k0's epilogue ({{[0-9]+}} per set), 1 block per set: combine + reduce)
+// PLAN: (reduction: logsumexp, 16 sets of 35, partial statistics from lse_spatial_k0's epilogue ({{[0-9]+}} per set), one warp per set: combine + reduce)
 // PLAN-NEXT: reads (on chip)
 func.func @lse_spatial(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x1x1xf32> {
   %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x4xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x7xf32>

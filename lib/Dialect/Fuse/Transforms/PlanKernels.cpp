@@ -180,6 +180,19 @@ StringRef fusecc::fuse::describeStatsKind(StatsKind k) {
   llvm_unreachable("statistics kind");
 }
 
+int64_t NormLayout::epilogueRecordsPerSet() const {
+  if (!producerStats)
+    return 0;
+  return saturatingMul(
+      saturatingMul(producerStats->spatialBlocks, producerStats->tilesPerGroup),
+      producerStats->partsPerBlock);
+}
+
+bool NormLayout::warpPerSet() const {
+  return mode == Mode::Epilogue && root.reduces() &&
+         epilogueRecordsPerSet() <= kWarpSetRecords;
+}
+
 int64_t NormLayout::partialsElems() const {
   if (mode == Mode::Epilogue)
     return producerStats->elements();
@@ -478,8 +491,12 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
              << "'s epilogue ("
              << l->producerStats->spatialBlocks *
                     l->producerStats->tilesPerGroup
-             << " per set), " << l->parts << " block"
-             << (l->parts == 1 ? "" : "s") << " per set: " << finish;
+             << " per set), ";
+          if (l->warpPerSet())
+            os << "one warp per set: " << finish;
+          else
+            os << l->parts << " block" << (l->parts == 1 ? "" : "s")
+               << " per set: " << finish;
           break;
         }
       }

@@ -153,6 +153,15 @@ struct NormLayout {
   std::optional<EpilogueStatsLayout> producerStats;
 
   int64_t partialsElems() const;
+  /// Records of one set that the producer's epilogue writes, at most.
+  int64_t epilogueRecordsPerSet() const;
+  /// Most records per set that one warp merges alone.
+  static constexpr int64_t kWarpSetRecords = 128;
+  /// Epilogue mode, a reduction (one result per set) of sets with at most
+  /// `kWarpSetRecords` records: one warp per set merges them, a block
+  /// takes several sets (a block per set would leave most of its threads
+  /// idle and wait on a barrier per set).
+  bool warpPerSet() const;
   /// The layout under the limits recorded by fuse-plan-kernels (defaults
   /// where none are).
   static llvm::FailureOr<NormLayout> get(KernelOp kernel);
