@@ -305,7 +305,8 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
   case NormLayout::Mode::Epilogue: {
     // The producing convolution's epilogue wrote the records; every block
     // of a set merges them (its threads in parallel, then shuffles and the
-    // warps' results through shared memory) and normalises its chunk.
+    // warps' results through shared memory) and normalises its chunk, or,
+    // for a reduction of few records per set, one warp per set merges them.
     const EpilogueStatsLayout &ps = *l.producerStats;
     const int64_t fields = ps.recordSize();
     StandaloneContext cx = makeContext(kernel.getKernelName(), true, false);
@@ -373,7 +374,6 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     }
     {
       OpBuilder::InsertionGuard g(b);
-      Value lane = arith::RemUIOp::create(b, tid, cx.c(32));
       Value warp = arith::DivUIOp::create(b, tid, cx.c(32));
       ifLess(lane, 1);
       Value slot = em.mul(warp, cx.c(fields));
