@@ -77,7 +77,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
           4);
       p.xsRowStride = saturatingMul(groups, p.xsPlaneStride);
       p.xsStride = 0;
-      p.wsPlaneStride = 4 * cfg.getTileC();
+      p.wsChannels = wgmmaImageChannels(g, cfg);
+      p.wsPlaneStride = 4 * p.wsChannels;
       p.wsTapStride = saturatingMul(groups, p.wsPlaneStride);
       p.wsCiStride = 0;
       p.xsOffset = 0;
@@ -91,9 +92,11 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       const int64_t xsArea = std::min<int64_t>(
           llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride), 32),
           kSaturated);
+      p.wsPadOffset =
+          saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride);
+      p.wsPadElems = 4 * (cfg.getTileC() - p.wsChannels);
       const int64_t wsArea = std::min<int64_t>(
-          llvm::alignTo(
-              saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride), 32),
+          llvm::alignTo(saturatingAdd(p.wsPadOffset, p.wsPadElems), 32),
           kSaturated);
       p.xsLoOffset = parts > 1 ? xsArea : 0;
       p.wsOffset = saturatingMul(parts, xsArea);
@@ -204,6 +207,10 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   return plain;
 }
 
+int64_t fuse::wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg) {
+  return std::min<int64_t>(cfg.getTileC(), llvm::alignTo(g.coutPerGroup(), 8));
+}
+
 std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
                                                   TileConfigAttr cfg) {
   if (!cfg.usesWgmma())
@@ -214,8 +221,9 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   p.kd = g.k[0];
   p.kh = g.k[1];
   p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  p.imageChannels = wgmmaImageChannels(g, cfg);
   p.imageElems =
-      saturatingMul(saturatingMul(g.k[2], cfg.getCiChunk()), cfg.getTileC());
+      saturatingMul(saturatingMul(g.k[2], cfg.getCiChunk()), p.imageChannels);
   p.parts = cfg.usesSplitTF32() ? 2 : 1;
   p.totalElems = saturatingMul(
       saturatingMul(saturatingMul(saturatingMul(p.numCTiles, p.kd), p.kh),

@@ -50,9 +50,14 @@ struct SharedMemoryPlan {
   /// wgmma layouts (K-major, no swizzle: 16-byte groups of 4 input
   /// channels). Input: per staged row, `ciChunk / 4` planes `xsPlaneStride`
   /// apart (rows `xsRowStride` apart), column c of a plane at 4 c. Weights:
-  /// per staged tap, `ciChunk / 4` planes of `tileC` channels (channel co at
-  /// 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
+  /// per staged tap, `ciChunk / 4` planes of `wsChannels` channels (channel
+  /// co at 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
   int64_t xsPlaneStride = 0, wsPlaneStride = 0, wsTapStride = 0;
+  /// Output channels per weight plane (`wgmmaImageChannels`) and, after the
+  /// last plane of each weight area, `wsPadElems` zeroed words at
+  /// `wsPadOffset` from the area's start: a warpgroup's `m64` descriptor
+  /// reads 64 rows, past `wsChannels` into the next plane or the pad.
+  int64_t wsChannels = 0, wsPadOffset = 0, wsPadElems = 0;
   /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
   /// cores read round q), else 1; buffer i starts at i x stageElems.
   int64_t numStages = 1;
@@ -102,17 +107,23 @@ struct LaunchPlan {
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };
 
+/// Output channels of a wgmma kernel's weight planes: `tileC`, or all of
+/// them rounded up to 8 where they are fewer (no padding channels staged).
+int64_t wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg);
+
 /// Weights re-laid out once per call for a wgmma kernel: a small kernel
 /// writes, for every (output channel tile, d tap, h tap, input channel
 /// chunk), the exact shared-memory image a main-loop round stages (kw taps x
-/// ciChunk / 4 planes x tileC channels x 4 input channels, TF32-rounded,
+/// ciChunk / 4 planes x `wgmmaImageChannels` channels x 4 input channels,
+/// TF32-rounded,
 /// zeros past the tensor), so the main kernel copies each round's weights
 /// as contiguous 16-byte asynchronous copies.
 /// Split-operand kernels (tf32x3) store two images per round, the TF32 hi
 /// parts of the weights and then their lo parts.
 struct WeightPackPlan {
   int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
-  int64_t imageElems = 0; ///< One round image: kw x ciChunk x tileC.
+  int64_t imageChannels = 0; ///< `wgmmaImageChannels`.
+  int64_t imageElems = 0;    ///< One round image: kw x ciChunk x channels.
   int64_t parts = 1;      ///< Images per round: 1, or 2 (hi, lo) split.
   int64_t totalElems = 0;
   /// The plan of a wgmma kernel; std::nullopt for the other paths.

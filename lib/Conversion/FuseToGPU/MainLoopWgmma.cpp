@@ -157,6 +157,11 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
     Value cl = b.add(b.add(b.mul(cx.wgChannelGroup, 64), b.mul(warp, 16)),
                      b.add(grp, half * 8));
     Value bias = emitConvBias(cx, cl);
+    // Rows past the weight planes' channels read other planes: stored as
+    // zero, the value of a padding channel.
+    Value real = cx.smemPlan.wsChannels < cfg.getTileC()
+                     ? b.ult(cl, cx.smemPlan.wsChannels)
+                     : Value();
     for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = b.add(cx.wgRowSplit, i * split);
@@ -166,8 +171,10 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
                                                    4 * j + 2 * half + col);
             Value pos = b.add(b.mul(tig, 2), 8 * j + col);
             Value wl = b.add(b.mul(pos, sw), p);
-            cx.sstore(arith::AddFOp::create(b, v, bias),
-                      cx.tileAddr(0, row, cl, wl));
+            Value out = arith::AddFOp::create(b, v, bias);
+            if (real)
+              out = arith::SelectOp::create(b, real, out, b.f(0.0));
+            cx.sstore(out, cx.tileAddr(0, row, cl, wl));
           }
       }
   }
@@ -189,6 +196,34 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
   cx.smemEnc = b.divu(arith::AndIOp::create(b, ptr, b.c(0x3FFFF)), 16);
 
+  // Weight planes of fewer than 64 channels: a warpgroup's descriptor reads
+  // 64 rows, past the last plane into a pad, zeroed once (the rows it feeds
+  // are never stored, but must be finite reads of written memory).
+  if (smemPlan.wsPadElems > 0) {
+    const int64_t parts = cfg.usesSplitTF32() ? 2 : 1;
+    const int64_t total = smemPlan.numStages * parts * smemPlan.wsPadElems;
+    for (int64_t it = 0; it * cx.launch.threads < total; ++it) {
+      Value e = b.add(cx.tid, it * cx.launch.threads);
+      auto zero = [&] {
+        Value area = b.add(
+            b.mul(b.divu(e, parts * smemPlan.wsPadElems), smemPlan.stageElems),
+            smemPlan.wsOffset);
+        Value part = b.remu(b.divu(e, smemPlan.wsPadElems), parts);
+        area =
+            b.add(area, b.mul(part, smemPlan.wsLoOffset - smemPlan.wsOffset));
+        cx.sstore(b.f(0.0), b.add(b.add(area, smemPlan.wsPadOffset),
+                                  b.remu(e, smemPlan.wsPadElems)));
+      };
+      if ((it + 1) * cx.launch.threads <= total) {
+        zero();
+        continue;
+      }
+      auto ifIn = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+      zero();
+    }
+  }
   // Prologue: stage round 0 into buffer 0.
   {
     Value any = b.cmp(arith::CmpIPredicate::sgt, rounds, b.c(0));

@@ -92,10 +92,11 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     return takeDigit(b, rest, size);
   };
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
-  // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl, tap t.
+  // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl (cl below
+  // the image's channels), tap t.
   // Split-operand kernels store a round's hi image, then its lo image.
   Value rest = idx;
-  Value j = split(rest, 4), cl = split(rest, cfg.getTileC());
+  Value j = split(rest, 4), cl = split(rest, pack->imageChannels);
   Value kg = split(rest, cfg.getCiChunk() / 4), t = split(rest, g.k[2]);
   Value part = pack->parts > 1 ? split(rest, pack->parts) : Value();
   Value chunk = split(rest, pack->numChunks), th = split(rest, pack->kh);
