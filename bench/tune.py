@@ -43,7 +43,7 @@ GRIDS = {
              # Shorter tiles (wgmma N, mma.sync positions), which let more
              # rows share a block's staged weights.
              ("--tile-max-w", "max_tile_w", [0, 80, 112]),
-             ("--tile-ci-chunk", "ci_chunk", [0, 16, 32]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
              ("--tile-c", "tile_c", [0, 32]),
              ("--tile-merge-h", "merge_h", [0, 1]),
              # wgmma (sm_90a) or mma.sync: CLI -1 is the chip's default,
@@ -65,7 +65,7 @@ GRIDS = {
 QUICK_GRIDS = {
     "tf32": [("--tile-rows", "rows", [0, 2, 4]),
              ("--tile-max-w", "max_tile_w", [0, 80]),
-             ("--tile-ci-chunk", "ci_chunk", [0, 32]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
              ("--tile-merge-h", "merge_h", [0, 1])],
     "ieee": GRIDS["ieee"],
 }

@@ -47,6 +47,20 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   else if (cfg.usesWgmma())
     p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan, 4),
                                     kSaturated); // whole column quads
+  // A warpgroup's consecutive rows of a W-stride-1 kernel as one wgmma N,
+  // where that N fits `kMaxRowsN` (split operands keep two sets of
+  // accumulators: half of it).
+  p.rowsN = 0;
+  if (cfg.usesWgmma() && g.stride[2] == 1 && cfg.getWgmmaRowSplit() == 1 &&
+      cfg.getRows() > 1) {
+    const int64_t span = llvm::alignTo(p.inputSpan, 8);
+    const int64_t n = saturatingAdd(saturatingMul(cfg.getRows() - 1, span),
+                                    cfg.getWgmmaN());
+    if (n <= kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1)) {
+      p.inputSpan = span;
+      p.rowsN = n;
+    }
+  }
 
   // Strides = 8 (mod 32) make the tensor-core fragment loads (8 rows x 4
   // k-columns per warp) hit 32 distinct banks.
@@ -76,6 +90,14 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
               llvm::alignTo(saturatingMul(4, p.inputSpan) - 4, 32), kSaturated),
           4);
       p.xsRowStride = saturatingMul(groups, p.xsPlaneStride);
+      if (p.rowsN) {
+        // Rows one after another in each plane: a warpgroup's rows are one
+        // run of 16-byte columns.
+        p.xsRowStride = 4 * p.inputSpan;
+        p.xsPlaneStride =
+            llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride) - 4, 32) +
+            4;
+      }
       p.xsStride = 0;
       p.wsChannels = wgmmaImageChannels(g, cfg);
       p.wsPlaneStride = 4 * p.wsChannels;
@@ -90,7 +112,9 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       // on 128-byte lines too.
       const int64_t parts = cfg.usesSplitTF32() ? 2 : 1;
       const int64_t xsArea = std::min<int64_t>(
-          llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride), 32),
+          llvm::alignTo(p.rowsN ? saturatingMul(groups, p.xsPlaneStride)
+                                : saturatingMul(p.stagedRows, p.xsRowStride),
+                        32),
           kSaturated);
       p.wsPadOffset =
           saturatingMul(saturatingMul(hTaps, g.k[2]), p.wsTapStride);

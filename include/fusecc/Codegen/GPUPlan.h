@@ -18,6 +18,13 @@
 
 namespace fusecc::fuse {
 
+/// The largest wgmma N whose accumulators (N / 2 registers per thread, all
+/// live in one instruction) ptxas fits beside a round's staging under the
+/// 128-register cap: m64n192k8 without spills at 8 input channels per
+/// round, m64n200 spills, m64n216 fails to compile (C7602; CUDA 13.0,
+/// kb1_57/kb1_65/kb1_71 with rows as one N, docs/perf.md 116).
+constexpr int64_t kMaxRowsN = 192;
+
 /// Shared memory per block that still lets two blocks share an SM (sm_90).
 constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 
@@ -58,6 +65,12 @@ struct SharedMemoryPlan {
   /// `wsPadOffset` from the area's start: a warpgroup's `m64` descriptor
   /// reads 64 rows, past `wsChannels` into the next plane or the pad.
   int64_t wsChannels = 0, wsPadOffset = 0, wsPadElems = 0;
+  /// wgmma kernels with W stride 1 whose warpgroups own consecutive rows:
+  /// the rows of a warpgroup as one `N` (`rowsN` = (rows - 1) x inputSpan +
+  /// tileW positions, row r's at r x inputSpan), one accumulator for all of
+  /// them. Staged input rows are then contiguous within a plane (planes
+  /// hold all staged rows) and `inputSpan` is a multiple of 8. 0 elsewhere.
+  int64_t rowsN = 0;
   /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
   /// cores read round q), else 1; buffer i starts at i x stageElems.
   int64_t numStages = 1;

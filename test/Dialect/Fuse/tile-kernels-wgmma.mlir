@@ -111,3 +111,33 @@ func.func @conv3d_big(%x: tensor<2x32x8x16x32xf32>, %w: tensor<32x64x4x4x4xf32>)
        : (tensor<2x32x8x16x32xf32>, tensor<32x64x4x4x4xf32>) -> tensor<2x64x16x32x64xf32>
   return %0 : tensor<2x64x16x32x64xf32>
 }
+
+// -----
+
+// W stride 1: a warpgroup's two rows as one wgmma N (row 1 at the staged
+// input span, 96, after row 0: N = 96 + 88 = 184, 92 accumulators), where
+// one row of the longest tile would be the budget's only fit. Rows as one
+// N take the input chunk that lets the most blocks share an SM: 8 (4
+// blocks of 53 KB; 16 would leave 3).
+// CHECK-LABEL: fuse.kernel "rows_one_n_k0"
+// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, wgmmaN = 88, wgmmaGroups = 1>
+func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x128x3x5xf32>) -> tensor<4x128x18x260xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<4x64x16x256xf32>, tensor<64x128x3x5xf32>) -> tensor<4x128x18x260xf32>
+  return %0 : tensor<4x128x18x260xf32>
+}
+
+// -----
+
+// Rows of 98 positions: one tile of 104 covers a row; two rows as one N
+// would need tiles of 56 (112 positions for 98, more than 1/32 over), so
+// the block keeps one row of 104.
+// CHECK-LABEL: fuse.kernel "rows_one_n_waste_k0"
+// CHECK-SAME: #fuse.tile<tileW = 104, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 104, wgmmaGroups = 1>
+func.func @rows_one_n_waste(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<2x48x16x16x96xf32>, tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32>
+  return %0 : tensor<2x24x18x18x98xf32>
+}

@@ -235,6 +235,18 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   return cfg;
 }
 
+/// Shared memory of an H100 SM and the part the driver reserves per block.
+constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
+
+/// Blocks of `threads` threads and `bytes` of shared memory that share an
+/// SM: kernels ask ptxas for at most 128 registers per thread, which leaves
+/// 512 threads per SM (KernelBuilder's `.minnctapersm`), and shared memory
+/// bounds them further.
+static int64_t residentBlocks(int64_t threads, int64_t bytes) {
+  return std::min<int64_t>(std::max<int64_t>(1, 512 / threads),
+                           kSharedBytesPerSM / (bytes + kReservedSharedBytes));
+}
+
 /// Blocks a default (sm_90a) wgmma kernel needs: one per SM of an H100 SXM.
 constexpr int64_t kWgmmaMinBlocks = 132;
 
@@ -359,36 +371,95 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
+      if (threads > 1024)
+        continue;
       // Rows given explicitly (a tuning variant) may use the larger budget
       // of a single-warpgroup block.
       const int64_t budget =
           wgmmaAccumulatorBudget(precision, forcedRows && threads == 128);
-      if (threads > 1024 || sw * (rows / split) * N / 2 > budget)
+      auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
+        return TileConfigAttr::getChecked(
+            [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
+            tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
+            /*chanPerThread=*/int64_t{1}, ciChunk, precision, int64_t{0},
+            int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
+            clusterC);
+      };
+      // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
+      // hold N / 2 accumulators per thread however many rows they are: the
+      // rows fit where that N does. Unforced, two rows take the longest
+      // tile whose rows fit one N where the default tile's do not: two rows
+      // of 88 positions beat one of 104-128 (kb1_65 1.44 -> 1.29 ms, kb1_69
+      // 2.41 -> 1.94, kb1_78 1.43 -> 1.23; docs/perf.md 116) unless the
+      // shorter tiles cover the row with more than 1/32 more positions
+      // (kb1_70: 2 x 56 for 98, against 104: 6.19 -> 6.60 ms).
+      auto rowsAsOneN = [&](int64_t n) {
+        TileConfigAttr probe = make(n, 8, mergeH);
+        return probe && SharedMemoryPlan::get(a, probe).rowsN > 0;
+      };
+      auto covered = [&](int64_t n) {
+        return llvm::divideCeil(a.rowWidth(), n) * n;
+      };
+      int64_t n = N;
+      bool oneN = rows > 1 && rowsAsOneN(N);
+      if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow()) {
+        for (int64_t m = N - 8; m >= 8; m -= 8) {
+          if (!rowsAsOneN(m))
+            continue;
+          int64_t shorter = positionsPerPhase(a, sw, m, /*tileOverhead=*/16);
+          if (rowsAsOneN(shorter) &&
+              32 * covered(shorter) <= 33 * covered(N))
+            n = shorter, oneN = true;
+          break;
+        }
+      }
+      if (!oneN && sw * (rows / split) * n / 2 > budget)
         continue;
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
       // than 32 on kb1_77, kb2_20, kb2_34, kb2_49), 32 for larger blocks,
       // which run one per SM anyway (half the rounds: kb2_91 2.45 vs
-      // 2.56 ms), docs/perf.md section 27.
+      // 2.56 ms), docs/perf.md section 27. Rows as one N, whose rounds
+      // issue twice the work per barrier, take the chunk that lets the most
+      // blocks share an SM (kb1_65 and kb1_69 at 8: 1.58 -> 1.29 and 2.24
+      // -> 1.94 ms; kb1_61 and kb1_70, no more blocks at 8, stay at 16).
       SmallVector<int64_t, 3> chunks = threads <= 256
                                            ? SmallVector<int64_t, 3>{16, 32, 8}
                                            : SmallVector<int64_t, 3>{32, 16, 8};
+      // Rows as one N stage all H taps of a round at once (rows + taps - 1
+      // input rows instead of rows per tap) at 8 channels where that still
+      // lets 3 blocks share an SM: kb1_57 4.08 -> 3.25 ms, kb2_19 5.33 ->
+      // 4.75; at 2 blocks it lost (kb1_65, kb1_69; docs/perf.md 117).
+      if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
+        TileConfigAttr merged = make(n, 8, 1);
+        if (merged) {
+          SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
+          if (plan.hTapsPerRound > 1 && plan.rowsN > 0 &&
+              residentBlocks(threads, plan.bytes()) >= 3)
+            return merged;
+        }
+      }
+      TileConfigAttr best;
+      int64_t bestResident = 0;
       for (int64_t ciChunk : chunks) {
         if (forcedCiChunk && ciChunk != forcedCiChunk)
           continue;
         if (!forcedCiChunk && ciChunk > std::max<int64_t>(8, cin8))
           continue;
-        TileConfigAttr cfg = TileConfigAttr::getChecked(
-            [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * N,
-            tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-            /*chanPerThread=*/int64_t{1}, ciChunk, precision, int64_t{0},
-            int64_t{0}, int64_t{0}, int64_t{0}, rows, mergeH, N, groups,
-            clusterC);
+        TileConfigAttr cfg = make(n, ciChunk, mergeH);
         if (!cfg)
           return {};
-        if (SharedMemoryPlan::get(a, cfg).bytes() <= kMaxSharedBytes)
+        const int64_t bytes = SharedMemoryPlan::get(a, cfg).bytes();
+        if (bytes > kMaxSharedBytes)
+          continue;
+        if (!oneN)
           return cfg;
+        const int64_t resident = residentBlocks(threads, bytes);
+        if (resident > bestResident)
+          best = cfg, bestResident = resident;
       }
+      if (best)
+        return best;
     }
   }
   return {};
