@@ -402,7 +402,10 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       };
       int64_t n = N;
       bool oneN = rows > 1 && rowsAsOneN(N);
-      if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow()) {
+      // Not for split operands, whose N <= 96 leaves tiles of 40 (kb1_57
+      // and kb2_19 ieee 11-13% slower, docs/perf.md 117).
+      if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow() &&
+          precision != TileConfigAttr::kSplitTF32) {
         for (int64_t m = N - 8; m >= 8; m -= 8) {
           if (!rowsAsOneN(m))
             continue;
