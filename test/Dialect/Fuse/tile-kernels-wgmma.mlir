@@ -130,12 +130,12 @@ func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x128x3x5xf32>) -
 
 // -----
 
-// Rows of 98 positions: one tile of 104 covers a row; two rows as one N
-// would need tiles of 56 (112 positions for 98, more than 1/32 over), so
-// the block keeps one row of 104.
-// CHECK-LABEL: fuse.kernel "rows_one_n_waste_k0"
-// CHECK-SAME: #fuse.tile<tileW = 104, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 104, wgmmaGroups = 1>
-func.func @rows_one_n_waste(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32> {
+// Rows of 98 positions: one tile of 104 would cover a row, but two rows of
+// it are no N <= 192 (112 + 104); two rows of 56 are (64 + 56 = 120), which
+// also lets the round stage all H taps at 8 channels with 4 blocks per SM.
+// CHECK-LABEL: fuse.kernel "rows_one_n_short_k0"
+// CHECK-SAME: #fuse.tile<tileW = 56, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 56, wgmmaGroups = 1>
+func.func @rows_one_n_short(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
        : (tensor<2x48x16x16x96xf32>, tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32>

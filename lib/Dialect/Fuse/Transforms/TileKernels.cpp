@@ -390,15 +390,12 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // rows fit where that N does. Unforced, two rows take the longest
       // tile whose rows fit one N where the default tile's do not: two rows
       // of 88 positions beat one of 104-128 (kb1_65 1.44 -> 1.29 ms, kb1_69
-      // 2.41 -> 1.94, kb1_78 1.43 -> 1.23; docs/perf.md 116) unless the
-      // shorter tiles cover the row with more than 1/32 more positions
-      // (kb1_70: 2 x 56 for 98, against 104: 6.19 -> 6.60 ms).
+      // 2.41 -> 1.94, kb1_78 1.43 -> 1.23; kb1_70, 2 x 56 positions for
+      // rows of 98 with merged H taps, 6.15 -> 5.21 against one row of 104;
+      // docs/perf.md 116-117).
       auto rowsAsOneN = [&](int64_t n) {
         TileConfigAttr probe = make(n, 8, mergeH);
         return probe && SharedMemoryPlan::get(a, probe).rowsN > 0;
-      };
-      auto covered = [&](int64_t n) {
-        return llvm::divideCeil(a.rowWidth(), n) * n;
       };
       int64_t n = N;
       bool oneN = rows > 1 && rowsAsOneN(N);
@@ -410,8 +407,7 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           if (!rowsAsOneN(m))
             continue;
           int64_t shorter = positionsPerPhase(a, sw, m, /*tileOverhead=*/16);
-          if (rowsAsOneN(shorter) &&
-              32 * covered(shorter) <= 33 * covered(N))
+          if (rowsAsOneN(shorter))
             n = shorter, oneN = true;
           break;
         }
