@@ -2,7 +2,9 @@
 //
 // Implements `fuse-tile-kernels`: a small cost model picks, per fused kernel,
 // the output tile of a block, the thread grid and the register micro-tile,
-// within the limits that the kernel's reductions and the chip impose.
+// within the limits that the kernel's reductions and the chip impose. The
+// FMA and mma.sync tilings, the tuning file and the pass are here; the
+// wgmma tiling is in TileWgmma.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,8 @@
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Support/CheckedArithmetic.h"
+
+#include "TileChoice.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -26,13 +30,30 @@ using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 
+/// Positions of one W stride phase per block on the tensor-core paths: the
+/// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
+/// it, else the multiple
+/// of 8 up to `maxPositions` that covers the phase with the least waste plus
+/// `tileOverhead` positions' worth of cost per tile (a larger overhead
+/// prefers longer tiles).
+int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
+                          int64_t maxPositions, int64_t tileOverhead) {
+  const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
+  if (a.wholeRow())
+    return llvm::alignTo(perPhase, 8);
+  int64_t best = std::numeric_limits<int64_t>::max(), positions = 8;
+  for (int64_t p = 8; p <= maxPositions; p += 8) {
+    int64_t cost = llvm::divideCeil(perPhase, p) * (p + tileOverhead);
+    if (cost < best)
+      best = cost, positions = p;
+  }
+  return positions;
+}
+
 namespace {
 
-/// Shared memory one block may use on sm_90 (227 KiB).
-constexpr int64_t kMaxSharedBytes = 232448;
-/// Defaults of the `threads` and `max-tile-w` options (Passes.td).
+/// Default of the `threads` option (Passes.td).
 constexpr int64_t kDefaultThreads = 128;
-constexpr int64_t kDefaultMaxTileW = 128;
 /// The largest `max-tile-w` (the cost model loops over tile widths up to it).
 constexpr int64_t kMaxMaxTileW = 4096;
 /// Accumulators one thread may hold before registers spill.
@@ -103,26 +124,6 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
     return failure();
   }
   return success();
-}
-
-/// Positions of one W stride phase per block on the tensor-core paths: the
-/// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
-/// it, else the multiple
-/// of 8 up to `maxPositions` that covers the phase with the least waste plus
-/// `tileOverhead` positions' worth of cost per tile (a larger overhead
-/// prefers longer tiles).
-int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
-                          int64_t maxPositions, int64_t tileOverhead) {
-  const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
-  if (a.wholeRow())
-    return llvm::alignTo(perPhase, 8);
-  int64_t best = std::numeric_limits<int64_t>::max(), positions = 8;
-  for (int64_t p = 8; p <= maxPositions; p += 8) {
-    int64_t cost = llvm::divideCeil(perPhase, p) * (p + tileOverhead);
-    if (cost < best)
-      best = cost, positions = p;
-  }
-  return positions;
 }
 
 /// `chooseMMAConfig` for a given number of channel warps.
@@ -235,18 +236,6 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   return cfg;
 }
 
-/// Shared memory of an H100 SM and the part the driver reserves per block.
-constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
-
-/// Blocks of `threads` threads and `bytes` of shared memory that share an
-/// SM: kernels ask ptxas for at most 128 registers per thread, which leaves
-/// 512 threads per SM (KernelBuilder's `.minnctapersm`), and shared memory
-/// bounds them further.
-static int64_t residentBlocks(int64_t threads, int64_t bytes) {
-  return std::min<int64_t>(std::max<int64_t>(1, 512 / threads),
-                           kSharedBytesPerSM / (bytes + kReservedSharedBytes));
-}
-
 /// Blocks a default (sm_90a) wgmma kernel needs: one per SM of an H100 SXM.
 constexpr int64_t kWgmmaMinBlocks = 132;
 
@@ -261,208 +250,6 @@ constexpr int64_t kSplitTF32MinBlocks = 132;
 /// over (kb2_50, cin = 3: 2.13 ms split against 1.22 ms FMA; kb2_74, cin =
 /// 16: 0.49 against 0.65 ms, docs/perf.md 95).
 constexpr int64_t kSplitTF32MinInputChannels = 16;
-
-/// Accumulators per thread of a wgmma config: at 80 registers of
-/// accumulators a 256-thread block still fits two per SM (128 registers).
-constexpr int64_t kMaxWgmmaAccumulators = 80;
-
-/// Accumulators per thread of a one-warpgroup block whose rows were forced
-/// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
-constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
-
-/// Accumulators per thread one wgmma block may hold: the default budget,
-/// or the larger one of a single-warpgroup block whose rows were forced
-/// (at 128 threads even 255 registers leave two blocks per SM). Split
-/// operands (tf32x3) keep each round's sums in a second set of
-/// accumulators: half the budget each.
-int64_t wgmmaAccumulatorBudget(StringRef precision, bool forcedSingleGroup) {
-  const int64_t budget =
-      forcedSingleGroup ? kMaxWgmmaAccumulatorsForced : kMaxWgmmaAccumulators;
-  return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
-}
-
-/// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
-/// warpgroups of 128 threads, each computing 64 channels x N positions of
-/// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
-/// memory). A channel softmax's channels are split over a cluster of
-/// `clusterC` blocks (`forcedCluster`; 0: the cost model's choice). Returns
-/// a null attribute when the kernel does not fit (grouped convolutions,
-/// rows longer than 256 positions per phase). `precision` is "tf32", or
-/// "tf32x3" for split operands (the same search, with half the
-/// accumulators per thread: a round's sums are kept apart; the hi and lo
-/// parts of both operands double the staging buffers).
-TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
-                                 StringRef precision, int64_t maxTileW,
-                                 int64_t forcedRows, int64_t forcedCiChunk,
-                                 int64_t forcedTileC, int64_t forcedSplit,
-                                 int64_t mergeH, int64_t forcedCluster) {
-  const ConvGeometry &g = a.geom;
-  if (g.groups != 1)
-    return {};
-  const int64_t sw = g.stride[2];
-  const int64_t cout64 = llvm::alignTo(g.cout, 64);
-  // Clusters split a channel softmax; other kernels' channel tiles are
-  // independent blocks anyway.
-  // A channel reduction's results are built in one block.
-  if (!a.needsAllChannels || a.channelWindow)
-    forcedCluster = 1;
-  if (forcedCluster == 0) {
-    // A block of all 128 channels holds one row (its accumulators allow no
-    // more), so every staged weight serves one row. Two blocks of 64
-    // channels and two rows each, all H taps per round, in a cluster that
-    // combines their statistics, stage half the weight bytes per output and
-    // half the rounds: kb2_91 -3 to -5% (docs/perf.md section 76).
-    TileConfigAttr one =
-        chooseWgmmaConfig(kernel, a, precision, maxTileW, forcedRows,
-                          forcedCiChunk, forcedTileC, forcedSplit, mergeH, 1);
-    if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
-        !forcedSplit)
-      if (TileConfigAttr two = chooseWgmmaConfig(
-              kernel, a, precision, maxTileW, /*forcedRows=*/2, forcedCiChunk,
-              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
-        return two;
-    return one;
-  }
-  const int64_t clusterC = forcedCluster;
-  if (a.needsAllChannels && cout64 % (64 * clusterC) != 0)
-    return {};
-  int64_t tileC =
-      a.needsAllChannels
-          ? cout64 / clusterC
-          : std::min<int64_t>(
-                cout64, forcedTileC ? llvm::alignTo(forcedTileC, 64) : 64);
-  const int64_t channelGroups = tileC / 64;
-  if (channelGroups > 8)
-    return {};
-  // Positions per phase (the wgmma N): the whole row if a reduction needs
-  // it, else the multiple of 8 that wastes least, larger tiles preferred
-  // (fewer, longer tensor-core instructions per staged operand).
-  // One row's accumulators (all W phases x N / 2 per thread) must fit the
-  // budget, or no row count fits: at stride 2 the default 128 positions
-  // would need 128 and wgmma was never chosen for wide rows. Split
-  // operands (tf32x3) have half the budget.
-  const int64_t accumulatorN = std::max<int64_t>(
-      8, 2 * wgmmaAccumulatorBudget(precision, false) / sw / 8 * 8);
-  const int64_t maxN = std::min<int64_t>(
-      {256, accumulatorN,
-       maxTileW == kDefaultMaxTileW ? 128
-                                    : std::max<int64_t>(8, maxTileW / sw)});
-  int64_t N = positionsPerPhase(a, sw, maxN, /*tileOverhead=*/16);
-  if (N > 256)
-    return {};
-  const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
-  const int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
-  for (int64_t rows : {8, 4, 2, 1}) {
-    if (forcedRows && rows != forcedRows)
-      continue;
-    if (rows > 1 && rows > rowsNeeded && !forcedRows)
-      continue;
-    // One warpgroup per channel group (the rows split over several only
-    // when forced): with the weights copied asynchronously, several small
-    // blocks per SM, whose epilogues and staging overlap, beat one large
-    // block sharing its weights over more rows (8 rows in four warpgroups
-    // won while weights were staged through registers, docs/perf.md section
-    // 28; one warpgroup per channel group with the most rows that fit won
-    // on kb2_20, kb2_49 and kb2_91 since, section 40). The accumulators
-    // (all W phases x own rows x N / 2) bound the rows.
-    for (int64_t split = 1; split <= rows; split *= 2) {
-      if (forcedSplit ? split != forcedSplit : split != 1)
-        continue;
-      const int64_t groups = channelGroups * split, threads = 128 * groups;
-      if (threads > 512 && !forcedSplit)
-        continue;
-      if (threads > 1024)
-        continue;
-      // Rows given explicitly (a tuning variant) may use the larger budget
-      // of a single-warpgroup block.
-      const int64_t budget =
-          wgmmaAccumulatorBudget(precision, forcedRows && threads == 128);
-      auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
-        return TileConfigAttr::getChecked(
-            [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
-            tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-            /*chanPerThread=*/int64_t{1}, ciChunk, precision, int64_t{0},
-            int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
-            clusterC);
-      };
-      // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
-      // hold N / 2 accumulators per thread however many rows they are: the
-      // rows fit where that N does. Unforced, two rows take the longest
-      // tile whose rows fit one N where the default tile's do not: two rows
-      // of 88 positions beat one of 104-128 (kb1_65 1.44 -> 1.29 ms, kb1_69
-      // 2.41 -> 1.94, kb1_78 1.43 -> 1.23; kb1_70, 2 x 56 positions for
-      // rows of 98 with merged H taps, 6.15 -> 5.21 against one row of 104;
-      // docs/perf.md 116-117).
-      auto rowsAsOneN = [&](int64_t n) {
-        TileConfigAttr probe = make(n, 8, mergeH);
-        return probe && SharedMemoryPlan::get(a, probe).rowsN > 0;
-      };
-      int64_t n = N;
-      bool oneN = rows > 1 && rowsAsOneN(N);
-      // Not for split operands, whose N <= 96 leaves tiles of 40 (kb1_57
-      // and kb2_19 ieee 11-13% slower, docs/perf.md 117).
-      if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow() &&
-          precision != TileConfigAttr::kSplitTF32) {
-        for (int64_t m = N - 8; m >= 8; m -= 8) {
-          if (!rowsAsOneN(m))
-            continue;
-          int64_t shorter = positionsPerPhase(a, sw, m, /*tileOverhead=*/16);
-          if (rowsAsOneN(shorter))
-            n = shorter, oneN = true;
-          break;
-        }
-      }
-      if (!oneN && sw * (rows / split) * n / 2 > budget)
-        continue;
-      // Input channels per round: 16 for blocks of up to 256 threads (the
-      // smaller double buffer lets two blocks share an SM; measured faster
-      // than 32 on kb1_77, kb2_20, kb2_34, kb2_49), 32 for larger blocks,
-      // which run one per SM anyway (half the rounds: kb2_91 2.45 vs
-      // 2.56 ms), docs/perf.md section 27. Rows as one N, whose rounds
-      // issue twice the work per barrier, take the chunk that lets the most
-      // blocks share an SM (kb1_65 and kb1_69 at 8: 1.58 -> 1.29 and 2.24
-      // -> 1.94 ms; kb1_61 and kb1_70, no more blocks at 8, stay at 16).
-      SmallVector<int64_t, 3> chunks = threads <= 256
-                                           ? SmallVector<int64_t, 3>{16, 32, 8}
-                                           : SmallVector<int64_t, 3>{32, 16, 8};
-      // Rows as one N stage all H taps of a round at once (rows + taps - 1
-      // input rows instead of rows per tap) at 8 channels where that still
-      // lets 3 blocks share an SM: kb1_57 4.08 -> 3.25 ms, kb2_19 5.33 ->
-      // 4.75; at 2 blocks it lost (kb1_65, kb1_69; docs/perf.md 117).
-      if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
-        TileConfigAttr merged = make(n, 8, 1);
-        if (merged) {
-          SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
-          if (plan.hTapsPerRound > 1 && plan.rowsN > 0 &&
-              residentBlocks(threads, plan.bytes()) >= 3)
-            return merged;
-        }
-      }
-      TileConfigAttr best;
-      int64_t bestResident = 0;
-      for (int64_t ciChunk : chunks) {
-        if (forcedCiChunk && ciChunk != forcedCiChunk)
-          continue;
-        if (!forcedCiChunk && ciChunk > std::max<int64_t>(8, cin8))
-          continue;
-        TileConfigAttr cfg = make(n, ciChunk, mergeH);
-        if (!cfg)
-          return {};
-        const int64_t bytes = SharedMemoryPlan::get(a, cfg).bytes();
-        if (bytes > kMaxSharedBytes)
-          continue;
-        if (!oneN)
-          return cfg;
-        const int64_t resident = residentBlocks(threads, bytes);
-        if (resident > bestResident)
-          best = cfg, bestResident = resident;
-      }
-      if (best)
-        return best;
-    }
-  }
-  return {};
-}
 
 /// The FMA-path config for blocks of `threads` threads; emits why none fits
 /// only if `report`.
