@@ -25,6 +25,10 @@ namespace fusecc::fuse {
 /// kb1_57/kb1_65/kb1_71 with rows as one N, docs/perf.md 116).
 constexpr int64_t kMaxRowsN = 192;
 
+/// Threads per SM that kernels ask ptxas to keep resident (`.minnctapersm`
+/// = this / threads per block): at most 128 registers per thread.
+constexpr int64_t kResidentThreadsPerSM = 512;
+
 /// Shared memory per block that still lets two blocks share an SM (sm_90).
 constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 

@@ -275,6 +275,12 @@ struct EmitContext {
   /// to 8, at most `wgmmaN` (phases of an odd-width row differ: kb2_91's 129
   /// positions are 65 + 64, N = 72 and 64).
   int64_t phaseN(int64_t p) const;
+  /// The N of W phase `p`'s wgmma accumulators: `phaseN(p)`, or all of a
+  /// warpgroup's rows where they are one N (`SharedMemoryPlan::rowsN`).
+  int64_t wgmmaAccN(int64_t p) const;
+  /// Accumulators per W phase of a warpgroup: one per owned row, or one for
+  /// all of them.
+  int64_t wgmmaAccRows() const;
 };
 
 //===----------------------------------------------------------------------===//

@@ -43,6 +43,14 @@ int64_t EmitContext::phaseN(int64_t p) const {
   return std::clamp<int64_t>(llvm::alignTo(positions, 8), 8, cfg.getWgmmaN());
 }
 
+int64_t EmitContext::wgmmaAccN(int64_t p) const {
+  return smemPlan.rowsN ? smemPlan.rowsN : phaseN(p);
+}
+
+int64_t EmitContext::wgmmaAccRows() const {
+  return smemPlan.rowsN ? 1 : cfg.getRows() / cfg.getWgmmaRowSplit();
+}
+
 Value emit::emitFirstTap(EmitBuilder &b, Value r, int64_t k, int64_t stride,
                          int64_t dil) {
   int64_t step = tapStep(stride, dil);

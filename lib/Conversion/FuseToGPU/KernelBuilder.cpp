@@ -160,9 +160,10 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   // Ask ptxas for at most 128 registers per thread (two 256-thread blocks,
   // or four 128-thread blocks, per SM): the staging address arithmetic is
   // otherwise hoisted into registers generously.
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(std::max<int64_t>(
-                    1, std::min<int64_t>(8, 512 / launch.threads))));
+  func->setAttr(
+      NVVM::NVVMDialect::getMinctasmAttrName(),
+      b.getI32IntegerAttr(std::max<int64_t>(
+          1, std::min<int64_t>(8, kResidentThreadsPerSM / launch.threads))));
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(launch.threads), 1, 1}));
   // Clusters are compiled in (`.reqnctapercluster`), so a plain

@@ -23,23 +23,11 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
-/// The wgmma N of W phase `p`: its positions, or all of a warpgroup's rows
-/// where they form one N (`SharedMemoryPlan::rowsN`).
-static int64_t accN(const EmitContext &cx, int64_t p) {
-  return cx.smemPlan.rowsN ? cx.smemPlan.rowsN : cx.phaseN(p);
-}
-
-/// Accumulators per W phase of a warpgroup: one per owned row, or one for
-/// all of them.
-static int64_t accRows(const EmitContext &cx) {
-  return cx.smemPlan.rowsN ? 1
-                           : cx.cfg.getRows() / cx.cfg.getWgmmaRowSplit();
-}
-
-/// The accumulator struct of W phase `p`: accN(p) / 2 f32 per thread.
+/// The accumulator struct of W phase `p`: wgmmaAccN(p) / 2 f32 per thread.
 static Type wgmmaAccType(EmitContext &cx, int64_t p) {
   return LLVM::LLVMStructType::getLiteral(
-      cx.b.getContext(), SmallVector<Type>(accN(cx, p) / 2, cx.b.getF32Type()));
+      cx.b.getContext(),
+      SmallVector<Type>(cx.wgmmaAccN(p) / 2, cx.b.getF32Type()));
 }
 
 /// Matrix descriptor of an operand at element `wordOffset` of shared
@@ -74,7 +62,7 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   const int64_t split = cfg.getWgmmaRowSplit();
-  const int64_t ownRows = accRows(cx), hT = smemPlan.hTapsPerRound;
+  const int64_t ownRows = cx.wgmmaAccRows(), hT = smemPlan.hTapsPerRound;
 
   // Byte strides: K-direction core matrices are whole planes apart, 8-row
   // groups 8 x 16 bytes apart (rows of 16 bytes: 4 channels of one column or
@@ -141,7 +129,8 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
               }
               accum = NVVM::WgmmaMmaAsyncOp::create(
                   b, wgmmaAccType(cx, p), accum, descA, descB,
-                  NVVM::MMAShapeAttr::get(b.getContext(), 64, accN(cx, p), 8),
+                  NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(p),
+                                          8),
                   NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32,
                   NVVM::WGMMATypes::f32, scaleD, NVVM::WGMMAScaleIn::one,
                   NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
@@ -160,7 +149,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
-  const int64_t ownRows = accRows(cx), span = cx.smemPlan.inputSpan;
+  const int64_t ownRows = cx.wgmmaAccRows(), span = cx.smemPlan.inputSpan;
   // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
   // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
   Value warp = b.remu(b.divu(cx.tid, 32), 4), lane = b.remu(cx.tid, 32);
@@ -177,7 +166,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
     for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = b.add(cx.wgRowSplit, i * split);
-        for (int64_t j = 0; j < accN(cx, p) / 8; ++j)
+        for (int64_t j = 0; j < cx.wgmmaAccN(p) / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
             // Rows as one N: positions 8 j.. are row 8 j / span's (span and
             // the tile a multiple of 8), or between rows (not stored).
@@ -257,12 +246,12 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     emitCompleteStaging(cx, group);
   }
   // Accumulators: one struct per (W phase, owned row), zero.
-  const int64_t phases = sw, ownRows = accRows(cx);
+  const int64_t phases = sw, ownRows = cx.wgmmaAccRows();
   const bool splitTF32 = cfg.usesSplitTF32();
   SmallVector<Value> init;
   for (int64_t p = 0; p < phases; ++p) {
     Value zero = LLVM::UndefOp::create(b, wgmmaAccType(cx, p));
-    for (int64_t e = 0; e < accN(cx, p) / 2; ++e)
+    for (int64_t e = 0; e < cx.wgmmaAccN(p) / 2; ++e)
       zero = LLVM::InsertValueOp::create(b, zero, b.f(0.0), e);
     init.append(ownRows, zero);
   }
@@ -364,7 +353,7 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
         if (!started[k])
           continue;
         Value sum = running[k];
-        for (int64_t e = 0; e < accN(cx, k / ownRows) / 2; ++e) {
+        for (int64_t e = 0; e < cx.wgmmaAccN(k / ownRows) / 2; ++e) {
           Value x = LLVM::ExtractValueOp::create(b, sum, e);
           Value y = LLVM::ExtractValueOp::create(b, acc[k], e);
           Value add = arith::AddFOp::create(b, x, y);

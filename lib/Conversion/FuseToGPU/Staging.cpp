@@ -227,9 +227,7 @@ int64_t emit::inputBatch(const EmitContext &cx) {
   // (two sets with split operands: the running sums and the round's).
   int64_t accRegs = 0;
   for (int64_t p = 0; p < g.stride[2]; ++p)
-    accRegs += cx.smemPlan.rowsN
-                   ? cx.smemPlan.rowsN / 2
-                   : (cfg.getRows() / cfg.getWgmmaRowSplit()) * cx.phaseN(p) / 2;
+    accRegs += cx.wgmmaAccRows() * cx.wgmmaAccN(p) / 2;
   if (cfg.usesSplitTF32())
     accRegs *= 2;
   return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);

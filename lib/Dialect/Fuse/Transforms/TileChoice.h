@@ -21,10 +21,9 @@ constexpr int64_t kDefaultMaxTileW = 128;
 
 /// Positions of one W stride phase per block on the tensor-core paths: the
 /// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
-/// it, else the multiple
-/// of 8 up to `maxPositions` that covers the phase with the least waste plus
-/// `tileOverhead` positions' worth of cost per tile (a larger overhead
-/// prefers longer tiles).
+/// it, else the multiple of 8 up to `maxPositions` that covers the phase
+/// with the least waste plus `tileOverhead` positions' worth of cost per
+/// tile (a larger overhead prefers longer tiles).
 int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
                           int64_t maxPositions, int64_t tileOverhead);
 

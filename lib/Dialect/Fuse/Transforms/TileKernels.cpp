@@ -30,14 +30,8 @@ using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 
-/// Positions of one W stride phase per block on the tensor-core paths: the
-/// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
-/// it, else the multiple
-/// of 8 up to `maxPositions` that covers the phase with the least waste plus
-/// `tileOverhead` positions' worth of cost per tile (a larger overhead
-/// prefers longer tiles).
 int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
-                          int64_t maxPositions, int64_t tileOverhead) {
+                                int64_t maxPositions, int64_t tileOverhead) {
   const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
   if (a.wholeRow())
     return llvm::alignTo(perPhase, 8);

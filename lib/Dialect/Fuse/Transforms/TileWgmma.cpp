@@ -22,12 +22,12 @@ namespace {
 constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
 
 /// Blocks of `threads` threads and `bytes` of shared memory that share an
-/// SM: kernels ask ptxas for at most 128 registers per thread, which leaves
-/// 512 threads per SM (KernelBuilder's `.minnctapersm`), and shared memory
+/// SM: `kResidentThreadsPerSM` (the 128-register cap), and shared memory
 /// bounds them further.
 int64_t residentBlocks(int64_t threads, int64_t bytes) {
-  return std::min<int64_t>(std::max<int64_t>(1, 512 / threads),
-                           kSharedBytesPerSM / (bytes + kReservedSharedBytes));
+  return std::min<int64_t>(
+      std::max<int64_t>(1, kResidentThreadsPerSM / threads),
+      kSharedBytesPerSM / (bytes + kReservedSharedBytes));
 }
 
 /// Accumulators per thread of a wgmma config: at 80 registers of
