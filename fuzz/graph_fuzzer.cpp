@@ -19,6 +19,7 @@
 #include "FuzzCommon.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Reference/Compare.h"
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
@@ -394,29 +395,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string error;
   if (failed(fusecc::sim::run(*module, host, bufs, stats, error)))
     finding(c, "simulator: " + error);
-  // fusecc-check's comparison: every element written, finite where the
-  // reference is, within 1e-2 + 1e-2 |ref|, and a small relative L2 error.
-  const fusecc::sim::Buffer &o = bufs.back();
-  double num = 0, den = 0;
-  for (int64_t i = 0; i < r.size(); ++i) {
-    double ref = r.data[i], sim = o.data[i];
-    if (!o.written[i])
-      finding(c, "element " + std::to_string(i) + " unwritten");
-    if (!std::isfinite(ref)) {
-      if (!(std::isnan(ref) ? std::isnan(sim) : sim == ref))
-        finding(c, "element " + std::to_string(i) + " non-finite mismatch");
-      continue;
-    }
-    double diff = std::fabs(sim - ref);
-    if (!std::isfinite(sim) || diff > 1e-2 + 1e-2 * std::fabs(ref))
-      finding(c, "element " + std::to_string(i) + ": reference " +
-                     std::to_string(ref) + ", kernel " + std::to_string(sim));
-    num += diff * diff;
-    den += ref * ref;
+  // fusecc-check's comparison (Compare.h); tf32 kernels also against the
+  // reference on TF32-rounded convolution operands.
+  const bool tf32 = c.options.precision == fusecc::Precision::TF32;
+  std::vector<Tensor> tf32Ref;
+  if (tf32) {
+    FailureOr<std::vector<Tensor>> r32 =
+        fusecc::ref::evaluate(f, inputs, {}, /*tf32ConvOperands=*/true);
+    if (failed(r32))
+      finding(c, "the reference on TF32-rounded operands failed");
+    tf32Ref = std::move(*r32);
   }
-  double relL2 = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  double relTol = c.options.precision == fusecc::Precision::TF32 ? 2e-3 : 1e-5;
-  if (relL2 >= relTol) {
+  const fusecc::sim::Buffer &o = bufs.back();
+  fusecc::ref::CompareLimits limits =
+      fusecc::ref::CompareLimits::forPrecision(tf32);
+  fusecc::ref::Comparison cmp = fusecc::ref::compareOutput(
+      r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
+  if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0 &&
+      cmp.notClose == 0) {
     // A graph can be ill-conditioned in f32 itself (a layer_norm over the
     // near-equal outputs of a softmax of a softmax divides by a tiny
     // spread): then every f32 evaluation is off by far more than 1e-5.
@@ -425,13 +421,45 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // alternating signs; the kernel may be off by a small multiple of that.
     // Two patterns of signs: alternating, and pseudo-random (a reduction
     // over a set whose exact sum cancels, such as the sum of a layer_norm's
-    // rows, sees alternating errors cancel too, but not random ones).
+    // rows, sees alternating errors cancel too, but not random ones). The
+    // tf32 limits against TF32-rounded operands widen the same way (the
+    // same graph on those operands is as ill-conditioned).
+    double den = 0;
+    for (double x : r.data)
+      if (std::isfinite(x))
+        den += x * x;
+    // An op that accumulates (a convolution, a sum, a pooling window, a
+    // normalisation's statistics) rounds at the magnitude of its terms, not
+    // of its result: where they cancel (a sum over 1408 convolution outputs)
+    // one ulp of the result understates it. Its ulp is then taken of the op
+    // evaluated on the absolute values of its operands.
     auto sensitivityOf = [&](function_ref<double(int64_t)> sign) {
       int64_t k = 0;
       FailureOr<std::vector<Tensor>> ref2 = fusecc::ref::evaluate(
-          f, inputs, [&](Operation &, Tensor &t) {
-            for (double &x : t.data)
-              x *= 1.0 + sign(k++) * 0x1.0p-23;
+          f, inputs,
+          [&](Operation &op, ArrayRef<const Tensor *> operands, Tensor &t) {
+            FailureOr<Tensor> scale = failure();
+            std::vector<Tensor> abs;
+            if (!isa<fusecc::fuse::ElementwiseOpInterface>(op) &&
+                op.getNumResults() == 1) {
+              for (const Tensor *o : operands) {
+                abs.push_back(*o);
+                for (double &x : abs.back().data)
+                  x = std::fabs(x);
+              }
+              SmallVector<const Tensor *> ptrs;
+              for (const Tensor &a : abs)
+                ptrs.push_back(&a);
+              ScopedDiagnosticHandler quiet(op.getContext(),
+                                            [](Diagnostic &) { return success(); });
+              scale = fusecc::ref::evaluateOp(op, ptrs);
+            }
+            for (int64_t i = 0; i < t.size(); ++i) {
+              double m = std::fabs(t.data[i]);
+              if (succeeded(scale) && std::isfinite(scale->data[i]))
+                m = std::max(m, std::fabs(scale->data[i]));
+              t.data[i] += sign(k++) * 0x1.0p-23 * m;
+            }
           });
       double num2 = 0;
       if (succeeded(ref2))
@@ -447,36 +475,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           uint64_t z = static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ull;
           return (z >> 63) ? 1.0 : -1.0;
         }));
-    // tf32: the tensor cores multiply TF32-rounded convolution operands,
-    // whose rounding errors are correlated over every output they reach (a
-    // reduction adds them up). Measure what that rounding alone costs the
-    // graph in exact arithmetic (as bench/gpu_check.py does).
-    if (c.options.precision == fusecc::Precision::TF32) {
-      std::vector<Tensor> rounded = inputs;
-      for (int64_t a = 0; a < 2; ++a) // %x and %w, the conv's operands
-        for (double &x : rounded[a].data) {
-          float v = static_cast<float>(x);
-          uint32_t bits;
-          std::memcpy(&bits, &v, sizeof(bits));
-          if (std::isfinite(v))
-            bits = (bits + 0x1000u) & ~0x1FFFu;
-          std::memcpy(&v, &bits, sizeof(bits));
-          x = v;
-        }
-      FailureOr<std::vector<Tensor>> ref3 = fusecc::ref::evaluate(f, rounded);
-      double num3 = 0;
-      if (succeeded(ref3))
-        for (int64_t i = 0; i < r.size(); ++i)
-          if (std::isfinite(r.data[i]))
-            num3 += (ref3->front().data[i] - r.data[i]) *
-                    (ref3->front().data[i] - r.data[i]);
-      double rounding = den > 0 ? std::sqrt(num3 / den) : std::sqrt(num3);
-      sensitivity = std::max(sensitivity, rounding);
-    }
-    relTol = std::max(relTol, kConditioningFactor * sensitivity);
+    const double widened = kConditioningFactor * sensitivity;
+    limits.relL2 = std::max(limits.relL2, widened);
+    limits.operandsRelL2 = std::max(limits.operandsRelL2, widened);
+    limits.fp32RelL2 = std::max(limits.fp32RelL2, widened);
+    cmp = fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o,
+                                     limits);
   }
-  if (relL2 >= relTol)
-    finding(c, "rel-L2 " + std::to_string(relL2) + " above " +
-                   std::to_string(relTol));
-  return 0;
+  if (cmp.pass)
+    return 0;
+  const int64_t i = cmp.firstBad;
+  if (cmp.unwritten)
+    finding(c, "element " + std::to_string(i) + " unwritten");
+  if (cmp.nonFinite || cmp.notClose)
+    finding(c, "element " + std::to_string(i) + ": reference " +
+                   std::to_string(r.data[i]) + ", kernel " +
+                   std::to_string(o.data[i]));
+  finding(c, "rel-L2 " + std::to_string(cmp.relL2) + " above " +
+                 std::to_string(cmp.relL2Limit) +
+                 (tf32 ? ", against TF32-rounded operands " +
+                             std::to_string(cmp.operandsRelL2) + " (limit " +
+                             std::to_string(limits.operandsRelL2) + ")"
+                       : std::string()));
 }

@@ -9,6 +9,7 @@
 #include "fusecc/Reference/Reference.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Reference/Compare.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -258,8 +259,29 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
 
 namespace {
 
+/// A convolution, elementwise, normalisation or window op on `ins`.
+Tensor evalSimpleOp(Operation &op, ArrayRef<const Tensor *> ins) {
+  if (auto conv = dyn_cast<ConvTransposeOp>(op))
+    return ref::convTransposeScatter(
+        *ins[0], *ins[1], conv.getBias() ? ins[2] : nullptr, conv.getStride(),
+        conv.getPadding(), conv.getOutputPadding(), conv.getDilation(),
+        conv.getGroups());
+  if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
+    return elementwise(&op, ew, ins);
+  Tensor result(shapeOf(op.getResult(0)));
+  SmallVector<ArrayRef<double>> data;
+  for (const Tensor *t : ins)
+    data.push_back(t->data);
+  if (auto norm = dyn_cast<NormalizationOpInterface>(op))
+    norm.evaluateReference(data, result.data);
+  else
+    cast<WindowOpInterface>(op).evaluateReference(data, result.data);
+  return result;
+}
+
 FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
-                                         const ref::ResultHook &hook) {
+                                         const ref::ResultHook &hook,
+                                         bool tf32ConvOperands) {
   DenseMap<Value, Tensor> env;
   for (auto [arg, t] : llvm::zip(block.getArguments(), args)) {
     if (shapeOf(arg) != t.shape) {
@@ -292,22 +314,17 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       if (failed(t))
         return failure();
       result = std::move(*t);
-    } else if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
-      result = ref::convTransposeScatter(
-          *ins[0], *ins[1], conv.getBias() ? ins[2] : nullptr,
-          conv.getStride(), conv.getPadding(), conv.getOutputPadding(),
-          conv.getDilation(), conv.getGroups());
-    } else if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
-      result = elementwise(&op, ew, ins);
-    } else if (isa<NormalizationOpInterface, WindowOpInterface>(op)) {
-      result = Tensor(shapeOf(op.getResult(0)));
-      SmallVector<ArrayRef<double>> data;
-      for (const Tensor *t : ins)
-        data.push_back(t->data);
-      if (auto norm = dyn_cast<NormalizationOpInterface>(op))
-        norm.evaluateReference(data, result.data);
-      else
-        cast<WindowOpInterface>(op).evaluateReference(data, result.data);
+    } else if (isa<ConvTransposeOp, ElementwiseOpInterface,
+                   NormalizationOpInterface, WindowOpInterface>(op)) {
+      Tensor x, w;
+      if (tf32ConvOperands && isa<ConvTransposeOp>(op)) {
+        x = *ins[0], w = *ins[1];
+        for (Tensor *t : {&x, &w})
+          for (double &v : t->data)
+            v = ref::roundToTF32(v);
+        ins[0] = &x, ins[1] = &w;
+      }
+      result = evalSimpleOp(op, ins);
     } else if (auto composite = dyn_cast<CompositeOpInterface>(op)) {
       // Evaluated directly (not through its decomposition), every result.
       std::vector<Tensor> results;
@@ -322,7 +339,7 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       composite.evaluateReference(data, out);
       for (auto [r, t] : llvm::zip(op.getResults(), results)) {
         if (hook)
-          hook(op, t);
+          hook(op, ins, t);
         env[r] = std::move(t);
       }
       continue;
@@ -331,7 +348,7 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       for (const Tensor *t : ins)
         kargs.push_back(*t);
       FailureOr<std::vector<Tensor>> r =
-          evalBlock(k.getBody().front(), kargs, hook);
+          evalBlock(k.getBody().front(), kargs, hook, tf32ConvOperands);
       if (failed(r))
         return failure();
       result = std::move((*r)[0]);
@@ -344,7 +361,7 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       return op.emitOpError("reference: computed shape differs from the "
                             "result type");
     if (hook && !isa<arith::ConstantOp, KernelOp>(op))
-      hook(op, result);
+      hook(op, ins, result);
     env[op.getResult(0)] = std::move(result);
   }
   emitError(block.getParent()->getLoc()) << "reference: block has no return";
@@ -355,11 +372,25 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
 
 FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
                                              ArrayRef<Tensor> inputs,
-                                             const ResultHook &hook) {
+                                             const ResultHook &hook,
+                                             bool tf32ConvOperands) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return func.emitOpError("reference: expected a single-block function");
   if (inputs.size() != func.getNumArguments())
     return func.emitOpError("reference: expected ")
            << func.getNumArguments() << " inputs, got " << inputs.size();
-  return evalBlock(func.getBody().front(), inputs, hook);
+  return evalBlock(func.getBody().front(), inputs, hook, tf32ConvOperands);
+}
+
+FailureOr<Tensor> ref::evaluateOp(Operation &op,
+                                  ArrayRef<const Tensor *> operands) {
+  if (!isa<ConvTransposeOp, ElementwiseOpInterface, NormalizationOpInterface,
+           WindowOpInterface>(op) ||
+      op.getNumResults() != 1 || operands.size() != op.getNumOperands())
+    return op.emitOpError("reference: expected a single-result convolution, "
+                          "elementwise, normalisation or window op");
+  for (auto [v, t] : llvm::zip(op.getOperands(), operands))
+    if (!t || shapeOf(v) != t->shape)
+      return op.emitOpError("reference: operand shape mismatch");
+  return evalSimpleOp(op, operands);
 }

@@ -16,6 +16,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Pipeline/Pipeline.h"
+#include "fusecc/Reference/Compare.h"
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
@@ -153,44 +154,6 @@ std::vector<Tensor> makeInputs(func::FuncOp func) {
   return inputs;
 }
 
-struct Compare {
-  double relL2 = 0, maxAbs = 0;
-  int64_t nonFinite = 0, unwritten = 0, refNonFinite = 0, notClose = 0;
-  int64_t firstBad = -1;
-};
-
-Compare compare(const Tensor &ref, const fusecc::sim::Buffer &out) {
-  Compare c;
-  double num = 0, den = 0;
-  for (int64_t i = 0; i < ref.size(); ++i) {
-    double r = ref.data[i], s = out.data[i];
-    bool bad = false;
-    if (!out.written[i]) {
-      ++c.unwritten;
-      bad = true;
-    } else if (!std::isfinite(r)) {
-      ++c.refNonFinite;
-      // Non-finite reference: the kernel must agree exactly in kind.
-      if (!(std::isnan(r) ? std::isnan(s) : s == r))
-        bad = true, ++c.notClose;
-    } else if (!std::isfinite(s)) {
-      ++c.nonFinite;
-      bad = true;
-    } else {
-      double d = std::fabs(s - r);
-      num += d * d;
-      den += r * r;
-      c.maxAbs = std::max(c.maxAbs, d);
-      if (d > 1e-2 + 1e-2 * std::fabs(r))
-        bad = true, ++c.notClose;
-    }
-    if (bad && c.firstBad < 0)
-      c.firstBad = i;
-  }
-  c.relL2 = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  return c;
-}
-
 std::string indexStr(const std::vector<int64_t> &shape, int64_t linear) {
   std::vector<int64_t> idx(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
@@ -283,7 +246,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
   struct Case {
     func::FuncOp func;
-    std::vector<Tensor> inputs, ref;
+    /// `tf32Ref`: the reference on TF32-rounded convolution operands (tf32).
+    std::vector<Tensor> inputs, ref, tf32Ref;
     double refSeconds;
   };
   std::vector<Case> cases;
@@ -294,7 +258,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       return 1;
     }
   for (func::FuncOp f : funcs) {
-    Case c{f, makeInputs(f), {}, 0};
+    Case c{f, makeInputs(f), {}, {}, 0};
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<std::vector<Tensor>> r = fusecc::ref::evaluate(f, c.inputs);
     if (failed(r)) {
@@ -302,6 +266,15 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       return 1;
     }
     c.ref = std::move(*r);
+    if (options.precision == fusecc::Precision::TF32 && !referenceOnly) {
+      FailureOr<std::vector<Tensor>> r32 =
+          fusecc::ref::evaluate(f, c.inputs, {}, /*tf32ConvOperands=*/true);
+      if (failed(r32)) {
+        outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
+        return 1;
+      }
+      c.tf32Ref = std::move(*r32);
+    }
     c.refSeconds = elapsed(t0);
     cases.push_back(std::move(c));
   }
@@ -340,8 +313,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 0;
   }
 
-  const double relTol =
-      options.precision == fusecc::Precision::TF32 ? 2e-3 : 1e-5;
+  const fusecc::ref::CompareLimits limits =
+      fusecc::ref::CompareLimits::forPrecision(options.precision ==
+                                               fusecc::Precision::TF32);
   bool allPass = true;
   for (Case &c : cases) {
     StringRef name = c.func.getSymName();
@@ -390,23 +364,30 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     }
     for (auto [i, t] : llvm::enumerate(c.ref)) {
       const fusecc::sim::Buffer &out = bufs[c.inputs.size() + i];
-      Compare cmp = compare(t, out);
       // `fuse.check.rel_tol` on a function: a graph whose f32 evaluation is
       // itself ill-conditioned (values rounded at mean 1e3, spread 0.1)
       // states the accuracy it can reach.
-      double tol = relTol;
-      if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol"))
-        tol = std::max(tol, a.getValueAsDouble());
-      bool pass = cmp.relL2 < tol && cmp.nonFinite == 0 &&
-                  cmp.unwritten == 0 && cmp.notClose == 0;
+      fusecc::ref::CompareLimits lim = limits;
+      if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol")) {
+        lim.relL2 = std::max(lim.relL2, a.getValueAsDouble());
+        lim.operandsRelL2 = std::max(lim.operandsRelL2, a.getValueAsDouble());
+        lim.fp32RelL2 = std::max(lim.fp32RelL2, a.getValueAsDouble());
+      }
+      fusecc::ref::Comparison cmp = fusecc::ref::compareOutput(
+          t, c.tf32Ref.empty() ? nullptr : &c.tf32Ref[i], out, lim);
+      bool pass = cmp.pass;
       allPass &= pass;
       outs() << "@" << name << (c.ref.size() > 1 ? "#" + std::to_string(i) : "")
              << ": " << (pass ? "PASS" : "FAIL") << " rel-L2 "
              << format("%.3e", cmp.relL2) << " max-abs "
              << format("%.3e", cmp.maxAbs) << " non-finite " << cmp.nonFinite
              << " unwritten " << cmp.unwritten << " not-close " << cmp.notClose
-             << " elements " << t.size() << " ("
-             << fusecc::toString(options.precision) << ")\n";
+             << " elements " << t.size();
+      if (cmp.operandsRelL2 >= 0)
+        outs() << " tf32-operands rel-L2 "
+               << format("%.3e", cmp.operandsRelL2) << " rounding "
+               << format("%.3e", cmp.rounding);
+      outs() << " (" << fusecc::toString(options.precision) << ")\n";
       if (!pass && cmp.firstBad >= 0)
         outs() << "@" << name << ": first bad element "
                << indexStr(t.shape, cmp.firstBad) << ": reference "

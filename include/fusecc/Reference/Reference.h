@@ -38,17 +38,27 @@ struct Tensor {
   int64_t size() const { return static_cast<int64_t>(data.size()); }
 };
 
-/// Called with every op's computed result (not constants), which it may
-/// change: e.g. round it as an f32 evaluation would, to measure how
-/// sensitive a graph is to the rounding of its intermediates.
-using ResultHook = std::function<void(mlir::Operation &, Tensor &)>;
+/// Called with every op's operands and computed result (not constants),
+/// which it may change: e.g. round it as an f32 evaluation would, to
+/// measure how sensitive a graph is to the rounding of its intermediates.
+using ResultHook = std::function<void(
+    mlir::Operation &, llvm::ArrayRef<const Tensor *> operands, Tensor &)>;
 
 /// Evaluates `func` on `inputs` (one per function argument, shapes must match
 /// the argument types). Returns one tensor per returned value. On an
-/// unsupported op or bad input, emits an error on the op and fails.
-mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
-                                              llvm::ArrayRef<Tensor> inputs,
-                                              const ResultHook &hook = {});
+/// unsupported op or bad input, emits an error on the op and fails. With
+/// `tf32ConvOperands`, every convolution's input and weight are rounded to
+/// TF32 (`roundToTF32`, Compare.h) before it multiplies them, as the tensor
+/// cores of a tf32 kernel do; the bias is added exactly.
+mlir::FailureOr<std::vector<Tensor>>
+evaluate(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
+         const ResultHook &hook = {}, bool tf32ConvOperands = false);
+
+/// Evaluates one convolution, elementwise, normalisation or window op of a
+/// graph on `operands` (one per operand, shapes must match); emits an error
+/// on the op and fails for other ops.
+mlir::FailureOr<Tensor> evaluateOp(mlir::Operation &op,
+                                   llvm::ArrayRef<const Tensor *> operands);
 
 /// Default limits of `checkSimulatable`: 2^30 tensor elements in all (8 GiB
 /// of doubles) and 2^36 multiply-adds per convolution.

@@ -104,6 +104,31 @@ Value NormEmitter::accumulate(Value first, Value end, int64_t step, Value init,
   return loop.getResult(0);
 }
 
+Value NormEmitter::accumulateSum(Value first, Value end, int64_t step,
+                                 function_ref<Value(Value)> addr,
+                                 function_ref<Value(Value)> term) {
+  Value zero = f(0.0);
+  auto loop =
+      scf::ForOp::create(b, first, end, c(step), ValueRange{zero, zero});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value v = term(load(x, addr(loop.getInductionVar())));
+    Value sum = loop.getRegionIterArgs()[0], comp = loop.getRegionIterArgs()[1];
+    // t = sum + v loses the low bits of the smaller of the two: recover them
+    // exactly ((big - t) + small) and keep them in `comp`.
+    Value t = addF(sum, v);
+    Value sumBigger =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OGE,
+                              math::AbsFOp::create(b, sum),
+                              math::AbsFOp::create(b, v));
+    Value lost = select(sumBigger, addF(subF(sum, t), v),
+                        addF(subF(v, t), sum));
+    scf::YieldOp::create(b, ValueRange{t, addF(comp, lost)});
+  }
+  return addF(loop.getResult(0), loop.getResult(1));
+}
+
 Value NormEmitter::warpReduce(Value v,
                               function_ref<Value(Value, Value)> combine) {
   return emitWarpAllReduce(b, v, 32, combine);
@@ -151,8 +176,8 @@ NormStats NormEmitter::chunkStats(Value count, Value first, Value end,
         extremeFn);
     // About 0 where every element is -inf (or none is there): sum 0.
     Value about = select(eqF(m, f(-kInf)), f(0.0), m);
-    Value s = accumulate(first, end, step, f(0.0), addr, addFn,
-                         [&](Value v) { return expF(subF(v, about)); });
+    Value s = accumulateSum(first, end, step, addr,
+                            [&](Value v) { return expF(subF(v, about)); });
     return {m, reduce(s, addFn)};
   }
   case StatsKind::Moments:
@@ -162,10 +187,10 @@ NormStats NormEmitter::chunkStats(Value count, Value first, Value end,
   // then the squared deviations about the chunk's mean. The mean is kept as
   // shift + delta: a mean rounded to f32 would cost half an ulp of |mean| on
   // every output (3e-5 of the std at mean 1e3).
-  Value s = accumulate(first, end, step, f(0.0), addr, addFn,
-                       [&](Value v) { return subF(v, shift); });
+  Value s = accumulateSum(first, end, step, addr,
+                          [&](Value v) { return subF(v, shift); });
   Value delta = divF(reduce(s, addFn), toF(count));
-  Value m2 = accumulate(first, end, step, f(0.0), addr, addFn, [&](Value v) {
+  Value m2 = accumulateSum(first, end, step, addr, [&](Value v) {
     Value d = subF(subF(v, shift), delta);
     return mulF(d, d);
   });

@@ -1,0 +1,76 @@
+//===- Compare.h - a kernel's output against the float64 reference -*- C++ -*-===//
+//
+// The one criterion `fusecc-check` and the graph fuzzer apply to a simulated
+// kernel output (bench/gpu_check.py applies the same to the GPU's): every
+// element written, non-finite exactly where the reference is, each finite
+// element close, and a small relative L2 error. tf32 kernels multiply
+// TF32-rounded convolution operands: they are held to a strict limit against
+// the reference on such operands, and against the exact reference to what
+// that rounding alone costs the graph (a graph that amplifies it, such as a
+// layer_norm of clamped values, is no more exact in PyTorch's tf32 mode).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_REFERENCE_COMPARE_H
+#define FUSECC_REFERENCE_COMPARE_H
+
+#include "fusecc/Reference/Reference.h"
+#include "fusecc/Reference/Simulator.h"
+
+namespace fusecc::ref {
+
+/// `x` (an f32 value) rounded to TF32 as `cvt.rna.tf32.f32` does: to
+/// nearest, ties away from zero; non-finite values unchanged.
+double roundToTF32(double x);
+
+/// Tolerances of `compareOutput`.
+struct CompareLimits {
+  /// Relative L2 error against the exact reference: 2e-3 for tf32, 1e-5
+  /// for ieee (`forPrecision`).
+  double relL2 = 1e-5;
+  /// tf32: relative L2 error against the reference on TF32-rounded
+  /// convolution operands (only FP32 accumulation and epilogue error are
+  /// left; real kernels are at 1e-8 to 1e-6).
+  double operandsRelL2 = 1e-4;
+  /// tf32 kernels that fell back to FP32 arithmetic: relative L2 error
+  /// against the exact reference (the ieee limit).
+  double fp32RelL2 = 1e-5;
+  /// tf32: a result may be this many times as far from the exact reference
+  /// as the reference on TF32-rounded operands is, element by element and
+  /// in relative L2, where that is more than the limits above allow.
+  double roundingFactor = 2.0;
+  /// Each element within `absTol + relTolElem * |reference|`.
+  double absTol = 1e-2, relTolElem = 1e-2;
+
+  static CompareLimits forPrecision(bool tf32) {
+    CompareLimits l;
+    l.relL2 = tf32 ? 2e-3 : 1e-5;
+    return l;
+  }
+};
+
+/// The outcome of `compareOutput`.
+struct Comparison {
+  double relL2 = 0, maxAbs = 0;
+  int64_t nonFinite = 0, unwritten = 0, refNonFinite = 0, notClose = 0;
+  int64_t firstBad = -1; ///< First element that failed, -1 if none.
+  /// The relative L2 limit applied (widened by the TF32 rounding).
+  double relL2Limit = 0;
+  /// tf32 only (-1 elsewhere): relative L2 error against the reference on
+  /// TF32-rounded operands, and that reference's own distance from the exact
+  /// one.
+  double operandsRelL2 = -1, rounding = -1;
+  bool pass = false;
+};
+
+/// Compares `out` with the exact reference `ref`. `tf32Ref`, for tf32
+/// kernels, is the reference on TF32-rounded convolution operands
+/// (`evaluate` with `tf32ConvOperands`); null for ieee. A tf32 kernel that
+/// fell back to FP32 arithmetic (grouped convolutions off the tensor cores)
+/// passes at `fp32RelL2` against `ref` instead of the operands limit.
+Comparison compareOutput(const Tensor &ref, const Tensor *tf32Ref,
+                         const sim::Buffer &out, const CompareLimits &limits);
+
+} // namespace fusecc::ref
+
+#endif // FUSECC_REFERENCE_COMPARE_H

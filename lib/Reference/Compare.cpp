@@ -1,0 +1,92 @@
+//===- Compare.cpp - a kernel's output against the float64 reference ------===//
+//
+// See Compare.h: the criterion fusecc-check and the graph fuzzer share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Reference/Compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace fusecc;
+using namespace fusecc::ref;
+
+double ref::roundToTF32(double x) {
+  float v = static_cast<float>(x);
+  if (!std::isfinite(v))
+    return x;
+  uint32_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  bits = (bits + 0x1000u) & ~0x1FFFu;
+  std::memcpy(&v, &bits, sizeof(bits));
+  return v;
+}
+
+namespace {
+
+/// Relative L2 distance of `a` from `r` over the elements where `r` is
+/// finite (the absolute one where `r` is all zero).
+template <typename A>
+double relL2Of(const Tensor &r, const A &a) {
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < r.size(); ++i) {
+    if (!std::isfinite(r.data[i]))
+      continue;
+    double d = static_cast<double>(a[i]) - r.data[i];
+    num += d * d;
+    den += r.data[i] * r.data[i];
+  }
+  return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+} // namespace
+
+Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
+                              const sim::Buffer &out,
+                              const CompareLimits &limits) {
+  Comparison c;
+  c.relL2Limit = limits.relL2;
+  if (tf32Ref) {
+    c.rounding = relL2Of(ref, tf32Ref->data);
+    c.operandsRelL2 = relL2Of(*tf32Ref, out.data);
+    c.relL2Limit = std::max(c.relL2Limit, limits.roundingFactor * c.rounding);
+  }
+  for (int64_t i = 0; i < ref.size(); ++i) {
+    double r = ref.data[i], s = out.data[i];
+    bool bad = false;
+    if (!out.written[i]) {
+      ++c.unwritten;
+      bad = true;
+    } else if (!std::isfinite(r)) {
+      ++c.refNonFinite;
+      // Non-finite reference: the kernel must agree exactly in kind.
+      if (!(std::isnan(r) ? std::isnan(s) : s == r))
+        bad = true, ++c.notClose;
+    } else if (!std::isfinite(s)) {
+      ++c.nonFinite;
+      bad = true;
+    } else {
+      double d = std::fabs(s - r);
+      c.maxAbs = std::max(c.maxAbs, d);
+      double tol = limits.absTol + limits.relTolElem * std::fabs(r);
+      if (tf32Ref && std::isfinite(tf32Ref->data[i]))
+        tol += limits.roundingFactor * std::fabs(tf32Ref->data[i] - r);
+      if (d > tol)
+        bad = true, ++c.notClose;
+    }
+    if (bad && c.firstBad < 0)
+      c.firstBad = i;
+  }
+  c.relL2 = relL2Of(ref, out.data);
+  c.pass = c.unwritten == 0 && c.nonFinite == 0 && c.notClose == 0 &&
+           std::isfinite(c.relL2) && c.relL2 < c.relL2Limit;
+  if (tf32Ref && c.pass) {
+    const bool onTensorCores = std::isfinite(c.operandsRelL2) &&
+                               c.operandsRelL2 < limits.operandsRelL2;
+    const bool fp32Fallback = c.relL2 < limits.fp32RelL2;
+    c.pass = onTensorCores || fp32Fallback;
+  }
+  return c;
+}
