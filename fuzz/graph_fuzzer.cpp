@@ -435,33 +435,59 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // normalisation's statistics) rounds at the magnitude of its terms, not
     // of its result: where they cancel (a sum over 1408 convolution outputs)
     // one ulp of the result understates it. Its ulp is then taken of the op
-    // evaluated on the absolute values of its operands.
+    // evaluated on the absolute values of its operands. And such an op's
+    // internal differences (a normalisation's x - mean) lose the bits of
+    // its operands' magnitude: it is also evaluated on operands moved by one
+    // ulp each (a layer_norm over 2 near-equal values moves by hundreds of
+    // ulps), and that change added to each element with a sign of its own.
     auto sensitivityOf = [&](function_ref<double(int64_t)> sign) {
       int64_t k = 0;
       FailureOr<std::vector<Tensor>> ref2 = fusecc::ref::evaluate(
           f, inputs,
           [&](Operation &op, ArrayRef<const Tensor *> operands, Tensor &t) {
-            FailureOr<Tensor> scale = failure();
-            std::vector<Tensor> abs;
+            FailureOr<Tensor> scale = failure(), moved = failure();
             if (!isa<fusecc::fuse::ElementwiseOpInterface>(op) &&
                 op.getNumResults() == 1) {
+              std::vector<Tensor> abs, nudged;
               for (const Tensor *o : operands) {
                 abs.push_back(*o);
+                nudged.push_back(*o);
                 for (double &x : abs.back().data)
                   x = std::fabs(x);
+                // By an ulp of the operand's typical magnitude (its rms),
+                // not only of each element: a mean rounded to f32 moves
+                // every x - mean of its set by an ulp of the mean.
+                double sq = 0;
+                int64_t n = 0;
+                for (double x : o->data)
+                  if (std::isfinite(x))
+                    sq += x * x, ++n;
+                const double rms = n ? std::sqrt(sq / n) : 0.0;
+                for (double &x : nudged.back().data)
+                  x += sign(k++) * 0x1.0p-23 * std::max(std::fabs(x), rms);
               }
-              SmallVector<const Tensor *> ptrs;
-              for (const Tensor &a : abs)
-                ptrs.push_back(&a);
-              ScopedDiagnosticHandler quiet(op.getContext(),
-                                            [](Diagnostic &) { return success(); });
-              scale = fusecc::ref::evaluateOp(op, ptrs);
+              SmallVector<const Tensor *> absPtrs, nudgedPtrs;
+              for (auto [a, n] : llvm::zip(abs, nudged)) {
+                absPtrs.push_back(&a);
+                nudgedPtrs.push_back(&n);
+              }
+              ScopedDiagnosticHandler quiet(
+                  op.getContext(), [](Diagnostic &) { return success(); });
+              scale = fusecc::ref::evaluateOp(op, absPtrs);
+              moved = fusecc::ref::evaluateOp(op, nudgedPtrs);
             }
             for (int64_t i = 0; i < t.size(); ++i) {
               double m = std::fabs(t.data[i]);
               if (succeeded(scale) && std::isfinite(scale->data[i]))
                 m = std::max(m, std::fabs(scale->data[i]));
-              t.data[i] += sign(k++) * 0x1.0p-23 * m;
+              double shift = sign(k++) * 0x1.0p-23 * m;
+              // With a sign of its own per element: an exact op maps any
+              // nudged set symmetrically (a layer_norm of 2 values gives
+              // -y, y), the rounded mean of an f32 one does not.
+              if (succeeded(moved) && std::isfinite(moved->data[i]) &&
+                  std::isfinite(t.data[i]))
+                shift += sign(k++) * std::fabs(moved->data[i] - t.data[i]);
+              t.data[i] += shift;
             }
           });
       double num2 = 0;

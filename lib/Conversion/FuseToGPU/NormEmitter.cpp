@@ -186,10 +186,13 @@ NormStats NormEmitter::chunkStats(Value count, Value first, Value end,
   // Sums relative to the set's first element (`shift`, loaded by setShift),
   // then the squared deviations about the chunk's mean. The mean is kept as
   // shift + delta: a mean rounded to f32 would cost half an ulp of |mean| on
-  // every output (3e-5 of the std at mean 1e3).
+  // every output (3e-5 of the std at mean 1e3). A sum or mean needs no
+  // deviations (and no shift, `needsSpread`).
   Value s = accumulateSum(first, end, step, addr,
                           [&](Value v) { return subF(v, shift); });
   Value delta = divF(reduce(s, addFn), toF(count));
+  if (!needsSpread())
+    return {delta, f(0.0)};
   Value m2 = accumulateSum(first, end, step, addr, [&](Value v) {
     Value d = subF(subF(v, shift), delta);
     return mulF(d, d);
@@ -197,9 +200,19 @@ NormStats NormEmitter::chunkStats(Value count, Value first, Value end,
   return {delta, reduce(m2, addFn)};
 }
 
+bool NormEmitter::needsSpread() const {
+  return l.root.reduction != SetReduction::Sum &&
+         l.root.reduction != SetReduction::Mean;
+}
+
 void NormEmitter::setShift(function_ref<Value(Value)> addr) {
-  if (kind == StatsKind::Moments)
-    shift = load(x, addr(c(0)));
+  if (kind != StatsKind::Moments)
+    return;
+  // A sum or mean about the first element would cancel: the sum is then
+  // len x shift + (sum - len x shift), off by an ulp of len x |shift| (a
+  // sum of 4800 normal values at 4e-6 of the result); summed about 0 with
+  // the compensation it is within an ulp of itself.
+  shift = needsSpread() ? load(x, addr(c(0))) : f(0.0);
 }
 
 NormStats NormEmitter::finish(NormStats s) {

@@ -107,7 +107,11 @@ struct NormEmitter {
                        int64_t step,
                        llvm::function_ref<mlir::Value(mlir::Value)> addr,
                        Reduce reduce);
-  /// Loads the set's shift (its element 0) for moments.
+  /// Whether the statistics need a set's spread (M2) and a shift: all but
+  /// a sum or mean reduction.
+  bool needsSpread() const;
+  /// Loads the set's shift (its element 0) for moments, 0 for a sum or
+  /// mean.
   void setShift(llvm::function_ref<mlir::Value(mlir::Value)> addr);
   /// The per-element factors of a normalisation's set from its statistics:
   /// (mean - shift, 1 / sqrt(var + eps)), (max, 1 / sum), or for the log

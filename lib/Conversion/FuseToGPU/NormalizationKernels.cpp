@@ -7,7 +7,8 @@
 //  - Warp: one warp per set, statistics in registers and warp shuffles;
 //  - Column: one thread per set (sets strided in memory, consecutive
 //    threads on consecutive sets);
-//  - Split: `parts` blocks per set each write partial statistics of their
+//  - Split: `parts` blocks per set (rows, or columns too long for one
+//    thread each) each write partial statistics of their
 //    chunk to the plan's partials workspace (`<kernel>_stats`); the
 //    normalising kernel (`<kernel>`) then combines a set's partials in
 //    every block (Chan et al.: no catastrophic cancellation) and normalises
@@ -199,6 +200,18 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     break;
   }
   case NormLayout::Mode::Split: {
+    // Set o = (row r, column i) starts at flat r x len x inner + i, its
+    // elements `inner` apart (1 for rows).
+    auto setBase = [&](NormEmitter &em, Value o) {
+      if (l.inner == 1)
+        return em.mul(o, em.c(l.len));
+      Value r = arith::DivUIOp::create(b, o, em.c(l.inner));
+      Value i = arith::RemUIOp::create(b, o, em.c(l.inner));
+      return em.add(em.mul(r, em.c(l.len * l.inner)), i);
+    };
+    auto element = [&](NormEmitter &em, Value base, Value j) {
+      return em.add(base, l.inner == 1 ? j : em.mul(j, em.c(l.inner)));
+    };
     auto chunkOf = [&](NormEmitter &em, Value &o, Value &start, Value &end) {
       o = arith::DivUIOp::create(b, bid, em.c(l.parts));
       Value p = arith::RemUIOp::create(b, bid, em.c(l.parts));
@@ -220,8 +233,8 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
       ids();
       Value o, start, end;
       chunkOf(em, o, start, end);
-      Value base = em.mul(o, cx.c(l.len));
-      auto addr = [&](Value j) { return em.add(base, j); };
+      Value base = setBase(em, o);
+      auto addr = [&](Value j) { return element(em, base, j); };
       auto reduce = [&](Value v, function_ref<Value(Value, Value)> comb) {
         return em.blockReduce(v, tid, comb);
       };
@@ -285,8 +298,8 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
       gpu::BarrierOp::create(b);
       NormStats k{em.sload(kNormSharedFloats - 2),
                   l.stats > 1 ? em.sload(kNormSharedFloats - 1) : Value()};
-      Value base = em.mul(o, cx.c(l.len));
-      auto addr = [&](Value j) { return em.add(base, j); };
+      Value base = setBase(em, o);
+      auto addr = [&](Value j) { return element(em, base, j); };
       em.setShift(addr);
       if (l.root.reduces())
         em.storeReduction(
@@ -297,8 +310,11 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                                       cx.c(0)),
                 arith::CmpIOp::create(b, arith::CmpIPredicate::eq, start,
                                       cx.c(0))));
-      else
+      else if (l.inner == 1)
         em.applyChunk(base, start, end, tid, em.finish(k));
+      else
+        em.apply(em.add(start, tid), end, kStandaloneThreads, addr,
+                 em.finish(k));
     }
     break;
   }

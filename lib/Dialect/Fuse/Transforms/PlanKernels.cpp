@@ -26,6 +26,9 @@ using namespace fusecc::fuse;
 
 /// Blocks a split normalisation aims for (four waves of 132 SMs).
 static constexpr int64_t kSplitTargetBlocks = 528;
+/// Column sets, one thread each, that fill the H100's 132 SMs with a block
+/// of `kStandaloneThreads` each; long sets of fewer columns are split.
+static constexpr int64_t kColumnSplitSets = 132 * kStandaloneThreads;
 /// The largest workspace of epilogue statistics planned (2^28 values, 1 GiB
 /// of f32); past it the normalisation computes its own statistics.
 static constexpr int64_t kMaxEpilogueStatsElements = int64_t(1) << 28;
@@ -196,7 +199,7 @@ bool NormLayout::warpPerSet() const {
 int64_t NormLayout::partialsElems() const {
   if (mode == Mode::Epilogue)
     return producerStats->elements();
-  return mode == Mode::Split ? outer * parts * stats : 0;
+  return mode == Mode::Split ? outer * inner * parts * stats : 0;
 }
 
 FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
@@ -248,7 +251,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
     int64_t parts = std::max(
         llvm::divideCeil(l.len, splitChunk),
         std::min(llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
-                 llvm::divideCeil(kSplitTargetBlocks, l.outer)));
+                 llvm::divideCeil(kSplitTargetBlocks, l.outer * l.inner)));
     l.chunk = llvm::alignTo(llvm::divideCeil(l.len, parts), 4);
     l.parts = llvm::divideCeil(l.len, l.chunk);
   };
@@ -288,7 +291,16 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
       splitSets();
     }
   } else if (l.inner > 1) {
-    l.mode = Mode::Column;
+    // One thread per column set, unless the sets are long and too few to
+    // give every SM's threads one (a sum over dims 0-2 that keeps a last dim
+    // of 6 would have 6 threads read everything): then `parts` blocks per
+    // set, as for rows, each thread taking elements `inner` apart.
+    if (l.len > warpLimit && l.outer * l.inner < kColumnSplitSets) {
+      l.mode = Mode::Split;
+      splitSets();
+    } else {
+      l.mode = Mode::Column;
+    }
   } else if (l.len <= warpLimit) {
     l.mode = Mode::Warp;
   } else {

@@ -122,12 +122,13 @@ struct NormLayout {
   enum class Mode {
     /// inner == 1, short sets: one warp per set, one kernel.
     Warp,
-    /// inner == 1, long sets: `parts` blocks per set write partial
-    /// statistics to a workspace (`<kernel>_stats`), then `parts` blocks per
-    /// set combine them and normalise (`<kernel>`).
+    /// Long sets (rows, or columns too few for a thread each): `parts`
+    /// blocks per set write partial statistics to a workspace
+    /// (`<kernel>_stats`), then `parts` blocks per set combine them and
+    /// normalise (`<kernel>`).
     Split,
-    /// inner > 1: one thread per set, consecutive threads on consecutive
-    /// inner positions (coalesced), one kernel.
+    /// inner > 1, short or many sets: one thread per set, consecutive
+    /// threads on consecutive inner positions (coalesced), one kernel.
     Column,
     /// inner == 1, the input computed by a convolution kernel whose blocks
     /// each hold one batch element: that kernel's epilogue writes partial
