@@ -412,8 +412,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const fusecc::sim::Buffer &o = bufs.back();
   fusecc::ref::CompareLimits limits =
       fusecc::ref::CompareLimits::forPrecision(tf32);
-  fusecc::ref::Comparison cmp = fusecc::ref::compareOutput(
-      r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
+  fusecc::ref::Comparison cmp =
+      fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
   if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0 &&
       cmp.notClose == 0) {
     // A graph can be ill-conditioned in f32 itself (a layer_norm over the
@@ -508,8 +508,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     limits.relL2 = std::max(limits.relL2, widened);
     limits.operandsRelL2 = std::max(limits.operandsRelL2, widened);
     limits.fp32RelL2 = std::max(limits.fp32RelL2, widened);
-    cmp = fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o,
-                                     limits);
+    cmp =
+        fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
   }
   if (cmp.pass)
     return 0;

@@ -28,8 +28,7 @@ namespace {
 
 /// Relative L2 distance of `a` from `r` over the elements where `r` is
 /// finite (the absolute one where `r` is all zero).
-template <typename A>
-double relL2Of(const Tensor &r, const A &a) {
+template <typename A> double relL2Of(const Tensor &r, const A &a) {
   double num = 0, den = 0;
   for (int64_t i = 0; i < r.size(); ++i) {
     if (!std::isfinite(r.data[i]))

@@ -384,9 +384,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
              << " unwritten " << cmp.unwritten << " not-close " << cmp.notClose
              << " elements " << t.size();
       if (cmp.operandsRelL2 >= 0)
-        outs() << " tf32-operands rel-L2 "
-               << format("%.3e", cmp.operandsRelL2) << " rounding "
-               << format("%.3e", cmp.rounding);
+        outs() << " tf32-operands rel-L2 " << format("%.3e", cmp.operandsRelL2)
+               << " rounding " << format("%.3e", cmp.rounding);
       outs() << " (" << fusecc::toString(options.precision) << ")\n";
       if (!pass && cmp.firstBad >= 0)
         outs() << "@" << name << ": first bad element "

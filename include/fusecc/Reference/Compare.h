@@ -1,4 +1,4 @@
-//===- Compare.h - a kernel's output against the float64 reference -*- C++ -*-===//
+//===- Compare.h - a kernel's output against the reference -----*- C++ -*-===//
 //
 // The one criterion `fusecc-check` and the graph fuzzer apply to a simulated
 // kernel output (bench/gpu_check.py applies the same to the GPU's): every

@@ -50,9 +50,10 @@ using ResultHook = std::function<void(
 /// `tf32ConvOperands`, every convolution's input and weight are rounded to
 /// TF32 (`roundToTF32`, Compare.h) before it multiplies them, as the tensor
 /// cores of a tf32 kernel do; the bias is added exactly.
-mlir::FailureOr<std::vector<Tensor>>
-evaluate(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
-         const ResultHook &hook = {}, bool tf32ConvOperands = false);
+mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
+                                              llvm::ArrayRef<Tensor> inputs,
+                                              const ResultHook &hook = {},
+                                              bool tf32ConvOperands = false);
 
 /// Evaluates one convolution, elementwise, normalisation or window op of a
 /// graph on `operands` (one per operand, shapes must match); emits an error

@@ -118,12 +118,11 @@ Value NormEmitter::accumulateSum(Value first, Value end, int64_t step,
     // t = sum + v loses the low bits of the smaller of the two: recover them
     // exactly ((big - t) + small) and keep them in `comp`.
     Value t = addF(sum, v);
-    Value sumBigger =
-        arith::CmpFOp::create(b, arith::CmpFPredicate::OGE,
-                              math::AbsFOp::create(b, sum),
-                              math::AbsFOp::create(b, v));
-    Value lost = select(sumBigger, addF(subF(sum, t), v),
-                        addF(subF(v, t), sum));
+    Value sumBigger = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE,
+                                            math::AbsFOp::create(b, sum),
+                                            math::AbsFOp::create(b, v));
+    Value lost =
+        select(sumBigger, addF(subF(sum, t), v), addF(subF(v, t), sum));
     scf::YieldOp::create(b, ValueRange{t, addF(comp, lost)});
   }
   return addF(loop.getResult(0), loop.getResult(1));

@@ -85,10 +85,9 @@ struct NormEmitter {
   /// with a running compensation (Neumaier): a thread's rounding error stays
   /// about one ulp of its sum however long its share of a set is (a column
   /// of 1408 elements summed plainly in f32 was off by 2e-5 relative).
-  mlir::Value
-  accumulateSum(mlir::Value first, mlir::Value end, int64_t step,
-                llvm::function_ref<mlir::Value(mlir::Value)> addr,
-                llvm::function_ref<mlir::Value(mlir::Value)> term);
+  mlir::Value accumulateSum(mlir::Value first, mlir::Value end, int64_t step,
+                            llvm::function_ref<mlir::Value(mlir::Value)> addr,
+                            llvm::function_ref<mlir::Value(mlir::Value)> term);
   /// Combines `v` over the 32 lanes of a warp (every lane gets the result).
   mlir::Value
   warpReduce(mlir::Value v,
