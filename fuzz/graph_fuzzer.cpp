@@ -414,8 +414,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fusecc::ref::CompareLimits::forPrecision(tf32);
   fusecc::ref::Comparison cmp =
       fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
-  if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0 &&
-      cmp.notClose == 0) {
+  if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0) {
     // A graph can be ill-conditioned in f32 itself (a layer_norm over the
     // near-equal outputs of a softmax of a softmax divides by a tiny
     // spread): then every f32 evaluation is off by far more than 1e-5.
@@ -440,6 +439,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // its operands' magnitude: it is also evaluated on operands moved by one
     // ulp each (a layer_norm over 2 near-equal values moves by hundreds of
     // ulps), and that change added to each element with a sign of its own.
+    // Per element, the same factor times its own change (a layer_norm of a
+    // row the convolution left constant divides rounding noise by
+    // sqrt(eps): the rows after it are noise in any f32 evaluation).
+    std::vector<double> slack(r.size(), 0.0);
     auto sensitivityOf = [&](function_ref<double(int64_t)> sign) {
       int64_t k = 0;
       FailureOr<std::vector<Tensor>> ref2 = fusecc::ref::evaluate(
@@ -492,10 +495,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           });
       double num2 = 0;
       if (succeeded(ref2))
-        for (int64_t i = 0; i < r.size(); ++i)
-          if (std::isfinite(r.data[i]))
-            num2 += (ref2->front().data[i] - r.data[i]) *
-                    (ref2->front().data[i] - r.data[i]);
+        for (int64_t i = 0; i < r.size(); ++i) {
+          if (!std::isfinite(r.data[i]))
+            continue;
+          const double d = ref2->front().data[i] - r.data[i];
+          num2 += d * d;
+          if (std::isfinite(d))
+            slack[i] = std::max(slack[i], kConditioningFactor * std::fabs(d));
+        }
       return den > 0 ? std::sqrt(num2 / den) : std::sqrt(num2);
     };
     double sensitivity = std::max(
@@ -508,6 +515,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     limits.relL2 = std::max(limits.relL2, widened);
     limits.operandsRelL2 = std::max(limits.operandsRelL2, widened);
     limits.fp32RelL2 = std::max(limits.fp32RelL2, widened);
+    limits.elementSlack = &slack;
     cmp =
         fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
   }

@@ -72,6 +72,8 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
       double tol = limits.absTol + limits.relTolElem * std::fabs(r);
       if (tf32Ref && std::isfinite(tf32Ref->data[i]))
         tol += limits.roundingFactor * std::fabs(tf32Ref->data[i] - r);
+      if (limits.elementSlack)
+        tol += (*limits.elementSlack)[i];
       if (d > tol)
         bad = true, ++c.notClose;
     }

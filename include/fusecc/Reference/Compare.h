@@ -39,8 +39,11 @@ struct CompareLimits {
   /// as the reference on TF32-rounded operands is, element by element and
   /// in relative L2, where that is more than the limits above allow.
   double roundingFactor = 2.0;
-  /// Each element within `absTol + relTolElem * |reference|`.
+  /// Each element within `absTol + relTolElem * |reference|`, plus its
+  /// entry of `elementSlack` where given (one per element: what the graph's
+  /// own conditioning allows there).
   double absTol = 1e-2, relTolElem = 1e-2;
+  const std::vector<double> *elementSlack = nullptr;
 
   static CompareLimits forPrecision(bool tf32) {
     CompareLimits l;
