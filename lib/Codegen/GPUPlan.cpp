@@ -231,6 +231,24 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   return plain;
 }
 
+int64_t fuse::residentBlocks(int64_t threads, int64_t bytes) {
+  return std::max<int64_t>(
+      1, std::min<int64_t>(kResidentThreadsPerSM / threads,
+                           kSharedBytesPerSM / (bytes + kReservedSharedBytes)));
+}
+
+int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
+                                   TileConfigAttr cfg) {
+  const LaunchPlan launch = LaunchPlan::get(a, cfg);
+  const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  int64_t blocks = residentBlocks(launch.threads, smem.bytes());
+  if (smem.rowsN > 0 && smem.hTapsPerRound > 1)
+    blocks = std::min(blocks, std::max<int64_t>(
+                                  1, kRegistersPerSM / (kMergedRowsNRegisters *
+                                                        launch.threads)));
+  return blocks;
+}
+
 int64_t fuse::wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg) {
   return std::min<int64_t>(cfg.getTileC(), llvm::alignTo(g.coutPerGroup(), 8));
 }

@@ -29,6 +29,31 @@ constexpr int64_t kMaxRowsN = 192;
 /// = this / threads per block): at most 128 registers per thread.
 constexpr int64_t kResidentThreadsPerSM = 512;
 
+/// 32-bit registers of an H100 SM.
+constexpr int64_t kRegistersPerSM = 65536;
+
+/// Shared memory of an H100 SM and the part the driver reserves per block.
+constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
+
+/// Blocks of `threads` threads and `bytes` of dynamic shared memory that
+/// share an SM: `kResidentThreadsPerSM` threads, fewer where shared memory
+/// holds fewer blocks. A kernel asks ptxas for this many (`.minnctapersm`):
+/// registers beyond 128 per thread cost no block that shared memory would
+/// have let in, and spare the spills of large wgmma accumulators.
+int64_t residentBlocks(int64_t threads, int64_t bytes);
+
+/// Registers per thread a wgmma block that stages all H taps of a round
+/// for its rows as one N needs beside its accumulators: ptxas spilled 12
+/// to 100 bytes under the 128-register cap of four blocks per SM (kb2_61,
+/// kb1_71, kb1_61 with N 184, 168, 152) and none at 168 (three blocks).
+constexpr int64_t kMergedRowsNRegisters = 168;
+
+/// The blocks of a tiled kernel that share an SM, as its `.minnctapersm`
+/// asks ptxas for: `residentBlocks` of its threads and shared memory, and
+/// no more than a block of `kMergedRowsNRegisters` registers per thread
+/// allows where it stages merged H taps for rows as one N.
+int64_t kernelResidentBlocks(const KernelAnalysis &a, TileConfigAttr cfg);
+
 /// Shared memory per block that still lets two blocks share an SM (sm_90).
 constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
 

@@ -157,13 +157,14 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     b.getUnitAttr());
-  // Ask ptxas for at most 128 registers per thread (two 256-thread blocks,
-  // or four 128-thread blocks, per SM): the staging address arithmetic is
-  // otherwise hoisted into registers generously.
-  func->setAttr(
-      NVVM::NVVMDialect::getMinctasmAttrName(),
-      b.getI32IntegerAttr(std::max<int64_t>(
-          1, std::min<int64_t>(8, kResidentThreadsPerSM / launch.threads))));
+  // Ask ptxas to keep the blocks resident that can share an SM
+  // (`kernelResidentBlocks`): at most 128 registers per thread (two
+  // 256-thread blocks, or four 128-thread blocks), more where shared memory
+  // or a merged-tap round's staging holds fewer blocks anyway. The staging
+  // address arithmetic is otherwise hoisted into registers generously.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(std::min<int64_t>(
+                    8, kernelResidentBlocks(analysis, cfg))));
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(launch.threads), 1, 1}));
   // Clusters are compiled in (`.reqnctapercluster`), so a plain

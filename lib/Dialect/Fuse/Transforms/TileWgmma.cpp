@@ -18,18 +18,6 @@ using namespace fusecc::fuse;
 
 namespace {
 
-/// Shared memory of an H100 SM and the part the driver reserves per block.
-constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
-
-/// Blocks of `threads` threads and `bytes` of shared memory that share an
-/// SM: `kResidentThreadsPerSM` (the 128-register cap), and shared memory
-/// bounds them further.
-int64_t residentBlocks(int64_t threads, int64_t bytes) {
-  return std::min<int64_t>(
-      std::max<int64_t>(1, kResidentThreadsPerSM / threads),
-      kSharedBytesPerSM / (bytes + kReservedSharedBytes));
-}
-
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 constexpr int64_t kMaxWgmmaAccumulators = 80;
@@ -195,7 +183,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (merged) {
           SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
           if (plan.hTapsPerRound > 1 && plan.rowsN > 0 &&
-              residentBlocks(threads, plan.bytes()) >= 3)
+              kernelResidentBlocks(a, merged) >= 3)
             return merged;
         }
       }
@@ -214,7 +202,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           continue;
         if (!oneN)
           return cfg;
-        const int64_t resident = residentBlocks(threads, bytes);
+        const int64_t resident = kernelResidentBlocks(a, cfg);
         if (resident > bestResident)
           best = cfg, bestResident = resident;
       }
