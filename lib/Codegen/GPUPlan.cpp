@@ -237,15 +237,25 @@ int64_t fuse::residentBlocks(int64_t threads, int64_t bytes) {
                            kSharedBytesPerSM / (bytes + kReservedSharedBytes)));
 }
 
+int64_t fuse::kernelRegisterEstimate(const KernelAnalysis &a,
+                                     TileConfigAttr cfg) {
+  const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  if (smem.rowsN == 0 || smem.hTapsPerRound <= 1)
+    return 0;
+  return kMergedRowsNRegisters + smem.rowsN / 2;
+}
+
 int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
                                    TileConfigAttr cfg) {
   const LaunchPlan launch = LaunchPlan::get(a, cfg);
   const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   int64_t blocks = residentBlocks(launch.threads, smem.bytes());
-  if (smem.rowsN > 0 && smem.hTapsPerRound > 1)
-    blocks = std::min(blocks, std::max<int64_t>(
-                                  1, kRegistersPerSM / (kMergedRowsNRegisters *
-                                                        launch.threads)));
+  // Registers are allocated in units of 8 per thread.
+  if (int64_t registers = kernelRegisterEstimate(a, cfg))
+    blocks = std::min(
+        blocks, std::max<int64_t>(1, kRegistersPerSM /
+                                         (llvm::alignTo(registers, 8) *
+                                          launch.threads)));
   return blocks;
 }
 

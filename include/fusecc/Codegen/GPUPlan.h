@@ -42,16 +42,21 @@ constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
 /// have let in, and spare the spills of large wgmma accumulators.
 int64_t residentBlocks(int64_t threads, int64_t bytes);
 
-/// Registers per thread a wgmma block that stages all H taps of a round
-/// for its rows as one N needs beside its accumulators: ptxas spilled 12
-/// to 100 bytes under the 128-register cap of four blocks per SM (kb2_61,
-/// kb1_71, kb1_61 with N 184, 168, 152) and none at 168 (three blocks).
-constexpr int64_t kMergedRowsNRegisters = 168;
+/// Registers per thread, beside its accumulators (`rowsN` / 2), of a wgmma
+/// block that stages all H taps of a round for its rows as one N. ptxas,
+/// sm_90a, under the cap of three blocks (168): 124 registers at rowsN 120
+/// (kb1_70), 147 and 152 at 168 (kb1_57, kb1_71); under four blocks' 128,
+/// 12 to 100 bytes of spills from rowsN 152 up (kb1_61, kb1_71, kb2_61).
+constexpr int64_t kMergedRowsNRegisters = 64;
+
+/// Registers per thread of a tiled kernel as far as they bound its blocks
+/// per SM: `kMergedRowsNRegisters` + rowsN / 2 for merged-tap rounds of
+/// rows as one N, else 0 (the 128 of four 128-thread blocks suffice).
+int64_t kernelRegisterEstimate(const KernelAnalysis &a, TileConfigAttr cfg);
 
 /// The blocks of a tiled kernel that share an SM, as its `.minnctapersm`
 /// asks ptxas for: `residentBlocks` of its threads and shared memory, and
-/// no more than a block of `kMergedRowsNRegisters` registers per thread
-/// allows where it stages merged H taps for rows as one N.
+/// no more than `kernelRegisterEstimate` registers per thread allow.
 int64_t kernelResidentBlocks(const KernelAnalysis &a, TileConfigAttr cfg);
 
 /// Shared memory per block that still lets two blocks share an SM (sm_90).

@@ -1,14 +1,15 @@
 // `.minnctapersm` (nvvm.minctasm) asks ptxas for the blocks that can share
 // an SM (`kernelResidentBlocks`, GPUPlan.h): 512 threads' worth where
-// shared memory admits them, fewer where it does not, and at most three
-// 128-thread blocks (168 registers) where a round stages merged H taps for
-// rows as one wgmma N.
+// shared memory admits them, fewer where it does not or where a round that
+// stages merged H taps for rows as one wgmma N needs more registers
+// (`kernelRegisterEstimate`: 64 + rowsN / 2 per thread).
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=always --tile-rows=2 --tile-ci-chunk=8 --tile-merge-h --emit=gpu %s | FileCheck %s --check-prefix=MERGED
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=always --tile-rows=2 --tile-ci-chunk=8 --emit=gpu %s | FileCheck %s --check-prefix=ROWS
 // RUN: fusecc --precision=ieee --chip=sm_90a --ieee-tensor-cores=always --tile-wgmma=always --emit=gpu %s | FileCheck %s --check-prefix=SPLIT
 
-// kb1_61's cost-model tiling at a small shape: 48.9 KB of shared memory
-// would admit four blocks, the merged-tap staging three.
+// kb1_61's former cost-model tiling at a small shape: 48.9 KB of shared
+// memory would admit four blocks, the merged-tap staging (rowsN 152: 140
+// registers) three.
 // MERGED-LABEL: gpu.func @conv3d_k0(
 // MERGED-SAME: nvvm.minctasm = 3 : i32
 // Without merged taps: four (and for the 2-D kernel below).

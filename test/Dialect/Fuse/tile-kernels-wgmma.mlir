@@ -141,3 +141,33 @@ func.func @rows_one_n_short(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x
        : (tensor<2x48x16x16x96xf32>, tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32>
   return %0 : tensor<2x24x18x18x98xf32>
 }
+
+// -----
+
+// Rows of 66 positions, 48 channels: two rows of 72 as one N (80 + 72 =
+// 152). Merged H taps at 8 channels would need about 64 + 152 / 2
+// registers per thread (`kernelRegisterEstimate`): three blocks per SM
+// where shared memory admits four, for 4 staged rows instead of 6. The
+// round takes 16 channels per tap instead (kb1_61: 1.90 against 2.30 ms).
+// CHECK-LABEL: fuse.kernel "merged_costs_a_block_k0"
+// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 1>
+func.func @merged_costs_a_block(%x: tensor<1x48x4x8x64xf32>, %w: tensor<48x48x3x3x3xf32>) -> tensor<1x48x6x10x66xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<1x48x4x8x64xf32>, tensor<48x48x3x3x3xf32>) -> tensor<1x48x6x10x66xf32>
+  return %0 : tensor<1x48x6x10x66xf32>
+}
+
+// -----
+
+// Four rows of 40 as one N (3 x 48 + 40 = 184): merged H taps cost a block
+// too (64 + 92 registers), but stage 6 input rows instead of 12, which pays
+// (kb2_61: 1.41 against 1.80 ms for 16 channels per tap).
+// CHECK-LABEL: fuse.kernel "merged_halves_rows_k0"
+// CHECK-SAME: #fuse.tile<tileW = 40, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 4, mergeHTaps = 1, wgmmaN = 40, wgmmaGroups = 1>
+func.func @merged_halves_rows(%x: tensor<1x64x4x8x32xf32>, %w: tensor<64x128x3x3x3xf32>) -> tensor<1x128x6x10x34xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<1x64x4x8x32xf32>, tensor<64x128x3x3x3xf32>) -> tensor<1x128x6x10x34xf32>
+  return %0 : tensor<1x128x6x10x34xf32>
+}

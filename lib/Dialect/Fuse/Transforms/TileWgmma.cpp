@@ -178,12 +178,21 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // input rows instead of rows per tap) at 8 channels where that still
       // lets 3 blocks share an SM: kb1_57 4.08 -> 3.25 ms, kb2_19 5.33 ->
       // 4.75; at 2 blocks it lost (kb1_65, kb1_69; docs/perf.md 117).
+      // Where its registers (`kernelRegisterEstimate`) keep out a block that
+      // its shared memory admits, only if it halves the staged input rows:
+      // 2 rows (4 staged for 3 taps instead of 6) lost, kb1_61 2.30 against
+      // 1.90 ms for 16 channels per tap, kb1_71 1.20 against 1.08; 4 rows
+      // (6 for 12) won, kb2_61 1.41 against 1.80 (docs/perf.md 120).
       if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
         TileConfigAttr merged = make(n, 8, 1);
         if (merged) {
           SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
-          if (plan.hTapsPerRound > 1 && plan.rowsN > 0 &&
-              kernelResidentBlocks(a, merged) >= 3)
+          const int64_t resident = kernelResidentBlocks(a, merged);
+          const bool halvesRows =
+              2 * plan.stagedRows <= rows * plan.hTapsPerRound;
+          if (plan.hTapsPerRound > 1 && plan.rowsN > 0 && resident >= 3 &&
+              (halvesRows ||
+               resident == residentBlocks(threads, plan.bytes())))
             return merged;
         }
       }
