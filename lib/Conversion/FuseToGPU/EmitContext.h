@@ -137,6 +137,7 @@ struct TapRange {
   Value input;           ///< Input index of the first valid tap (row 0).
   int64_t inputStep = 1; ///< Input index decrement per tap step.
   Value count;           ///< Number of valid taps.
+  int64_t maxCount = 1;  ///< Static bound of `count`: ceil(k / step).
 };
 
 /// The valid-tap rounds of the main loop: (d tap, h tap or all h taps,

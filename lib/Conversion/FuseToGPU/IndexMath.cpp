@@ -139,6 +139,7 @@ TapRange emit::emitTapRange(EmitContext &cx, Value outPlusPad, int64_t dim,
       b, sge(top, 0), b.add(b.divu(top, r.inputStep), 1), b.c(0));
   hiPlus1 = arith::MinSIOp::create(b, hiPlus1, numTaps);
   r.count = arith::MaxSIOp::create(b, b.sub(hiPlus1, lo), b.c(0));
+  r.maxCount = llvm::divideCeil(k, r.step);
   r.first = b.add(t0, b.mul(lo, r.step));
   r.input = b.sub(i0, b.mul(lo, r.inputStep));
   return r;
@@ -165,6 +166,23 @@ Value emit::emitRoundCount(EmitContext &cx) {
   return b.mul(b.mul(cx.dTaps.count, cx.hRounds), numChunks);
 }
 
+/// {x / n, x mod n} for a runtime n in [1, maxN]. Divisions by a runtime
+/// value are a 64-bit division routine (about 30 instructions, a branch to
+/// a slow path) in every round of the main loop: for maxN <= 4 the
+/// quotient is selected from divisions by the constants 2 .. maxN instead.
+static std::pair<Value, Value> divRemBySmall(EmitBuilder &b, Value x, Value n,
+                                             int64_t maxN) {
+  if (maxN <= 1)
+    return {x, b.c(0)};
+  if (maxN > 4)
+    return {arith::DivUIOp::create(b, x, n), arith::RemUIOp::create(b, x, n)};
+  Value quotient = x;
+  for (int64_t d = 2; d <= maxN; ++d)
+    quotient = arith::SelectOp::create(
+        b, b.cmp(arith::CmpIPredicate::eq, n, b.c(d)), b.divu(x, d), quotient);
+  return {quotient, b.sub(x, b.mul(quotient, n))};
+}
+
 Round emit::emitDecodeRound(EmitContext &cx, Value q) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
@@ -175,9 +193,13 @@ Round emit::emitDecodeRound(EmitContext &cx, Value q) {
   Round r;
   Value chunk = b.remu(q, numChunks);
   Value rest = b.divu(q, numChunks);
-  Value ah =
-      hPerRound > 1 ? b.c(0) : arith::RemUIOp::create(b, rest, cx.hRounds);
-  Value ad = hPerRound > 1 ? rest : arith::DivUIOp::create(b, rest, cx.hRounds);
+  // rest = ad x hRounds + ah. One d tap at most (2-D and 1-D layers):
+  // rest < hRounds, so ad = 0.
+  Value ah = b.c(0), ad = rest;
+  if (hPerRound == 1 && cx.dTaps.maxCount <= 1)
+    std::tie(ah, ad) = std::pair<Value, Value>{rest, b.c(0)};
+  else if (hPerRound == 1)
+    std::tie(ad, ah) = divRemBySmall(b, rest, cx.hRounds, cx.hTaps.maxCount);
   r.td = b.add(cx.dTaps.first, b.mul(ad, cx.dTaps.step));
   r.id = b.sub(cx.dTaps.input, b.mul(ad, cx.dTaps.inputStep));
   r.th = b.add(cx.hTaps.first, b.mul(ah, cx.hTaps.step));
