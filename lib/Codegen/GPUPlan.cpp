@@ -54,8 +54,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   if (cfg.usesWgmma() && g.stride[2] == 1 && cfg.getWgmmaRowSplit() == 1 &&
       cfg.getRows() > 1) {
     const int64_t span = llvm::alignTo(p.inputSpan, 8);
-    const int64_t n = saturatingAdd(saturatingMul(cfg.getRows() - 1, span),
-                                    cfg.getWgmmaN());
+    const int64_t n =
+        saturatingAdd(saturatingMul(cfg.getRows() - 1, span), cfg.getWgmmaN());
     if (n <= kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1)) {
       p.inputSpan = span;
       p.rowsN = n;
@@ -252,10 +252,10 @@ int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
   int64_t blocks = residentBlocks(launch.threads, smem.bytes());
   // Registers are allocated in units of 8 per thread.
   if (int64_t registers = kernelRegisterEstimate(a, cfg))
-    blocks = std::min(
-        blocks, std::max<int64_t>(1, kRegistersPerSM /
-                                         (llvm::alignTo(registers, 8) *
-                                          launch.threads)));
+    blocks =
+        std::min(blocks, std::max<int64_t>(1, kRegistersPerSM /
+                                                  (llvm::alignTo(registers, 8) *
+                                                   launch.threads)));
   return blocks;
 }
 

@@ -171,7 +171,7 @@ struct WeightPackPlan {
   int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
   int64_t imageChannels = 0; ///< `wgmmaImageChannels`.
   int64_t imageElems = 0;    ///< One round image: kw x ciChunk x channels.
-  int64_t parts = 1;      ///< Images per round: 1, or 2 (hi, lo) split.
+  int64_t parts = 1;         ///< Images per round: 1, or 2 (hi, lo) split.
   int64_t totalElems = 0;
   /// The plan of a wgmma kernel; std::nullopt for the other paths.
   static std::optional<WeightPackPlan> get(const KernelAnalysis &a,

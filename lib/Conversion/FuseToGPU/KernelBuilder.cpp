@@ -163,8 +163,8 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   // or a merged-tap round's staging holds fewer blocks anyway. The staging
   // address arithmetic is otherwise hoisted into registers generously.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(std::min<int64_t>(
-                    8, kernelResidentBlocks(analysis, cfg))));
+                b.getI32IntegerAttr(
+                    std::min<int64_t>(8, kernelResidentBlocks(analysis, cfg))));
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(launch.threads), 1, 1}));
   // Clusters are compiled in (`.reqnctapercluster`), so a plain

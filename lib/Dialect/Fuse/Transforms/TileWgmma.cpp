@@ -191,8 +191,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           const bool halvesRows =
               2 * plan.stagedRows <= rows * plan.hTapsPerRound;
           if (plan.hTapsPerRound > 1 && plan.rowsN > 0 && resident >= 3 &&
-              (halvesRows ||
-               resident == residentBlocks(threads, plan.bytes())))
+              (halvesRows || resident == residentBlocks(threads, plan.bytes())))
             return merged;
         }
       }
