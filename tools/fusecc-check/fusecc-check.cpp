@@ -368,11 +368,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       // itself ill-conditioned (values rounded at mean 1e3, spread 0.1)
       // states the accuracy it can reach.
       fusecc::ref::CompareLimits lim = limits;
-      if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol")) {
-        lim.relL2 = std::max(lim.relL2, a.getValueAsDouble());
-        lim.operandsRelL2 = std::max(lim.operandsRelL2, a.getValueAsDouble());
-        lim.fp32RelL2 = std::max(lim.fp32RelL2, a.getValueAsDouble());
-      }
+      if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol"))
+        lim.widen(a.getValueAsDouble());
       fusecc::ref::Comparison cmp = fusecc::ref::compareOutput(
           t, c.tf32Ref.empty() ? nullptr : &c.tf32Ref[i], out, lim);
       bool pass = cmp.pass;

@@ -17,6 +17,8 @@
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
+#include <algorithm>
+
 namespace fusecc::ref {
 
 /// `x` (an f32 value) rounded to TF32 as `cvt.rna.tf32.f32` does: to
@@ -49,6 +51,14 @@ struct CompareLimits {
     CompareLimits l;
     l.relL2 = tf32 ? 2e-3 : 1e-5;
     return l;
+  }
+
+  /// Raises every relative-L2 limit to at least `limit` (a graph's own
+  /// tolerance, or what its conditioning allows).
+  void widen(double limit) {
+    relL2 = std::max(relL2, limit);
+    operandsRelL2 = std::max(operandsRelL2, limit);
+    fp32RelL2 = std::max(fp32RelL2, limit);
   }
 };
 
