@@ -177,9 +177,13 @@ static std::pair<Value, Value> divRemBySmall(EmitBuilder &b, Value x, Value n,
   if (maxN > 4)
     return {arith::DivUIOp::create(b, x, n), arith::RemUIOp::create(b, x, n)};
   Value quotient = x;
-  for (int64_t d = 2; d <= maxN; ++d)
-    quotient = arith::SelectOp::create(
-        b, b.cmp(arith::CmpIPredicate::eq, n, b.c(d)), b.divu(x, d), quotient);
+  for (int64_t d = 2; d <= maxN; ++d) {
+    // One statement per op: the order of the ops must not depend on the
+    // host compiler's order of evaluating arguments.
+    Value isD = b.cmp(arith::CmpIPredicate::eq, n, b.c(d));
+    Value byD = b.divu(x, d);
+    quotient = arith::SelectOp::create(b, isD, byD, quotient);
+  }
   return {quotient, b.sub(x, b.mul(quotient, n))};
 }
 

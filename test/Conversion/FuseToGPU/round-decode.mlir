@@ -17,7 +17,8 @@ func.func @conv2d(%x: tensor<1x16x5x16xf32>, %w: tensor<16x64x4x4xf32>) -> tenso
 // CHECK-LABEL: gpu.func @conv3d_k0(
 // CHECK-NOT:     arith.{{divui|remui}} %{{[^,]+}}, %{{[0-9]+}} : index
 // CHECK:         %[[TWO:.*]] = arith.cmpi eq, %{{[0-9]+}}, %c2 : index
-// CHECK-NEXT:    arith.select %[[TWO]], %{{[0-9]+}}, %{{[0-9]+}} : index
+// CHECK-NEXT:    %[[HALF:.*]] = arith.divui %[[REST:[0-9]+]], %c2 : index
+// CHECK-NEXT:    arith.select %[[TWO]], %[[HALF]], %[[REST]] : index
 // CHECK-NOT:     arith.{{divui|remui}} %{{[^,]+}}, %{{[0-9]+}} : index
 // CHECK:         gpu.return
 func.func @conv3d(%x: tensor<1x16x3x5x16xf32>, %w: tensor<16x64x4x4x4xf32>) -> tensor<1x64x8x12x34xf32> {
