@@ -237,12 +237,16 @@ int64_t fuse::residentBlocks(int64_t threads, int64_t bytes) {
                            kSharedBytesPerSM / (bytes + kReservedSharedBytes)));
 }
 
-int64_t fuse::kernelRegisterEstimate(const KernelAnalysis &a,
-                                     TileConfigAttr cfg) {
-  const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+/// `kernelRegisterEstimate` of a kernel with shared-memory plan `smem`.
+static int64_t registerEstimate(const SharedMemoryPlan &smem) {
   if (smem.rowsN == 0 || smem.hTapsPerRound <= 1)
     return 0;
   return kMergedRowsNRegisters + smem.rowsN / 2;
+}
+
+int64_t fuse::kernelRegisterEstimate(const KernelAnalysis &a,
+                                     TileConfigAttr cfg) {
+  return registerEstimate(SharedMemoryPlan::get(a, cfg));
 }
 
 int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
@@ -251,7 +255,7 @@ int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
   const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   int64_t blocks = residentBlocks(launch.threads, smem.bytes());
   // Registers are allocated in units of 8 per thread.
-  if (int64_t registers = kernelRegisterEstimate(a, cfg))
+  if (int64_t registers = registerEstimate(smem))
     blocks =
         std::min(blocks, std::max<int64_t>(1, kRegistersPerSM /
                                                   (llvm::alignTo(registers, 8) *

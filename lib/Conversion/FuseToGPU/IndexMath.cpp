@@ -197,13 +197,15 @@ Round emit::emitDecodeRound(EmitContext &cx, Value q) {
   Round r;
   Value chunk = b.remu(q, numChunks);
   Value rest = b.divu(q, numChunks);
-  // rest = ad x hRounds + ah. One d tap at most (2-D and 1-D layers):
-  // rest < hRounds, so ad = 0.
+  // rest = ad x hRounds + ah; with merged H taps hRounds is 1. With one d
+  // tap at most (2-D and 1-D layers) rest < hRounds: ad = 0.
   Value ah = b.c(0), ad = rest;
-  if (hPerRound == 1 && cx.dTaps.maxCount <= 1)
-    std::tie(ah, ad) = std::pair<Value, Value>{rest, b.c(0)};
-  else if (hPerRound == 1)
+  if (hPerRound == 1 && cx.dTaps.maxCount <= 1) {
+    ah = rest;
+    ad = b.c(0);
+  } else if (hPerRound == 1) {
     std::tie(ad, ah) = divRemBySmall(b, rest, cx.hRounds, cx.hTaps.maxCount);
+  }
   r.td = b.add(cx.dTaps.first, b.mul(ad, cx.dTaps.step));
   r.id = b.sub(cx.dTaps.input, b.mul(ad, cx.dTaps.inputStep));
   r.th = b.add(cx.hTaps.first, b.mul(ah, cx.hTaps.step));
