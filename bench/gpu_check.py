@@ -133,6 +133,9 @@ TF32_OPERANDS_REL_L2_LIMIT = 1e-4
 # A tf32 result may be this many times as far from the exact graph as the
 # exact graph on TF32-rounded operands is (used when over REL_L2_LIMIT).
 TF32_ROUNDING_FACTOR = 2.0
+# An ieee result over REL_L2_LIMIT may be this many times as far from the
+# exact graph as PyTorch's own FP32 result on the same inputs is.
+EAGER_FP32_FACTOR = 2.0
 # Extra tolerance when arguments are stored in a 16-bit type.
 DTYPE_REL_L2_FLOOR = {"f32": 0.0, "f16": 2e-3, "bf16": 1.6e-2}
 L2_ROTATION_BYTES = 60 << 20
@@ -226,6 +229,34 @@ def compare(out, ref, precision, dtype):
             "rel_l2_limit": limit, "pass": passed}
 
 
+def widen_to_eager_fp32(results, outputs, refs, baseline, inputs):
+    """The ieee criterion's allowance for conditioning: PyTorch's own FP32
+    result on the same inputs (`baseline`, the graph bound in float32) is
+    compared with the float64 `refs`, and an output over the fixed limit
+    passes if it is within EAGER_FP32_FACTOR times PyTorch's error.
+
+    A graph that cancels after the convolution (kb2_93: gelu(min(conv +
+    0.5, 0)) keeps only convolution values near -0.5) turns the FP32
+    rounding of the convolution, which no FP32 kernel avoids, into a
+    relative error past the fixed limit on some input draws. Every result
+    row reports PyTorch's error beside ours."""
+    with torch.no_grad():
+        eager = baseline(*[t.float() if t.is_floating_point() else t
+                           for t in inputs])
+    eager = eager if isinstance(eager, tuple) else (eager,)
+    for result, out, ref, value in zip(results, outputs, refs, eager):
+        err = rel_l2(value, ref)
+        result["rel_l2_eager_fp32"] = err
+        if result["pass"] or not math.isfinite(err):
+            continue
+        result["rel_l2_limit"] = max(result["rel_l2_limit"],
+                                     EAGER_FP32_FACTOR * err)
+        result["pass"] = (result["nonfinite"] == 0 and result["allclose"] and
+                          math.isfinite(result["rel_l2"]) and
+                          result["rel_l2"] < result["rel_l2_limit"])
+    del eager
+
+
 def time_ms(run, sets, reps, warmup):
     """Median milliseconds of run(i) over `reps` CUDA-event-timed calls,
     rotating over `sets` input sets, after `warmup` untimed calls."""
@@ -303,6 +334,8 @@ def check_entry(bundle, entry, args, device):
             raise GraphError("graph result shape %s != out arg '%s' shape %s"
                              % (tuple(ref.shape), arg.name, arg.shape))
         results.append(compare(out, ref, bundle.precision, arg.dtype))
+    if not tf32:
+        widen_to_eager_fp32(results, outputs, refs, baseline, inputs)
     # A tf32 result over the fixed limit keeps its exact reference: the limit
     # then widens to what TF32 rounding of the convolution operands alone
     # costs this graph in exact arithmetic (below).
@@ -610,6 +643,8 @@ def main():
                     detail += (", limit %.2e (TF32 rounding alone: %.2e)"
                                % (row["rel_l2_limit"],
                                   row["rel_l2_tf32_rounding"]))
+                if "rel_l2_eager_fp32" in row:
+                    detail += ", PyTorch FP32 %.2e" % row["rel_l2_eager_fp32"]
                 print("  %s: %s%s" % (entry.name, row["status"], detail))
                 torch.cuda.empty_cache()
         except (FuseccError, BundleError) as error:

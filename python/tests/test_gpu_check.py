@@ -292,5 +292,46 @@ class CheckMultiOutputEntryOnCpu(unittest.TestCase):
         self.assertEqual(row["failed_outputs"], ["result1"])
 
 
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class IeeeAllowanceOnCpu(unittest.TestCase):
+    """The ieee criterion's conditioning allowance: over the fixed limit
+    (here lowered below FP32 rounding), a result passes within
+    EAGER_FP32_FACTOR of PyTorch's own FP32 error on the same inputs."""
+
+    def run_check(self, scale):
+        """The stub returns the float64 graph plus `scale` times PyTorch's
+        FP32 error on each output."""
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bn.fcb")
+            with open(path, "wb") as f:
+                f.write(samples.bundle_bytes(MULTI_OUTPUT_MANIFEST))
+            bundle = gpu_check.Bundle("unused.so", path)
+        graph = bundle.graph(bundle.entries[0])
+        exact = graph.bind(torch.float64, "cpu")
+        fp32 = graph.bind(torch.float32, "cpu")
+
+        def compute(inputs):
+            refs = exact(*[t.double() for t in inputs])
+            values = fp32(*[t.float() for t in inputs])
+            return [r + scale * (v.double() - r) for r, v in zip(refs, values)]
+        bundle.module = MultiStubModule(compute)
+        with mock.patch.dict(gpu_check.REL_L2_LIMIT, {"ieee": 1e-12}):
+            return check_first_entry_on_cpu(bundle)
+
+    def test_as_far_as_pytorch_passes(self):
+        row = self.run_check(1.5)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertGreater(row["rel_l2"], 1e-12)
+        self.assertGreater(row["rel_l2_eager_fp32"], 0.0)
+        self.assertEqual(row["rel_l2_limit"],
+                               gpu_check.EAGER_FP32_FACTOR *
+                               row["rel_l2_eager_fp32"])
+
+    def test_three_times_pytorch_fails(self):
+        row = self.run_check(3.0)
+        self.assertEqual(row["status"], "FAIL", row)
+
+
 if __name__ == "__main__":
     unittest.main()

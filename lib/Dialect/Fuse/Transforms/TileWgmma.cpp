@@ -115,7 +115,15 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // on kb2_20, kb2_49 and kb2_91 since, section 40). The accumulators
     // (all W phases x own rows x N / 2) bound the rows.
     for (int64_t split = 1; split <= rows; split *= 2) {
-      if (forcedSplit ? split != forcedSplit : split != 1)
+      // Unforced, two warpgroups share one channel group's rows only as the
+      // merged-tap candidate below: four rows of a W-stride > 1 kernel
+      // (whose rows cannot share one N) that one warpgroup's accumulators
+      // do not hold.
+      const bool splitCandidate =
+          !forcedSplit && !forcedRows && !mergeH && split == 2 && rows == 4 &&
+          channelGroups == 1 && sw > 1 &&
+          precision != TileConfigAttr::kSplitTF32;
+      if (forcedSplit ? split != forcedSplit : split != 1 && !splitCandidate)
         continue;
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
@@ -163,6 +171,27 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       }
       if (!oneN && sw * (rows / split) * n / 2 > budget)
         continue;
+      // Rows split over two warpgroups, all valid H taps of a round staged
+      // at once, where that halves the staged input rows and two blocks
+      // still share an SM: kb1_77 (stride and dilation 2: every odd row
+      // takes all three taps), 4 rows in two warpgroups staging 6 input
+      // rows for 12 row-taps, 0.54 ms against 0.62 for one warpgroup of
+      // 2 rows (docs/perf.md 123-124). Layers whose taps merge into fewer
+      // than half the rows (stride 2 without dilation: 5 for 8) keep one
+      // warpgroup, which won on kb2_20 and kb2_49 (section 40).
+      if (splitCandidate) {
+        if (oneN)
+          continue;
+        TileConfigAttr merged = make(n, threads <= 256 ? 16 : 32, 1);
+        if (!merged)
+          continue;
+        SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
+        if (plan.bytes() <= kMaxSharedBytes && plan.hTapsPerRound > 1 &&
+            2 * plan.stagedRows <= rows * plan.hTapsPerRound &&
+            kernelResidentBlocks(a, merged) >= 2)
+          return merged;
+        continue;
+      }
       // Input channels per round: 16 for blocks of up to 256 threads (the
       // smaller double buffer lets two blocks share an SM; measured faster
       // than 32 on kb1_77, kb2_20, kb2_34, kb2_49), 32 for larger blocks,
