@@ -726,12 +726,16 @@ class Graph:
         return {op.result: op.params["index"] for op in self.ops
                 if op.kind == "const_tensor"}
 
-    def evaluate(self, inputs, shapes=None, conv_operand=None):
+    def evaluate(self, inputs, shapes=None, conv_operand=None, conv=None):
         """Runs the graph. When `shapes` is a dict, records the shape of
         every tensor value in it (value id -> tuple). When `conv_operand`
         is given, it maps the input and weight operands of every
         conv_transpose that are results of other ops (not graph inputs or
-        constants, which a caller adjusts itself, e.g. rounds to TF32)."""
+        constants, which a caller adjusts itself, e.g. rounds to TF32).
+        When `conv` is given, every conv_transpose is computed as
+        `conv(evaluate, operands)`, where `evaluate(operands)` is the op's
+        own evaluation (a model of a kernel's arithmetic, e.g. split
+        operands)."""
         if torch is None:
             raise ImportError("evaluating a graph needs PyTorch")
         values = dict(enumerate(inputs))
@@ -746,7 +750,11 @@ class Graph:
             if computed is not None and op.kind == "conv_transpose":
                 a = [conv_operand(v) if k < 2 and op.operands[k] in computed
                      else v for k, v in enumerate(a)]
-            value = op.evaluate(op, a, env)
+            if conv is not None and op.kind == "conv_transpose":
+                value = conv(lambda operands, op=op: op.evaluate(op, operands,
+                                                                 env), a)
+            else:
+                value = op.evaluate(op, a, env)
             if len(op.results) == 1:
                 values[op.result] = value
             else:

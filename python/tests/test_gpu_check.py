@@ -292,45 +292,89 @@ class CheckMultiOutputEntryOnCpu(unittest.TestCase):
         self.assertEqual(row["failed_outputs"], ["result1"])
 
 
+CONV_IEEE_MANIFEST = """fusecc-bundle 3
+chip sm_90a
+precision ieee
+entry ct args 3 workspaces 0 steps 1
+arg 0 in x f32 4 2 3 5 5
+arg 1 in weight f32 4 3 4 3 3
+arg 2 out result f32 4 2 4 11 11
+launch ct_k0 grid 1 1 1 block 32 1 1 smem 0 params 3 0 1 2
+graph %2 = conv_transpose %0 %1 stride=2,2 padding=0,0 output_padding=0,0 dilation=1,1 groups=1
+graph return %2
+end
+"""
+
+
 @unittest.skipIf(torch is None, "PyTorch is not installed")
 class IeeeAllowanceOnCpu(unittest.TestCase):
     """The ieee criterion's conditioning allowance: over the fixed limit
     (here lowered below FP32 rounding), a result passes within
-    EAGER_FP32_FACTOR of PyTorch's own FP32 error on the same inputs."""
+    IEEE_MODEL_FACTOR of PyTorch's own FP32 error on the same inputs, or
+    of the split-operand graph's error while close to that graph."""
 
-    def run_check(self, scale):
-        """The stub returns the float64 graph plus `scale` times PyTorch's
-        FP32 error on each output."""
+    def run_check(self, manifest, compute):
+        """The stub returns compute(exact, fp32, split) for each output:
+        the graph in float64, in float32 and with split-operand
+        convolutions, on the check's inputs."""
         import tempfile
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "bn.fcb")
+            path = os.path.join(tmp, "b.fcb")
             with open(path, "wb") as f:
-                f.write(samples.bundle_bytes(MULTI_OUTPUT_MANIFEST))
+                f.write(samples.bundle_bytes(manifest))
             bundle = gpu_check.Bundle("unused.so", path)
         graph = bundle.graph(bundle.entries[0])
         exact = graph.bind(torch.float64, "cpu")
         fp32 = graph.bind(torch.float32, "cpu")
 
-        def compute(inputs):
-            refs = exact(*[t.double() for t in inputs])
-            values = fp32(*[t.float() for t in inputs])
-            return [r + scale * (v.double() - r) for r, v in zip(refs, values)]
-        bundle.module = MultiStubModule(compute)
+        def outputs(inputs):
+            x = [t.double() for t in inputs]
+            as_tuple = (lambda v: v if isinstance(v, tuple) else (v,))
+            return zip(as_tuple(exact(*x)),
+                       as_tuple(fp32(*[t.float() for t in inputs])),
+                       as_tuple(exact.evaluate(
+                           x, conv=gpu_check.split_operand_conv)))
+        bundle.module = MultiStubModule(lambda inputs: [
+            compute(e, f.double(), s) for e, f, s in outputs(inputs)])
         with mock.patch.dict(gpu_check.REL_L2_LIMIT, {"ieee": 1e-12}):
             return check_first_entry_on_cpu(bundle)
 
     def test_as_far_as_pytorch_passes(self):
-        row = self.run_check(1.5)
+        row = self.run_check(MULTI_OUTPUT_MANIFEST,
+                             lambda e, f, s: e + 1.5 * (f - e))
         self.assertEqual(row["status"], "PASS", row)
         self.assertGreater(row["rel_l2"], 1e-12)
         self.assertGreater(row["rel_l2_eager_fp32"], 0.0)
-        self.assertEqual(row["rel_l2_limit"],
-                               gpu_check.EAGER_FP32_FACTOR *
-                               row["rel_l2_eager_fp32"])
+        self.assertEqual(row["rel_l2_limit"], gpu_check.IEEE_MODEL_FACTOR *
+                         row["rel_l2_eager_fp32"])
 
     def test_three_times_pytorch_fails(self):
-        row = self.run_check(3.0)
+        row = self.run_check(MULTI_OUTPUT_MANIFEST,
+                             lambda e, f, s: e + 3.0 * (f - e))
         self.assertEqual(row["status"], "FAIL", row)
+
+    def test_split_operand_result_passes(self):
+        row = self.run_check(CONV_IEEE_MANIFEST, lambda e, f, s: s)
+        self.assertEqual(row["status"], "PASS", row)
+        # Split operands cost more than PyTorch's FP32 here: the pass is the
+        # split-operand model's.
+        self.assertGreater(row["rel_l2"],
+                           gpu_check.IEEE_MODEL_FACTOR *
+                           row["rel_l2_eager_fp32"])
+        self.assertLess(row["rel_l2_to_split_model"], 1e-7)
+
+    def test_three_times_the_split_error_fails(self):
+        row = self.run_check(CONV_IEEE_MANIFEST,
+                             lambda e, f, s: e + 3.0 * (s - e))
+        self.assertEqual(row["status"], "FAIL", row)
+
+    def test_split_operand_conv_drops_lo_times_lo(self):
+        x = torch.tensor([[[[1.0 + 2.0 ** -12]]]], dtype=torch.float64)
+        w = torch.tensor([[[[1.0 + 2.0 ** -12]]]], dtype=torch.float64)
+        out = gpu_check.split_operand_conv(
+            lambda a: torch.nn.functional.conv_transpose2d(*a), [x, w])
+        # hi = 1, lo = 2^-12 each: 1 + 2 * 2^-12, without 2^-24.
+        self.assertEqual(out.item(), 1.0 + 2.0 ** -11)
 
 
 if __name__ == "__main__":

@@ -274,6 +274,23 @@ class Evaluation(EvaluationCase):
         self.assertTrue(torch.equal(
             out, F.conv_transpose2d(h * 2, w1, stride=2)))
 
+    def test_conv_hook_replaces_every_convolution(self):
+        x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
+        w = torch.randn(2, 2, 2, 2, dtype=torch.float64)
+        b = torch.randn(2, dtype=torch.float64)
+        lines = ["%1 = const_tensor c0", "%2 = const_tensor c1",
+                 "%3 = conv_transpose %0 %1 %2 stride=2,2", "%4 = relu %3",
+                 "return %4"]
+        calls = []
+
+        def conv(evaluate, operands):
+            calls.append(len(operands))
+            return evaluate([operands[0] * 3] + operands[1:])
+        out = Graph(lines, 1, [w, b]).evaluate([x], conv=conv)
+        self.assertEqual(calls, [3])
+        self.assertTrue(torch.equal(
+            out, F.conv_transpose2d(x * 3, w, b, stride=2).relu()))
+
     def test_missing_constants_at_call(self):
         with self.assertRaisesRegex(GraphError, "needs constant c0, but no "
                                     "constants were given"):
