@@ -356,17 +356,45 @@ class IeeeAllowanceOnCpu(unittest.TestCase):
     def test_split_operand_result_passes(self):
         row = self.run_check(CONV_IEEE_MANIFEST, lambda e, f, s: s)
         self.assertEqual(row["status"], "PASS", row)
-        # Split operands cost more than PyTorch's FP32 here: the pass is the
-        # split-operand model's.
-        self.assertGreater(row["rel_l2"],
-                           gpu_check.IEEE_MODEL_FACTOR *
-                           row["rel_l2_eager_fp32"])
+        self.assertGreater(row["rel_l2_split_operands"], 0.0)
         self.assertLess(row["rel_l2_to_split_model"], 1e-7)
 
     def test_three_times_the_split_error_fails(self):
         row = self.run_check(CONV_IEEE_MANIFEST,
                              lambda e, f, s: e + 3.0 * (s - e))
         self.assertEqual(row["status"], "FAIL", row)
+
+    def allowance(self, out, model):
+        """ieee_allowance on one output whose exact value is all ones,
+        PyTorch's FP32 result 1 + 1e-9 and the split-operand model
+        `model`; returns the result row."""
+        ref = torch.ones(1000, dtype=torch.float64)
+        out = torch.as_tensor(out, dtype=torch.float64).expand(1000)
+        model = torch.as_tensor(model, dtype=torch.float64).expand(1000)
+        with mock.patch.dict(gpu_check.REL_L2_LIMIT, {"ieee": 1e-12}):
+            result = gpu_check.compare(out.clone(), ref, "ieee", "f32")
+        reference = mock.Mock()
+        reference.evaluate.return_value = model.clone()
+        gpu_check.ieee_allowance([result], [out], [ref], reference,
+                                 lambda *inputs: (ref + 1e-9).float(),
+                                 [torch.ones(1)])
+        return result
+
+    def test_split_path_alone(self):
+        # PyTorch's error rounds away in f32 here (1 + 1e-9 == 1): only the
+        # split-operand model can widen the limit.
+        passing = self.allowance(1 + 3e-6, 1 + 2e-6)
+        self.assertEqual(passing["rel_l2_eager_fp32"], 0.0)
+        self.assertTrue(passing["pass"], passing)
+        self.assertAlmostEqual(passing["rel_l2_limit"], 4e-6, delta=1e-9)
+        # Within twice the model's error but 1.2e-5 away from the model.
+        far = self.allowance(1 - 1.0e-5, 1 + 6e-6)
+        self.assertAlmostEqual(far["rel_l2_to_split_model"], 1.6e-5,
+                               delta=1e-8)
+        self.assertFalse(far["pass"], far)
+        # Close to the model but over twice its error.
+        over = self.allowance(1 + 5e-6, 1 + 2e-6)
+        self.assertFalse(over["pass"], over)
 
     def test_split_operand_conv_drops_lo_times_lo(self):
         x = torch.tensor([[[[1.0 + 2.0 ** -12]]]], dtype=torch.float64)
