@@ -12,7 +12,6 @@
 
 #include "llvm/Support/MathExtras.h"
 
-#include <numeric>
 
 using namespace mlir;
 using namespace fusecc;
@@ -37,21 +36,6 @@ int64_t wgmmaAccumulatorBudget(StringRef precision, bool forcedSingleGroup) {
   const int64_t budget =
       forcedSingleGroup ? kMaxWgmmaAccumulatorsForced : kMaxWgmmaAccumulators;
   return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
-}
-
-/// Fewest rounds per block (valid D taps x input-channel chunks) at which
-/// four rows in two warpgroups with merged H taps beat one warpgroup of two
-/// rows: with 2 or 3 the double buffer's fill and drain are not amortised
-/// (16 channels x 3 D taps +12%, 2-D 32 channels +5%; 4 rounds and more
-/// -5 to -18%, docs/perf.md 125).
-constexpr int64_t kMinSplitMergedRounds = 4;
-
-/// Rounds per block of a merged-H-tap tiling: the static bound of the valid
-/// D taps times the input-channel chunks of `ciChunk`.
-int64_t mergedRounds(const ConvGeometry &g, int64_t ciChunk) {
-  const int64_t dStep = g.stride[0] / std::gcd(g.stride[0], g.dil[0]);
-  return llvm::divideCeil(g.k[0], dStep) *
-         llvm::divideCeil(g.cinPerGroup(), ciChunk);
 }
 
 } // namespace
@@ -190,12 +174,15 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         continue;
       // Rows split over two warpgroups, all valid H taps of a round staged
       // at once, where that halves the staged input rows, two blocks still
-      // share an SM and a block has at least `kMinSplitMergedRounds`
-      // rounds: kb1_77 (stride and dilation 2: every odd row takes all
-      // three taps), 4 rows in two warpgroups staging 6 input rows for 12
-      // row-taps in 6 rounds, 0.54 ms against 0.62 for one warpgroup of 2
-      // rows (docs/perf.md 124-125). Layers whose taps merge into fewer
-      // than half the rows (stride 2 without dilation: 5 for 8) keep one
+      // share an SM and the output channels fill at least 3/4 of the
+      // 64-channel tiles (the wgmma M): kb1_77 (stride and dilation 2:
+      // every odd row takes all three taps), 4 rows in two warpgroups
+      // staging 6 input rows for 12 row-taps, 0.54 ms against 0.62 for one
+      // warpgroup of 2 rows; 9 of 11 such layers of 64, 96 or 128 channels
+      // 2-18% faster (one equal, one 5% slower), all 3 of 32 channels 1-12%
+      // slower: there the staged rows carry half the MMA work
+      // (docs/perf.md 124-126). Layers whose taps merge into more than
+      // half the rows (stride 2 without dilation: 5 for 8) keep one
       // warpgroup, which won on kb2_20 and kb2_49 (section 40).
       if (splitCandidate) {
         if (oneN)
@@ -208,7 +195,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (plan.bytes() <= kMaxSharedBytes && plan.hTapsPerRound > 1 &&
             2 * plan.stagedRows <= rows * plan.hTapsPerRound &&
             kernelResidentBlocks(a, merged) >= 2 &&
-            mergedRounds(g, merged.getCiChunk()) >= kMinSplitMergedRounds)
+            4 * g.coutPerGroup() >= 3 * llvm::alignTo(g.coutPerGroup(), 64))
           return merged;
         continue;
       }
