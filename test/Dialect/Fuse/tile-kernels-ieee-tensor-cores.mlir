@@ -166,3 +166,24 @@ func.func @groups(%x: tensor<1x4x2x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6
        : (tensor<1x4x2x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x5x14xf32>
   return %0 : tensor<1x6x5x14xf32>
 }
+
+// -----
+
+// kb2_93's convolution at batch 16: rows of 130 positions (phases of 40 at
+// W stride 2), 4x4 taps. Split operands stage both parts of each operand:
+// 16 channels per round leave two blocks per SM, 8 leave four, so the
+// wgmma tiling takes 8 (faster, and half the products the tensor cores sum
+// before each IEEE add: kb2_93 rel-L2 6.2e-6 -> 2.1e-6). tf32 keeps 16.
+// `big` above keeps 16 too: three blocks per SM with 16, four with 8.
+// HOPPER-LABEL: fuse.kernel "wide_taps_k0"
+// HOPPER-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32x3", wgmmaN = 40, wgmmaGroups = 1>
+// HOPPERAUTO-LABEL: fuse.kernel "wide_taps_k0"
+// HOPPERAUTO-SAME: ciChunk = 8, precision = "tf32x3", wgmmaN = 40, wgmmaGroups = 1>
+// TF32-LABEL: fuse.kernel "wide_taps_k0"
+// TF32-SAME: ciChunk = 16, precision = "tf32"
+func.func @wide_taps(%x: tensor<16x64x64x64xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<16x128x130x130xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<16x64x64x64xf32>, tensor<64x128x4x4xf32>) -> tensor<16x128x130x130xf32>
+  return %0 : tensor<16x128x130x130xf32>
+}

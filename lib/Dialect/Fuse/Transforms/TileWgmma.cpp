@@ -244,8 +244,23 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         const int64_t bytes = SharedMemoryPlan::get(a, cfg).bytes();
         if (bytes > kMaxSharedBytes)
           continue;
-        if (!oneN)
+        if (!oneN) {
+          // Split operands stage both parts of each operand: where 16
+          // channels leave at most two blocks per SM, 8 that admit more are
+          // faster (kb1_65, kb1_74, kb2_5, kb2_93: -5 to -10%; kb1_69,
+          // kb1_78, kb2_78: +2 to +5%) and halve the products the tensor
+          // cores sum, truncating, before each IEEE add (kb2_93 rel-L2
+          // 6.2e-6 -> 2.1e-6, PyTorch's FP32 2.1e-6; docs/perf.md 127).
+          if (precision == TileConfigAttr::kSplitTF32 && !forcedCiChunk &&
+              ciChunk > 8) {
+            const int64_t resident = kernelResidentBlocks(a, cfg);
+            TileConfigAttr eight = make(n, 8, mergeH);
+            if (eight && resident <= 2 &&
+                kernelResidentBlocks(a, eight) > resident)
+              return eight;
+          }
           return cfg;
+        }
         const int64_t resident = kernelResidentBlocks(a, cfg);
         if (resident > bestResident)
           best = cfg, bestResident = resident;
