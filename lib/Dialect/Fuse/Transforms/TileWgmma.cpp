@@ -12,7 +12,6 @@
 
 #include "llvm/Support/MathExtras.h"
 
-
 using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
@@ -120,10 +119,10 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // merged-tap candidate below: four rows of a W-stride > 1 kernel
       // (whose rows cannot share one N) that one warpgroup's accumulators
       // do not hold.
-      const bool splitCandidate =
-          !forcedSplit && !forcedRows && !mergeH && split == 2 && rows == 4 &&
-          channelGroups == 1 && sw > 1 &&
-          precision != TileConfigAttr::kSplitTF32;
+      const bool splitCandidate = !forcedSplit && !forcedRows && !mergeH &&
+                                  split == 2 && rows == 4 &&
+                                  channelGroups == 1 && sw > 1 &&
+                                  precision != TileConfigAttr::kSplitTF32;
       if (forcedSplit ? split != forcedSplit : split != 1 && !splitCandidate)
         continue;
       const int64_t groups = channelGroups * split, threads = 128 * groups;
@@ -179,7 +178,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // every odd row takes all three taps), 4 rows in two warpgroups
       // staging 6 input rows for 12 row-taps, 0.54 ms against 0.62 for one
       // warpgroup of 2 rows; 9 of 11 such layers of 64, 96 or 128 channels
-      // 2-18% faster (one equal, one 5% slower), all 3 of 32 channels 1-12%
+      // 2-18% faster (one equal, one 5% slower), all 3 of 32 channels 0-12%
       // slower: there the staged rows carry half the MMA work
       // (docs/perf.md 124-126). Layers whose taps merge into more than
       // half the rows (stride 2 without dilation: 5 for 8) keep one
