@@ -4,7 +4,8 @@
 // 64-channel group (each taking every row and every W phase; forcing
 // wgmma-split splits the rows over more; unforced, 4 rows in two warpgroups
 // where merged H taps halve the staged rows), the most rows (8, 4, 2, 1) whose
-// accumulators (stride_w x own rows x N / 2) stay <= 80 per thread. Grouped
+// accumulators (stride_w x own rows x N / 2) stay <= 80 per thread (96 for
+// one-warpgroup blocks; N itself is bounded by 80). Grouped
 // convolutions keep mma.sync; wgmma=never (sm_90) never uses it. The old
 // numeric spellings (wgmma=0/1/2, --tile-wgmma=-1/0/1) are still accepted.
 
@@ -212,4 +213,19 @@ func.func @split_not_halving(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x64x3x3x3
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
        : (tensor<1x32x4x8x32xf32>, tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x63xf32>
   return %0 : tensor<1x64x7x15x63xf32>
+}
+
+// -----
+
+// Rows of 95 positions at W stride 2: phases of 48, 48 accumulators a row.
+// A one-warpgroup block holds 96 (ptxas keeps them in 128 registers): two
+// rows, where the default budget of 80 allowed one (kb2_100: 3.34 against
+// 3.70 ms).
+// CHECK-LABEL: fuse.kernel "one_group_budget_k0"
+// CHECK-SAME: #fuse.tile<tileW = 96, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 48, wgmmaGroups = 1>
+func.func @one_group_budget(%x: tensor<1x32x4x8x48xf32>, %w: tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x95xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
+         output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
+       : (tensor<1x32x4x8x48xf32>, tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x95xf32>
+  return %0 : tensor<1x64x7x15x95xf32>
 }

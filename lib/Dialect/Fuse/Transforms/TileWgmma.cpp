@@ -20,20 +20,30 @@ namespace {
 
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
+/// This bounds the positions of one row (the wgmma N) for every block.
 constexpr int64_t kMaxWgmmaAccumulators = 80;
+
+/// Accumulators per thread of a one-warpgroup (128-thread) block: ptxas
+/// keeps 96 in 128 registers without spilling (four blocks per SM where
+/// shared memory admits them). Two rows of 48-position phases at W stride
+/// 2 or of 32 at stride 3, where 80 allowed one: kb2_100 -10% (tf32) and
+/// -15% (ieee), four held-out layers -27% to +1.5% (docs/perf.md 130).
+constexpr int64_t kMaxWgmmaAccumulatorsOneGroup = 96;
 
 /// Accumulators per thread of a one-warpgroup block whose rows were forced
 /// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
 constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 
-/// Accumulators per thread one wgmma block may hold: the default budget,
-/// or the larger one of a single-warpgroup block whose rows were forced
-/// (at 128 threads even 255 registers leave two blocks per SM). Split
-/// operands (tf32x3) keep each round's sums in a second set of
-/// accumulators: half the budget each.
-int64_t wgmmaAccumulatorBudget(StringRef precision, bool forcedSingleGroup) {
-  const int64_t budget =
-      forcedSingleGroup ? kMaxWgmmaAccumulatorsForced : kMaxWgmmaAccumulators;
+/// Accumulators per thread a wgmma block of `threads` threads may hold:
+/// the default budget, the larger one of a single-warpgroup block, or the
+/// largest where its rows were forced (at 128 threads even 255 registers
+/// leave two blocks per SM). Split operands (tf32x3) keep each round's
+/// sums in a second set of accumulators: half the budget each.
+int64_t wgmmaAccumulatorBudget(StringRef precision, int64_t threads,
+                               bool forcedRows) {
+  const int64_t budget = threads != 128 ? kMaxWgmmaAccumulators
+                         : forcedRows   ? kMaxWgmmaAccumulatorsForced
+                                        : kMaxWgmmaAccumulatorsOneGroup;
   return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
 }
 
@@ -89,9 +99,11 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // One row's accumulators (all W phases x N / 2 per thread) must fit the
   // budget, or no row count fits: at stride 2 the default 128 positions
   // would need 128 and wgmma was never chosen for wide rows. Split
-  // operands (tf32x3) have half the budget.
+  // operands (tf32x3) have half the budget. The default budget (of any
+  // block size) bounds N, so that N does not depend on the rows.
   const int64_t accumulatorN = std::max<int64_t>(
-      8, 2 * wgmmaAccumulatorBudget(precision, false) / sw / 8 * 8);
+      8,
+      2 * wgmmaAccumulatorBudget(precision, /*threads=*/0, false) / sw / 8 * 8);
   const int64_t maxN = std::min<int64_t>(
       {256, accumulatorN,
        maxTileW == kDefaultMaxTileW ? 128
@@ -130,10 +142,10 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         continue;
       if (threads > 1024)
         continue;
-      // Rows given explicitly (a tuning variant) may use the larger budget
-      // of a single-warpgroup block.
+      // One-warpgroup blocks hold more accumulators, rows given explicitly
+      // (a tuning variant) more still.
       const int64_t budget =
-          wgmmaAccumulatorBudget(precision, forcedRows && threads == 128);
+          wgmmaAccumulatorBudget(precision, threads, forcedRows);
       auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
         return TileConfigAttr::getChecked(
             [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
