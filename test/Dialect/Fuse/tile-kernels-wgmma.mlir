@@ -120,14 +120,15 @@ func.func @conv3d_big(%x: tensor<2x32x8x16x32xf32>, %w: tensor<32x64x4x4x4xf32>)
 // input span, 96, after row 0: N = 96 + 88 = 184, 92 accumulators), where
 // one row of the longest tile would be the budget's only fit. Rows as one
 // N take the input chunk that lets the most blocks share an SM: 8 (4
-// blocks of 53 KB; 16 would leave 3).
+// blocks of 53 KB; 16 would leave 3). 64 output channels (with 128, see
+// rows_one_n_wide).
 // CHECK-LABEL: fuse.kernel "rows_one_n_k0"
 // CHECK-SAME: #fuse.tile<tileW = 88, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, wgmmaN = 88, wgmmaGroups = 1>
-func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x128x3x5xf32>) -> tensor<4x128x18x260xf32> {
+func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x64x3x5xf32>) -> tensor<4x64x18x260xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
-       : (tensor<4x64x16x256xf32>, tensor<64x128x3x5xf32>) -> tensor<4x128x18x260xf32>
-  return %0 : tensor<4x128x18x260xf32>
+       : (tensor<4x64x16x256xf32>, tensor<64x64x3x5xf32>) -> tensor<4x64x18x260xf32>
+  return %0 : tensor<4x64x18x260xf32>
 }
 
 // -----
@@ -228,4 +229,32 @@ func.func @one_group_budget(%x: tensor<1x32x4x8x48xf32>, %w: tensor<32x64x3x3x3x
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
        : (tensor<1x32x4x8x48xf32>, tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x95xf32>
   return %0 : tensor<1x64x7x15x95xf32>
+}
+
+// -----
+
+// Rows of 260 (kb1_69's, 128 output channels): two rows as one N of 88 + 88
+// at 8 channels a round, in one block of 128 channels: two warpgroups share
+// each staged input row (kb1_69: 1.77 against 1.98 ms for 64 channels).
+// CHECK-LABEL: fuse.kernel "rows_one_n_wide_k0"
+// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, wgmmaN = 88, wgmmaGroups = 2>
+func.func @rows_one_n_wide(%x: tensor<1x64x8x256xf32>, %w: tensor<64x128x3x5xf32>) -> tensor<1x128x10x260xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x64x8x256xf32>, tensor<64x128x3x5xf32>) -> tensor<1x128x10x260xf32>
+  return %0 : tensor<1x128x10x260xf32>
+}
+
+// -----
+
+// 128 channels with merged H taps: a block of 128 channels would be alone
+// on its SM (registers), so the block keeps 64 (a 3-D layer of this kind
+// was 5% slower with 128).
+// CHECK-LABEL: fuse.kernel "rows_one_n_merged_k0"
+// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 1>
+func.func @rows_one_n_merged(%x: tensor<1x32x8x64xf32>, %w: tensor<32x128x3x3xf32>, %b: tensor<128xf32>) -> tensor<1x128x10x66xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<1x32x8x64xf32>, tensor<32x128x3x3xf32>, tensor<128xf32>) -> tensor<1x128x10x66xf32>
+  return %0 : tensor<1x128x10x66xf32>
 }

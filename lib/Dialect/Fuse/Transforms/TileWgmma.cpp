@@ -60,6 +60,27 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   const int64_t sw = g.stride[2];
   const int64_t cout64 = llvm::alignTo(g.cout, 64);
+  // Rows as one N and at least 128 output channels: two warpgroups of 64
+  // channels share each staged input row (staged once for 128 channels),
+  // with the rows, chunk and merged taps of the 64-channel choice, where
+  // that keeps two blocks per SM. kb1_69 -11%, three layers made for this
+  // -8 to -21%; the one with a single block per SM 5% slower (docs/perf.md
+  // 131). Not for split operands (unmeasured).
+  if (!forcedTileC && !forcedRows && !forcedCiChunk && !forcedSplit &&
+      !a.needsAllChannels && cout64 >= 128 &&
+      precision != TileConfigAttr::kSplitTF32) {
+    TileConfigAttr narrow =
+        chooseWgmmaConfig(kernel, a, precision, maxTileW, 0, 0,
+                          /*forcedTileC=*/64, 0, mergeH, forcedCluster);
+    if (!narrow || SharedMemoryPlan::get(a, narrow).rowsN == 0)
+      return narrow;
+    TileConfigAttr wide = chooseWgmmaConfig(
+        kernel, a, precision, maxTileW, 0, narrow.getCiChunk(),
+        /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
+    if (wide && wide.getTileC() == 128 && kernelResidentBlocks(a, wide) >= 2)
+      return wide;
+    return narrow;
+  }
   // Clusters split a channel softmax; other kernels' channel tiles are
   // independent blocks anyway.
   // A channel reduction's results are built in one block.
