@@ -77,7 +77,9 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     TileConfigAttr wide = chooseWgmmaConfig(
         kernel, a, precision, maxTileW, 0, narrow.getCiChunk(),
         /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
-    if (wide && wide.getTileC() == 128 && kernelResidentBlocks(a, wide) >= 2)
+    if (wide && wide.getTileC() == 128 &&
+        SharedMemoryPlan::get(a, wide).rowsN > 0 &&
+        kernelResidentBlocks(a, wide) >= 2)
       return wide;
     return narrow;
   }
