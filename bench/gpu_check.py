@@ -226,10 +226,19 @@ def compare(out, ref, precision, dtype):
                                    rtol=1e-2, equal_nan=True))
     limit = max(REL_L2_LIMIT.get(precision, 1e-5),
                 DTYPE_REL_L2_FLOOR.get(dtype, 0.0))
-    passed = (bad == 0 and allclose and math.isfinite(rel) and rel < limit)
-    return {"rel_l2": rel, "max_abs": max_abs, "allclose": allclose,
-            "nonfinite": bad, "ref_nonfinite": int((~finite_ref).sum().item()),
-            "rel_l2_limit": limit, "pass": passed}
+    result = {"rel_l2": rel, "max_abs": max_abs, "allclose": allclose,
+              "nonfinite": bad,
+              "ref_nonfinite": int((~finite_ref).sum().item()),
+              "rel_l2_limit": limit}
+    result["pass"] = sound(result) and rel < limit
+    return result
+
+
+def sound(result):
+    """What every passing output needs besides its rel-L2 limit: finite
+    wherever the reference is, allclose, a finite rel-L2."""
+    return (result["nonfinite"] == 0 and result["allclose"] and
+            math.isfinite(result["rel_l2"]))
 
 
 def split_operand_conv(evaluate, operands):
@@ -285,9 +294,7 @@ def ieee_allowance(results, outputs, refs, reference, baseline, inputs):
         limits = [IEEE_MODEL_FACTOR * e for e in (eager_err, split_err)
                   if math.isfinite(e)]
         result["rel_l2_limit"] = max([result["rel_l2_limit"]] + limits)
-        result["pass"] = (result["nonfinite"] == 0 and result["allclose"] and
-                          math.isfinite(result["rel_l2"]) and
-                          (near_eager or near_split))
+        result["pass"] = sound(result) and (near_eager or near_split)
     del eager, split
 
 
@@ -408,10 +415,8 @@ def check_entry(bundle, entry, args, device):
                 result["rel_l2_tf32_rounding"] = rounding
                 result["rel_l2_limit"] = max(result["rel_l2_limit"],
                                              TF32_ROUNDING_FACTOR * rounding)
-                result["pass"] = (result["nonfinite"] == 0 and
-                                  result["allclose"] and
-                                  math.isfinite(result["rel_l2"]) and
-                                  result["rel_l2"] < result["rel_l2_limit"])
+                result["pass"] = (sound(result) and result["rel_l2"] <
+                                  result["rel_l2_limit"])
             # A tf32 kernel that fell back to FP32 FMA (grouped convolutions
             # whose channel groups do not fit the tensor-core tiles)
             # matches the exact graph at ieee accuracy instead.
