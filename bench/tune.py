@@ -44,7 +44,9 @@ GRIDS = {
              # rows share a block's staged weights.
              ("--tile-max-w", "max_tile_w", [0, 80, 112]),
              ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
-             ("--tile-c", "tile_c", [0, 32]),
+             # 128: two warpgroups sharing one block's staged inputs (never
+             # in the grid before perf.md 138).
+             ("--tile-c", "tile_c", [0, 32, 128]),
              ("--tile-merge-h", "merge_h", [0, 1]),
              # wgmma (sm_90a) or mma.sync: CLI -1 is the chip's default,
              # 0 mma.sync (recorded as "wgmma": -1, see TUNING_VALUES).
