@@ -11,7 +11,8 @@
 //   MainLoopMmaSync.cpp  mma.sync m16n8k8 warp coordinates, MMAs, stores
 //   MainLoopWgmma.cpp    the wgmma main loop: descriptors, rounds, stores
 //   Epilogue.cpp         the walk over the output tile, element values and
-//                        the stores to global memory
+//                        the stores to global memory (or the runs of the
+//                        wgmma accumulators, straight from registers)
 //   LineReduction.cpp    softmax / layer_norm line statistics and the
 //                        normalisation on load
 //   EpilogueStatistics.cpp  partial statistics of a planned normalisation
@@ -188,6 +189,10 @@ struct EmitContext {
   /// The result is never stored: the epilogue leaves its values in tile 0
   /// for the statistics only (KernelPlan::statsOnly).
   bool statsOnly = false;
+  /// The epilogue is evaluated on the wgmma accumulators in registers and
+  /// stored from there: no output tile in shared memory
+  /// (`canEvaluateFromRegisters`).
+  bool registerEpilogue = false;
 
   /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
   /// row, and with kept pass tiles the offset of the current pass's tile
@@ -421,7 +426,9 @@ void emitMmaSyncStore(EmitContext &cx, Value subBase, ArrayRef<Value> acc);
 
 /// The main loop with wgmma: round q + 1 is staged into the other buffer
 /// while the tensor cores read round q from shared memory; then the
-/// accumulators plus the conv bias go to output tile 0.
+/// accumulators plus the conv bias go to output tile 0, or with
+/// `registerEpilogue` through the epilogue straight to global memory
+/// (`emitEpilogueRun`).
 void emitWgmmaMainLoop(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
@@ -445,6 +452,25 @@ Value emitElementValue(EmitContext &cx, Value v, const Element &el,
 /// The reductions' statistics, then the kernel's result at every element
 /// of the tile stored to global memory.
 void emitEpilogue(EmitContext &cx);
+/// True if the kernel's result can be evaluated on the wgmma accumulators
+/// in registers and stored from there: an elementwise function of the
+/// convolution, constants and per-channel kernel inputs with cheap scalar
+/// code (no reduction, pooling, statistics or cluster), and
+/// each lane's run of positions one aligned 8- or 16-byte vector.
+bool canEvaluateFromRegisters(EmitContext &cx);
+/// Convolution values one thread holds at consecutive positions `wl0`,
+/// `wl0 + 1`, ... of one tile line (`line`: `r`, `cl`, `ch`, `oh` set),
+/// conv bias added; null where the thread holds no value.
+struct EpilogueRun {
+  Element line;
+  Value wl0;
+  SmallVector<Value, 4> values;
+};
+/// The epilogue of a thread's runs: where `allInside` (every position of
+/// every run inside the tensor and the tile) each run is evaluated and
+/// stored as one vector, else position by position under a check.
+void emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
+                      Value allInside);
 
 //===----------------------------------------------------------------------===//
 // PooledEpilogue.cpp: pooling in the epilogue

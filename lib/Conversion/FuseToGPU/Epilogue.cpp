@@ -17,6 +17,7 @@
 #include "EmitContext.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -261,5 +262,153 @@ void emit::emitEpilogue(EmitContext &cx) {
   if (cx.stats) {
     gpu::BarrierOp::create(b);
     emitEpilogueStatistics(cx);
+  }
+}
+
+/// True if the scalar code of `op` is cheap: arith ops and the math ops
+/// that are single instructions. Built into a scratch block and inspected,
+/// so that no op is special-cased by name.
+static bool hasCheapScalarCode(ElementwiseOpInterface op) {
+  OpBuilder b(op->getContext());
+  auto scratch = std::make_unique<Block>();
+  SmallVector<Value> operands;
+  for (unsigned k = 0; k < op->getNumOperands(); ++k)
+    operands.push_back(scratch->addArgument(b.getF32Type(), op->getLoc()));
+  b.setInsertionPointToStart(scratch.get());
+  op.buildScalar(b, op->getLoc(), operands);
+  bool cheap = true;
+  scratch->walk([&](Operation *inner) {
+    if (isa<math::MathDialect>(inner->getDialect()) &&
+        !isa<math::AbsFOp, math::CopySignOp, math::FmaOp>(inner))
+      cheap = false;
+  });
+  return cheap;
+}
+
+bool emit::canEvaluateFromRegisters(EmitContext &cx) {
+  KernelAnalysis &a = cx.a;
+  if (!cx.cfg.usesWgmma() || a.pool || a.channelWindow ||
+      !a.reductions.empty() || cx.stats || cx.statsOnly ||
+      cx.cfg.getClusterC() > 1)
+    return false;
+  // Each lane's run (2 x stride consecutive positions) must be one aligned
+  // 8- or 16-byte vector: with gaps between a warp's stores the partial
+  // sectors cost more than the tile saves (docs/perf.md 137).
+  const int64_t run = 2 * cx.g.stride[2];
+  if (run > 4 || cx.g.out[2] % run != 0 || cx.cfg.getTileW() % run != 0)
+    return false;
+  // 8-byte runs (W stride 1) fill a sector per line and store: only where
+  // the main loop dominates (split operands). tf32 kernels, which store
+  // at a higher rate, measured 11% faster to 16% slower with them
+  // (docs/perf.md 139).
+  if (run == 2 && !cx.cfg.usesSplitTF32())
+    return false;
+  llvm::SmallPtrSet<Operation *, 8> prologue(a.prologue.begin(),
+                                             a.prologue.end());
+  Block &body = cx.kernel.getBody().front();
+  for (Operation &op : body) {
+    if (&op == a.conv.getOperation() || prologue.contains(&op) ||
+        isa<YieldOp, arith::ConstantOp>(op))
+      continue;
+    // The straight-line code of every accumulator must stay small: an
+    // expensive epilogue (exp, log, erf, ...) outgrows the instruction
+    // cache (kb2_16: 70 KB of code, 13% slower).
+    auto ew = dyn_cast<ElementwiseOpInterface>(op);
+    if (!ew || !hasCheapScalarCode(ew))
+      return false;
+    // Inputs varying along W would be read in the fragment's scattered
+    // pattern (kb2_26, 18% slower); per-channel parameters are fine.
+    for (Value o : op.getOperands()) {
+      auto arg = dyn_cast<BlockArgument>(o);
+      if (!arg || arg.getOwner() != &body ||
+          llvm::is_contained(a.conv->getOperands(), o))
+        continue;
+      auto ty = cast<RankedTensorType>(o.getType());
+      if (ty.getRank() > 0 && ty.getDimSize(ty.getRank() - 1) != 1)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Stores `values` (consecutive positions from `first`) as `vec`-wide
+/// vectors.
+static void storeRun(EmitContext &cx, ArrayRef<Element> els,
+                     ArrayRef<Value> values, int64_t vec) {
+  EmitBuilder &b = cx.b;
+  Value out = cx.func.getArguments().back();
+  for (size_t k = 0; k < values.size(); k += vec) {
+    SmallVector<Value> idx =
+        cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow);
+    if (vec == 1) {
+      memref::StoreOp::create(b, values[k], out, idx);
+      continue;
+    }
+    auto vTy = VectorType::get({vec}, b.getF32Type());
+    Value v = vector::FromElementsOp::create(b, vTy, values.slice(k, vec));
+    vector::StoreOp::create(b, v, out, idx, /*nontemporal=*/false,
+                            llvm::MaybeAlign(4 * vec));
+  }
+}
+
+void emit::emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
+                            Value allInside) {
+  EmitBuilder &b = cx.b;
+  const int64_t tileW = cx.cfg.getTileW(), width = cx.g.out[2];
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  Value convResult = cx.a.conv.getResult();
+  auto elementAt = [&](const EpilogueRun &run, int64_t k) {
+    Element el = run.line;
+    el.wl = b.add(run.wl0, k);
+    el.ow = b.add(cx.ow0, el.wl);
+    return el;
+  };
+  auto valueAt = [&](const EpilogueRun &run, int64_t k, const Element &el) {
+    DenseMap<Value, Value> memo;
+    memo[convResult] = run.values[k];
+    return emitElementValue(cx, result, el, memo);
+  };
+  // Whole runs are vectors (canEvaluateFromRegisters: every run start is
+  // aligned to the run's length in the tensor).
+  auto vectorWidth = [&](const EpilogueRun &run) {
+    return llvm::is_contained(run.values, Value())
+               ? int64_t(1)
+               : static_cast<int64_t>(run.values.size());
+  };
+  auto ifAll = scf::IfOp::create(b, TypeRange{}, allInside, true);
+  {
+    // Every position of every run inside the tensor and the tile: no check.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifAll.getThenRegion().front());
+    for (const EpilogueRun &run : runs) {
+      SmallVector<Element> els;
+      SmallVector<Value> values;
+      for (auto [k, v] : llvm::enumerate(run.values)) {
+        if (!v)
+          continue;
+        els.push_back(elementAt(run, k));
+        values.push_back(valueAt(run, k, els.back()));
+      }
+      storeRun(cx, els, values, vectorWidth(run));
+    }
+  }
+  // At the tensor's or the tile's edges: each position on its own.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifAll.getElseRegion().front());
+  for (const EpilogueRun &run : runs) {
+    Value lineValid = cx.lineInside(run.line);
+    for (auto [k, v] : llvm::enumerate(run.values)) {
+      if (!v)
+        continue;
+      Element el = elementAt(run, k);
+      Value ok =
+          b.andI(lineValid, b.andI(b.ult(el.ow, width), b.ult(el.wl, tileW)));
+      auto ifOne = scf::IfOp::create(b, TypeRange{}, ok, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+      Value value = valueAt(run, k, el);
+      storeRun(cx, el, value, 1);
+    }
   }
 }

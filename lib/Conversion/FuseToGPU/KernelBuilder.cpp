@@ -84,7 +84,11 @@ static void emitKernelBody(EmitContext &cx) {
       emitSyncMainLoop(cx);
     gpu::BarrierOp::create(b);
   };
-  if (cx.a.pool) {
+  cx.registerEpilogue = canEvaluateFromRegisters(cx);
+  if (cx.registerEpilogue) {
+    // The epilogue runs on the accumulators (no output tile, no barrier).
+    emitWgmmaMainLoop(cx);
+  } else if (cx.a.pool) {
     emitPooledKernel(cx, mainLoop);
   } else if (cx.a.channelWindow) {
     mainLoop();

@@ -143,6 +143,25 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
   return acc;
 }
 
+/// This thread's place in a wgmma m64nNk8 fragment: warp w of the
+/// warpgroup holds rows 16 w + lane / 4 (+ 8), element 4 j + q of column
+/// 8 j + 2 (lane % 4) + q % 2.
+struct FragmentLane {
+  Value warp, grp, tig;
+};
+static FragmentLane fragmentLane(EmitContext &cx) {
+  EmitBuilder &b = cx.b;
+  Value warp = b.remu(b.divu(cx.tid, 32), 4), lane = b.remu(cx.tid, 32);
+  return {warp, b.divu(lane, 4), b.remu(lane, 4)};
+}
+/// Tile channel of this thread's fragment rows of half `half` (+ 0 or 8).
+static Value fragmentChannel(EmitContext &cx, const FragmentLane &fl,
+                             int64_t half) {
+  EmitBuilder &b = cx.b;
+  return b.add(b.add(b.mul(cx.wgChannelGroup, 64), b.mul(fl.warp, 16)),
+               b.add(fl.grp, half * 8));
+}
+
 /// Writes the accumulators + conv bias to the convolution's tile.
 static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   EmitBuilder &b = cx.b;
@@ -150,13 +169,10 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   TileConfigAttr cfg = cx.cfg;
   const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
   const int64_t ownRows = cx.wgmmaAccRows(), span = cx.smemPlan.inputSpan;
-  // Fragment of m64nNk8: warp w of the warpgroup holds rows 16 w + lane / 4
-  // (+ 8), element 4 j + q of column 8 j + 2 (lane % 4) + q % 2.
-  Value warp = b.remu(b.divu(cx.tid, 32), 4), lane = b.remu(cx.tid, 32);
-  Value grp = b.divu(lane, 4), tig = b.remu(lane, 4);
+  FragmentLane fl = fragmentLane(cx);
+  Value tig = fl.tig;
   for (int64_t half = 0; half < 2; ++half) {
-    Value cl = b.add(b.add(b.mul(cx.wgChannelGroup, 64), b.mul(warp, 16)),
-                     b.add(grp, half * 8));
+    Value cl = fragmentChannel(cx, fl, half);
     Value bias = emitConvBias(cx, cl);
     // Rows past the weight planes' channels read other planes: stored as
     // zero, the value of a padding channel.
@@ -189,6 +205,81 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
           }
       }
   }
+}
+
+/// The epilogue on the accumulators (`registerEpilogue`): a fragment
+/// column pair j with its W phases is a run of 2 x stride consecutive
+/// positions of one line, (2 (lane % 4) + 8 j) x stride on (rows as one N:
+/// j's 8 columns are row 8 j / span's, from 8 j mod span on).
+static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  TileConfigAttr cfg = cx.cfg;
+  const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
+  const int64_t ownRows = cx.wgmmaAccRows(), span = cx.smemPlan.inputSpan;
+  int64_t maxJ = 0;
+  for (int64_t p = 0; p < sw; ++p)
+    maxJ = std::max(maxJ, cx.wgmmaAccN(p) / 8);
+  FragmentLane fl = fragmentLane(cx);
+  SmallVector<EpilogueRun> runs;
+  Value allInside;
+  int64_t lastFirst = 0;
+  for (int64_t half = 0; half < 2; ++half) {
+    Value cl = fragmentChannel(cx, fl, half);
+    Value bias = cx.a.conv.getBias() ? emitConvBias(cx, cl) : Value();
+    // Rows past the weight planes' channels are padding channels: zero.
+    Value real = cx.smemPlan.wsChannels < cfg.getTileC()
+                     ? b.ult(cl, cx.smemPlan.wsChannels)
+                     : Value();
+    for (int64_t i = 0; i < ownRows; ++i) {
+      Value row = b.add(cx.wgRowSplit, i * split);
+      DenseMap<int64_t, Element> lines; // by row offset 8 j / span
+      for (int64_t j = 0; j < maxJ; ++j) {
+        int64_t first = 8 * j, rowOffset = 0;
+        if (cx.smemPlan.rowsN) {
+          if (first % span >= cx.phaseN(0))
+            continue;
+          rowOffset = first / span;
+          first %= span;
+        }
+        if (!lines.count(rowOffset)) {
+          Element line;
+          line.r = b.add(row, rowOffset);
+          line.cl = cl;
+          line.ch = b.add(cx.co0, cl);
+          line.oh = cx.rowHeight(line.r);
+          Value inside = cx.lineInside(line);
+          allInside = allInside ? b.andI(allInside, inside) : inside;
+          lines[rowOffset] = line;
+        }
+        EpilogueRun run;
+        run.line = lines[rowOffset];
+        run.wl0 = b.mul(b.add(b.mul(fl.tig, 2), first), sw);
+        run.values.assign(2 * sw, Value());
+        for (int64_t p = 0; p < sw; ++p) {
+          if (j >= cx.wgmmaAccN(p) / 8 ||
+              (cx.smemPlan.rowsN && first >= cx.phaseN(p)))
+            continue;
+          for (int64_t col = 0; col < 2; ++col) {
+            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
+                                                   4 * j + 2 * half + col);
+            if (bias)
+              v = arith::AddFOp::create(b, v, bias);
+            if (real)
+              v = arith::SelectOp::create(b, real, v, b.f(0.0));
+            run.values[sw * col + p] = v;
+          }
+        }
+        lastFirst = std::max(lastFirst, first);
+        runs.push_back(std::move(run));
+      }
+    }
+  }
+  // The thread's last position in any line: its run at `lastFirst`'s end.
+  Value last = b.add(b.mul(b.add(b.mul(fl.tig, 2), lastFirst), sw), 2 * sw - 1);
+  allInside = b.andI(allInside, b.andI(b.ult(b.add(cx.ow0, last), g.out[2]),
+                                       b.ult(last, cfg.getTileW())));
+  emitEpilogueRuns(cx, runs, allInside);
 }
 
 void emit::emitWgmmaMainLoop(EmitContext &cx) {
@@ -370,8 +461,12 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     emitCompleteStaging(cx, group);
     scf::YieldOp::create(b, acc);
   }
+  SmallVector<Value> results(loop.getResults().take_front(numAcc));
+  if (cx.registerEpilogue) {
+    storeResultsWgmma(cx, results);
+    return;
+  }
   // The staging buffers alias the output tile.
   gpu::BarrierOp::create(b);
-  storeAccumulatorsWgmma(
-      cx, SmallVector<Value>(loop.getResults().take_front(numAcc)));
+  storeAccumulatorsWgmma(cx, results);
 }
