@@ -306,9 +306,13 @@ Case generate(FuzzedDataProvider &fdp) {
 
   c.options.precision =
       fdp.ConsumeBool() ? fusecc::Precision::TF32 : fusecc::Precision::IEEE;
-  if (c.options.precision == fusecc::Precision::TF32 && fdp.ConsumeBool()) {
+  // sm_90a with wgmma wherever a kernel fits: tf32, or ieee with split
+  // operands (3xTF32 on wgmma).
+  if (fdp.ConsumeBool()) {
     c.options.chip = fusecc::Chip::SM90a;
     c.options.tileWgmma = fusecc::WgmmaChoice::Always;
+    if (c.options.precision == fusecc::Precision::IEEE)
+      c.options.ieeeTensorCores = fusecc::IeeeTensorCores::Always;
   } else {
     c.options.tileWgmma = fusecc::WgmmaChoice::Never;
   }
@@ -362,10 +366,11 @@ constexpr double kConditioningFactor = 4.0;
 [[noreturn]] void finding(const Case &c, const std::string &what) {
   std::fprintf(stderr,
                "graph_fuzzer: %s\n--- precision=%s chip=%s tile-wgmma=%s "
-               "tile-merge-h=%d\n%s",
+               "ieee-tensor-cores=%s tile-merge-h=%d\n%s",
                what.c_str(), fusecc::toString(c.options.precision).data(),
                fusecc::toString(c.options.chip).data(),
                fusecc::toString(c.options.tileWgmma).data(),
+               fusecc::toString(c.options.ieeeTensorCores).data(),
                c.options.tileMergeH ? 1 : 0, c.text.c_str());
   std::abort();
 }
