@@ -428,7 +428,7 @@ void emitMmaSyncStore(EmitContext &cx, Value subBase, ArrayRef<Value> acc);
 /// while the tensor cores read round q from shared memory; then the
 /// accumulators plus the conv bias go to output tile 0, or with
 /// `registerEpilogue` through the epilogue straight to global memory
-/// (`emitEpilogueRun`).
+/// (`emitEpilogueRuns`).
 void emitWgmmaMainLoop(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//

@@ -331,8 +331,8 @@ bool emit::canEvaluateFromRegisters(EmitContext &cx) {
   return true;
 }
 
-/// Stores `values` (consecutive positions from `first`) as `vec`-wide
-/// vectors.
+/// Stores `values` at the elements `els` (consecutive positions of one
+/// line) as `vec`-wide vectors.
 static void storeRun(EmitContext &cx, ArrayRef<Element> els,
                      ArrayRef<Value> values, int64_t vec) {
   EmitBuilder &b = cx.b;

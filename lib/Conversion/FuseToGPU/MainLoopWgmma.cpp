@@ -161,6 +161,14 @@ static Value fragmentChannel(EmitContext &cx, const FragmentLane &fl,
   return b.add(b.add(b.mul(cx.wgChannelGroup, 64), b.mul(fl.warp, 16)),
                b.add(fl.grp, half * 8));
 }
+/// Whether tile channel `cl` is a real one (null: all are). Rows past the
+/// weight planes' channels read other planes: they hold a padding channel,
+/// whose value is zero.
+static Value realChannel(EmitContext &cx, Value cl) {
+  if (cx.smemPlan.wsChannels >= cx.cfg.getTileC())
+    return Value();
+  return cx.b.ult(cl, cx.smemPlan.wsChannels);
+}
 
 /// Writes the accumulators + conv bias to the convolution's tile.
 static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
@@ -174,11 +182,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   for (int64_t half = 0; half < 2; ++half) {
     Value cl = fragmentChannel(cx, fl, half);
     Value bias = emitConvBias(cx, cl);
-    // Rows past the weight planes' channels read other planes: stored as
-    // zero, the value of a padding channel.
-    Value real = cx.smemPlan.wsChannels < cfg.getTileC()
-                     ? b.ult(cl, cx.smemPlan.wsChannels)
-                     : Value();
+    Value real = realChannel(cx, cl);
     for (int64_t p = 0; p < sw; ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = b.add(cx.wgRowSplit, i * split);
@@ -227,10 +231,7 @@ static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   for (int64_t half = 0; half < 2; ++half) {
     Value cl = fragmentChannel(cx, fl, half);
     Value bias = cx.a.conv.getBias() ? emitConvBias(cx, cl) : Value();
-    // Rows past the weight planes' channels are padding channels: zero.
-    Value real = cx.smemPlan.wsChannels < cfg.getTileC()
-                     ? b.ult(cl, cx.smemPlan.wsChannels)
-                     : Value();
+    Value real = realChannel(cx, cl);
     for (int64_t i = 0; i < ownRows; ++i) {
       Value row = b.add(cx.wgRowSplit, i * split);
       DenseMap<int64_t, Element> lines; // by row offset 8 j / span
