@@ -236,8 +236,12 @@ def compare(out, ref, precision, dtype):
 
 def sound(result):
     """What every passing output needs besides its rel-L2 limit: finite
-    wherever the reference is, allclose, a finite rel-L2."""
-    return (result["nonfinite"] == 0 and result["allclose"] and
+    wherever the reference is, allclose, a finite rel-L2. A tf32 output
+    may be allclose to the graph on TF32-rounded convolution operands
+    instead (`allclose_tf32_operands`): what PyTorch's own TF32
+    convolution computes, up to the order of its sums."""
+    close = result["allclose"] or result.get("allclose_tf32_operands", False)
+    return (result["nonfinite"] == 0 and close and
             math.isfinite(result["rel_l2"]))
 
 
@@ -405,6 +409,15 @@ def check_entry(bundle, entry, args, device):
             err = rel_l2(out, ref)
             result["rel_l2_tf32_operands"] = err
             result["rel_l2_tf32_operands_limit"] = TF32_OPERANDS_REL_L2_LIMIT
+            if not result["allclose"]:
+                # KernelBench's allclose(1e-2, 1e-2) against the exact graph
+                # misses now and then where the operands' TF32 rounding alone
+                # moves a normalised output past it (kb2_61's cost-model
+                # bundle, max-abs 1.3e-2 at one seed, docs/perf.md 142):
+                # then it is asked against the TF32-operand graph.
+                result["allclose_tf32_operands"] = bool(torch.allclose(
+                    out.float(), ref.float(), atol=1e-2, rtol=1e-2,
+                    equal_nan=True))
             if exact is not None:
                 # A graph that cancels after the convolution (kb2_93:
                 # gelu(min(conv + 0.5, 0)) near conv = -0.5) amplifies the

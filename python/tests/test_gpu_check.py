@@ -224,6 +224,42 @@ class CheckEntryOnCpu(unittest.TestCase):
         self.assertEqual(row["status"], "FAIL")
         self.assertAlmostEqual(row["rel_l2"], 1.0)
 
+    def test_tf32_kernel_off_by_more_than_allclose_fails(self):
+        # One element 0.05 past the TF32-operand result: allclose to
+        # neither graph, whatever the rel-L2 over all elements.
+        holder = {}
+
+        def off(inputs):
+            x = gpu_check.round_tf32(inputs[0]).double()
+            y = holder["graph"](x).float()
+            y.view(-1)[7] += 0.05 + 0.02 * y.view(-1)[7].abs()
+            return y
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, True)
+        row, _ = self.run_check(off)
+        self.assertEqual(row["status"], "FAIL", row)
+        self.assertFalse(row["allclose"])
+        self.assertFalse(row["allclose_tf32_operands"])
+
+
+class Soundness(unittest.TestCase):
+    """gpu_check.sound: allclose to the exact graph, or (tf32) to the graph
+    on TF32-rounded operands."""
+
+    def test_allclose_to_either_graph(self):
+        base = {"nonfinite": 0, "rel_l2": 1e-4}
+        self.assertTrue(gpu_check.sound(dict(base, allclose=True)))
+        self.assertTrue(gpu_check.sound(
+            dict(base, allclose=False, allclose_tf32_operands=True)))
+        self.assertFalse(gpu_check.sound(dict(base, allclose=False)))
+        self.assertFalse(gpu_check.sound(
+            dict(base, allclose=False, allclose_tf32_operands=False)))
+        self.assertFalse(gpu_check.sound(
+            dict(base, allclose=True, nonfinite=1)))
+        self.assertFalse(gpu_check.sound(
+            dict(base, allclose=True, rel_l2=float("nan"))))
+
 
 MULTI_OUTPUT_MANIFEST = """fusecc-bundle 3
 chip sm_90
