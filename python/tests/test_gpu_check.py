@@ -240,25 +240,43 @@ class CheckEntryOnCpu(unittest.TestCase):
         row, _ = self.run_check(off)
         self.assertEqual(row["status"], "FAIL", row)
         self.assertFalse(row["allclose"])
-        self.assertFalse(row["allclose_tf32_operands"])
+        self.assertFalse(row["allclose_tf32_rounding"])
 
 
 class Soundness(unittest.TestCase):
-    """gpu_check.sound: allclose to the exact graph, or (tf32) to the graph
-    on TF32-rounded operands."""
+    """gpu_check.sound: allclose to the exact graph, or (tf32) with each
+    element's tolerance widened by its operands' TF32 rounding."""
 
     def test_allclose_to_either_graph(self):
         base = {"nonfinite": 0, "rel_l2": 1e-4}
         self.assertTrue(gpu_check.sound(dict(base, allclose=True)))
         self.assertTrue(gpu_check.sound(
-            dict(base, allclose=False, allclose_tf32_operands=True)))
+            dict(base, allclose=False, allclose_tf32_rounding=True)))
         self.assertFalse(gpu_check.sound(dict(base, allclose=False)))
         self.assertFalse(gpu_check.sound(
-            dict(base, allclose=False, allclose_tf32_operands=False)))
+            dict(base, allclose=False, allclose_tf32_rounding=False)))
         self.assertFalse(gpu_check.sound(
             dict(base, allclose=True, nonfinite=1)))
         self.assertFalse(gpu_check.sound(
             dict(base, allclose=True, rel_l2=float("nan"))))
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_rounding_widens_each_element(self):
+        exact = torch.tensor([1.0, 0.0, float("nan"), 2.0])
+        rounded = torch.tensor([1.0, 0.05, float("nan"), 2.0])
+        # Element 1 is 0.06 off: within 1e-2 + 2 x 0.05, not 1e-2 alone.
+        out = torch.tensor([1.0, 0.06, float("nan"), 2.0])
+        self.assertFalse(torch.allclose(out, exact, atol=1e-2, rtol=1e-2,
+                                        equal_nan=True))
+        self.assertTrue(gpu_check.allclose_with_rounding(out, exact, rounded))
+        # 0.12 is past it; a NaN where the reference is finite never passes.
+        self.assertFalse(gpu_check.allclose_with_rounding(
+            torch.tensor([1.0, 0.12, float("nan"), 2.0]), exact, rounded))
+        self.assertFalse(gpu_check.allclose_with_rounding(
+            torch.tensor([1.0, 0.0, float("nan"), float("nan")]), exact,
+            rounded))
+        self.assertFalse(gpu_check.allclose_with_rounding(
+            torch.tensor([1.0, 0.0, 0.0, 2.0]), exact, rounded))
 
 
 MULTI_OUTPUT_MANIFEST = """fusecc-bundle 3
