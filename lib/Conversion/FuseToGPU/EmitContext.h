@@ -193,6 +193,9 @@ struct EmitContext {
   /// stored from there: no output tile in shared memory
   /// (`canEvaluateFromRegisters`).
   bool registerEpilogue = false;
+  /// The same evaluation, stored through a shared-memory tile and bulk
+  /// copies (`canBulkStore`).
+  bool bulkStore = false;
 
   /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
   /// row, and with kept pass tiles the offset of the current pass's tile
@@ -458,6 +461,11 @@ void emitEpilogue(EmitContext &cx);
 /// code (no reduction, pooling, statistics or cluster), and
 /// each lane's run of positions one aligned 8- or 16-byte vector.
 bool canEvaluateFromRegisters(EmitContext &cx);
+/// True if the kernel's result is an elementwise function of the wgmma
+/// convolution, constants and kernel inputs constant along W (no reduction,
+/// pooling, statistics or cluster); with `requireCheap`, of cheap scalar
+/// code only.
+bool resultIsElementwiseInRegisters(EmitContext &cx, bool requireCheap);
 /// Convolution values one thread holds at consecutive positions `wl0`,
 /// `wl0 + 1`, ... of one tile line (`line`: `r`, `cl`, `ch`, `oh` set),
 /// conv bias added; null where the thread holds no value.
@@ -471,6 +479,18 @@ struct EpilogueRun {
 /// stored as one vector, else position by position under a check.
 void emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
                       Value allInside);
+
+//===----------------------------------------------------------------------===//
+// BulkStore.cpp: the result tile stored by bulk copies
+//===----------------------------------------------------------------------===//
+
+/// True if the kernel's result is evaluated on the wgmma accumulators and
+/// its tile goes to global memory by bulk copies (`emitBulkStoreEpilogue`).
+bool canBulkStore(EmitContext &cx);
+/// Evaluates the result at every position of the thread's `runs`, stores
+/// it to the output tile, and copies each line of the tile to global
+/// memory with one bulk copy (head and tail elements one by one).
+void emitBulkStoreEpilogue(EmitContext &cx, ArrayRef<EpilogueRun> runs);
 
 //===----------------------------------------------------------------------===//
 // PooledEpilogue.cpp: pooling in the epilogue

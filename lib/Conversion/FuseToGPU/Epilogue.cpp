@@ -285,23 +285,12 @@ static bool hasCheapScalarCode(ElementwiseOpInterface op) {
   return cheap;
 }
 
-bool emit::canEvaluateFromRegisters(EmitContext &cx) {
+bool emit::resultIsElementwiseInRegisters(EmitContext &cx,
+                                          bool requireCheap) {
   KernelAnalysis &a = cx.a;
   if (!cx.cfg.usesWgmma() || a.pool || a.channelWindow ||
       !a.reductions.empty() || cx.stats || cx.statsOnly ||
       cx.cfg.getClusterC() > 1)
-    return false;
-  // Each lane's run (2 x stride consecutive positions) must be one aligned
-  // 8- or 16-byte vector: with gaps between a warp's stores the partial
-  // sectors cost more than the tile saves (docs/perf.md 137).
-  const int64_t run = 2 * cx.g.stride[2];
-  if (run > 4 || cx.g.out[2] % run != 0 || cx.cfg.getTileW() % run != 0)
-    return false;
-  // 8-byte runs (W stride 1) fill a sector per line and store: only where
-  // the main loop dominates (split operands). tf32 kernels, which store
-  // at a higher rate, measured 11% faster to 16% slower with them
-  // (docs/perf.md 139).
-  if (run == 2 && !cx.cfg.usesSplitTF32())
     return false;
   llvm::SmallPtrSet<Operation *, 8> prologue(a.prologue.begin(),
                                              a.prologue.end());
@@ -314,7 +303,7 @@ bool emit::canEvaluateFromRegisters(EmitContext &cx) {
     // expensive epilogue (exp, log, erf, ...) outgrows the instruction
     // cache (kb2_16: 70 KB of code, 13% slower).
     auto ew = dyn_cast<ElementwiseOpInterface>(op);
-    if (!ew || !hasCheapScalarCode(ew))
+    if (!ew || (requireCheap && !hasCheapScalarCode(ew)))
       return false;
     // Inputs varying along W would be read in the fragment's scattered
     // pattern (kb2_26, 18% slower); per-channel parameters are fine.
@@ -329,6 +318,24 @@ bool emit::canEvaluateFromRegisters(EmitContext &cx) {
     }
   }
   return true;
+}
+
+bool emit::canEvaluateFromRegisters(EmitContext &cx) {
+  if (!cx.cfg.usesWgmma())
+    return false;
+  // Each lane's run (2 x stride consecutive positions) must be one aligned
+  // 8- or 16-byte vector: with gaps between a warp's stores the partial
+  // sectors cost more than the tile saves (docs/perf.md 137).
+  const int64_t run = 2 * cx.g.stride[2];
+  if (run > 4 || cx.g.out[2] % run != 0 || cx.cfg.getTileW() % run != 0)
+    return false;
+  // 8-byte runs (W stride 1) fill a sector per line and store: only where
+  // the main loop dominates (split operands). tf32 kernels, which store
+  // at a higher rate, measured 11% faster to 16% slower with them
+  // (docs/perf.md 139).
+  if (run == 2 && !cx.cfg.usesSplitTF32())
+    return false;
+  return resultIsElementwiseInRegisters(cx, /*requireCheap=*/true);
 }
 
 /// Stores `values` at the elements `els` (consecutive positions of one

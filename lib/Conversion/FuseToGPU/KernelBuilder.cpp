@@ -85,7 +85,8 @@ static void emitKernelBody(EmitContext &cx) {
     gpu::BarrierOp::create(b);
   };
   cx.registerEpilogue = canEvaluateFromRegisters(cx);
-  if (cx.registerEpilogue) {
+  cx.bulkStore = !cx.registerEpilogue && canBulkStore(cx);
+  if (cx.registerEpilogue || cx.bulkStore) {
     // The epilogue runs on the accumulators (no output tile, no barrier).
     emitWgmmaMainLoop(cx);
   } else if (cx.a.pool) {

@@ -280,7 +280,10 @@ static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   Value last = b.add(b.mul(b.add(b.mul(fl.tig, 2), lastFirst), sw), 2 * sw - 1);
   allInside = b.andI(allInside, b.andI(b.ult(b.add(cx.ow0, last), g.out[2]),
                                        b.ult(last, cfg.getTileW())));
-  emitEpilogueRuns(cx, runs, allInside);
+  if (cx.bulkStore)
+    emitBulkStoreEpilogue(cx, runs);
+  else
+    emitEpilogueRuns(cx, runs, allInside);
 }
 
 void emit::emitWgmmaMainLoop(EmitContext &cx) {
@@ -463,7 +466,10 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     scf::YieldOp::create(b, acc);
   }
   SmallVector<Value> results(loop.getResults().take_front(numAcc));
-  if (cx.registerEpilogue) {
+  if (cx.registerEpilogue || cx.bulkStore) {
+    // The bulk-store tile aliases the staging buffers too.
+    if (cx.bulkStore)
+      gpu::BarrierOp::create(b);
     storeResultsWgmma(cx, results);
     return;
   }

@@ -1,0 +1,278 @@
+//===- BulkStore.cpp - the result tile stored by bulk copies --------------===//
+//
+// A wgmma kernel whose result is an elementwise function of the convolution
+// (`canBulkStore`) evaluates it on the accumulators in registers, as the
+// register epilogue does, but writes the values to an output tile in shared
+// memory instead of scattering them to global memory; each line of the tile
+// then goes to global memory as one asynchronous bulk copy
+// (`cp.async.bulk.global.shared::cta`), issued by one thread. The copy
+// engine writes whole lines; the load/store pipe only sees the tile's
+// shared-memory stores and at most 6 edge elements a line.
+//
+// A bulk copy moves 16-byte aligned multiples of 16 bytes. A line's
+// elements sit in the tile at the same offset modulo 4 as in global memory
+// (its `shift`), so that its middle part (from the first 16-byte boundary
+// to the last) is one copy; the head and tail elements are stored one by
+// one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitContext.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <array>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+using namespace fusecc::emit;
+
+/// Every line of the tile starts in global memory at a multiple of this
+/// many elements (buffers are 16-byte aligned, runtime.h): 4, 2 or 1.
+static int64_t lineStartAlignment(EmitContext &cx) {
+  const int64_t w = cx.g.out[2], tileW = cx.cfg.getTileW();
+  const bool oneTile = cx.launch.numWTiles == 1;
+  for (int64_t a : {4, 2})
+    if (w % a == 0 && (oneTile || tileW % a == 0))
+      return a;
+  return 1;
+}
+
+/// The vector width of a run's stores to the tile: runs start at
+/// multiples of their length (2 x W stride), so a chunk of gcd(alignment,
+/// length) is as aligned in the tile as in the tensor.
+static int64_t tileStoreWidth(EmitContext &cx) {
+  return std::gcd(lineStartAlignment(cx), 2 * cx.g.stride[2]);
+}
+
+/// Shared-memory wavefronts of one warp's store of run chunks to the tile
+/// with line stride `stride`: lane 4 g + t writes `vec` words at g x stride
+/// + 2 t x W stride; the hardware takes 32 / vec lanes at a time, and each
+/// takes as many wavefronts as words it puts on one bank.
+static int64_t tileStoreWavefronts(EmitContext &cx, int64_t stride) {
+  const int64_t vec = tileStoreWidth(cx), perPhase = 32 / vec;
+  int64_t total = 0;
+  for (int64_t first = 0; first < 32; first += perPhase) {
+    std::array<int64_t, 32> banks{};
+    int64_t worst = 0;
+    for (int64_t lane = first; lane < first + perPhase; ++lane)
+      for (int64_t k = 0; k < vec; ++k) {
+        int64_t addr =
+            (lane / 4) * stride + 2 * (lane % 4) * cx.g.stride[2] + k;
+        worst = std::max(worst, ++banks[addr % 32]);
+      }
+    total += worst;
+  }
+  return total;
+}
+
+/// Tile line stride: room for the tile's positions after a shift of up to
+/// 4 - alignment elements, a multiple of 4 (16-byte copies); of those that
+/// fit the kernel's shared memory, the fewest store wavefronts, then the
+/// shortest. 0 if none fits.
+static int64_t bulkLineStride(EmitContext &cx) {
+  const SharedMemoryPlan &p = cx.smemPlan;
+  const int64_t need = cx.cfg.getTileW() + 4 - lineStartAlignment(cx);
+  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  int64_t best = 0, bestCost = 0;
+  for (int64_t stride = llvm::alignTo(need, 4); stride < need + 32;
+       stride += 4) {
+    if (p.tilesOffset + lines * stride > p.totalElems)
+      break;
+    int64_t cost = tileStoreWavefronts(cx, stride);
+    if (!best || cost < bestCost) {
+      best = stride;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+bool emit::canBulkStore(EmitContext &cx) {
+  // Experiment switch (docs/perf.md 143).
+  if (!std::getenv("FUSECC_BULK_STORE"))
+    return false;
+  if (!resultIsElementwiseInRegisters(cx, /*requireCheap=*/false))
+    return false;
+  return cx.smemPlan.tilesOffset % 4 == 0 && bulkLineStride(cx) > 0;
+}
+
+/// Element offset in global memory of position 0 of `line`'s tile line.
+static Value lineStart(EmitContext &cx, const Element &line) {
+  EmitBuilder &b = cx.b;
+  auto outTy = cast<MemRefType>(cx.func.getArguments().back().getType());
+  SmallVector<Value> idx =
+      cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
+  Value linear = idx[0];
+  for (size_t d = 1; d < idx.size(); ++d)
+    linear = b.add(b.mul(linear, outTy.getDimSize(d)), idx[d]);
+  return linear;
+}
+
+/// `line`'s offset modulo 4 in global memory (0 where that is static).
+static Value lineShift(EmitContext &cx, Value start) {
+  if (lineStartAlignment(cx) == 4)
+    return cx.b.c(0);
+  return cx.b.remu(start, 4);
+}
+
+/// Shared-memory element of position 0 of tile line `id` (row-major over
+/// rows x tileC).
+static Value tileLineBase(EmitContext &cx, Value id, Value shift) {
+  EmitBuilder &b = cx.b;
+  return b.add(b.add(b.mul(id, bulkLineStride(cx)), shift),
+               cx.smemPlan.tilesOffset);
+}
+
+/// Stores the values of `runs` (all of one line) to the line's tile.
+static void storeLineRuns(EmitContext &cx,
+                          ArrayRef<const EpilogueRun *> runs) {
+  EmitBuilder &b = cx.b;
+  const Element &line = runs.front()->line;
+  Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
+  Value base = tileLineBase(cx, id, lineShift(cx, lineStart(cx, line)));
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  for (const EpilogueRun *run : runs) {
+    SmallVector<Value> values;
+    for (auto [k, v] : llvm::enumerate(run->values)) {
+      if (!v) {
+        values.push_back(Value());
+        continue;
+      }
+      Element el = run->line;
+      el.wl = b.add(run->wl0, k);
+      el.ow = b.add(cx.ow0, el.wl);
+      DenseMap<Value, Value> memo;
+      memo[cx.a.conv.getResult()] = v;
+      values.push_back(emitElementValue(cx, result, el, memo));
+    }
+    const int64_t vec = tileStoreWidth(cx);
+    Value at = b.add(base, run->wl0);
+    for (size_t k = 0; k < values.size(); k += vec) {
+      ArrayRef<Value> chunk = ArrayRef<Value>(values).slice(k, vec);
+      if (vec > 1 && !llvm::is_contained(chunk, Value())) {
+        auto vTy = VectorType::get({vec}, b.getF32Type());
+        Value v = vector::FromElementsOp::create(b, vTy, chunk);
+        vector::StoreOp::create(b, v, cx.smem, ValueRange{b.add(at, k)},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(4 * vec));
+        continue;
+      }
+      for (auto [i, v] : llvm::enumerate(chunk))
+        if (v)
+          cx.sstore(v, b.add(at, k + i));
+    }
+  }
+}
+
+/// An i64 byte address as a pointer of address space `space`: a generic
+/// one cast to global (1), or a shared-window one (3).
+static Value toPointer(EmitBuilder &b, Value byteAddr, unsigned space) {
+  Value i64 = arith::IndexCastOp::create(b, b.getI64Type(), byteAddr);
+  if (space == 3)
+    return LLVM::IntToPtrOp::create(
+        b, LLVM::LLVMPointerType::get(b.getContext(), 3), i64);
+  Value generic = LLVM::IntToPtrOp::create(
+      b, LLVM::LLVMPointerType::get(b.getContext()), i64);
+  return LLVM::AddrSpaceCastOp::create(
+      b, LLVM::LLVMPointerType::get(b.getContext(), space), generic);
+}
+
+/// One thread's share of the copies: the lines `tid`, `tid + threads`, ...
+static void emitLineCopies(EmitContext &cx) {
+  EmitBuilder &b = cx.b;
+  const ConvGeometry &g = cx.g;
+  const int64_t tileW = cx.cfg.getTileW();
+  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  Value out = cx.func.getArguments().back();
+  Value outBase = memref::ExtractAlignedPointerAsIndexOp::create(b, out);
+  Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
+  auto loop =
+      scf::ForOp::create(b, cx.tid, b.c(lines), b.c(cx.launch.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value id = loop.getInductionVar();
+  Element line = cx.tileLine(id);
+  auto ifInside =
+      scf::IfOp::create(b, TypeRange{}, cx.lineInside(line), false);
+  b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+  Value start = lineStart(cx, line), shift = lineShift(cx, start);
+  Value len = cx.launch.numWTiles == 1
+                  ? b.c(cx.tileLineWidth())
+                  : arith::MinUIOp::create(b, b.sub(b.c(g.out[2]), cx.ow0),
+                                           b.c(tileW))
+                        .getResult();
+  Value head = arith::MinUIOp::create(
+      b, b.remu(b.sub(b.c(4), shift), 4), len);
+  Value body = b.mul(b.divu(b.sub(len, head), 4), 4);
+  Value tail = b.sub(b.sub(len, head), body);
+  Value tileBase = tileLineBase(cx, id, shift);
+  {
+    auto ifBody = scf::IfOp::create(
+        b, TypeRange{}, b.cmp(arith::CmpIPredicate::ugt, body, b.c(0)), false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifBody.getThenRegion().front());
+    Value dst = toPointer(b, b.add(outBase, b.mul(b.add(start, head), 4)), 1);
+    Value src = toPointer(
+        b, b.add(smemBase, b.mul(b.add(tileBase, head), 4)), 3);
+    Value bytes =
+        arith::IndexCastOp::create(b, b.getI32Type(), b.mul(body, 4));
+    NVVM::CpAsyncBulkSharedCTAToGlobalOp::create(b, dst, src, bytes,
+                                                 /*l2CacheHint=*/Value(),
+                                                 /*byteMask=*/Value());
+  }
+  // Up to 3 head and 3 tail elements, one by one.
+  auto storeOne = [&](Value wl, Value ok) {
+    auto ifOne = scf::IfOp::create(b, TypeRange{}, ok, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOne.getThenRegion().front());
+    Value v = cx.sload(b.add(tileBase, wl));
+    memref::StoreOp::create(
+        b, v, out, cx.fullIndex(cx.n, line.ch, cx.od, line.oh,
+                                b.add(cx.ow0, wl)));
+  };
+  if (lineStartAlignment(cx) < 4)
+    for (int64_t k = 0; k < 3; ++k)
+      storeOne(b.c(k), b.cmp(arith::CmpIPredicate::ult, b.c(k), head));
+  Value tailStart = b.add(head, body);
+  for (int64_t k = 0; k < 3; ++k)
+    storeOne(b.add(tailStart, k),
+             b.cmp(arith::CmpIPredicate::ult, b.c(k), tail));
+}
+
+void emit::emitBulkStoreEpilogue(EmitContext &cx, ArrayRef<EpilogueRun> runs) {
+  EmitBuilder &b = cx.b;
+  // The thread's runs by line: one check per line that its channel and row
+  // are inside the tensor (positions past the row's end are stored to the
+  // tile's spare columns and never copied; no operand varies along W).
+  llvm::MapVector<std::pair<void *, void *>, SmallVector<const EpilogueRun *>>
+      byLine;
+  for (const EpilogueRun &run : runs)
+    byLine[{run.line.r.getAsOpaquePointer(), run.line.cl.getAsOpaquePointer()}]
+        .push_back(&run);
+  for (auto &[key, lineRuns] : byLine) {
+    auto ifInside = scf::IfOp::create(
+        b, TypeRange{}, cx.lineInside(lineRuns.front()->line), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    storeLineRuns(cx, lineRuns);
+  }
+  // The copies read the tile through the async proxy.
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(b);
+  emitLineCopies(cx);
+  // The tile must stay until the copies have read it.
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
+}
