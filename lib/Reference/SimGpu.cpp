@@ -65,6 +65,19 @@ LogicalResult BlockExecutor::execGpu(const Inst &inst,
                                "exit (no nvgpu.device_async_wait for them)")))
         return failure();
     }
+    for (int l : lanes) {
+      size_t pending = bulkUncommitted[l].size();
+      for (auto &g : bulkGroups[l])
+        pending += g.size();
+      if (pending &&
+          failed(violation(inst, l,
+                           std::to_string(pending) +
+                               " bulk copies (nvvm.cp.async.bulk.global."
+                               "shared.cta) may still read shared memory at "
+                               "kernel exit (no nvvm.cp.async.bulk.wait_group "
+                               "read retiring them)")))
+        return failure();
+    }
     for (size_t g = 0; g < wgGroups.size(); ++g) {
       size_t pending = wgUncommitted[g].size();
       for (auto &grp : wgGroups[g])

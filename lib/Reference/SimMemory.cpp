@@ -221,6 +221,14 @@ LogicalResult BlockExecutor::storeAt(const Inst &inst, int lane, MemDesc *d,
                          "store to shared memory word " + std::to_string(w) +
                              " while " + pendingWgmmaName(w))))
       return failure();
+    if (sBulkPending[w] > 0 &&
+        failed(violation(inst, lane,
+                         "store to shared memory word " + std::to_string(w) +
+                             " while a bulk copy (nvvm.cp.async.bulk."
+                             "global.shared.cta) reading it is pending (no "
+                             "nvvm.cp.async.bulk.wait_group read retiring "
+                             "it)")))
+      return failure();
     if (sWEpoch[w] == epoch && sWriter[w] != lane &&
         failed(
             violation(inst, lane,
@@ -366,13 +374,20 @@ LogicalResult BlockExecutor::execMemory(const Inst &inst,
     return success();
   }
   case Opc::SmemAddr:
-    // The shared-window address of a view's element 0.
+    // The shared-window address of a view's element 0, or the global
+    // address of a kernel argument's (kGlobalShift).
     for (int l : lanes) {
       int64_t id = I(inst.in[0], l);
+      if (id >= 0 && id < static_cast<int64_t>(mems.size()) &&
+          mems[id].argIndex >= 0) {
+        R(inst.out[0], l) = static_cast<uint64_t>(id + 1) << kGlobalShift;
+        continue;
+      }
       if (id < viewBase || id >= viewBase + k.numViews)
         return fail(inst, l,
                     "memref.extract_aligned_pointer_as_index of a memref "
-                    "that is not a view of dynamic shared memory");
+                    "that is not a view of dynamic shared memory or a "
+                    "kernel argument");
       R(inst.out[0], l) =
           static_cast<uint64_t>(kSmemWindowBase + mems[id].sharedBase * 4);
     }

@@ -268,21 +268,42 @@ private:
       inst.imm = static_cast<uint64_t>(pos[0]);
     } else if (auto ep = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
       inst.opc = Opc::SmemAddr;
-      if (!ep.getSource().getDefiningOp<memref::ViewOp>())
+      if (!ep.getSource().getDefiningOp<memref::ViewOp>() &&
+          !isa<BlockArgument>(ep.getSource()))
         return fail(&op, "memref.extract_aligned_pointer_as_index is only "
                          "supported on a memref.view of "
-                         "gpu.dynamic_shared_memory");
+                         "gpu.dynamic_shared_memory or a kernel argument");
     } else if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op)) {
       inst.opc = Opc::ClusterArrive;
       inst.pred = isa<NVVM::ClusterArriveRelaxedOp>(op) ? 1 : 0;
     } else if (isa<NVVM::ClusterWaitOp>(op)) {
       inst.opc = Opc::ClusterWait;
     } else if (auto ip = dyn_cast<LLVM::IntToPtrOp>(op)) {
-      inst.opc = Opc::Copy; // Pointers are their shared-window addresses.
-      if (cast<LLVM::LLVMPointerType>(ip.getType()).getAddressSpace() != 3 ||
-          !ip.getArg().getType().isInteger(64))
-        return fail(&op, "only llvm.inttoptr of an i64 shared-window address "
-                         "to !llvm.ptr<3> is supported");
+      // Pointers are their addresses (shared window, or kGlobalShift).
+      inst.opc = Opc::Copy;
+      unsigned space =
+          cast<LLVM::LLVMPointerType>(ip.getType()).getAddressSpace();
+      if ((space != 3 && space != 0) || !ip.getArg().getType().isInteger(64))
+        return fail(&op, "only llvm.inttoptr of an i64 address to "
+                         "!llvm.ptr<3> (shared window) or !llvm.ptr "
+                         "(generic) is supported");
+    } else if (auto ac = dyn_cast<LLVM::AddrSpaceCastOp>(op)) {
+      inst.opc = Opc::Copy;
+      if (cast<LLVM::LLVMPointerType>(ac.getArg().getType())
+                  .getAddressSpace() != 0 ||
+          cast<LLVM::LLVMPointerType>(ac.getType()).getAddressSpace() != 1)
+        return fail(&op, "only llvm.addrspacecast of !llvm.ptr (generic) to "
+                         "!llvm.ptr<1> (global) is supported");
+    } else if (auto bs = dyn_cast<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(op)) {
+      inst.opc = Opc::BulkStore;
+      if (bs.getL2CacheHint() || bs.getByteMask())
+        return fail(&op, "nvvm.cp.async.bulk.global.shared.cta with an "
+                         "l2_cache_hint or byte_mask is not supported");
+    } else if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op)) {
+      inst.opc = Opc::BulkCommit;
+    } else if (auto bw = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op)) {
+      inst.opc = Opc::BulkWait;
+      inst.imm = bw.getGroup();
     } else if (auto m = dyn_cast<NVVM::MapaOp>(op)) {
       inst.opc = Opc::Mapa;
       if (cast<LLVM::LLVMPointerType>(m.getA().getType()).getAddressSpace() !=

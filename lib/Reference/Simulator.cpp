@@ -80,6 +80,9 @@ BlockExecutor::BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
   fenceCount.assign(nt, 0);
   fenceRecorded.assign(nt, 0);
   fenceHistory.resize(nt);
+  sBulkPending.assign(words, 0);
+  bulkUncommitted.resize(nt);
+  bulkGroups.resize(nt);
   wgUncommitted.resize((nt + kWarpgroup - 1) / kWarpgroup);
   wgGroups.resize(wgUncommitted.size());
   wgFenced.assign(wgUncommitted.size(), 0);
@@ -101,6 +104,7 @@ LogicalResult BlockExecutor::runBlock(int64_t bx, int64_t by, int64_t bz) {
   std::fill(sPending.begin(), sPending.end(), 0);
   std::fill(sPendLane.begin(), sPendLane.end(), -1);
   std::fill(sWgPending.begin(), sWgPending.end(), 0);
+  std::fill(sBulkPending.begin(), sBulkPending.end(), 0);
   std::fill(fenceCount.begin(), fenceCount.end(), 0);
   std::fill(fenceRecorded.begin(), fenceRecorded.end(), 0);
   for (auto &h : fenceHistory)
@@ -109,6 +113,8 @@ LogicalResult BlockExecutor::runBlock(int64_t bx, int64_t by, int64_t bz) {
     uncommitted[lane].clear();
     groups[lane].clear();
     groupSeq[lane] = 0;
+    bulkUncommitted[lane].clear();
+    bulkGroups[lane].clear();
   }
   for (size_t g = 0; g < wgGroups.size(); ++g) {
     wgUncommitted[g].clear();
@@ -255,6 +261,10 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::AsyncGroup:
   case Opc::AsyncWait:
     return execAsyncCopy(inst, lanes);
+  case Opc::BulkStore:
+  case Opc::BulkCommit:
+  case Opc::BulkWait:
+    return execBulkCopy(inst, lanes);
   case Opc::Mma:
     return execMma(inst, lanes);
   case Opc::Wgmma:

@@ -65,6 +65,10 @@ enum class Opc : uint8_t {
   AsyncCopy,
   AsyncGroup,
   AsyncWait,
+  // Asynchronous shared -> global bulk copies (cp.async.bulk).
+  BulkStore,
+  BulkCommit,
+  BulkWait,
   // Hopper warpgroup MMA with operands in shared memory (wgmma).
   SmemAddr,
   FenceProxy,
@@ -398,6 +402,11 @@ private:
   /// KiB of the window is reserved, so that code assuming 0 is caught).
   static constexpr int kWarpgroup = 128;
   static constexpr int64_t kSmemWindowBase = 1024;
+  /// Global addresses (`memref.extract_aligned_pointer_as_index` of a
+  /// kernel argument): (memory id + 1) << kGlobalShift, plus the byte
+  /// offset. Buffers are 16-byte aligned (runtime.h), so an offset's
+  /// alignment is the address's.
+  static constexpr int kGlobalShift = 40;
 
   /// Whether shared word `w` was read since the last barrier by a thread
   /// other than `lane`. A retired wgmma's reads count as reads by every
@@ -433,6 +442,9 @@ private:
   LogicalResult execGpu(const Inst &inst, const std::vector<int> &lanes);
   /// cp.async commit groups and waits (SimAsyncCopy).
   LogicalResult execAsyncCopy(const Inst &inst, const std::vector<int> &lanes);
+  /// cp.async.bulk.global.shared::cta, its commit and wait (SimBulkCopy.cpp).
+  LogicalResult execBulkCopy(const Inst &inst, const std::vector<int> &lanes);
+  LogicalResult bulkStore(const Inst &inst, int lane);
   /// Proxy fences and the wgmma fence / commit / wait (SimTensorCore).
   LogicalResult execWgmmaSync(const Inst &inst, const std::vector<int> &lanes);
   /// nvvm.mapa (SimCluster).
@@ -518,6 +530,12 @@ private:
   std::vector<std::vector<std::vector<int64_t>>> wgUncommitted;
   std::vector<std::deque<std::vector<std::vector<int64_t>>>> wgGroups;
   std::vector<uint8_t> wgFenced;
+  /// Bulk copy state. Per shared word: number of issued bulk copies reading
+  /// it that no wait_group has retired. Per thread: the word ranges (first,
+  /// count) of its uncommitted copies, and its committed groups.
+  std::vector<int32_t> sBulkPending;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> bulkUncommitted;
+  std::vector<std::deque<std::vector<std::pair<int64_t, int64_t>>>> bulkGroups;
   std::vector<int> all;
 };
 

@@ -62,7 +62,9 @@
 // the fence after its wait too.
 // CHECK: @cp_async_no_fence: FAIL (simulator: shared memory word 0 written by thread 0 is read by a wgmma (nvvm.wgmma.mma_async, async proxy) without an nvvm.fence.proxy (async.shared)
 
-// CHECK: @pointer_of_global: FAIL (simulator: memref.extract_aligned_pointer_as_index is only supported on a memref.view of gpu.dynamic_shared_memory
+// A descriptor built from a global buffer's address (a kernel argument's:
+// bit 40 and up, SimulatorImpl.h) points at no shared memory.
+// CHECK: @pointer_of_global: FAIL (simulator: wgmma operand A element (0, 0) at shared address 0 is outside the dynamic shared memory
 module attributes {gpu.container_module} {
   func.func @mma(%a: memref<64x16xf32>, %b: memref<16x16xf32>, %c: memref<64x16xf32>, %out: memref<256xf32>) {
     %c1 = arith.constant 1 : index

@@ -26,7 +26,6 @@
 #include "llvm/ADT/MapVector.h"
 
 #include <array>
-#include <cstdlib>
 
 using namespace mlir;
 using namespace fusecc;
@@ -94,13 +93,20 @@ static int64_t bulkLineStride(EmitContext &cx) {
   return best;
 }
 
-bool emit::canBulkStore(EmitContext &cx) {
-  // Experiment switch (docs/perf.md 143).
-  if (!std::getenv("FUSECC_BULK_STORE"))
-    return false;
-  if (!resultIsElementwiseInRegisters(cx, /*requireCheap=*/false))
-    return false;
-  return cx.smemPlan.tilesOffset % 4 == 0 && bulkLineStride(cx) > 0;
+void emit::chooseBulkStore(EmitContext &cx) {
+  cx.bulkStride = 0;
+  // Measured (docs/perf.md 143): the copies pay where the tile's stores are
+  // conflict-free 8-byte vectors (W stride 1: -4 to -18% on eight tf32
+  // layers) or the main loop dominates (split operands: -2 to -27%); tf32
+  // kernels of W stride 2 or more, which store at a higher rate through
+  // 2- to 4-way conflicting tile stores, lost up to 11%. An expensive
+  // epilogue (gelu, mish, tanh) evaluated on the accumulators lost 2 to
+  // 14% in either mode, as did a walk over the tile in place.
+  if (!cx.cfg.usesWgmma() || cx.smemPlan.tilesOffset % 4 != 0 ||
+      (cx.g.stride[2] != 1 && !cx.cfg.usesSplitTF32()) ||
+      !resultIsElementwiseInRegisters(cx, /*requireCheap=*/true))
+    return;
+  cx.bulkStride = bulkLineStride(cx);
 }
 
 /// Element offset in global memory of position 0 of `line`'s tile line.
@@ -126,11 +132,12 @@ static Value lineShift(EmitContext &cx, Value start) {
 /// rows x tileC).
 static Value tileLineBase(EmitContext &cx, Value id, Value shift) {
   EmitBuilder &b = cx.b;
-  return b.add(b.add(b.mul(id, bulkLineStride(cx)), shift),
+  return b.add(b.add(b.mul(id, cx.bulkStride), shift),
                cx.smemPlan.tilesOffset);
 }
 
-/// Stores the values of `runs` (all of one line) to the line's tile.
+/// Stores the kernel's result at the positions of `runs` (all of one line)
+/// to the line's tile.
 static void storeLineRuns(EmitContext &cx,
                           ArrayRef<const EpilogueRun *> runs) {
   EmitBuilder &b = cx.b;
@@ -143,7 +150,7 @@ static void storeLineRuns(EmitContext &cx,
     SmallVector<Value> values;
     for (auto [k, v] : llvm::enumerate(run->values)) {
       if (!v) {
-        values.push_back(Value());
+        values.push_back(v);
         continue;
       }
       Element el = run->line;

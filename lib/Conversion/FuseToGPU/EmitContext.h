@@ -193,9 +193,10 @@ struct EmitContext {
   /// stored from there: no output tile in shared memory
   /// (`canEvaluateFromRegisters`).
   bool registerEpilogue = false;
-  /// The same evaluation, stored through a shared-memory tile and bulk
-  /// copies (`canBulkStore`).
-  bool bulkStore = false;
+  /// The result, evaluated on the wgmma accumulators, goes to global memory
+  /// through an output tile and bulk copies, one per line
+  /// (`chooseBulkStore`): the tile's line stride, else 0.
+  int64_t bulkStride = 0;
 
   /// Pooled epilogue (`a.pool`): the block's pooled depth and first pooled
   /// row, and with kept pass tiles the offset of the current pass's tile
@@ -484,12 +485,15 @@ void emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
 // BulkStore.cpp: the result tile stored by bulk copies
 //===----------------------------------------------------------------------===//
 
-/// True if the kernel's result is evaluated on the wgmma accumulators and
-/// its tile goes to global memory by bulk copies (`emitBulkStoreEpilogue`).
-bool canBulkStore(EmitContext &cx);
-/// Evaluates the result at every position of the thread's `runs`, stores
-/// it to the output tile, and copies each line of the tile to global
-/// memory with one bulk copy (head and tail elements one by one).
+/// Sets `bulkStride` where the kernel's result is evaluated on the wgmma
+/// accumulators and stored through the output tile by bulk copies
+/// (`emitBulkStoreEpilogue`): a cheap elementwise function of the
+/// convolution, in a kernel of W stride 1 or with split operands, whose
+/// tile fits the kernel's shared memory.
+void chooseBulkStore(EmitContext &cx);
+/// Evaluates the kernel's result at the positions of the thread's `runs`,
+/// stores it to the output tile, and copies each line of the tile to
+/// global memory with one bulk copy (head and tail elements one by one).
 void emitBulkStoreEpilogue(EmitContext &cx, ArrayRef<EpilogueRun> runs);
 
 //===----------------------------------------------------------------------===//

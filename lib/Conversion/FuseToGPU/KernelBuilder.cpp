@@ -85,8 +85,9 @@ static void emitKernelBody(EmitContext &cx) {
     gpu::BarrierOp::create(b);
   };
   cx.registerEpilogue = canEvaluateFromRegisters(cx);
-  cx.bulkStore = !cx.registerEpilogue && canBulkStore(cx);
-  if (cx.registerEpilogue || cx.bulkStore) {
+  if (!cx.registerEpilogue)
+    chooseBulkStore(cx);
+  if (cx.registerEpilogue || cx.bulkStride) {
     // The epilogue runs on the accumulators (no output tile, no barrier).
     emitWgmmaMainLoop(cx);
   } else if (cx.a.pool) {

@@ -280,7 +280,7 @@ static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   Value last = b.add(b.mul(b.add(b.mul(fl.tig, 2), lastFirst), sw), 2 * sw - 1);
   allInside = b.andI(allInside, b.andI(b.ult(b.add(cx.ow0, last), g.out[2]),
                                        b.ult(last, cfg.getTileW())));
-  if (cx.bulkStore)
+  if (cx.bulkStride)
     emitBulkStoreEpilogue(cx, runs);
   else
     emitEpilogueRuns(cx, runs, allInside);
@@ -466,9 +466,9 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     scf::YieldOp::create(b, acc);
   }
   SmallVector<Value> results(loop.getResults().take_front(numAcc));
-  if (cx.registerEpilogue || cx.bulkStore) {
+  if (cx.registerEpilogue || cx.bulkStride) {
     // The bulk-store tile aliases the staging buffers too.
-    if (cx.bulkStore)
+    if (cx.bulkStride)
       gpu::BarrierOp::create(b);
     storeResultsWgmma(cx, results);
     return;
