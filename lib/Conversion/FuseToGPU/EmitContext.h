@@ -13,6 +13,8 @@
 //   Epilogue.cpp         the walk over the output tile, element values and
 //                        the stores to global memory (or the runs of the
 //                        wgmma accumulators, straight from registers)
+//   BulkStore.cpp        the result evaluated on the wgmma accumulators,
+//                        through the output tile by one bulk copy a line
 //   LineReduction.cpp    softmax / layer_norm line statistics and the
 //                        normalisation on load
 //   EpilogueStatistics.cpp  partial statistics of a planned normalisation
