@@ -46,8 +46,8 @@ LogicalResult BlockExecutor::bulkStore(const Inst &inst, int lane) {
                 "bulk copy destination is not a kernel argument's global "
                 "address");
   MemDesc *d = &mems[id];
-  const int64_t first = static_cast<int64_t>(
-      (dst & ((uint64_t(1) << kGlobalShift) - 1)) / 4);
+  const int64_t first =
+      static_cast<int64_t>((dst & ((uint64_t(1) << kGlobalShift) - 1)) / 4);
   const int64_t words = bytes / 4;
   if (first + words > d->size)
     return fail(inst, lane,

@@ -113,8 +113,7 @@ void emit::chooseBulkStore(EmitContext &cx) {
 static Value lineStart(EmitContext &cx, const Element &line) {
   EmitBuilder &b = cx.b;
   auto outTy = cast<MemRefType>(cx.func.getArguments().back().getType());
-  SmallVector<Value> idx =
-      cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
+  SmallVector<Value> idx = cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
   Value linear = idx[0];
   for (size_t d = 1; d < idx.size(); ++d)
     linear = b.add(b.mul(linear, outTy.getDimSize(d)), idx[d]);
@@ -132,14 +131,12 @@ static Value lineShift(EmitContext &cx, Value start) {
 /// rows x tileC).
 static Value tileLineBase(EmitContext &cx, Value id, Value shift) {
   EmitBuilder &b = cx.b;
-  return b.add(b.add(b.mul(id, cx.bulkStride), shift),
-               cx.smemPlan.tilesOffset);
+  return b.add(b.add(b.mul(id, cx.bulkStride), shift), cx.smemPlan.tilesOffset);
 }
 
 /// Stores the kernel's result at the positions of `runs` (all of one line)
 /// to the line's tile.
-static void storeLineRuns(EmitContext &cx,
-                          ArrayRef<const EpilogueRun *> runs) {
+static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
   EmitBuilder &b = cx.b;
   const Element &line = runs.front()->line;
   Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
@@ -201,23 +198,20 @@ static void emitLineCopies(EmitContext &cx) {
   Value out = cx.func.getArguments().back();
   Value outBase = memref::ExtractAlignedPointerAsIndexOp::create(b, out);
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
-  auto loop =
-      scf::ForOp::create(b, cx.tid, b.c(lines), b.c(cx.launch.threads));
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(lines), b.c(cx.launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value id = loop.getInductionVar();
   Element line = cx.tileLine(id);
-  auto ifInside =
-      scf::IfOp::create(b, TypeRange{}, cx.lineInside(line), false);
+  auto ifInside = scf::IfOp::create(b, TypeRange{}, cx.lineInside(line), false);
   b.setInsertionPointToStart(&ifInside.getThenRegion().front());
   Value start = lineStart(cx, line), shift = lineShift(cx, start);
-  Value len = cx.launch.numWTiles == 1
-                  ? b.c(cx.tileLineWidth())
-                  : arith::MinUIOp::create(b, b.sub(b.c(g.out[2]), cx.ow0),
-                                           b.c(tileW))
-                        .getResult();
-  Value head = arith::MinUIOp::create(
-      b, b.remu(b.sub(b.c(4), shift), 4), len);
+  Value len =
+      cx.launch.numWTiles == 1
+          ? b.c(cx.tileLineWidth())
+          : arith::MinUIOp::create(b, b.sub(b.c(g.out[2]), cx.ow0), b.c(tileW))
+                .getResult();
+  Value head = arith::MinUIOp::create(b, b.remu(b.sub(b.c(4), shift), 4), len);
   Value body = b.mul(b.divu(b.sub(len, head), 4), 4);
   Value tail = b.sub(b.sub(len, head), body);
   Value tileBase = tileLineBase(cx, id, shift);
@@ -227,10 +221,9 @@ static void emitLineCopies(EmitContext &cx) {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifBody.getThenRegion().front());
     Value dst = toPointer(b, b.add(outBase, b.mul(b.add(start, head), 4)), 1);
-    Value src = toPointer(
-        b, b.add(smemBase, b.mul(b.add(tileBase, head), 4)), 3);
-    Value bytes =
-        arith::IndexCastOp::create(b, b.getI32Type(), b.mul(body, 4));
+    Value src =
+        toPointer(b, b.add(smemBase, b.mul(b.add(tileBase, head), 4)), 3);
+    Value bytes = arith::IndexCastOp::create(b, b.getI32Type(), b.mul(body, 4));
     NVVM::CpAsyncBulkSharedCTAToGlobalOp::create(b, dst, src, bytes,
                                                  /*l2CacheHint=*/Value(),
                                                  /*byteMask=*/Value());
@@ -242,8 +235,8 @@ static void emitLineCopies(EmitContext &cx) {
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
     Value v = cx.sload(b.add(tileBase, wl));
     memref::StoreOp::create(
-        b, v, out, cx.fullIndex(cx.n, line.ch, cx.od, line.oh,
-                                b.add(cx.ow0, wl)));
+        b, v, out,
+        cx.fullIndex(cx.n, line.ch, cx.od, line.oh, b.add(cx.ow0, wl)));
   };
   if (lineStartAlignment(cx) < 4)
     for (int64_t k = 0; k < 3; ++k)

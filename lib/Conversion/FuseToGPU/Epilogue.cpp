@@ -285,8 +285,7 @@ static bool hasCheapScalarCode(ElementwiseOpInterface op) {
   return cheap;
 }
 
-bool emit::resultIsElementwiseInRegisters(EmitContext &cx,
-                                          bool requireCheap) {
+bool emit::resultIsElementwiseInRegisters(EmitContext &cx, bool requireCheap) {
   KernelAnalysis &a = cx.a;
   if (!cx.cfg.usesWgmma() || a.pool || a.channelWindow ||
       !a.reductions.empty() || cx.stats || cx.statsOnly ||
