@@ -218,6 +218,17 @@ LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
   const int64_t start = static_cast<int64_t>(desc & 0x3FFF) << 4;
   const int64_t lbo = static_cast<int64_t>((desc >> 16) & 0x3FFF) << 4;
   const int64_t sbo = static_cast<int64_t>((desc >> 32) & 0x3FFF) << 4;
+  // compute-sanitizer's memcheck checks an operand as one span of rows x
+  // 32 bytes from its start, whatever its strides: keep that span inside
+  // the allocation too.
+  if (start + rows * 32 > kSmemWindowBase + smemBytes)
+    return fail(inst, first,
+                "wgmma operand " + std::string(1, name) + "'s span [" +
+                    std::to_string(start) + ", +" + std::to_string(rows * 32) +
+                    ") (rows x 32 bytes, as compute-sanitizer memcheck reads "
+                    "it) passes the end of the dynamic shared memory at " +
+                    std::to_string(kSmemWindowBase + smemBytes) + " (" + what +
+                    ")");
   vals.resize(static_cast<size_t>(rows) * 8);
   for (int i = 0; i < rows; ++i)
     for (int kk = 0; kk < 8; ++kk) {

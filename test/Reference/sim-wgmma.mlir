@@ -54,6 +54,11 @@
 // A descriptor built as if dynamic shared memory started at address 0.
 // CHECK: @window_base_zero: FAIL (simulator: wgmma operand A element (0, 0) at shared address 0 is outside the dynamic shared memory [1024, 3328) (wgmma descriptor A (0x800400000): start 0, LBO 1024, SBO 128) in 'nvvm.wgmma.mma_async'
 
+// An A operand whose words lie inside shared memory but whose span of 64
+// rows x 32 bytes from its start does not: compute-sanitizer's memcheck
+// reports that read, so the simulator does too.
+// CHECK: @span_past_end: FAIL (simulator: wgmma operand A's span [1792, +2048) (rows x 32 bytes, as compute-sanitizer memcheck reads it) passes the end of the dynamic shared memory at 3328 (wgmma descriptor A (0x800200070)) in 'nvvm.wgmma.mma_async'
+
 // A retired wgmma's reads are reads by its warpgroup: a store by a thread of
 // another warpgroup needs a barrier.
 // CHECK: @other_warpgroup_store: FAIL (simulator: shared memory race: word 0 written without a barrier after a wgmma (nvvm.wgmma.mma_async) of warpgroup 0 read it in 'memref.store' {{.*}} thread (128, 0, 0))
@@ -169,6 +174,13 @@ module attributes {gpu.container_module} {
     %nt = arith.constant 128 : index
     %smem = arith.constant 2304 : i32
     gpu.launch_func @k::@window_base_zero blocks in (%c1, %c1, %c1) threads in (%nt, %c1, %c1) dynamic_shared_memory_size %smem args(%in : memref<576xf32>, %out : memref<128xf32>)
+    return
+  }
+  func.func @span_past_end(%in: memref<576xf32>, %out: memref<128xf32>) {
+    %c1 = arith.constant 1 : index
+    %nt = arith.constant 128 : index
+    %smem = arith.constant 2304 : i32
+    gpu.launch_func @k::@span_past_end blocks in (%c1, %c1, %c1) threads in (%nt, %c1, %c1) dynamic_shared_memory_size %smem args(%in : memref<576xf32>, %out : memref<128xf32>)
     return
   }
   func.func @other_warpgroup_store(%in: memref<576xf32>, %out: memref<256xf32>) {
@@ -1032,6 +1044,48 @@ module attributes {gpu.container_module} {
       %da = arith.ori %nobase, %lsA : i64
       %pb = arith.addi %pi, %i2048 : i64
       %b0 = arith.andi %pb, %mask : i64
+      %b1 = arith.shrui %b0, %sh4 : i64
+      %db = arith.ori %b1, %lsB : i64
+      %u = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+      nvvm.wgmma.fence.aligned
+      %r = nvvm.wgmma.mma_async %da, %db, %u, #nvvm.shape<m = 64, n = 8, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<zero>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 0
+      %x = llvm.extractvalue %r[0] : !llvm.struct<(f32, f32, f32, f32)>
+      memref.store %x, %out[%t] : memref<128xf32>
+      gpu.return
+    }
+    gpu.func @span_past_end(%in: memref<576xf32>, %out: memref<128xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c576 = arith.constant 576 : index
+      %cnt = arith.constant 128 : index
+      %val = arith.constant 1.0 : f32
+      %t = gpu.thread_id x
+      %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %s = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<576xf32, #gpu.address_space<workgroup>>
+      scf.for %e = %t to %c576 step %cnt {
+        memref.store %val, %s[%e] : memref<576xf32, #gpu.address_space<workgroup>>
+      }
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      gpu.barrier
+      %p = memref.extract_aligned_pointer_as_index %s : memref<576xf32, #gpu.address_space<workgroup>> -> index
+      %pi = arith.index_cast %p : index to i64
+      %mask = arith.constant 262143 : i64
+      %sh4 = arith.constant 4 : i64
+      // A from byte 768: LBO 512, SBO 128 (its words end at byte 2304, the
+      // end of shared memory; its 2 KB span at 2816); B at 0: LBO 128,
+      // SBO 256.
+      %lsA = arith.constant 34361835520 : i64
+      %lsB = arith.constant 68720001024 : i64
+      %i768 = arith.constant 768 : i64
+      %pa = arith.addi %pi, %i768 : i64
+      %a0 = arith.andi %pa, %mask : i64
+      %a1 = arith.shrui %a0, %sh4 : i64
+      %da = arith.ori %a1, %lsA : i64
+      %b0 = arith.andi %pi, %mask : i64
       %b1 = arith.shrui %b0, %sh4 : i64
       %db = arith.ori %b1, %lsB : i64
       %u = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
