@@ -57,30 +57,8 @@ LogicalResult BlockExecutor::bulkStore(const Inst &inst, int lane) {
   const int64_t w0 = (static_cast<int64_t>(src) - kSmemWindowBase) / 4;
   for (int64_t i = 0; i < words; ++i) {
     const int64_t w = w0 + i;
-    const std::string word = "shared memory word " + std::to_string(w);
-    LogicalResult ok = success();
-    if (sPending[w] > 0)
-      ok = violation(inst, lane,
-                     "bulk copy read of " + word + " while thread " +
-                         threadName(sPendLane[w]) +
-                         "'s cp.async (nvgpu.device_async_copy) to it is "
-                         "pending");
-    else if (!sInit[w])
-      ok = violation(inst, lane,
-                     "read of uninitialised shared memory (word " +
-                         std::to_string(w) + ") by a bulk copy");
-    else if (sWEpoch[w] == epoch)
-      ok = violation(inst, lane,
-                     "shared memory race: " + word + " written by thread " +
-                         threadName(sWriter[w]) +
-                         " without a barrier before a bulk copy reads it");
-    else if (fencesBy(sWriter[w], sWEpoch[w]) == sWFence[w])
-      ok = violation(inst, lane,
-                     word + " written by thread " + threadName(sWriter[w]) +
-                         " is read by a bulk copy (async proxy) without an "
-                         "nvvm.fence.proxy (async.shared) of that thread "
-                         "between the write and the next barrier");
-    if (failed(ok))
+    if (failed(asyncProxyRead(
+            inst, lane, w, "bulk copy (nvvm.cp.async.bulk.global.shared.cta")))
       return failure();
     if (failed(storeAt(inst, lane, d, first + i, smem[w])))
       return failure();

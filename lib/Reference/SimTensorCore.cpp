@@ -255,6 +255,35 @@ LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
   return success();
 }
 
+LogicalResult BlockExecutor::asyncProxyRead(const Inst &inst, int lane,
+                                            int64_t w, StringRef reader) {
+  const std::string word = "shared memory word " + std::to_string(w);
+  const std::string who = reader.str();
+  if (sPending[w] > 0)
+    return violation(inst, lane,
+                     who + ") read of " + word + " while thread " +
+                         threadName(sPendLane[w]) +
+                         "'s cp.async (nvgpu.device_async_copy) to it is "
+                         "pending");
+  if (!sInit[w])
+    return violation(inst, lane,
+                     "read of uninitialised shared memory (word " +
+                         std::to_string(w) + ") by a " + who + ")");
+  if (sWEpoch[w] == epoch)
+    return violation(inst, lane,
+                     "shared memory race: word " + std::to_string(w) +
+                         " written by thread " + threadName(sWriter[w]) +
+                         " without a barrier before a " + who + ") reads it");
+  if (fencesBy(sWriter[w], sWEpoch[w]) == sWFence[w])
+    return violation(inst, lane,
+                     word + " written by thread " + threadName(sWriter[w]) +
+                         " is read by a " + who +
+                         ", async proxy) without an nvvm.fence.proxy "
+                         "(async.shared) of that thread between the write "
+                         "and the next barrier");
+  return success();
+}
+
 /// nvvm.wgmma.mma_async m64nNk8, tf32 x tf32 + f32 (wgmma.mma_async.sync.
 /// aligned.m64nNk8.f32.tf32.tf32), issued by whole warpgroups (128
 /// consecutive threads from a multiple of 128), each with one pair of
@@ -307,36 +336,9 @@ LogicalResult BlockExecutor::execWgmma(const Inst &inst,
     if (failed(wgmmaOperand(inst, g, 'A', descA, 64, a, words)) ||
         failed(wgmmaOperand(inst, g, 'B', descB, n, b, words)))
       return failure();
-    for (int64_t w : words) {
-      const std::string word = "shared memory word " + std::to_string(w);
-      LogicalResult ok = success();
-      if (sPending[w] > 0)
-        ok = violation(inst, first,
-                       "wgmma (nvvm.wgmma.mma_async) read of " + word +
-                           " while thread " + threadName(sPendLane[w]) +
-                           "'s cp.async (nvgpu.device_async_copy) to it is "
-                           "pending");
-      else if (!sInit[w])
-        ok = violation(inst, first,
-                       "read of uninitialised shared memory (word " +
-                           std::to_string(w) +
-                           ") by a wgmma (nvvm.wgmma.mma_async)");
-      else if (sWEpoch[w] == epoch)
-        ok = violation(inst, first,
-                       "shared memory race: word " + std::to_string(w) +
-                           " written by thread " + threadName(sWriter[w]) +
-                           " without a barrier before a wgmma "
-                           "(nvvm.wgmma.mma_async) reads it");
-      else if (fencesBy(sWriter[w], sWEpoch[w]) == sWFence[w])
-        ok = violation(inst, first,
-                       word + " written by thread " + threadName(sWriter[w]) +
-                           " is read by a wgmma (nvvm.wgmma.mma_async, async "
-                           "proxy) without an nvvm.fence.proxy (async.shared) "
-                           "of that thread between the write and the next "
-                           "barrier");
-      if (failed(ok))
+    for (int64_t w : words)
+      if (failed(asyncProxyRead(inst, first, w, "wgmma (nvvm.wgmma.mma_async")))
         return failure();
-    }
     for (int li = 0; li < kWarpgroup; ++li) {
       const int l = first + li, warp = li / 32, lane = li % 32;
       for (int j = 0; j < n / 8; ++j)

@@ -445,6 +445,13 @@ private:
   /// cp.async.bulk.global.shared::cta, its commit and wait (SimBulkCopy.cpp).
   LogicalResult execBulkCopy(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult bulkStore(const Inst &inst, int lane);
+  /// Checks a read of shared word `w` through the async proxy (a wgmma or
+  /// a bulk copy; `reader` names it, without the closing parenthesis): the
+  /// word is initialised, no cp.async to it is pending, and its writer
+  /// wrote it before the last barrier and fenced (nvvm.fence.proxy
+  /// async.shared) between the write and that barrier.
+  LogicalResult asyncProxyRead(const Inst &inst, int lane, int64_t w,
+                               StringRef reader);
   /// Proxy fences and the wgmma fence / commit / wait (SimTensorCore).
   LogicalResult execWgmmaSync(const Inst &inst, const std::vector<int> &lanes);
   /// nvvm.mapa (SimCluster).

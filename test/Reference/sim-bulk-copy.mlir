@@ -14,8 +14,8 @@
 // CHECK-COUNT-16: @bulk_ok: arg 1 [{{[0-9]+}}] = 0 (0x00000000)
 // CHECK-NOT: @bulk_ok: arg
 
-// CHECK: @no_fence: FAIL (simulator: shared memory word 0 written by thread 0 is read by a bulk copy (async proxy) without an nvvm.fence.proxy (async.shared) of that thread between the write and the next barrier in 'nvvm.cp.async.bulk.global.shared.cta'
-// CHECK: @no_barrier: FAIL (simulator: shared memory race: shared memory word 0 written by thread 0 without a barrier before a bulk copy reads it in 'nvvm.cp.async.bulk.global.shared.cta'
+// CHECK: @no_fence: FAIL (simulator: shared memory word 0 written by thread 0 is read by a bulk copy (nvvm.cp.async.bulk.global.shared.cta, async proxy) without an nvvm.fence.proxy (async.shared) of that thread between the write and the next barrier in 'nvvm.cp.async.bulk.global.shared.cta'
+// CHECK: @no_barrier: FAIL (simulator: shared memory race: word 0 written by thread 0 without a barrier before a bulk copy (nvvm.cp.async.bulk.global.shared.cta) reads it in 'nvvm.cp.async.bulk.global.shared.cta'
 // CHECK: @store_before_wait: FAIL (simulator: store to shared memory word 0 while a bulk copy (nvvm.cp.async.bulk.global.shared.cta) reading it is pending (no nvvm.cp.async.bulk.wait_group read retiring it) in 'memref.store'
 // CHECK: @exit_without_wait: FAIL (simulator: 1 bulk copies (nvvm.cp.async.bulk.global.shared.cta) may still read shared memory at kernel exit (no nvvm.cp.async.bulk.wait_group read retiring them) in 'gpu.return'
 // CHECK: @wait_uncommitted: FAIL (simulator: 1 uncommitted bulk copies at a nvvm.cp.async.bulk.wait_group (no nvvm.cp.async.bulk.commit.group before) in 'nvvm.cp.async.bulk.wait_group'
