@@ -13,6 +13,16 @@ using namespace fusecc;
 using namespace fusecc::sim;
 using namespace fusecc::sim::detail;
 
+/// Asynchronous operations a thread (or warpgroup) has not retired: its
+/// uncommitted ones and those of its committed groups.
+template <typename Ops, typename Groups>
+static size_t pendingOps(const Ops &uncommitted, const Groups &groups) {
+  size_t n = uncommitted.size();
+  for (const auto &g : groups)
+    n += g.size();
+  return n;
+}
+
 LogicalResult BlockExecutor::execGpu(const Inst &inst,
                                      const std::vector<int> &lanes) {
   auto dimOf = [&](const int64_t *v) {
@@ -55,42 +65,32 @@ LogicalResult BlockExecutor::execGpu(const Inst &inst,
     if (static_cast<int>(lanes.size()) != nt)
       return fail(inst, -1, "gpu.return under divergent control flow");
     for (int l : lanes) {
-      size_t pending = uncommitted[l].size();
-      for (auto &g : groups[l])
-        pending += g.size();
-      if (pending &&
-          failed(violation(inst, l,
-                           std::to_string(pending) +
-                               " cp.async copies still pending at kernel "
-                               "exit (no nvgpu.device_async_wait for them)")))
+      if (size_t n = pendingOps(uncommitted[l], groups[l]);
+          n && failed(violation(inst, l,
+                                std::to_string(n) +
+                                    " cp.async copies still pending at kernel "
+                                    "exit (no nvgpu.device_async_wait for "
+                                    "them)")))
+        return failure();
+      if (size_t n = pendingOps(bulkUncommitted[l], bulkGroups[l]);
+          n && failed(violation(inst, l,
+                                std::to_string(n) +
+                                    " bulk copies (nvvm.cp.async.bulk.global."
+                                    "shared.cta) may still read shared memory "
+                                    "at kernel exit (no "
+                                    "nvvm.cp.async.bulk.wait_group read "
+                                    "retiring them)")))
         return failure();
     }
-    for (int l : lanes) {
-      size_t pending = bulkUncommitted[l].size();
-      for (auto &g : bulkGroups[l])
-        pending += g.size();
-      if (pending &&
-          failed(violation(inst, l,
-                           std::to_string(pending) +
-                               " bulk copies (nvvm.cp.async.bulk.global."
-                               "shared.cta) may still read shared memory at "
-                               "kernel exit (no nvvm.cp.async.bulk.wait_group "
-                               "read retiring them)")))
+    for (size_t g = 0; g < wgGroups.size(); ++g)
+      if (size_t n = pendingOps(wgUncommitted[g], wgGroups[g]);
+          n && failed(violation(inst, static_cast<int>(g) * kWarpgroup,
+                                std::to_string(n) +
+                                    " wgmma (nvvm.wgmma.mma_async) still "
+                                    "pending at kernel exit (no "
+                                    "nvvm.wgmma.wait.group.sync.aligned "
+                                    "retiring them)")))
         return failure();
-    }
-    for (size_t g = 0; g < wgGroups.size(); ++g) {
-      size_t pending = wgUncommitted[g].size();
-      for (auto &grp : wgGroups[g])
-        pending += grp.size();
-      if (pending &&
-          failed(violation(inst, static_cast<int>(g) * kWarpgroup,
-                           std::to_string(pending) +
-                               " wgmma (nvvm.wgmma.mma_async) still pending "
-                               "at kernel exit (no "
-                               "nvvm.wgmma.wait.group.sync.aligned retiring "
-                               "them)")))
-        return failure();
-    }
     returned = true;
     return success();
   default:
