@@ -1,10 +1,11 @@
 //===- BulkStore.cpp - the result tile stored by bulk copies --------------===//
 //
-// A wgmma kernel whose result is an elementwise function of the convolution
-// (`canBulkStore`) evaluates it on the accumulators in registers, as the
-// register epilogue does, but writes the values to an output tile in shared
-// memory instead of scattering them to global memory; each line of the tile
-// then goes to global memory as one asynchronous bulk copy
+// A wgmma kernel whose result is a cheap elementwise function of the
+// convolution, at W stride 1 or with split operands (`chooseBulkStore`),
+// evaluates it on the accumulators in registers, as the register epilogue
+// does, but writes the values to an output tile in shared memory instead
+// of scattering them to global memory; each line of the tile then goes to
+// global memory as one asynchronous bulk copy
 // (`cp.async.bulk.global.shared::cta`), issued by one thread. The copy
 // engine writes whole lines; the load/store pipe only sees the tile's
 // shared-memory stores and at most 6 edge elements a line.
