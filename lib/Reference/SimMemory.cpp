@@ -373,7 +373,7 @@ LogicalResult BlockExecutor::execMemory(const Inst &inst,
         return failure();
     return success();
   }
-  case Opc::SmemAddr:
+  case Opc::AlignedPointer:
     // The shared-window address of a view's element 0, or the global
     // address of a kernel argument's (kGlobalShift).
     for (int l : lanes) {

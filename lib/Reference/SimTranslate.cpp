@@ -267,7 +267,7 @@ private:
                              " needs one position in the struct");
       inst.imm = static_cast<uint64_t>(pos[0]);
     } else if (auto ep = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
-      inst.opc = Opc::SmemAddr;
+      inst.opc = Opc::AlignedPointer;
       if (!ep.getSource().getDefiningOp<memref::ViewOp>() &&
           !isa<BlockArgument>(ep.getSource()))
         return fail(&op, "memref.extract_aligned_pointer_as_index is only "

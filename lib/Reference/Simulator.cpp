@@ -241,7 +241,7 @@ LogicalResult BlockExecutor::exec(const Inst &inst,
   case Opc::VecLoad:
   case Opc::Store:
   case Opc::VecStore:
-  case Opc::SmemAddr:
+  case Opc::AlignedPointer:
     return execMemory(inst, lanes);
   case Opc::ThreadId:
   case Opc::BlockId:

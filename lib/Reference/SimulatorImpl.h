@@ -70,7 +70,7 @@ enum class Opc : uint8_t {
   BulkCommit,
   BulkWait,
   // Hopper warpgroup MMA with operands in shared memory (wgmma).
-  SmemAddr,
+  AlignedPointer, // memref.extract_aligned_pointer_as_index: shared or global
   FenceProxy,
   WgmmaFence,
   Wgmma,

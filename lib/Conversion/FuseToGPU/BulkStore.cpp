@@ -105,7 +105,7 @@ void emit::chooseBulkStore(EmitContext &cx) {
   // 14% in either mode, as did a walk over the tile in place.
   if (!cx.cfg.usesWgmma() || cx.smemPlan.tilesOffset % 4 != 0 ||
       (cx.g.stride[2] != 1 && !cx.cfg.usesSplitTF32()) ||
-      !resultIsElementwiseInRegisters(cx, /*requireCheap=*/true))
+      !resultIsElementwiseInRegisters(cx))
     return;
   cx.bulkStride = bulkLineStride(cx);
 }
@@ -142,8 +142,6 @@ static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
   const Element &line = runs.front()->line;
   Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
   Value base = tileLineBase(cx, id, lineShift(cx, lineStart(cx, line)));
-  Value result =
-      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
   for (const EpilogueRun *run : runs) {
     SmallVector<Value> values;
     for (auto [k, v] : llvm::enumerate(run->values)) {
@@ -151,12 +149,7 @@ static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
         values.push_back(v);
         continue;
       }
-      Element el = run->line;
-      el.wl = b.add(run->wl0, k);
-      el.ow = b.add(cx.ow0, el.wl);
-      DenseMap<Value, Value> memo;
-      memo[cx.a.conv.getResult()] = v;
-      values.push_back(emitElementValue(cx, result, el, memo));
+      values.push_back(emitRunValue(cx, *run, k, runElement(cx, *run, k)));
     }
     const int64_t vec = tileStoreWidth(cx);
     Value at = b.add(base, run->wl0);

@@ -466,9 +466,8 @@ void emitEpilogue(EmitContext &cx);
 bool canEvaluateFromRegisters(EmitContext &cx);
 /// True if the kernel's result is an elementwise function of the wgmma
 /// convolution, constants and kernel inputs constant along W (no reduction,
-/// pooling, statistics or cluster); with `requireCheap`, of cheap scalar
-/// code only.
-bool resultIsElementwiseInRegisters(EmitContext &cx, bool requireCheap);
+/// pooling, statistics or cluster) with cheap scalar code.
+bool resultIsElementwiseInRegisters(EmitContext &cx);
 /// Convolution values one thread holds at consecutive positions `wl0`,
 /// `wl0 + 1`, ... of one tile line (`line`: `r`, `cl`, `ch`, `oh` set),
 /// conv bias added; null where the thread holds no value.
@@ -482,6 +481,11 @@ struct EpilogueRun {
 /// stored as one vector, else position by position under a check.
 void emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
                       Value allInside);
+/// Element `k` of `run` (position `wl0 + k` of its line).
+Element runElement(EmitContext &cx, const EpilogueRun &run, int64_t k);
+/// The kernel's result at position `k` of `run` (element `el`).
+Value emitRunValue(EmitContext &cx, const EpilogueRun &run, int64_t k,
+                   const Element &el);
 
 //===----------------------------------------------------------------------===//
 // BulkStore.cpp: the result tile stored by bulk copies

@@ -285,7 +285,7 @@ static bool hasCheapScalarCode(ElementwiseOpInterface op) {
   return cheap;
 }
 
-bool emit::resultIsElementwiseInRegisters(EmitContext &cx, bool requireCheap) {
+bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
   KernelAnalysis &a = cx.a;
   if (!cx.cfg.usesWgmma() || a.pool || a.channelWindow ||
       !a.reductions.empty() || cx.stats || cx.statsOnly ||
@@ -302,7 +302,7 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx, bool requireCheap) {
     // expensive epilogue (exp, log, erf, ...) outgrows the instruction
     // cache (kb2_16: 70 KB of code, 13% slower).
     auto ew = dyn_cast<ElementwiseOpInterface>(op);
-    if (!ew || (requireCheap && !hasCheapScalarCode(ew)))
+    if (!ew || !hasCheapScalarCode(ew))
       return false;
     // Inputs varying along W would be read in the fragment's scattered
     // pattern (kb2_26, 18% slower); per-channel parameters are fine.
@@ -334,7 +334,7 @@ bool emit::canEvaluateFromRegisters(EmitContext &cx) {
   // (docs/perf.md 139).
   if (run == 2 && !cx.cfg.usesSplitTF32())
     return false;
-  return resultIsElementwiseInRegisters(cx, /*requireCheap=*/true);
+  return resultIsElementwiseInRegisters(cx);
 }
 
 /// Stores `values` at the elements `els` (consecutive positions of one
@@ -357,23 +357,31 @@ static void storeRun(EmitContext &cx, ArrayRef<Element> els,
   }
 }
 
+Element emit::runElement(EmitContext &cx, const EpilogueRun &run, int64_t k) {
+  Element el = run.line;
+  el.wl = cx.b.add(run.wl0, k);
+  el.ow = cx.b.add(cx.ow0, el.wl);
+  return el;
+}
+
+Value emit::emitRunValue(EmitContext &cx, const EpilogueRun &run, int64_t k,
+                         const Element &el) {
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  DenseMap<Value, Value> memo;
+  memo[cx.a.conv.getResult()] = run.values[k];
+  return emitElementValue(cx, result, el, memo);
+}
+
 void emit::emitEpilogueRuns(EmitContext &cx, ArrayRef<EpilogueRun> runs,
                             Value allInside) {
   EmitBuilder &b = cx.b;
   const int64_t tileW = cx.cfg.getTileW(), width = cx.g.out[2];
-  Value result =
-      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-  Value convResult = cx.a.conv.getResult();
   auto elementAt = [&](const EpilogueRun &run, int64_t k) {
-    Element el = run.line;
-    el.wl = b.add(run.wl0, k);
-    el.ow = b.add(cx.ow0, el.wl);
-    return el;
+    return runElement(cx, run, k);
   };
   auto valueAt = [&](const EpilogueRun &run, int64_t k, const Element &el) {
-    DenseMap<Value, Value> memo;
-    memo[convResult] = run.values[k];
-    return emitElementValue(cx, result, el, memo);
+    return emitRunValue(cx, run, k, el);
   };
   // Whole runs are vectors (canEvaluateFromRegisters: every run start is
   // aligned to the run's length in the tensor).

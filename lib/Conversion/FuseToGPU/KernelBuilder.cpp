@@ -88,7 +88,8 @@ static void emitKernelBody(EmitContext &cx) {
   if (!cx.registerEpilogue)
     chooseBulkStore(cx);
   if (cx.registerEpilogue || cx.bulkStride) {
-    // The epilogue runs on the accumulators (no output tile, no barrier).
+    // The epilogue runs on the accumulators: stored from registers, or
+    // through the output tile by bulk copies.
     emitWgmmaMainLoop(cx);
   } else if (cx.a.pool) {
     emitPooledKernel(cx, mainLoop);
