@@ -23,6 +23,16 @@
 // CHECK: @short_size: FAIL (simulator: bulk copy size 8 is not a positive multiple of 16 bytes
 // CHECK: @out_of_bounds: FAIL (simulator: bulk copy of elements [16, +4) out of bounds of argument 1 (16 elements) in 'nvvm.cp.async.bulk.global.shared.cta' {{.*}} thread (3, 0, 0))
 // CHECK: @to_shared_only: FAIL (simulator: bulk copy destination is not a kernel argument's global address
+
+// What the simulator does not model is rejected when the kernel is
+// translated: a cast other than generic -> global, an integer cast
+// straight to a global pointer, a copy with a cache hint, and the address
+// of a memref that is neither a view of dynamic shared memory nor a kernel
+// argument.
+// CHECK: @cast_shared_to_global: FAIL (simulator: only llvm.addrspacecast of !llvm.ptr (generic) to !llvm.ptr<1> (global) is supported
+// CHECK: @inttoptr_global: FAIL (simulator: only llvm.inttoptr of an i64 address to !llvm.ptr<3> (shared window) or !llvm.ptr (generic) is supported
+// CHECK: @cache_hint: FAIL (simulator: nvvm.cp.async.bulk.global.shared.cta with an l2_cache_hint or byte_mask is not supported
+// CHECK: @pointer_of_raw: FAIL (simulator: memref.extract_aligned_pointer_as_index is only supported on a memref.view of gpu.dynamic_shared_memory or a kernel argument
 module attributes {gpu.container_module} {
   func.func @bulk_ok(%in: memref<16xf32>, %out: memref<16xf32>) {
     %c1 = arith.constant 1 : index
@@ -92,6 +102,30 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %c64 = arith.constant 80 : i32
     gpu.launch_func @k::@to_shared_only blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) dynamic_shared_memory_size %c64 args(%in : memref<16xf32>, %out : memref<16xf32>)
+    return
+  }
+  func.func @cast_shared_to_global(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 80 : i32
+    gpu.launch_func @k::@cast_shared_to_global blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %c64 args(%in : memref<16xf32>, %out : memref<16xf32>)
+    return
+  }
+  func.func @inttoptr_global(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 80 : i32
+    gpu.launch_func @k::@inttoptr_global blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %c64 args(%in : memref<16xf32>, %out : memref<16xf32>)
+    return
+  }
+  func.func @cache_hint(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 80 : i32
+    gpu.launch_func @k::@cache_hint blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %c64 args(%in : memref<16xf32>, %out : memref<16xf32>)
+    return
+  }
+  func.func @pointer_of_raw(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 80 : i32
+    gpu.launch_func @k::@pointer_of_raw blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %c64 args(%in : memref<16xf32>, %out : memref<16xf32>)
     return
   }
   gpu.module @k {
@@ -440,6 +474,35 @@ module attributes {gpu.container_module} {
       nvvm.cp.async.bulk.global.shared.cta %dst, %src, %size : !llvm.ptr<1>, !llvm.ptr<3>
       nvvm.cp.async.bulk.commit.group
       nvvm.cp.async.bulk.wait_group 0 {read}
+      gpu.return
+    }
+    gpu.func @cast_shared_to_global(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      %p = memref.extract_aligned_pointer_as_index %out : memref<16xf32> -> index
+      %a = arith.index_cast %p : index to i64
+      %x = llvm.inttoptr %a : i64 to !llvm.ptr<3>
+      %y = llvm.addrspacecast %x : !llvm.ptr<3> to !llvm.ptr<1>
+      gpu.return
+    }
+    gpu.func @inttoptr_global(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      %p = memref.extract_aligned_pointer_as_index %out : memref<16xf32> -> index
+      %a = arith.index_cast %p : index to i64
+      %y = llvm.inttoptr %a : i64 to !llvm.ptr<1>
+      gpu.return
+    }
+    gpu.func @cache_hint(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      %p = memref.extract_aligned_pointer_as_index %out : memref<16xf32> -> index
+      %a = arith.index_cast %p : index to i64
+      %g = llvm.inttoptr %a : i64 to !llvm.ptr
+      %y = llvm.addrspacecast %g : !llvm.ptr to !llvm.ptr<1>
+      %src = llvm.inttoptr %a : i64 to !llvm.ptr<3>
+      %size = arith.constant 16 : i32
+      %hint = arith.constant 0 : i64
+      nvvm.cp.async.bulk.global.shared.cta %y, %src, %size l2_cache_hint = %hint : !llvm.ptr<1>, !llvm.ptr<3>
+      gpu.return
+    }
+    gpu.func @pointer_of_raw(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %p = memref.extract_aligned_pointer_as_index %raw : memref<?xi8, #gpu.address_space<workgroup>> -> index
       gpu.return
     }
   }
