@@ -225,19 +225,44 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
       }
     return worst;
   };
-  if (worstBank(oddStride, 0) == 1)
+  auto scalarPlan = [&] {
+    if (worstBank(oddStride, 0) == 1)
+      return plain;
+    for (int64_t stride = tileW; stride < tileW + 40; ++stride)
+      for (int64_t skew = 0; tileW + skew <= stride; ++skew) {
+        if (worstBank(stride, skew) != 1)
+          continue;
+        SharedMemoryPlan skewed = planSharedMemory(a, cfg, stride, skew);
+        bool sameClass =
+            skewed.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+            skewed.hTapsPerRound == plain.hTapsPerRound;
+        return sameClass ? skewed : plain;
+      }
     return plain;
-  for (int64_t stride = tileW; stride < tileW + 40; ++stride)
-    for (int64_t skew = 0; tileW + skew <= stride; ++skew) {
-      if (worstBank(stride, skew) != 1)
-        continue;
-      SharedMemoryPlan skewed = planSharedMemory(a, cfg, stride, skew);
-      bool sameClass =
-          skewed.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
-          skewed.hTapsPerRound == plain.hTapsPerRound;
-      return sameClass ? skewed : plain;
+  };
+  SharedMemoryPlan scalar = scalarPlan();
+  // wgmma accumulators as runs of 2 sw positions (W stride sw <= 2), one
+  // 8- or 16-byte store each: with lines 8 sw (mod 32) words apart the 16
+  // (sw = 1) or 8 (sw = 2) lanes of one shared-memory phase cover 32
+  // distinct banks, with a half or a quarter of the scalar stores' count
+  // (docs/perf.md 147). Not for rows as one N. The block keeps at least
+  // the scalar layout's shared memory (the bulk-store tile, sized from it,
+  // still fits) and its shared-memory class.
+  const int64_t sw = a.geom.stride[2];
+  if (sw <= 2) {
+    int64_t stride = 8 * sw;
+    while (stride < tileW)
+      stride += 32;
+    SharedMemoryPlan runs = planSharedMemory(a, cfg, stride, 0);
+    runs.totalElems = std::max(runs.totalElems, scalar.totalElems);
+    if (runs.rowsN == 0 && runs.tilesOffset % (2 * sw) == 0 &&
+        runs.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+        runs.hTapsPerRound == plain.hTapsPerRound) {
+      runs.accumulatorRuns = 2 * sw;
+      return runs;
     }
-  return plain;
+  }
+  return scalar;
 }
 
 int64_t fuse::residentBlocks(int64_t threads, int64_t bytes) {

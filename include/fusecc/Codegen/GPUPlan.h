@@ -75,6 +75,12 @@ struct SharedMemoryPlan {
   /// elsewhere. The line of (row r, channel c) starts at (r tileC + c)
   /// tileStride + (c / 4 mod 2) tileSkew; tileW + tileSkew <= tileStride.
   int64_t tileSkew = 0;
+  /// wgmma kernels at W stride sw <= 2 (not rows as one N, no reduction
+  /// walking lines): each thread writes its accumulators to the tile as
+  /// runs of `accumulatorRuns` = 2 sw consecutive positions (one 8- or
+  /// 16-byte store), lines 8 sw (mod 32) words apart, which spreads a
+  /// warp's runs over all 32 banks. 0 elsewhere (scalar stores).
+  int64_t accumulatorRuns = 0;
   int64_t numTiles = 0;  ///< 1 + number of reductions.
   int64_t inputSpan = 0; ///< Input positions along W staged per chunk.
   /// Input rows are staged as 16-byte vectors from a window that starts at

@@ -449,9 +449,12 @@ Value emitConvBias(EmitContext &cx, Value cl);
 /// (4 independent elements, which also gives the scheduler 4 independent
 /// chains) or, at a line end that is not a multiple of 4, one element.
 /// Rows that are not multiples of 4 long and at least 128 wide take a
-/// lane-per-position mapping instead.
+/// lane-per-position mapping instead, with pairs of positions per lane
+/// where rows are of even length and tile lines 8-byte aligned: `body`'s
+/// flag then says that its elements are such pairs (consecutive
+/// positions, the first even, in the tile and in the output).
 void forEachTileElement(EmitContext &cx,
-                        llvm::function_ref<void(ArrayRef<Element>)> body);
+                        llvm::function_ref<void(ArrayRef<Element>, bool)> body);
 /// Scalar value of graph value `v` at tile element `el`.
 Value emitElementValue(EmitContext &cx, Value v, const Element &el,
                        llvm::DenseMap<Value, Value> &memo);

@@ -51,7 +51,7 @@ Value emit::emitConvBias(EmitContext &cx, Value cl) {
 /// consecutive positions of a line.
 static void
 forEachTileElementByLanes(EmitContext &cx,
-                          function_ref<void(ArrayRef<Element>)> body) {
+                          function_ref<void(ArrayRef<Element>, bool)> body) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
@@ -59,7 +59,15 @@ forEachTileElementByLanes(EmitContext &cx,
   const int64_t lines = cfg.getRows() * cfg.getTileC();
   const int64_t warps = launch.threads / 32, width = cx.tileLineWidth();
   assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
-  const int64_t groups = width / 32, rest = width - 32 * groups;
+  // Rows of even length whose tile lines are 8-byte aligned give each lane
+  // a pair of consecutive positions: one `ld.shared.v2` and one
+  // `st.global.v2` per pair, 64 positions per warp step (docs/perf.md 147).
+  const bool pairs =
+      g.out[2] % 2 == 0 && cfg.getTileW() % 2 == 0 &&
+      cx.smemPlan.tileStride % 2 == 0 && cx.smemPlan.tileSkew % 2 == 0 &&
+      cx.smemPlan.tilesOffset % 2 == 0 && !cx.tileBase && width >= 64;
+  const int64_t span = pairs ? 64 : 32;
+  const int64_t groups = width / span, rest = width - span * groups;
   Value lane = b.remu(cx.tid, 32), warp = b.divu(cx.tid, 32);
   auto at = [&](Element el, Value wl) {
     el.wl = wl;
@@ -70,7 +78,7 @@ forEachTileElementByLanes(EmitContext &cx,
     auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
-    body(ArrayRef<Element>(el));
+    body(ArrayRef<Element>(el), false);
   };
   // Whole groups of 32 positions: a warp takes a (row, channel) line, its
   // lanes consecutive positions (conflict-free tile reads, 128 contiguous
@@ -86,15 +94,25 @@ forEachTileElementByLanes(EmitContext &cx,
       Element line = cx.tileLine(id);
       Value lineValid = cx.lineInside(line);
       for (int64_t j = 0; j < groups; ++j) {
-        els.push_back(at(line, b.add(lane, 32 * j)));
+        if (pairs) {
+          Value wl = b.add(b.mul(lane, 2), 64 * j);
+          els.push_back(at(line, wl));
+          els.push_back(at(line, b.add(wl, 1)));
+        } else {
+          els.push_back(at(line, b.add(lane, 32 * j)));
+        }
         valid.push_back(b.andI(lineValid, b.ult(els.back().ow, g.out[2])));
+        if (pairs)
+          valid.insert(
+              valid.end() - 1,
+              b.andI(lineValid, b.ult(els[els.size() - 2].ow, g.out[2])));
       }
       full = full ? b.andI(full, valid.back()) : valid.back();
     }
     auto ifFull = scf::IfOp::create(b, TypeRange{}, full, true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    body(els);
+    body(els, pairs);
     b.setInsertionPointToStart(&ifFull.getElseRegion().front());
     for (auto [el, ok] : llvm::zip(els, valid))
       guarded(ok, el);
@@ -126,13 +144,13 @@ forEachTileElementByLanes(EmitContext &cx,
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
     Element el =
-        at(cx.tileLine(b.divu(e, rest)), b.add(b.remu(e, rest), 32 * groups));
+        at(cx.tileLine(b.divu(e, rest)), b.add(b.remu(e, rest), span * groups));
     guarded(b.andI(cx.lineInside(el), b.ult(el.ow, g.out[2])), el);
   }
 }
 
-void emit::forEachTileElement(EmitContext &cx,
-                              function_ref<void(ArrayRef<Element>)> body) {
+void emit::forEachTileElement(
+    EmitContext &cx, function_ref<void(ArrayRef<Element>, bool)> body) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
@@ -167,7 +185,7 @@ void emit::forEachTileElement(EmitContext &cx,
   auto ifFull = scf::IfOp::create(b, TypeRange{}, full,
                                   /*withElseRegion=*/!aligned);
   b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-  body(quad);
+  body(quad, false);
   if (aligned)
     return;
   b.setInsertionPointToStart(&ifFull.getElseRegion().front());
@@ -177,7 +195,7 @@ void emit::forEachTileElement(EmitContext &cx,
     auto ifOne = scf::IfOp::create(b, TypeRange{}, valid, false);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
-    body(ArrayRef<Element>(el));
+    body(ArrayRef<Element>(el), false);
   }
 }
 
@@ -231,8 +249,36 @@ void emit::emitEpilogue(EmitContext &cx) {
     emitEpilogueStatistics(cx, result, out);
     return;
   }
-  forEachTileElement(cx, [&](ArrayRef<Element> els) {
+  forEachTileElement(cx, [&](ArrayRef<Element> els, bool pairs) {
     SmallVector<Value, 4> values;
+    if (pairs && !cx.stats && !els[0].tileOffset) {
+      // Each pair's tile values in one load, its results in one store.
+      auto v2Ty = VectorType::get({2}, b.getF32Type());
+      Value conv = cx.a.conv->getResult(0);
+      SmallVector<Value> loaded;
+      for (size_t k = 0; k < els.size(); k += 2) {
+        Value v = vector::LoadOp::create(
+            b, v2Ty, cx.smem,
+            ValueRange{cx.tileAddr(0, els[k].r, els[k].cl, els[k].wl)}, false,
+            llvm::MaybeAlign(8));
+        loaded.push_back(vector::ExtractOp::create(b, v, int64_t{0}));
+        loaded.push_back(vector::ExtractOp::create(b, v, int64_t{1}));
+      }
+      for (auto [el, l] : llvm::zip(els, loaded)) {
+        DenseMap<Value, Value> memo;
+        memo[conv] = l;
+        values.push_back(emitElementValue(cx, result, el, memo));
+      }
+      for (size_t k = 0; k < els.size(); k += 2) {
+        Value v2 = vector::FromElementsOp::create(
+            b, v2Ty, ValueRange{values[k], values[k + 1]});
+        vector::StoreOp::create(
+            b, v2, out,
+            cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow), false,
+            llvm::MaybeAlign(8));
+      }
+      return;
+    }
     for (const Element &el : els) {
       DenseMap<Value, Value> memo;
       values.push_back(emitElementValue(cx, result, el, memo));

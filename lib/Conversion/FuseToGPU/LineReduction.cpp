@@ -46,7 +46,7 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
   // took over its tile: the tile already holds the input. A reduction's tile
   // holds unnormalised values, so its readers always go through here.)
   if (input.getDefiningOp() != cx.a.conv.getOperation() || tile != 0) {
-    forEachTileElement(cx, [&](ArrayRef<Element> els) {
+    forEachTileElement(cx, [&](ArrayRef<Element> els, bool) {
       for (const Element &el : els) {
         DenseMap<Value, Value> memo;
         Value v = emitElementValue(cx, input, el, memo);

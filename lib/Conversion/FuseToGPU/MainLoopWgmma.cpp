@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace fusecc;
@@ -170,6 +171,57 @@ static Value realChannel(EmitContext &cx, Value cl) {
   return cx.b.ult(cl, cx.smemPlan.wsChannels);
 }
 
+/// Writes the accumulators + conv bias to the tile as vectors where the
+/// plan allows (`SharedMemoryPlan::accumulatorRuns`): a fragment's column
+/// pair j with its W phases is 2 x stride consecutive positions of one
+/// line, (2 (lane % 4) + 8 j) x stride on, one `st.shared.v2` (W stride
+/// 1) or `.v4` (2) instead of 2 or 4 scalar stores, conflict-free at the
+/// plan's line stride. Returns false (nothing emitted) elsewhere.
+static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
+  EmitBuilder &b = cx.b;
+  const SharedMemoryPlan &plan = cx.smemPlan;
+  const int64_t sw = cx.g.stride[2], run = plan.accumulatorRuns;
+  if (run == 0)
+    return false;
+  assert(run == 2 * sw && !plan.rowsN && plan.tileSkew == 0 &&
+         plan.tileStride % run == 0 && plan.tilesOffset % run == 0 &&
+         "accumulator runs need aligned tile lines");
+  for (int64_t p = 1; p < sw; ++p)
+    if (cx.wgmmaAccN(p) != cx.wgmmaAccN(0))
+      return false;
+  const int64_t split = cx.cfg.getWgmmaRowSplit(), ownRows = cx.wgmmaAccRows();
+  FragmentLane fl = fragmentLane(cx);
+  auto vecTy = VectorType::get({run}, b.getF32Type());
+  for (int64_t half = 0; half < 2; ++half) {
+    Value cl = fragmentChannel(cx, fl, half);
+    Value bias = emitConvBias(cx, cl);
+    Value real = realChannel(cx, cl);
+    for (int64_t i = 0; i < ownRows; ++i) {
+      Value row = b.add(cx.wgRowSplit, i * split);
+      for (int64_t j = 0; j < cx.wgmmaAccN(0) / 8; ++j) {
+        // Position (2 (lane % 4) + col + 8 j) x sw + p is element
+        // col x sw + p of the run.
+        SmallVector<Value> values(run);
+        for (int64_t p = 0; p < sw; ++p)
+          for (int64_t col = 0; col < 2; ++col) {
+            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
+                                                   4 * j + 2 * half + col);
+            Value out = arith::AddFOp::create(b, v, bias);
+            if (real)
+              out = arith::SelectOp::create(b, real, out, b.f(0.0));
+            values[col * sw + p] = out;
+          }
+        Value wl = b.mul(b.add(b.mul(fl.tig, 2), 8 * j), sw);
+        vector::StoreOp::create(
+            b, vector::FromElementsOp::create(b, vecTy, values), cx.smem,
+            ValueRange{cx.tileAddr(0, row, cl, wl)}, /*nontemporal=*/false,
+            llvm::MaybeAlign(4 * run));
+      }
+    }
+  }
+  return true;
+}
+
 /// Writes the accumulators + conv bias to the convolution's tile.
 static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   EmitBuilder &b = cx.b;
@@ -179,6 +231,8 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   const int64_t ownRows = cx.wgmmaAccRows(), span = cx.smemPlan.inputSpan;
   FragmentLane fl = fragmentLane(cx);
   Value tig = fl.tig;
+  if (storeAccumulatorRuns(cx, acc))
+    return;
   for (int64_t half = 0; half < 2; ++half) {
     Value cl = fragmentChannel(cx, fl, half);
     Value bias = emitConvBias(cx, cl);
