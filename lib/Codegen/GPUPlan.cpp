@@ -247,7 +247,9 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   // distinct banks, with a half or a quarter of the scalar stores' count
   // (docs/perf.md 147). Not for rows as one N. The block keeps at least
   // the scalar layout's shared memory (the bulk-store tile, sized from it,
-  // still fits) and its shared-memory class.
+  // still fits) and as many blocks per SM as that layout admits (kb2_26's
+  // cost-model tiling, 4 rows of 32 positions, lost its fifth block to
+  // 48-word lines and ran 13% slower, docs/perf.md 148).
   const int64_t sw = a.geom.stride[2];
   if (sw <= 2) {
     int64_t stride = 8 * sw;
@@ -255,8 +257,14 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
       stride += 32;
     SharedMemoryPlan runs = planSharedMemory(a, cfg, stride, 0);
     runs.totalElems = std::max(runs.totalElems, scalar.totalElems);
+    // Blocks per SM by shared memory alone: registers may admit more than
+    // `residentBlocks`' thread bound (kb2_26: 96 registers, 5 blocks).
+    auto bySharedMemory = [](const SharedMemoryPlan &p) {
+      return kSharedBytesPerSM / (p.bytes() + kReservedSharedBytes);
+    };
     if (runs.rowsN == 0 && runs.tilesOffset % (2 * sw) == 0 &&
         runs.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+        bySharedMemory(runs) >= bySharedMemory(scalar) &&
         runs.hTapsPerRound == plain.hTapsPerRound) {
       runs.accumulatorRuns = 2 * sw;
       return runs;
