@@ -250,8 +250,15 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   // still fits) and as many blocks per SM as that layout admits (kb2_26's
   // cost-model tiling, 4 rows of 32 positions, lost its fifth block to
   // 48-word lines and ran 13% slower, docs/perf.md 148).
+  // Every W phase's wgmma N must be the same (the runs take one column
+  // pair of each phase): phases of ceil((width - p) / sw) positions.
   const int64_t sw = a.geom.stride[2];
-  if (sw <= 2) {
+  const int64_t width = std::min(tileW, a.geom.out[2]);
+  auto phaseN = [&](int64_t p) {
+    const int64_t n = width > p ? llvm::divideCeil(width - p, sw) : 0;
+    return std::clamp<int64_t>(llvm::alignTo(n, 8), 8, cfg.getWgmmaN());
+  };
+  if (sw <= 2 && phaseN(0) == phaseN(sw - 1)) {
     int64_t stride = 8 * sw;
     while (stride < tileW)
       stride += 32;

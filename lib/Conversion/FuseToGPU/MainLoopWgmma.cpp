@@ -176,7 +176,8 @@ static Value realChannel(EmitContext &cx, Value cl) {
 /// pair j with its W phases is 2 x stride consecutive positions of one
 /// line, (2 (lane % 4) + 8 j) x stride on, one `st.shared.v2` (W stride
 /// 1) or `.v4` (2) instead of 2 or 4 scalar stores, conflict-free at the
-/// plan's line stride. Returns false (nothing emitted) elsewhere.
+/// plan's line stride. Returns false (nothing emitted) where the plan has
+/// no runs.
 static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
   EmitBuilder &b = cx.b;
   const SharedMemoryPlan &plan = cx.smemPlan;
@@ -185,10 +186,8 @@ static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
     return false;
   assert(run == 2 * sw && !plan.rowsN && plan.tileSkew == 0 &&
          plan.tileStride % run == 0 && plan.tilesOffset % run == 0 &&
-         "accumulator runs need aligned tile lines");
-  for (int64_t p = 1; p < sw; ++p)
-    if (cx.wgmmaAccN(p) != cx.wgmmaAccN(0))
-      return false;
+         cx.wgmmaAccN(sw - 1) == cx.wgmmaAccN(0) &&
+         "accumulator runs need aligned tile lines and equal W phases");
   const int64_t split = cx.cfg.getWgmmaRowSplit(), ownRows = cx.wgmmaAccRows();
   FragmentLane fl = fragmentLane(cx);
   auto vecTy = VectorType::get({run}, b.getF32Type());
