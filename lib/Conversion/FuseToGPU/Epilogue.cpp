@@ -62,8 +62,9 @@ forEachTileElementByLanes(EmitContext &cx,
   // Rows of even length whose tile lines are 8-byte aligned give each lane
   // a pair of consecutive positions: one `ld.shared.v2` and one
   // `st.global.v2` per pair, 64 positions per warp step (docs/perf.md 147).
+  // Not with statistics, whose walk writes its values back one by one.
   const bool pairs =
-      g.out[2] % 2 == 0 && cfg.getTileW() % 2 == 0 &&
+      !cx.stats && g.out[2] % 2 == 0 && cfg.getTileW() % 2 == 0 &&
       cx.smemPlan.tileStride % 2 == 0 && cx.smemPlan.tileSkew % 2 == 0 &&
       cx.smemPlan.tilesOffset % 2 == 0 && !cx.tileBase && width >= 64;
   const int64_t span = pairs ? 64 : 32;
@@ -251,7 +252,7 @@ void emit::emitEpilogue(EmitContext &cx) {
   }
   forEachTileElement(cx, [&](ArrayRef<Element> els, bool pairs) {
     SmallVector<Value, 4> values;
-    if (pairs && !cx.stats && !els[0].tileOffset) {
+    if (pairs && !els[0].tileOffset) {
       // Each pair's tile values in one load, its results in one store.
       auto v2Ty = VectorType::get({2}, b.getF32Type());
       Value conv = cx.a.conv->getResult(0);

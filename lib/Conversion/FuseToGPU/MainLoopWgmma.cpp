@@ -171,6 +171,16 @@ static Value realChannel(EmitContext &cx, Value cl) {
   return cx.b.ult(cl, cx.smemPlan.wsChannels);
 }
 
+/// Element `k` of accumulator fragment `frag` + the conv bias `bias`, zero
+/// on a padding channel (`real` false; null: a real channel).
+static Value biasedAccumulator(EmitContext &cx, Value frag, int64_t k,
+                               Value bias, Value real) {
+  EmitBuilder &b = cx.b;
+  Value v = LLVM::ExtractValueOp::create(b, frag, k);
+  Value out = arith::AddFOp::create(b, v, bias);
+  return real ? arith::SelectOp::create(b, real, out, b.f(0.0)) : out;
+}
+
 /// Writes the accumulators + conv bias to the tile as vectors where the
 /// plan allows (`SharedMemoryPlan::accumulatorRuns`): a fragment's column
 /// pair j with its W phases is 2 x stride consecutive positions of one
@@ -202,14 +212,9 @@ static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
         // col x sw + p of the run.
         SmallVector<Value> values(run);
         for (int64_t p = 0; p < sw; ++p)
-          for (int64_t col = 0; col < 2; ++col) {
-            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
-                                                   4 * j + 2 * half + col);
-            Value out = arith::AddFOp::create(b, v, bias);
-            if (real)
-              out = arith::SelectOp::create(b, real, out, b.f(0.0));
-            values[col * sw + p] = out;
-          }
+          for (int64_t col = 0; col < 2; ++col)
+            values[col * sw + p] = biasedAccumulator(
+                cx, acc[p * ownRows + i], 4 * j + 2 * half + col, bias, real);
         Value wl = b.mul(b.add(b.mul(fl.tig, 2), 8 * j), sw);
         vector::StoreOp::create(
             b, vector::FromElementsOp::create(b, vecTy, values), cx.smem,
@@ -223,15 +228,14 @@ static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
 
 /// Writes the accumulators + conv bias to the convolution's tile.
 static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
+  if (storeAccumulatorRuns(cx, acc))
+    return;
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const int64_t sw = g.stride[2], split = cfg.getWgmmaRowSplit();
   const int64_t ownRows = cx.wgmmaAccRows(), span = cx.smemPlan.inputSpan;
   FragmentLane fl = fragmentLane(cx);
-  Value tig = fl.tig;
-  if (storeAccumulatorRuns(cx, acc))
-    return;
   for (int64_t half = 0; half < 2; ++half) {
     Value cl = fragmentChannel(cx, fl, half);
     Value bias = emitConvBias(cx, cl);
@@ -251,13 +255,10 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
               rowJ = b.add(row, first / span);
               first %= span;
             }
-            Value v = LLVM::ExtractValueOp::create(b, acc[p * ownRows + i],
-                                                   4 * j + 2 * half + col);
-            Value pos = b.add(b.mul(tig, 2), first + col);
+            Value pos = b.add(b.mul(fl.tig, 2), first + col);
             Value wl = b.add(b.mul(pos, sw), p);
-            Value out = arith::AddFOp::create(b, v, bias);
-            if (real)
-              out = arith::SelectOp::create(b, real, out, b.f(0.0));
+            Value out = biasedAccumulator(cx, acc[p * ownRows + i],
+                                          4 * j + 2 * half + col, bias, real);
             cx.sstore(out, cx.tileAddr(0, rowJ, cl, wl));
           }
       }
