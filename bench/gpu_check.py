@@ -163,10 +163,13 @@ def set_tf32(enabled):
     torch.backends.cuda.matmul.allow_tf32 = enabled
 
 
-def make_inputs(entry, graph, device):
+def make_inputs(entry, graph, device, wide=False):
     """Fresh random inputs: x (input 0) ~ U[0,1) like KernelBench, conv
     weights and biases ~ U(-1/sqrt(fan), 1/sqrt(fan)) like nn.ConvTranspose
-    (fan = weight.shape[1] * prod(kernel)), everything else ~ N(0, 1)."""
+    (fan = weight.shape[1] * prod(kernel)), everything else ~ N(0, 1).
+    `wide`: x ~ N(0, 1) and conv weights and biases four times wider, which
+    moves every value of the graph across zero (as fusecc-check's wide
+    draw)."""
     roles = graph.roles()
     tensors = []
     for i, arg in enumerate(entry.inputs):
@@ -176,12 +179,12 @@ def make_inputs(entry, graph, device):
         if weight is not None and weight < len(entry.inputs):
             w_shape = entry.inputs[weight].shape
             fan = w_shape[1] * math.prod(w_shape[2:])
-            bound = 1.0 / math.sqrt(fan)
+            bound = (4.0 if wide else 1.0) / math.sqrt(fan)
             t = torch.empty(arg.shape, dtype=dtype, device=device)
             t.uniform_(-bound, bound)
         elif not dtype.is_floating_point:
             t = torch.randint(0, 4, arg.shape, dtype=dtype, device=device)
-        elif i == 0 or arg.name in ("x", "input"):
+        elif (i == 0 or arg.name in ("x", "input")) and not wide:
             t = torch.rand(arg.shape, dtype=dtype, device=device)
         else:
             t = torch.randn(arg.shape, dtype=dtype, device=device)
@@ -201,6 +204,28 @@ def round_tf32(t):
     finite = torch.isfinite(t.float())
     rounded = ((bits + 0x1000) & ~0x1FFF).view(torch.float32)
     return torch.where(finite, rounded, t.float())
+
+
+# A reference output that holds one value in more than this fraction of its
+# finite elements is degenerate on its inputs (kb2_93's gelu(min(conv + 0.5,
+# 0)) is zero wherever conv > -0.5, everywhere at small channel counts): the
+# entry is checked again on wide inputs, as fusecc-check does.
+DEGENERATE_FRACTION = 0.5
+DEGENERATE_SAMPLE = 1 << 22
+
+
+def mode_fraction(ref):
+    """The fraction of the finite elements of `ref` equal to its most common
+    value (estimated on a random sample of large tensors; 0 for none)."""
+    values = ref.flatten()
+    values = values[torch.isfinite(values)]
+    if values.numel() == 0:
+        return 0.0
+    if values.numel() > DEGENERATE_SAMPLE:
+        values = values[torch.randint(0, values.numel(), (DEGENERATE_SAMPLE,),
+                                      device=values.device)]
+    _, counts = torch.unique(values + 0.0, return_counts=True)  # -0 as +0
+    return counts.max().item() / values.numel()
 
 
 def rel_l2(out, ref):
@@ -347,45 +372,22 @@ def shape_summary(entry):
     return " ".join(parts) + " -> " + outs
 
 
-def check_entry(bundle, entry, args, device):
-    """Checks (and times) one entry; returns its result row."""
-    row = {"bundle": os.path.basename(bundle.path), "entry": entry.name,
-           "precision": bundle.precision, "chip": bundle.chip,
-           "shape": shape_summary(entry), "status": "ERROR"}
-    graph = bundle.graph(entry)
-    if len(graph.returns) != len(entry.outputs):
-        raise GraphError("graph returns %d values for %d out args"
-                         % (len(graph.returns), len(entry.outputs)))
-    tf32 = bundle.precision == "tf32"
-    set_tf32(tf32)
-    stream = torch.cuda.current_stream().cuda_stream
-    # Constants (format version 3) on the GPU once, in each dtype used.
-    reference = graph.bind(torch.float64, device)
-    baseline = graph.bind(torch.float32, device)
-
-    # Correctness on fresh inputs, outputs poisoned with NaN, launched
-    # through the package's checked call (fusecc.Module entry).
-    inputs = make_inputs(entry, graph, device)
+def launch_poisoned(bundle, entry, inputs, device):
+    """The entry launched through the package's checked call (fusecc.Module
+    entry) on outputs poisoned with NaN; returns the outputs."""
     outputs = [torch.full(a.shape, float("nan"), dtype=torch_dtype(a.dtype),
                           device=device) for a in entry.outputs]
     bundle.module[entry.name](*inputs, out=outputs)
     torch.cuda.synchronize()
-    if args.launch_only:
-        # Sanitizer runs under FUSECC_SANITIZE_BLOCK_LIMIT (bench/sanitize.sh):
-        # the launch above ran part of each grid, so there is nothing to
-        # check; the tool's own report is the result.
-        row["status"] = "LAUNCHED"
-        return row
-    if args.time_only:
-        # Screening (bench/tune.py --screen): time the kernels only; a
-        # variant is chosen only after a full check of its own.
-        row["status"] = "TIMED"
-        buffers = buffers_for(inputs + outputs)
-        row["fusecc_ms"] = time_ms(
-            lambda i: bundle.launch(entry.index, buffers, stream), 1,
-            args.reps, args.warmup)
-        return row
-    shapes = {}
+    return outputs
+
+
+def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
+                  shapes, device, draw):
+    """Every output of one launch on `inputs` (drawn as `draw` says) against
+    the graph in float64 (`shapes` receives the values' shapes); returns one
+    result per output."""
+    tf32 = bundle.precision == "tf32"
     with torch.no_grad():
         refs = reference.evaluate([t.double() for t in inputs], shapes)
     refs = refs if isinstance(refs, tuple) else (refs,)
@@ -395,6 +397,8 @@ def check_entry(bundle, entry, args, device):
             raise GraphError("graph result shape %s != out arg '%s' shape %s"
                              % (tuple(ref.shape), arg.name, arg.shape))
         results.append(compare(out, ref, bundle.precision, arg.dtype))
+        results[-1]["mode_fraction"] = mode_fraction(ref)
+        results[-1]["draw"] = draw
     if not tf32:
         ieee_allowance(results, outputs, refs, reference, baseline, inputs)
     # A tf32 result over the fixed limit keeps its exact reference: the limit
@@ -454,13 +458,67 @@ def check_entry(bundle, entry, args, device):
             if not (tf32_ok or fp32_ok):
                 result["pass"] = False
         del refs, rounded, rounded_graph, exact
+    return results
+
+
+def check_entry(bundle, entry, args, device):
+    """Checks (and times) one entry; returns its result row."""
+    row = {"bundle": os.path.basename(bundle.path), "entry": entry.name,
+           "precision": bundle.precision, "chip": bundle.chip,
+           "shape": shape_summary(entry), "status": "ERROR"}
+    graph = bundle.graph(entry)
+    if len(graph.returns) != len(entry.outputs):
+        raise GraphError("graph returns %d values for %d out args"
+                         % (len(graph.returns), len(entry.outputs)))
+    tf32 = bundle.precision == "tf32"
+    set_tf32(tf32)
+    stream = torch.cuda.current_stream().cuda_stream
+    # Constants (format version 3) on the GPU once, in each dtype used.
+    reference = graph.bind(torch.float64, device)
+    baseline = graph.bind(torch.float32, device)
+
+    # Correctness on fresh inputs, outputs poisoned with NaN.
+    inputs = make_inputs(entry, graph, device)
+    outputs = launch_poisoned(bundle, entry, inputs, device)
+    if args.launch_only:
+        # Sanitizer runs under FUSECC_SANITIZE_BLOCK_LIMIT (bench/sanitize.sh):
+        # the launch above ran part of each grid, so there is nothing to
+        # check; the tool's own report is the result.
+        row["status"] = "LAUNCHED"
+        return row
+    if args.time_only:
+        # Screening (bench/tune.py --screen): time the kernels only; a
+        # variant is chosen only after a full check of its own.
+        row["status"] = "TIMED"
+        buffers = buffers_for(inputs + outputs)
+        row["fusecc_ms"] = time_ms(
+            lambda i: bundle.launch(entry.index, buffers, stream), 1,
+            args.reps, args.warmup)
+        return row
+    shapes = {}
+    results = check_outputs(bundle, entry, graph, reference, baseline, inputs,
+                            outputs, shapes, device, "default")
+    names = [arg.name for arg in entry.outputs]
+    # A degenerate reference (mostly one value) checks little: the entry is
+    # checked again on wide inputs, each result kept (docs/perf.md 150).
+    degenerate = max(r["mode_fraction"] for r in results)
+    if degenerate > DEGENERATE_FRACTION:
+        wide_inputs = make_inputs(entry, graph, device, wide=True)
+        wide = check_outputs(
+            bundle, entry, graph, reference, baseline, wide_inputs,
+            launch_poisoned(bundle, entry, wide_inputs, device), {}, device,
+            "wide")
+        row["wide"] = max(wide, key=lambda r: (not r["pass"], r["rel_l2"]))
+        results += wide
+        names += [name + " (wide inputs)" for name in names]
+        del wide_inputs
     # Every output is checked (each was poisoned above); the row shows the
     # worst and names the outputs that failed.
     worst = max(results, key=lambda r: (not r["pass"], r["rel_l2"]))
     row.update(worst)
-    row["outputs"] = len(results)
-    failed = [arg.name for arg, r in zip(entry.outputs, results)
-              if not r["pass"]]
+    row["mode_fraction"] = degenerate
+    row["outputs"] = len(entry.outputs)
+    failed = [name for name, r in zip(names, results) if not r["pass"]]
     if failed:
         row["failed_outputs"] = failed
     row["status"] = "FAIL" if failed else "PASS"
@@ -715,6 +773,12 @@ def main():
                     detail += (", PyTorch FP32 %.2e, split operands %.2e"
                                % (row["rel_l2_eager_fp32"],
                                   row["rel_l2_split_operands"]))
+                if "wide" in row:
+                    detail += ("; %.1f%% of an output one value: wide inputs "
+                               "%s, rel-L2 %.2e"
+                               % (100 * row["mode_fraction"],
+                                  "pass" if row["wide"]["pass"] else "FAIL",
+                                  row["wide"]["rel_l2"]))
                 print("  %s: %s%s" % (entry.name, row["status"], detail))
                 torch.cuda.empty_cache()
         except (FuseccError, BundleError) as error:

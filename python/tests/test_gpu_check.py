@@ -243,6 +243,64 @@ class CheckEntryOnCpu(unittest.TestCase):
         self.assertFalse(row["allclose_tf32_rounding"])
 
 
+    def test_degenerate_reference_checked_on_wide_inputs(self):
+        # A kernel right on KernelBench's inputs (x in [0, 1)) and wrong
+        # wherever x < 0, which only the wide draw has: with the reference
+        # called degenerate, the wide check fails the row.
+        holder = {}
+
+        def wrong_below_zero(inputs):
+            x = inputs[0]
+            y = holder["graph"](x.double()).float()
+            return y if bool((x >= 0).all()) else torch.zeros_like(y)
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, False)
+        with mock.patch.object(gpu_check, "mode_fraction", return_value=0.9):
+            row, _ = self.run_check(wrong_below_zero)
+        self.assertEqual(row["status"], "FAIL", row)
+        self.assertEqual(row["failed_outputs"], ["result (wide inputs)"])
+        self.assertEqual(row["draw"], "wide")
+        self.assertFalse(row["wide"]["pass"])
+        # Not degenerate: checked once, on KernelBench's inputs.
+        with mock.patch.object(gpu_check, "mode_fraction", return_value=0.2):
+            row, _ = self.run_check(wrong_below_zero)
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertNotIn("wide", row)
+
+    def test_exact_kernel_passes_both_draws(self):
+        holder = {}
+        bundle = gpu_check.Bundle("unused.so", os.path.join(samples.DATA,
+                                                            "sample_v3.fcb"))
+        holder["graph"] = self.graph_on(bundle, False)
+        with mock.patch.object(gpu_check, "mode_fraction", return_value=0.9):
+            row, _ = self.run_check(
+                lambda inputs: holder["graph"](inputs[0].double()).float())
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertTrue(row["wide"]["pass"])
+        self.assertEqual(row["mode_fraction"], 0.9)
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class ModeFraction(unittest.TestCase):
+    """gpu_check.mode_fraction: the share of the most common finite value."""
+
+    def test_fractions(self):
+        t = torch.tensor([0.0, -0.0, 0.0, 1.0, float("nan"), 2.0],
+                         dtype=torch.float64)
+        self.assertAlmostEqual(gpu_check.mode_fraction(t), 3 / 5)
+        self.assertEqual(gpu_check.mode_fraction(torch.zeros(7, 3)), 1.0)
+        self.assertAlmostEqual(
+            gpu_check.mode_fraction(torch.arange(8.0)), 1 / 8)
+        self.assertEqual(gpu_check.mode_fraction(
+            torch.tensor([float("inf"), float("nan")])), 0.0)
+
+    def test_sample_of_large_tensors(self):
+        t = torch.zeros(gpu_check.DEGENERATE_SAMPLE * 2, dtype=torch.float64)
+        t[::4] = torch.arange(t.numel() // 4, dtype=torch.float64) + 1
+        self.assertAlmostEqual(gpu_check.mode_fraction(t), 0.75, delta=0.01)
+
+
 class Soundness(unittest.TestCase):
     """gpu_check.sound: allclose to the exact graph, or (tf32) with each
     element's tolerance widened by its operands' TF32 rounding."""
