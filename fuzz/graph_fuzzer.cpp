@@ -9,7 +9,9 @@
 // compiled with the fusion and GPU pipelines, run on the CPU simulator and
 // compared with the float64 reference as `fusecc-check` does (where the
 // graph is ill-conditioned in f32, the tolerance grows with the
-// reference's sensitivity to one-ulp changes of every op's result). Findings: a
+// reference's sensitivity to one-ulp changes of every op's result), on
+// fusecc-check's inputs, and on its wide draw too where the reference is
+// mostly one value (Inputs.h). Findings: a
 // generated graph the verifier rejects, a pipeline failure after tiling
 // accepted it, a simulator error (out-of-bounds access, race, read of
 // uninitialised shared memory) or a result that is not close.
@@ -20,6 +22,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Reference/Compare.h"
+#include "fusecc/Reference/Inputs.h"
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
@@ -320,45 +323,6 @@ Case generate(FuzzedDataProvider &fdp) {
   return c;
 }
 
-/// Uniform [0, 1) for the convolution input, +-1/sqrt(fan-in) for weights
-/// and bias, roughly normal elsewhere, all rounded to f32.
-std::vector<Tensor> makeInputs(func::FuncOp f, uint64_t seed) {
-  uint64_t state = seed;
-  auto next = [&] {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
-  };
-  auto wTy = cast<RankedTensorType>(f.getArgument(1).getType());
-  int64_t fanIn = 1;
-  for (int64_t dim = 1; dim < wTy.getRank(); ++dim)
-    fanIn *= wTy.getDimSize(dim);
-  const double bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
-  std::vector<Tensor> inputs;
-  for (BlockArgument arg : f.getArguments()) {
-    auto ty = cast<RankedTensorType>(arg.getType());
-    Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
-    // The convolution's operand number, or -1 for other inputs.
-    int64_t convOperand = -1;
-    for (OpOperand &use : arg.getUses())
-      if (isa<fusecc::fuse::ConvTransposeOp>(use.getOwner()))
-        convOperand = use.getOperandNumber();
-    for (double &x : t.data) {
-      double u = next();
-      if (convOperand == 0)
-        x = u;
-      else if (convOperand > 0)
-        x = (2 * u - 1) * bound;
-      else
-        x = (u + next() + next() - 1.5) * 2.0;
-      x = static_cast<double>(static_cast<float>(x));
-    }
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 /// How far past the reference's sensitivity to one-ulp changes of every
 /// op's result a kernel result may be.
 constexpr double kConditioningFactor = 4.0;
@@ -375,34 +339,12 @@ constexpr double kConditioningFactor = 4.0;
   std::abort();
 }
 
-} // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  FuzzedDataProvider fdp(data, size);
-  Case c = generate(fdp);
-  fusecc::fuzz::FuzzContext fc;
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(c.text, &fc.ctx, "graph.mlir");
-  if (!module)
-    finding(c, "the verifier rejected a generated (valid) graph");
-  OwningOpRef<ModuleOp> graph(module->clone());
-  auto f = *graph->getOps<func::FuncOp>().begin();
-  std::vector<Tensor> inputs = makeInputs(f, size * 7919 + 17);
-  FailureOr<std::vector<Tensor>> ref = fusecc::ref::evaluate(f, inputs);
-  if (failed(ref))
-    finding(c, "the reference failed");
-  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
-        fusecc::buildFusionPipeline(pm, c.options);
-      }))
-    return 0; // outside what one kernel can do (a diagnostic): fine
-  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
-        fusecc::buildGPUPipeline(pm, c.options);
-      }))
-    finding(c, "fuse-convert-to-gpu rejected a graph fuse-tile-kernels "
-               "accepted");
-  auto host = module->lookupSymbol<func::FuncOp>("g");
-  if (!host)
-    finding(c, "no host function after the pipeline");
+/// Runs the compiled `host` of `module` on the simulator with `inputs` and
+/// compares its output with `r`, the reference of `f` on them (a finding
+/// otherwise, its message starting with `draw`).
+void checkDraw(const Case &c, func::FuncOp f, ModuleOp module,
+               func::FuncOp host, const std::vector<Tensor> &inputs,
+               const Tensor &r, const char *draw) {
   std::vector<fusecc::sim::Buffer> bufs;
   for (const Tensor &t : inputs) {
     fusecc::sim::Buffer b;
@@ -410,15 +352,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     b.data.assign(t.data.begin(), t.data.end());
     bufs.push_back(std::move(b));
   }
-  const Tensor &r = (*ref)[0];
   fusecc::sim::Buffer outBuf;
   outBuf.shape = r.shape;
   outBuf.data.assign(r.size(), std::numeric_limits<float>::quiet_NaN());
   bufs.push_back(std::move(outBuf));
   fusecc::sim::Stats stats;
   std::string error;
-  if (failed(fusecc::sim::run(*module, host, bufs, stats, error)))
-    finding(c, "simulator: " + error);
+  if (failed(fusecc::sim::run(module, host, bufs, stats, error)))
+    finding(c, std::string(draw) + "simulator: " + error);
   // fusecc-check's comparison (Compare.h); tf32 kernels also against the
   // reference on TF32-rounded convolution operands.
   const bool tf32 = c.options.precision == fusecc::Precision::TF32;
@@ -427,7 +368,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FailureOr<std::vector<Tensor>> r32 =
         fusecc::ref::evaluate(f, inputs, {}, /*tf32ConvOperands=*/true);
     if (failed(r32))
-      finding(c, "the reference on TF32-rounded operands failed");
+      finding(c, std::string(draw) +
+                     "the reference on TF32-rounded operands failed");
     tf32Ref = std::move(*r32);
   }
   const fusecc::sim::Buffer &o = bufs.back();
@@ -538,18 +480,63 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
   }
   if (cmp.pass)
-    return 0;
+    return;
   const int64_t i = cmp.firstBad;
   if (cmp.unwritten)
-    finding(c, "element " + std::to_string(i) + " unwritten");
+    finding(c,
+            std::string(draw) + "element " + std::to_string(i) + " unwritten");
   if (cmp.nonFinite || cmp.notClose)
-    finding(c, "element " + std::to_string(i) + ": reference " +
-                   std::to_string(r.data[i]) + ", kernel " +
+    finding(c, std::string(draw) + "element " + std::to_string(i) +
+                   ": reference " + std::to_string(r.data[i]) + ", kernel " +
                    std::to_string(o.data[i]));
-  finding(c, "rel-L2 " + std::to_string(cmp.relL2) + " above " +
-                 std::to_string(cmp.relL2Limit) +
+  finding(c, std::string(draw) + "rel-L2 " + std::to_string(cmp.relL2) +
+                 " above " + std::to_string(cmp.relL2Limit) +
                  (tf32 ? ", against TF32-rounded operands " +
                              std::to_string(cmp.operandsRelL2) + " (limit " +
                              std::to_string(limits.operandsRelL2) + ")"
                        : std::string()));
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzedDataProvider fdp(data, size);
+  Case c = generate(fdp);
+  fusecc::fuzz::FuzzContext fc;
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(c.text, &fc.ctx, "graph.mlir");
+  if (!module)
+    finding(c, "the verifier rejected a generated (valid) graph");
+  OwningOpRef<ModuleOp> graph(module->clone());
+  auto f = *graph->getOps<func::FuncOp>().begin();
+  const uint64_t seed = size * 7919 + 17;
+  std::vector<Tensor> inputs =
+      fusecc::ref::makeInputs(f, seed, fusecc::ref::InputDraw::PyTorch);
+  FailureOr<std::vector<Tensor>> ref = fusecc::ref::evaluate(f, inputs);
+  if (failed(ref))
+    finding(c, "the reference failed");
+  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
+        fusecc::buildFusionPipeline(pm, c.options);
+      }))
+    return 0; // outside what one kernel can do (a diagnostic): fine
+  if (!fusecc::fuzz::runStage(*module, [&](OpPassManager &pm) {
+        fusecc::buildGPUPipeline(pm, c.options);
+      }))
+    finding(c, "fuse-convert-to-gpu rejected a graph fuse-tile-kernels "
+               "accepted");
+  auto host = module->lookupSymbol<func::FuncOp>("g");
+  if (!host)
+    finding(c, "no host function after the pipeline");
+  checkDraw(c, f, *module, host, inputs, (*ref)[0], "");
+  // A reference mostly of one value (a min, a clamp or a structural zero on
+  // these inputs) checks little: the wide draw too (Inputs.h).
+  if (fusecc::ref::maxModeFraction(*ref) > fusecc::ref::kDegenerateFraction) {
+    std::vector<Tensor> wide =
+        fusecc::ref::makeInputs(f, seed, fusecc::ref::InputDraw::Wide);
+    FailureOr<std::vector<Tensor>> wideRef = fusecc::ref::evaluate(f, wide);
+    if (failed(wideRef))
+      finding(c, "the reference failed on wide inputs");
+    checkDraw(c, f, *module, host, wide, (*wideRef)[0], "wide inputs: ");
+  }
+  return 0;
 }

@@ -21,6 +21,7 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Pipeline/Pipeline.h"
 #include "fusecc/Reference/Compare.h"
+#include "fusecc/Reference/Inputs.h"
 #include "fusecc/Reference/Reference.h"
 #include "fusecc/Reference/Simulator.h"
 
@@ -42,6 +43,7 @@
 
 using namespace mlir;
 using namespace llvm;
+using fusecc::ref::InputDraw;
 using fusecc::ref::Tensor;
 
 namespace {
@@ -86,111 +88,6 @@ cl::opt<int64_t> maxMacs("max-macs", cl::cat(fusecc::optionCategory()),
                          cl::desc("Refuse convolutions of more multiply-adds "
                                   "(default 2^36)"),
                          cl::init(fusecc::ref::kDefaultMaxMacs));
-/// splitmix64: small, portable, deterministic.
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  /// Approximately standard normal (Irwin-Hall of 12 uniforms): no libm.
-  double normal() {
-    double s = 0;
-    for (int i = 0; i < 12; ++i)
-      s += uniform();
-    return s - 6.0;
-  }
-};
-
-enum class Role { ConvInput, ConvWeight, ConvBias, Other };
-
-/// Which inputs a case draws: PyTorch's initialisation (conv input
-/// U[0,1) like KernelBench, weights and biases U(-1/sqrt(fan), 1/sqrt(fan)),
-/// the rest N(0, 1)), or wide ones (conv input N(0, 1), weights and biases
-/// four times wider) that move every value of the graph across zero.
-enum class Draw { Default, Wide };
-
-/// A reference output that holds one value in more than this fraction of
-/// its finite elements is degenerate: the function is checked again on
-/// wide inputs.
-constexpr double kDegenerateFraction = 0.5;
-
-/// The fraction of the finite elements of `t` equal to its most common
-/// value (0 for none).
-double modeFraction(const Tensor &t) {
-  std::vector<double> v;
-  v.reserve(t.data.size());
-  for (double x : t.data)
-    if (std::isfinite(x))
-      v.push_back(x == 0.0 ? 0.0 : x); // -0 and +0 as one value
-  if (v.empty())
-    return 0.0;
-  std::sort(v.begin(), v.end());
-  size_t best = 1, run = 1;
-  for (size_t i = 1; i < v.size(); ++i) {
-    run = v[i] == v[i - 1] ? run + 1 : 1;
-    best = std::max(best, run);
-  }
-  return static_cast<double>(best) / static_cast<double>(v.size());
-}
-
-/// Deterministic inputs, already rounded to f32 (the reference sees exactly
-/// the values the kernels read).
-std::vector<Tensor> makeInputs(func::FuncOp func, Draw draw) {
-  std::vector<Tensor> inputs;
-  for (BlockArgument arg : func.getArguments()) {
-    auto ty = cast<RankedTensorType>(arg.getType());
-    Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
-    Role role = Role::Other;
-    double bound = 1.0;
-    for (OpOperand &use : arg.getUses()) {
-      auto conv = dyn_cast<fusecc::fuse::ConvTransposeOp>(use.getOwner());
-      if (!conv)
-        continue;
-      auto wTy = conv.getWeight().getType();
-      int64_t fanIn = wTy.getDimSize(1);
-      for (int64_t d = 2; d < wTy.getRank(); ++d)
-        fanIn *= wTy.getDimSize(d);
-      bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
-      role = use.getOperandNumber() == 0   ? Role::ConvInput
-             : use.getOperandNumber() == 1 ? Role::ConvWeight
-                                           : Role::ConvBias;
-      break;
-    }
-    // `fuse.check.mean = M` on an argument shifts its values by M (tests
-    // of numerically hard statistics: mean 1e3, std 1).
-    double shift = 0.0;
-    if (auto m = func.getArgAttrOfType<FloatAttr>(arg.getArgNumber(),
-                                                  "fuse.check.mean"))
-      shift = m.getValueAsDouble();
-    const bool wide = draw == Draw::Wide;
-    Rng rng(seed * 0x100000001B3ull + arg.getArgNumber() * 7919 + 17 +
-            (wide ? 0x5BD1E995ull : 0));
-    for (double &v : t.data) {
-      double x;
-      switch (role) {
-      case Role::ConvInput:
-        x = wide ? rng.normal() : rng.uniform();
-        break;
-      case Role::ConvWeight:
-      case Role::ConvBias:
-        x = (2.0 * rng.uniform() - 1.0) * bound * (wide ? 4.0 : 1.0);
-        break;
-      case Role::Other:
-        x = rng.normal();
-        break;
-      }
-      v = static_cast<double>(static_cast<float>(x + shift));
-    }
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 std::string indexStr(const std::vector<int64_t> &shape, int64_t linear) {
   std::vector<int64_t> idx(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
@@ -229,9 +126,9 @@ int simulate(ModuleOp module) {
                << " elements, --max-elements)\n";
         return 1;
       }
-      Rng rng(seed * 0x100000001B3ull + a.getArgNumber() * 7919 + 17);
-      for (int64_t i = 0; i < *n; ++i)
-        b.data.push_back(static_cast<float>(rng.normal()));
+      std::vector<float> values =
+          fusecc::ref::normalValues(seed, a.getArgNumber(), *n);
+      b.data.assign(values.begin(), values.end());
       bufs.push_back(std::move(b));
     }
     fusecc::sim::Stats stats;
@@ -283,7 +180,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
   struct Case {
     func::FuncOp func;
-    Draw draw;
+    InputDraw draw;
     /// `tf32Ref`: the reference on TF32-rounded convolution operands (tf32).
     std::vector<Tensor> inputs, ref, tf32Ref;
     double refSeconds;
@@ -295,8 +192,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       outs() << "@" << f.getSymName() << ": FAIL (too large to simulate)\n";
       return 1;
     }
-  auto addCase = [&](func::FuncOp f, Draw draw) -> LogicalResult {
-    Case c{f, draw, makeInputs(f, draw), {}, {}, 0};
+  auto addCase = [&](func::FuncOp f, InputDraw draw) -> LogicalResult {
+    Case c{f, draw, fusecc::ref::makeInputs(f, seed, draw), {}, {}, 0};
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<std::vector<Tensor>> r = fusecc::ref::evaluate(f, c.inputs);
     if (failed(r))
@@ -314,21 +211,19 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return success();
   };
   for (func::FuncOp f : funcs) {
-    if (failed(addCase(f, Draw::Default))) {
+    if (failed(addCase(f, InputDraw::PyTorch))) {
       outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
       return 1;
     }
     if (referenceOnly)
       continue;
-    double degenerate = 0.0;
-    for (const Tensor &t : cases.back().ref)
-      degenerate = std::max(degenerate, modeFraction(t));
-    if (degenerate <= kDegenerateFraction)
+    double degenerate = fusecc::ref::maxModeFraction(cases.back().ref);
+    if (degenerate <= fusecc::ref::kDegenerateFraction)
       continue;
     outs() << "@" << f.getSymName() << ": "
            << format("%.1f", 100.0 * degenerate)
            << "% of an output is one value: checked on wide inputs too\n";
-    if (failed(addCase(f, Draw::Wide))) {
+    if (failed(addCase(f, InputDraw::Wide))) {
       outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
       return 1;
     }
@@ -374,7 +269,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
   bool allPass = true;
   for (Case &c : cases) {
     StringRef name = c.func.getSymName();
-    const char *drawNote = c.draw == Draw::Wide ? ", wide inputs" : "";
+    const char *drawNote = c.draw == InputDraw::Wide ? ", wide inputs" : "";
     auto host = module->lookupSymbol<func::FuncOp>(name);
     if (!host) {
       outs() << "@" << name << ": FAIL (no host function after the pipeline)\n";
