@@ -106,16 +106,16 @@ func.func @huge_stride(%x: tensor<1x4x2xf32>, %w: tensor<4x8x1xf32>) -> tensor<1
 
 // -----
 
-// 2 groups of 3 output channels: 16 x 3 threads are not whole warps, and a
-// grouped sub-block cannot be padded, yet the channel softmax needs warp
-// shuffles.
-func.func @grouped_reduction_warps(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x6x7xf32> {
-  // expected-error@+1 {{'fuse.kernel' op grouped convolution with stride 1 and a fused reduction needs a thread grid of whole warps; none fits 3 channels per group}}
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+// 2 groups of 3 output channels at W stride 33: a grouped sub-block cannot
+// be padded with channels, so whole warps for the fused channel softmax's
+// shuffles come from W alone, lcm(33, 32) = 1056 threads.
+func.func @grouped_reduction_warps(%x: tensor<1x4x2xf32>, %w: tensor<4x3x1xf32>) -> tensor<1x6x34xf32> {
+  // expected-error@+1 {{'fuse.kernel' op grouped convolution with stride 33 and a fused reduction needs 1056 threads along the last dim for whole warps (at most 1024)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 33>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64}
-       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x6x7xf32>
-  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x6x7xf32>
-  return %1 : tensor<1x6x7xf32>
+       : (tensor<1x4x2xf32>, tensor<4x3x1xf32>) -> tensor<1x6x34xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x6x34xf32>
+  return %1 : tensor<1x6x34xf32>
 }
 
 //===----------------------------------------------------------------------===//

@@ -150,6 +150,26 @@ func.func @stride3(%x: tensor<1x8x10xf32>, %w: tensor<8x64x3xf32>) -> tensor<1x6
 
 // -----
 
+// Grouped (2 groups of 3 output channels) with a fused channel softmax: a
+// grouped sub-block cannot be padded with channels, and 16 x 3 threads are
+// not whole warps for the softmax's shuffles, so threadsW is 32 (a multiple
+// of the stride and of 32) and threadsC 3.
+// CHECK-LABEL: func.func @grouped_reduction_warps
+// CHECK: {config = #fuse.tile<tileW = 32, tileC = 6, threadsW = 32, threadsC = 3, chanPerThread = 1, ciChunk = 2, precision = "ieee">}
+// TF32-LABEL: func.func @grouped_reduction_warps
+// TF32: {config = #fuse.tile<tileW = 32, tileC = 6, threadsW = 32, threadsC = 3, chanPerThread = 1, ciChunk = 2, precision = "tf32">}
+// SMALL-LABEL: func.func @grouped_reduction_warps
+// SMALL: {config = #fuse.tile<tileW = 32, tileC = 6, threadsW = 32, threadsC = 3, chanPerThread = 1, ciChunk = 2, precision = "ieee">}
+func.func @grouped_reduction_warps(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x6x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x6x7xf32>
+  %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x6x7xf32>
+  return %1 : tensor<1x6x7xf32>
+}
+
+// -----
+
 // Stride 5 along the last dim only (3-D conv): threadsW = 20; 20 x 12
 // threads are not whole warps, so threadsC is rounded up to 16 (320
 // threads, more than the 256 asked for); with 128 threads, 20 x 6 -> 20 x 8.

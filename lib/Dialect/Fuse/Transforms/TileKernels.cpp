@@ -286,11 +286,18 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
                                 static_cast<int64_t>(
                                     llvm::alignDown(threadsC, warpQuantum)));
     } else if (!a.reductions.empty()) {
-      if (!report)
-        return failure();
-      return kernel.emitOpError("grouped convolution with stride ")
-             << sw << " and a fused reduction needs a thread grid of whole "
-             << "warps; none fits " << cg << " channels per group";
+      // A grouped sub-block cannot be padded with channels: whole warps
+      // along W alone, threadsW a multiple of both the stride and 32.
+      threadsW = std::lcm<int64_t>(sw, 32);
+      if (threadsW > threads) {
+        if (!report)
+          return failure();
+        return kernel.emitOpError("grouped convolution with stride ")
+               << sw << " and a fused reduction needs " << threadsW
+               << " threads along the last dim for whole warps (at most "
+               << threads << ")";
+      }
+      threadsC = largestDivisorAtMost(subTarget, threads / threadsW);
     }
   }
   if (threadsW * threadsC > threads) {
