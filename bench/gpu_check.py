@@ -216,7 +216,8 @@ DEGENERATE_SAMPLE = 1 << 22
 
 def mode_fraction(ref):
     """The fraction of the finite elements of `ref` equal to its most common
-    value (estimated on a random sample of large tensors; 0 for none)."""
+    value (estimated on a random sample of large tensors; 0 where no finite
+    value occurs twice, as in a one-element output)."""
     values = ref.flatten()
     values = values[torch.isfinite(values)]
     if values.numel() == 0:
@@ -225,7 +226,9 @@ def mode_fraction(ref):
         values = values[torch.randint(0, values.numel(), (DEGENERATE_SAMPLE,),
                                       device=values.device)]
     _, counts = torch.unique(values + 0.0, return_counts=True)  # -0 as +0
-    return counts.max().item() / values.numel()
+    most = counts.max().item()
+    # A value that occurs once is no degeneracy (a one-element output).
+    return most / values.numel() if most > 1 else 0.0
 
 
 def rel_l2(out, ref):

@@ -42,7 +42,7 @@ def conv(b, rng, x, cin, n_sp):
     cin_g = cin // groups if cin % groups == 0 else None
     if cin_g is None:
         groups = 1
-    cout = groups * rng.choice([1, 3, 5, 7, 9, 13, 16])
+    cout = groups * rng.choice([1, 3, 5, 7, 9, 13, 16, 32, 48, 70])
     k = [rng.randint(1, 4) for _ in range(n_sp)]
     s = [rng.randint(1, 3) for _ in range(n_sp)]
     d = [rng.choice([1, 1, 2]) for _ in range(n_sp)]
@@ -246,7 +246,7 @@ def graph(rng, name):
     b = Builder()
     n_sp = rng.choice([1, 2, 3])
     n = rng.choice([1, 2, 3])
-    cin = rng.choice([1, 3, 4, 5, 6, 9])
+    cin = rng.choice([1, 3, 4, 5, 6, 9, 16, 24])
     sp = [rng.randint(1, 4) if j < n_sp - 1 else rng.choice([1, 3, 5, 7, 8])
           for j in range(n_sp)]
     x = b.arg("x", [n, cin] + sp)

@@ -124,6 +124,9 @@ double modeFraction(const Tensor &t) {
     run = v[i] == v[i - 1] ? run + 1 : 1;
     best = std::max(best, run);
   }
+  // A value that occurs once is no degeneracy (a one-element output).
+  if (best == 1)
+    return 0.0;
   return static_cast<double>(best) / static_cast<double>(v.size());
 }
 

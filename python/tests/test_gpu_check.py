@@ -291,9 +291,10 @@ class ModeFraction(unittest.TestCase):
         self.assertAlmostEqual(gpu_check.mode_fraction(t), 3 / 5)
         self.assertEqual(gpu_check.mode_fraction(torch.zeros(7, 3)), 1.0)
         self.assertAlmostEqual(
-            gpu_check.mode_fraction(torch.arange(8.0)), 1 / 8)
+            gpu_check.mode_fraction(torch.arange(8.0)), 0.0)
         self.assertEqual(gpu_check.mode_fraction(
             torch.tensor([float("inf"), float("nan")])), 0.0)
+        self.assertEqual(gpu_check.mode_fraction(torch.tensor([5.0])), 0.0)
 
     def test_sample_of_large_tensors(self):
         t = torch.zeros(gpu_check.DEGENERATE_SAMPLE * 2, dtype=torch.float64)

@@ -21,12 +21,21 @@ func.func @min_gelu(%x: tensor<1x5x5x6xf32>, %w: tensor<5x7x4x4xf32>, %b: tensor
   return %3 : tensor<1x7x12x14xf32>
 }
 
-// A reference of many values is checked once.
+// A reference of many values is checked once, and so is a one-element
+// one (its value occurs once).
 // CHECK-LABEL: @plain: PASS
+// CHECK-NEXT: @one_element: PASS
 // CHECK-NOT: wide
 // TF32-LABEL: @plain: PASS
+// TF32-NEXT: @one_element: PASS
 // TF32-NOT: wide
 func.func @plain(%x: tensor<1x5x5x6xf32>, %w: tensor<5x7x4x4xf32>, %b: tensor<7xf32>) -> tensor<1x7x12x14xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x5x5x6xf32>, tensor<5x7x4x4xf32>, tensor<7xf32>) -> tensor<1x7x12x14xf32>
   return %0 : tensor<1x7x12x14xf32>
+}
+
+func.func @one_element(%x: tensor<1x5x5x6xf32>, %w: tensor<5x7x4x4xf32>) -> tensor<1x1x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x5x5x6xf32>, tensor<5x7x4x4xf32>) -> tensor<1x7x12x14xf32>
+  %1 = fuse.sum %0 {dims = array<i64: 1, 2, 3>, keepdim = true} : tensor<1x7x12x14xf32> -> tensor<1x1x1x1xf32>
+  return %1 : tensor<1x1x1x1xf32>
 }

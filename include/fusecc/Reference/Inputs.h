@@ -53,7 +53,8 @@ std::vector<float> normalValues(uint64_t seed, unsigned argNumber,
                                 int64_t count);
 
 /// The fraction of the finite elements of `t` equal to its most common value
-/// (+0 and -0 as one; 0 where none is finite).
+/// (+0 and -0 as one; 0 where no finite value occurs twice, as in a
+/// one-element output).
 double modeFraction(const Tensor &t);
 
 /// The largest `modeFraction` of `outputs`.

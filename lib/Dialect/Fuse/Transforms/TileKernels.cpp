@@ -82,6 +82,17 @@ FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
 /// silent).
 LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
                           TileConfigAttr cfg, bool report = true) {
+  // A block of a grouped convolution computes channels of one group (its
+  // inputs are that group's), unless it takes all channels.
+  const ConvGeometry &g = a.geom;
+  if (g.groups > 1 && !a.needsAllChannels &&
+      g.coutPerGroup() % cfg.getTileC() != 0) {
+    if (report)
+      kernel.emitOpError("a tile of ")
+          << cfg.getTileC() << " channels crosses groups of "
+          << g.coutPerGroup() << " output channels";
+    return failure();
+  }
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   if (smem.bytes() > kMaxSharedBytes) {
     if (report)
@@ -130,7 +141,10 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
-  if (tilesC > 4)
+  // A grouped block's channels are exactly one group's sub-block: rounded
+  // up to whole warps they would reach into the next group's channels,
+  // which read this group's inputs.
+  if (tilesC > 4 || (g.groups > 1 && tilesC * warpsC != mTiles))
     return {};
   // Positions per phase: the whole row if a reduction needs it, else the
   // multiple of 8 that wastes least (plus a small per-tile overhead).
@@ -215,11 +229,18 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   // At most two 16-channel tiles per warp, so that rows fit in registers;
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
+  // Grouped: channel warps that divide the tiles (the next divisor up, and
+  // the largest up to 4).
   int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
+  int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
+  if (g.groups > 1) {
+    while (mTiles % warpsC != 0)
+      ++warpsC;
+    moreWarpsC = largestDivisorAtMost(mTiles, 4);
+  }
   TileConfigAttr cfg =
       chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
                                forcedCiChunk, mTiles, warpsC, mergeH);
-  int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
     if (TileConfigAttr alt =
