@@ -118,6 +118,26 @@ func.func @grouped_reduction_warps(%x: tensor<1x4x2xf32>, %w: tensor<4x3x1xf32>)
   return %1 : tensor<1x6x34xf32>
 }
 
+// -----
+
+// An op after a pooling that reads the convolution's value: the tile holds
+// the pooled value after the window op (fuse-form-kernels ends the kernel
+// at the pooling instead, see test/Reference/pooled-epilogue.mlir).
+func.func @reads_before_window(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x1x1xf32>) -> tensor<1x8x5x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5x5xf32>, tensor<4x8x1x1xf32>) -> tensor<1x8x5x5xf32> {
+  ^bb0(%a: tensor<1x4x5x5xf32>, %b: tensor<4x8x1x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+           output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+         : (tensor<1x4x5x5xf32>, tensor<4x8x1x1xf32>) -> tensor<1x8x5x5xf32>
+    %p = fuse.max_pool %c {kernel_size = array<i64: 1, 1>, stride = array<i64: 1, 1>,
+           padding = array<i64: 0, 0>} : tensor<1x8x5x5xf32> -> tensor<1x8x5x5xf32>
+    // expected-error@+1 {{'fuse.add' op reads a value from before the kernel's window op; after it, an epilogue reads the pooled or reduced value}}
+    %s = fuse.add %p, %c : tensor<1x8x5x5xf32>, tensor<1x8x5x5xf32> -> tensor<1x8x5x5xf32>
+    fuse.yield %s : tensor<1x8x5x5xf32>
+  }
+  return %0 : tensor<1x8x5x5xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Epilogues that change the shape
 //===----------------------------------------------------------------------===//

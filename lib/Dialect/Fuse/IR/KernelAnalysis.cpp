@@ -325,10 +325,24 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
                                "the convolution; a prologue computes only "
                                "the convolution's input");
   ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
+  // The epilogue's ops before its window op: after it, the tile holds the
+  // window's result, and their values are not there.
+  DenseSet<Operation *> beforeWindow;
   for (Operation &op : body.without_terminator()) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op) ||
-        prologueOps.contains(&op))
+        prologueOps.contains(&op)) {
+      beforeWindow.insert(&op);
       continue;
+    }
+    if (a.pool || a.channelWindow)
+      for (Value v : op.getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && beforeWindow.contains(def) && !isa<arith::ConstantOp>(def))
+          return op.emitOpError("reads a value from before the kernel's "
+                                "window op; after it, an epilogue reads the "
+                                "pooled or reduced value");
+    if (!a.pool && !a.channelWindow && !isa<WindowOpInterface>(op))
+      beforeWindow.insert(&op);
     if (auto window = dyn_cast<WindowOpInterface>(op)) {
       // A pooling may be followed by a reduction over the channels.
       if (a.channelWindow || (a.pool && !isChannelReduction(window, shape)))

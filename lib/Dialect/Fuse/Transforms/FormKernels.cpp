@@ -54,6 +54,15 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
   auto conv = cast<ConvTransposeOp>(group.front());
   ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
   if (lastWindow) {
+    // After a window op, the tile holds its result: an op there cannot
+    // read a value of the group from before it (the convolution's, at a
+    // pooled position), only the window's result and what follows it.
+    ArrayRef<Operation *> ops = group.getArrayRef();
+    ArrayRef<Operation *> before(ops.begin(), llvm::find(ops, lastWindow));
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        if (llvm::is_contained(before, def))
+          return false;
     auto windowTy = cast<RankedTensorType>(lastWindow->getResult(0).getType());
     if (auto channels = dyn_cast<WindowOpInterface>(op))
       return windows == 1 &&
