@@ -175,10 +175,30 @@ void emit::emitLineReduction(EmitContext &cx, Operation *op, int64_t ordinal) {
     } else {
       auto ln = cast<LayerNormOp>(op);
       Value invLen = b.f(1.0 / static_cast<double>(g.out[2]));
+      // The mean as the line's first element plus the mean of the
+      // differences from it: exact for a constant line (a row the
+      // convolution's taps never reach holds its bias), which then
+      // normalises to exactly 0 as in PyTorch's Welford form, where
+      // sum * (1 / n) would leave an ulp that rsqrt(eps) amplifies 316
+      // times; and the sum of small differences rounds less.
+      auto firstIf = scf::IfOp::create(b, TypeRange{b.getF32Type()}, lineValid,
+                                       /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&firstIf.getThenRegion().front());
+        scf::YieldOp::create(b, ValueRange{cx.sload(addrOf(b.c(0)))});
+        b.setInsertionPointToStart(&firstIf.getElseRegion().front());
+        scf::YieldOp::create(b, ValueRange{b.f(0.0)});
+      }
+      Value first = firstIf.getResult(0);
       Value sum = reduceLine(
-          b.f(0.0), [&](Value acc, Value x, Value) { return addF(acc, x); },
+          b.f(0.0),
+          [&](Value acc, Value x, Value) {
+            return addF(acc, arith::SubFOp::create(b, x, first));
+          },
           addF);
-      statA = arith::MulFOp::create(b, sum, invLen);
+      statA = arith::AddFOp::create(b, first,
+                                    arith::MulFOp::create(b, sum, invLen));
       Value sq = reduceLine(
           b.f(0.0),
           [&](Value acc, Value x, Value) -> Value {
