@@ -23,9 +23,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 out="$(realpath -m "${1:-out/awkward}")"
-fusecc="$repo/build/bin/fusecc"
-[[ -x "$fusecc" ]] || { echo "awkward_shapes.sh: build fusecc first (bash .ci/build.sh)" >&2; exit 1; }
-ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
+source bench/compile_checked.sh
 graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 mkdir -p "$out"
@@ -37,17 +35,11 @@ for shape in 1,5,7,5 3,7,13,7 3,3,5,1; do
     name="$(basename "$graph" .mlir)"
     name="${name%_small}"
     for precision in ieee tf32; do
-      args=("$graph" --precision="$precision" --chip=sm_90a --tuning="$repo/tuning/h100.json")
-      "$fusecc" "${args[@]}" -o "$out/$name.s$tag.$precision.fcb"
-      if [[ -x "$ptxas" ]]; then
-        "$fusecc" "${args[@]}" --emit=ptx -o "$graphs/k.ptx"
-        # ptxas's notes (infos) are dropped; an error fails with its text.
-        log="$("$ptxas" -arch=sm_90a "$graphs/k.ptx" -o /dev/null 2>&1)" ||
-          { echo "$log" >&2; echo "awkward_shapes.sh: ptxas rejected $name ($shape, $precision)" >&2; exit 1; }
-      fi
+      compile_checked "$graph" "$out/$name.s$tag.$precision.fcb" \
+        --precision="$precision" --chip=sm_90a --tuning="$repo/tuning/h100.json"
       count=$((count + 1))
     done
   done
 done
 echo "awkward_shapes.sh: compiled $count bundles into $out" \
-  "$([[ -x "$ptxas" ]] && echo '(ptxas accepted every PTX)')"
+  "$([[ -n "$ptxas" ]] && echo '(ptxas accepted every PTX)')"

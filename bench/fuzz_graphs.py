@@ -14,7 +14,12 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vocab_graphs import conv_geometry  # noqa: E402
 
 
 def tensor(shape):
@@ -33,13 +38,7 @@ def graph(rng, name, wide=False):
     # softmax can be split over a thread block cluster.
     cout = rng.choice([65, 70, 100, 128, 130, 192, 256] if wide
                       else [3, 8, 16, 20, 32, 48, 64])
-    k = [rng.randint(1, 5) for _ in range(rank)]
-    s = [rng.randint(1, 3) for _ in range(rank)]
-    d = [rng.choice([1, 1, 2]) for _ in range(rank)]
-    p = [rng.randint(0, (k[j] - 1) * d[j]) for j in range(rank)]
-    # PyTorch: output_padding < max(stride, dilation).
-    op = [rng.randint(0, max(s[j], d[j]) - 1) if rng.random() < 0.5 else 0
-          for j in range(rank)]
+    k, s, d, p, op = conv_geometry(rng, rank, 5, 0.5)
     sp = [rng.choice([4, 8, 12, 16, 20, 5, 7]) if j == rank - 1
           else rng.randint(1, 4) for j in range(rank)]
     out = [(sp[j] - 1) * s[j] - 2 * p[j] + d[j] * (k[j] - 1) + op[j] + 1

@@ -19,9 +19,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 out="$(realpath -m "${1:-out/vocab}")"
 first="${2:-1000}" seeds="${3:-5}" per="${4:-40}"
-fusecc="$repo/build/bin/fusecc"
-[[ -x "$fusecc" ]] || { echo "vocab_bundles.sh: build fusecc first (bash .ci/build.sh)" >&2; exit 1; }
-ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
+source bench/compile_checked.sh
 graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 mkdir -p "$out"
@@ -32,15 +30,10 @@ count=0
 for graph in "$graphs"/*.mlir; do
   name="$(basename "$graph" .mlir)"
   for precision in ieee tf32; do
-    args=("$graph" --precision="$precision" --chip=sm_90a)
-    "$fusecc" "${args[@]}" -o "$out/$name.$precision.fcb"
-    if [[ -x "$ptxas" ]]; then
-      "$fusecc" "${args[@]}" --emit=ptx -o "$graphs/k.ptx"
-      log="$("$ptxas" -arch=sm_90a "$graphs/k.ptx" -o /dev/null 2>&1)" ||
-        { echo "$log" >&2; echo "vocab_bundles.sh: ptxas rejected $name ($precision)" >&2; exit 1; }
-    fi
+    compile_checked "$graph" "$out/$name.$precision.fcb" \
+      --precision="$precision" --chip=sm_90a
     count=$((count + 1))
   done
 done
 echo "vocab_bundles.sh: compiled $count bundles into $out" \
-  "$([[ -x "$ptxas" ]] && echo '(ptxas accepted every PTX)')"
+  "$([[ -n "$ptxas" ]] && echo '(ptxas accepted every PTX)')"

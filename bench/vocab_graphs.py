@@ -35,6 +35,22 @@ UNARY = ["relu", "gelu", "tanh", "sigmoid", "silu", "mish", "hardswish",
 BINARY = ["add", "sub", "mul", "maximum", "minimum"]
 
 
+def conv_geometry(rng, rank, max_kernel, output_padding_chance):
+    """Random kernel, stride, dilation, padding and output padding of a
+    transposed convolution with `rank` spatial dims, each legal in
+    PyTorch (padding at most dilation * (kernel - 1), output padding below
+    max(stride, dilation)). Shared with fuzz_graphs.py, whose seeds keep
+    their graphs: the draws stay in this order."""
+    k = [rng.randint(1, max_kernel) for _ in range(rank)]
+    s = [rng.randint(1, 3) for _ in range(rank)]
+    d = [rng.choice([1, 1, 2]) for _ in range(rank)]
+    p = [rng.randint(0, (k[j] - 1) * d[j]) for j in range(rank)]
+    op = [rng.randint(0, max(s[j], d[j]) - 1)
+          if rng.random() < output_padding_chance else 0
+          for j in range(rank)]
+    return k, s, d, p, op
+
+
 def conv(b, rng, x, cin, n_sp):
     """A transposed convolution of x (channels cin); returns its result or
     None where the drawn geometry has no output."""
@@ -43,12 +59,7 @@ def conv(b, rng, x, cin, n_sp):
     if cin_g is None:
         groups = 1
     cout = groups * rng.choice([1, 3, 5, 7, 9, 13, 16, 32, 48, 70])
-    k = [rng.randint(1, 4) for _ in range(n_sp)]
-    s = [rng.randint(1, 3) for _ in range(n_sp)]
-    d = [rng.choice([1, 1, 2]) for _ in range(n_sp)]
-    p = [rng.randint(0, (k[j] - 1) * d[j]) for j in range(n_sp)]
-    op = [rng.randint(0, max(s[j], d[j]) - 1) if rng.random() < 0.4 else 0
-          for j in range(n_sp)]
+    k, s, d, p, op = conv_geometry(rng, n_sp, 4, 0.4)
     xs = b.shape[x]
     out = [(xs[2 + j] - 1) * s[j] - 2 * p[j] + d[j] * (k[j] - 1) + op[j] + 1
            for j in range(n_sp)]
