@@ -23,6 +23,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import math
 import os
 import random
 import sys
@@ -167,7 +168,7 @@ def epilogue_op(b, rng, x, conv_y, spatial):
         op = rng.choice(["softmax", "log_softmax"])
         return b.unary(op, x, "dim = %d : i64" % rng.randrange(rank)), spatial
     if kind == "softmax_flat":
-        flat = shape[:2] + [eval("*".join(map(str, shape[2:])))]
+        flat = shape[:2] + [math.prod(shape[2:])]
         v = b.window("reshape", x, flat)
         v = b.unary(rng.choice(["softmax", "log_softmax"]), v, "dim = 2 : i64")
         return b.window("reshape", v, shape), spatial
@@ -183,7 +184,7 @@ def epilogue_op(b, rng, x, conv_y, spatial):
                 attrs = "num_groups = %d : i64, epsilon = 1.0e-05 : f64" % \
                     groups
             else:
-                if eval("*".join(map(str, shape[2:]))) < 2:
+                if math.prod(shape[2:]) < 2:
                     return x, spatial
                 attrs = "epsilon = 1.0e-05 : f64"
             norm = [shape[1]]
@@ -199,7 +200,7 @@ def epilogue_op(b, rng, x, conv_y, spatial):
     if kind == "batch_norm":
         c = [shape[1]]
         training = rng.random() < 0.5
-        n = shape[0] * eval("*".join(map(str, shape[2:])))
+        n = shape[0] * math.prod(shape[2:])
         if training and n < 2:
             training = False
         k = len(b.args)

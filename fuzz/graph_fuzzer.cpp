@@ -372,19 +372,11 @@ void checkDraw(const Case &c, func::FuncOp f, ModuleOp module,
   const fusecc::sim::Buffer &o = bufs.back();
   fusecc::ref::CompareLimits limits =
       fusecc::ref::CompareLimits::forPrecision(tf32);
-  fusecc::ref::Comparison cmp =
-      fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
   // A graph ill-conditioned in f32 itself: the limits widen by what its
-  // own rounding moves the reference (Conditioning.h), and it is compared
-  // again.
+  // own rounding moves the reference (Conditioning.h).
   fusecc::ref::Conditioning cond;
-  if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0) {
-    cond = fusecc::ref::measureConditioning(f, inputs, r, 0);
-    limits.widen(cond.relL2);
-    limits.elementSlack = &cond.slack;
-    cmp =
-        fusecc::ref::compareOutput(r, tf32 ? &tf32Ref[0] : nullptr, o, limits);
-  }
+  fusecc::ref::Comparison cmp = fusecc::ref::compareWithConditioning(
+      f, inputs, 0, r, tf32 ? &tf32Ref[0] : nullptr, o, limits, cond);
   if (cmp.pass)
     return;
   const int64_t i = cmp.firstBad;

@@ -117,4 +117,19 @@ Conditioning measureConditioning(func::FuncOp f,
   return c;
 }
 
+Comparison compareWithConditioning(func::FuncOp func,
+                                   const std::vector<Tensor> &inputs,
+                                   unsigned result, const Tensor &ref,
+                                   const Tensor *tf32Ref,
+                                   const sim::Buffer &out,
+                                   CompareLimits &limits, Conditioning &cond) {
+  Comparison cmp = compareOutput(ref, tf32Ref, out, limits);
+  if (cmp.pass || cmp.unwritten != 0 || cmp.nonFinite != 0)
+    return cmp;
+  cond = measureConditioning(func, inputs, ref, result);
+  limits.widen(cond.relL2);
+  limits.elementSlack = &cond.slack;
+  return compareOutput(ref, tf32Ref, out, limits);
+}
+
 } // namespace fusecc::ref

@@ -37,7 +37,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -322,19 +321,13 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       fusecc::ref::CompareLimits lim = limits;
       if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol"))
         lim.widen(a.getValueAsDouble());
-      const Tensor *tf32Ref = c.tf32Ref.empty() ? nullptr : &c.tf32Ref[i];
-      fusecc::ref::Comparison cmp =
-          fusecc::ref::compareOutput(t, tf32Ref, out, lim);
       // A graph ill-conditioned in f32 itself (Conditioning.h): the limits
       // widen by what its own rounding moves the reference, as the graph
       // fuzzer's do, and the line says by how much.
       fusecc::ref::Conditioning cond;
-      if (!cmp.pass && cmp.unwritten == 0 && cmp.nonFinite == 0) {
-        cond = fusecc::ref::measureConditioning(c.func, c.inputs, t, i);
-        lim.widen(cond.relL2);
-        lim.elementSlack = &cond.slack;
-        cmp = fusecc::ref::compareOutput(t, tf32Ref, out, lim);
-      }
+      fusecc::ref::Comparison cmp = fusecc::ref::compareWithConditioning(
+          c.func, c.inputs, i, t, c.tf32Ref.empty() ? nullptr : &c.tf32Ref[i],
+          out, lim, cond);
       bool pass = cmp.pass;
       allPass &= pass;
       outs() << "@" << name << (c.ref.size() > 1 ? "#" + std::to_string(i) : "")

@@ -14,6 +14,7 @@
 #ifndef FUSECC_REFERENCE_CONDITIONING_H
 #define FUSECC_REFERENCE_CONDITIONING_H
 
+#include "fusecc/Reference/Compare.h"
 #include "fusecc/Reference/Reference.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,6 +41,18 @@ struct Conditioning {
 Conditioning measureConditioning(mlir::func::FuncOp func,
                                  const std::vector<Tensor> &inputs,
                                  const Tensor &ref, unsigned result);
+
+/// `compareOutput` of `out` against `ref`, result `result` of `func` on
+/// `inputs`. Where that fails with every element written and finite, the
+/// graph's conditioning is measured into `cond`, `limits` widen by it
+/// (`limits.elementSlack` then points into `cond`) and the output is
+/// compared again: the criterion `fusecc-check` and the graph fuzzer share.
+Comparison compareWithConditioning(mlir::func::FuncOp func,
+                                   const std::vector<Tensor> &inputs,
+                                   unsigned result, const Tensor &ref,
+                                   const Tensor *tf32Ref,
+                                   const sim::Buffer &out,
+                                   CompareLimits &limits, Conditioning &cond);
 
 } // namespace fusecc::ref
 
