@@ -35,6 +35,17 @@ class Buffer(ctypes.Structure):
     _fields_ = [("ptr", ctypes.c_uint64), ("size_bytes", ctypes.c_size_t)]
 
 
+class LaunchStats(ctypes.Structure):
+    """fusecc_launch_stats_t: the launch-path counters of a module."""
+
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "direct_calls", "graph_calls", "graph_builds", "graph_updates",
+        "graph_evictions", "graph_build_failures", "live_graphs")]
+
+    def as_dict(self):
+        return {name: getattr(self, name) for name, _ in self._fields_}
+
+
 def buffers(pairs):
     """A ctypes array of Buffer from (pointer, byte size) pairs."""
     pairs = list(pairs)
@@ -125,6 +136,10 @@ class Runtime:
             "fusecc_module_launch": (
                 status, [handle, size, ctypes.POINTER(Buffer), size,
                          ctypes.c_void_p]),
+            "fusecc_module_set_launch_graphs": (status, [handle,
+                                                         ctypes.c_int]),
+            "fusecc_module_launch_stats": (
+                status, [handle, ctypes.POINTER(LaunchStats)]),
         }
         for name, (restype, argtypes) in signatures.items():
             try:
@@ -176,6 +191,18 @@ class Runtime:
                                                ctypes.byref(module)),
                    "fusecc_module_load")
         return module
+
+    def set_launch_graphs(self, module, enabled):
+        """Turns the module's CUDA-graph launch path on or off."""
+        self.check(self.lib.fusecc_module_set_launch_graphs(
+            module, 1 if enabled else 0), "fusecc_module_set_launch_graphs")
+
+    def launch_stats(self, module):
+        """The module's launch-path counters as a dict."""
+        stats = LaunchStats()
+        self.check(self.lib.fusecc_module_launch_stats(
+            module, ctypes.byref(stats)), "fusecc_module_launch_stats")
+        return stats.as_dict()
 
     def launch(self, module, entry_index, buffer_array, stream):
         """Enqueues entry `entry_index` on `stream` (a CUstream as an int)."""

@@ -151,6 +151,13 @@ class FakeDtype:
     def __init__(self, name):
         self.name = name
 
+    # Equal by name, as torch.dtype singletons are (argument signatures).
+    def __eq__(self, other):
+        return isinstance(other, FakeDtype) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
     def __str__(self):
         return "torch." + self.name
 
@@ -159,6 +166,14 @@ class FakeDevice:
     def __init__(self, kind="cuda", index=0):
         self.type = kind
         self.index = index
+
+    # Equal by value, as torch.device is (argument signatures).
+    def __eq__(self, other):
+        return isinstance(other, FakeDevice) and (
+            other.type, other.index) == (self.type, self.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
 
 
 SIZES = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8,

@@ -49,7 +49,8 @@ LIBS = built_libraries()
 
 @unittest.skipIf(LIBS is None, "the runtime and its fake CUDA driver are not "
                  "built (build/runtime or build-rt; they need cuda.h)")
-class FakeDriver(unittest.TestCase):
+class FakeDriverCase(unittest.TestCase):
+    """A private runtime copy on the fake driver (no tests of its own)."""
 
     @classmethod
     def setUpClass(cls):
@@ -58,6 +59,9 @@ class FakeDriver(unittest.TestCase):
         shutil.copyfile(LIBS[0], cls.lib)
         cls.saved = os.environ.get("FUSECC_CUDA_DRIVER_LIBRARY")
         os.environ["FUSECC_CUDA_DRIVER_LIBRARY"] = LIBS[1]
+        # The direct launch path, step by step (LaunchGraphs tests graphs).
+        cls.saved_graphs = os.environ.get("FUSECC_LAUNCH_GRAPHS")
+        os.environ["FUSECC_LAUNCH_GRAPHS"] = "0"
         cls.fake = ctypes.CDLL(LIBS[1])
         cls.fake.fake_cuda_log.restype = ctypes.c_char_p
         cls.fake.fake_cuda_live_allocations.restype = ctypes.c_int
@@ -69,6 +73,10 @@ class FakeDriver(unittest.TestCase):
             os.environ.pop("FUSECC_CUDA_DRIVER_LIBRARY", None)
         else:
             os.environ["FUSECC_CUDA_DRIVER_LIBRARY"] = cls.saved
+        if cls.saved_graphs is None:
+            os.environ.pop("FUSECC_LAUNCH_GRAPHS", None)
+        else:
+            os.environ["FUSECC_LAUNCH_GRAPHS"] = cls.saved_graphs
         shutil.rmtree(cls.dir, ignore_errors=True)
 
     def setUp(self):
@@ -82,6 +90,11 @@ class FakeDriver(unittest.TestCase):
 
     def load(self, path=None):
         return fusecc.load(path or self.v2, lib=self.lib, device=0)
+
+
+@unittest.skipIf(LIBS is None, "the runtime and its fake CUDA driver are not "
+                 "built (build/runtime or build-rt; they need cuda.h)")
+class FakeDriver(FakeDriverCase):
 
     def test_launch_with_workspace(self):
         module = self.load()
@@ -182,6 +195,46 @@ class FakeDriver(unittest.TestCase):
             self.assertEqual(launches[1][8], "%#x" % y.data_ptr())
             self.assertEqual(launches[0][6], launches[1][3])  # w0
             self.assertEqual(self.fake.fake_cuda_live_allocations(), 0)
+
+
+@unittest.skipIf(LIBS is None, "the runtime and its fake CUDA driver are not "
+                 "built (build/runtime or build-rt; they need cuda.h)")
+class LaunchGraphs(FakeDriverCase):
+    """The runtime's CUDA-graph launch path through the package: a
+    multi-step entry is built once per stream and replayed; the counters
+    and the on/off switch reach Python."""
+
+    def test_replay_and_stats(self):
+        module = fusecc.load(self.v2, lib=self.lib, device=0,
+                             launch_graphs=True)
+        with module:
+            x, w, y = (FakeTensor((64, 1024)), FakeTensor((1024,)),
+                       FakeTensor((64, 1024)))
+            self.reset()
+            for _ in range(3):
+                self.assertIs(module.layer(x, w, out=y, stream=5), y)
+            replays = [line for line in self.log()
+                       if line.startswith("graphlaunch")]
+            self.assertEqual(len(replays), 3, self.log())
+            self.assertFalse([line for line in self.log()
+                              if line.startswith("launch ")])
+            stats = module.launch_stats()
+            self.assertEqual((stats["graph_builds"], stats["graph_calls"],
+                              stats["direct_calls"], stats["live_graphs"]),
+                             (1, 3, 0, 1))
+            # New output memory re-points the graph.
+            y2 = FakeTensor((64, 1024))
+            module.layer(x, w, out=y2, stream=5)
+            self.assertEqual(module.launch_stats()["graph_updates"], 1)
+            # A one-launch entry is always direct; so is everything when
+            # graphs are off.
+            module.pair(FakeTensor((16,)), out=(FakeTensor((16,)),
+                                                FakeTensor((16,))), stream=5)
+            module.set_launch_graphs(False)
+            self.reset()
+            module.layer(x, w, out=y, stream=5)
+            self.assertTrue(self.log()[0].startswith("alloc 4096 s5"))
+            self.assertEqual(module.launch_stats()["direct_calls"], 2)
 
 
 @unittest.skipIf(LIBS is None, "the runtime is not built (build/runtime or "

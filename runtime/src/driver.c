@@ -89,6 +89,18 @@ static void load_driver(void) {
       {"cuMemcpyHtoD_v2", (void **)&driver_table.cuMemcpyHtoD},
       {"cuMemFree_v2", (void **)&driver_table.cuMemFree},
       {"cuMemsetD8Async", (void **)&driver_table.cuMemsetD8Async},
+      {"cuStreamIsCapturing", (void **)&driver_table.cuStreamIsCapturing},
+      {"cuGraphCreate", (void **)&driver_table.cuGraphCreate},
+      {"cuGraphAddKernelNode_v2", (void **)&driver_table.cuGraphAddKernelNode},
+      {"cuGraphAddMemsetNode", (void **)&driver_table.cuGraphAddMemsetNode},
+      {"cuGraphInstantiateWithFlags",
+       (void **)&driver_table.cuGraphInstantiate},
+      {"cuGraphExecKernelNodeSetParams_v2",
+       (void **)&driver_table.cuGraphExecKernelNodeSetParams},
+      {"cuGraphLaunch", (void **)&driver_table.cuGraphLaunch},
+      {"cuGraphExecDestroy", (void **)&driver_table.cuGraphExecDestroy},
+      {"cuGraphDestroy", (void **)&driver_table.cuGraphDestroy},
+      {"cuCtxSynchronize", (void **)&driver_table.cuCtxSynchronize},
   };
   for (size_t i = 0; i < sizeof(optional_symbols) / sizeof(optional_symbols[0]);
        ++i)
@@ -120,4 +132,13 @@ fusecc_status_t fusecc_cuda_status(const fusecc_driver_t *driver,
     description = "no description";
   return fusecc_make_status(FUSECC_STATUS_CUDA_ERROR, "%s failed: %s (%d): %s",
                             call, name, (int)result, description);
+}
+
+int fusecc_driver_has_graphs(const fusecc_driver_t *driver) {
+  return driver->cuStreamIsCapturing && driver->cuGraphCreate &&
+         driver->cuGraphAddKernelNode && driver->cuGraphAddMemsetNode &&
+         driver->cuGraphInstantiate && driver->cuGraphExecKernelNodeSetParams &&
+         driver->cuGraphLaunch && driver->cuGraphExecDestroy &&
+         driver->cuGraphDestroy && driver->cuCtxSynchronize &&
+         driver->cuMemAlloc && driver->cuMemFree;
 }

@@ -195,7 +195,28 @@ typedef struct fusecc_driver_s {
   /// `zero w<k>` steps (format version 3). Optional: needed only by an entry
   /// with a zero step.
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+  /// CUDA graphs (launch_graph.c): a multi-step entry is built once per
+  /// stream as a graph and replayed with one cuGraphLaunch. Optional: when
+  /// any is missing, every launch takes the direct path.
+  CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
+  CUresult (*cuGraphCreate)(CUgraph *, unsigned int);
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                                   size_t, const CUDA_KERNEL_NODE_PARAMS *);
+  CUresult (*cuGraphAddMemsetNode)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                                   size_t, const CUDA_MEMSET_NODE_PARAMS *,
+                                   CUcontext);
+  CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode,
+                                             const CUDA_KERNEL_NODE_PARAMS *);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
+  CUresult (*cuCtxSynchronize)(void);
 } fusecc_driver_t;
+
+/// Whether `driver` has every entry point the graph launch path needs
+/// (launch_graph.c) besides cuMemAlloc / cuMemFree for workspaces.
+int fusecc_driver_has_graphs(const fusecc_driver_t *driver);
 
 /// Loads libcuda.so.1 (or $FUSECC_CUDA_DRIVER_LIBRARY) and calls cuInit(0)
 /// once per process; returns the table, or UNAVAILABLE / CUDA_ERROR.
@@ -206,5 +227,52 @@ fusecc_status_t fusecc_driver_get(const fusecc_driver_t **out_driver);
 /// CUDA_SUCCESS.
 fusecc_status_t fusecc_cuda_status(const fusecc_driver_t *driver,
                                    CUresult result, const char *call);
+
+/// The grid of a launch under a FUSECC_SANITIZE_BLOCK_LIMIT of `limit` (0:
+/// none): see module.c.
+void fusecc_trim_grid(unsigned long long limit, const uint32_t grid[3],
+                      uint32_t out[3]);
+
+/// Most executable graphs one module keeps (launch_graph.c): one per
+/// (entry, stream) used, least recently used evicted.
+#define FUSECC_GRAPH_CACHE_SLOTS 16
+
+/// A module's cache of executable graphs, one per (entry, stream).
+typedef struct fusecc_graph_cache_s fusecc_graph_cache_t;
+
+/// What the graph path needs of one call of fusecc_module_launch (args
+/// already validated).
+typedef struct fusecc_graph_call_s {
+  const fusecc_entry_t *entry;
+  size_t entry_index;
+  /// The entry's kernels, one per launch record.
+  const CUfunction *functions;
+  /// The module's constants.
+  const CUdeviceptr *consts;
+  unsigned long long sanitize_block_limit;
+  const fusecc_buffer_t *args;
+  CUstream stream;
+} fusecc_graph_call_t;
+
+/// A new, empty cache for a module in `context`; NULL when out of memory.
+fusecc_graph_cache_t *fusecc_graph_cache_create(const fusecc_driver_t *driver,
+                                                CUcontext context);
+
+/// Frees every graph and its workspaces (synchronizing the context first
+/// when a graph with workspaces was launched). The module's context must be
+/// current. NULL is allowed.
+void fusecc_graph_cache_destroy(fusecc_graph_cache_t *cache);
+
+/// Replays `call` as the graph of its (entry, stream), building it first
+/// when there is none. `*out_launched` is 0 when the caller must enqueue
+/// the steps itself: the stream is capturing, or the graph could not be
+/// built; then the status is NULL. Otherwise the status of the replay.
+fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
+                                          const fusecc_graph_call_t *call,
+                                          int *out_launched);
+
+/// Fills the graph counters of `stats` (not direct_calls).
+void fusecc_graph_cache_stats(fusecc_graph_cache_t *cache,
+                              fusecc_launch_stats_t *stats);
 
 #endif // FUSECC_RUNTIME_INTERNAL_H

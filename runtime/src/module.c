@@ -38,6 +38,13 @@ struct fusecc_module_s {
   /// FUSECC_SANITIZE_BLOCK_LIMIT at load (0: unset): launches run at most
   /// about this many blocks (see trim_grid).
   unsigned long long sanitize_block_limit;
+  /// Executable graphs of multi-step entries (launch_graph.c); NULL when the
+  /// driver lacks the graph entry points.
+  fusecc_graph_cache_t *graphs;
+  /// Whether launches use `graphs` (fusecc_module_set_launch_graphs).
+  int launch_graphs;
+  /// Calls enqueued step by step (fusecc_launch_stats_t.direct_calls).
+  uint64_t direct_calls;
 };
 
 /// Reads FUSECC_SANITIZE_BLOCK_LIMIT. compute-sanitizer's racecheck tracks
@@ -71,7 +78,7 @@ static fusecc_status_t read_sanitize_block_limit(fusecc_module_t module) {
 /// The grid of a launch under a block limit: x cut to a multiple of 8
 /// (cluster sizes divide it) and at least 8 so that y x z x x' <= limit
 /// where y x z allows; y and z are kept.
-static void trim_grid(unsigned long long limit, const uint32_t grid[3],
+void fusecc_trim_grid(unsigned long long limit, const uint32_t grid[3],
                       uint32_t out[3]) {
   out[0] = grid[0], out[1] = grid[1], out[2] = grid[2];
   if (!limit)
@@ -92,9 +99,11 @@ static void module_free(fusecc_module_t module) {
   int any_const = 0;
   for (size_t k = 0; module->consts && k < module->bundle->const_count; ++k)
     any_const |= module->consts[k] != 0;
-  if (module->module || any_const) {
+  if (module->module || any_const || module->graphs) {
     CUcontext popped;
     int pushed = driver->cuCtxPushCurrent(module->context) == CUDA_SUCCESS;
+    // Graphs first: their kernel nodes refer to the module's kernels.
+    fusecc_graph_cache_destroy(module->graphs);
     if (module->module)
       driver->cuModuleUnload(module->module);
     // Release cannot report errors; a failing free leaks the buffer.
@@ -115,6 +124,20 @@ static void module_free(fusecc_module_t module) {
   free(module->functions);
   free(module->consts);
   free(module);
+}
+
+/// Creates the module's graph cache when the driver has graphs, and turns
+/// the graph launch path on unless FUSECC_LAUNCH_GRAPHS is "0".
+static fusecc_status_t create_graph_cache(fusecc_module_t module) {
+  if (!fusecc_driver_has_graphs(module->driver))
+    return NULL;
+  module->graphs = fusecc_graph_cache_create(module->driver, module->context);
+  if (!module->graphs)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory loading a module");
+  const char *text = getenv("FUSECC_LAUNCH_GRAPHS");
+  module->launch_graphs = !(text && strcmp(text, "0") == 0);
+  return NULL;
 }
 
 /// Binds `module` to the current context, or to the primary context of
@@ -360,8 +383,9 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
   if (!(status = read_sanitize_block_limit(module)) &&
       !(status = acquire_context(module)) && !(status = load_ptx(module)) &&
       !(status = resolve_kernels(module)) &&
-      !(status = upload_constants(module)))
-    status = create_workspace_pool(module);
+      !(status = upload_constants(module)) &&
+      !(status = create_workspace_pool(module)))
+    status = create_graph_cache(module);
   if (status) {
     module_free(module);
     return status;
@@ -485,6 +509,24 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
             "lacks cuMemsetD8Async",
             entry->name, i);
 
+  // A multi-step entry (or one with workspaces) replays its graph for this
+  // stream when it can (launch_graph.c).
+  if (__atomic_load_n(&module->launch_graphs, __ATOMIC_RELAXED) &&
+      (entry->step_count > 1 || entry->workspace_count)) {
+    fusecc_graph_call_t call = {entry,
+                                entry_index,
+                                functions,
+                                module->consts,
+                                module->sanitize_block_limit,
+                                args,
+                                stream};
+    int launched = 0;
+    status = fusecc_graph_cache_launch(module->graphs, &call, &launched);
+    if (launched)
+      return status;
+  }
+  __atomic_fetch_add(&module->direct_calls, 1, __ATOMIC_RELAXED);
+
   // Workspaces: stream-ordered scratch memory for this call only.
   CUdeviceptr *workspaces = NULL;
   if (entry->workspace_count) {
@@ -522,7 +564,7 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                       : (void *)&module->consts[index - workspace_end];
     }
     uint32_t grid[3];
-    trim_grid(module->sanitize_block_limit, launch->grid, grid);
+    fusecc_trim_grid(module->sanitize_block_limit, launch->grid, grid);
     CUresult result = driver->cuLaunchKernel(
         functions[step->index], grid[0], grid[1], grid[2], launch->block[0],
         launch->block[1], launch->block[2], launch->smem_bytes, stream, params,
@@ -555,4 +597,32 @@ fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
   if (status)
     return status;
   return fusecc_module_launch(module, entry_index, args, arg_count, stream);
+}
+
+fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
+                                                int enabled) {
+  if (!module)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "fusecc_module_set_launch_graphs: module is NULL");
+  if (enabled && !module->graphs)
+    return fusecc_make_status(
+        FUSECC_STATUS_UNAVAILABLE,
+        "fusecc_module_set_launch_graphs: the CUDA driver lacks the graph "
+        "entry points (cuGraphCreate, cuGraphInstantiateWithFlags, ...)");
+  __atomic_store_n(&module->launch_graphs, enabled != 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_launch_stats(fusecc_module_t module,
+                                           fusecc_launch_stats_t *out_stats) {
+  if (!module || !out_stats)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch_stats: %s is NULL",
+                              module ? "out_stats" : "module");
+  memset(out_stats, 0, sizeof(*out_stats));
+  out_stats->direct_calls =
+      __atomic_load_n(&module->direct_calls, __ATOMIC_RELAXED);
+  fusecc_graph_cache_stats(module->graphs, out_stats);
+  return NULL;
 }

@@ -436,3 +436,237 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr pointer, unsigned char value,
            result == CUDA_SUCCESS ? "" : " FAILED");
   return result;
 }
+
+/*===----------------------------------------------------------------------===*
+ * Graphs (launch_graph.c): built, instantiated, re-pointed and replayed
+ *===----------------------------------------------------------------------===*/
+
+#define FAKE_MAX_GRAPHS 64
+#define FAKE_MAX_NODES 16
+#define FAKE_MAX_NODE_PARAMS 8
+
+/// One node: a kernel (its name, grid and pointer values) or a memset.
+struct CUgraphNode_st {
+  int is_memset;
+  const char *kernel;
+  unsigned grid[3];
+  int param_count;
+  unsigned long long params[FAKE_MAX_NODE_PARAMS];
+  unsigned long long dst;
+  size_t bytes;
+  int dependencies;
+};
+
+struct CUgraph_st {
+  int id;
+  int live;
+  int node_count;
+  struct CUgraphNode_st nodes[FAKE_MAX_NODES];
+};
+
+/// An instantiated graph: a copy of its graph's nodes.
+struct CUgraphExec_st {
+  int id;
+  int live;
+  struct CUgraph_st *graph;
+  int node_count;
+  struct CUgraphNode_st nodes[FAKE_MAX_NODES];
+};
+
+static struct CUgraph_st graphs[FAKE_MAX_GRAPHS];
+static struct CUgraphExec_st execs[FAKE_MAX_GRAPHS];
+static int graph_count, exec_count;
+static CUstream capturing_stream;
+static int any_capturing;
+
+/// Makes cuStreamIsCapturing report ACTIVE for `stream` (`on` != 0) or for
+/// none.
+void fake_cuda_set_capturing(CUstream stream, int on) {
+  capturing_stream = stream;
+  any_capturing = on;
+}
+
+/// Graphs and executable graphs created and not destroyed.
+void fake_cuda_live_graphs(int *live_graphs, int *live_execs) {
+  *live_graphs = *live_execs = 0;
+  for (int i = 0; i < graph_count; ++i)
+    *live_graphs += graphs[i].live;
+  for (int i = 0; i < exec_count; ++i)
+    *live_execs += execs[i].live;
+}
+
+CUresult CUDAAPI cuStreamIsCapturing(CUstream stream,
+                                     CUstreamCaptureStatus *status) {
+  CUresult result = injected("cuStreamIsCapturing");
+  if (result != CUDA_SUCCESS)
+    return result;
+  *status = any_capturing && stream == capturing_stream
+                ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSynchronize(void) {
+  log_line("sync\n");
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphCreate(CUgraph *graph, unsigned int flags) {
+  (void)flags;
+  CUresult result = injected("cuGraphCreate");
+  if (result != CUDA_SUCCESS)
+    return result;
+  if (graph_count == FAKE_MAX_GRAPHS)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  struct CUgraph_st *g = &graphs[graph_count];
+  memset(g, 0, sizeof(*g));
+  g->id = ++graph_count;
+  g->live = 1;
+  *graph = g;
+  log_line("graph g%d\n", g->id);
+  return CUDA_SUCCESS;
+}
+
+/// Appends a copy of `node` to `graph`; logs it.
+static CUresult add_node(CUgraphNode *out, CUgraph graph,
+                         struct CUgraphNode_st node, size_t dependencies) {
+  if (graph->node_count == FAKE_MAX_NODES)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  node.dependencies = (int)dependencies;
+  graph->nodes[graph->node_count] = node;
+  *out = &graph->nodes[graph->node_count++];
+  return CUDA_SUCCESS;
+}
+
+/// A kernel node's contents from its parameters (pointer count from the
+/// kernel's name, as cuLaunchKernel does).
+static struct CUgraphNode_st kernel_node(const CUDA_KERNEL_NODE_PARAMS *p) {
+  struct CUgraphNode_st node;
+  memset(&node, 0, sizeof(node));
+  node.kernel = p->func->name;
+  node.grid[0] = p->gridDimX, node.grid[1] = p->gridDimY;
+  node.grid[2] = p->gridDimZ;
+  const char *suffix = strrchr(p->func->name, 'p');
+  node.param_count = suffix ? atoi(suffix + 1) : 0;
+  if (node.param_count > FAKE_MAX_NODE_PARAMS)
+    node.param_count = FAKE_MAX_NODE_PARAMS;
+  for (int i = 0; i < node.param_count; ++i)
+    node.params[i] = *(CUdeviceptr *)p->kernelParams[i];
+  return node;
+}
+
+static void log_node(const struct CUgraphNode_st *node) {
+  if (node->is_memset) {
+    log_line("memset 0x%llx %zu", node->dst, node->bytes);
+    return;
+  }
+  log_line("%s", node->kernel);
+  if (log_grids)
+    log_line(" grid %u %u %u", node->grid[0], node->grid[1], node->grid[2]);
+  for (int i = 0; i < node->param_count; ++i)
+    log_line(" 0x%llx", node->params[i]);
+}
+
+CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *out, CUgraph graph,
+                                      const CUgraphNode *dependencies,
+                                      size_t count,
+                                      const CUDA_KERNEL_NODE_PARAMS *params) {
+  (void)dependencies;
+  CUresult result = injected("cuGraphAddKernelNode");
+  if (result != CUDA_SUCCESS)
+    return result;
+  result = add_node(out, graph, kernel_node(params), count);
+  if (result == CUDA_SUCCESS) {
+    log_line("node g%d ", graph->id);
+    log_node(*out);
+    log_line(" after %zu\n", count);
+  }
+  return result;
+}
+
+CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *out, CUgraph graph,
+                                      const CUgraphNode *dependencies,
+                                      size_t count,
+                                      const CUDA_MEMSET_NODE_PARAMS *params,
+                                      CUcontext context) {
+  (void)dependencies, (void)context;
+  CUresult result = injected("cuGraphAddMemsetNode");
+  if (result != CUDA_SUCCESS)
+    return result;
+  if (params->elementSize != 1 || params->height != 1 || params->value != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  struct CUgraphNode_st node;
+  memset(&node, 0, sizeof(node));
+  node.is_memset = 1;
+  node.dst = params->dst;
+  node.bytes = params->width;
+  result = add_node(out, graph, node, count);
+  if (result == CUDA_SUCCESS) {
+    log_line("node g%d ", graph->id);
+    log_node(*out);
+    log_line(" after %zu\n", count);
+  }
+  return result;
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+                                             unsigned long long flags) {
+  (void)flags;
+  CUresult result = injected("cuGraphInstantiate");
+  if (result != CUDA_SUCCESS)
+    return result;
+  if (exec_count == FAKE_MAX_GRAPHS)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  struct CUgraphExec_st *e = &execs[exec_count];
+  e->id = ++exec_count;
+  e->live = 1;
+  e->graph = graph;
+  e->node_count = graph->node_count;
+  memcpy(e->nodes, graph->nodes, sizeof(e->nodes));
+  *exec = e;
+  log_line("instantiate g%d -> e%d\n", graph->id, e->id);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams(
+    CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *params) {
+  CUresult result = injected("cuGraphExecKernelNodeSetParams");
+  if (result != CUDA_SUCCESS)
+    return result;
+  long index = node - exec->graph->nodes;
+  if (index < 0 || index >= exec->node_count || node->is_memset)
+    return CUDA_ERROR_INVALID_VALUE;
+  exec->nodes[index] = kernel_node(params);
+  log_line("setparams e%d ", exec->id);
+  log_node(&exec->nodes[index]);
+  log_line("\n");
+  return CUDA_SUCCESS;
+}
+
+/// Logs the replay, then each node as it would run.
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  CUresult result = injected("cuGraphLaunch");
+  log_line("graphlaunch e%d s%llu%s\n", exec->id,
+           (unsigned long long)(uintptr_t)stream,
+           result == CUDA_SUCCESS ? "" : " FAILED");
+  if (result != CUDA_SUCCESS)
+    return result;
+  for (int i = 0; i < exec->node_count; ++i) {
+    log_line("  ");
+    log_node(&exec->nodes[i]);
+    log_line("\n");
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
+  exec->live = 0;
+  log_line("destroy e%d\n", exec->id);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
+  graph->live = 0;
+  log_line("destroy g%d\n", graph->id);
+  return CUDA_SUCCESS;
+}

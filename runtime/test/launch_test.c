@@ -560,6 +560,8 @@ static void test_sanitize_block_limit(void) {
 
 int main(void) {
   setenv("FUSECC_CUDA_DRIVER_LIBRARY", FUSECC_FAKE_DRIVER, 1);
+  // The direct launch path, step by step (launch_graph_test.c tests graphs).
+  setenv("FUSECC_LAUNCH_GRAPHS", "0", 1);
   void *fake = dlopen(FUSECC_FAKE_DRIVER, RTLD_NOW | RTLD_LOCAL);
   if (!fake) {
     fprintf(stderr, "cannot open the fake driver %s: %s\n", FUSECC_FAKE_DRIVER,

@@ -19,6 +19,9 @@
  *    launch of that module run only its first ~N blocks (compute-sanitizer
  *    racecheck of full-size layers, bench/sanitize.sh). Results are then
  *    incomplete; the load says so on stderr. Not for normal use.
+ *  - FUSECC_LAUNCH_GRAPHS=0, read by fusecc_module_load, turns the CUDA
+ *    graph launch path of multi-step entries off for that module (see
+ *    fusecc_module_set_launch_graphs).
  *  - CUresult values are converted at the boundary into a
  *FUSECC_STATUS_CUDA_ERROR status whose message names the failing driver call
  *and includes cuGetErrorName and cuGetErrorString.
@@ -497,6 +500,16 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// allocation (CUDA older than 11.2) and the entry has workspaces, or lacks
 /// cuMemsetD8Async and the entry has a zero step. Every failing driver call
 /// is reported as CUDA_ERROR naming the call, the entry and the step.
+///
+/// With the graph launch path on (the default where the driver has CUDA
+/// graphs; see fusecc_module_set_launch_graphs), an entry with more than one
+/// step or with workspaces is instead replayed as one CUDA graph per
+/// (entry, stream), built at its first call on that stream: same steps in
+/// the same order on `stream`, but with workspaces the graph owns for the
+/// life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
+/// module; evicting one synchronizes the context). A stream that is
+/// capturing gets the steps directly. Releasing a module whose graphs own
+/// workspaces synchronizes its context.
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream);
@@ -513,6 +526,46 @@ fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
                                              const char *entry_name,
                                              const fusecc_buffer_t *args,
                                              size_t arg_count, CUstream stream);
+
+/// Launch-path counters of a module since it was loaded
+/// (fusecc_module_launch_stats).
+typedef struct fusecc_launch_stats_t {
+  /// Calls whose steps were enqueued one by one (cuLaunchKernel,
+  /// cuMemsetD8Async, stream-ordered workspaces).
+  uint64_t direct_calls;
+  /// Calls replayed as one cuGraphLaunch.
+  uint64_t graph_calls;
+  /// Graphs built and instantiated (one per entry and stream used).
+  uint64_t graph_builds;
+  /// Replays whose argument pointers had changed, so kernel nodes were
+  /// re-pointed with cuGraphExecKernelNodeSetParams first.
+  uint64_t graph_updates;
+  /// Graphs dropped to make room for another (entry, stream).
+  uint64_t graph_evictions;
+  /// Graph builds that failed (those calls were launched directly).
+  uint64_t graph_build_failures;
+  /// Executable graphs the module holds now.
+  uint64_t live_graphs;
+} fusecc_launch_stats_t;
+
+/// Turns the graph launch path of `module` on (`enabled` != 0, the default
+/// unless FUSECC_LAUNCH_GRAPHS=0 was set at load) or off. With it on, an
+/// entry with more than one step or with workspaces is built once per
+/// (entry, stream) as a CUDA graph (kernel and memset nodes in step order,
+/// with workspaces of its own) and each later call replays it with one
+/// cuGraphLaunch on the caller's stream, re-pointing the kernel nodes whose
+/// argument pointers changed. A call on a stream that is capturing (e.g.
+/// under torch.compile's reduce-overhead mode) always enqueues its steps
+/// directly, into the caller's capture. Graphs already built are kept
+/// until release. INVALID_ARGUMENT for a NULL module; UNAVAILABLE when
+/// enabling on a driver without the graph entry points.
+fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
+                                                int enabled);
+
+/// Copies the launch-path counters of `module` to `out_stats`.
+/// INVALID_ARGUMENT for a NULL module or `out_stats`.
+fusecc_status_t fusecc_module_launch_stats(fusecc_module_t module,
+                                           fusecc_launch_stats_t *out_stats);
 
 #ifdef __cplusplus
 } // extern "C"

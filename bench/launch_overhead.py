@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+# ===- bench/launch_overhead.py - Host cost of launching fusecc entries --=== #
+#
+# Measures what launching a (multi-kernel) fusecc entry costs the host and
+# the GPU, with the runtime's CUDA-graph launch path on and off:
+#   - host us per Python entry call f(*inputs, out=outputs) after its first
+#     call (argument checks cached), and per raw runtime call
+#     (Module.launch_raw: fusecc_module_launch alone), each also divided by
+#     the entry's kernel launches (host us per kernel launch);
+#   - GPU us per call in steady state (CUDA events around many calls) and
+#     per call when each is synchronized (launch latency included);
+#   - correctness under capture: the entry called inside torch.cuda.graph
+#     (the runtime sees a capturing stream and launches its steps into the
+#     caller's graph) and replayed gives the outputs of a plain call; and,
+#     for one-output entries, inside torch.compile(mode="reduce-overhead")
+#     through a torch.library custom op.
+# Host times are medians over rounds of --calls calls each (timed with
+# perf_counter, no synchronization inside a round, so the GPU queue never
+# fills for small entries).
+#
+# Usage (GPU): launch_overhead.py BUNDLE.fcb... [--lib PATH] [--rounds N]
+#                                 [--calls N] [--json FILE]
+# Usage (CPU, no GPU): launch_overhead.py --fake [--lib PATH]
+#   runs the Python and runtime paths against the runtime's fake CUDA driver
+#   (runtime/test/fake_cuda.c, libfusecc_fake_cuda.so next to the runtime)
+#   on FakeTensors: host cost only.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "python"))
+import fusecc  # noqa: E402
+
+
+def host_us(call, rounds, calls, sync=None):
+    """Median host microseconds per call of `call` over `rounds` rounds of
+    `calls` calls (`sync` between rounds, untimed)."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        times.append((time.perf_counter() - start) / calls * 1e6)
+        if sync:
+            sync()
+    return statistics.median(times)
+
+
+def launches_per_call(entry):
+    return max(1, len(entry.launches))
+
+
+# ---------------------------------------------------------------------------
+# GPU
+# ---------------------------------------------------------------------------
+
+def make_tensor(torch, arg, device):
+    dtype = fusecc.module.torch_dtype(arg.dtype)
+    if dtype.is_floating_point:
+        return torch.randn(arg.shape, device=device).to(dtype)
+    return torch.zeros(arg.shape, dtype=dtype, device=device)
+
+
+def gpu_us(torch, call, calls, synchronize_each):
+    """GPU microseconds per call: events around `calls` calls (steady
+    state) or, with `synchronize_each`, host wall time per synchronized
+    call (launch latency included)."""
+    if synchronize_each:
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            call()
+            torch.cuda.synchronize()
+            times.append((time.perf_counter() - start) * 1e6)
+        return statistics.median(times)
+    start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+    start.record()
+    for _ in range(calls):
+        call()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / calls
+
+
+def capture_check(torch, f, inputs, outputs):
+    """The entry captured in a torch.cuda.graph and replayed equals a plain
+    call; returns the largest absolute difference over the outputs."""
+    expected = [torch.empty_like(o) for o in outputs]
+    f(*inputs, out=expected)
+    captured = [torch.empty_like(o) for o in outputs]
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):  # warm-up off the default stream
+        f(*inputs, out=captured)
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    for o in captured:
+        o.fill_(float("nan") if o.dtype.is_floating_point else 0)
+    with torch.cuda.graph(graph):
+        f(*inputs, out=captured)
+    graph.replay()
+    torch.cuda.synchronize()
+    return max((a.double() - b.double()).abs().max().item()
+               for a, b in zip(captured, expected))
+
+
+def compile_check(torch, f, entry, inputs):
+    """A one-output entry as a torch.library custom op inside
+    torch.compile(mode="reduce-overhead") (CUDA graph trees capture around
+    the runtime's launch): largest absolute difference against a plain
+    call over three calls, or a string saying why it was skipped."""
+    if len(entry.outputs) != 1 or not hasattr(torch.library, "custom_op"):
+        return "skipped (needs one output and torch.library.custom_op)"
+    out_arg = entry.outputs[0]
+    name = "fusecc_bench::%s_%d" % (entry.name, id(f))
+
+    @torch.library.custom_op(name, mutates_args=())
+    def op(xs: list[torch.Tensor]) -> torch.Tensor:
+        return f(*xs)
+
+    @op.register_fake
+    def _(xs):
+        return xs[0].new_empty(out_arg.shape,
+                               dtype=fusecc.module.torch_dtype(out_arg.dtype))
+
+    compiled = torch.compile(lambda xs: op(xs) * 1.0, mode="reduce-overhead")
+    expected = f(*inputs)
+    worst = 0.0
+    for _ in range(3):
+        got = compiled(list(inputs))
+        torch.cuda.synchronize()
+        worst = max(worst, (got.double() - expected.double()).abs().max()
+                    .item())
+    return worst
+
+
+def measure_gpu(args):
+    import torch
+    device = torch.device("cuda", 0)
+    torch.cuda.set_device(device)
+    torch.empty(1, device=device)
+    rows = []
+    for path in args.bundles:
+        module = fusecc.load(path, lib=args.lib, device=0)
+        for f in module:
+            entry = f.entry
+            inputs = [make_tensor(torch, a, device) for a in entry.inputs]
+            outputs = [make_tensor(torch, a, device) for a in entry.outputs]
+            buffers = fusecc.runtime.buffers(
+                [(t.data_ptr(), a.byte_size)
+                 for t, a in zip(inputs + outputs, entry.args)])
+            stream = torch.cuda.current_stream().cuda_stream
+            row = {"bundle": os.path.basename(path), "entry": entry.name,
+                   "kernels": len(entry.launches),
+                   "steps": len(getattr(entry, "steps", entry.launches)),
+                   "workspaces": len(getattr(entry, "workspaces", []))}
+            for graphs in (False, True):
+                module.set_launch_graphs(graphs)
+                key = "graph" if graphs else "direct"
+
+                def call():
+                    f(*inputs, out=outputs)
+
+                def raw():
+                    module.launch_raw(entry.index, buffers, stream)
+                for run in (call, raw, call):  # warm up (and build graphs)
+                    run()
+                torch.cuda.synchronize()
+                sync = torch.cuda.synchronize
+                row[key + "_call_us"] = host_us(call, args.rounds,
+                                                args.calls, sync)
+                row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls,
+                                               sync)
+                row[key + "_us_per_kernel"] = \
+                    row[key + "_raw_us"] / launches_per_call(entry)
+                row[key + "_gpu_us"] = gpu_us(torch, raw, args.calls * 4,
+                                              False)
+                row[key + "_sync_us"] = gpu_us(torch, call, args.calls, True)
+            module.set_launch_graphs(True)
+            row["stats"] = module.launch_stats()
+            row["capture_max_abs_diff"] = capture_check(torch, f, inputs,
+                                                        outputs)
+            try:
+                row["compile_max_abs_diff"] = compile_check(torch, f, entry,
+                                                            inputs)
+            except Exception as error:  # Inductor/Dynamo issues: report.
+                row["compile_max_abs_diff"] = "error: %s: %s" % (
+                    type(error).__name__, str(error).splitlines()[0]
+                    if str(error) else "")
+            rows.append(row)
+            print_row(row)
+        module.close()
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# CPU, fake driver
+# ---------------------------------------------------------------------------
+
+def measure_fake(args):
+    """Host cost of the Python entry call and the runtime call on the fake
+    driver (runtime/test/fake_cuda.c), FakeTensors, no GPU."""
+    import shutil
+    import tempfile
+    sys.path.insert(0, os.path.join(REPO, "python", "tests"))
+    import samples
+    from samples import FakeTensor
+    lib = fusecc.runtime.find_library(args.lib)
+    fake = os.path.join(os.path.dirname(lib), "libfusecc_fake_cuda.so")
+    if not os.path.exists(fake):
+        sys.exit("launch_overhead: --fake needs %s (build the runtime's "
+                 "tests)" % fake)
+    os.environ["FUSECC_CUDA_DRIVER_LIBRARY"] = fake
+    directory = tempfile.mkdtemp(prefix="fusecc-launch-")
+    rows = []
+    try:
+        path = samples.write(directory, "fake.fcb", samples.v2_fake_bundle())
+        module = fusecc.load(path, lib=lib, device=0)
+        for f in module:
+            entry = f.entry
+            tensors = [FakeTensor(a.shape) for a in entry.args]
+            inputs, outputs = (tensors[:len(entry.inputs)],
+                               tensors[len(entry.inputs):])
+            buffers = fusecc.runtime.buffers(
+                [(t.data_ptr(), a.byte_size)
+                 for t, a in zip(tensors, entry.args)])
+            row = {"bundle": "fake", "entry": entry.name,
+                   "kernels": len(entry.launches)}
+
+            def checked():
+                # The full checks every time (what the first call costs).
+                buffer_array, _, handle, _ = f.prepare(*inputs, out=outputs,
+                                                       stream=1)
+                module.launch_buffers(entry.index, buffer_array, handle)
+            for graphs in (False, True):
+                module.set_launch_graphs(graphs)
+                key = "graph" if graphs else "direct"
+
+                def call():
+                    f(*inputs, out=outputs, stream=1)
+
+                def raw():
+                    module.launch_raw(entry.index, buffers, 1)
+                call()
+                row[key + "_call_us"] = host_us(call, args.rounds, args.calls)
+                row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls)
+                row[key + "_us_per_kernel"] = \
+                    row[key + "_raw_us"] / launches_per_call(entry)
+            row["unchecked_call_us"] = host_us(checked, args.rounds,
+                                               args.calls)
+            row["stats"] = module.launch_stats()
+            rows.append(row)
+            print_row(row)
+        module.close()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return rows
+
+
+def print_row(row):
+    print("%s:%s (%d kernels)" % (row["bundle"], row["entry"],
+                                  row["kernels"]))
+    for key in ("direct", "graph"):
+        parts = ["%s %.2f" % (label, row[key + suffix])
+                 for suffix, label in (
+                     ("_call_us", "host us/call"), ("_raw_us", "runtime us"),
+                     ("_us_per_kernel", "us/kernel"), ("_gpu_us", "GPU us"),
+                     ("_sync_us", "synced us"))
+                 if key + suffix in row]
+        print("  %-6s %s" % (key, ", ".join(parts)))
+    if "unchecked_call_us" in row:
+        print("  full argument checks every call: %.2f host us/call"
+              % row["unchecked_call_us"])
+    for key in ("capture_max_abs_diff", "compile_max_abs_diff"):
+        if key in row:
+            print("  %s: %s" % (key, row[key]))
+    print("  stats: %s" % row["stats"])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("bundles", nargs="*")
+    parser.add_argument("--lib", default=None,
+                        help="libfusecc_runtime.so (default: "
+                             "fusecc.runtime.find_library())")
+    parser.add_argument("--fake", action="store_true",
+                        help="CPU only: the runtime's fake CUDA driver")
+    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--json", help="write the rows here")
+    args = parser.parse_args()
+    if not args.fake and not args.bundles:
+        parser.error("give bundles, or --fake")
+    rows = measure_fake(args) if args.fake else measure_gpu(args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
