@@ -16,11 +16,11 @@ ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
 compile_checked() {
   local graph=$1 bundle=$2
   shift 2
-  "$fusecc" "$graph" "$@" -o "$bundle"
+  "$fusecc" "$graph" "$@" -o "$bundle" || return 1
   [[ -n "$ptxas" ]] || return 0
   local ptx log
   ptx="$(mktemp --suffix=.ptx)"
-  "$fusecc" "$graph" "$@" --emit=ptx -o "$ptx"
+  "$fusecc" "$graph" "$@" --emit=ptx -o "$ptx" || { rm -f "$ptx"; return 1; }
   log="$("$ptxas" -arch=sm_90a "$ptx" -o /dev/null 2>&1)" ||
     { echo "$log" >&2; rm -f "$ptx"; echo "$(basename "$0"): ptxas rejected $graph ($*)" >&2; exit 1; }
   rm -f "$ptx"

@@ -37,6 +37,9 @@ except ImportError:  # Checked in main(); the module stays importable.
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
+import random_summary  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -581,7 +584,8 @@ def check_entry(bundle, entry, args, device):
     # and every byte of the constants (version 3 weights) the kernels read.
     moved_bytes = set_bytes + bundle.constant_bytes(entry)
     row["gbps"] = moved_bytes / (fusecc_ms * 1e-3) / 1e9
-    # Issue 3's floor: max(conv FLOPs / 495 TFLOP/s, bytes / 3.0 TB/s).
+    # The floor: max(conv FLOPs / TF32 rate, bytes / bandwidth) with the
+    # H200's measured ceilings (bench/chips.py).
     floor_ms = max((flops or 0) / PEAK_TF32_FLOPS,
                    moved_bytes / PEAK_BYTES) * 1e3
     row["floor_ms"] = floor_ms
@@ -599,13 +603,13 @@ COLUMNS = [
     ("status", "check"), ("fusecc_ms", "fusecc ms"), ("eager_ms", "eager ms"),
     ("compile_ms", "compile ms"), ("speedup_eager", "x eager"),
     ("speedup_compile", "x compile"), ("conv_tflops", "conv TFLOP/s"),
-    ("gbps", "GB/s"), ("pct_floor", "% of floor"),
+    ("gbps", "GB/s"), ("pct_floor", "% of floor"), ("floor_ms", "floor ms"),
 ]
 
-# The H100 ceilings of issue 3's floor: dense TF32 tensor-core rate and
-# device-memory bandwidth (read + write).
-PEAK_TF32_FLOPS = 495e12
-PEAK_BYTES = 3.0e12
+# The floor's ceilings: the H200's measured dense TF32 tensor-core rate and
+# device-memory bandwidth (read + write), from bench/chips.py.
+PEAK_TF32_FLOPS = CHIPS[DEFAULT_CHIP]["tf32_flops"]
+PEAK_BYTES = CHIPS[DEFAULT_CHIP]["bytes_per_s"]
 
 
 def cell(row, key):
@@ -697,6 +701,10 @@ def main():
                              "baselines (rows say TIMED, never PASS)")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: a new one each run)")
+    parser.add_argument("--manifest", default=None,
+                        help="a bench/random_layers.py manifest.json: print "
+                             "issue 37's summary (default: manifest.json in "
+                             "the bundle directory, when there is one)")
     parser.add_argument("--out", default=os.environ.get("OUT"),
                         help="write perf_table.md and gpu_check.json here "
                              "(default $OUT)")
@@ -816,6 +824,13 @@ def main():
     print("\n%d checked, %d passed, %d failed (seed %d)"
           % (len(rows) - len(unchecked),
              len(rows) - len(unchecked) - len(failed), len(failed), seed))
+    manifest_path = args.manifest or os.path.join(args.bundles,
+                                                  "manifest.json")
+    summary = None
+    if os.path.exists(manifest_path):
+        summary = random_summary.summarize(
+            rows, random_summary.load_manifest(manifest_path))
+        print(random_summary.format_summary(summary))
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
@@ -830,11 +845,15 @@ def main():
                     "rotating over input sets; conv TFLOP/s counts exactly "
                     "the valid taps of every conv_transpose at the fusecc "
                     "time; GB/s counts every argument byte once; %% of floor "
-                    "is max(FLOPs / 495 TFLOP/s, bytes / 3.0 TB/s) over the "
-                    "fusecc time.\n" % args.reps)
+                    "is max(FLOPs / %.0f TFLOP/s, bytes / %.2f TB/s) (%s, "
+                    "bench/chips.py) over the fusecc time.\n"
+                    % (args.reps, PEAK_TF32_FLOPS / 1e12, PEAK_BYTES / 1e12,
+                       DEFAULT_CHIP.upper()))
+            if summary:
+                f.write(random_summary.format_summary(summary) + "\n")
         with open(os.path.join(args.out, "gpu_check.json"), "w") as f:
-            json.dump({"environment": env, "reps": args.reps, "rows": rows},
-                      f, indent=2)
+            json.dump({"environment": env, "reps": args.reps, "rows": rows,
+                       "random_summary": summary}, f, indent=2)
     return 1 if failed or not rows else 0
 
 

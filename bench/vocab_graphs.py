@@ -36,14 +36,16 @@ UNARY = ["relu", "gelu", "tanh", "sigmoid", "silu", "mish", "hardswish",
 BINARY = ["add", "sub", "mul", "maximum", "minimum"]
 
 
-def conv_geometry(rng, rank, max_kernel, output_padding_chance):
-    """Random kernel, stride, dilation, padding and output padding of a
-    transposed convolution with `rank` spatial dims, each legal in
-    PyTorch (padding at most dilation * (kernel - 1), output padding below
-    max(stride, dilation)). Shared with fuzz_graphs.py, whose seeds keep
-    their graphs: the draws stay in this order."""
+def conv_geometry(rng, rank, max_kernel, output_padding_chance,
+                  max_stride=3):
+    """Random kernel, stride (1 to max_stride), dilation, padding and output
+    padding of a transposed convolution with `rank` spatial dims, each legal
+    in PyTorch (padding at most dilation * (kernel - 1), output padding
+    below max(stride, dilation)). Shared with fuzz_graphs.py and
+    random_layers.py; the seeds of this file and fuzz_graphs.py keep their
+    graphs: the draws stay in this order."""
     k = [rng.randint(1, max_kernel) for _ in range(rank)]
-    s = [rng.randint(1, 3) for _ in range(rank)]
+    s = [rng.randint(1, max_stride) for _ in range(rank)]
     d = [rng.choice([1, 1, 2]) for _ in range(rank)]
     p = [rng.randint(0, (k[j] - 1) * d[j]) for j in range(rank)]
     op = [rng.randint(0, max(s[j], d[j]) - 1)
