@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSECC_LIB_DIALECT_FUSE_TRANSFORMS_TILECHOICE_H
-#define FUSECC_LIB_DIALECT_FUSE_TRANSFORMS_TILECHOICE_H
+#ifndef FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H
+#define FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
@@ -45,4 +45,4 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
 
 } // namespace fusecc::fuse
 
-#endif // FUSECC_LIB_DIALECT_FUSE_TRANSFORMS_TILECHOICE_H
+#endif // FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H

@@ -13,7 +13,7 @@
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
-#include "TileChoice.h"
+#include "TileChoiceInternal.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileChoice.h"
+#include "TileChoiceInternal.h"
 
 #include "fusecc/Codegen/GPUPlan.h"
 
