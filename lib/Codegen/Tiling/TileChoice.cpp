@@ -1,30 +1,22 @@
-//===- TileKernels.cpp - choose the block/thread mapping of kernels -------===//
+//===- TileChoice.cpp - the tile choice of a convolution kernel -----------===//
 //
-// Implements `fuse-tile-kernels`: a small cost model picks, per fused kernel,
-// the output tile of a block, the thread grid and the register micro-tile,
+// The cost model of `fuse-tile-kernels`: per fused convolution kernel, the
+// output tile of a block, the thread grid and the register micro-tile,
 // within the limits that the kernel's reductions and the chip impose. The
-// FMA and mma.sync tilings, the tuning file and the pass are here; the
-// wgmma tiling is in TileWgmma.cpp.
+// FMA and mma.sync tilings and the choice between the paths are here; the
+// wgmma tiling is in TileWgmma.cpp, the tuning file in TuningFile.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Codegen/Tiling/TileChoice.h"
 #include "fusecc/Codegen/GPUPlan.h"
-#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
-#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
 #include "TileChoiceInternal.h"
 
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <numeric>
-
-namespace fusecc::fuse {
-#define GEN_PASS_DEF_FUSETILEKERNELS
-#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
-} // namespace fusecc::fuse
 
 using namespace mlir;
 using namespace fusecc;
@@ -46,10 +38,6 @@ int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
 
 namespace {
 
-/// Default of the `threads` option (Passes.td).
-constexpr int64_t kDefaultThreads = 128;
-/// The largest `max-tile-w` (the cost model loops over tile widths up to it).
-constexpr int64_t kMaxMaxTileW = 4096;
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
@@ -59,22 +47,6 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
     if (n % d == 0)
       return d;
   return 1;
-}
-
-/// True if `conv` is pinned to FP32 FMA (kConvPrecisionAttrName = "ieee");
-/// emits an error and fails for any other value.
-FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
-  Attribute pin = conv->getAttr(kConvPrecisionAttrName);
-  if (!pin)
-    return false;
-  auto name = dyn_cast<StringAttr>(pin);
-  if (!name || name.getValue() != toString(Precision::IEEE)) {
-    conv.emitOpError("expected '")
-        << kConvPrecisionAttrName
-        << "' to be \"ieee\" (the convolution pinned to FP32 FMA), got " << pin;
-    return failure();
-  }
-  return true;
 }
 
 /// Checks the limits every config must meet: shared memory and grid size.
@@ -384,19 +356,6 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
   }
 }
 
-/// Measured tile choices of one kernel (a `tuning-file` entry): the
-/// tensor-core knobs, and the FMA path's threads per block and largest row
-/// segment (0: the pass options).
-struct TunedChoice {
-  int64_t rows = 0, ciChunk = 0, tileC = 0;
-  int64_t threads = 0, maxTileW = 0;
-  int64_t warpsC = 0, mergeH = 0;
-  /// 1: wgmma where the chip has it, -1: mma.sync (0: the default).
-  int64_t wgmma = 0, wgmmaSplit = 0;
-  /// Blocks per cluster of a channel softmax (0: the cost model).
-  int64_t clusterC = 0;
-};
-
 /// True if `wg`, a wgmma config of a pooled epilogue, combines partial
 /// windows after every pass (its 64-channel pass tiles do not all fit
 /// beside the staging buffers) while mma.sync's default config keeps every
@@ -422,238 +381,69 @@ bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
   }
   return false;
 }
-
-
-/// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
-/// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W},
-/// ...]} (every
-/// knob optional;
-/// other members, e.g. the measured times, are ignored). Emits an error at
-/// `loc` for an unreadable or malformed file.
-FailureOr<llvm::StringMap<TunedChoice>> readTuningFile(Location loc,
-                                                       StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return emitError(loc) << "fuse-tile-kernels: cannot read tuning file '"
-                          << path << "': " << buffer.getError().message();
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!json)
-    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
-                          << "' is not JSON: "
-                          << llvm::toString(json.takeError());
-  llvm::StringMap<TunedChoice> choices;
-  const llvm::json::Object *root = json->getAsObject();
-  const llvm::json::Array *entries = root ? root->getArray("entries") : nullptr;
-  if (!entries)
-    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
-                          << "' has no \"entries\" array";
-  for (auto [i, value] : llvm::enumerate(*entries)) {
-    const llvm::json::Object *entry = value.getAsObject();
-    std::optional<StringRef> key =
-        entry ? entry->getString("key") : std::nullopt;
-    if (!key)
-      return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
-                            << "': entry " << i << " has no \"key\" string";
-    TunedChoice c;
-    for (auto [name, field] : {std::pair<StringRef, int64_t *>{"rows", &c.rows},
-                               {"ci_chunk", &c.ciChunk},
-                               {"tile_c", &c.tileC},
-                               {"threads", &c.threads},
-                               {"max_tile_w", &c.maxTileW},
-                               {"warps_c", &c.warpsC},
-                               {"merge_h", &c.mergeH},
-                               {"wgmma", &c.wgmma},
-                               {"wgmma_split", &c.wgmmaSplit},
-                               {"cluster_c", &c.clusterC}})
-      if (std::optional<int64_t> v = entry->getInteger(name))
-        *field = *v;
-    choices[*key] = c;
-  }
-  return choices;
-}
-
-struct TileKernelsPass
-    : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
-  using Base::Base;
-
-  /// Checks tensor-core knobs (from options, or from the entry of a tuning
-  /// file, named by `source`).
-  static LogicalResult checkKnobs(Operation *op, const TunedChoice &k,
-                                  StringRef source = "") {
-    auto error = [&]() {
-      InFlightDiagnostic d = op->emitError("fuse-tile-kernels: ");
-      if (!source.empty())
-        d << source << ": ";
-      return d;
-    };
-    if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4 && k.rows != 8)
-      return error() << "rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got "
-                     << k.rows;
-    if (k.ciChunk < 0 || k.ciChunk % 8 != 0 || k.ciChunk > 64)
-      return error() << "ci-chunk must be 0 (auto) or a multiple of 8 up to "
-                        "64, got "
-                     << k.ciChunk;
-    if (k.tileC < 0 || k.tileC % 16 != 0 || k.tileC > 256)
-      return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
-                        "256, got "
-                     << k.tileC;
-    if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
-      return error() << "warps-c must be 0 (auto), 1, 2 or 4, got " << k.warpsC;
-    if (k.mergeH != 0 && k.mergeH != 1)
-      return error() << "merge-h-taps must be 0 or 1, got " << k.mergeH;
-    if (k.threads && (k.threads < 32 || k.threads > 1024))
-      return error() << "threads must be in [32, 1024], got " << k.threads;
-    if (k.maxTileW && k.maxTileW < 8)
-      return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
-    if (k.maxTileW > kMaxMaxTileW)
-      return error() << "max-tile-w must be at most " << kMaxMaxTileW
-                     << ", got " << k.maxTileW;
-    if (k.wgmma < -1 || k.wgmma > 1)
-      return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
-                     << k.wgmma;
-    if (k.wgmmaSplit != 0 && k.wgmmaSplit != 1 && k.wgmmaSplit != 2 &&
-        k.wgmmaSplit != 4)
-      return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
-                     << k.wgmmaSplit;
-    if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
-        k.clusterC != 4 && k.clusterC != 8)
-      return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
-                     << k.clusterC;
-    return success();
-  }
-
-  void runOnOperation() override {
-    if (failed(
-            checkKnobs(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
-                                        mergeHTaps, 0, wgmmaSplit, clusterC})))
-      return signalPassFailure();
-    if (maxTileW < 8 || threads < 32 || threads > 1024) {
-      getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
-                               "and threads in [32, 1024], got max-tile-w=")
-          << static_cast<int64_t>(maxTileW) << " threads="
-          << static_cast<int64_t>(threads);
-      return signalPassFailure();
-    }
-    if (maxTileW > kMaxMaxTileW) {
-      getOperation().emitError("fuse-tile-kernels: max-tile-w must be at most ")
-          << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
-      return signalPassFailure();
-    }
-    llvm::StringMap<TunedChoice> tuned;
-    if (!tuningFile.empty()) {
-      FailureOr<llvm::StringMap<TunedChoice>> read =
-          readTuningFile(getOperation().getLoc(), tuningFile);
-      if (failed(read))
-        return signalPassFailure();
-      tuned = std::move(*read);
-    }
-    WalkResult r = getOperation().walk([&](KernelOp kernel) {
-      // Kernels without a convolution are laid out by fuse-plan-kernels.
-      if (kernelKindOf(kernel) != KernelKind::Convolution)
-        return WalkResult::advance();
-      FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
-      if (failed(a))
-        return WalkResult::interrupt();
-      // A convolution pinned to FP32 (kConvPrecisionAttrName: the small
-      // convolution of fuse-reduce-through-conv) takes the FMA path in
-      // every mode.
-      FailureOr<bool> pinnedIeee = isPinnedToIeee(a->conv);
-      if (failed(pinnedIeee))
-        return WalkResult::interrupt();
-      const Precision kernelPrecision =
-          *pinnedIeee ? Precision::IEEE : static_cast<Precision>(precision);
-      const StringRef precisionName = toString(kernelPrecision);
-      const bool tf32 = kernelPrecision == Precision::TF32;
-      // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
-                        warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
-      auto it = tuned.find(a->tuningKey(kernel, precisionName));
-      if (it != tuned.end()) {
-        const TunedChoice &t = it->second;
-        knobs.rows = knobs.rows ? knobs.rows : t.rows;
-        knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
-        knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
-        knobs.warpsC = knobs.warpsC ? knobs.warpsC : t.warpsC;
-        knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
-        knobs.wgmma = t.wgmma;
-        knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
-        knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
-        // threads / max-tile-w always have values: the entry's win over the
-        // defaults unless the options were changed from them.
-        if (t.threads && threads == kDefaultThreads)
-          knobs.threads = t.threads;
-        if (t.maxTileW && maxTileW == kDefaultMaxTileW)
-          knobs.maxTileW = t.maxTileW;
-        std::string source =
-            "tuning file '" + tuningFile + "' entry for this kernel";
-        if (failed(checkKnobs(kernel, knobs, source)))
-          return WalkResult::interrupt();
-      }
-      FailureOr<TileConfigAttr> cfg = failure();
-      // The tensor cores run tf32 kernels, and ieee ones with split
-      // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
-      // they fit (always) or where they fit and the grid fills an H100
-      // once (auto); else FP32 FMA.
-      const bool splitTF32 =
-          !tf32 && !*pinnedIeee && ieeeTensorCores != IeeeTensorCores::Never;
-      const StringRef tensorPrecision =
-          tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
-      auto gridAllows = [&](TileConfigAttr c) {
-        return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
-               (LaunchPlan::get(*a, c).gridX >= kSplitTF32MinBlocks &&
-                a->geom.cinPerGroup() >= kSplitTF32MinInputChannels);
-      };
-      // wgmma where the chip has it, unless a measurement chose mma.sync;
-      // by default only for grids of at least one wave (below that the
-      // weight re-layout's launch and workspace are not paid back: the
-      // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
-      // mma.sync, docs/perf.md 56).
-      if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
-        if (TileConfigAttr wg = chooseWgmmaConfig(
-                kernel, *a, tensorPrecision, knobs.maxTileW, knobs.rows,
-                knobs.ciChunk, knobs.tileC, knobs.wgmmaSplit, knobs.mergeH,
-                knobs.clusterC))
-          if (succeeded(checkLimits(kernel, *a, wg, /*report=*/false)) &&
-              (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-               LaunchPlan::get(*a, wg).gridX >= kWgmmaMinBlocks) &&
-              gridAllows(wg) &&
-              !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
-                keepsFewerPooledTiles(kernel, *a, wg, tensorPrecision, knobs)))
-            cfg = wg;
-      if ((tf32 || splitTF32) && failed(cfg))
-        if (TileConfigAttr mma = chooseMMAConfig(
-                kernel, *a, tensorPrecision, knobs.maxTileW, knobs.rows,
-                knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
-          if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
-              gridAllows(mma))
-            cfg = mma;
-      // A pooled epilogue keeps its pass tiles where fewer rows per pass
-      // allow it (each window evaluated once, see keepsFewerPooledTiles).
-      if (succeeded(cfg) && a->pool && !knobs.rows && !cfg->usesWgmma() &&
-          (cfg->getPrecision() == tensorPrecision) &&
-          SharedMemoryPlan::get(*a, *cfg).poolSlots == 0)
-        for (int64_t rows : {int64_t(2), int64_t(1)})
-          if (TileConfigAttr mma = chooseMMAConfig(
-                  kernel, *a, tensorPrecision, knobs.maxTileW, rows,
-                  knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
-            if (succeeded(checkLimits(kernel, *a, mma, /*report=*/false)) &&
-                gridAllows(mma) &&
-                SharedMemoryPlan::get(*a, mma).poolSlots > 0) {
-              cfg = mma;
-              break;
-            }
-      if (failed(cfg))
-        cfg = chooseConfig(kernel, *a, precisionName, knobs.maxTileW,
-                           knobs.threads);
-      if (failed(cfg))
-        return WalkResult::interrupt();
-      kernel.setConfigAttr(*cfg);
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted())
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+FailureOr<TileConfigAttr>
+fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
+                       Precision kernelPrecision, bool pinnedIeee,
+                       WgmmaMode wgmma, IeeeTensorCores ieeeTensorCores,
+                       const TunedChoice &knobs) {
+  const bool tf32 = kernelPrecision == Precision::TF32;
+  FailureOr<TileConfigAttr> cfg = failure();
+  // The tensor cores run tf32 kernels, and ieee ones with split
+  // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
+  // they fit (always) or where they fit and the grid fills an H100
+  // once (auto); else FP32 FMA.
+  const bool splitTF32 =
+      !tf32 && !pinnedIeee && ieeeTensorCores != IeeeTensorCores::Never;
+  const StringRef tensorPrecision =
+      tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
+  auto gridAllows = [&](TileConfigAttr c) {
+    return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
+           (LaunchPlan::get(a, c).gridX >= kSplitTF32MinBlocks &&
+            a.geom.cinPerGroup() >= kSplitTF32MinInputChannels);
+  };
+  // wgmma where the chip has it, unless a measurement chose mma.sync;
+  // by default only for grids of at least one wave (below that the
+  // weight re-layout's launch and workspace are not paid back: the
+  // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
+  // mma.sync, docs/perf.md 56).
+  if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
+    if (TileConfigAttr wg = chooseWgmmaConfig(
+            kernel, a, tensorPrecision, knobs.maxTileW, knobs.rows,
+            knobs.ciChunk, knobs.tileC, knobs.wgmmaSplit, knobs.mergeH,
+            knobs.clusterC))
+      if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
+          (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
+           LaunchPlan::get(a, wg).gridX >= kWgmmaMinBlocks) &&
+          gridAllows(wg) &&
+          !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
+            keepsFewerPooledTiles(kernel, a, wg, tensorPrecision, knobs)))
+        cfg = wg;
+  if ((tf32 || splitTF32) && failed(cfg))
+    if (TileConfigAttr mma = chooseMMAConfig(
+            kernel, a, tensorPrecision, knobs.maxTileW, knobs.rows,
+            knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
+      if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
+          gridAllows(mma))
+        cfg = mma;
+  // A pooled epilogue keeps its pass tiles where fewer rows per pass
+  // allow it (each window evaluated once, see keepsFewerPooledTiles).
+  if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&
+      (cfg->getPrecision() == tensorPrecision) &&
+      SharedMemoryPlan::get(a, *cfg).poolSlots == 0)
+    for (int64_t rows : {int64_t(2), int64_t(1)})
+      if (TileConfigAttr mma = chooseMMAConfig(
+              kernel, a, tensorPrecision, knobs.maxTileW, rows,
+              knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
+        if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
+            gridAllows(mma) &&
+            SharedMemoryPlan::get(a, mma).poolSlots > 0) {
+          cfg = mma;
+          break;
+        }
+  if (failed(cfg))
+    cfg = chooseConfig(kernel, a, toString(kernelPrecision), knobs.maxTileW,
+                       knobs.threads);
+  return cfg;
+}

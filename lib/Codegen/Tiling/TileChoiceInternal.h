@@ -1,23 +1,20 @@
-//===- TileChoice.h - Tile choices shared by fuse-tile-kernels -*- C++ -*-===//
+//===- TileChoiceInternal.h - Tile choices shared in Tiling -----*- C++ -*-===//
 //
-// The pieces of `fuse-tile-kernels`' cost model that live outside
-// TileKernels.cpp: the wgmma tiling (TileWgmma.cpp) and what it shares
-// with the other tensor-core tilings.
+// The pieces of the tile cost model shared by TileChoice.cpp and
+// TileWgmma.cpp: the wgmma tiling and what it shares with the other
+// tensor-core tilings.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H
 #define FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H
 
-#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
-#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Codegen/Tiling/TileChoice.h"
 
 namespace fusecc::fuse {
 
 /// Shared memory one block may use on sm_90 (227 KiB).
 constexpr int64_t kMaxSharedBytes = 232448;
-/// Default of the `max-tile-w` option (Passes.td).
-constexpr int64_t kDefaultMaxTileW = 128;
 
 /// Positions of one W stride phase per block on the tensor-core paths: the
 /// whole row (in multiples of 8) if a reduction or a pooled epilogue needs

@@ -1,4 +1,4 @@
-//===- TileWgmma.cpp - The wgmma tiling of fuse-tile-kernels --------------===//
+//===- TileWgmma.cpp - The wgmma tiling of the tile cost model ------------===//
 //
 // The cost model's choice of a Hopper wgmma tiling: warpgroups per block,
 // rows and positions (the wgmma N), rows as one N, input channels per

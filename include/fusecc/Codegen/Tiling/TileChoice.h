@@ -1,0 +1,42 @@
+//===- TileChoice.h - the tile cost model of convolution kernels -*- C++ -*-===//
+//
+// The tile choice of a fused convolution kernel (`#fuse.tile<...>`): FP32
+// FMA, mma.sync or wgmma tilings within the chip's limits, steered by the
+// knobs of `fuse-tile-kernels` and the tuning file (TuningFile.h). The pass
+// (lib/Dialect/Fuse/Transforms/TileKernels.cpp) calls `chooseTileConfig`
+// for every convolution kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_CODEGEN_TILING_TILECHOICE_H
+#define FUSECC_CODEGEN_TILING_TILECHOICE_H
+
+#include "fusecc/Codegen/Tiling/TuningFile.h"
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Support/Options.h"
+
+namespace fusecc::fuse {
+
+/// Default of the `threads` option (Passes.td).
+constexpr int64_t kDefaultThreads = 128;
+/// Default of the `max-tile-w` option (Passes.td).
+constexpr int64_t kDefaultMaxTileW = 128;
+/// The largest `max-tile-w` (the cost model loops over tile widths up to it).
+constexpr int64_t kMaxMaxTileW = 4096;
+
+/// The tile config of convolution kernel `kernel` (shape facts `a`) whose
+/// arithmetic is `kernelPrecision` (`pinnedIeee`: pinned to FP32 FMA by
+/// kConvPrecisionAttrName): a wgmma tiling as `wgmma` allows, else an
+/// mma.sync one, for tf32 kernels and for ieee ones with split operands as
+/// `ieeeTensorCores` allows; else the FP32 FMA tiling. `knobs` are the
+/// options merged with the kernel's tuning-file entry (checked). Emits why
+/// no FMA tiling fits and fails.
+llvm::FailureOr<TileConfigAttr>
+chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
+                 Precision kernelPrecision, bool pinnedIeee, WgmmaMode wgmma,
+                 IeeeTensorCores ieeeTensorCores, const TunedChoice &knobs);
+
+} // namespace fusecc::fuse
+
+#endif // FUSECC_CODEGEN_TILING_TILECHOICE_H

@@ -1,0 +1,52 @@
+//===- TuningFile.h - measured tile choices (tuning files) ------*- C++ -*-===//
+//
+// The tuning data of the tile cost model: a tuning file (bench/tune.py,
+// tuning/*.json) lists measured tile choices by kernel tuning key; the
+// `fuse-tile-kernels` options set the same knobs and win over an entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSECC_CODEGEN_TILING_TUNINGFILE_H
+#define FUSECC_CODEGEN_TILING_TUNINGFILE_H
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace fusecc::fuse {
+
+/// Measured tile choices of one kernel (a `tuning-file` entry): the
+/// tensor-core knobs, and the FMA path's threads per block and largest row
+/// segment (0: the pass options).
+struct TunedChoice {
+  int64_t rows = 0, ciChunk = 0, tileC = 0;
+  int64_t threads = 0, maxTileW = 0;
+  int64_t warpsC = 0, mergeH = 0;
+  /// 1: wgmma where the chip has it, -1: mma.sync (0: the default).
+  int64_t wgmma = 0, wgmmaSplit = 0;
+  /// Blocks per cluster of a channel softmax (0: the cost model).
+  int64_t clusterC = 0;
+};
+
+/// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
+/// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W,
+/// "wgmma": G, "wgmma_split": S, "cluster_c": L}, ...]} (every knob
+/// optional; other members, e.g. the measured times, are ignored). Emits an
+/// error at `loc` for an unreadable or malformed file.
+llvm::FailureOr<llvm::StringMap<TunedChoice>>
+readTuningFile(mlir::Location loc, llvm::StringRef path);
+
+/// Checks tensor-core knobs (from options, or from the entry of a tuning
+/// file, named by `source`); emits the error at `op`.
+llvm::LogicalResult checkTunedChoice(mlir::Operation *op, const TunedChoice &k,
+                                     llvm::StringRef source = "");
+
+/// The knobs of a kernel with a tuning-file `entry`: the `options` (the
+/// pass options) where they are set (non-zero; threads and max-tile-w where
+/// changed from their defaults), else the entry's.
+TunedChoice mergeTunedChoice(const TunedChoice &options,
+                             const TunedChoice &entry);
+
+} // namespace fusecc::fuse
+
+#endif // FUSECC_CODEGEN_TILING_TUNINGFILE_H

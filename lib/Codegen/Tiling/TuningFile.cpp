@@ -1,0 +1,123 @@
+//===- TuningFile.cpp - measured tile choices (tuning files) --------------===//
+//
+// Reads and checks the tuning data of the tile cost model (TuningFile.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Codegen/Tiling/TuningFile.h"
+#include "fusecc/Codegen/Tiling/TileChoice.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+FailureOr<llvm::StringMap<TunedChoice>> fuse::readTuningFile(Location loc,
+                                                             StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return emitError(loc) << "fuse-tile-kernels: cannot read tuning file '"
+                          << path << "': " << buffer.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                          << "' is not JSON: "
+                          << llvm::toString(json.takeError());
+  llvm::StringMap<TunedChoice> choices;
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Array *entries = root ? root->getArray("entries") : nullptr;
+  if (!entries)
+    return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                          << "' has no \"entries\" array";
+  for (auto [i, value] : llvm::enumerate(*entries)) {
+    const llvm::json::Object *entry = value.getAsObject();
+    std::optional<StringRef> key =
+        entry ? entry->getString("key") : std::nullopt;
+    if (!key)
+      return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                            << "': entry " << i << " has no \"key\" string";
+    TunedChoice c;
+    for (auto [name, field] : {std::pair<StringRef, int64_t *>{"rows", &c.rows},
+                               {"ci_chunk", &c.ciChunk},
+                               {"tile_c", &c.tileC},
+                               {"threads", &c.threads},
+                               {"max_tile_w", &c.maxTileW},
+                               {"warps_c", &c.warpsC},
+                               {"merge_h", &c.mergeH},
+                               {"wgmma", &c.wgmma},
+                               {"wgmma_split", &c.wgmmaSplit},
+                               {"cluster_c", &c.clusterC}})
+      if (std::optional<int64_t> v = entry->getInteger(name))
+        *field = *v;
+    choices[*key] = c;
+  }
+  return choices;
+}
+
+LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
+                                     StringRef source) {
+  auto error = [&]() {
+    InFlightDiagnostic d = op->emitError("fuse-tile-kernels: ");
+    if (!source.empty())
+      d << source << ": ";
+    return d;
+  };
+  if (k.rows != 0 && k.rows != 1 && k.rows != 2 && k.rows != 4 && k.rows != 8)
+    return error() << "rows must be 0 (auto), 1, 2, 4 or 8 (wgmma), got "
+                   << k.rows;
+  if (k.ciChunk < 0 || k.ciChunk % 8 != 0 || k.ciChunk > 64)
+    return error() << "ci-chunk must be 0 (auto) or a multiple of 8 up to "
+                      "64, got "
+                   << k.ciChunk;
+  if (k.tileC < 0 || k.tileC % 16 != 0 || k.tileC > 256)
+    return error() << "tile-c must be 0 (auto) or a multiple of 16 up to "
+                      "256, got "
+                   << k.tileC;
+  if (k.warpsC != 0 && k.warpsC != 1 && k.warpsC != 2 && k.warpsC != 4)
+    return error() << "warps-c must be 0 (auto), 1, 2 or 4, got " << k.warpsC;
+  if (k.mergeH != 0 && k.mergeH != 1)
+    return error() << "merge-h-taps must be 0 or 1, got " << k.mergeH;
+  if (k.threads && (k.threads < 32 || k.threads > 1024))
+    return error() << "threads must be in [32, 1024], got " << k.threads;
+  if (k.maxTileW && k.maxTileW < 8)
+    return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
+  if (k.maxTileW > kMaxMaxTileW)
+    return error() << "max-tile-w must be at most " << kMaxMaxTileW
+                   << ", got " << k.maxTileW;
+  if (k.wgmma < -1 || k.wgmma > 1)
+    return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
+                   << k.wgmma;
+  if (k.wgmmaSplit != 0 && k.wgmmaSplit != 1 && k.wgmmaSplit != 2 &&
+      k.wgmmaSplit != 4)
+    return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
+                   << k.wgmmaSplit;
+  if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
+      k.clusterC != 4 && k.clusterC != 8)
+    return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
+                   << k.clusterC;
+  return success();
+}
+
+TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
+                                   const TunedChoice &t) {
+  TunedChoice knobs = options;
+  knobs.rows = knobs.rows ? knobs.rows : t.rows;
+  knobs.ciChunk = knobs.ciChunk ? knobs.ciChunk : t.ciChunk;
+  knobs.tileC = knobs.tileC ? knobs.tileC : t.tileC;
+  knobs.warpsC = knobs.warpsC ? knobs.warpsC : t.warpsC;
+  knobs.mergeH = knobs.mergeH ? knobs.mergeH : t.mergeH;
+  knobs.wgmma = t.wgmma;
+  knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
+  knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
+  // threads / max-tile-w always have values: the entry's win over the
+  // defaults unless the options were changed from them.
+  if (t.threads && options.threads == kDefaultThreads)
+    knobs.threads = t.threads;
+  if (t.maxTileW && options.maxTileW == kDefaultMaxTileW)
+    knobs.maxTileW = t.maxTileW;
+  return knobs;
+}

@@ -1,0 +1,111 @@
+//===- TileKernels.cpp - fuse-tile-kernels --------------------------------===//
+//
+// Implements `fuse-tile-kernels`: attaches the tile config that the cost
+// model (fusecc/Codegen/Tiling/TileChoice.h) chooses to every convolution
+// kernel, with the pass options and the kernel's tuning-file entry as its
+// knobs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusecc/Codegen/Tiling/TileChoice.h"
+#include "fusecc/Codegen/Tiling/TuningFile.h"
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+
+namespace fusecc::fuse {
+#define GEN_PASS_DEF_FUSETILEKERNELS
+#include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fusecc::fuse
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// True if `conv` is pinned to FP32 FMA (kConvPrecisionAttrName = "ieee");
+/// emits an error and fails for any other value.
+FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
+  Attribute pin = conv->getAttr(kConvPrecisionAttrName);
+  if (!pin)
+    return false;
+  auto name = dyn_cast<StringAttr>(pin);
+  if (!name || name.getValue() != toString(Precision::IEEE)) {
+    conv.emitOpError("expected '")
+        << kConvPrecisionAttrName
+        << "' to be \"ieee\" (the convolution pinned to FP32 FMA), got " << pin;
+    return failure();
+  }
+  return true;
+}
+
+
+struct TileKernelsPass
+    : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(
+            checkTunedChoice(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
+                                        mergeHTaps, 0, wgmmaSplit, clusterC})))
+      return signalPassFailure();
+    if (maxTileW < 8 || threads < 32 || threads > 1024) {
+      getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
+                               "and threads in [32, 1024], got max-tile-w=")
+          << static_cast<int64_t>(maxTileW) << " threads="
+          << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    if (maxTileW > kMaxMaxTileW) {
+      getOperation().emitError("fuse-tile-kernels: max-tile-w must be at most ")
+          << kMaxMaxTileW << ", got " << static_cast<int64_t>(maxTileW);
+      return signalPassFailure();
+    }
+    llvm::StringMap<TunedChoice> tuned;
+    if (!tuningFile.empty()) {
+      FailureOr<llvm::StringMap<TunedChoice>> read =
+          readTuningFile(getOperation().getLoc(), tuningFile);
+      if (failed(read))
+        return signalPassFailure();
+      tuned = std::move(*read);
+    }
+    WalkResult r = getOperation().walk([&](KernelOp kernel) {
+      // Kernels without a convolution are laid out by fuse-plan-kernels.
+      if (kernelKindOf(kernel) != KernelKind::Convolution)
+        return WalkResult::advance();
+      FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
+      if (failed(a))
+        return WalkResult::interrupt();
+      // A convolution pinned to FP32 (kConvPrecisionAttrName: the small
+      // convolution of fuse-reduce-through-conv) takes the FMA path in
+      // every mode.
+      FailureOr<bool> pinnedIeee = isPinnedToIeee(a->conv);
+      if (failed(pinnedIeee))
+        return WalkResult::interrupt();
+      const Precision kernelPrecision =
+          *pinnedIeee ? Precision::IEEE : static_cast<Precision>(precision);
+      // Options set on the command line win over measured choices.
+      TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
+                        warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
+      auto it = tuned.find(a->tuningKey(kernel, toString(kernelPrecision)));
+      if (it != tuned.end()) {
+        knobs = mergeTunedChoice(knobs, it->second);
+        std::string source =
+            "tuning file '" + tuningFile + "' entry for this kernel";
+        if (failed(checkTunedChoice(kernel, knobs, source)))
+          return WalkResult::interrupt();
+      }
+      FailureOr<TileConfigAttr> cfg =
+          chooseTileConfig(kernel, *a, kernelPrecision, *pinnedIeee, wgmma,
+                           ieeeTensorCores, knobs);
+      if (failed(cfg))
+        return WalkResult::interrupt();
+      kernel.setConfigAttr(*cfg);
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
