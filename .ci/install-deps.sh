@@ -3,7 +3,8 @@
 #
 # LLVM/MLIR 22, lit/FileCheck, CMake, Ninja, a C/C++ compiler, clang-22
 # and libclang-rt-22-dev for the fuzzers and sanitizers, and ONNX
-# (libonnx-dev, protobuf, node tests, python3-onnx). The CUDA
+# (libonnx-dev, protobuf, node tests, python3-onnx), python3-torch (torch.fx
+# for the dynamo backend's translation tests). The CUDA
 # toolkit (ptxas, cuda.h) is optional: without it the runtime is not built
 # and PTX acceptance tests are skipped. Idempotent; needs root (or sudo).
 #
@@ -11,7 +12,7 @@
 set -euo pipefail
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake ninja-build
       g++ python3 clang-22 libclang-rt-22-dev
-      libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx)
+      libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx python3-torch)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

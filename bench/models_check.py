@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+# ===- bench/models_check.py - torch.compile(backend="fusecc") on models -=== #
+#
+# For every model of examples/models/ (the per-model files, each defining
+# build() and INPUTS, and models.py's MODELS): runs it through
+# torch.compile(backend="fusecc") (the rest of the graph in Inductor), the
+# same with mode="reduce-overhead" (CUDA graphs), torch.compile() (Inductor)
+# and eager PyTorch, in ieee (TF32 off) and tf32 (cudnn.allow_tf32 on),
+# checks each against the module in float64 (relative L2 error, the limits
+# of bench/gpu_check.py: 1e-5 ieee, 2e-3 tf32, or within 2x of eager
+# PyTorch's own error where that is larger, as with layers left to PyTorch)
+# and times them in the same run (CUDA events, median). Prints a table (also
+# $OUT/models_check.md and $OUT/models_check.json). Exits 1 if a check
+# fails.
+#
+# Usage: python3 bench/models_check.py [--filter S] [--reps N] [--warmup N]
+#                                      [--precision ieee|tf32] [--out DIR]
+#        python3 bench/models_check.py --precompile CACHE_DIR [--chip C]
+# The second form (no GPU; PyTorch 1.13's torch.fx is enough) compiles the
+# fusecc subgraphs of every model, found as the backend finds them on
+# torch.fx.symbolic_trace graphs, into a bundle cache: a GPU machine without
+# the compiler runs from it (FUSECC_CACHE_DIR, and FUSECC_COMPILER_ID = the
+# compiler's SHA-256, which this prints).
+# Needs PyTorch 2 with a CUDA GPU, the fusecc runtime library
+# (FUSECC_RUNTIME_LIBRARY or build-rt/) and the compiler (FUSECC_BIN) or a
+# bundle cache filled for these graphs (FUSECC_CACHE_DIR).
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import copy
+import datetime
+import glob
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import sys
+import traceback
+import warnings
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS_DIR = os.path.join(REPO, "examples", "models")
+sys.path[:0] = [os.path.join(REPO, "python"), MODELS_DIR]
+
+import torch  # noqa: E402
+
+import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
+from fusecc.dynamo import cache, driver  # noqa: E402
+
+REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
+EAGER_FACTOR = 2.0
+
+
+def load_models():
+    """name -> (build, input shapes, description)."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(MODELS_DIR, "*.py"))):
+        name = os.path.basename(path)[:-3]
+        if name in ("models", "check_models"):
+            continue
+        spec = importlib.util.spec_from_file_location("model_" + name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found[name] = (module.build, [tuple(s) for s in module.INPUTS],
+                       module.DESCRIPTION)
+    import models
+    for name, (build, shape) in models.MODELS.items():
+        found["onnx_" + name] = (build, [tuple(shape)],
+                                 "examples/models/models.py: " + name)
+    return found
+
+
+def randomize_statistics(module, generator):
+    """Running statistics away from (0, 1), so batch_norm is checked."""
+    for m in module.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            m.running_mean.copy_(torch.rand(m.running_mean.shape,
+                                            generator=generator) - 0.5)
+            m.running_var.copy_(torch.rand(m.running_var.shape,
+                                           generator=generator) + 0.5)
+
+
+def rel_l2(out, ref):
+    out, ref = out.double(), ref.double()
+    norm = torch.linalg.vector_norm(ref).item()
+    d = torch.linalg.vector_norm(out - ref).item()
+    return d / norm if norm > 0 else d
+
+
+def time_ms(fn, reps, warmup):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def set_tf32(enabled):
+    torch.backends.cudnn.allow_tf32 = enabled
+    torch.backends.cuda.matmul.allow_tf32 = enabled
+
+
+def fusecc_summary(history):
+    """Compiled subgraphs, fallbacks and nodes left in PyTorch over the
+    backend calls of one torch.compile."""
+    compiled = sum(len(r["compiled"]) for r in history)
+    fallbacks = [reason for r in history for _, reason in r["fallbacks"]]
+    left = sum(r.get("left_in_pytorch", 0) for r in history)
+    left_ops = sorted({op for r in history for op in r.get("left_ops", ())})
+    return {"subgraphs": compiled, "fallbacks": fallbacks,
+            "left_in_pytorch": left, "left_ops": left_ops,
+            "whole": compiled > 0 and left == 0 and not fallbacks}
+
+
+def run_model(name, build, shapes, precision, args):
+    gen = torch.Generator().manual_seed(1234)
+    torch.manual_seed(0)
+    module = build().eval()
+    randomize_statistics(module, gen)
+    inputs = [torch.randn(s, generator=gen) for s in shapes]
+    with torch.no_grad():
+        ref = copy.deepcopy(module).double()(*[x.double() for x in inputs])
+    module = module.cuda()
+    inputs = [x.cuda() for x in inputs]
+    ref = ref.cuda()
+    set_tf32(precision == "tf32")
+    row = {"model": name, "precision": precision,
+           "inputs": ["x".join(map(str, s)) for s in shapes]}
+    variants = [("eager", lambda: module),
+                ("inductor", lambda: torch.compile(module)),
+                ("fusecc", lambda: torch.compile(module, backend="fusecc")),
+                ("fusecc_cg", lambda: torch.compile(
+                    module, backend="fusecc", mode="reduce-overhead"))]
+    with torch.no_grad():
+        for label, make in variants:
+            torch._dynamo.reset()
+            driver.history.clear()
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    fn = make()
+                    out = fn(*inputs)
+                    torch.cuda.synchronize()
+                row[label + "_rel_l2"] = rel_l2(out, ref)
+                row[label + "_ms"] = time_ms(lambda: fn(*inputs), args.reps,
+                                             args.warmup)
+                if label.startswith("fusecc"):
+                    row[label + "_report"] = fusecc_summary(driver.history)
+                    row[label + "_warnings"] = sorted({
+                        str(w.message)[:300] for w in caught
+                        if issubclass(w.category,
+                                      fusecc.dynamo.FuseccFallbackWarning)})
+            except Exception as error:
+                row[label + "_error"] = "%s: %s" % (type(error).__name__,
+                                                    str(error)[:800])
+                traceback.print_exc()
+    limit = REL_L2_LIMIT[precision]
+    eager_err = row.get("eager_rel_l2", 0.0)
+    allowed = max(limit, EAGER_FACTOR * eager_err)
+    row["limit"] = allowed
+    row["pass"] = all(
+        (label + "_error") not in row and row[label + "_rel_l2"] <= allowed
+        for label in ("fusecc", "fusecc_cg"))
+    return row
+
+
+def fmt(v, spec):
+    return spec % v if isinstance(v, (int, float)) else "-"
+
+
+def table(rows):
+    lines = ["| model | prec | input | fusecc subgraphs / ops left in "
+             "PyTorch | rel-L2 fusecc | rel-L2 eager | check | fusecc ms | "
+             "fusecc+CUDA graphs ms | Inductor ms | eager ms | x Inductor |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        rep = r.get("fusecc_report", {})
+        left = ("whole" if rep.get("whole") else "%s / %s%s" % (
+            rep.get("subgraphs", "-"), rep.get("left_in_pytorch", "-"),
+            " (%s)" % ", ".join(rep.get("left_ops", [])[:6])
+            if rep.get("left_ops") else ""))
+        if rep.get("fallbacks"):
+            left += ", %d fallback(s)" % len(rep["fallbacks"])
+        speed = (r["inductor_ms"] / r["fusecc_ms"]
+                 if "inductor_ms" in r and "fusecc_ms" in r else None)
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                     "| %s |" % (
+                         r["model"], r["precision"], ", ".join(r["inputs"]),
+                         left, fmt(r.get("fusecc_rel_l2"), "%.1e"),
+                         fmt(r.get("eager_rel_l2"), "%.1e"),
+                         "PASS" if r["pass"] else "FAIL",
+                         fmt(r.get("fusecc_ms"), "%.3f"),
+                         fmt(r.get("fusecc_cg_ms"), "%.3f"),
+                         fmt(r.get("inductor_ms"), "%.3f"),
+                         fmt(r.get("eager_ms"), "%.3f"),
+                         fmt(speed, "%.2fx")))
+    return "\n".join(lines)
+
+
+def precompile(models, directory, chip, filter_text):
+    """Fills `directory` with the bundles of every model's subgraphs (both
+    precisions); returns the number of failures."""
+    from torch.fx.passes.shape_prop import ShapeProp
+    failures = 0
+    for name, (build, shapes, _) in models.items():
+        if filter_text not in name:
+            continue
+        module = build().eval()
+        inputs = [torch.randn(s) for s in shapes]
+        for precision in ("ieee", "tf32"):
+            with torch.no_grad():
+                gm = torch.fx.symbolic_trace(module)
+                ShapeProp(gm).propagate(*inputs)
+                driver.compile_graph(gm, inputs, {
+                    "load": False, "chip": chip, "precision": precision,
+                    "cache_dir": directory})
+            report = driver.last_report
+            failures += len(report["fallbacks"])
+            print("%s %s: %d bundle(s), %d fallback(s), PyTorch runs %s"
+                  % (name, precision, len(report["compiled"]),
+                     len(report["fallbacks"]),
+                     ", ".join(report["left_ops"]) or "nothing"), flush=True)
+            for _, reason in report["fallbacks"]:
+                print("  fallback: " + reason[:300])
+    print("FUSECC_COMPILER_ID=%s"
+          % cache.compiler_id(fusecc.compiler.find_cli()))
+    return failures
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--filter", default="")
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--precision", choices=("ieee", "tf32"), action="append")
+    p.add_argument("--out", default=os.environ.get("OUT"))
+    p.add_argument("--precompile", metavar="CACHE_DIR")
+    p.add_argument("--chip", default="sm_90a")
+    args = p.parse_args()
+    if args.precompile:
+        return 1 if precompile(load_models(), args.precompile, args.chip,
+                               args.filter) else 0
+    if not torch.cuda.is_available():
+        print("models_check.py: no CUDA GPU", file=sys.stderr)
+        return 2
+    rows = []
+    for name, (build, shapes, _) in load_models().items():
+        if args.filter not in name:
+            continue
+        for precision in args.precision or ("ieee", "tf32"):
+            row = run_model(name, build, shapes, precision, args)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            if args.out:  # Partial results survive a time limit.
+                os.makedirs(args.out, exist_ok=True)
+                with open(os.path.join(args.out, "models_check.jsonl"),
+                          "a") as f:
+                    f.write(json.dumps(row) + "\n")
+    text = table(rows)
+    env = "%s, torch %s, CUDA %s, %s, %s" % (
+        torch.cuda.get_device_name(), torch.__version__, torch.version.cuda,
+        platform.python_version(),
+        datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC"))
+    print(text)
+    print(env)
+    ok = all(r["pass"] for r in rows)
+    print("models_check: %d passed, %d failed"
+          % (sum(r["pass"] for r in rows), sum(not r["pass"] for r in rows)))
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "models_check.md"), "w") as f:
+            f.write(text + "\n\n" + env + "\n")
+        with open(os.path.join(args.out, "models_check.json"), "w") as f:
+            json.dump({"environment": env, "rows": rows}, f, indent=1)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

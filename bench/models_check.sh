@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+#===- bench/models_check.sh - torch.compile(backend="fusecc") on a GPU ---===#
+#
+# Usage: bench/models_check.sh [models_check.py options...]
+#
+# Builds the standalone runtime (runtime/, cuda.h only, no MLIR) into
+# $BUILD_DIR (default build-rt) and runs bench/models_check.py with it:
+# every model of examples/models/ through torch.compile(backend="fusecc"),
+# Inductor and eager, checked against float64 and timed. The compiler is
+# $FUSECC_BIN (or build/bin/fusecc); without one, the bundles must be in
+# $FUSECC_CACHE_DIR already (models_check.py --precompile, with
+# FUSECC_COMPILER_ID set to what it printed). Writes models_check.md and
+# models_check.json to $OUT when it is set.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$repo/build-rt}"
+python="${PYTHON:-python3}"
+generator=()
+if command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+mkdir -p "$build"
+cmake -S "$repo/runtime" -B "$build" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
+cmake --build "$build" --target fusecc_runtime_shared >/dev/null ||
+  { cmake --build "$build"; exit 1; }
+export FUSECC_RUNTIME_LIBRARY="$build/libfusecc_runtime.so"
+[[ -f "$FUSECC_RUNTIME_LIBRARY" ]] ||
+  { echo "models_check.sh: $FUSECC_RUNTIME_LIBRARY was not built" >&2; exit 1; }
+cd "$repo"
+exec "$python" "$repo/bench/models_check.py" "$@"

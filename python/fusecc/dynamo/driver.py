@@ -1,0 +1,372 @@
+# ===- fusecc/dynamo/driver.py - The torch.compile backend "fusecc" -----=== #
+#
+# backend(gm, example_inputs) is what torch.compile(model, backend="fusecc")
+# calls with each FX graph dynamo captures:
+#  1. partition: the supported subgraphs holding a transposed convolution
+#     become submodules (fusecc.dynamo.partition);
+#  2. each is translated to a fuse function (fusecc.dynamo.translate), its
+#     bundle compiled or taken from the disk cache (fusecc.dynamo.cache)
+#     and loaded (fusecc.load); a subgraph that fails any step stays in
+#     PyTorch, with one warning naming the reason;
+#  3. each compiled subgraph's call is replaced by the custom op
+#     `fusecc::run(key, args)` (PyTorch 2.4+; opaque to Inductor and AOT
+#     autograd through its fake implementation) or, on older PyTorch, by a
+#     module that launches the bundle;
+#  4. the graph goes to the inner backend ("inductor", "eager" or
+#     "cudagraphs"; options={"inner": ...}), which compiles what is left.
+# Weights and buffers are arguments of the bundles, read at every call.
+#
+# ===--------------------------------------------------------------------=== #
+
+import itertools
+import warnings
+
+from .partition import partition_graph
+from .translate import Unsupported, tensor_meta, translate_graph
+
+#: backend options (torch.compile(..., options={...})) and their defaults.
+DEFAULT_OPTIONS = {
+    "inner": None,          # "inductor" (default), "eager", "cudagraphs"
+    "precision": None,      # "ieee"/"tf32"; default from PyTorch's flags
+    "chip": None,           # default: from the current CUDA device
+    "cache_dir": None,      # default: fusecc.dynamo.cache.cache_dir()
+    "extra_args": (),       # more fusecc CLI arguments
+    "cli": None,            # the fusecc compiler; default: find_cli()
+    "load": True,           # False: compile (and cache) only, no GPU needed
+}
+
+_REGISTRY = {}
+_counter = itertools.count()
+_warned = set()
+#: What the last backend call did, for tests and for users' curiosity:
+#: {"compiled": [(name, bundle path)], "fallbacks": [(name, reason)],
+#:  "unsupported": {node: reason}, "left_in_pytorch": count of call nodes
+#:  PyTorch runs, "left_ops": what they compute}
+last_report = {}
+#: Every backend call's report, in order (cleared by the user).
+history = []
+
+
+class FuseccFallbackWarning(UserWarning):
+    """A subgraph fusecc supports in principle runs in PyTorch instead."""
+
+
+def warn_once(message):
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, FuseccFallbackWarning, stacklevel=3)
+
+
+def precision_for(dtype, explicit=None):
+    """The --precision of a subgraph of `dtype` (a PyTorch dtype name)."""
+    if explicit:
+        return explicit
+    if dtype == "float16":
+        return "fp16"
+    if dtype == "bfloat16":
+        return "bf16"
+    import torch
+    return "tf32" if torch.backends.cudnn.allow_tf32 else "ieee"
+
+
+def chip_for_device(explicit=None):
+    """The --chip for the current CUDA device."""
+    if explicit:
+        return explicit
+    import torch
+    if not torch.cuda.is_available():
+        return "sm_90a"
+    major, minor = torch.cuda.get_device_capability()
+    if major < 9:
+        raise Unsupported("fusecc generates code for sm_90 (Hopper) and "
+                          "later; this GPU is sm_%d%d" % (major, minor))
+    return "sm_90a" if (major, minor) == (9, 0) else "sm_90"
+
+
+class CompiledSubgraph:
+    """A loaded bundle standing for one partition: `launch(values)` takes
+    the function's arguments (inputs and weights) in order."""
+
+    def __init__(self, translation, module, fallback, name):
+        self.translation = translation
+        self.module = module
+        self.entry = next(iter(module))
+        self.fallback = fallback
+        self.name = name
+
+    def launch(self, values):
+        import torch
+        ready = []
+        for v in values:
+            if not v.is_contiguous() or v.data_ptr() % 16:
+                v = v.contiguous() if v.data_ptr() % 16 == 0 or \
+                    not v.is_contiguous() else v.clone()
+                if v.data_ptr() % 16:
+                    v = v.clone()
+            ready.append(v)
+        with torch.no_grad():
+            out = self.entry(*ready)
+        return list(out) if isinstance(out, tuple) else [out]
+
+
+def _custom_op():
+    """torch.ops.fusecc.run.default, defined once (None before PyTorch
+    2.4, which has no torch.library.custom_op)."""
+    import torch
+    if not hasattr(torch.library, "custom_op"):
+        return None
+    if hasattr(torch.ops, "fusecc") and hasattr(torch.ops.fusecc, "run"):
+        return torch.ops.fusecc.run.default
+    from typing import List
+
+    @torch.library.custom_op("fusecc::run", mutates_args=())
+    def run(key: str, args: List[torch.Tensor]) -> List[torch.Tensor]:
+        return _REGISTRY[key].launch(args)
+
+    @run.register_fake
+    def _(key, args):
+        compiled = _REGISTRY[key]
+        return [args[0].new_empty(shape, dtype=getattr(torch, dtype))
+                for shape, dtype in compiled.translation.outputs]
+
+    return torch.ops.fusecc.run.default
+
+
+class _LaunchModule:
+    """Without the custom op: the replacement of a partition's submodule."""
+
+    @staticmethod
+    def make(compiled, getters):
+        import torch
+
+        class FuseccSubgraph(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fallback = compiled.fallback
+
+            def forward(self, *inputs):
+                values = [g(inputs) for g in getters]
+                if torch.is_grad_enabled() and any(
+                        v.requires_grad for v in values):
+                    warn_once("fusecc: %s runs in PyTorch: its inputs require "
+                              "grad and grad mode is on (fusecc has no "
+                              "backward; use torch.no_grad())"
+                              % compiled.name)
+                    return self.fallback(*inputs)
+                out = compiled.launch(values)
+                return out[0] if compiled.translation.single_output \
+                    else tuple(out)
+
+        return FuseccSubgraph()
+
+
+def _module_paths(sub):
+    return {id(m): n for n, m in sub.named_modules()}
+
+
+def _install(gm, call_node, compiled, key, op):
+    """Replaces `call_node` (a call of the partition's submodule) by the
+    compiled subgraph."""
+    sub = compiled.fallback
+    paths = _module_paths(sub)
+    graph = gm.graph
+    if op is None:
+        getters = []
+        for k in compiled.translation.arg_keys:
+            if k[0] == "input":
+                getters.append((lambda i: lambda inputs: inputs[i])(k[1]))
+            else:
+                getters.append((lambda m, a: lambda inputs: getattr(m, a))(
+                    k[1], k[2]))
+        setattr(gm, call_node.target, _LaunchModule.make(compiled, getters))
+        return
+    values = []
+    with graph.inserting_before(call_node):
+        for k in compiled.translation.arg_keys:
+            if k[0] == "input":
+                values.append(call_node.args[k[1]])
+            else:
+                prefix = paths[id(k[1])]
+                target = ".".join(p for p in (call_node.target, prefix, k[2])
+                                  if p)
+                values.append(graph.get_attr(target))
+        new = graph.call_function(op, (key, values))
+    if compiled.translation.single_output:
+        with graph.inserting_after(new):
+            import operator
+            first = graph.call_function(operator.getitem, (new, 0))
+        call_node.replace_all_uses_with(first)
+    else:
+        call_node.replace_all_uses_with(new)
+    graph.erase_node(call_node)
+
+
+def _ensure_metadata(gm, example_inputs):
+    """Runs ShapeProp where the graph carries no shape metadata (a
+    symbolic_trace graph called directly)."""
+    for node in gm.graph.nodes:
+        if any(k in node.meta for k in ("example_value", "val",
+                                        "tensor_meta")):
+            return
+    from torch.fx.passes.shape_prop import ShapeProp
+    ShapeProp(gm).propagate(*example_inputs)
+
+
+def _warn_training(unsupported):
+    """One warning when nodes stay in PyTorch because of training (grad
+    mode with trainable parameters, training-mode layers)."""
+    for key, what in (("torch.no_grad", "grad mode is on and parameters "
+                       "require grad (fusecc has no backward): run inference "
+                       "under torch.no_grad()"),
+                      ("training mode", "layers are in training mode: call "
+                       ".eval() for inference")):
+        nodes = sorted(n for n, r in unsupported.items() if key in r)
+        if nodes:
+            warn_once("fusecc: %d node(s) run in PyTorch because %s (%s%s)"
+                      % (len(nodes), what, ", ".join(nodes[:5]),
+                         ", ..." if len(nodes) > 5 else ""))
+
+
+def _drop_unused_getitems(gm):
+    """Removes `getitem` nodes nobody reads (aten batch_norm's unused
+    statistics), so that a tuple does not leave a partition for nothing."""
+    import operator
+    for node in list(gm.graph.nodes):
+        if node.op == "call_function" and node.target is operator.getitem \
+                and not node.users:
+            gm.graph.erase_node(node)
+
+
+def _inner(gm, example_inputs, inner, mode):
+    if inner == "eager":
+        return gm.forward
+    import torch
+    if inner == "cudagraphs" or (inner is None and mode == "reduce-overhead"
+                                 and not hasattr(torch, "_inductor")):
+        from torch._dynamo.backends.cudagraphs import cudagraphs
+        return cudagraphs(gm, example_inputs)
+    if inner in (None, "inductor"):
+        if not hasattr(torch, "_dynamo"):
+            return gm.forward
+        from torch import _TorchCompileInductorWrapper
+        return _TorchCompileInductorWrapper(mode, None, False)(
+            gm, example_inputs)
+    if callable(inner):
+        return inner(gm, example_inputs)
+    from torch._dynamo import lookup_backend
+    return lookup_backend(inner)(gm, example_inputs)
+
+
+def compile_graph(gm, example_inputs, options=None):
+    """Partitions, translates, compiles and installs the fusecc subgraphs
+    of `gm` (in place); returns gm. Failures become warnings."""
+    import torch
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(options or {})
+    unknown = set(opts) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ValueError("fusecc backend: unknown option(s) %s (known: %s)"
+                         % (", ".join(sorted(unknown)),
+                            ", ".join(sorted(DEFAULT_OPTIONS))))
+    from . import cache
+    from .. import compiler as compiler_layer
+    from .. import module as module_layer
+    from ..runtime import FuseccError, RuntimeLibraryError
+    last_report.clear()
+    last_report.update({"compiled": [], "fallbacks": [], "unsupported": {},
+                        "left_in_pytorch": 0, "left_ops": []})
+    _ensure_metadata(gm, example_inputs)
+    _drop_unused_getitems(gm)
+    gm, names = partition_graph(gm, torch.is_grad_enabled(),
+                          last_report["unsupported"])
+    _warn_training(last_report["unsupported"])
+    op = _custom_op() if opts["load"] else None
+    calls = {n.target: n for n in gm.graph.nodes
+             if n.op == "call_module" and n.target in names}
+    for name in names:
+        sub, call = getattr(gm, name), calls[name]
+        try:
+            metas = [tensor_meta(a) for a in call.args]
+            if any(m is None for m in metas):
+                raise Unsupported("an input has no shape metadata")
+            tr = translate_graph(sub, metas, name="fusecc_graph")
+            dtype = tr.outputs[0][1]
+            bundle = cache.compiled_bundle(
+                tr.text, precision_for(dtype, opts["precision"]),
+                chip_for_device(opts["chip"]), opts["extra_args"],
+                opts["cli"], opts["cache_dir"])
+            if not opts["load"]:
+                last_report["compiled"].append((name, bundle))
+                continue
+            compiled = CompiledSubgraph(tr, module_layer.load(bundle), sub,
+                                        name)
+        except (Unsupported, cache.CompileFailed, compiler_layer.CompileError,
+                FuseccError, RuntimeLibraryError, OSError) as error:
+            ops = ", ".join(sorted(set(
+                n.target if n.op != "call_module" else
+                type(sub.get_submodule(n.target)).__name__
+                for n in sub.graph.nodes if n.op.startswith("call")
+                and n.op != "call_function") | set(
+                getattr(n.target, "__name__", str(n.target))
+                for n in sub.graph.nodes if n.op == "call_function")))
+            reason = str(error).strip().splitlines()
+            reason = " | ".join(reason[:6]) if reason else type(error).__name__
+            warn_once("fusecc: a subgraph (%s) runs in PyTorch: %s"
+                      % (ops, reason))
+            last_report["fallbacks"].append((name, reason))
+            continue
+        key = "%s_%d" % (name, next(_counter))
+        _REGISTRY[key] = compiled
+        _install(gm, call, compiled, key, op)
+        last_report["compiled"].append((name, compiled.module.path))
+    gm.graph.lint()
+    gm.recompile()
+    _count_left(gm, op, [n for n, _ in last_report["compiled"]])
+    history.append(dict(last_report))
+    return gm
+
+
+def _count_left(gm, op, compiled_names):
+    """Records the call nodes PyTorch still runs (inside the partitions
+    that fell back too)."""
+    import operator
+    from .ops import describe
+    left = []
+
+    def visit(module, graph, skip):
+        for node in graph.nodes:
+            if node.op not in ("call_module", "call_function", "call_method"):
+                continue
+            if node.target is op or (node.target is operator.getitem and
+                                     getattr(node.args[0], "target", None)
+                                     is op):
+                continue
+            if node.op == "call_module" and node.target in skip:
+                continue
+            sub = (module.get_submodule(node.target)
+                   if node.op == "call_module" else None)
+            if sub is not None and hasattr(sub, "graph") and \
+                    type(sub).__name__ != "FuseccSubgraph":
+                visit(sub, sub.graph, ())
+                continue
+            left.append(describe(module, node))
+    visit(gm, gm.graph, set(compiled_names) if op is None else set())
+    last_report["left_in_pytorch"] = len(left)
+    last_report["left_ops"] = sorted(set(left))
+
+
+def backend(gm, example_inputs, mode=None, options=None, **kwargs):
+    """The torch.compile backend: torch.compile(model, backend="fusecc",
+    options={"inner": "eager"}) or backend=fusecc.dynamo.backend.
+    `mode` is torch.compile's (passed to Inductor; "reduce-overhead" uses
+    CUDA graphs)."""
+    opts = dict(options or {})
+    for k, v in kwargs.items():
+        if k in DEFAULT_OPTIONS:
+            opts[k] = v
+    inner = opts.pop("inner", None)
+    if mode not in (None, "default", "reduce-overhead", "max-autotune",
+                    "max-autotune-no-cudagraphs"):
+        raise ValueError("fusecc backend: unknown mode %r" % (mode,))
+    gm = compile_graph(gm, example_inputs, opts)
+    return _inner(gm, example_inputs, inner, mode)

@@ -1,0 +1,720 @@
+# ===- fusecc/dynamo/ops.py - FX nodes -> fuse ops ----------------------=== #
+#
+# One handler per PyTorch computation fusecc supports, found from an FX
+# node by `lookup`: call_module by the layer's class (nn.ConvTranspose2d,
+# nn.BatchNorm2d in eval mode, ...), call_function by the function
+# (torch.conv_transpose2d, F.relu, operator.add, torch.ops.aten.* ...),
+# call_method by the Tensor method's name. A handler reads its arguments
+# through the Context (positional or keyword, as PyTorch's signature has
+# them), emits fuse ops and returns the result Tensor; it raises
+# Unsupported with the reason where the arguments are outside what fusecc
+# computes exactly as PyTorch does (training-mode batch_norm, integer
+# dtypes, approximate forms it lacks, ...).
+#
+# ===--------------------------------------------------------------------=== #
+
+import operator
+
+from .translate import Tensor, Unsupported, format_float, i64_array
+
+HANDLERS = {}       # canonical name -> handler
+_FUNCTIONS = {}     # id(function object) -> canonical name
+_MODULES = {}       # nn.Module class name -> canonical name
+_METHODS = {}       # Tensor method name -> canonical name
+
+
+def handler(name, functions=(), modules=(), methods=(), aten=()):
+    """Registers a handler under `name` for the torch/F function names
+    (e.g. "torch.relu", "torch.nn.functional.relu"), nn module class names,
+    Tensor method names and aten overload packets ("relu")."""
+    def wrap(fn):
+        HANDLERS[name] = fn
+        for f in functions:
+            _pending_functions.append((f, name))
+        for m in modules:
+            _MODULES[m] = name
+        for m in methods:
+            _METHODS[m] = name
+        for a in aten:
+            _pending_aten.append((a, name))
+        return fn
+    return wrap
+
+
+_pending_functions, _pending_aten = [], []
+_resolved = [False]
+
+
+def _resolve_tables():
+    """Maps function objects (imported lazily: PyTorch is optional)."""
+    if _resolved[0]:
+        return
+    import importlib
+    import torch
+    for dotted, name in _pending_functions:
+        parts = dotted.split(".")
+        try:
+            obj = importlib.import_module(parts[0])
+            for i, part in enumerate(parts[1:], 1):
+                try:
+                    obj = getattr(obj, part)
+                except AttributeError:
+                    obj = importlib.import_module(".".join(parts[:i + 1]))
+        except (ImportError, AttributeError):
+            continue
+        _FUNCTIONS.setdefault(id(obj), (obj, name))
+    aten = getattr(getattr(torch, "ops", None), "aten", None)
+    for packet_name, name in _pending_aten:
+        try:
+            packet = getattr(aten, packet_name)
+        except (AttributeError, RuntimeError):
+            continue
+        _FUNCTIONS[id(packet)] = (packet, name)
+        for overload in packet.overloads():
+            obj = getattr(packet, overload)
+            _FUNCTIONS[id(obj)] = (obj, name)
+    _resolved[0] = True
+
+
+def describe(gm, node):
+    """What a node computes, for messages: 'ConvTranspose2d', 'torch.relu',
+    '.view', 'aten.relu.default'."""
+    if node.op == "call_module":
+        return type(gm.get_submodule(node.target)).__name__
+    if node.op == "call_method":
+        return "." + str(node.target)
+    target = node.target
+    module = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__name__", None) or str(target)
+    if module.startswith("torch._ops"):
+        return str(target)
+    return "%s.%s" % (module, name) if module else name
+
+
+def lookup(gm, node):
+    """(handler or None, description) of an FX call node."""
+    _resolve_tables()
+    what = describe(gm, node)
+    if node.op == "call_module":
+        name = _MODULES.get(type(gm.get_submodule(node.target)).__name__)
+    elif node.op == "call_method":
+        name = _METHODS.get(node.target)
+    else:
+        entry = _FUNCTIONS.get(id(node.target))
+        name = entry[1] if entry is not None and entry[0] is node.target \
+            else None
+    return (HANDLERS[name] if name else None), what
+
+
+# Helpers -------------------------------------------------------------------
+
+
+def _tuple(value, n, what):
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(value)
+    if len(value) == 1 and n > 1:
+        return value * n
+    if len(value) != n:
+        raise Unsupported("%s has %d entries, expected %d"
+                          % (what, len(value), n))
+    return tuple(int(v) for v in value)
+
+
+def _dim(dim, rank):
+    dim = int(dim)
+    if not -rank <= dim < max(rank, 1):
+        raise Unsupported("dim %d is out of range for rank %d" % (dim, rank))
+    return dim % rank if rank else 0
+
+
+def _same_dtype(ctx, *values):
+    shape, dtype, _ = ctx.result_meta()
+    for v in values:
+        if isinstance(v, Tensor) and v.dtype != dtype:
+            raise Unsupported("mixed dtypes (%s and %s)" % (v.dtype, dtype))
+    return shape, dtype
+
+
+def _unary(ctx, mnemonic, x, attrs=""):
+    shape, dtype = _same_dtype(ctx, x)
+    if tuple(shape) != x.shape:
+        raise Unsupported("result shape differs from the input's")
+    return ctx.emitter.op("fuse.%s %s%s : {r}" % (mnemonic, x.name, attrs),
+                          shape, dtype)
+
+
+# Transposed convolution ------------------------------------------------------
+
+
+def _conv_transpose(ctx, x, w, b, stride, padding, output_padding, groups,
+                    dilation):
+    n = x.rank - 2
+    if n not in (1, 2, 3) or w.rank != x.rank:
+        raise Unsupported("transposed convolution of rank %d" % x.rank)
+    if isinstance(padding, str):
+        raise Unsupported("padding='%s'" % padding)
+    shape, dtype = _same_dtype(ctx, x, w, b)
+    operands = [x, w] + ([b] if b is not None else [])
+    attrs = ("stride = %s, padding = %s, output_padding = %s, dilation = %s, "
+             "groups = %d : i64" % (
+                 i64_array(_tuple(stride, n, "stride")),
+                 i64_array(_tuple(padding, n, "padding")),
+                 i64_array(_tuple(output_padding, n, "output_padding")),
+                 i64_array(_tuple(dilation, n, "dilation")), int(groups)))
+    return ctx.emitter.op(
+        "fuse.conv_transpose %s {%s} : (%s) -> {r}"
+        % (", ".join(o.name for o in operands), attrs,
+           ", ".join(o.type for o in operands)), shape, dtype)
+
+
+@handler("conv_transpose",
+         functions=["torch.conv_transpose1d", "torch.conv_transpose2d",
+                    "torch.conv_transpose3d",
+                    "torch.nn.functional.conv_transpose1d",
+                    "torch.nn.functional.conv_transpose2d",
+                    "torch.nn.functional.conv_transpose3d"],
+         modules=["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"],
+         aten=["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"])
+def conv_transpose(ctx):
+    if ctx.module is not None:
+        m = ctx.module
+        if getattr(m, "padding_mode", "zeros") != "zeros":
+            raise Unsupported("padding_mode='%s'" % m.padding_mode)
+        if len(ctx.node.args) > 1 or ctx.node.kwargs:
+            raise Unsupported("an explicit output_size")
+        return _conv_transpose(ctx, ctx.tensor(0, "input"), ctx.param("weight"),
+                               ctx.param("bias"), m.stride, m.padding,
+                               m.output_padding, m.groups, m.dilation)
+    return _conv_transpose(
+        ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
+        ctx.arg(2, "bias"), ctx.arg(3, "stride", 1), ctx.arg(4, "padding", 0),
+        ctx.arg(5, "output_padding", 0), ctx.arg(6, "groups", 1),
+        ctx.arg(7, "dilation", 1))
+
+
+@handler("convolution", aten=["convolution"])
+def convolution(ctx):
+    if not ctx.arg(6, "transposed", False):
+        raise Unsupported("forward convolution is not supported yet")
+    return _conv_transpose(
+        ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
+        ctx.arg(2, "bias"), ctx.arg(3, "stride"), ctx.arg(4, "padding"),
+        ctx.arg(7, "output_padding"), ctx.arg(8, "groups"),
+        ctx.arg(5, "dilation"))
+
+
+# Elementwise -----------------------------------------------------------------
+
+
+def _check_inplace(ctx, asked):
+    """Unsupported when an op asked to write its input in place (`asked`)
+    would change a tensor others can see; writing a computed tensor that
+    nothing else reads is the same as writing a new one."""
+    if not asked:
+        return
+    source = ctx.node.args[0] if ctx.node.args else None
+    if not (getattr(source, "op", "") in ("call_module", "call_function",
+                                          "call_method")
+            and len(source.users) == 1):
+        raise Unsupported("inplace=True on a tensor others read (fusecc "
+                          "writes a new tensor)")
+
+
+def _asked_inplace(ctx, index):
+    """Whether the node asks for in-place: its layer's `inplace`, else
+    argument `index` or the `inplace` keyword."""
+    if ctx.module is not None:
+        return bool(getattr(ctx.module, "inplace", False))
+    args = ctx.node.args
+    if len(args) > index:
+        return args[index] is True
+    return bool(ctx.node.kwargs.get("inplace", False))
+
+
+_ACTIVATION_MODULES = {"relu": "ReLU", "sigmoid": "Sigmoid", "tanh": "Tanh",
+                       "silu": "SiLU", "mish": "Mish",
+                       "hardsigmoid": "Hardsigmoid",
+                       "hardswish": "Hardswish"}
+
+
+def _register_unary(mnemonic):
+    def fn(ctx):
+        _check_inplace(ctx, _asked_inplace(ctx, 1))
+        return _unary(ctx, mnemonic, ctx.tensor(0, "input"))
+    module = _ACTIVATION_MODULES.get(mnemonic)
+    handler(mnemonic,
+            functions=["torch." + mnemonic, "torch.nn.functional." + mnemonic,
+                       "torch._C._nn." + mnemonic],
+            modules=[module] if module else [], methods=[mnemonic],
+            aten=[mnemonic])(fn)
+
+
+for _name in ("relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt",
+              "abs", "neg", "erf", "silu", "mish", "hardsigmoid",
+              "hardswish"):
+    _register_unary(_name)
+
+
+@handler("gelu", functions=["torch.nn.functional.gelu", "torch._C._nn.gelu"],
+         modules=["GELU"],
+         aten=["gelu"])
+def gelu(ctx):
+    approx = (ctx.module.approximate if ctx.module is not None
+              else ctx.arg(1, "approximate", "none"))
+    if approx not in ("none", "tanh"):
+        raise Unsupported("approximate='%s'" % approx)
+    attrs = " {approximate = \"tanh\"}" if approx == "tanh" else ""
+    return _unary(ctx, "gelu", ctx.tensor(0, "input"), attrs)
+
+
+@handler("leaky_relu", functions=["torch.nn.functional.leaky_relu",
+                                  "torch._C._nn.leaky_relu"],
+         modules=["LeakyReLU"], aten=["leaky_relu"])
+def leaky_relu(ctx):
+    _check_inplace(ctx, _asked_inplace(ctx, 2))
+    slope = (ctx.module.negative_slope if ctx.module is not None
+             else ctx.arg(1, "negative_slope", 0.01))
+    return _unary(ctx, "leaky_relu", ctx.tensor(0, "input"),
+                  " {slope = %s : f64}" % format_float(slope))
+
+
+def _clamp_attrs(lo, hi):
+    parts = []
+    for key, v in (("min", lo), ("max", hi)):
+        if v is not None:
+            if isinstance(v, Tensor):
+                raise Unsupported("tensor clamp bounds")
+            parts.append("%s = %s : f64" % (key, format_float(v)))
+    if not parts:
+        raise Unsupported("clamp without bounds")
+    return " {%s}" % ", ".join(parts)
+
+
+@handler("clamp", functions=["torch.clamp", "torch.clip"],
+         methods=["clamp", "clip"], aten=["clamp"])
+def clamp(ctx):
+    return _unary(ctx, "clamp", ctx.tensor(0, "input"),
+                  _clamp_attrs(ctx.arg(1, "min"), ctx.arg(2, "max")))
+
+
+@handler("hardtanh", functions=["torch.nn.functional.hardtanh",
+                                "torch.nn.functional.relu6",
+                                "torch._C._nn.hardtanh"],
+         modules=["Hardtanh", "ReLU6"], aten=["hardtanh"])
+def hardtanh(ctx):
+    relu6 = getattr(ctx.node.target, "__name__", "") == "relu6"
+    _check_inplace(ctx, _asked_inplace(ctx, 1 if relu6 else 3))
+    if ctx.module is not None:
+        lo, hi = ctx.module.min_val, ctx.module.max_val
+    elif relu6:
+        lo, hi = 0.0, 6.0
+    else:
+        lo, hi = ctx.arg(1, "min_val", -1.0), ctx.arg(2, "max_val", 1.0)
+    return _unary(ctx, "clamp", ctx.tensor(0, "input"), _clamp_attrs(lo, hi))
+
+
+@handler("softplus", functions=["torch.nn.functional.softplus",
+                                "torch._C._nn.softplus"],
+         modules=["Softplus"], aten=["softplus"])
+def softplus(ctx):
+    if ctx.module is not None:
+        beta, threshold = ctx.module.beta, ctx.module.threshold
+    else:
+        beta, threshold = ctx.arg(1, "beta", 1), ctx.arg(2, "threshold", 20)
+    if beta != 1 or threshold != 20:
+        raise Unsupported("softplus with beta=%s, threshold=%s (fusecc: 1, "
+                          "20)" % (beta, threshold))
+    return _unary(ctx, "softplus", ctx.tensor(0, "input"))
+
+
+@handler("identity", functions=["torch.nn.functional.dropout",
+                                "torch.nn.functional.dropout2d",
+                                "torch.nn.functional.dropout3d"],
+         modules=["Dropout", "Dropout2d", "Dropout3d", "Identity"],
+         methods=["contiguous"], aten=["clone"])
+def identity(ctx):
+    training = (ctx.module.training if ctx.module is not None and
+                hasattr(ctx.module, "p") else
+                (ctx.arg(2, "training", True) if ctx.node.op == "call_function"
+                 and "dropout" in getattr(ctx.node.target, "__name__", "")
+                 else False))
+    if training:
+        raise Unsupported("dropout in training mode")
+    x = ctx.tensor(0, "input")
+    shape, dtype = _same_dtype(ctx, x)
+    # An explicit copy keeps every op's result distinct from its input.
+    one = ctx.emitter.scalar(1.0, dtype)
+    return ctx.emitter.op("fuse.mul %s, %s : %s, %s -> {r}"
+                          % (x.name, one.name, x.type, one.type), shape, dtype)
+
+
+_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
+           "pow": "pow", "maximum": "maximum", "minimum": "minimum"}
+
+
+def _binary(ctx, mnemonic, a, b, alpha=1):
+    shape, dtype = _same_dtype(ctx, a, b)
+    em = ctx.emitter
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise Unsupported("no tensor operand")
+    for v in (a, b):
+        if not isinstance(v, (Tensor, int, float)) or isinstance(v, bool):
+            raise Unsupported("operand of type %s" % type(v).__name__)
+    if alpha != 1:
+        if mnemonic not in ("add", "sub") or not isinstance(b, Tensor):
+            b = b * alpha if not isinstance(b, Tensor) else b
+        if isinstance(b, Tensor):
+            k = em.scalar(alpha, dtype)
+            b = em.op("fuse.mul %s, %s : %s, %s -> {r}"
+                      % (b.name, k.name, b.type, k.type), b.shape, dtype)
+    a = a if isinstance(a, Tensor) else em.scalar(a, dtype)
+    b = b if isinstance(b, Tensor) else em.scalar(b, dtype)
+    return em.op("fuse.%s %s, %s : %s, %s -> {r}"
+                 % (mnemonic, a.name, b.name, a.type, b.type), shape, dtype)
+
+
+def _make_binary(mnemonic, functions, methods, aten, reflected=False):
+    def fn(ctx):
+        if ctx.node.op == "call_method":
+            a, b = ctx.arg(0, "self"), ctx.arg(1, "other")
+        else:
+            a, b = ctx.arg(0, "input"), ctx.arg(1, "other")
+        if reflected:
+            a, b = b, a
+        if mnemonic == "div" and ctx.arg(None, "rounding_mode") is not None:
+            raise Unsupported("div with rounding_mode")
+        return _binary(ctx, mnemonic, a, b, ctx.arg(None, "alpha", 1)
+                       if mnemonic in ("add", "sub") else 1)
+    key = mnemonic + ("_r" if reflected else "")
+    handler(key, functions=functions, methods=methods, aten=aten)(fn)
+
+
+_make_binary("add", ["torch.add", "_operator.add", "operator.add",
+                     "_operator.iadd"], ["add"], ["add"])
+_make_binary("sub", ["torch.sub", "_operator.sub", "operator.sub"], ["sub"],
+             ["sub"])
+_make_binary("mul", ["torch.mul", "_operator.mul", "operator.mul"], ["mul"],
+             ["mul"])
+_make_binary("div", ["torch.div", "_operator.truediv", "operator.truediv"],
+             ["div"], ["div"])
+_make_binary("pow", ["torch.pow", "_operator.pow", "operator.pow"], ["pow"],
+             ["pow"])
+_make_binary("maximum", ["torch.maximum"], ["maximum"], ["maximum"])
+_make_binary("minimum", ["torch.minimum"], ["minimum"], ["minimum"])
+_make_binary("sub", [], ["rsub"], ["rsub"], reflected=True)
+
+
+# Normalisations ----------------------------------------------------------------
+
+
+@handler("softmax", functions=["torch.softmax",
+                               "torch.nn.functional.softmax"],
+         modules=["Softmax"], methods=["softmax"], aten=["_softmax",
+                                                         "softmax"])
+def softmax(ctx):
+    return _softmax(ctx, "softmax")
+
+
+@handler("log_softmax", functions=["torch.log_softmax",
+                                   "torch.nn.functional.log_softmax"],
+         modules=["LogSoftmax"], methods=["log_softmax"],
+         aten=["_log_softmax", "log_softmax"])
+def log_softmax(ctx):
+    return _softmax(ctx, "log_softmax")
+
+
+def _softmax(ctx, mnemonic):
+    x = ctx.tensor(0, "input")
+    dim = ctx.module.dim if ctx.module is not None else ctx.arg(1, "dim")
+    if dim is None:
+        raise Unsupported("softmax without dim")
+    if ctx.node.op != "call_module" and ctx.arg(None, "dtype") is not None:
+        raise Unsupported("softmax with a dtype")
+    return _unary(ctx, mnemonic, x, " {dim = %d : i64}" % _dim(dim, x.rank))
+
+
+@handler("batch_norm", functions=["torch.nn.functional.batch_norm",
+                                  "torch.batch_norm"],
+         modules=["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"],
+         aten=["_native_batch_norm_legit_no_training", "native_batch_norm"])
+def batch_norm(ctx):
+    x = ctx.tensor(0, "input")
+    if ctx.module is not None:
+        m = ctx.module
+        if m.training or m.running_mean is None:
+            raise Unsupported("BatchNorm in training mode (fusecc computes "
+                              "inference batch_norm here; call .eval())")
+        rm, rv = ctx.param("running_mean"), ctx.param("running_var")
+        w, b, eps = ctx.param("weight"), ctx.param("bias"), m.eps
+    else:
+        aten_form = "aten" in str(ctx.node.target)
+        # F.batch_norm(input, running_mean, running_var, weight, bias, ...);
+        # torch.batch_norm and aten's take weight and bias first.
+        stats_first = _is_functional(ctx)
+        rm = ctx.arg(1 if stats_first else 3, "running_mean")
+        rv = ctx.arg(2 if stats_first else 4, "running_var")
+        w = ctx.arg(3 if stats_first else 1, "weight")
+        b = ctx.arg(4 if stats_first else 2, "bias")
+        # aten's _legit_no_training has no training flag: (..., momentum,
+        # eps); native_batch_norm has (..., training, momentum, eps).
+        no_flag = "no_training" in str(ctx.node.target)
+        training = False if no_flag else ctx.arg(5, "training", False)
+        eps = ctx.arg(6 if no_flag else 7, "eps", 1e-5)
+        if training or rm is None or rv is None:
+            raise Unsupported("batch_norm in training mode (fusecc computes "
+                              "inference batch_norm here; call .eval())")
+    if x.rank not in (3, 4, 5):
+        raise Unsupported("batch_norm of rank %d" % x.rank)
+    shape, dtype = _same_dtype(ctx, x, rm, rv, w, b)
+    operands = [x, rm, rv] + [v for v in (w, b) if v is not None]
+    text = "fuse.batch_norm %s, %s, %s" % (x.name, rm.name, rv.name)
+    if w is not None:
+        text += " weight(%s)" % w.name
+    if b is not None:
+        text += " bias(%s)" % b.name
+    text += " {epsilon = %s : f64} : (%s) -> {r}" % (
+        format_float(eps), ", ".join(o.type for o in operands))
+    result = ctx.emitter.op(text, shape, dtype)
+    if ctx.node.op == "call_function" and "aten" in str(ctx.node.target):
+        return (result, None, None)
+    return result
+
+
+def _is_functional(ctx):
+    """Whether a call_function node calls torch.nn.functional's form."""
+    return getattr(ctx.node.target, "__module__", "") == "torch.nn.functional"
+
+
+def _norm_operands(w, b):
+    text = ""
+    if w is not None:
+        text += " weight(%s : %s)" % (w.name, w.type)
+    if b is not None:
+        text += " bias(%s : %s)" % (b.name, b.type)
+    return text
+
+
+@handler("group_norm", functions=["torch.nn.functional.group_norm",
+                                  "torch.group_norm"],
+         modules=["GroupNorm"])
+def group_norm(ctx):
+    x = ctx.tensor(0, "input")
+    if ctx.module is not None:
+        groups, eps = ctx.module.num_groups, ctx.module.eps
+        w, b = ctx.param("weight"), ctx.param("bias")
+    else:
+        groups, w = ctx.arg(1, "num_groups"), ctx.arg(2, "weight")
+        b, eps = ctx.arg(3, "bias"), ctx.arg(4, "eps", 1e-5)
+    shape, dtype = _same_dtype(ctx, x, w, b)
+    return ctx.emitter.op(
+        "fuse.group_norm %s%s {num_groups = %d : i64, epsilon = %s : f64} : {r}"
+        % (x.name, _norm_operands(w, b), int(groups), format_float(eps)),
+        shape, dtype)
+
+
+@handler("instance_norm", functions=["torch.nn.functional.instance_norm",
+                                     "torch.instance_norm"],
+         modules=["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"])
+def instance_norm(ctx):
+    x = ctx.tensor(0, "input")
+    if ctx.module is not None:
+        m = ctx.module
+        if m.track_running_stats:
+            raise Unsupported("InstanceNorm with track_running_stats")
+        w, b, eps = ctx.param("weight"), ctx.param("bias"), m.eps
+    else:
+        if not ctx.arg(5, "use_input_stats", True):
+            raise Unsupported("instance_norm with running statistics")
+        # F.instance_norm has the running statistics before weight and bias,
+        # torch.instance_norm after.
+        first = 3 if _is_functional(ctx) else 1
+        w, b, eps = ctx.arg(first, "weight"), ctx.arg(first + 1, "bias"), \
+            ctx.arg(7, "eps", 1e-5)
+    shape, dtype = _same_dtype(ctx, x, w, b)
+    return ctx.emitter.op("fuse.instance_norm %s%s {epsilon = %s : f64} : {r}"
+                          % (x.name, _norm_operands(w, b), format_float(eps)),
+                          shape, dtype)
+
+
+@handler("layer_norm", functions=["torch.nn.functional.layer_norm",
+                                  "torch.layer_norm"],
+         modules=["LayerNorm"])
+def layer_norm(ctx):
+    x = ctx.tensor(0, "input")
+    if ctx.module is not None:
+        normalized = tuple(ctx.module.normalized_shape)
+        w, b, eps = ctx.param("weight"), ctx.param("bias"), ctx.module.eps
+    else:
+        normalized = ctx.arg(1, "normalized_shape")
+        normalized = (normalized,) if isinstance(normalized, int) else tuple(
+            normalized)
+        w, b, eps = ctx.arg(2, "weight"), ctx.arg(3, "bias"), ctx.arg(
+            4, "eps", 1e-5)
+    if tuple(x.shape[x.rank - len(normalized):]) != tuple(normalized):
+        raise Unsupported("normalized_shape %s does not end the input's "
+                          "shape" % (list(normalized),))
+    shape, dtype = _same_dtype(ctx, x, w, b)
+    return ctx.emitter.op(
+        "fuse.layer_norm %s%s {normalized_rank = %d : i64, epsilon = %s : f64}"
+        " : {r}" % (x.name, _norm_operands(w, b), len(normalized),
+                    format_float(eps)), shape, dtype)
+
+
+# Pooling, reductions, views ------------------------------------------------------
+
+
+def _pool(ctx, kind):
+    x = ctx.tensor(0, "input")
+    n = x.rank - 2
+    m = ctx.module
+    get = (lambda i, name, d: getattr(m, name, d)) if m is not None else (
+        lambda i, name, d: ctx.arg(i, name, d))
+    kernel = _tuple(get(1, "kernel_size", None), n, "kernel_size")
+    stride = get(2, "stride", None)
+    stride = kernel if stride is None or stride == [] or stride == () else \
+        _tuple(stride, n, "stride")
+    padding = _tuple(get(3, "padding", 0), n, "padding")
+    shape, dtype = _same_dtype(ctx, x)
+    attrs = ["kernel_size = %s" % i64_array(kernel),
+             "stride = %s" % i64_array(stride),
+             "padding = %s" % i64_array(padding)]
+    if kind == "max_pool":
+        dilation = _tuple(get(4, "dilation", 1), n, "dilation")
+        ceil = get(5, "ceil_mode", False)
+        if get(6, "return_indices", False):
+            raise Unsupported("return_indices=True")
+        attrs.append("dilation = %s" % i64_array(dilation))
+    else:
+        ceil = get(4, "ceil_mode", False)
+        attrs.append("count_include_pad = %s"
+                     % ("true" if get(5, "count_include_pad", True)
+                        else "false"))
+        divisor = get(6, "divisor_override", None)
+        if divisor is not None:
+            attrs.append("divisor_override = %d : i64" % int(divisor))
+    if ceil:
+        attrs.append("ceil_mode = true")
+    return ctx.emitter.op("fuse.%s %s {%s} : %s -> {r}"
+                          % (kind, x.name, ", ".join(attrs), x.type),
+                          shape, dtype)
+
+
+@handler("max_pool", functions=["torch.nn.functional.max_pool1d",
+                                "torch.nn.functional.max_pool2d",
+                                "torch.nn.functional.max_pool3d",
+                                "torch.max_pool1d", "torch.max_pool2d",
+                                "torch.max_pool3d"],
+         modules=["MaxPool1d", "MaxPool2d", "MaxPool3d"],
+         aten=["max_pool2d", "max_pool3d"])
+def max_pool(ctx):
+    return _pool(ctx, "max_pool")
+
+
+@handler("avg_pool", functions=["torch.nn.functional.avg_pool1d",
+                                "torch.nn.functional.avg_pool2d",
+                                "torch.nn.functional.avg_pool3d",
+                                "torch.avg_pool1d", "torch._C._nn.avg_pool2d",
+                                "torch._C._nn.avg_pool3d"],
+         modules=["AvgPool1d", "AvgPool2d", "AvgPool3d"],
+         aten=["avg_pool2d", "avg_pool3d"])
+def avg_pool(ctx):
+    return _pool(ctx, "avg_pool")
+
+
+def _adaptive(ctx, kind):
+    x = ctx.tensor(0, "input")
+    if ctx.module is not None and getattr(ctx.module, "return_indices", False):
+        raise Unsupported("return_indices=True")
+    if ctx.module is None and ctx.arg(2, "return_indices", False):
+        raise Unsupported("return_indices=True")
+    shape, dtype = _same_dtype(ctx, x)
+    return ctx.emitter.op("fuse.%s %s : %s -> {r}" % (kind, x.name, x.type),
+                          shape, dtype)
+
+
+@handler("adaptive_avg_pool",
+         functions=["torch.nn.functional.adaptive_avg_pool1d",
+                    "torch.nn.functional.adaptive_avg_pool2d",
+                    "torch.nn.functional.adaptive_avg_pool3d",
+                    "torch.adaptive_avg_pool1d",
+                    "torch._C._nn.adaptive_avg_pool2d",
+                    "torch._C._nn.adaptive_avg_pool3d"],
+         modules=["AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+                  "AdaptiveAvgPool3d"],
+         aten=["_adaptive_avg_pool2d", "_adaptive_avg_pool3d"])
+def adaptive_avg_pool(ctx):
+    return _adaptive(ctx, "adaptive_avg_pool")
+
+
+@handler("adaptive_max_pool",
+         functions=["torch.nn.functional.adaptive_max_pool1d",
+                    "torch.nn.functional.adaptive_max_pool2d",
+                    "torch.nn.functional.adaptive_max_pool3d"],
+         modules=["AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+                  "AdaptiveMaxPool3d"])
+def adaptive_max_pool(ctx):
+    return _adaptive(ctx, "adaptive_max_pool")
+
+
+def _reduce(ctx, kind):
+    x = ctx.tensor(0, "input")
+    dims = ctx.arg(1, "dim")
+    if dims is None:
+        dims = list(range(x.rank))
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not dims:
+        dims = list(range(x.rank))
+    keepdim = ctx.arg(2, "keepdim", False)
+    if ctx.arg(None, "dtype") is not None:
+        raise Unsupported("a reduction with a dtype")
+    shape, dtype = _same_dtype(ctx, x)
+    dims = sorted(_dim(d, x.rank) for d in dims)
+    extra = ""
+    if kind == "var":
+        correction = ctx.arg(None, "correction")
+        unbiased = ctx.arg(None, "unbiased")
+        if correction is None:
+            correction = 1 if unbiased is None or unbiased else 0
+        extra = ", correction = %d : i64" % int(correction)
+    return ctx.emitter.op(
+        "fuse.%s %s {dims = %s, keepdim = %s%s} : %s -> {r}"
+        % (kind, x.name, i64_array(dims), "true" if keepdim else "false",
+           extra, x.type), shape, dtype)
+
+
+for _kind, _fn in (("sum", "sum"), ("mean", "mean"), ("amax", "amax"),
+                   ("amin", "amin"), ("logsumexp", "logsumexp"),
+                   ("var", "var")):
+    handler(_kind, functions=["torch." + _fn], methods=[_fn],
+            aten=[_fn] if _kind in ("sum", "mean", "amax", "amin") else ())(
+        (lambda k: lambda ctx: _reduce(ctx, k))(_kind))
+
+
+@handler("reshape", functions=["torch.reshape", "torch.flatten",
+                               "torch.squeeze", "torch.unsqueeze"],
+         modules=["Flatten", "Unflatten"],
+         methods=["view", "reshape", "flatten", "squeeze", "unsqueeze",
+                  "unflatten"],
+         aten=["view", "_unsafe_view", "reshape", "squeeze", "unsqueeze"])
+def reshape(ctx):
+    x = ctx.tensor(0, "input")
+    shape, dtype = _same_dtype(ctx, x)
+    return ctx.emitter.op("fuse.reshape %s : %s -> {r}" % (x.name, x.type),
+                          shape, dtype)
+
+
+@handler("getitem", functions=["_operator.getitem", "operator.getitem"])
+def getitem(ctx):
+    source = ctx.arg(0, "a")
+    index = ctx.node.args[1]
+    if isinstance(source, tuple) and isinstance(index, int):
+        value = source[index]
+        if value is None:
+            raise Unsupported("an unused result of batch_norm")
+        return value
+    raise Unsupported("indexing a tensor")
+
+
+SUPPORTED_SUMMARY = sorted(HANDLERS)
+_ = operator  # operator.* functions are registered by name above.

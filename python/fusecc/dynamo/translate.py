@@ -1,0 +1,337 @@
+# ===- fusecc/dynamo/translate.py - FX graphs -> fuse MLIR text ---------=== #
+#
+# Translates a torch.fx graph (what torch.compile hands a backend, or
+# torch.fx.symbolic_trace of a module) into a fuse dialect function, written
+# as MLIR text for the `fusecc` CLI. Nodes may be call_module (nn layers),
+# call_function (torch.* / F.* functions, operator.*, aten ops) or
+# call_method (Tensor methods); each is mapped to the fuse op it computes by
+# the handlers of fusecc.dynamo.ops, which raise Unsupported (with a reason)
+# for anything fusecc cannot compute exactly as PyTorch does.
+#
+# Parameters and buffers of call_module layers become function arguments
+# ("weights as arguments"), so the bundle reads their current values at each
+# call. Function arguments are numbered in the order the ops first use them,
+# and SSA values in op order, so that the text (and the bundle cache key)
+# does not depend on node names or placeholder order.
+#
+# ===--------------------------------------------------------------------=== #
+
+import math
+
+#: PyTorch dtype name -> fuse element type.
+ELEMENT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+
+
+class Unsupported(Exception):
+    """A node (or graph) fusecc cannot compute; str() is the reason."""
+
+
+class Tensor:
+    """A tensor value of the fuse function: its SSA name, shape and dtype
+    (the PyTorch dtype's name)."""
+
+    def __init__(self, name, shape, dtype):
+        self.name = name
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = dtype
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    @property
+    def type(self):
+        return tensor_type(self.shape, self.dtype)
+
+
+def element_type(dtype):
+    """The fuse element type of a PyTorch dtype (or its name)."""
+    name = str(dtype).rsplit(".", 1)[-1]
+    if name not in ELEMENT_TYPES:
+        raise Unsupported("dtype %s (fusecc graphs hold float32, float16 and "
+                          "bfloat16 tensors)" % name)
+    return ELEMENT_TYPES[name]
+
+
+def tensor_type(shape, dtype):
+    dims = "".join("%dx" % d for d in shape)
+    return "tensor<%s%s>" % (dims, element_type(dtype))
+
+
+def format_float(value):
+    """A float literal MLIR parses back to the same double."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        raise Unsupported("non-finite constant %r" % value)
+    text = repr(value)
+    if "." not in text:  # MLIR float literals need a point: 1e-05 -> 1.0e-05
+        mantissa, e, exponent = text.partition("e")
+        text = mantissa + ".0" + e + exponent
+    return text
+
+
+def i64_array(values):
+    return "array<i64: %s>" % ", ".join(str(int(v)) for v in values)
+
+
+def tensor_meta(value):
+    """(shape, dtype name, requires_grad) of an FX node's result, from the
+    metadata dynamo ('example_value'), make_fx/export ('val') or ShapeProp
+    ('tensor_meta') leave; None when the node has none or is not a tensor.
+    Unsupported for symbolic (dynamic) sizes."""
+    meta = getattr(value, "meta", None)
+    if meta is None:
+        return None
+    for key in ("val", "example_value"):
+        val = meta.get(key)
+        if isinstance(val, (tuple, list)) and val:
+            val = val[0]  # aten batch_norm's (result, mean, rstd)
+        if val is not None and hasattr(val, "shape") and hasattr(val, "dtype"):
+            return (_static_shape(val.shape), str(val.dtype).split(".")[-1],
+                    bool(getattr(val, "requires_grad", False)))
+    tm = meta.get("tensor_meta")
+    if isinstance(tm, (tuple, list)) and tm and not hasattr(tm, "shape"):
+        tm = tm[0]
+    if tm is not None and hasattr(tm, "shape") and hasattr(tm, "dtype"):
+        return (_static_shape(tm.shape), str(tm.dtype).split(".")[-1],
+                bool(getattr(tm, "requires_grad", False)))
+    return None
+
+
+def is_tuple_value(node):
+    """Whether an FX node's result is a tuple (aten batch_norm's)."""
+    meta = getattr(node, "meta", None) or {}
+    for key in ("val", "example_value", "tensor_meta"):
+        val = meta.get(key)
+        if val is not None:
+            return isinstance(val, (tuple, list)) and not hasattr(val,
+                                                                  "shape")
+    return False
+
+
+def _static_shape(shape):
+    dims = []
+    for d in shape:
+        try:
+            dims.append(int(d))
+        except Exception:
+            raise Unsupported("a dynamic size (%s): fusecc bundles have static "
+                              "shapes" % d) from None
+        if type(d).__name__ == "SymInt" and not str(d).lstrip("-").isdigit():
+            raise Unsupported("a dynamic size (%s): fusecc bundles have static "
+                              "shapes" % d)
+    return tuple(dims)
+
+
+class Emitter:
+    """Builds one fuse function: arguments (in first-use order), constants
+    and ops; `text()` is the MLIR module."""
+
+    def __init__(self, name="graph"):
+        self.name = name
+        self.args = []          # (key, Tensor)
+        self._arg_by_key = {}
+        self.body = []
+        self._count = 0
+
+    def argument(self, key, shape, dtype):
+        """The function argument for `key` (created on first use)."""
+        if key in self._arg_by_key:
+            return self._arg_by_key[key]
+        value = Tensor("%%arg%d" % len(self.args), shape, dtype)
+        element_type(dtype)
+        self.args.append((key, value))
+        self._arg_by_key[key] = value
+        return value
+
+    def fresh(self, shape, dtype):
+        value = Tensor("%%v%d" % self._count, shape, dtype)
+        self._count += 1
+        return value
+
+    def scalar(self, value, dtype):
+        """A rank-0 constant tensor of `dtype`."""
+        result = self.fresh((), dtype)
+        self.body.append("%s = arith.constant dense<%s> : %s"
+                         % (result.name, format_float(value), result.type))
+        return result
+
+    def op(self, text, shape, dtype):
+        """Appends `%r = <text with {r} for the result's type>`."""
+        result = self.fresh(shape, dtype)
+        self.body.append("%s = %s" % (result.name,
+                                      text.replace("{r}", result.type)))
+        return result
+
+    def raw(self, results, text):
+        self.body.append("%s = %s" % (", ".join(r.name for r in results),
+                                      text))
+
+    def text(self, outputs):
+        args = ",\n    ".join("%s: %s" % (v.name, v.type)
+                              for _, v in self.args)
+        lines = ["func.func @%s(%s)" % (self.name, args)]
+        if len(outputs) == 1:
+            lines[0] += " -> %s {" % outputs[0].type
+        else:
+            lines[0] += " -> (%s) {" % ", ".join(o.type for o in outputs)
+        lines += ["  " + line for line in self.body]
+        lines.append("  return %s : %s" % (", ".join(o.name for o in outputs),
+                                           ", ".join(o.type for o in outputs)))
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+class Translation:
+    """The result of translating a graph: the MLIR text, the function's
+    arguments as keys (("input", i) for the graph's i-th placeholder,
+    ("attr", module, name) for a layer's parameter or buffer), the outputs'
+    (shape, dtype) and whether the graph returns a single tensor."""
+
+    def __init__(self, text, arg_keys, outputs, single_output, ops):
+        self.text = text
+        self.arg_keys = arg_keys
+        self.outputs = outputs
+        self.single_output = single_output
+        self.ops = ops
+
+
+def translate_graph(gm, input_metas=None, name="graph"):
+    """Translates GraphModule `gm` into a fuse function. `input_metas`:
+    (shape, dtype name) per placeholder where the placeholders carry no
+    metadata (a partition's submodule). Unsupported naming the node
+    otherwise."""
+    from . import ops as op_table
+    emitter = Emitter(name)
+    env = {}
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    outputs, single, fuse_ops = None, True, []
+    for node in gm.graph.nodes:
+        if node.op == "placeholder":
+            i = placeholders.index(node)
+            meta = (input_metas[i] if input_metas is not None
+                    else tensor_meta(node))
+            if meta is None:
+                raise Unsupported("input '%s' has no shape metadata"
+                                  % node.name)
+            env[node] = LazyArg(emitter, ("input", i), meta[0], meta[1])
+        elif node.op == "get_attr":
+            value = _fetch_attr(gm, node.target)
+            env[node] = LazyArg(emitter, ("attr", gm, node.target),
+                                tuple(value.shape), str(value.dtype)
+                                .split(".")[-1])
+        elif node.op in ("call_module", "call_function", "call_method"):
+            handler, what = op_table.lookup(gm, node)
+            if handler is None:
+                raise Unsupported("%s: %s is not supported" % (node.name,
+                                                               what))
+            try:
+                env[node] = handler(Context(emitter, gm, node, env))
+            except Unsupported as error:
+                raise Unsupported("%s (%s): %s" % (node.name, what,
+                                                   error)) from None
+            fuse_ops.append(what)
+        elif node.op == "output":
+            result = node.args[0]
+            single = not isinstance(result, (tuple, list))
+            items = [result] if single else list(result)
+            outputs = []
+            for item in items:
+                value = env.get(item) if hasattr(item, "op") else None
+                value = resolve(value)
+                if not isinstance(value, Tensor):
+                    raise Unsupported("output %s is not a tensor computed "
+                                      "by the graph" % (item,))
+                outputs.append(value)
+    if not outputs:
+        raise Unsupported("the graph returns nothing")
+    # A graph output that is an argument itself needs no kernel: fusecc
+    # entries compute every output.
+    for value in outputs:
+        if value.name.startswith("%arg"):
+            raise Unsupported("an output is an input of the graph")
+    text = emitter.text(outputs)
+    keys = [key for key, _ in emitter.args]
+    return Translation(text, keys, [(o.shape, o.dtype) for o in outputs],
+                       single, fuse_ops)
+
+
+class LazyArg:
+    """A graph input or attribute, made a function argument when an op
+    first reads it (so argument order follows use)."""
+
+    def __init__(self, emitter, key, shape, dtype):
+        self.emitter, self.key = emitter, key
+        self.shape, self.dtype = tuple(shape), dtype
+
+    def get(self):
+        return self.emitter.argument(self.key, self.shape, self.dtype)
+
+
+def resolve(value):
+    if isinstance(value, LazyArg):
+        return value.get()
+    if isinstance(value, (tuple, list)):
+        return type(value)(resolve(v) for v in value)
+    return value
+
+
+def _fetch_attr(gm, target):
+    obj = gm
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+class Context:
+    """What a handler sees: the node, its arguments resolved to Tensors or
+    Python values, the emitter, and the owning module."""
+
+    def __init__(self, emitter, gm, node, env):
+        self.emitter, self.gm, self.node, self._env = emitter, gm, node, env
+        self.module = (gm.get_submodule(node.target)
+                       if node.op == "call_module" else None)
+
+    def _value(self, a):
+        if hasattr(a, "op") and hasattr(a, "graph"):  # an fx.Node
+            if a not in self._env:
+                raise Unsupported("operand %s is not available" % a.name)
+            return self._env[a]
+        if isinstance(a, (tuple, list)):
+            return type(a)(self._value(x) for x in a)
+        return a
+
+    def arg(self, index, name, default=None, required=False):
+        """Argument `index` (positional) or `name` (keyword), resolved."""
+        args, kwargs = self.node.args, self.node.kwargs
+        if index is not None and index < len(args):
+            value = args[index]
+        elif name in kwargs:
+            value = kwargs[name]
+        elif required:
+            raise Unsupported("argument '%s' is missing" % name)
+        else:
+            return default
+        return resolve(self._value(value))
+
+    def tensor(self, index, name):
+        value = self.arg(index, name, required=True)
+        if not isinstance(value, Tensor):
+            raise Unsupported("argument '%s' must be a tensor" % name)
+        return value
+
+    def param(self, name):
+        """A parameter/buffer of the node's module as a function argument,
+        None when the module's attribute is None."""
+        value = getattr(self.module, name, None)
+        if value is None:
+            return None
+        return self.emitter.argument(("attr", self.module, name),
+                                     tuple(value.shape),
+                                     str(value.dtype).split(".")[-1])
+
+    def result_meta(self):
+        meta = tensor_meta(self.node)
+        if meta is None:
+            raise Unsupported("no shape metadata for the result")
+        return meta

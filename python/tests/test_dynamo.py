@@ -1,0 +1,522 @@
+# ===- python/tests/test_dynamo.py - The torch.compile backend, no GPU ---=== #
+#
+# fusecc.dynamo on torch.fx.symbolic_trace graphs (Debian's python3-torch
+# has torch.fx but no dynamo): the FX -> fuse translation (the emitted
+# MLIR compiled by build/bin/fusecc, the bundle's graph evaluated in
+# float64 by fusecc.reference against the PyTorch module, the kernels
+# simulated by fusecc-check), the partitioner (unsupported nodes stay in
+# PyTorch), the cache key and directory, the fallback warning, training
+# mode and torch.compile itself where PyTorch has dynamo and a GPU.
+#
+# ===--------------------------------------------------------------------=== #
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+
+try:
+    import torch
+    import torch.fx  # noqa: F401
+    from torch import nn
+    import torch.nn.functional as F
+except ImportError:
+    torch = None
+
+BIN = os.path.join(REPO, "build", "bin")
+CLI = os.environ.get("FUSECC_BIN") or os.path.join(BIN, "fusecc")
+CHECK = os.path.join(BIN, "fusecc-check")
+needs_torch = unittest.skipIf(torch is None, "PyTorch (torch.fx) is not "
+                              "installed: apt-get install python3-torch")
+needs_cli = unittest.skipIf(not (os.access(CLI, os.X_OK) and
+                                 os.access(CHECK, os.X_OK)),
+                            "build/bin/fusecc and fusecc-check are not built")
+
+if torch is not None:
+    from fusecc import bundle as bundle_format
+    from fusecc import reference
+    from fusecc.dynamo import driver as backend_layer
+    from fusecc.dynamo import cache
+    from fusecc.dynamo.partition import partition_graph
+    from fusecc.dynamo.translate import (Unsupported, tensor_meta,
+                                         translate_graph)
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    class FunctionalHead(nn.Module):
+        """F.* calls, a get_attr weight, scalars, a method, a view."""
+
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(6, 5, 3, 3) * 0.2)
+            self.g = nn.Parameter(torch.rand(5) + 0.5)
+            self.b = nn.Parameter(torch.randn(5))
+
+        def forward(self, x):
+            y = F.conv_transpose2d(x, self.w, stride=2, padding=1,
+                                   output_padding=1)
+            y = F.group_norm(y, 5, self.g, self.b, eps=1e-5)
+            y = F.leaky_relu(y * 2.0 + 0.5, 0.2)
+            y = F.max_pool2d(y, 2)
+            return torch.log_softmax(y.flatten(2), dim=-1)
+
+    class Volume(nn.Module):
+        """3-D: ConvTranspose3d + InstanceNorm3d + GELU (tanh) + clamp +
+        a mean over the spatial dims."""
+
+        def __init__(self):
+            super().__init__()
+            self.up = nn.ConvTranspose3d(4, 3, 2, 2)
+            self.norm = nn.InstanceNorm3d(3, affine=True)
+
+        def forward(self, x):
+            y = F.gelu(self.norm(self.up(x)), approximate="tanh")
+            return torch.clamp(y, -0.5, 1.0).mean(dim=(2, 3, 4),
+                                                  keepdim=True)
+
+    class TorchLevel(nn.Module):
+        """The functions dynamo records for F.* calls (torch.batch_norm,
+        torch.group_norm, torch._C._nn.*) and an in-place activation."""
+
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(3, 4, 2, 2) * 0.3)
+            self.register_buffer("rm", torch.rand(4) - 0.5)
+            self.register_buffer("rv", torch.rand(4) + 0.5)
+            self.g = nn.Parameter(torch.rand(4) + 0.5)
+
+        def forward(self, x):
+            y = torch.conv_transpose2d(x, self.w, None, 2)
+            y = torch.batch_norm(y, self.g, None, self.rm, self.rv, False,
+                                 0.1, 1e-3, True)
+            y = F.relu(y, inplace=True)
+            y = torch.group_norm(y, 2, self.g, None, 1e-5, True)
+            return torch._C._nn.gelu(y)
+
+    class Split(nn.Module):
+        """Two fusecc partitions around an op fusecc lacks (torch.floor),
+        and an elementwise tail without a convolution."""
+
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Sequential(nn.ConvTranspose2d(4, 4, 4, 2, 1),
+                                   nn.BatchNorm2d(4), nn.ReLU())
+            self.b = nn.ConvTranspose2d(4, 2, 3, 1, 1)
+
+        def forward(self, x):
+            y = torch.floor(self.a(x) * 4.0)
+            y = torch.sigmoid(self.b(y))
+            return torch.cumsum(y, 1).relu()
+
+
+def _prepare(module, *inputs):
+    gm = torch.fx.symbolic_trace(module)
+    ShapeProp(gm).propagate(*inputs)
+    return gm
+
+
+def _arg_values(translation, inputs):
+    values = []
+    for key in translation.arg_keys:
+        values.append(inputs[key[1]] if key[0] == "input"
+                      else getattr(key[1], key[2]))
+    return values
+
+
+@needs_torch
+class Translation(unittest.TestCase):
+    """FX graphs of small modules to fuse MLIR text."""
+
+    def setUp(self):
+        torch.manual_seed(0)
+
+    def whole(self, module, *inputs):
+        gm = _prepare(module, *inputs)
+        return translate_graph(gm)
+
+    def test_sequential_layers(self):
+        m = nn.Sequential(nn.ConvTranspose2d(8, 4, 4, 2, 1, bias=False),
+                          nn.BatchNorm2d(4), nn.ReLU(),
+                          nn.ConvTranspose2d(4, 3, 3, 1, 1), nn.Tanh()).eval()
+        tr = self.whole(m, torch.randn(2, 8, 5, 5))
+        text = tr.text
+        self.assertIn("-> tensor<2x3x10x10xf32>", text)
+        for op in ("fuse.conv_transpose", "fuse.batch_norm", "fuse.relu",
+                   "fuse.tanh"):
+            self.assertIn(op, text)
+        self.assertIn("stride = array<i64: 2, 2>, padding = array<i64: 1, 1>",
+                      text)
+        # Arguments in first-use order: x, weight, BN's four, then conv 2.
+        self.assertEqual(tr.arg_keys[0], ("input", 0))
+        self.assertEqual([k[2] for k in tr.arg_keys[1:]],
+                         ["weight", "running_mean", "running_var", "weight",
+                          "bias", "weight", "bias"])
+        self.assertTrue(tr.single_output)
+
+    def test_text_independent_of_node_names(self):
+        def build():
+            torch.manual_seed(1)
+            return nn.Sequential(nn.ConvTranspose2d(3, 2, 2, 2),
+                                 nn.SiLU()).eval()
+        x = torch.randn(1, 3, 4, 4)
+        a = self.whole(build(), x).text
+        gm = _prepare(build(), x)
+        for node in gm.graph.nodes:
+            node.name = "renamed_" + node.name
+        self.assertEqual(a, translate_graph(gm).text)
+
+    def test_functional_and_methods(self):
+        tr = self.whole(FunctionalHead(), torch.randn(2, 6, 4, 4))
+        text = tr.text
+        for piece in ("output_padding = array<i64: 1, 1>",
+                      "fuse.group_norm", "num_groups = 5 : i64",
+                      "arith.constant dense<2.0> : tensor<f32>",
+                      "fuse.leaky_relu", "slope = 0.2 : f64",
+                      "fuse.max_pool", "kernel_size = array<i64: 2, 2>",
+                      "fuse.reshape", "fuse.log_softmax", "dim = 2 : i64"):
+            self.assertIn(piece, text)
+        self.assertEqual(tr.arg_keys[0], ("input", 0))
+        self.assertEqual(tr.arg_keys[1][0], "attr")
+
+    def test_unsupported_names_the_node(self):
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2), nn.ELU())
+        with self.assertRaisesRegex(Unsupported, "ELU is not supported"):
+            self.whole(m, torch.randn(1, 2, 3, 3))
+
+    def test_training_batch_norm_is_unsupported(self):
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2),
+                          nn.BatchNorm2d(2)).train()
+        with self.assertRaisesRegex(Unsupported, "training mode.*eval"):
+            self.whole(m, torch.randn(2, 2, 3, 3))
+
+    def test_integer_dtype_is_unsupported(self):
+        class M(nn.Module):
+            def forward(self, x):
+                return torch.relu(x)
+        with self.assertRaisesRegex(Unsupported, "dtype int64"):
+            self.whole(M(), torch.ones(2, 3, dtype=torch.int64))
+
+    def test_inplace_activation(self):
+        # On a tensor only the activation reads: the same as out of place.
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2), nn.ReLU(True))
+        self.assertIn("fuse.relu", self.whole(m, torch.randn(1, 2, 2, 2)).text)
+
+        class OnInput(nn.Module):
+            def forward(self, x):
+                return F.relu(x, inplace=True)
+        with self.assertRaisesRegex(Unsupported, "inplace=True on a tensor"):
+            self.whole(OnInput(), torch.randn(2, 3))
+
+    def test_aten_graph(self):
+        from torch.fx.experimental.proxy_tensor import make_fx
+        m = nn.Sequential(nn.ConvTranspose2d(4, 2, 4, 2, 1),
+                          nn.BatchNorm2d(2), nn.ReLU(), nn.Softmax(1)).eval()
+        x = torch.randn(1, 4, 3, 3)
+        with torch.no_grad():
+            gm = make_fx(m)(x)
+        ShapeProp(gm).propagate(x)
+        backend_layer._drop_unused_getitems(gm)
+        gm, names = partition_graph(gm, False)
+        self.assertEqual(len(names), 1)
+        call = next(n for n in gm.graph.nodes if n.target == names[0])
+        text = translate_graph(getattr(gm, names[0]),
+                               [tensor_meta(a) for a in call.args]).text
+        for op in ("fuse.conv_transpose", "fuse.batch_norm", "fuse.relu",
+                   "fuse.softmax"):
+            self.assertIn(op, text)
+
+    def test_float_literals_parse_back(self):
+        from fusecc.dynamo.translate import format_float
+        self.assertEqual(format_float(1e-05), "1.0e-05")
+        self.assertEqual(format_float(2), "2.0")
+        self.assertEqual(float(format_float(0.1)), 0.1)
+        with self.assertRaises(Unsupported):
+            format_float(float("inf"))
+
+
+@needs_torch
+@needs_cli
+class CompiledTranslation(unittest.TestCase):
+    """The emitted MLIR compiles, the bundle's graph (fusecc.reference,
+    float64) matches the PyTorch module, and fusecc-check's simulator
+    matches the reference."""
+
+    def check(self, module, *inputs):
+        torch.manual_seed(2)
+        module = module.eval()
+        tr = translate_graph(_prepare(module, *inputs))
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "g.mlir")
+            with open(src, "w") as f:
+                f.write(tr.text)
+            out = os.path.join(d, "g.fcb")
+            run = subprocess.run([CLI, src, "-o", out], capture_output=True,
+                                 text=True)
+            self.assertEqual(run.returncode, 0, run.stderr + tr.text)
+            sim = subprocess.run([CHECK, src], capture_output=True, text=True)
+            self.assertEqual(sim.returncode, 0, sim.stdout + sim.stderr)
+            parsed = bundle_format.read(out)
+            graph = reference.entry_graph(parsed, parsed.entries[0])
+            values = [v.detach().double()
+                      for v in _arg_values(tr, list(inputs))]
+            got = graph(*values)
+        expected = module.double()(*[x.double() for x in inputs])
+        self.assertEqual(tuple(got.shape), tuple(expected.shape))
+        torch.testing.assert_close(got, expected.detach(), rtol=1e-9,
+                                   atol=1e-9)
+
+    def test_dcgan_block(self):
+        m = nn.Sequential(nn.ConvTranspose2d(8, 4, 4, 2, 1, bias=False),
+                          nn.BatchNorm2d(4), nn.ReLU(),
+                          nn.ConvTranspose2d(4, 3, 4, 2, 1), nn.Tanh())
+        bn = m[1]
+        bn.running_mean.uniform_(-0.5, 0.5)
+        bn.running_var.uniform_(0.5, 1.5)
+        self.check(m, torch.randn(2, 8, 3, 3))
+
+    def test_functional_head(self):
+        self.check(FunctionalHead(), torch.randn(2, 6, 4, 4))
+
+    def test_volume(self):
+        self.check(Volume(), torch.randn(2, 4, 2, 3, 2))
+
+    def test_torch_level_functions(self):
+        self.check(TorchLevel(), torch.randn(2, 3, 3, 3))
+
+    def test_vae_block(self):
+        m = nn.Sequential(nn.ConvTranspose2d(4, 8, 4, 2, 1),
+                          nn.GroupNorm(4, 8), nn.SiLU(),
+                          nn.ConvTranspose2d(8, 3, 3, 1, 1), nn.Sigmoid())
+        self.check(m, torch.randn(1, 4, 3, 3))
+
+
+@needs_torch
+class Partitioning(unittest.TestCase):
+    """Supported stretches with a transposed convolution become fusecc
+    submodules; everything else stays in the parent graph."""
+
+    def test_unsupported_nodes_stay(self):
+        m = Split().eval()
+        x = torch.randn(1, 4, 3, 3)
+        gm = _prepare(m, x)
+        reasons = {}
+        gm, names = partition_graph(gm, False, reasons)
+        self.assertEqual(len(names), 2)
+        parent = [n.target for n in gm.graph.nodes if n.op.startswith("call")]
+        self.assertIn(torch.floor, parent)
+        self.assertIn(torch.cumsum, parent)
+        # The relu after cumsum has no convolution: left to PyTorch.
+        self.assertIn("relu", parent)
+        self.assertIn("floor", reasons)
+        self.assertIn("torch.floor is not supported", reasons["floor"])
+        for name in names:
+            sub = getattr(gm, name)
+            kinds = [n for n in sub.graph.nodes if n.op.startswith("call")]
+            self.assertTrue(kinds)
+        torch.testing.assert_close(gm(x), m(x))
+
+    def test_grad_mode_leaves_trainable_layers(self):
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2), nn.ReLU())
+        gm = _prepare(m, torch.randn(1, 2, 3, 3))
+        reasons = {}
+        _, names = partition_graph(gm, True, reasons)
+        self.assertEqual(names, [])
+        self.assertIn("torch.no_grad", " ".join(reasons.values()))
+
+    def test_no_convolution_no_partition(self):
+        m = nn.Sequential(nn.ReLU(), nn.Tanh())
+        gm = _prepare(m, torch.randn(2, 3))
+        _, names = partition_graph(gm, False)
+        self.assertEqual(names, [])
+
+
+class FakeCompiler:
+    """A `fusecc` stand-in script: fails with a message, or writes a
+    non-empty file; counts its calls in a file."""
+
+    def __init__(self, directory, fail=None):
+        self.path = os.path.join(directory, "fusecc")
+        self.count_file = os.path.join(directory, "calls")
+        body = ["#!%s" % sys.executable, "import sys",
+                "open(%r, 'a').write('x')" % self.count_file]
+        if fail:
+            body += ["sys.stderr.write(%r)" % fail, "sys.exit(1)"]
+        else:
+            body += ["out = sys.argv[sys.argv.index('-o') + 1]",
+                     "open(out, 'w').write('bundle')"]
+        with open(self.path, "w") as f:
+            f.write("\n".join(body) + "\n")
+        os.chmod(self.path, 0o755)
+
+    @property
+    def calls(self):
+        if not os.path.exists(self.count_file):
+            return 0
+        with open(self.count_file) as f:
+            return len(f.read())
+
+
+@needs_torch
+class Cache(unittest.TestCase):
+    def test_key_covers_every_input(self):
+        base = cache.cache_key("g", "tf32", "sm_90a", (), "c1")
+        self.assertEqual(base, cache.cache_key("g", "tf32", "sm_90a", (), "c1"))
+        for other in (cache.cache_key("h", "tf32", "sm_90a", (), "c1"),
+                      cache.cache_key("g", "ieee", "sm_90a", (), "c1"),
+                      cache.cache_key("g", "tf32", "sm_90", (), "c1"),
+                      cache.cache_key("g", "tf32", "sm_90a", ("-x",), "c1"),
+                      cache.cache_key("g", "tf32", "sm_90a", (), "c2")):
+            self.assertNotEqual(base, other)
+
+    def test_directory_from_environment(self):
+        old = os.environ.get("FUSECC_CACHE_DIR")
+        try:
+            os.environ["FUSECC_CACHE_DIR"] = "/tmp/somewhere"
+            self.assertEqual(cache.cache_dir(), "/tmp/somewhere")
+            del os.environ["FUSECC_CACHE_DIR"]
+            self.assertTrue(cache.cache_dir().endswith("fusecc"))
+        finally:
+            if old is not None:
+                os.environ["FUSECC_CACHE_DIR"] = old
+
+    def test_compiled_once_then_cached(self):
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            a = cache.compiled_bundle("g1", "tf32", "sm_90a", cli=cli.path,
+                                      directory=d)
+            b = cache.compiled_bundle("g1", "tf32", "sm_90a", cli=cli.path,
+                                      directory=d)
+            self.assertEqual(a, b)
+            self.assertEqual(cli.calls, 1)
+            cache.compiled_bundle("g1", "ieee", "sm_90a", cli=cli.path,
+                                  directory=d)
+            self.assertEqual(cli.calls, 2)
+            self.assertTrue(os.path.exists(a[:-4] + ".mlir"))
+
+    def test_rejection_cached_with_its_message(self):
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d, fail="g.mlir:3: error: nope\n")
+            for _ in range(2):
+                with self.assertRaisesRegex(cache.CompileFailed, "nope"):
+                    cache.compiled_bundle("g", "tf32", "sm_90a",
+                                          cli=cli.path, directory=d)
+            self.assertEqual(cli.calls, 1)
+
+
+@needs_torch
+class Fallback(unittest.TestCase):
+    """compile_graph: a subgraph the compiler rejects runs in PyTorch with
+    one warning naming the reason."""
+
+    def test_one_warning_and_correct_results(self):
+        m = Split().eval()
+        x = torch.randn(1, 4, 3, 3)
+        expected = m(x)
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d, fail="error: something unsupported\n")
+            options = {"cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                       "precision": "ieee"}
+            backend_layer._warned.clear()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                for _ in range(2):
+                    with torch.no_grad():
+                        gm = backend_layer.compile_graph(_prepare(m, x), [x],
+                                                         options)
+                        torch.testing.assert_close(gm(x), expected)
+            mine = [w for w in caught
+                    if issubclass(w.category,
+                                  backend_layer.FuseccFallbackWarning)]
+            # Two partitions, one message each, not repeated on the second
+            # compilation.
+            self.assertEqual(len(mine), 2)
+            for w in mine:
+                self.assertIn("something unsupported", str(w.message))
+                self.assertIn("runs in PyTorch", str(w.message))
+            self.assertEqual(len(backend_layer.last_report["fallbacks"]), 2)
+
+    def test_training_warns_once(self):
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2), nn.BatchNorm2d(2),
+                          nn.ReLU()).train()
+        x = torch.randn(2, 2, 3, 3)
+        backend_layer._warned.clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            gm = backend_layer.compile_graph(_prepare(m, x), [x],
+                                             {"chip": "sm_90a"})
+        texts = [str(w.message) for w in caught]
+        self.assertTrue(any("torch.no_grad()" in t for t in texts), texts)
+        self.assertEqual(backend_layer.last_report["compiled"], [])
+        self.assertEqual(backend_layer.last_report["left_in_pytorch"], 3)
+        # PyTorch still runs it, training included.
+        torch.testing.assert_close(gm(x), m(x))
+
+    def test_unknown_option(self):
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2))
+        x = torch.randn(1, 2, 2, 2)
+        with self.assertRaisesRegex(ValueError, "unknown option"):
+            backend_layer.compile_graph(_prepare(m, x), [x], {"speed": 1})
+
+    @needs_cli
+    def test_compile_only_fills_the_cache(self):
+        m = nn.Sequential(nn.ConvTranspose2d(4, 2, 4, 2, 1),
+                          nn.ReLU()).eval()
+        x = torch.randn(1, 4, 3, 3)
+        with tempfile.TemporaryDirectory() as d:
+            options = {"cache_dir": d, "chip": "sm_90a", "precision": "tf32",
+                       "load": False, "cli": CLI}
+            with torch.no_grad():
+                backend_layer.compile_graph(_prepare(m, x), [x], options)
+            report = backend_layer.last_report
+            self.assertEqual(len(report["compiled"]), 1)
+            path = report["compiled"][0][1]
+            entry = bundle_format.read(path).entries[0]
+            self.assertEqual([a.shape for a in entry.inputs],
+                             [(1, 4, 3, 3), (4, 2, 4, 4), (2,)])
+            stamp = os.stat(path).st_mtime_ns
+            with torch.no_grad():
+                backend_layer.compile_graph(_prepare(m, x), [x], options)
+            self.assertEqual(os.stat(path).st_mtime_ns, stamp)
+
+
+def _has_dynamo_and_gpu():
+    return (torch is not None and hasattr(torch, "compile") and
+            torch.cuda.is_available())
+
+
+@unittest.skipIf(not _has_dynamo_and_gpu(),
+                 "torch.compile (PyTorch 2) and a CUDA GPU are needed")
+@needs_cli
+class TorchCompile(unittest.TestCase):
+    """torch.compile(backend="fusecc") end to end (the GPU machine)."""
+
+    def test_decoder(self):
+        import fusecc.dynamo  # noqa: F401  (registers "fusecc")
+        m = nn.Sequential(nn.ConvTranspose2d(16, 8, 4, 2, 1),
+                          nn.BatchNorm2d(8), nn.ReLU(),
+                          nn.ConvTranspose2d(8, 3, 4, 2, 1),
+                          nn.Tanh()).cuda().eval()
+        x = torch.randn(4, 16, 8, 8, device="cuda")
+        torch.backends.cudnn.allow_tf32 = False
+        with torch.no_grad():
+            expected = m.double()(x.double()).float()
+            m.float()
+            compiled = torch.compile(m, backend="fusecc")
+            got = compiled(x)
+            torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+            # load_state_dict is seen by the next call (weights are
+            # arguments).
+            state = {k: v * 0.5 if k.endswith("weight") else v
+                     for k, v in m.state_dict().items()}
+            m.load_state_dict(state)
+            torch.testing.assert_close(compiled(x), m(x), rtol=1e-4,
+                                       atol=1e-4)
+
+
+if __name__ == "__main__":
+    unittest.main()
