@@ -98,11 +98,10 @@ class CompiledSubgraph:
         import torch
         ready = []
         for v in values:
-            if not v.is_contiguous() or v.data_ptr() % 16:
-                v = v.contiguous() if v.data_ptr() % 16 == 0 or \
-                    not v.is_contiguous() else v.clone()
-                if v.data_ptr() % 16:
-                    v = v.clone()
+            if not v.is_contiguous():
+                v = v.contiguous()
+            if v.data_ptr() % 16:  # A view at an offset: a fresh copy.
+                v = v.clone()
             ready.append(v)
         with torch.no_grad():
             out = self.entry(*ready)
@@ -115,8 +114,8 @@ def _custom_op():
     import torch
     if not hasattr(torch.library, "custom_op"):
         return None
-    if hasattr(torch.ops, "fusecc") and hasattr(torch.ops.fusecc, "run"):
-        return torch.ops.fusecc.run.default
+    if _OP:
+        return _OP[0]
     from typing import List
 
     @torch.library.custom_op("fusecc::run", mutates_args=())
@@ -129,7 +128,11 @@ def _custom_op():
         return [args[0].new_empty(shape, dtype=getattr(torch, dtype))
                 for shape, dtype in compiled.translation.outputs]
 
-    return torch.ops.fusecc.run.default
+    _OP.append(torch.ops.fusecc.run.default)
+    return _OP[0]
+
+
+_OP = []
 
 
 class _LaunchModule:

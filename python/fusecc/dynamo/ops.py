@@ -486,6 +486,19 @@ def _is_functional(ctx):
     return getattr(ctx.node.target, "__module__", "") == "torch.nn.functional"
 
 
+def _affine_pair(ctx, w, b, channels, dtype):
+    """Weight and bias both or neither (a bundle's graph line cannot say
+    which one a lone operand is): the missing one as a splat constant."""
+    if (w is None) == (b is None):
+        return w, b
+    em = ctx.emitter
+    missing = em.fresh((channels,), dtype)
+    em.body.append("%s = arith.constant dense<%s> : %s"
+                   % (missing.name, "1.0" if w is None else "0.0",
+                      missing.type))
+    return (missing, b) if w is None else (w, missing)
+
+
 def _norm_operands(w, b):
     text = ""
     if w is not None:
@@ -507,6 +520,7 @@ def group_norm(ctx):
         groups, w = ctx.arg(1, "num_groups"), ctx.arg(2, "weight")
         b, eps = ctx.arg(3, "bias"), ctx.arg(4, "eps", 1e-5)
     shape, dtype = _same_dtype(ctx, x, w, b)
+    w, b = _affine_pair(ctx, w, b, x.shape[1], dtype)
     return ctx.emitter.op(
         "fuse.group_norm %s%s {num_groups = %d : i64, epsilon = %s : f64} : {r}"
         % (x.name, _norm_operands(w, b), int(groups), format_float(eps)),
@@ -532,6 +546,7 @@ def instance_norm(ctx):
         w, b, eps = ctx.arg(first, "weight"), ctx.arg(first + 1, "bias"), \
             ctx.arg(7, "eps", 1e-5)
     shape, dtype = _same_dtype(ctx, x, w, b)
+    w, b = _affine_pair(ctx, w, b, x.shape[1], dtype)
     return ctx.emitter.op("fuse.instance_norm %s%s {epsilon = %s : f64} : {r}"
                           % (x.name, _norm_operands(w, b), format_float(eps)),
                           shape, dtype)
