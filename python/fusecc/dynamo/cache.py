@@ -96,8 +96,16 @@ def compiled_bundle(text, precision, chip, extra_args=(), cli=None,
         with open(error) as f:
             raise CompileFailed(f.read())
     if cli is None:
+        # Left for a machine with the compiler (fusecc <key>.mlir -o
+        # <key>.fcb with these options fills the cache).
+        try:
+            os.makedirs(directory, exist_ok=True)
+            _write_atomic(os.path.join(directory, key + ".mlir"), text)
+        except OSError:
+            pass
         raise compiler_layer.CompileError(
-            "no cached bundle for this graph and no compiler (set FUSECC_BIN)")
+            "no cached bundle for this graph (%s.mlir) and no compiler (set "
+            "FUSECC_BIN)" % key)
     os.makedirs(directory, exist_ok=True)
     source = os.path.join(directory, key + ".mlir")
     _write_atomic(source, text)
