@@ -112,12 +112,15 @@ class Graph(Builder):
 
     def norm(self, kind, x, prefix):
         """group_norm, instance_norm or batch_norm (inference) with affine
-        parameters; running variances made positive with abs."""
+        parameters; running variances abs(v) + 1, as a trained model's are
+        (a random draw near zero would make the graph ill-conditioned:
+        a TF32 rounding flip upstream amplified 30x by each norm)."""
         shape = self.shape[x]
         c = [shape[1]]
         if kind == "batch_norm":
             rm = self.arg(prefix + ".running_mean", c)
-            rv = self.unary("abs", self.arg(prefix + ".running_var", c))
+            rv = self.binary("add", self.unary(
+                "abs", self.arg(prefix + ".running_var", c)), self.const(1.0))
             g, be = self.arg(prefix + ".weight", c), self.arg(
                 prefix + ".bias", c)
             y = self.new(shape)
