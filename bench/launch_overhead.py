@@ -20,10 +20,11 @@
 #
 # Usage (GPU): launch_overhead.py BUNDLE.fcb... [--lib PATH] [--rounds N]
 #                                 [--calls N] [--json FILE]
-# Usage (CPU, no GPU): launch_overhead.py --fake [--lib PATH]
+# Usage (CPU, no GPU): launch_overhead.py --fake [BUNDLE.fcb...] [--lib PATH]
 #   runs the Python and runtime paths against the runtime's fake CUDA driver
 #   (runtime/test/fake_cuda.c, libfusecc_fake_cuda.so next to the runtime)
-#   on FakeTensors: host cost only.
+#   on FakeTensors (default: a two-kernel sample bundle): the host cost of
+#   fusecc's own code only (the fake's calls cost a log line each).
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -223,46 +224,55 @@ def measure_fake(args):
     directory = tempfile.mkdtemp(prefix="fusecc-launch-")
     rows = []
     try:
-        path = samples.write(directory, "fake.fcb", samples.v2_fake_bundle())
-        module = fusecc.load(path, lib=lib, device=0)
-        for f in module:
-            entry = f.entry
-            tensors = [FakeTensor(a.shape) for a in entry.args]
-            inputs, outputs = (tensors[:len(entry.inputs)],
-                               tensors[len(entry.inputs):])
-            buffers = fusecc.runtime.buffers(
-                [(t.data_ptr(), a.byte_size)
-                 for t, a in zip(tensors, entry.args)])
-            row = {"bundle": "fake", "entry": entry.name,
-                   "kernels": len(entry.launches)}
-
-            def checked():
-                # The full checks every time (what the first call costs).
-                buffer_array, _, handle, _ = f.prepare(*inputs, out=outputs,
-                                                       stream=1)
-                module.launch_buffers(entry.index, buffer_array, handle)
-            for graphs in (False, True):
-                module.set_launch_graphs(graphs)
-                key = "graph" if graphs else "direct"
-
-                def call():
-                    f(*inputs, out=outputs, stream=1)
-
-                def raw():
-                    module.launch_raw(entry.index, buffers, 1)
-                call()
-                row[key + "_call_us"] = host_us(call, args.rounds, args.calls)
-                row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls)
-                row[key + "_us_per_kernel"] = \
-                    row[key + "_raw_us"] / launches_per_call(entry)
-            row["unchecked_call_us"] = host_us(checked, args.rounds,
-                                               args.calls)
-            row["stats"] = module.launch_stats()
-            rows.append(row)
-            print_row(row)
-        module.close()
+        paths = args.bundles or [samples.write(directory, "fake.fcb",
+                                               samples.v2_fake_bundle())]
+        for path in paths:
+            rows += measure_fake_bundle(args, lib, path, FakeTensor)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+    return rows
+
+
+def measure_fake_bundle(args, lib, path, FakeTensor):
+    """The rows of one bundle on the fake driver."""
+    rows = []
+    module = fusecc.load(path, lib=lib, device=0)
+    for f in module:
+        entry = f.entry
+        tensors = [FakeTensor(a.shape) for a in entry.args]
+        inputs, outputs = (tensors[:len(entry.inputs)],
+                           tensors[len(entry.inputs):])
+        buffers = fusecc.runtime.buffers(
+            [(t.data_ptr(), a.byte_size)
+             for t, a in zip(tensors, entry.args)])
+        row = {"bundle": os.path.basename(path), "entry": entry.name,
+               "kernels": len(entry.launches)}
+
+        def checked():
+            # The full checks every time (what the first call costs).
+            buffer_array, _, handle, _ = f.prepare(*inputs, out=outputs,
+                                                   stream=1)
+            module.launch_buffers(entry.index, buffer_array, handle)
+        for graphs in (False, True):
+            module.set_launch_graphs(graphs)
+            key = "graph" if graphs else "direct"
+
+            def call():
+                f(*inputs, out=outputs, stream=1)
+
+            def raw():
+                module.launch_raw(entry.index, buffers, 1)
+            call()
+            row[key + "_call_us"] = host_us(call, args.rounds, args.calls)
+            row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls)
+            row[key + "_us_per_kernel"] = \
+                row[key + "_raw_us"] / launches_per_call(entry)
+        row["full_checks_call_us"] = host_us(checked, args.rounds,
+                                           args.calls)
+        row["stats"] = module.launch_stats()
+        rows.append(row)
+        print_row(row)
+    module.close()
     return rows
 
 
@@ -277,9 +287,9 @@ def print_row(row):
                      ("_sync_us", "synced us"))
                  if key + suffix in row]
         print("  %-6s %s" % (key, ", ".join(parts)))
-    if "unchecked_call_us" in row:
+    if "full_checks_call_us" in row:
         print("  full argument checks every call: %.2f host us/call"
-              % row["unchecked_call_us"])
+              % row["full_checks_call_us"])
     for key in ("capture_max_abs_diff", "compile_max_abs_diff"):
         if key in row:
             print("  %s: %s" % (key, row[key]))
