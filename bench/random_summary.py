@@ -1,4 +1,4 @@
-# ===- bench/random_summary.py - Issue 37's summary of a random-shape run -=== #
+# ===- bench/random_summary.py - Issue 37's summary of a random set ------=== #
 #
 # Given gpu_check.py's result rows and the manifest bench/random_layers.py
 # wrote next to the graphs (name, family, FLOPs, bytes, floor, split), per
