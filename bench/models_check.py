@@ -62,6 +62,7 @@ def load_models():
             continue
         spec = importlib.util.spec_from_file_location("model_" + name, path)
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dynamo imports the classes' module
         spec.loader.exec_module(module)
         found[name] = (module.build, [tuple(s) for s in module.INPUTS],
                        module.DESCRIPTION)

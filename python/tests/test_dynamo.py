@@ -212,6 +212,19 @@ class Translation(unittest.TestCase):
         with self.assertRaisesRegex(Unsupported, "inplace=True on a tensor"):
             self.whole(OnInput(), torch.randn(2, 3))
 
+        class Methods(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.ConvTranspose2d(2, 2, 2, 2)
+
+            def forward(self, x):
+                y = torch.relu_(self.up(x))
+                y += 1.0
+                return y.sigmoid_()
+        text = self.whole(Methods(), torch.randn(1, 2, 2, 2)).text
+        for op in ("fuse.relu", "fuse.add", "fuse.sigmoid"):
+            self.assertIn(op, text)
+
     def test_aten_graph(self):
         from torch.fx.experimental.proxy_tensor import make_fx
         m = nn.Sequential(nn.ConvTranspose2d(4, 2, 4, 2, 1),
@@ -457,6 +470,27 @@ class Fallback(unittest.TestCase):
         self.assertEqual(backend_layer.last_report["left_in_pytorch"], 3)
         # PyTorch still runs it, training included.
         torch.testing.assert_close(gm(x), m(x))
+
+    def test_dynamo_placeholder_attributes_survive(self):
+        # AOT autograd asserts that every placeholder of a dynamo graph has
+        # `_dynamo_source`; the partitioner copies nodes without it.
+        m = Split().eval()
+        x = torch.randn(1, 4, 3, 3)
+        gm = _prepare(m, x)
+        for node in gm.graph.nodes:
+            if node.op == "placeholder":
+                node._dynamo_source = "source of " + node.name
+        with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cli = FakeCompiler(d, fail="error: no\n")
+            with torch.no_grad():
+                gm = backend_layer.compile_graph(
+                    gm, [x], {"cli": cli.path, "cache_dir": d,
+                              "chip": "sm_90a", "precision": "ieee"})
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        self.assertTrue(placeholders)
+        for node in placeholders:
+            self.assertEqual(node._dynamo_source, "source of " + node.name)
 
     def test_unknown_option(self):
         m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2))

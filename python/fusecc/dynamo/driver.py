@@ -215,6 +215,27 @@ def _ensure_metadata(gm, example_inputs):
     ShapeProp(gm).propagate(*example_inputs)
 
 
+def _placeholder_attributes(gm):
+    """Dynamo's per-placeholder attributes (`_dynamo_source`: AOT autograd
+    asserts every placeholder of a dynamo graph has one), by node name."""
+    return {n.name: {k: getattr(n, k) for k in _DYNAMO_NODE_ATTRIBUTES
+                     if hasattr(n, k)}
+            for n in gm.graph.nodes if n.op == "placeholder"}
+
+
+_DYNAMO_NODE_ATTRIBUTES = ("_dynamo_source",)
+
+
+def _restore_placeholder_attributes(gm, saved):
+    """Puts them back on the placeholders of the partitioned graph (the
+    partitioner's legalize_graph copies nodes: meta, not attributes)."""
+    for node in gm.graph.nodes:
+        if node.op == "placeholder":
+            for key, value in saved.get(node.name, {}).items():
+                if not hasattr(node, key):
+                    setattr(node, key, value)
+
+
 def _warn_training(unsupported):
     """One warning when nodes stay in PyTorch because of training (grad
     mode with trainable parameters, training-mode layers)."""
@@ -280,8 +301,16 @@ def compile_graph(gm, example_inputs, options=None):
                         "left_in_pytorch": 0, "left_ops": []})
     _ensure_metadata(gm, example_inputs)
     _drop_unused_getitems(gm)
+    sources = _placeholder_attributes(gm)
+    original = gm
     gm, names = partition_graph(gm, torch.is_grad_enabled(),
-                          last_report["unsupported"])
+                                last_report["unsupported"])
+    _restore_placeholder_attributes(gm, sources)
+    if gm is not original and hasattr(gm, "meta"):  # Dynamo's metadata
+        gm.meta.update(getattr(original, "meta", {}))
+        for key in ("_param_name_to_source", "_unstatic_param_names"):
+            if hasattr(original, key) and not hasattr(gm, key):
+                setattr(gm, key, getattr(original, key))
     _warn_training(last_report["unsupported"])
     op = _custom_op() if opts["load"] else None
     calls = {n.target: n for n in gm.graph.nodes
@@ -323,6 +352,8 @@ def compile_graph(gm, example_inputs, options=None):
         _install(gm, call, compiled, key, op)
         last_report["compiled"].append((name, compiled.module.path))
     gm.graph.lint()
+    if op is not None:
+        gm.delete_all_unused_submodules()
     gm.recompile()
     _count_left(gm, op, [n for n, _ in last_report["compiled"]])
     history.append(dict(last_report))

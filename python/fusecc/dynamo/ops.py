@@ -256,6 +256,22 @@ for _name in ("relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt",
     _register_unary(_name)
 
 
+def _register_inplace_unary(mnemonic):
+    """torch.relu_, x.relu_(), aten.relu_ ...: the in-place forms, the
+    same computation where nothing else reads the operand."""
+    def fn(ctx):
+        _check_inplace(ctx, True)
+        return _unary(ctx, mnemonic, ctx.tensor(0, "input"))
+    handler(mnemonic + "_", functions=["torch." + mnemonic + "_",
+                                       "torch._C._nn." + mnemonic + "_"],
+            methods=[mnemonic + "_"], aten=[mnemonic + "_"])(fn)
+
+
+for _name in ("relu", "sigmoid", "tanh", "silu", "hardsigmoid",
+              "hardswish", "exp", "neg", "abs"):
+    _register_inplace_unary(_name)
+
+
 @handler("gelu", functions=["torch.nn.functional.gelu", "torch._C._nn.gelu"],
          modules=["GELU"],
          aten=["gelu"])
@@ -382,6 +398,8 @@ def _make_binary(mnemonic, functions, methods, aten, reflected=False):
             a, b = ctx.arg(0, "input"), ctx.arg(1, "other")
         if reflected:
             a, b = b, a
+        if getattr(ctx.node.target, "__name__", "").startswith("i"):
+            _check_inplace(ctx, True)  # operator.iadd: x += y
         if mnemonic == "div" and ctx.arg(None, "rounding_mode") is not None:
             raise Unsupported("div with rounding_mode")
         return _binary(ctx, mnemonic, a, b, ctx.arg(None, "alpha", 1)
