@@ -170,6 +170,31 @@ class Translation(unittest.TestCase):
             node.name = "renamed_" + node.name
         self.assertEqual(a, translate_graph(gm).text)
 
+    def test_text_independent_of_branch_order(self):
+        # Two independent branches (main path and shortcut): any
+        # topological order of the node list gives the same text.
+        class Residual(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.main = nn.Sequential(nn.ConvTranspose2d(3, 2, 2, 2),
+                                          nn.ReLU())
+                self.shortcut = nn.ConvTranspose2d(3, 2, 2, 2)
+
+            def forward(self, x):
+                return self.main(x) + self.shortcut(x)
+        m = Residual().eval()
+        x = torch.randn(1, 3, 2, 2)
+        a = self.whole(m, x).text
+        gm = torch.fx.symbolic_trace(m)
+        nodes = list(gm.graph.nodes)
+        shortcut = next(n for n in nodes if n.target == "shortcut")
+        nodes[0].append(shortcut)  # now right after the placeholder
+        gm.recompile()
+        self.assertNotEqual([n.name for n in gm.graph.nodes],
+                            [n.name for n in nodes])
+        ShapeProp(gm).propagate(x)
+        self.assertEqual(a, translate_graph(gm).text)
+
     def test_functional_and_methods(self):
         tr = self.whole(FunctionalHead(), torch.randn(2, 6, 4, 4))
         text = tr.text

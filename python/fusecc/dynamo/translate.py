@@ -206,7 +206,7 @@ def translate_graph(gm, input_metas=None, name="graph"):
     env = {}
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     outputs, single, fuse_ops = None, True, []
-    for node in gm.graph.nodes:
+    for node in canonical_order(gm.graph):
         if node.op == "placeholder":
             i = placeholders.index(node)
             meta = (input_metas[i] if input_metas is not None
@@ -254,6 +254,30 @@ def translate_graph(gm, input_metas=None, name="graph"):
     keys = [key for key, _ in emitter.args]
     return Translation(text, keys, [(o.shape, o.dtype) for o in outputs],
                        single, fuse_ops)
+
+
+def canonical_order(graph):
+    """The graph's nodes in an order that depends only on its structure: a
+    post-order walk from the output over each node's operands in argument
+    order. The node list's own order is one topological order among several
+    where branches are independent (the partitioner's choice varies from run
+    to run), and the text, hence the cache key, must not vary with it."""
+    output = next(n for n in graph.nodes if n.op == "output")
+    order, done = [], set()
+    stack = [(output, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in done:
+            continue
+        if expanded:
+            done.add(node)
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for operand in reversed(node.all_input_nodes):
+            if operand not in done:
+                stack.append((operand, False))
+    return order
 
 
 class LazyArg:
