@@ -405,7 +405,8 @@ class FakeCompiler:
 class Cache(unittest.TestCase):
     def test_key_covers_every_input(self):
         base = cache.cache_key("g", "tf32", "sm_90a", (), "c1")
-        self.assertEqual(base, cache.cache_key("g", "tf32", "sm_90a", (), "c1"))
+        self.assertEqual(base,
+                         cache.cache_key("g", "tf32", "sm_90a", (), "c1"))
         for other in (cache.cache_key("h", "tf32", "sm_90a", (), "c1"),
                       cache.cache_key("g", "ieee", "sm_90a", (), "c1"),
                       cache.cache_key("g", "tf32", "sm_90", (), "c1"),

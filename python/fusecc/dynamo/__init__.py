@@ -21,8 +21,8 @@ from .translate import Translation, Unsupported, translate_graph
 
 __all__ = ["DEFAULT_OPTIONS", "FuseccFallbackWarning", "Translation",
            "Unsupported", "backend", "cache_dir", "cache_key",
-           "compile_graph", "history", "last_report", "node_support", "partition_graph",
-           "register", "translate_graph"]
+           "compile_graph", "history", "last_report", "node_support",
+           "partition_graph", "register", "translate_graph"]
 
 
 def register():

@@ -13,7 +13,6 @@
 #
 # ===--------------------------------------------------------------------=== #
 
-import operator
 
 from .translate import Tensor, Unsupported, format_float, i64_array
 
@@ -183,8 +182,9 @@ def conv_transpose(ctx):
             raise Unsupported("padding_mode='%s'" % m.padding_mode)
         if len(ctx.node.args) > 1 or ctx.node.kwargs:
             raise Unsupported("an explicit output_size")
-        return _conv_transpose(ctx, ctx.tensor(0, "input"), ctx.param("weight"),
-                               ctx.param("bias"), m.stride, m.padding,
+        return _conv_transpose(ctx, ctx.tensor(0, "input"),
+                               ctx.param("weight"), ctx.param("bias"),
+                               m.stride, m.padding,
                                m.output_padding, m.groups, m.dilation)
     return _conv_transpose(
         ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
@@ -423,7 +423,7 @@ _make_binary("minimum", ["torch.minimum"], ["minimum"], ["minimum"])
 _make_binary("sub", [], ["rsub"], ["rsub"], reflected=True)
 
 
-# Normalisations ----------------------------------------------------------------
+# Normalisations --------------------------------------------------------------
 
 
 @handler("softmax", functions=["torch.softmax",
@@ -466,7 +466,6 @@ def batch_norm(ctx):
         rm, rv = ctx.param("running_mean"), ctx.param("running_var")
         w, b, eps = ctx.param("weight"), ctx.param("bias"), m.eps
     else:
-        aten_form = "aten" in str(ctx.node.target)
         # F.batch_norm(input, running_mean, running_var, weight, bias, ...);
         # torch.batch_norm and aten's take weight and bias first.
         stats_first = _is_functional(ctx)
@@ -540,7 +539,8 @@ def group_norm(ctx):
     shape, dtype = _same_dtype(ctx, x, w, b)
     w, b = _affine_pair(ctx, w, b, x.shape[1], dtype)
     return ctx.emitter.op(
-        "fuse.group_norm %s%s {num_groups = %d : i64, epsilon = %s : f64} : {r}"
+        "fuse.group_norm %s%s {num_groups = %d : i64, epsilon = %s : f64}"
+        " : {r}"
         % (x.name, _norm_operands(w, b), int(groups), format_float(eps)),
         shape, dtype)
 
@@ -594,7 +594,7 @@ def layer_norm(ctx):
                     format_float(eps)), shape, dtype)
 
 
-# Pooling, reductions, views ------------------------------------------------------
+# Pooling, reductions, views --------------------------------------------------
 
 
 def _pool(ctx, kind):
@@ -750,4 +750,3 @@ def getitem(ctx):
 
 
 SUPPORTED_SUMMARY = sorted(HANDLERS)
-_ = operator  # operator.* functions are registered by name above.

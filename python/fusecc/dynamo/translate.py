@@ -115,11 +115,11 @@ def _static_shape(shape):
         try:
             dims.append(int(d))
         except Exception:
-            raise Unsupported("a dynamic size (%s): fusecc bundles have static "
-                              "shapes" % d) from None
+            raise Unsupported("a dynamic size (%s): fusecc bundles have "
+                              "static shapes" % d) from None
         if type(d).__name__ == "SymInt" and not str(d).lstrip("-").isdigit():
-            raise Unsupported("a dynamic size (%s): fusecc bundles have static "
-                              "shapes" % d)
+            raise Unsupported("a dynamic size (%s): fusecc bundles have "
+                              "static shapes" % d)
     return tuple(dims)
 
 
