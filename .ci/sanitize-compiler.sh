@@ -23,7 +23,7 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS="$san -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" -DCMAKE_SHARED_LINKER_FLAGS="$san" \
   -DFUSECC_BUILD_COMPILER=ON -DFUSECC_BUILD_RUNTIME=OFF \
-  -DFUSECC_BUILD_FUZZERS=ON \
+  -DFUSECC_BUILD_FUZZERS=ON -DFUSECC_STATIC_COMPILER=OFF \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit >"$build/cmake.log" 2>&1 ||
   { cat "$build/cmake.log"; echo "sanitize-compiler: 0 passed, 1 failed (cmake)"; exit 1; }
 t0=$SECONDS

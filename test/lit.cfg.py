@@ -5,6 +5,7 @@ import os
 import shutil
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
@@ -25,6 +26,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fusecc_tools_dir, config.llvm_tools_dir]
 tools = ["fusecc", "fusecc-opt", "fusecc-check", ToolSubst("fusecc-run", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# fusecc linked statically (FUSECC_STATIC_COMPILER): fusecc/static-link.test.
+if lit.util.pythonize_bool(config.fusecc_static_compiler):
+    config.available_features.add("static-compiler")
 
 # ptxas from the CUDA toolkit: PTX acceptance tests need it.
 ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))

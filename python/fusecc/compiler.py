@@ -22,12 +22,17 @@ class CompileError(RuntimeError):
     """The export or the fusecc compiler failed (with its output)."""
 
 
+# Where an installed package (python/setup.py) holds the compiler.
+PACKAGED_CLI = os.path.join(_PACKAGE_DIR, "bin", "fusecc")
+
+
 def cli_candidates():
     """Where find_cli looks, in order."""
     candidates = []
     env = os.environ.get("FUSECC_BIN")
     if env:
         candidates.append(env)
+    candidates.append(PACKAGED_CLI)
     on_path = shutil.which("fusecc")
     if on_path:
         candidates.append(on_path)
@@ -36,8 +41,9 @@ def cli_candidates():
 
 
 def find_cli():
-    """The fusecc compiler: $FUSECC_BIN, `fusecc` on PATH, then the
-    repository's build/bin/fusecc. CompileError naming them otherwise."""
+    """The fusecc compiler: $FUSECC_BIN, the one the installed package
+    holds (fusecc/bin/fusecc), `fusecc` on PATH, then the repository's
+    build/bin/fusecc. CompileError naming them otherwise."""
     env = os.environ.get("FUSECC_BIN")
     if env and not os.access(env, os.X_OK):
         raise CompileError("FUSECC_BIN='%s' is not an executable file" % env)
@@ -45,8 +51,9 @@ def find_cli():
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     raise CompileError(
-        "the fusecc compiler is not installed: set FUSECC_BIN, put `fusecc` "
-        "on PATH, or build it (`bash test/run.sh` builds build/bin/fusecc); "
+        "the fusecc compiler is not installed: install the package with its "
+        "compiler (README.md, Installing), set FUSECC_BIN, put `fusecc` on "
+        "PATH, or build it (`bash test/run.sh` builds build/bin/fusecc); "
         "tried %s" % ", ".join(cli_candidates()))
 
 

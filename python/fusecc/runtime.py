@@ -15,6 +15,8 @@ import os
 LIBRARY_NAME = "libfusecc_runtime.so"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _REPO_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+# Where an installed package (python/setup.py) holds the library.
+PACKAGED_LIBRARY = os.path.join(_PACKAGE_DIR, "lib", LIBRARY_NAME)
 
 
 class FuseccError(RuntimeError):
@@ -62,7 +64,7 @@ def library_candidates():
     env = os.environ.get("FUSECC_RUNTIME_LIBRARY")
     if env:
         candidates.append(env)
-    candidates.append(os.path.join(_PACKAGE_DIR, LIBRARY_NAME))
+    candidates.append(PACKAGED_LIBRARY)
     for build in ("build/runtime", "build-rt", "build"):
         candidates.append(os.path.join(_REPO_DIR, build, LIBRARY_NAME))
     return candidates
@@ -70,9 +72,10 @@ def library_candidates():
 
 def find_library(lib=None):
     """The path of libfusecc_runtime.so: `lib` when given, else
-    $FUSECC_RUNTIME_LIBRARY, the package directory, the repository's build
-    directories (build/runtime, build-rt, build), then the system's library
-    path. RuntimeLibraryError naming what was tried otherwise."""
+    $FUSECC_RUNTIME_LIBRARY, the installed package's (fusecc/lib/), the
+    repository's build directories (build/runtime, build-rt, build), then
+    the system's library path. RuntimeLibraryError naming what was tried
+    otherwise."""
     if lib is not None:
         lib = os.fspath(lib)
         if not os.path.exists(lib):

@@ -85,6 +85,18 @@ class Cli(unittest.TestCase):
             self.assertEqual(candidates[-1], os.path.join(
                 samples.REPO, "build", "bin", "fusecc"))
 
+    def test_packaged_cli_after_environment_variable(self):
+        package = os.path.dirname(os.path.abspath(fusecc.__file__))
+        packaged = os.path.join(package, "bin", "fusecc")
+        self.assertEqual(compiler.PACKAGED_CLI, packaged)
+        with mock.patch.dict(os.environ, {"FUSECC_BIN": self.cli}):
+            self.assertEqual(compiler.cli_candidates()[:2],
+                             [self.cli, packaged])
+        with mock.patch.dict(os.environ, {"PATH": self.dir}):
+            os.environ.pop("FUSECC_BIN", None)
+            self.assertEqual(compiler.cli_candidates()[:2],
+                             [packaged, self.cli])
+
     def test_missing_cli(self):
         empty = os.path.join(self.dir, "empty")
         os.mkdir(empty)
@@ -93,7 +105,7 @@ class Cli(unittest.TestCase):
             os.environ.pop("FUSECC_BIN", None)
             with self.assertRaisesRegex(fusecc.CompileError,
                                         "the fusecc compiler is not installed:"
-                                        " set FUSECC_BIN"):
+                                        " install the package"):
                 compiler.find_cli()
             if torch is not None:  # compile() fails before exporting.
                 with self.assertRaisesRegex(fusecc.CompileError,

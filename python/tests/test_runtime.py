@@ -18,6 +18,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
@@ -332,9 +333,12 @@ class Library(unittest.TestCase):
                 os.environ["FUSECC_RUNTIME_LIBRARY"] = saved
 
     def test_candidates_in_order(self):
-        candidates = runtime.library_candidates()
+        with mock.patch.dict(os.environ, {"FUSECC_RUNTIME_LIBRARY": "/x.so"}):
+            candidates = runtime.library_candidates()
         package = os.path.dirname(os.path.abspath(fusecc.__file__))
-        self.assertIn(os.path.join(package, runtime.LIBRARY_NAME), candidates)
+        packaged = os.path.join(package, "lib", runtime.LIBRARY_NAME)
+        self.assertEqual(runtime.PACKAGED_LIBRARY, packaged)
+        self.assertEqual(candidates[:2], ["/x.so", packaged])
         self.assertEqual(candidates[-3:], [
             os.path.join(samples.REPO, d, runtime.LIBRARY_NAME)
             for d in ("build/runtime", "build-rt", "build")])
