@@ -375,6 +375,52 @@ class Partitioning(unittest.TestCase):
         self.assertEqual(names, [])
 
 
+@needs_torch
+class ExampleModels(unittest.TestCase):
+    """examples/models/: what the backend gives fusecc and what it leaves
+    to PyTorch (on symbolic_trace graphs; bench/models_check.py runs them
+    through torch.compile on the GPU machine)."""
+
+    EXPECTED = {  # model -> (partitions, ops left in PyTorch)
+        "dcgan_generator": (1, set()),
+        "heatmap_head": (1, {"Conv2d"}),
+        "residual_decoder": (1, set()),
+        "unet_decoder": (5, {"torch.cat"}),
+        "vae_decoder": (1, {"Conv2d", "GroupNorm",
+                            "torch.nn.functional.interpolate",
+                            "torch.nn.functional.silu"}),
+    }
+
+    def test_partitions(self):
+        import importlib.util
+        from fusecc.dynamo.ops import describe
+        directory = os.path.join(REPO, "examples", "models")
+        for name, (count, left) in self.EXPECTED.items():
+            with self.subTest(name):
+                spec = importlib.util.spec_from_file_location(
+                    "example_" + name, os.path.join(directory, name + ".py"))
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                torch.manual_seed(0)
+                m = module.build().eval()
+                # Batch 1: the partitions do not depend on it.
+                inputs = [torch.randn((1,) + tuple(s[1:]))
+                          for s in module.INPUTS]
+                with torch.no_grad():
+                    gm, names = partition_graph(_prepare(m, *inputs))
+                self.assertEqual(len(names), count)
+                outside = {describe(gm, n) for n in gm.graph.nodes
+                           if n.op.startswith("call") and n.target not in
+                           names and n.op != "get_attr"}
+                self.assertEqual(outside, left)
+                for part in names:
+                    call = next(n for n in gm.graph.nodes
+                                if n.target == part)
+                    tr = translate_graph(getattr(gm, part),
+                                         [tensor_meta(a) for a in call.args])
+                    self.assertIn("fuse.conv_transpose", tr.text)
+
+
 class FakeCompiler:
     """A `fusecc` stand-in script: fails with a message, or writes a
     non-empty file; counts its calls in a file."""
