@@ -41,6 +41,25 @@ namespace {
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
+/// Positions per W phase a tensor-core tile holds at most: 2 position warps
+/// of at most 16 mma.sync tiles of 8, or a wgmma N of 256.
+constexpr int64_t kMaxTensorCorePhasePositions = 256;
+} // namespace
+
+int64_t fuse::maxTileRowWidth(int64_t strideW) {
+  // The FMA tiling: at most kMaxAccumulators positions per thread, threads
+  // along W a multiple of the stride, of 32 at most (a grouped kernel's
+  // whole warps), and of a block at most. The tensor-core tilings: whole
+  // phases of at most kMaxTensorCorePhasePositions positions.
+  const int64_t sw = std::clamp<int64_t>(strideW, 1, kMaxThreadsPerBlock);
+  const int64_t threadsW =
+      std::min<int64_t>(std::lcm<int64_t>(sw, 32), kMaxThreadsPerBlock);
+  return std::max(kMaxAccumulators * threadsW,
+                  kMaxTensorCorePhasePositions * sw);
+}
+
+namespace {
+
 /// The largest divisor of `n` that is at most `limit`.
 int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   for (int64_t d = std::min(n, limit); d > 1; --d)

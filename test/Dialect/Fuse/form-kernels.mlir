@@ -595,3 +595,38 @@ func.func @seg_head(%x: tensor<16x64x32x32xf32>, %w: tensor<64x21x4x4xf32>,
   %z = fuse.log_softmax %y {dim = 2 : i64} : tensor<16x21x64x64xf32>
   return %z : tensor<16x21x64x64xf32>
 }
+
+// -----
+
+// A layer_norm over a last dim longer than any tile holds (2050 > 2048 at W
+// stride 1, fuse::maxTileRowWidth) roots a normalisation kernel of its own;
+// a row of 2048 stays in the convolution's epilogue.
+
+// CHECK-LABEL: func.func @long_row_layer_norm
+// CHECK: %[[C:.*]] = fuse.kernel "long_row_layer_norm_k0"
+// CHECK:   fuse.conv_transpose
+// CHECK-NOT: fuse.layer_norm
+// CHECK: fuse.kernel "long_row_layer_norm_k1" ins(%[[C]] : tensor<1x3x2050xf32>)
+// CHECK:   fuse.layer_norm
+func.func @long_row_layer_norm(%x: tensor<1x2x2048xf32>, %w: tensor<2x3x3xf32>) -> tensor<1x3x2050xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x2x2048xf32>, tensor<2x3x3xf32>) -> tensor<1x3x2050xf32>
+  %1 = fuse.layer_norm %0 : tensor<1x3x2050xf32>
+  return %1 : tensor<1x3x2050xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_layer_norm_fits
+// CHECK: fuse.kernel "row_layer_norm_fits_k0"
+// CHECK:   fuse.conv_transpose
+// CHECK-NEXT: fuse.layer_norm
+// CHECK-NOT: fuse.kernel
+func.func @row_layer_norm_fits(%x: tensor<1x2x2046xf32>, %w: tensor<2x3x3xf32>) -> tensor<1x3x2048xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x2x2046xf32>, tensor<2x3x3xf32>) -> tensor<1x3x2048xf32>
+  %1 = fuse.layer_norm %0 : tensor<1x3x2048xf32>
+  return %1 : tensor<1x3x2048xf32>
+}

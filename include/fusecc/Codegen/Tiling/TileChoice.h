@@ -25,6 +25,13 @@ constexpr int64_t kDefaultMaxTileW = 128;
 /// The largest `max-tile-w` (the cost model loops over tile widths up to it).
 constexpr int64_t kMaxMaxTileW = 4096;
 
+/// An upper bound on the last-dim length a convolution tile of W stride
+/// `strideW` can hold whole (a fused layer_norm or softmax over the last
+/// dim needs the whole row in one block): the longest any tiling (FMA,
+/// mma.sync, wgmma) could take. fuse-form-kernels leaves a normalisation
+/// over a longer row to a kernel of its own.
+int64_t maxTileRowWidth(int64_t strideW);
+
 /// The tile config of convolution kernel `kernel` (shape facts `a`) whose
 /// arithmetic is `kernelPrecision` (`pinnedIeee`: pinned to FP32 FMA by
 /// kConvPrecisionAttrName): a wgmma tiling as `wgmma` allows, else an

@@ -13,6 +13,7 @@
 
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
+#include "fusecc/Codegen/Tiling/TileChoice.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
@@ -86,7 +87,20 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
                                 ConvGeometry::get(conv).stride[1]));
   }
   auto norm = dyn_cast<NormalizationOpInterface>(op);
-  return norm && tileReductionOf(norm) != TileReduction::SpansBlocks;
+  if (!norm)
+    return false;
+  switch (tileReductionOf(norm)) {
+  case TileReduction::SpansBlocks:
+    return false;
+  case TileReduction::Channels:
+    return true;
+  case TileReduction::LastDim:
+    // A row longer than any tile holds is normalised by a kernel of its
+    // own, whose planned phases take sets of any length.
+    return convShape.back() <=
+           maxTileRowWidth(ConvGeometry::get(conv).stride[2]);
+  }
+  llvm_unreachable("unknown tile reduction");
 }
 
 /// Ops that follow a normalisation root: elementwise ops, evaluated at the
