@@ -131,6 +131,19 @@ class InstalledWheel(unittest.TestCase):
                         "executable in the wheel (mode %o)" % mode)
         self.assertFalse([n for n in names if "tests/" in n], names)
 
+    def test_dynamo_backend_entry_point(self):
+        with zipfile.ZipFile(self.wheel) as wheel:
+            names = set(wheel.namelist())
+        for module in ("__init__", "cache", "driver", "ops", "partition",
+                       "translate"):
+            self.assertIn("fusecc/dynamo/%s.py" % module, names)
+        found = self.probe(
+            "from importlib.metadata import entry_points\n"
+            "eps = [e for e in entry_points(group='torch_dynamo_backends')\n"
+            "       if e.name == 'fusecc']\n"
+            "print(json.dumps([e.value for e in eps]))")
+        self.assertEqual(found, ["fusecc.dynamo:backend"])
+
     def test_import_finds_packaged_compiler(self):
         found = self.probe(
             "import fusecc\n"
