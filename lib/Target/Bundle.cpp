@@ -101,6 +101,8 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
       int64_t id = nextConst++;
       cst->setAttr(kConstIdAttr, IntegerAttr::get(
                                      IntegerType::get(cst.getContext(), 64), id));
+      auto name = cst->getAttrOfType<StringAttr>("fuse.name");
+      d.constants.push_back({id, name ? name.str() : std::string(), dense});
       ids[cst.getResult()] = next;
       line = "%" + std::to_string(next++) + " = const_tensor c" +
              std::to_string(id);
@@ -205,24 +207,46 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   // of before plans, unchanged); version 3 once a plan passes tensors
   // between kernels (workspace roles, steps), for module constants and for
   // several outputs.
-  // Module constants, by id.
-  SmallVector<memref::GlobalOp> consts;
+  // Module constants: first every constant the graph lines name, in id
+  // order, whether or not a kernel still reads it (a training batch_norm's
+  // running statistics, which its decomposition does not read, an operand
+  // a fold replaced); then the kernels' constants that the graph does not
+  // name (made by a pass), numbered after them. A kernel's constant is the
+  // graph's constant of its id only if it holds the same value.
+  struct BundleConst {
+    std::string name;
+    DenseElementsAttr value;
+  };
+  SmallVector<BundleConst> consts;
   DenseMap<StringRef, int64_t> constOf;
+  std::map<int64_t, const GraphConstant *> described;
+  for (const auto &g : graphs)
+    for (const GraphConstant &c : g.second.constants)
+      described[c.id] = &c;
+  for (auto [id, c] : described) {
+    if (id != static_cast<int64_t>(consts.size()))
+      return module.emitError("graph constants must be numbered 0, 1, ... "
+                              "without gaps; expected ")
+             << consts.size() << ", got " << id;
+    consts.push_back({c->name, c->value});
+  }
   std::map<int64_t, memref::GlobalOp> byId;
   for (auto g : module.getOps<memref::GlobalOp>())
     if (auto id = g->getAttrOfType<IntegerAttr>(kConstIdAttr))
       byId[id.getInt()] = g;
   for (auto [id, g] : byId) {
-    if (id != static_cast<int64_t>(consts.size()))
-      return g.emitOpError("module constants must be numbered 0, 1, ... "
-                           "without gaps; expected ")
-             << consts.size() << ", got " << id;
     auto dense = dyn_cast_or_null<DenseElementsAttr>(g.getInitialValueAttr());
     if (!dense || !dense.getElementType().isF32() ||
         !g.getType().hasStaticShape())
       return g.emitOpError("module constants must be static dense f32");
+    auto it = described.find(id);
+    if (it != described.end() && it->second->value == dense) {
+      constOf[g.getSymName()] = id;
+      continue;
+    }
+    auto name = g->getAttrOfType<StringAttr>("fuse.name");
     constOf[g.getSymName()] = consts.size();
-    consts.push_back(g);
+    consts.push_back({name ? name.str() : std::string(), dense});
   }
   // Several outputs (`return %a %b`, an op defining several values) are
   // version 3 graph-line forms.
@@ -238,14 +262,11 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   // Constant k at a 16-byte aligned offset of the data section.
   SmallVector<int64_t> offsets;
   int64_t dataBytes = 0;
-  for (auto [k, g] : llvm::enumerate(consts)) {
-    MemRefType ty = g.getType();
+  for (auto [k, c] : llvm::enumerate(consts)) {
+    ShapedType ty = c.value.getType();
     offsets.push_back(dataBytes);
     dataBytes = llvm::alignTo(dataBytes + ty.getNumElements() * 4, 16);
-    auto name = g->getAttrOfType<StringAttr>("fuse.name");
-    std::string n = name && !name.getValue().empty()
-                        ? name.str()
-                        : "const" + std::to_string(k);
+    std::string n = !c.name.empty() ? c.name : "const" + std::to_string(k);
     for (char &ch : n)
       if (!llvm::isPrint(ch) || ch == ' ')
         ch = '_';
@@ -355,11 +376,10 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   if (!consts.empty()) {
     os << "data " << dataBytes << "\n";
     int64_t written = 0;
-    for (auto [k, g] : llvm::enumerate(consts)) {
+    for (auto [k, c] : llvm::enumerate(consts)) {
       for (; written < offsets[k]; ++written)
         os << '\0';
-      auto dense = cast<DenseElementsAttr>(*g.getInitialValue());
-      for (APFloat v : dense.getValues<APFloat>()) {
+      for (APFloat v : c.value.getValues<APFloat>()) {
         uint32_t bits =
             static_cast<uint32_t>(v.bitcastToAPInt().getZExtValue());
         for (int b = 0; b < 4; ++b)

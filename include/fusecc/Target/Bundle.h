@@ -8,6 +8,7 @@
 #ifndef FUSECC_TARGET_BUNDLE_H
 #define FUSECC_TARGET_BUNDLE_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,11 +18,21 @@
 
 namespace fusecc {
 
+/// A tensor constant that graph lines name (`const_tensor c<id>`).
+struct GraphConstant {
+  int64_t id = 0;
+  std::string name; ///< Its `fuse.name`, or empty.
+  mlir::DenseElementsAttr value;
+};
+
 /// A graph function as the user wrote it, recorded before fusion.
 struct GraphDescription {
   unsigned numInputs = 0;
   std::vector<std::string> argNames;   ///< Inputs then outputs.
   std::vector<std::string> graphLines; ///< `graph` records, without prefix.
+  /// The constants the graph lines name. The bundle holds each of them
+  /// whether or not a kernel still reads it after fusion.
+  std::vector<GraphConstant> constants;
 };
 
 /// Describes every graph function of `module` (fuse dialect, before any

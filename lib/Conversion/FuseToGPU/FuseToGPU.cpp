@@ -187,14 +187,22 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   DenseMap<Value, Value> memOf;
   // Tensor constants (weights of an imported model): module globals,
   // uploaded once by the runtime (bundle `const` records).
+  // A constant without an id (made by a pass; describeGraphs numbers the
+  // graph's) takes one after every id in the module, so that it never
+  // shares a global with a numbered constant.
+  auto module = func->getParentOfType<ModuleOp>();
+  int64_t next = 0;
+  auto after = [&](Operation *op) {
+    if (auto id = op->getAttrOfType<IntegerAttr>(kConstIdAttr))
+      next = std::max(next, id.getInt() + 1);
+  };
+  for (auto g : module.getOps<memref::GlobalOp>())
+    after(g);
+  module.walk([&](arith::ConstantOp cst) { after(cst); });
   for (arith::ConstantOp cst : tensorConsts) {
     auto ty = cast<RankedTensorType>(cst.getType());
-    auto module = func->getParentOfType<ModuleOp>();
     auto id = cst->getAttrOfType<IntegerAttr>(kConstIdAttr);
-    int64_t next = 0;
-    for (auto g : module.getOps<memref::GlobalOp>())
-      next += g->hasAttr(kConstIdAttr);
-    int64_t k = id ? id.getInt() : next;
+    int64_t k = id ? id.getInt() : next++;
     std::string name = "__fuse_const_" + std::to_string(k);
     OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
     auto memTy = fusecc::detail::memrefOf(ty);

@@ -335,6 +335,11 @@ LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
   if (graph.sparse_initializer_size())
     return error("sparse initializers are not supported");
   for (const auto &t : graph.initializer()) {
+    if (t.name().empty())
+      return error("an initializer has no name");
+    if (values.count(t.name()))
+      return error("initializer '" + t.name() +
+                   "' is defined twice (names must be unique)");
     OValue v;
     std::vector<double> data;
     std::string why;
@@ -365,11 +370,20 @@ LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
 LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
   llvm::StringSet<> seen;
   for (const auto &in : graph.input())
-    seen.insert(in.name());
-  for (const auto &kv : options.inputShapes)
+    if (!seen.insert(in.name()).second)
+      return error("input '" + in.name() +
+                   "' is listed twice (names must be unique)");
+  for (const auto &kv : options.inputShapes) {
     if (!seen.contains(kv.first()) || options.boundInputs.count(kv.first()))
       return error("--input-shape names '" + kv.first() +
                    "', which is not a model input");
+    // An input with an initializer of its name (IR >= 4: its default) is
+    // compiled as that constant.
+    if (values.count(kv.first().str()))
+      return error("--input-shape names '" + kv.first() +
+                   "', an input with an initializer of the same name, which "
+                   "fusecc compiles as that constant");
+  }
   for (const auto &in : graph.input()) {
     if (values.count(in.name()))
       continue; // an initializer (IR < 4 lists them as inputs) or bound
@@ -448,6 +462,14 @@ LogicalResult Importer::convertNodes(const onnx::GraphProto &graph) {
         return nc.fail("input " + std::to_string(i) + " ('" + in +
                        "') is not defined by an earlier node, an input or "
                        "an initializer");
+    // Every value has one definition (SSA): an output may not redefine an
+    // input, an initializer, an earlier node's output or another output.
+    llvm::StringSet<> outs;
+    for (auto [i, out] : llvm::enumerate(node.output()))
+      if (!out.empty() && (values.count(out) || !outs.insert(out).second))
+        return nc.fail("output " + std::to_string(i) + " ('" + out +
+                       "') is already defined (value names must be "
+                       "unique)");
     auto it = table.find(node.op_type());
     if (it == table.end())
       return nc.fail("op type is not supported by the importer");

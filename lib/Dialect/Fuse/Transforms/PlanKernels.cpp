@@ -133,7 +133,8 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
   l.channelsPerGroup = a->geom.cout / groups;
   l.tileC = cfg.getTileC();
   l.numCTiles = launch.numCTiles;
-  l.spatialBlocks = launch.numWTiles * launch.numHBlocks * a->geom.out[0];
+  l.spatialBlocks = saturatingMul(
+      saturatingMul(launch.numWTiles, launch.numHBlocks), a->geom.out[0]);
   l.elementType = conv.getResult().getType().getElementType();
   for (int64_t g = 0; g < groups; ++g)
     l.tilesPerGroup = std::max(l.tilesPerGroup, l.tilesOf(g));
@@ -436,9 +437,11 @@ static std::string typeStr(Type t) {
 }
 
 void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
-  int64_t total = 0;
+  // Each buffer holds at most 2^62 bytes (RepresentableTensors); their sum
+  // saturates at 2^64 - 1.
+  uint64_t total = 0;
   for (const PlanBuffer &b : buffers)
-    total += b.bytes();
+    total = llvm::SaturatingAdd(total, static_cast<uint64_t>(b.bytes()));
   os << "plan @" << func.getSymName() << ": " << steps.size() << " kernel"
      << (steps.size() == 1 ? "" : "s") << ", " << buffers.size() << " buffer"
      << (buffers.size() == 1 ? "" : "s") << " (" << total << " bytes)\n";
@@ -633,21 +636,25 @@ struct PlanKernelsPass
         StatsRoot root = StatsRoot::of(k);
         int64_t groups =
             *epilogueStatsGroups(root, producer.getResult().getType());
-        SmallVector<KernelOp> &consumers = statsConsumersOf[producer];
-        if (!consumers.empty()) {
+        // A producer has an entry only once a reader is accepted: every
+        // entry has at least one reader (the workspace below takes its
+        // kind from the first).
+        auto found = statsConsumersOf.find(producer);
+        if (found != statsConsumersOf.end()) {
           if (KernelPlan::statsGroups(producer) != groups ||
-              StatsRoot::of(consumers.front()).kind != root.kind)
+              StatsRoot::of(found->second.front()).kind != root.kind)
             continue; // Other records: this reader computes its own.
+          found->second.push_back(k);
         } else {
           EpilogueStatsLayout layout =
               EpilogueStatsLayout::get(producer, groups, root.kind);
           if (layout.elements() > kMaxEpilogueStatsElements)
-            continue;
+            continue; // Too many records: the reader computes its own.
           producer->setAttr(kPlanStatsGroupsAttr, b.getI64IntegerAttr(groups));
           producer->setAttr(kPlanStatsKindAttr,
                             b.getStringAttr(stringifyStatsKind(root.kind)));
+          statsConsumersOf[producer].push_back(k);
         }
-        consumers.push_back(k);
         k->setAttr(kPlanEpilogueStatsAttr, b.getUnitAttr());
       }
     // A reduction reads only the statistics: when nothing but such

@@ -277,6 +277,76 @@ def onnx112():
     return m
 
 
+def train_export():
+    # As torch.onnx.export(..., training=TrainingMode.TRAINING) writes a
+    # decoder block: ConvTranspose -> BatchNormalization(training_mode=1)
+    # whose running-statistics outputs nothing reads -> Relu -> the GroupNorm
+    # pattern. The BN's mean and var initializers are read by no kernel.
+    n = helper.make_node
+    nodes = [
+        n("ConvTranspose", ["x", "w", "b"], ["c"], name="deconv",
+          strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1],
+          kernel_shape=[3, 3]),
+        n("BatchNormalization", ["c", "gamma", "beta", "mean", "var"],
+          ["n", "rm", "rv"], name="bn", training_mode=1, momentum=0.9),
+        n("Relu", ["n"], ["r"], name="relu"),
+        n("Reshape", ["r", "gshape"], ["v"], name="view"),
+        n("InstanceNormalization", ["v", "ones", "zeros"], ["i"],
+          name="inorm", epsilon=1e-5),
+        n("Reshape", ["i", "xshape"], ["u"], name="unview"),
+        n("Mul", ["u", "ggamma"], ["m"]),
+        n("Add", ["m", "gbeta"], ["y"]),
+    ]
+    inits = [init("w", ramp([4, 8, 3, 3], 0.01, -0.5)),
+             init("b", ramp([8], 0.1)), init("gamma", ramp([8], 0.2, 0.5)),
+             init("beta", ramp([8], -0.1)), init("mean", ramp([8], 0.05)),
+             init("var", ramp([8], 0.3, 1.0)),
+             init("gshape", np.array([1, 2, -1], dtype=np.int64)),
+             init("xshape", np.array([1, 8, 10, 10], dtype=np.int64)),
+             init("ones", np.ones(2, np.float32)),
+             init("zeros", np.zeros(2, np.float32)),
+             init("ggamma", ramp([8, 1, 1], 0.1, 1.0)),
+             init("gbeta", ramp([8, 1, 1], 0.01))]
+    return model(nodes, [vi("x", [1, 4, 5, 5])], [vi("y", [1, 8, 10, 10])],
+                 inits, opset=15)
+
+
+def unread(kind):
+    # conv_bn_relu with something nothing reads (issue 36 item 5's audit):
+    # an initializer, a graph input, dead nodes (one reading an
+    # initializer), unread extra outputs (LayerNormalization's Mean and
+    # InvStdDev); or a broken name: an initializer twice, an input twice, a
+    # node output redefining a value, an initializer shadowing an input.
+    m = conv_bn_relu()
+    g = m.graph
+    n = helper.make_node
+    if kind == "initializer":
+        g.initializer.append(init("unused", ramp([5, 7])))
+    elif kind == "input":
+        g.input.append(vi("extra", [3, 3]))
+    elif kind == "dead_nodes":
+        g.initializer.append(init("k", ramp([6, 1, 1], 0.5)))
+        g.node.append(n("Mul", ["n", "k"], ["dead1"], name="dead_mul"))
+        g.node.append(n("Sigmoid", ["dead1"], ["dead2"], name="dead_sigmoid"))
+    elif kind == "extra_outputs":
+        g.initializer.append(init("ln_scale", ramp([10], 0.1, 1.0)))
+        g.node[-1].output[0] = "r"
+        g.node.append(n("LayerNormalization", ["r", "ln_scale"],
+                        ["y", "ln_mean", "ln_inv_std"], name="ln", axis=-1))
+    elif kind == "duplicate_initializer":
+        g.initializer.append(init("b", ramp([6], 0.2)))
+    elif kind == "duplicate_input":
+        g.input.append(vi("x", [1, 4, 5, 5]))
+    elif kind == "redefined_value":
+        g.node[-1].output[0] = "b"
+        g.node.append(n("Identity", ["b"], ["y"], name="id"))
+    elif kind == "shadowed_input":
+        # IR >= 4: an initializer named like an input is its default value;
+        # fusecc compiles it as that constant.
+        g.input.append(vi("gamma", [6]))
+    return m
+
+
 MODELS = {
     "conv_bn_relu": conv_bn_relu,
     "bn_alone": bn_alone,
@@ -326,6 +396,15 @@ MODELS = {
     "unknown_attr": unknown_attr,
     "opset_too_new": opset_too_new,
     "onnx112": onnx112,
+    "train_export": train_export,
+    "unread_initializer": lambda: unread("initializer"),
+    "unread_input": lambda: unread("input"),
+    "unread_dead_nodes": lambda: unread("dead_nodes"),
+    "unread_extra_outputs": lambda: unread("extra_outputs"),
+    "duplicate_initializer": lambda: unread("duplicate_initializer"),
+    "duplicate_input": lambda: unread("duplicate_input"),
+    "redefined_value": lambda: unread("redefined_value"),
+    "shadowed_input": lambda: unread("shadowed_input"),
 }
 
 if __name__ == "__main__":

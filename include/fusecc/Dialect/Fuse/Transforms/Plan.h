@@ -12,6 +12,7 @@
 #define FUSECC_DIALECT_FUSE_TRANSFORMS_PLAN_H
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -99,10 +100,16 @@ struct EpilogueStatsLayout {
   int64_t tilesOf(int64_t g) const {
     return ((g + 1) * channelsPerGroup - 1) / tileC - firstTile(g) + 1;
   }
+  /// Records and values of the whole workspace, saturated at kSaturated
+  /// (a layout that large is never planned: kMaxEpilogueStatsElements).
   int64_t records() const {
-    return batch * groups * spatialBlocks * tilesPerGroup * partsPerBlock;
+    int64_t r = 1;
+    for (int64_t f :
+         {batch, groups, spatialBlocks, tilesPerGroup, partsPerBlock})
+      r = saturatingMul(r, f);
+    return r;
   }
-  int64_t elements() const { return records() * recordSize(); }
+  int64_t elements() const { return saturatingMul(records(), recordSize()); }
   /// The layout of convolution kernel `conv` (tiled) for `groups` groups
   /// and records of `kind`.
   static EpilogueStatsLayout get(KernelOp conv, int64_t groups, StatsKind kind);
