@@ -269,6 +269,9 @@ void fusecc::registerAllPasses() {
 void fusecc::buildFusionPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // A bf16/f16 graph computes in f32 between its half-stored values
+  // (inputs, weights, results, explicit casts): docs/design/types.md.
+  fpm.addPass(fuse::createFuseWidenHalf());
   // Composite ops (batch_norm, instance_norm) become the ops
   // they are made of before anything plans kernels; the bundle's graph
   // lines, written before this pipeline, keep them.

@@ -6,6 +6,8 @@
 
 #include "fusecc/Reference/Compare.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -24,14 +26,39 @@ double ref::roundToTF32(double x) {
   return v;
 }
 
+double ref::roundToStorage(double x, Storage s) {
+  if (s == Storage::F32 || std::isnan(x))
+    return s == Storage::F32 ? static_cast<double>(static_cast<float>(x)) : x;
+  llvm::APFloat a(x);
+  bool losesInfo = false;
+  a.convert(s == Storage::F16 ? llvm::APFloat::IEEEhalf()
+                              : llvm::APFloat::BFloat(),
+            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return a.convertToDouble();
+}
+
+double ref::unitRoundoff(Storage s) {
+  switch (s) {
+  case Storage::F32:
+    return 0x1p-24;
+  case Storage::BF16:
+    return 0x1p-8;
+  case Storage::F16:
+    return 0x1p-11;
+  }
+  return 0x1p-24;
+}
+
 namespace {
 
 /// Relative L2 distance of `a` from `r` over the elements where `r` is
-/// finite (the absolute one where `r` is all zero).
-template <typename A> double relL2Of(const Tensor &r, const A &a) {
+/// finite in storage `s` (the absolute one where `r` is all zero).
+template <typename A>
+double relL2Of(const Tensor &r, const A &a, Storage s = Storage::F32) {
   double num = 0, den = 0;
   for (int64_t i = 0; i < r.size(); ++i) {
-    if (!std::isfinite(r.data[i]))
+    if (!std::isfinite(r.data[i]) ||
+        (s == Storage::F16 && !std::isfinite(roundToStorage(r.data[i], s))))
       continue;
     double d = static_cast<double>(a[i]) - r.data[i];
     num += d * d;
@@ -49,12 +76,16 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
   c.relL2Limit = limits.relL2;
   if (tf32Ref) {
     c.rounding = relL2Of(ref, tf32Ref->data);
-    c.operandsRelL2 = relL2Of(*tf32Ref, out.data);
+    c.operandsRelL2 = relL2Of(*tf32Ref, out.data, limits.storage);
     c.relL2Limit = std::max(c.relL2Limit, limits.roundingFactor * c.rounding);
   }
   for (int64_t i = 0; i < ref.size(); ++i) {
     double r = ref.data[i], s = out.data[i];
     bool bad = false;
+    // A finite reference that overflows f16 when stored is that infinity.
+    if (limits.storage == Storage::F16 && std::isfinite(r))
+      if (double q = roundToStorage(r, Storage::F16); !std::isfinite(q))
+        r = q;
     if (!out.written[i]) {
       ++c.unwritten;
       bad = true;
@@ -80,7 +111,7 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
     if (bad && c.firstBad < 0)
       c.firstBad = i;
   }
-  c.relL2 = relL2Of(ref, out.data);
+  c.relL2 = relL2Of(ref, out.data, limits.storage);
   c.pass = c.unwritten == 0 && c.nonFinite == 0 && c.notClose == 0 &&
            std::isfinite(c.relL2) && c.relL2 < c.relL2Limit;
   if (tf32Ref && c.pass) {

@@ -103,7 +103,11 @@ std::vector<Tensor> makeInputs(func::FuncOp func, uint64_t seed,
         x = rng.normal();
         break;
       }
-      v = static_cast<double>(static_cast<float>(x + shift));
+      // Stored in the argument's element type (bf16/f16: rounded to
+      // nearest even, as a half tensor handed to the kernels holds it).
+      v = fuse::roundToElementType(
+          static_cast<double>(static_cast<float>(x + shift)),
+          ty.getElementType());
     }
     inputs.push_back(std::move(t));
   }

@@ -81,9 +81,10 @@ Tensor elementwise(Operation *op, ElementwiseOpInterface ew,
 FailureOr<Tensor> constant(arith::ConstantOp cst) {
   auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
   auto ty = dyn_cast<RankedTensorType>(cst.getType());
-  if (!dense || !ty || !ty.getElementType().isF32())
-    return cst.emitOpError("reference: only dense f32 tensor constants are "
-                           "supported");
+  if (!dense || !ty ||
+      !isa<Float32Type, BFloat16Type, Float16Type>(ty.getElementType()))
+    return cst.emitOpError("reference: only dense f32, bf16 or f16 tensor "
+                           "constants are supported");
   Tensor t(std::vector<int64_t>(ty.getShape().begin(), ty.getShape().end()));
   int64_t i = 0;
   for (APFloat v : dense.getValues<APFloat>())
@@ -211,10 +212,11 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
   };
   for (BlockArgument arg : func.getArguments()) {
     auto ty = dyn_cast<RankedTensorType>(arg.getType());
-    if (!ty || !ty.hasStaticShape() || !ty.getElementType().isF32())
+    if (!ty || !ty.hasStaticShape() ||
+        !isa<Float32Type, BFloat16Type, Float16Type>(ty.getElementType()))
       return emitError(arg.getLoc())
-             << "reference: expected a statically shaped f32 tensor argument, "
-                "got "
+             << "reference: expected a statically shaped f32, bf16 or f16 "
+                "tensor argument, got "
              << arg.getType();
     if (failed(count(arg, arg.getLoc())))
       return failure();

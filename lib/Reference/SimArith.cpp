@@ -394,8 +394,12 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     }
     return success();
   case Opc::ExtF:
-  case Opc::TruncF:
-    return fail(inst, -1, "unsupported float conversion");
+    // Half values are held exactly as f32.
+    return fUn([](float a) { return a; });
+  case Opc::TruncF: {
+    bool f16 = inst.pred == 1;
+    return fUn([f16](float a) { return roundToHalf(a, f16); });
+  }
   case Opc::Exp:
     return fUn([](float a) { return std::exp(a); });
   case Opc::Ex2ApproxFtz:
@@ -444,4 +448,14 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     break;
   }
   return fail(inst, -1, "internal error: unhandled instruction");
+}
+
+float fusecc::sim::detail::roundToHalf(float v, bool f16) {
+  if (std::isnan(v))
+    return v;
+  llvm::APFloat a(v);
+  bool losesInfo = false;
+  a.convert(f16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
+            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return static_cast<float>(a.convertToDouble());
 }

@@ -43,9 +43,9 @@ public:
     for (BlockArgument a : entry.getArguments()) {
       auto mt = dyn_cast<MemRefType>(a.getType());
       if (!mt || !mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
-          !mt.getElementType().isF32())
+          !isSimFloat(mt.getElementType()))
         return fail(k.func, "kernel argument is not a static identity-layout "
-                            "f32 memref");
+                            "f32, bf16 or f16 memref");
       k.argSlots.push_back(slot(a));
     }
     if (auto kb = k.func.getKnownBlockSizeAttr())
@@ -117,7 +117,9 @@ private:
       return 64;
     if (auto it = dyn_cast<IntegerType>(t))
       return it.getWidth() <= 64 ? static_cast<int>(it.getWidth()) : -1;
-    if (t.isF32())
+    // bf16/f16 values (loaded from half storage or rounded by
+    // arith.truncf) are held as the f32 of the same value.
+    if (isSimFloat(t))
       return 0;
     return -1;
   }
@@ -398,8 +400,8 @@ private:
       inst.memId = k.numViews++;
     } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
       inst.opc = Opc::Load;
-      if (!l.getMemRefType().getElementType().isF32())
-        return fail(&op, "load of a non-f32 element");
+      if (!isSimFloat(l.getMemRefType().getElementType()))
+        return fail(&op, "load of a non-float element (f32, bf16, f16)");
     } else if (auto l = dyn_cast<vector::LoadOp>(op)) {
       inst.opc = Opc::VecLoad;
       if (failed(compileVectorAccess(l, "vector.load", inst)))
@@ -464,8 +466,8 @@ private:
         return fail(&op, "unsupported tf32 saturation mode");
     } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
       inst.opc = Opc::Store;
-      if (!s.getMemRefType().getElementType().isF32())
-        return fail(&op, "store of a non-f32 element");
+      if (!isSimFloat(s.getMemRefType().getElementType()))
+        return fail(&op, "store of a non-float element (f32, bf16, f16)");
     } else if (auto f = dyn_cast<scf::ForOp>(op)) {
       inst.opc = Opc::For;
       inst.pred = f.getUnsignedCmp() ? 1 : 0;
@@ -565,15 +567,27 @@ private:
       if (!opc)
         return fail(&op, "unsupported op");
       inst.opc = *opc;
-      // Float ops: f32 only (ExtF/TruncF would need f64/f16 values).
+      // Float ops: f32 only; half values only through the width
+      // conversions (arith.extf bf16/f16 -> f32 is exact; arith.truncf
+      // f32 -> bf16/f16 rounds to nearest even: pred 0 bf16, 1 f16).
       bool floatOp =
           *opc == Opc::Ex2ApproxFtz ||
           op.getName().getStringRef().starts_with("math.") ||
           (op.getName().getStringRef().ends_with("f") && *opc != Opc::ExtF &&
            *opc != Opc::TruncF && *opc != Opc::SIToFP && *opc != Opc::UIToFP);
-      if (*opc == Opc::ExtF || *opc == Opc::TruncF)
-        return fail(&op, "float width conversions are not supported (only "
-                         "f32 values are simulated)");
+      if (*opc == Opc::ExtF || *opc == Opc::TruncF) {
+        Type from = op.getOperand(0).getType(), to = op.getResult(0).getType();
+        Type half = *opc == Opc::ExtF ? from : to;
+        Type full = *opc == Opc::ExtF ? to : from;
+        if (!full.isF32() || !(half.isBF16() || half.isF16()))
+          return fail(&op, "only float width conversions between f32 and "
+                           "bf16/f16 are supported");
+        if (auto t = dyn_cast<arith::TruncFOp>(op))
+          if (t.getRoundingmodeAttr() &&
+              *t.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+            return fail(&op, "arith.truncf rounds to nearest even only");
+        inst.pred = half.isF16() ? 1 : 0;
+      }
       if (floatOp)
         for (Value v : op.getOperands())
           if (!v.getType().isF32())

@@ -453,7 +453,7 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
   }
   for (auto [i, a] : llvm::enumerate(body.getArguments())) {
     auto mt = dyn_cast<MemRefType>(a.getType());
-    if (!mt || !mt.getElementType().isF32() ||
+    if (!mt || !isSimFloat(mt.getElementType()) ||
         std::vector<int64_t>(mt.getShape().begin(), mt.getShape().end()) !=
             args[i].shape) {
       error = "simulator: buffer " + std::to_string(i) +
@@ -472,9 +472,10 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       MemRefType mt = alloc.getType();
-      if (!mt.hasStaticShape() || !mt.getElementType().isF32() ||
+      if (!mt.hasStaticShape() || !isSimFloat(mt.getElementType()) ||
           !alloc.getDynamicSizes().empty()) {
-        error = "simulator: only static f32 memref.alloc workspaces";
+        error = "simulator: only static f32, bf16 or f16 memref.alloc "
+                "workspaces";
         return failure();
       }
       Buffer &ws = workspaceStore.emplace_back();
@@ -493,16 +494,16 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
       auto dense = global ? dyn_cast_or_null<DenseElementsAttr>(
                                 global.getInitialValueAttr())
                           : DenseElementsAttr();
-      if (!dense || !dense.getElementType().isF32()) {
-        error = "simulator: memref.get_global of a global without dense f32 "
-                "contents";
+      if (!dense || !isSimFloat(dense.getElementType())) {
+        error = "simulator: memref.get_global of a global without dense "
+                "f32, bf16 or f16 contents";
         return failure();
       }
       Buffer &cb = workspaceStore.emplace_back();
       MemRefType mt = get.getType();
       cb.shape.assign(mt.getShape().begin(), mt.getShape().end());
       for (APFloat v : dense.getValues<APFloat>())
-        cb.data.push_back(v.convertToFloat());
+        cb.data.push_back(static_cast<float>(v.convertToDouble()));
       cb.written.assign(cb.data.size(), 1);
       workspaces[get.getResult()] = {
           &cb, static_cast<int>(args.size() + workspaceStore.size() - 1)};

@@ -216,6 +216,14 @@ inline int64_t sext(int64_t v, int w) {
   return norm(v, w);
 }
 
+/// A float type the simulator holds in f32 slots and memory: f32, and the
+/// half storage types (each value the f32 of the same value).
+inline bool isSimFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
+
+/// `v` rounded to nearest even to bf16 (`f16` false) or f16, as the f32 of
+/// the same value (f16 overflows to +-inf from 65520 up).
+float roundToHalf(float v, bool f16);
+
 inline float asF(uint64_t bits) {
   uint32_t b = static_cast<uint32_t>(bits);
   float f;

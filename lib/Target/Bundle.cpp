@@ -33,6 +33,18 @@ static std::string joinInts(ArrayRef<int64_t> v) {
 }
 
 
+/// The manifest dtype of a float element type (`f32`, `bf16`, `f16`), or
+/// empty for any other.
+static StringRef dtypeName(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  return "";
+}
+
 /// A tensor constant (more than a rank-0 scalar): a module constant of the
 /// bundle (`const` records, bytes in the data section).
 static bool isTensorConstant(arith::ConstantOp cst) {
@@ -96,8 +108,9 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
     } else if (auto cst = dyn_cast<arith::ConstantOp>(op);
                cst && isTensorConstant(cst)) {
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-      if (!dense || !dense.getElementType().isF32())
-        return cst.emitOpError("tensor constants must be dense f32");
+      if (!dense || dtypeName(dense.getElementType()).empty())
+        return cst.emitOpError("tensor constants must be dense f32, bf16 or "
+                               "f16");
       int64_t id = nextConst++;
       cst->setAttr(kConstIdAttr, IntegerAttr::get(
                                      IntegerType::get(cst.getContext(), 64), id));
@@ -110,9 +123,9 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
       auto ty = dyn_cast<RankedTensorType>(cst.getType());
       if (!dense || !dense.isSplat() || !ty || ty.getRank() != 0 ||
-          !ty.getElementType().isF32())
-        return cst.emitOpError("only rank-0 f32 constants (scalars) are "
-                               "supported in graphs");
+          dtypeName(ty.getElementType()).empty())
+        return cst.emitOpError("only rank-0 f32, bf16 or f16 constants "
+                               "(scalars) are supported in graphs");
       ids[cst.getResult()] = next;
       line = "%" + std::to_string(next++) + " = const " +
              fusecc::formatExact(dense.getSplatValue<APFloat>().convertToDouble());
@@ -138,6 +151,9 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
       line += " " + window.getGraphAttributes();
     } else if (isa<ElementwiseOpInterface>(op)) {
       def(op.getName().stripDialect());
+      if (auto c = dyn_cast<CastOp>(op))
+        line += " to=" +
+                dtypeName(c.getResult().getType().getElementType()).str();
       if (auto gelu = dyn_cast<GeluOp>(op))
         line += " approximate=" + gelu.getApproximate().str();
       if (auto lr = dyn_cast<LeakyReluOp>(op))
@@ -236,9 +252,10 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
       byId[id.getInt()] = g;
   for (auto [id, g] : byId) {
     auto dense = dyn_cast_or_null<DenseElementsAttr>(g.getInitialValueAttr());
-    if (!dense || !dense.getElementType().isF32() ||
+    if (!dense || dtypeName(dense.getElementType()).empty() ||
         !g.getType().hasStaticShape())
-      return g.emitOpError("module constants must be static dense f32");
+      return g.emitOpError("module constants must be static dense f32, bf16 "
+                           "or f16");
     auto it = described.find(id);
     if (it != described.end() && it->second->value == dense) {
       constOf[g.getSymName()] = id;
@@ -255,7 +272,8 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     v3 |= g.second.argNames.size() > g.second.numInputs + 1;
   module.walk([&](memref::AllocOp alloc) {
     auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
-    v3 |= role && role.getValue() != "scratch";
+    v3 |= (role && role.getValue() != "scratch") ||
+          !alloc.getType().getElementType().isF32();
   });
   os << "fusecc-bundle " << (v3 ? 3 : 2) << "\nchip " << chip
      << "\nprecision " << precision << "\n";
@@ -265,12 +283,15 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
   for (auto [k, c] : llvm::enumerate(consts)) {
     ShapedType ty = c.value.getType();
     offsets.push_back(dataBytes);
-    dataBytes = llvm::alignTo(dataBytes + ty.getNumElements() * 4, 16);
+    dataBytes = llvm::alignTo(
+        dataBytes + ty.getNumElements() * (ty.getElementTypeBitWidth() / 8),
+        16);
     std::string n = !c.name.empty() ? c.name : "const" + std::to_string(k);
     for (char &ch : n)
       if (!llvm::isPrint(ch) || ch == ' ')
         ch = '_';
-    os << "const " << k << " " << n << " f32 " << ty.getRank();
+    os << "const " << k << " " << n << " "
+       << dtypeName(ty.getElementType()) << " " << ty.getRank();
     for (int64_t dim : ty.getShape())
       os << " " << dim;
     os << " offset " << offsets.back() << "\n";
@@ -294,8 +315,9 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     DenseMap<Value, size_t> workspaceOf;
     for (auto [k, alloc] : llvm::enumerate(allocs)) {
       MemRefType ty = alloc.getType();
-      if (!ty.hasStaticShape() || !ty.getElementType().isF32())
-        return alloc.emitOpError("workspaces must be static f32 buffers");
+      if (!ty.hasStaticShape() || dtypeName(ty.getElementType()).empty())
+        return alloc.emitOpError("workspaces must be static f32, bf16 or "
+                                 "f16 buffers");
       workspaceOf[alloc.getResult()] = k;
     }
     // Views (memref.reinterpret_cast) of arguments and workspaces pass the
@@ -319,14 +341,21 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     for (BlockArgument arg : func.getArguments()) {
       auto ty = cast<MemRefType>(arg.getType());
       unsigned i = arg.getArgNumber();
+      StringRef dtype = dtypeName(ty.getElementType());
+      if (dtype.empty())
+        return func.emitOpError("argument ")
+               << i << " has element type " << ty.getElementType()
+               << "; expected f32, bf16 or f16";
       os << "arg " << i << (i < d.numInputs ? " in " : " out ")
-         << d.argNames[i] << " f32 " << ty.getRank();
+         << d.argNames[i] << " " << dtype << " " << ty.getRank();
       for (int64_t s : ty.getShape())
         os << " " << s;
       os << "\n";
     }
     for (auto [k, alloc] : llvm::enumerate(allocs)) {
-      os << "workspace " << k << " f32 " << alloc.getType().getNumElements();
+      os << "workspace " << k << " "
+         << dtypeName(alloc.getType().getElementType()) << " "
+         << alloc.getType().getNumElements();
       if (v3) {
         auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
         os << " " << (role ? role.getValue() : StringRef("scratch"));
@@ -379,12 +408,14 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     for (auto [k, c] : llvm::enumerate(consts)) {
       for (; written < offsets[k]; ++written)
         os << '\0';
+      // Little-endian, in the constant's own width (2 bytes for half).
+      int bytes = c.value.getType().getElementTypeBitWidth() / 8;
       for (APFloat v : c.value.getValues<APFloat>()) {
         uint32_t bits =
             static_cast<uint32_t>(v.bitcastToAPInt().getZExtValue());
-        for (int b = 0; b < 4; ++b)
+        for (int b = 0; b < bytes; ++b)
           os << static_cast<char>((bits >> (8 * b)) & 0xff);
-        written += 4;
+        written += bytes;
       }
     }
     for (; written < dataBytes; ++written)

@@ -3,9 +3,16 @@
 # fusecc.compile(module, example_inputs): exports the module with
 # torch.onnx.export (opset 17) into a temporary directory, runs the `fusecc`
 # command-line compiler on the .onnx file and loads the bundle it writes.
+# A float16 or bfloat16 module (model.half(), model.to(torch.bfloat16)) is
+# exported as its exact float32 copy, then its inputs, outputs and float
+# initializers are retyped to the half type (export_half_onnx): PyTorch's
+# CPU kernels cannot run every half op the export traces, and fusecc
+# computes a half graph in f32 between its half-stored values anyway
+# (docs/design/types.md).
 #
 # ===--------------------------------------------------------------------=== #
 
+import copy
 import os
 import shutil
 import subprocess
@@ -108,6 +115,83 @@ def export_onnx(model, example_inputs, path, opset=17, input_names=None,
     return path
 
 
+_HALF_ONNX_TYPES = {"float16": "FLOAT16", "bfloat16": "BFLOAT16"}
+
+
+def half_dtype_of(model, example_inputs):
+    """torch.float16 or torch.bfloat16 when the module's floating
+    parameters and buffers and its floating example inputs all have that
+    dtype; None when they are all float32. ValueError for other mixes."""
+    import torch
+    if not isinstance(example_inputs, (tuple, list)):
+        example_inputs = (example_inputs,)
+    tensors = list(model.parameters()) + list(model.buffers()) + [
+        t for t in example_inputs if isinstance(t, torch.Tensor)]
+    dtypes = {t.dtype for t in tensors if t.is_floating_point()}
+    if not dtypes or dtypes == {torch.float32}:
+        return None
+    if len(dtypes) == 1 and dtypes <= {torch.float16, torch.bfloat16}:
+        return dtypes.pop()
+    raise ValueError("the module's parameters, buffers and example inputs "
+                     "mix dtypes %s; fusecc.compile takes all float32, all "
+                     "float16 or all bfloat16"
+                     % ", ".join(sorted(str(d) for d in dtypes)))
+
+
+def retype_onnx_half(path, dtype):
+    """Rewrites the ONNX model at `path` (exported in float32) for the half
+    `dtype`: FLOAT graph inputs, outputs and initializers become FLOAT16 or
+    BFLOAT16 (values rounded to nearest even; exact for the float32 copy of
+    a half module's weights); intermediate value types are dropped."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+    name = str(dtype).rsplit(".", 1)[-1]
+    elem = getattr(onnx.TensorProto, _HALF_ONNX_TYPES[name])
+    model = onnx.load(os.fspath(path))
+    graph = model.graph
+    for value in list(graph.input) + list(graph.output):
+        tensor_type = value.type.tensor_type
+        if tensor_type.elem_type == onnx.TensorProto.FLOAT:
+            tensor_type.elem_type = elem
+    del graph.value_info[:]
+    for k, init in enumerate(graph.initializer):
+        if init.data_type != onnx.TensorProto.FLOAT:
+            continue
+        array = numpy_helper.to_array(init).astype(np.float32)
+        if elem == onnx.TensorProto.FLOAT16:
+            new = numpy_helper.from_array(array.astype(np.float16), init.name)
+        else:
+            bits = np.ascontiguousarray(array).view(np.uint32)
+            rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+            nan = np.isnan(array)
+            rounded = np.where(nan, (bits >> 16) | 0x40, rounded)
+            new = onnx.helper.make_tensor(
+                init.name, elem, array.shape,
+                rounded.astype("<u2").tobytes(), raw=True)
+        graph.initializer[k].CopyFrom(new)
+    onnx.save(model, os.fspath(path))
+    return path
+
+
+def export_half_onnx(model, example_inputs, path, dtype, opset=17,
+                     input_names=None, output_names=None, dynamo=False):
+    """Exports the half module `model` (dtype torch.float16/bfloat16) as
+    its float32 copy on float32 inputs, then retypes the model's boundary
+    and weights to `dtype` (retype_onnx_half)."""
+    if not isinstance(example_inputs, (tuple, list)):
+        example_inputs = (example_inputs,)
+    wide = copy.deepcopy(model).float()
+    inputs = tuple(t.float() if t.is_floating_point() else t
+                   for t in example_inputs)
+    export_onnx(wide, inputs, path, opset, input_names, output_names, dynamo)
+    try:
+        return retype_onnx_half(path, dtype)
+    except ImportError as error:
+        raise CompileError("compiling a %s module needs the onnx Python "
+                           "package (%s)" % (dtype, error)) from error
+
+
 def compile(model, example_inputs, precision="tf32", chip="sm_90a",
             output=None, opset=17, input_names=None, output_names=None,
             extra_args=(), lib=None, device=None, keep_dir=False,
@@ -118,7 +202,10 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
     CLI (find_cli()) on the .onnx file with --precision and --chip (plus
     `extra_args`), and returns fusecc.load() of the bundle (its entry, one
     for the model, takes the model's inputs in order; the weights are
-    constants of the bundle). `output` keeps a
+    constants of the bundle). A float16/bfloat16 module (all its floating
+    parameters, buffers and example inputs in that dtype) compiles to a
+    bundle that takes and returns tensors of that dtype
+    (export_half_onnx). `output` keeps a
     copy of the bundle at that path; `keep_dir` keeps the temporary
     directory (its path is the returned module's `build_dir`)."""
     cli = find_cli()  # Fail before exporting when there is no compiler.
@@ -129,8 +216,13 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
     try:
         onnx_path = os.path.join(directory, "model.onnx")
         bundle_path = os.path.join(directory, "model.fcb")
-        export_onnx(model, example_inputs, onnx_path, opset, input_names,
-                    output_names, dynamo)
+        half = half_dtype_of(model, example_inputs)
+        if half is not None:
+            export_half_onnx(model, example_inputs, onnx_path, half, opset,
+                             input_names, output_names, dynamo)
+        else:
+            export_onnx(model, example_inputs, onnx_path, opset, input_names,
+                        output_names, dynamo)
         compile_onnx(onnx_path, bundle_path, precision, chip, extra_args, cli)
         if output is not None:
             shutil.copyfile(bundle_path, os.fspath(output))

@@ -327,7 +327,27 @@ def _const_tensor(op, a, env):
     return value
 
 
+#: Manifest dtypes a `cast` line converts to -> PyTorch dtype names.
+CAST_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
+
+
+def _cast(op, a, env):
+    """fuse.cast: the value rounded to the target dtype (to nearest even;
+    f16 overflows to inf) and kept in the evaluation's dtype, so a float64
+    evaluation rounds exactly where the graph stores a half value."""
+    x = _tensor(env, a[0])
+    return x.to(getattr(torch, CAST_DTYPES[op.params["to"]])).to(x.dtype)
+
+
 # Attribute conversions ---------------------------------------------------
+
+def _prepare_cast(op):
+    to = op.attrs.get("to")
+    if to not in CAST_DTYPES:
+        raise GraphError("cast to=%s in '%s' (expected one of %s)"
+                         % (to, op.line, ", ".join(CAST_DTYPES)))
+    op.params["to"] = to
+
 
 def _prepare_conv(op):
     op.params["groups"] = int(op.attrs.get("groups", "1"))
@@ -579,6 +599,7 @@ OPS = {
     "clamp": OpSpec((1, 1), ("min", "max"), lambda op, a, env: torch.clamp(
         _tensor(env, a[0]), op.params["min"], op.params["max"]),
         _prepare_clamp),
+    "cast": OpSpec((1, 1), ("to",), _cast, _prepare_cast),
     "const": OpSpec((0, 0), (), lambda op, a, env: op.params["value"],
                     _prepare_const, literals=1),
     "const_tensor": OpSpec((0, 0), (), _const_tensor, _prepare_const_tensor,

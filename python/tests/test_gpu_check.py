@@ -493,6 +493,31 @@ class IeeeAllowanceOnCpu(unittest.TestCase):
                                  [torch.ones(1)])
         return result
 
+    def test_half_storage_rule(self):
+        """Half results (docs/design/types.md): the rel-L2 limit is the
+        type's unit roundoff, and an f16 result is inf exactly where the
+        reference rounds to inf in f16."""
+        ref = torch.linspace(-3.0, 3.0, 1000, dtype=torch.float64)
+        for dtype, torch_dtype in (("bf16", torch.bfloat16),
+                                   ("f16", torch.float16)):
+            with self.subTest(dtype):
+                rounded = ref.to(torch_dtype)
+                result = gpu_check.compare(rounded, ref, "ieee", dtype)
+                self.assertTrue(result["pass"], result)
+                self.assertEqual(result["rel_l2_limit"],
+                                 gpu_check.DTYPE_REL_L2_FLOOR[dtype])
+                # Rounding twice as coarsely fails.
+                coarse = (ref * 0.5).to(torch_dtype).double() * 2.0 + \
+                    ref.abs() * 4.0 * result["rel_l2_limit"]
+                self.assertFalse(gpu_check.compare(coarse, ref, "ieee",
+                                                   dtype)["pass"])
+        big = torch.tensor([1.0, 65519.0, 65520.0, -1e6], dtype=torch.float64)
+        self.assertTrue(gpu_check.compare(big.to(torch.float16), big, "ieee",
+                                          "f16")["pass"])
+        finite = torch.tensor([1.0, 65504.0, 65504.0, -65504.0],
+                              dtype=torch.float16)
+        self.assertFalse(gpu_check.compare(finite, big, "ieee", "f16")["pass"])
+
     def test_split_path_alone(self):
         # PyTorch's error rounds away in f32 here (1 + 1e-9 == 1): only the
         # split-operand model can widen the limit.

@@ -319,6 +319,13 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       // itself ill-conditioned (values rounded at mean 1e3, spread 0.1)
       // states the accuracy it can reach.
       fusecc::ref::CompareLimits lim = limits;
+      // A bf16/f16 result: the half storage rule (Compare.h).
+      Type stored =
+          cast<RankedTensorType>(c.func.getResultTypes()[i]).getElementType();
+      using fusecc::ref::Storage;
+      lim.forStorage(stored.isBF16()  ? Storage::BF16
+                     : stored.isF16() ? Storage::F16
+                                      : Storage::F32);
       if (auto a = c.func->getAttrOfType<FloatAttr>("fuse.check.rel_tol"))
         lim.widen(a.getValueAsDouble());
       // A graph ill-conditioned in f32 itself (Conditioning.h): the limits
@@ -341,6 +348,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
                << " rounding " << format("%.3e", cmp.rounding);
       if (lim.elementSlack)
         outs() << " conditioning " << format("%.3e", cond.relL2);
+      if (lim.storage != Storage::F32)
+        outs() << " storage " << stored;
       outs() << " (" << fusecc::toString(options.precision) << drawNote
              << ")\n";
       if (!pass && cmp.firstBad >= 0)

@@ -25,6 +25,16 @@ namespace fusecc::ref {
 /// nearest, ties away from zero; non-finite values unchanged.
 double roundToTF32(double x);
 
+/// The element type a compared result is stored in.
+enum class Storage { F32, BF16, F16 };
+
+/// `x` rounded to nearest even as a store in `s` does (f16: +-inf from
+/// 65520 up in magnitude; f32 and bf16 overflow only beyond f32's range).
+double roundToStorage(double x, Storage s);
+
+/// Unit roundoff of `s`: 2^-24 (f32), 2^-8 (bf16), 2^-11 (f16).
+double unitRoundoff(Storage s);
+
 /// Tolerances of `compareOutput`.
 struct CompareLimits {
   /// Relative L2 error against the exact reference: 2e-3 for tf32, 1e-5
@@ -46,11 +56,26 @@ struct CompareLimits {
   /// own conditioning allows there).
   double absTol = 1e-2, relTolElem = 1e-2;
   const std::vector<double> *elementSlack = nullptr;
+  /// The result's storage. A half result is rounded once at its store from
+  /// f32 arithmetic on half-rounded inputs and weights (the reference's
+  /// inputs are the same half values); its relative L2 limit is the half
+  /// type's unit roundoff (rounding once gives about 0.3 of it; PyTorch
+  /// eager, which rounds every op's result and runs the convolution in the
+  /// half type, at least as much), and a finite reference whose rounding
+  /// overflows f16 must be that infinity.
+  Storage storage = Storage::F32;
 
   static CompareLimits forPrecision(bool tf32) {
     CompareLimits l;
     l.relL2 = tf32 ? 2e-3 : 1e-5;
     return l;
+  }
+
+  /// Sets the result's storage and raises the limits to its rounding.
+  void forStorage(Storage s) {
+    storage = s;
+    if (s != Storage::F32)
+      widen(unitRoundoff(s));
   }
 
   /// Raises every relative-L2 limit to at least `limit` (a graph's own

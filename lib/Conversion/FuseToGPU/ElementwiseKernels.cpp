@@ -61,7 +61,11 @@ Value StandaloneContext::loadBroadcast(Value arg, ArrayRef<Value> coords) {
           b, arith::MulIOp::create(b, flat, c(ty.getDimSize(d))), idx[d]);
     idx.assign({flat});
   }
-  return memref::LoadOp::create(b, mem, idx);
+  Value v = memref::LoadOp::create(b, mem, idx);
+  // Half storage: the kernel computes in f32 (exact widening).
+  if (isHalfType(v.getType()))
+    v = arith::ExtFOp::create(b, b.getF32Type(), v);
+  return v;
 }
 
 Value StandaloneContext::evaluate(
@@ -149,8 +153,9 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
   ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
   gpu::GPUFuncOp func = createStandaloneFunc(
       b, gpuModule, kernel.getKernelName(), argTypes, kStandaloneThreads);
+  // f32 arithmetic whatever the storage (docs/design/types.md).
   StandaloneContext cx{b, kernel, func, DenseMap<Value, Value>(),
-                       kernel.getResult().getType().getElementType()};
+                       b.getF32Type()};
   Block &body = kernel.getBody().front();
   for (auto [arg, mem] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = mem;
@@ -206,6 +211,10 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
         false);
     b.setInsertionPointToStart(&first.getThenRegion().front());
   }
+  // A half result is rounded once, to nearest even, at its store.
+  Type stored = kernel.getResult().getType().getElementType();
+  if (stored != v.getType())
+    v = arith::TruncFOp::create(b, stored, v);
   memref::StoreOp::create(b, v, func.getArguments().back(), coords);
 
   StandaloneLaunch launch;

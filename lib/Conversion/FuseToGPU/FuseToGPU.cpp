@@ -139,9 +139,11 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
       continue;
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-      if (!dense || !dense.getElementType().isF32())
+      if (!dense || !isa<Float32Type, BFloat16Type, Float16Type>(
+                        dense.getElementType()))
         return op.emitOpError("is a tensor constant read by a kernel; only "
-                              "dense f32 constants are supported");
+                              "dense f32, bf16 and f16 constants are "
+                              "supported");
       tensorConsts.push_back(cst);
       continue;
     }
@@ -227,6 +229,18 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   // kernels reading them take only the statistics.
   llvm::DenseSet<Value> onChip;
   for (KernelOp kernel : plan->steps) {
+    // Half storage is read and written by elementwise kernels only (the
+    // casts fuse-widen-half places); every other kernel is f32 throughout.
+    if (kernelKindOf(kernel) != KernelKind::Elementwise) {
+      auto f32 = [](Value v) {
+        return cast<RankedTensorType>(v.getType()).getElementType().isF32();
+      };
+      if (!llvm::all_of(kernel.getInputs(), f32) || !f32(kernel.getResult()))
+        return kernel.emitOpError("reads or writes bf16/f16 tensors; only "
+                                  "elementwise kernels convert half storage "
+                                  "(run fuse-widen-half before "
+                                  "fuse-form-kernels)");
+    }
     Value result = kernel.getResult();
     MemRefType resultTy = fusecc::detail::memrefOf(result.getType());
     bool statsOnly = KernelPlan::statsOnly(kernel);

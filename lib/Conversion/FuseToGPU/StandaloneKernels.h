@@ -48,7 +48,8 @@ struct StandaloneContext {
   mlir::gpu::GPUFuncOp func;
   /// Kernel body argument -> the memref argument of `func`.
   llvm::DenseMap<mlir::Value, mlir::Value> memOf;
-  /// The element type the kernel computes in (its result's).
+  /// The element type the kernel computes in (f32; half inputs are
+  /// widened at their loads).
   mlir::Type elementType;
   /// When a warp builds each result element together: the lanes, handed to
   /// the first window op `evaluate` meets (not to the window ops inside its
@@ -62,7 +63,8 @@ struct StandaloneContext {
   llvm::SmallVector<mlir::Value> coordsOf(mlir::Value flat,
                                           llvm::ArrayRef<int64_t> shape);
   /// Loads kernel input `arg` at the output coordinates `coords`, with
-  /// NumPy broadcasting (dims aligned right, size-1 dims read index 0).
+  /// NumPy broadcasting (dims aligned right, size-1 dims read index 0),
+  /// widened to f32 if it is stored as bf16/f16.
   mlir::Value loadBroadcast(mlir::Value arg, llvm::ArrayRef<mlir::Value> coords);
   /// Evaluates `v` of the kernel body at output coordinates `coords`;
   /// `special` gives the value of ops the emitter computes itself (the

@@ -61,6 +61,15 @@ std::string fusecc::onnx_import::shapeStr(llvm::ArrayRef<int64_t> shape) {
 // Tensor contents
 //===----------------------------------------------------------------------===//
 
+/// The value of the 16 bits `bits` of ONNX type `type` (FLOAT16 or
+/// BFLOAT16).
+static double halfBitsToDouble(uint16_t bits, int32_t type) {
+  APFloat a(type == onnx::TensorProto::FLOAT16 ? APFloat::IEEEhalf()
+                                               : APFloat::BFloat(),
+            APInt(16, bits));
+  return a.convertToDouble();
+}
+
 LogicalResult fusecc::onnx_import::readTensor(const onnx::TensorProto &t,
                                               Shape &shape,
                                               std::vector<double> &data,
@@ -103,6 +112,8 @@ LogicalResult fusecc::onnx_import::readTensor(const onnx::TensorProto &t,
     break;
   case onnx::TensorProto::INT16:
   case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
     elemBytes = 2;
     break;
   case onnx::TensorProto::INT8:
@@ -159,6 +170,10 @@ LogicalResult fusecc::onnx_import::readTensor(const onnx::TensorProto &t,
       case onnx::TensorProto::UINT16:
         data[i] = E::read16le(p);
         break;
+      case onnx::TensorProto::FLOAT16:
+      case onnx::TensorProto::BFLOAT16:
+        data[i] = halfBitsToDouble(E::read16le(p), ty);
+        break;
       case onnx::TensorProto::INT8:
         data[i] = static_cast<int8_t>(*p);
         break;
@@ -205,6 +220,14 @@ LogicalResult fusecc::onnx_import::readTensor(const onnx::TensorProto &t,
     for (int64_t i = 0; i < n; ++i)
       data[i] = static_cast<double>(t.uint64_data(i));
     break;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+    // int32_data holds each value's 16 bits (onnx.proto).
+    if (failed(check(t.int32_data_size(), "int32_data")))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = halfBitsToDouble(static_cast<uint16_t>(t.int32_data(i)), ty);
+    break;
   default:
     if (failed(check(t.int32_data_size(), "int32_data")))
       return failure();
@@ -213,6 +236,28 @@ LogicalResult fusecc::onnx_import::readTensor(const onnx::TensorProto &t,
     break;
   }
   return success();
+}
+
+bool fusecc::onnx_import::isHalfONNXType(int32_t type) {
+  return type == onnx::TensorProto::FLOAT16 ||
+         type == onnx::TensorProto::BFLOAT16;
+}
+
+Type fusecc::onnx_import::storageElementType(MLIRContext &ctx, int32_t type) {
+  if (type == onnx::TensorProto::FLOAT16)
+    return Float16Type::get(&ctx);
+  if (type == onnx::TensorProto::BFLOAT16)
+    return BFloat16Type::get(&ctx);
+  return Float32Type::get(&ctx);
+}
+
+void fusecc::onnx_import::setStorageType(OValue &v, int32_t type) {
+  v.elemType = type;
+  v.storage = onnx::TensorProto::FLOAT;
+  if (isHalfONNXType(type)) {
+    v.storage = type;
+    v.elemType = onnx::TensorProto::FLOAT;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -308,18 +353,34 @@ Value Importer::materialize(OValue &v) {
   if (v.value)
     return v.value;
   auto ty = RankedTensorType::get(v.shape, Float32Type::get(&ctx));
+  // A half value is stored (argument or constant) in its half type and
+  // widened to f32 by a fuse.cast.
+  auto stored = RankedTensorType::get(v.shape,
+                                      storageElementType(ctx, v.storage));
+  auto widen = [&](Value s) -> Value {
+    if (s.getType() == ty)
+      return s;
+    return fuse::CastOp::create(builder, s.getLoc(), ty, s);
+  };
   if (options.weightsAsArgs && v.isInitializer) {
-    v.value = body->addArgument(ty, fileLoc());
+    v.value = widen(body->addArgument(stored, fileLoc()));
     argNames.push_back(v.constName);
     return v.value;
   }
-  std::vector<float> f(v.data->begin(), v.data->end());
-  auto attr = DenseElementsAttr::get(ty, llvm::ArrayRef<float>(f));
-  auto cst = arith::ConstantOp::create(
-      builder, NameLoc::get(StringAttr::get(&ctx, v.constName), fileLoc()),
-      attr);
+  SmallVector<APFloat> f;
+  const llvm::fltSemantics &sem =
+      cast<FloatType>(stored.getElementType()).getFloatSemantics();
+  for (double d : *v.data) {
+    APFloat a(d);
+    bool losesInfo = false;
+    a.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+    f.push_back(a);
+  }
+  auto attr = DenseElementsAttr::get(stored, f);
+  Location loc = NameLoc::get(StringAttr::get(&ctx, v.constName), fileLoc());
+  auto cst = arith::ConstantOp::create(builder, loc, attr);
   cst->setAttr("fuse.name", StringAttr::get(&ctx, v.constName));
-  v.value = cst;
+  v.value = widen(cst);
   return v.value;
 }
 
@@ -345,7 +406,7 @@ LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
     std::string why;
     if (failed(readTensor(t, v.shape, data, why)))
       return error("initializer '" + t.name() + "': " + why);
-    v.elemType = t.data_type();
+    setStorageType(v, t.data_type());
     v.data = std::make_shared<const std::vector<double>>(std::move(data));
     v.constName = t.name();
     v.isInitializer = true;
@@ -359,7 +420,7 @@ LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
     if (!t.ParseFromString(kv.second) ||
         failed(readTensor(t, v.shape, data, why)))
       return error("bound input '" + kv.first() + "': " + why);
-    v.elemType = t.data_type();
+    setStorageType(v, t.data_type());
     v.data = std::make_shared<const std::vector<double>>(std::move(data));
     v.constName = kv.first().str();
     values[kv.first().str()] = std::move(v);
@@ -392,11 +453,13 @@ LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
     if (!in.type().has_tensor_type())
       return error("input '" + in.name() + "' is not a tensor");
     const auto &tt = in.type().tensor_type();
-    if (tt.elem_type() != onnx::TensorProto::FLOAT)
+    if (tt.elem_type() != onnx::TensorProto::FLOAT &&
+        !isHalfONNXType(tt.elem_type()))
       return error("input '" + in.name() + "' has element type " +
                    typeName(tt.elem_type()) +
-                   "; only FLOAT (float32) inputs are supported");
+                   "; only FLOAT, FLOAT16 and BFLOAT16 inputs are supported");
     OValue v;
+    setStorageType(v, tt.elem_type());
     auto it = options.inputShapes.find(in.name());
     if (!tt.has_shape() && it == options.inputShapes.end())
       return error("input '" + in.name() +
@@ -428,8 +491,13 @@ LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
         v.shape.push_back(d.dim_value());
       }
     }
-    auto ty = RankedTensorType::get(v.shape, Float32Type::get(&ctx));
+    auto ty = RankedTensorType::get(v.shape, storageElementType(ctx, v.storage));
     v.value = body->addArgument(ty, fileLoc());
+    builder.setInsertionPointToEnd(body);
+    if (isHalfONNXType(v.storage))
+      v.value = fuse::CastOp::create(
+          builder, fileLoc(),
+          RankedTensorType::get(v.shape, Float32Type::get(&ctx)), v.value);
     argNames.push_back(in.name());
     values[in.name()] = std::move(v);
   }
@@ -527,7 +595,20 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       materializeView(v, fileLoc());
     if (v.elemType != onnx::TensorProto::FLOAT) {
       (void)error("graph output '" + out.name() + "' has element type " +
-                  typeName(v.elemType) + "; only FLOAT outputs are supported");
+                  typeName(v.elemType) + "; only FLOAT, FLOAT16 and BFLOAT16 "
+                  "outputs are supported");
+      return nullptr;
+    }
+    // The declared element type (else the value's storage): a half output
+    // is its f32 value rounded once by a cast.
+    int32_t declaredType = v.storage;
+    if (out.type().has_tensor_type() && out.type().tensor_type().elem_type())
+      declaredType = out.type().tensor_type().elem_type();
+    if (declaredType != onnx::TensorProto::FLOAT &&
+        !isHalfONNXType(declaredType)) {
+      (void)error("graph output '" + out.name() + "' is declared " +
+                  typeName(declaredType) + "; only FLOAT, FLOAT16 and "
+                  "BFLOAT16 outputs are supported");
       return nullptr;
     }
     const auto &tt = out.type().tensor_type();
@@ -551,7 +632,13 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     // A weight returned directly is returned as a constant.
     bool saved = v.isInitializer;
     v.isInitializer = false;
-    results.push_back(materialize(v));
+    Value result = materialize(v);
+    if (isHalfONNXType(declaredType))
+      result = fuse::CastOp::create(
+          builder, fileLoc(),
+          RankedTensorType::get(v.shape, storageElementType(ctx, declaredType)),
+          result);
+    results.push_back(result);
     v.isInitializer = saved;
   }
   func::ReturnOp::create(builder, fileLoc(), results);

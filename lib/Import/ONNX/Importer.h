@@ -32,6 +32,12 @@ using Shape = std::vector<int64_t>;
 struct OValue {
   Shape shape;
   int32_t elemType = onnx::TensorProto::FLOAT;
+  /// FLOAT16 or BFLOAT16 for a value stored in half precision (a model
+  /// input, an initializer, a Constant or a Cast result): its elemType is
+  /// then FLOAT and its IR value the f32 widening of the stored tensor (a
+  /// `fuse.cast` of the half argument or constant), so every converter
+  /// computes on f32 (docs/design/types.md). FLOAT otherwise.
+  int32_t storage = onnx::TensorProto::FLOAT;
   /// The IR value (f32 tensor), once materialised.
   mlir::Value value;
   /// Compile-time contents (row-major), for initializers, Constant nodes and
@@ -171,6 +177,16 @@ mlir::LogicalResult readTensor(const onnx::TensorProto &t, Shape &shape,
                                std::vector<double> &data, std::string &error);
 /// The ONNX name of a TensorProto data type ("FLOAT", "INT64", ...).
 std::string typeName(int32_t type);
+
+/// True for the ONNX half types FLOAT16 and BFLOAT16.
+bool isHalfONNXType(int32_t type);
+
+/// The MLIR element type of ONNX float type `type` (f16, bf16, else f32).
+mlir::Type storageElementType(mlir::MLIRContext &ctx, int32_t type);
+
+/// Marks `v` as stored in ONNX type `type`: a half type is computed as FLOAT
+/// (OValue::storage).
+void setStorageType(OValue &v, int32_t type);
 /// "2x3x4" (or "scalar" for rank 0).
 std::string shapeStr(llvm::ArrayRef<int64_t> shape);
 

@@ -10,12 +10,15 @@
 
 #include "Converters.h"
 
+#include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
 #include <limits>
 
 using namespace mlir;
+using namespace fusecc;
 using namespace fusecc::onnx_import;
 using llvm::StringRef;
 
@@ -81,7 +84,7 @@ LogicalResult convertConstant(NodeContext &nc) {
     std::string why;
     if (failed(readTensor(a.t(), v.shape, data, why)))
       return nc.fail("attribute 'value': " + why);
-    v.elemType = a.t().data_type();
+    setStorageType(v, a.t().data_type());
   } else if (a.name() == "value_float" &&
              a.type() == onnx::AttributeProto::FLOAT) {
     data = {a.f()};
@@ -369,13 +372,35 @@ LogicalResult convertCast(NodeContext &nc) {
   if (failed(to) || failed(x))
     return failure();
   const OValue &in = **x;
+  const int32_t toType = static_cast<int32_t>(*to);
   if (!in.isConst()) {
-    if (in.elemType == *to) {
-      nc.setOutput(0, in);
+    // A float tensor is computed in f32 (OValue::storage): a cast to FLOAT
+    // is the identity, a cast to FLOAT16/BFLOAT16 rounds (fuse.cast there
+    // and back) and marks the value as stored in half.
+    if (in.elemType == toType) {
+      OValue v = in;
+      v.storage = onnx::TensorProto::FLOAT;
+      nc.setOutput(0, std::move(v));
       return success();
     }
-    return nc.fail("casting a computed tensor to " +
-                   typeName(static_cast<int32_t>(*to)) + " is not supported");
+    if (in.elemType == onnx::TensorProto::FLOAT && isHalfONNXType(toType)) {
+      FailureOr<Value> xv = nc.tensor(0);
+      if (failed(xv))
+        return failure();
+      MLIRContext &ctx = *nc.builder().getContext();
+      auto halfTy =
+          RankedTensorType::get(in.shape, storageElementType(ctx, toType));
+      auto f32Ty = RankedTensorType::get(in.shape, nc.builder().getF32Type());
+      Value half = fuse::CastOp::create(nc.builder(), nc.loc, halfTy, *xv);
+      OValue v;
+      v.shape = in.shape;
+      v.value = fuse::CastOp::create(nc.builder(), nc.loc, f32Ty, half);
+      setStorageType(v, toType);
+      nc.setOutput(0, std::move(v));
+      return success();
+    }
+    return nc.fail("casting a computed tensor to " + typeName(toType) +
+                   " is not supported");
   }
   std::vector<double> out = *in.data;
   switch (*to) {
@@ -383,6 +408,13 @@ LogicalResult convertCast(NodeContext &nc) {
     for (double &d : out)
       d = static_cast<float>(d);
     break;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16: {
+    Type t = storageElementType(*nc.builder().getContext(), toType);
+    for (double &d : out)
+      d = fuse::roundToElementType(d, t);
+    break;
+  }
   case onnx::TensorProto::DOUBLE:
     break;
   case onnx::TensorProto::INT64:
@@ -395,7 +427,7 @@ LogicalResult convertCast(NodeContext &nc) {
                    " is not supported");
   }
   OValue v = intConstant(in.shape, std::move(out), nc.node.output(0));
-  v.elemType = static_cast<int32_t>(*to);
+  setStorageType(v, toType);
   nc.setOutput(0, std::move(v));
   return success();
 }

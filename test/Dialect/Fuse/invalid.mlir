@@ -1,19 +1,19 @@
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics
 
 //===----------------------------------------------------------------------===//
-// ODS type constraints: statically shaped f32 tensors only
+// ODS type constraints: statically shaped f32, bf16 or f16 tensors only
 //===----------------------------------------------------------------------===//
 
-func.func @not_f32(%x: tensor<4xf16>) -> tensor<4xf16> {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<4xf16>'}}
-  %0 = fuse.relu %x : tensor<4xf16>
-  return %0 : tensor<4xf16>
+func.func @not_float(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<4xf64>'}}
+  %0 = fuse.relu %x : tensor<4xf64>
+  return %0 : tensor<4xf64>
 }
 
 // -----
 
 func.func @dynamic_shape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<?x4xf32>'}}
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<?x4xf32>'}}
   %0 = fuse.exp %x : tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
@@ -21,7 +21,7 @@ func.func @dynamic_shape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 func.func @unranked(%x: tensor<*xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<*xf32>'}}
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<*xf32>'}}
   %0 = "fuse.add"(%x, %y) : (tensor<*xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -29,7 +29,7 @@ func.func @unranked(%x: tensor<*xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @memref_operand(%x: memref<4xf32>) {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'memref<4xf32>'}}
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'memref<4xf32>'}}
   %0 = "fuse.neg"(%x) : (memref<4xf32>) -> memref<4xf32>
   return
 }
@@ -37,7 +37,7 @@ func.func @memref_operand(%x: memref<4xf32>) {
 // -----
 
 func.func @i32_result(%x: tensor<4xf32>, %y: tensor<4xf32>) {
-  // expected-error@+1 {{result #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<4xi32>'}}
+  // expected-error@+1 {{result #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<4xi32>'}}
   %0 = "fuse.add"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi32>
   return
 }
@@ -45,7 +45,7 @@ func.func @i32_result(%x: tensor<4xf32>, %y: tensor<4xf32>) {
 // -----
 
 func.func @conv_f64_weight(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf64>) {
-  // expected-error@+1 {{operand #1 must be statically shaped tensor of 32-bit float values, but got 'tensor<4x3x3xf64>'}}
+  // expected-error@+1 {{operand #1 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<4x3x3xf64>'}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x5xf32>, tensor<4x3x3xf64>) -> tensor<1x3x7xf32>

@@ -7,16 +7,16 @@
 // ODS constraints
 //===----------------------------------------------------------------------===//
 
-func.func @pool_f16(%x: tensor<1x1x4xf16>) {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<1x1x4xf16>'}}
-  %0 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x1x4xf16> -> tensor<1x1x2xf16>
+func.func @pool_f64(%x: tensor<1x1x4xf64>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<1x1x4xf64>'}}
+  %0 = fuse.max_pool %x {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x1x4xf64> -> tensor<1x1x2xf64>
   return
 }
 
 // -----
 
 func.func @reduce_dynamic(%x: tensor<?x4xf32>) {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<?x4xf32>'}}
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 32-bit float or bfloat16 type or 16-bit float values, but got 'tensor<?x4xf32>'}}
   %0 = fuse.sum %x {dims = array<i64: 1>} : tensor<?x4xf32> -> tensor<?xf32>
   return
 }

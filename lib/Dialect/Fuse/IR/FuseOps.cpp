@@ -67,6 +67,43 @@ LogicalResult fusecc::fuse::verifyRepresentableTensors(Operation *op) {
   return success();
 }
 
+LogicalResult fusecc::fuse::verifyOneElementType(Operation *op) {
+  if (op->hasTrait<OpTrait::MixedElementTypes>())
+    return success();
+  auto elementOf = [](Value v) -> Type {
+    auto ty = dyn_cast<RankedTensorType>(v.getType());
+    return ty ? ty.getElementType() : Type();
+  };
+  if (op->getNumOperands() == 0)
+    return success();
+  Type data = elementOf(op->getOperand(0));
+  if (!data)
+    return success();
+  bool f32Params = op->hasTrait<OpTrait::F32Parameters>();
+  auto check = [&](Value v, StringRef what, unsigned index,
+                   bool parameter) -> LogicalResult {
+    Type t = elementOf(v);
+    if (!t || t == data || (parameter && f32Params && t.isF32()))
+      return success();
+    InFlightDiagnostic diag = op->emitOpError()
+                              << what << " #" << index << " has element type "
+                              << t << "; expected " << data;
+    if (f32Params && parameter)
+      diag << " or f32";
+    diag << ", as operand #0 (all tensors of an op share one element type"
+         << (f32Params ? "; parameters may stay f32" : "")
+         << "; fuse.cast converts)";
+    return diag;
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check(v, "operand", i, /*parameter=*/i > 0)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check(v, "result", i, /*parameter=*/i > 0)))
+      return failure();
+  return success();
+}
+
 /// Checks that the float attribute `name` of `op` is a finite value that f32
 /// (the kernels' arithmetic) represents without overflowing.
 static LogicalResult checkF32Attr(Operation *op, StringRef name, double v) {
@@ -345,6 +382,33 @@ FUSE_UNARY(HardswishOp,
                f32Const(b, loc, 6.0)),
            x * clampD(x + 3.0, 0.0, 6.0) / 6.0)
 #undef FUSE_UNARY
+
+double fusecc::fuse::roundToElementType(double v, Type t) {
+  auto ft = dyn_cast<FloatType>(t);
+  if (!ft || ft.isF64() || std::isnan(v))
+    return v;
+  APFloat a(v);
+  bool losesInfo = false;
+  a.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return a.convertToDouble();
+}
+
+Value CastOp::buildScalar(OpBuilder &b, Location loc, ValueRange operands) {
+  // Kernels compute in f32: a cast to half rounds the value to the half
+  // type's precision and range (the store then keeps it exactly); a cast to
+  // f32 of a value read from half storage is exact.
+  Type to = getResult().getType().getElementType();
+  Value x = operands[0];
+  if (!isHalfType(to))
+    return x;
+  Value h = arith::TruncFOp::create(b, loc, to, x);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
+}
+
+double CastOp::evaluate(ArrayRef<double> operands) {
+  return roundToElementType(operands[0],
+                            getResult().getType().getElementType());
+}
 
 Value GeluOp::buildScalar(OpBuilder &b, Location loc, ValueRange operands) {
   Value x = operands[0];

@@ -37,6 +37,19 @@ namespace {
 
 using OpGroup = llvm::SetVector<Operation *>;
 
+/// True if every tensor `op` reads or writes is f32. Convolution and
+/// normalisation kernels load and store f32 only; a value in half storage
+/// (a `fuse.cast` to or from bf16/f16, see fuse-widen-half) is read or
+/// written by an elementwise kernel, which converts at its loads and store.
+bool isF32Only(Operation *op) {
+  auto f32 = [](Value v) {
+    auto ty = dyn_cast<RankedTensorType>(v.getType());
+    return !ty || ty.getElementType().isF32();
+  };
+  return llvm::all_of(op->getOperands(), f32) &&
+         llvm::all_of(op->getResults(), f32);
+}
+
 /// Ops that can run on the tile of a fused kernel after the convolution
 /// (the group's root) and the ops of `group`: elementwise ops,
 /// normalisations whose reduction sets a block holds, and one window op
@@ -45,6 +58,8 @@ using OpGroup = llvm::SetVector<Operation *>;
 /// channels), followed by elementwise ops on its value; a pooling may be
 /// followed (after elementwise ops) by a reduction over the channels.
 bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
+  if (!isF32Only(op))
+    return false;
   Operation *lastWindow = nullptr;
   int64_t windows = 0;
   for (Operation *o : group)
@@ -106,7 +121,7 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
 /// Ops that follow a normalisation root: elementwise ops, evaluated at the
 /// normalised element, and views (reshapes) of it.
 bool isNormalizationEpilogueOp(Operation *op) {
-  return isa<ElementwiseOpInterface>(op) || isViewOp(op);
+  return (isa<ElementwiseOpInterface>(op) || isViewOp(op)) && isF32Only(op);
 }
 
 /// The view ops from `op` on through which a value reaches operand 0 of a
@@ -243,7 +258,7 @@ SmallVector<Operation *> prologueChain(Value p) {
   Operation *def = p.getDefiningOp();
   if (!def || def->getParentOfType<KernelOp>() ||
       !isa<ElementwiseOpInterface, WindowOpInterface>(def) ||
-      def->getNumResults() != 1)
+      def->getNumResults() != 1 || !isF32Only(def))
     return {};
   for (OpOperand &use : p.getUses())
     if (!isa<ConvTransposeOp>(use.getOwner()) || use.getOperandNumber() != 0)
@@ -253,7 +268,7 @@ SmallVector<Operation *> prologueChain(Value p) {
   chain.insert(def);
   for (Operation *op = def->getPrevNode(); op; op = op->getPrevNode()) {
     if (!isa<ElementwiseOpInterface, WindowOpInterface>(op) ||
-        op->getNumResults() != 1 || op->use_empty())
+        op->getNumResults() != 1 || op->use_empty() || !isF32Only(op))
       continue;
     if (llvm::all_of(op->getUsers(),
                      [&](Operation *u) { return chain.contains(u); }))
@@ -449,8 +464,14 @@ struct FormKernelsPass
       bool (*follows)(Operation *) = isa<NormalizationOpInterface>(seed.back())
                                          ? isNormalizationEpilogueOp
                                          : isElementwiseKernelOp;
+      // A cast to or from half storage joins only a kernel rooted at an
+      // elementwise op (an elementwise kernel, which converts at its loads
+      // and store); after a normalisation or a set reduction it roots an
+      // elementwise kernel of its own.
+      bool elementwiseRoot = isa<ElementwiseOpInterface>(seed.front());
       auto accepts = [&](Operation *op, const OpGroup &group) {
-        return follows(op) && !windowsSetReduction(op, group);
+        return follows(op) && !windowsSetReduction(op, group) &&
+               (elementwiseRoot || isF32Only(op));
       };
       if (!formKernel(func, growGroup(seed, accepts), counter))
         root->erase(); // Unused (the dead-op sweep leaves none).

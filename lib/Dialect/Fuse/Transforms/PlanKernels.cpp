@@ -135,7 +135,8 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
   l.numCTiles = launch.numCTiles;
   l.spatialBlocks = saturatingMul(
       saturatingMul(launch.numWTiles, launch.numHBlocks), a->geom.out[0]);
-  l.elementType = conv.getResult().getType().getElementType();
+  // Partial statistics are f32 whatever the tensors' storage.
+  l.elementType = Float32Type::get(conv.getContext());
   for (int64_t g = 0; g < groups; ++g)
     l.tilesPerGroup = std::max(l.tilesPerGroup, l.tilesOf(g));
   for (int64_t ct = 0; ct < l.numCTiles; ++ct) {
@@ -243,7 +244,8 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.len = prod(dims.front(), dims.back() + 1) / groups;
   l.inner = prod(dims.back() + 1, shape.size());
   l.stats = l.root.numStatistics();
-  l.statsType = ty.getElementType();
+  // Statistics and their workspaces are f32 whatever the storage.
+  l.statsType = Float32Type::get(ty.getContext());
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
     return rootOp->emitOpError("has an empty reduction set or none");
   // Chunks of at most `splitChunk`, and enough blocks for a few waves of an

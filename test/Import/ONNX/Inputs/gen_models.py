@@ -407,6 +407,77 @@ MODELS = {
     "shadowed_input": lambda: unread("shadowed_input"),
 }
 
+def half_conv(elem):
+    # model.half() / model.to(torch.bfloat16) of ConvTranspose2d(3, 4, 3) +
+    # ReLU: input, weights and output in the half type. bfloat16 arrays are
+    # written as raw little-endian bits (numpy has no bfloat16).
+    def half_init(name, array):
+        a = np.asarray(array, dtype=np.float32)
+        if elem == TensorProto.FLOAT16:
+            return numpy_helper.from_array(a.astype(np.float16), name)
+        bits = (a.view(np.uint32) + 0x7FFF + ((a.view(np.uint32) >> 16) & 1)) >> 16
+        t = helper.make_tensor(name, TensorProto.BFLOAT16, a.shape,
+                               bits.astype("<u2").tobytes(), raw=True)
+        return t
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["c"], name="deconv",
+                         strides=[2, 2], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c"], ["y"], name="relu"),
+    ]
+    inits = [half_init("w", ramp([3, 4, 3, 3], 0.01, -0.5)),
+             half_init("b", ramp([4], 0.1))]
+    return model(nodes, [vi("x", [1, 3, 4, 4], elem)],
+                 [vi("y", [1, 4, 7, 7], elem)], inits)
+
+
+def mixed_cast():
+    # A mixed-precision export: float32 input cast to float16, an fp16
+    # ConvTranspose, the result cast back to float32 for a float32
+    # LayerNormalization (autocast keeps norms in float32).
+    nodes = [
+        helper.make_node("Cast", ["x"], ["xh"], name="to_half",
+                         to=TensorProto.FLOAT16),
+        helper.make_node("ConvTranspose", ["xh", "w"], ["c"], name="deconv",
+                         kernel_shape=[2, 2]),
+        helper.make_node("Cast", ["c"], ["cf"], name="to_float",
+                         to=TensorProto.FLOAT),
+        helper.make_node("LayerNormalization", ["cf", "g"], ["y"], name="ln",
+                         axis=-1),
+    ]
+    inits = [numpy_helper.from_array(
+                 ramp([2, 3, 2, 2], 0.05, -0.3).astype(np.float16), "w"),
+             init("g", ramp([4], 0.1, 1.0))]
+    return model(nodes, [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 4, 4])],
+                 inits)
+
+
+def half_int32_data():
+    # A FLOAT16 initializer in int32_data (each value's 16 bits), the
+    # non-raw form of onnx.proto (make_tensor stores float16 values so).
+    t = helper.make_tensor("k", TensorProto.FLOAT16, [3], [1.0, -2.0, 0.5])
+    assert not t.raw_data and len(t.int32_data) == 3
+    nodes = [helper.make_node("Add", ["x", "k"], ["y"], name="add")]
+    return model(nodes, [vi("x", [2, 3], TensorProto.FLOAT16)],
+                 [vi("y", [2, 3], TensorProto.FLOAT16)], [t])
+
+
+def cast_to_int():
+    nodes = [helper.make_node("Cast", ["x"], ["y"], name="to_int",
+                              to=TensorProto.INT32)]
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.INT32)])
+
+
+MODELS.update({
+    "fp16_conv": lambda: half_conv(TensorProto.FLOAT16),
+    "bf16_conv": lambda: half_conv(TensorProto.BFLOAT16),
+    "mixed_cast": mixed_cast,
+    "half_int32_data": half_int32_data,
+    "cast_to_int": cast_to_int,
+    "double_input": lambda: model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [vi("x", [2], TensorProto.DOUBLE)], [vi("y", [2], TensorProto.DOUBLE)]),
+})
+
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
         sys.exit("usage: gen_models.py {%s} out.onnx" % "|".join(MODELS))

@@ -100,6 +100,16 @@ namespace fusecc::fuse {
 /// Checks that every tensor operand and result of `op` fits kMaxTensorBytes.
 mlir::LogicalResult verifyRepresentableTensors(mlir::Operation *op);
 
+/// Checks the element-type rule of docs/design/types.md on `op`.
+mlir::LogicalResult verifyOneElementType(mlir::Operation *op);
+
+/// True for the half storage types, bf16 and f16.
+inline bool isHalfType(mlir::Type t) { return t.isBF16() || t.isF16(); }
+
+/// `v` rounded to the float type `t` (f32, bf16 or f16: nearest even,
+/// overflow to +-inf, as a store in that type does), back as a double.
+double roundToElementType(double v, mlir::Type t);
+
 namespace OpTrait {
 /// The `RepresentableTensors` trait of every fuse op (FuseOps.td).
 template <typename ConcreteType>
@@ -108,6 +118,26 @@ class RepresentableTensors
 public:
   static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
     return verifyRepresentableTensors(op);
+  }
+};
+
+/// Marks an op whose parameter tensors may stay f32 on half data.
+template <typename ConcreteType>
+class F32Parameters
+    : public mlir::OpTrait::TraitBase<ConcreteType, F32Parameters> {};
+
+/// Marks an op exempt from the one-element-type rule (casts, kernels).
+template <typename ConcreteType>
+class MixedElementTypes
+    : public mlir::OpTrait::TraitBase<ConcreteType, MixedElementTypes> {};
+
+/// The `OneElementType` trait of every fuse op (FuseOps.td).
+template <typename ConcreteType>
+class OneElementType
+    : public mlir::OpTrait::TraitBase<ConcreteType, OneElementType> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyOneElementType(op);
   }
 };
 } // namespace OpTrait

@@ -23,12 +23,33 @@ def Fuse_RepresentableTensors : NativeOpTrait<"RepresentableTensors"> {
   let cppNamespace = "::fusecc::fuse::OpTrait";
 }
 
+/// The element-type rule of docs/design/types.md: every tensor an op reads
+/// or writes has the element type of its first operand (its data), except
+/// that an op with `Fuse_F32Parameters` may read (and write) f32 parameter
+/// tensors beside half data. Ops with `Fuse_MixedElementTypes` (casts,
+/// kernels) are exempt.
+def Fuse_OneElementType : NativeOpTrait<"OneElementType"> {
+  let cppNamespace = "::fusecc::fuse::OpTrait";
+}
+
+/// Marks an op whose tensors after the first operand and result (affine
+/// weights, biases, running statistics) may stay f32 on bf16/f16 data.
+def Fuse_F32Parameters : NativeOpTrait<"F32Parameters"> {
+  let cppNamespace = "::fusecc::fuse::OpTrait";
+}
+
+/// Marks an op exempt from `Fuse_OneElementType`.
+def Fuse_MixedElementTypes : NativeOpTrait<"MixedElementTypes"> {
+  let cppNamespace = "::fusecc::fuse::OpTrait";
+}
+
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
     : Op<Fuse_Dialect, mnemonic, !listconcat(traits,
-                                             [Fuse_RepresentableTensors])>;
+             [Fuse_RepresentableTensors, Fuse_OneElementType])>;
 
-/// Statically shaped f32 tensors: every fusecc graph value.
-def Fuse_Tensor : StaticShapeTensorOf<[F32]>;
+/// Statically shaped float tensors: every fusecc graph value. f32, or half
+/// storage (bf16, f16) whose arithmetic is f32 (docs/design/types.md).
+def Fuse_Tensor : StaticShapeTensorOf<[F32, BF16, F16]>;
 
 //===----------------------------------------------------------------------===//
 // Transposed convolution
@@ -212,7 +233,7 @@ def Fuse_LogSoftmaxOp : Fuse_Op<"log_softmax", [Pure,
   let hasVerifier = 1;
 }
 
-def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
+def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure, Fuse_F32Parameters,
     AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface>]> {
   let summary = "Layer normalisation over the trailing dims";
@@ -242,7 +263,7 @@ def Fuse_LayerNormOp : Fuse_Op<"layer_norm", [Pure,
   let hasVerifier = 1;
 }
 
-def Fuse_GroupNormOp : Fuse_Op<"group_norm", [Pure,
+def Fuse_GroupNormOp : Fuse_Op<"group_norm", [Pure, Fuse_F32Parameters,
     AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Fuse_NormalizationOpInterface,
                               ["getChannelGroups"]>]> {
@@ -513,7 +534,7 @@ class Fuse_CompositeOp<string mnemonic, list<Trait> traits = []>
         DeclareOpInterfaceMethods<Fuse_CompositeOpInterface>])>;
 
 def Fuse_BatchNormOp : Fuse_CompositeOp<"batch_norm",
-    [AttrSizedOperandSegments]> {
+    [AttrSizedOperandSegments, Fuse_F32Parameters]> {
   let summary = "Batch normalisation (PyTorch F.batch_norm)";
   let description = [{
     Normalises `[N, C, *spatial]` (1 to 3 spatial dims) per channel:
@@ -557,7 +578,8 @@ def Fuse_BatchNormOp : Fuse_CompositeOp<"batch_norm",
 }
 
 def Fuse_InstanceNormOp : Fuse_CompositeOp<"instance_norm",
-    [AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments]> {
+    [AllTypesMatch<["input", "result"]>, AttrSizedOperandSegments,
+     Fuse_F32Parameters]> {
   let summary = "Instance normalisation (PyTorch F.instance_norm)";
   let description = [{
     Normalises each (sample, channel) of `[N, C, *spatial]` (1 to 3 spatial
@@ -587,10 +609,37 @@ def Fuse_InstanceNormOp : Fuse_CompositeOp<"instance_norm",
 }
 
 //===----------------------------------------------------------------------===//
+// Element type conversion
+//===----------------------------------------------------------------------===//
+
+def Fuse_CastOp : Fuse_Op<"cast", [Pure, Fuse_MixedElementTypes,
+    AllShapesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<Fuse_ElementwiseOpInterface>]> {
+  let summary = "Element type conversion between f32, bf16 and f16";
+  let description = [{
+    Converts every element to the result's element type, as PyTorch's
+    `tensor.to(dtype)` and ONNX `Cast` do: to bf16 or f16 by rounding to
+    nearest even (f16 overflows to +-inf beyond 65504, rounding included:
+    magnitudes from 65520 up), to f32 exactly. The shape is unchanged.
+    In a kernel the value stays f32 in registers, rounded to the result's
+    precision, and is stored in the result's element type.
+
+    Example (the input of an fp16 graph widened for f32 arithmetic):
+    ```mlir
+    %y = fuse.cast %x : tensor<2x8x5x5xf16> -> tensor<2x8x5x5xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Fused kernels
 //===----------------------------------------------------------------------===//
 
-def Fuse_KernelOp : Fuse_Op<"kernel", [IsolatedFromAbove, SingleBlock]> {
+def Fuse_KernelOp : Fuse_Op<"kernel", [IsolatedFromAbove, SingleBlock,
+                                      Fuse_MixedElementTypes]> {
   let summary = "A group of graph ops that becomes one GPU kernel launch";
   let description = [{
     Formed by `fuse-form-kernels`: a transposed convolution and the epilogue

@@ -9,10 +9,41 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseWidenHalf : Pass<"fuse-widen-half", "::mlir::func::FuncOp"> {
+  let summary = "Compute a bf16/f16 graph in f32 between its half-stored "
+                "values";
+  let description = [{
+    The first pass of the pipeline (docs/design/types.md). A graph on half
+    tensors keeps half storage where values are stored -- graph inputs,
+    tensor constants (weights), graph results and the results of an
+    explicit `fuse.cast` to bf16/f16 -- and computes in f32 everywhere else:
+    every op on half tensors is retyped to f32, a stored half value is read
+    through a `fuse.cast` to f32 (built once per value; a splat constant is
+    widened in place, exactly), and a half graph result is the `fuse.cast`
+    of its f32 value, rounded once (to nearest even) at its store. A cast
+    to f32 of a value that is now f32 is dropped. Graphs on f32 tensors
+    are unchanged.
+
+    Example:
+    ```
+    func.func @g(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+      %r = fuse.relu %x : tensor<4xbf16>
+      return %r : tensor<4xbf16>
+    }
+    -> %xw = fuse.cast %x : tensor<4xbf16> -> tensor<4xf32>
+       %r = fuse.relu %xw : tensor<4xf32>
+       %o = fuse.cast %r : tensor<4xf32> -> tensor<4xbf16>
+       return %o : tensor<4xbf16>
+    ```
+  }];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseDecompose : Pass<"fuse-decompose", "::mlir::func::FuncOp"> {
   let summary = "Rewrite every composite op into the fuse ops it is made of";
   let description = [{
-    The first pass of the pipeline. Replaces every op of
+    The first pass of the pipeline after fuse-widen-half. Replaces every op of
     `CompositeOpInterface` (batch_norm, instance_norm) by the
     ops its `decompose` builds: elementwise ops, group_norm, reductions
     (mean, with keepdim) and reshapes. The new ops are then moved

@@ -1,0 +1,95 @@
+// RUN: fusecc-check %s --precision=ieee | FileCheck %s
+// RUN: fusecc-check %s --precision=tf32 | FileCheck %s
+// bf16/f16 graphs (docs/design/types.md): half inputs, weights and results,
+// f32 arithmetic between them (fuse-widen-half), every half result rounded
+// once at its store; each checked against float64 on the same half values
+// with the half storage rule (Compare.h), for each epilogue family.
+
+// CHECK: @bf16_conv_gelu: PASS {{.*}} storage bf16
+// CHECK: @f16_conv_softmax: PASS {{.*}} storage f16
+// CHECK: @bf16_conv_layernorm_f32_affine: PASS {{.*}} storage bf16
+// CHECK: @f16_conv_groupnorm: PASS {{.*}} storage f16
+// CHECK: @bf16_conv_maxpool: PASS {{.*}} storage bf16
+// CHECK: @f16_conv_mean: PASS {{.*}} storage f16
+// CHECK: @bf16_elementwise: PASS {{.*}} storage bf16
+// CHECK: @f16_batchnorm_training: PASS {{.*}} storage f16
+// CHECK: @f16_overflow: PASS {{.*}} storage f16
+// CHECK: @mixed_cast: PASS
+// CHECK: @bf16_weight_constant: PASS {{.*}} storage bf16
+
+func.func @bf16_conv_gelu(%x: tensor<2x4x3x3xbf16>, %w: tensor<4x6x3x3xbf16>, %b: tensor<6xbf16>) -> tensor<2x6x5x5xbf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) -> tensor<2x6x5x5xbf16>
+  %g = fuse.gelu %y : tensor<2x6x5x5xbf16>
+  return %g : tensor<2x6x5x5xbf16>
+}
+
+func.func @f16_conv_softmax(%x: tensor<1x3x4x4xf16>, %w: tensor<3x8x2x2xf16>, %b: tensor<8xf16>) -> tensor<1x8x5x5xf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x4x4xf16>, tensor<3x8x2x2xf16>, tensor<8xf16>) -> tensor<1x8x5x5xf16>
+  %s = fuse.softmax %y {dim = 1 : i64} : tensor<1x8x5x5xf16>
+  return %s : tensor<1x8x5x5xf16>
+}
+
+func.func @bf16_conv_layernorm_f32_affine(%x: tensor<1x3x3x3xbf16>, %w: tensor<3x5x3x3xbf16>, %b: tensor<5xbf16>, %g: tensor<5xf32>, %beta: tensor<5xf32>) -> tensor<1x5x5x5xbf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x3x3xbf16>, tensor<3x5x3x3xbf16>, tensor<5xbf16>) -> tensor<1x5x5x5xbf16>
+  %l = fuse.layer_norm %y weight(%g : tensor<5xf32>) bias(%beta : tensor<5xf32>) {normalized_rank = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<1x5x5x5xbf16>
+  return %l : tensor<1x5x5x5xbf16>
+}
+
+func.func @f16_conv_groupnorm(%x: tensor<2x4x3x3x3xf16>, %w: tensor<4x8x2x2x2xf16>, %b: tensor<8xf16>, %g: tensor<8xf16>, %beta: tensor<8xf16>) -> tensor<2x8x6x6x6xf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) -> tensor<2x8x6x6x6xf16>
+  %n = fuse.group_norm %y weight(%g : tensor<8xf16>) bias(%beta : tensor<8xf16>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8x6x6x6xf16>
+  %r = fuse.relu %n : tensor<2x8x6x6x6xf16>
+  return %r : tensor<2x8x6x6x6xf16>
+}
+
+func.func @bf16_conv_maxpool(%x: tensor<1x4x4x4xbf16>, %w: tensor<4x4x2x2xbf16>, %b: tensor<4xbf16>) -> tensor<1x4x4x4xbf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x4x4xbf16>, tensor<4x4x2x2xbf16>, tensor<4xbf16>) -> tensor<1x4x8x8xbf16>
+  %p = fuse.max_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x4x8x8xbf16> -> tensor<1x4x4x4xbf16>
+  %s = fuse.sigmoid %p : tensor<1x4x4x4xbf16>
+  return %s : tensor<1x4x4x4xbf16>
+}
+
+func.func @f16_conv_mean(%x: tensor<2x3x4x4xf16>, %w: tensor<3x6x3x3xf16>, %b: tensor<6xf16>) -> tensor<2x6x1x1xf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x4x4xf16>, tensor<3x6x3x3xf16>, tensor<6xf16>) -> tensor<2x6x4x4xf16>
+  %t = fuse.tanh %y : tensor<2x6x4x4xf16>
+  %m = fuse.mean %t {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x6x4x4xf16> -> tensor<2x6x1x1xf16>
+  return %m : tensor<2x6x1x1xf16>
+}
+
+func.func @bf16_elementwise(%x: tensor<3x7x5xbf16>, %y: tensor<7x1xbf16>) -> tensor<3x7x1xbf16> {
+  %a = fuse.mul %x, %y : tensor<3x7x5xbf16>, tensor<7x1xbf16> -> tensor<3x7x5xbf16>
+  %r = fuse.silu %a : tensor<3x7x5xbf16>
+  %s = fuse.amax %r {dims = array<i64: 2>, keepdim = true} : tensor<3x7x5xbf16> -> tensor<3x7x1xbf16>
+  return %s : tensor<3x7x1xbf16>
+}
+
+func.func @f16_batchnorm_training(%x: tensor<2x3x4x4xf16>, %w: tensor<3x4x2x2xf16>, %rm: tensor<4xf32>, %rv: tensor<4xf32>) -> tensor<2x4x5x5xf16> {
+  %y = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x4x4xf16>, tensor<3x4x2x2xf16>) -> tensor<2x4x5x5xf16>
+  %n = fuse.batch_norm %y, %rm, %rv {training = true} : (tensor<2x4x5x5xf16>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x5x5xf16>
+  return %n : tensor<2x4x5x5xf16>
+}
+
+// Values above 65504 (from 65520 up, rounding included) are inf in f16,
+// as PyTorch's own rounding gives: the check expects inf exactly there.
+func.func @f16_overflow(%x: tensor<4x16xf16>) -> tensor<4x16xf16> {
+  %c = arith.constant dense<40000.0> : tensor<f16>
+  %y = fuse.mul %x, %c : tensor<4x16xf16>, tensor<f16> -> tensor<4x16xf16>
+  return %y : tensor<4x16xf16>
+}
+
+// A mixed-precision export: f32 graph, its convolution's input rounded to
+// f16 by a cast (the rounding is part of the graph), the result f32.
+func.func @mixed_cast(%x: tensor<1x3x4x4xf32>, %w: tensor<3x4x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %h = fuse.cast %x : tensor<1x3x4x4xf32> -> tensor<1x3x4x4xf16>
+  %xf = fuse.cast %h : tensor<1x3x4x4xf16> -> tensor<1x3x4x4xf32>
+  %y = fuse.conv_transpose %xf, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<3x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %e = fuse.exp %y : tensor<1x4x6x6xf32>
+  return %e : tensor<1x4x6x6xf32>
+}
+
+// A bf16 weight held as a module constant (2 bytes per element in a bundle).
+func.func @bf16_weight_constant(%x: tensor<1x2x3xbf16>) -> tensor<1x2x5xbf16> {
+  %w = arith.constant dense<[[[0.5, -0.25, 0.125], [1.0, 0.75, -0.5]], [[-1.0, 0.375, 0.0625], [0.25, -0.75, 2.0]]]> : tensor<2x2x3xbf16>
+  %y = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x2x3xbf16>, tensor<2x2x3xbf16>) -> tensor<1x2x5xbf16>
+  return %y : tensor<1x2x5xbf16>
+}

@@ -1,0 +1,42 @@
+// RUN: fusecc %s --emit=plan | FileCheck %s
+// The plan of an f16 graph (docs/design/types.md): each half input and
+// weight widened by an elementwise kernel into an f32 buffer, the
+// convolution and the group_norm on f32, the partial statistics f32
+// (4 bytes each, whatever the tensors' type), the result rounded to f16 by
+// the last kernel's store; buffer bytes from the element type.
+
+// CHECK-LABEL: plan @f16_conv_groupnorm: 8 kernels, 7 buffers (34208 bytes)
+// CHECK: buffer b{{[0-9]+}} partials f32 x 1152 (4608 bytes)
+// CHECK: buffer b{{[0-9]+}} intermediate f32 x 3456 (13824 bytes)
+// CHECK: step 4 f16_conv_groupnorm_k5 (elementwise)
+// CHECK-NEXT: reads arg0
+// CHECK-NEXT: writes b{{[0-9]+}} (2x4x3x3x3xf32)
+// CHECK: step 5 f16_conv_groupnorm_k0 (convolution)
+// CHECK: writes b{{[0-9]+}} (2x8x6x6x6xf32), partial statistics of 4 groups per sample
+// CHECK: step 6 f16_conv_groupnorm_k6 (normalization: group_norm
+// CHECK: step 7 f16_conv_groupnorm_k7 (elementwise)
+// CHECK-NEXT: reads b{{[0-9]+}}
+// CHECK-NEXT: writes result (2x8x6x6x6xf16)
+func.func @f16_conv_groupnorm(%x: tensor<2x4x3x3x3xf16>, %w: tensor<4x8x2x2x2xf16>, %b: tensor<8xf16>, %g: tensor<8xf16>, %beta: tensor<8xf16>) -> tensor<2x8x6x6x6xf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) -> tensor<2x8x6x6x6xf16>
+  %n = fuse.group_norm %y weight(%g : tensor<8xf16>) bias(%beta : tensor<8xf16>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8x6x6x6xf16>
+  %r = fuse.relu %n : tensor<2x8x6x6x6xf16>
+  return %r : tensor<2x8x6x6x6xf16>
+}
+
+// A cast to f16 in the middle of a graph rounds in the elementwise kernel
+// that computes it, which also widens the half value again: the buffer
+// between the kernels stays f32, and the softmax reads f32.
+// CHECK-LABEL: plan @f16_intermediate: 2 kernels, 1 buffer (256 bytes)
+// CHECK-NEXT: buffer b0 intermediate f32 x 64 (256 bytes)
+// CHECK-NEXT: step 0 f16_intermediate_k0 (elementwise)
+// CHECK-NEXT: reads arg0
+// CHECK-NEXT: writes b0 (4x16xf32)
+// CHECK-NEXT: step 1 f16_intermediate_k1 (normalization: softmax
+func.func @f16_intermediate(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = fuse.exp %x : tensor<4x16xf32>
+  %h = fuse.cast %e : tensor<4x16xf32> -> tensor<4x16xf16>
+  %s = fuse.softmax %h {dim = 0 : i64} : tensor<4x16xf16>
+  %f = fuse.cast %s : tensor<4x16xf16> -> tensor<4x16xf32>
+  return %f : tensor<4x16xf32>
+}
