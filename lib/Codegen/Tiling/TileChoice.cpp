@@ -260,7 +260,8 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
                                           const KernelAnalysis &a,
                                           StringRef precision, int64_t maxTileW,
-                                          int64_t threads, bool report) {
+                                          int64_t threads, bool report,
+                                          int64_t maxCiChunk = 16) {
   const ConvGeometry &g = a.geom;
   MLIRContext *ctx = kernel.getContext();
   // Threads along W: a multiple of the W stride, so that the positions a
@@ -344,7 +345,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
            << "); a reduction over this row needs a multi-kernel plan";
   }
   int64_t tileW = posPerThread * threadsW;
-  int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), 16);
+  int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), maxCiChunk);
   auto cfg = TileConfigAttr::getChecked(
       [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
       tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
@@ -362,17 +363,32 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
 /// size, docs/perf.md) or, where the W stride, the accumulators of a
 /// whole-row reduction or the shared memory need it, the smallest larger
 /// power-of-two multiple up to 1024 (fewer channels and positions per
-/// thread). The reason is reported for the largest block tried.
+/// thread). Where none fits with input-channel chunks of 16, the same with
+/// smaller chunks (8, 4, 2, 1): the staged weights of a chunk are chunk x
+/// taps x channels, which a long kernel (64 W taps of 64 channels at
+/// stride 32, issue 37's rand37_61) takes past the shared memory at 16.
+/// The reason is reported for the largest block tried with chunks of 16.
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
                                        StringRef precision, int64_t maxTileW,
                                        int64_t threads) {
-  for (int64_t t = threads;; t *= 2) {
-    bool last = t * 2 > 1024;
-    FailureOr<TileConfigAttr> cfg =
-        chooseFMAConfig(kernel, a, precision, maxTileW, t, /*report=*/last);
-    if (succeeded(cfg) || last)
+  auto sweep = [&](int64_t maxCiChunk, bool report) {
+    for (int64_t t = threads;; t *= 2) {
+      bool last = t * 2 > 1024;
+      FailureOr<TileConfigAttr> cfg =
+          chooseFMAConfig(kernel, a, precision, maxTileW, t,
+                          /*report=*/report && last, maxCiChunk);
+      if (succeeded(cfg) || last)
+        return cfg;
+    }
+  };
+  for (int64_t maxCiChunk : {16, 8, 4, 2, 1}) {
+    if (maxCiChunk < 16 && a.geom.cinPerGroup() <= maxCiChunk)
+      break;
+    if (FailureOr<TileConfigAttr> cfg = sweep(maxCiChunk, /*report=*/false);
+        succeeded(cfg))
       return cfg;
   }
+  return sweep(16, /*report=*/true);
 }
 
 /// True if `wg`, a wgmma config of a pooled epilogue, combines partial
