@@ -148,7 +148,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
           a.pool->passesFor(cfg.getRows(), g.stride[1]).count;
       const int64_t slotTiles = saturatingMul(passes, p.tileElems);
       if (saturatingMul(saturatingAdd(staging, slotTiles), 4) <=
-          kTwoBlocksSharedBytes) {
+          twoBlocksSharedBytes(a.target)) {
         p.poolSlots = passes;
         tiles = slotTiles;
       }
@@ -194,7 +194,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // (docs/perf.md section 24), so it is a tuning knob.
   int64_t maxH = llvm::divideCeil(g.k[1], hStep);
   layout(cfg.usesTensorCores() && cfg.getMergeHTaps() ? maxH : 1);
-  if (p.hTapsPerRound > 1 && p.bytes() > kTwoBlocksSharedBytes)
+  if (p.hTapsPerRound > 1 && p.bytes() > twoBlocksSharedBytes(a.target))
     layout(1);
   return p;
 }
@@ -234,7 +234,8 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
           continue;
         SharedMemoryPlan skewed = planSharedMemory(a, cfg, stride, skew);
         bool sameClass =
-            skewed.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+            skewed.bytes() <=
+                std::max(plain.bytes(), twoBlocksSharedBytes(a.target)) &&
             skewed.hTapsPerRound == plain.hTapsPerRound;
         return sameClass ? skewed : plain;
       }
@@ -266,11 +267,12 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     runs.totalElems = std::max(runs.totalElems, scalar.totalElems);
     // Blocks per SM by shared memory alone: registers may admit more than
     // `residentBlocks`' thread bound (kb2_26: 96 registers, 5 blocks).
-    auto bySharedMemory = [](const SharedMemoryPlan &p) {
-      return kSharedBytesPerSM / (p.bytes() + kReservedSharedBytes);
+    auto bySharedMemory = [&](const SharedMemoryPlan &p) {
+      return blocksBySharedMemory(a.target, p.bytes());
     };
     if (runs.rowsN == 0 && runs.tilesOffset % (2 * sw) == 0 &&
-        runs.bytes() <= std::max(plain.bytes(), kTwoBlocksSharedBytes) &&
+        runs.bytes() <=
+            std::max(plain.bytes(), twoBlocksSharedBytes(a.target)) &&
         bySharedMemory(runs) >= bySharedMemory(scalar) &&
         runs.hTapsPerRound == plain.hTapsPerRound) {
       runs.accumulatorRuns = 2 * sw;
@@ -280,10 +282,11 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
   return scalar;
 }
 
-int64_t fuse::residentBlocks(int64_t threads, int64_t bytes) {
+int64_t fuse::residentBlocks(const TargetInfo &target, int64_t threads,
+                             int64_t bytes) {
   return std::max<int64_t>(
-      1, std::min<int64_t>(kResidentThreadsPerSM / threads,
-                           kSharedBytesPerSM / (bytes + kReservedSharedBytes)));
+      1, std::min<int64_t>(residentThreadsPerSM(target) / threads,
+                           blocksBySharedMemory(target, bytes)));
 }
 
 /// `kernelRegisterEstimate` of a kernel with shared-memory plan `smem`.
@@ -302,11 +305,11 @@ int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
                                    TileConfigAttr cfg) {
   const LaunchPlan launch = LaunchPlan::get(a, cfg);
   const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
-  int64_t blocks = residentBlocks(launch.threads, smem.bytes());
+  int64_t blocks = residentBlocks(a.target, launch.threads, smem.bytes());
   // Registers are allocated in units of 8 per thread.
   if (int64_t registers = registerEstimate(smem))
     blocks =
-        std::min(blocks, std::max<int64_t>(1, kRegistersPerSM /
+        std::min(blocks, std::max<int64_t>(1, a.target.registersPerSM() /
                                                   (llvm::alignTo(registers, 8) *
                                                    launch.threads)));
   return blocks;

@@ -52,6 +52,13 @@ struct CodegenCLOptions {
       "chip", llvm::cl::desc("Target GPU (wgmma needs sm_90a)"),
       llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init(fusecc::Chip::SM90), fusecc::optionValues<fusecc::Chip>()};
+  Opt<fusecc::Device> device{
+      "device",
+      llvm::cl::desc("GPU whose facts (SMs, shared memory, rates) size the "
+                     "kernels"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::Device::H200),
+      fusecc::optionValues<fusecc::Device>()};
   Opt<std::string> tuningFile{
       "tuning",
       llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
@@ -171,6 +178,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   const CodegenCLOptions &o = *codegenCLOptions;
   options.precision = o.precision;
   options.chip = o.chip;
+  options.device = o.device;
   options.epilogueMath = o.epilogueMath;
   options.tuningFile = o.tuningFile;
   options.tileRows = o.rows;
@@ -195,6 +203,11 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
                                            bool forTarget,
                                            std::string &message) {
+  if (!TargetInfo::supports(options.device, options.chip)) {
+    message = "--device=" + toString(options.device).str() +
+              " does not run --chip=" + toString(options.chip).str() + " code";
+    return failure();
+  }
   if (forTarget && options.tileWgmma == WgmmaChoice::Always &&
       options.chip != Chip::SM90a) {
     message = "--tile-wgmma=always needs --chip=sm_90a (wgmma is an sm_90a "
@@ -217,6 +230,10 @@ struct FuseccPipelineOptions
   Option<fusecc::Chip> chip{
       *this, "chip", llvm::cl::desc("Target chip (wgmma needs sm_90a)"),
       llvm::cl::init(fusecc::Chip::SM90), fusecc::optionValues<fusecc::Chip>()};
+  Option<fusecc::Device> device{
+      *this, "device", llvm::cl::desc("GPU whose facts size the kernels"),
+      llvm::cl::init(fusecc::Device::H200),
+      fusecc::optionValues<fusecc::Device>()};
   Option<fusecc::EpilogueMathMode> epilogueMath{
       *this, "epilogue-math", llvm::cl::desc("Epilogue exp and reciprocal"),
       llvm::cl::init(fusecc::EpilogueMathMode::Auto),
@@ -256,6 +273,7 @@ void fusecc::registerAllPasses() {
         PipelineOptions options;
         options.precision = o.precision;
         options.chip = o.chip;
+        options.device = o.device;
         options.epilogueMath = o.epilogueMath;
         options.tileWgmma = o.wgmma;
         options.ieeeTensorCores = o.ieeeTensorCores;
@@ -268,6 +286,11 @@ void fusecc::registerAllPasses() {
 
 void fusecc::buildFusionPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
+  // The target first: every later pass sizes its choices by its facts.
+  fuse::FuseAttachTargetOptions target;
+  target.chip = options.chip;
+  target.device = options.device;
+  pm.addPass(fuse::createFuseAttachTarget(target));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // A bf16/f16 graph computes in f32 between its half-stored values
   // (inputs, weights, results, explicit casts): docs/design/types.md.

@@ -9,6 +9,8 @@
 
 #include "SimulatorImpl.h"
 
+#include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -331,11 +333,17 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
   if (Value s = launch.getDynamicSharedMemorySize())
     if (!valueOf(s, smemBytes) || smemBytes < 0)
       return hostFail("dynamic shared memory size is not a constant");
+  // The limits of the module's target (#fuse.target), which the pipeline
+  // sized the launch by.
+  const TargetInfo target = fuse::getTargetInfo(launch);
   int64_t nt = block[0] * block[1] * block[2];
-  if (nt > 1024)
-    return hostFail("more than 1024 threads per block");
-  if (smemBytes > 232448)
-    return hostFail("more than 227 KiB of dynamic shared memory");
+  if (nt > target.maxThreadsPerBlock())
+    return hostFail("more than " + Twine(target.maxThreadsPerBlock()) +
+                    " threads per block on " + target.describe());
+  if (smemBytes > target.sharedBytesPerBlock())
+    return hostFail("more than " + Twine(target.sharedBytesPerBlock()) +
+                    " bytes of dynamic shared memory per block on " +
+                    target.describe());
   if (k.knownBlock >= 0 && k.knownBlock != nt)
     return hostFail("block size differs from the kernel's known_block_size");
   if (launch.getClusterSizeX() || launch.getAsyncToken())

@@ -25,7 +25,7 @@
 
 // FUSED-TF32: fuse.kernel "f_k0" {{.*}}precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1>
 
-// GPU: module attributes {gpu.container_module}
+// GPU: module attributes {fuse.target = #fuse.target<chip = sm_90, device = h200>, gpu.container_module}
 // GPU: func.func @f(%{{.*}}: memref<2x4x5xf32> {fuse.name = "x"}, %{{.*}}: memref<4x8x3xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<2x8x7xf32>)
 // GPU: gpu.launch_func @fusecc_kernels::@f_k0 blocks in
 // GPU: gpu.module @fusecc_kernels {

@@ -25,22 +25,32 @@ namespace fusecc::fuse {
 /// kb1_57/kb1_65/kb1_71 with rows as one N, docs/perf.md 116).
 constexpr int64_t kMaxRowsN = 192;
 
-/// Threads per SM that kernels ask ptxas to keep resident (`.minnctapersm`
-/// = this / threads per block): at most 128 registers per thread.
-constexpr int64_t kResidentThreadsPerSM = 512;
+/// Registers per thread that kernels budget for: ptxas is asked to keep
+/// `residentThreadsPerSM` threads resident (`.minnctapersm` = that / threads
+/// per block).
+constexpr int64_t kResidentRegistersPerThread = 128;
 
-/// 32-bit registers of an H100 SM.
-constexpr int64_t kRegistersPerSM = 65536;
+/// Threads per SM that kernels ask ptxas to keep resident: the target's
+/// registers per SM at `kResidentRegistersPerThread` each (512 on Hopper).
+inline int64_t residentThreadsPerSM(const TargetInfo &target) {
+  return target.registersPerSM() / kResidentRegistersPerThread;
+}
 
-/// Shared memory of an H100 SM and the part the driver reserves per block.
-constexpr int64_t kSharedBytesPerSM = 233472, kReservedSharedBytes = 1024;
+/// Blocks with `bytes` of dynamic shared memory each that the target's SM
+/// holds by shared memory alone (the driver reserves some per block).
+inline int64_t blocksBySharedMemory(const TargetInfo &target, int64_t bytes) {
+  return target.sharedBytesPerSM() /
+         (bytes + target.reservedSharedBytesPerBlock());
+}
 
 /// Blocks of `threads` threads and `bytes` of dynamic shared memory that
-/// share an SM: `kResidentThreadsPerSM` threads, fewer where shared memory
-/// holds fewer blocks. A kernel asks ptxas for this many (`.minnctapersm`):
-/// registers beyond 128 per thread cost no block that shared memory would
-/// have let in, and spare the spills of large wgmma accumulators.
-int64_t residentBlocks(int64_t threads, int64_t bytes);
+/// share an SM of `target`: `residentThreadsPerSM` threads, fewer where
+/// shared memory holds fewer blocks. A kernel asks ptxas for this many
+/// (`.minnctapersm`): registers beyond 128 per thread cost no block that
+/// shared memory would have let in, and spare the spills of large wgmma
+/// accumulators.
+int64_t residentBlocks(const TargetInfo &target, int64_t threads,
+                       int64_t bytes);
 
 /// Registers per thread, beside its accumulators (`rowsN` / 2), of a wgmma
 /// block that stages all H taps of a round for its rows as one N. ptxas,
@@ -59,8 +69,15 @@ int64_t kernelRegisterEstimate(const KernelAnalysis &a, TileConfigAttr cfg);
 /// no more than `kernelRegisterEstimate` registers per thread allow.
 int64_t kernelResidentBlocks(const KernelAnalysis &a, TileConfigAttr cfg);
 
-/// Shared memory per block that still lets two blocks share an SM (sm_90).
-constexpr int64_t kTwoBlocksSharedBytes = 112 * 1024;
+/// Shared memory per block that still lets two blocks share an SM of
+/// `target`: half an SM less the driver's reserve, rounded down to 8 KiB
+/// (112 KiB on Hopper, the threshold the cost model was measured with).
+inline int64_t twoBlocksSharedBytes(const TargetInfo &target) {
+  constexpr int64_t kGranule = 8 * 1024;
+  return (target.sharedBytesPerSM() / 2 -
+          target.reservedSharedBytesPerBlock()) /
+         kGranule * kGranule;
+}
 
 /// Shared-memory layout of a tiled kernel, in f32 elements from the start of
 /// the dynamic shared memory. One output tile for the convolution result and

@@ -31,6 +31,8 @@ void registerAllPasses();
 /// Options of the whole pipeline.
 struct PipelineOptions {
   Chip chip = Chip::SM90;
+  /// The GPU whose facts (TargetInfo) size the kernels.
+  Device device = Device::H200;
   Precision precision = Precision::IEEE;
   /// `fuse-convert-to-gpu{epilogue-math=...}`.
   EpilogueMathMode epilogueMath = EpilogueMathMode::Auto;
@@ -82,8 +84,8 @@ struct PipelineOptions {
 };
 
 /// Registers the code generation options shared by the tools: the target
-/// (--precision, --chip), the epilogue math (--epilogue-math) and the tiling
-/// overrides (--tuning, --tile-rows, --tile-ci-chunk, --tile-c,
+/// (--precision, --chip, --device), the epilogue math (--epilogue-math) and the
+/// tiling overrides (--tuning, --tile-rows, --tile-ci-chunk, --tile-c,
 /// --tile-warps-c, --tile-merge-h, --tile-threads, --tile-max-w,
 /// --tile-wgmma, --tile-wgmma-split, --tile-cluster-c, --ieee-tensor-cores);
 /// call before parsing the command line.

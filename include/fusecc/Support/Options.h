@@ -191,6 +191,21 @@ inline constexpr OptionSpelling<Chip> kChipSpellings[] = {
 FUSECC_OPTION_SPELLINGS(Chip, kChipSpellings)
 
 //===----------------------------------------------------------------------===//
+// Device: the GPU whose facts size the kernels (SMs, shared memory, rates;
+// fusecc/Target/GPU/TargetInfo.h); the chip says which instructions run.
+//===----------------------------------------------------------------------===//
+
+enum class Device { A100, H100, H200 };
+
+inline constexpr OptionSpelling<Device> kDeviceSpellings[] = {
+    {Device::A100, "a100",
+     "NVIDIA A100 SXM (108 SMs, 163 KiB shared memory per block; sm_80)"},
+    {Device::H100, "h100", "NVIDIA H100 SXM (132 SMs, 3.0 TB/s)"},
+    {Device::H200, "h200", "NVIDIA H200 (132 SMs, 4.26 TB/s; default)"},
+};
+FUSECC_OPTION_SPELLINGS(Device, kDeviceSpellings)
+
+//===----------------------------------------------------------------------===//
 // EpilogueMathMode: how epilogues evaluate exp and reciprocals
 // (fuse-convert-to-gpu{epilogue-math}); resolved per kernel to the
 // lowering's `EpilogueMath`.
@@ -217,8 +232,8 @@ inline constexpr OptionSpelling<WgmmaMode> kWgmmaModeSpellings[] = {
     {WgmmaMode::Never, "never", "mma.sync only (default)"},
     {WgmmaMode::Always, "always", "wgmma wherever a kernel fits"},
     {WgmmaMode::FillsGrid, "fills-grid",
-     "wgmma where a kernel fits and its grid fills an H100 at least once "
-     "(the sm_90a default)"},
+     "wgmma where a kernel fits and its grid fills the target's SMs at "
+     "least once (the sm_90a default)"},
     {WgmmaMode::Never, "0", "old spelling of never"},
     {WgmmaMode::Always, "1", "old spelling of always"},
     {WgmmaMode::FillsGrid, "2", "old spelling of fills-grid"},
@@ -233,7 +248,7 @@ enum class WgmmaChoice { Auto, Never, Always };
 
 inline constexpr OptionSpelling<WgmmaChoice> kWgmmaChoiceSpellings[] = {
     {WgmmaChoice::Auto, "auto",
-     "the chip decides: on sm_90a for grids of at least 132 blocks "
+     "the chip decides: on sm_90a for grids of at least one block per SM "
      "(default)"},
     {WgmmaChoice::Never, "never", "mma.sync"},
     {WgmmaChoice::Always, "always",
@@ -273,7 +288,7 @@ inline constexpr OptionSpelling<IeeeTensorCores> kIeeeTensorCoresSpellings[] = {
     {IeeeTensorCores::Never, "never", "FP32 FMA only"},
     {IeeeTensorCores::Auto, "auto",
      "split-operand tensor cores where a tensor-core tiling fits, the "
-     "grid has at least 132 blocks (one H100 wave) and a group has at "
+     "grid has a block per SM of the target (one wave) and a group has at "
      "least 16 input channels, else FP32 FMA (default)"},
     {IeeeTensorCores::Always, "always",
      "split-operand tensor cores wherever a tensor-core tiling fits"},
@@ -311,6 +326,7 @@ FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
   };
 FUSECC_ENUM_OPTION_PARSER(fusecc::Precision)
 FUSECC_ENUM_OPTION_PARSER(fusecc::Chip)
+FUSECC_ENUM_OPTION_PARSER(fusecc::Device)
 FUSECC_ENUM_OPTION_PARSER(fusecc::EpilogueMathMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaMode)
 FUSECC_ENUM_OPTION_PARSER(fusecc::WgmmaChoice)

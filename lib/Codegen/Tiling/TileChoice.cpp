@@ -46,14 +46,15 @@ constexpr int64_t kMaxAccumulators = 64;
 constexpr int64_t kMaxTensorCorePhasePositions = 256;
 } // namespace
 
-int64_t fuse::maxTileRowWidth(int64_t strideW) {
+int64_t fuse::maxTileRowWidth(const TargetInfo &target, int64_t strideW) {
   // The FMA tiling: at most kMaxAccumulators positions per thread, threads
   // along W a multiple of the stride, of 32 at most (a grouped kernel's
   // whole warps), and of a block at most. The tensor-core tilings: whole
   // phases of at most kMaxTensorCorePhasePositions positions.
-  const int64_t sw = std::clamp<int64_t>(strideW, 1, kMaxThreadsPerBlock);
+  const int64_t maxThreads = target.maxThreadsPerBlock();
+  const int64_t sw = std::clamp<int64_t>(strideW, 1, maxThreads);
   const int64_t threadsW =
-      std::min<int64_t>(std::lcm<int64_t>(sw, 32), kMaxThreadsPerBlock);
+      std::min<int64_t>(std::lcm<int64_t>(sw, target.warpSize()), maxThreads);
   return std::max(kMaxAccumulators * threadsW,
                   kMaxTensorCorePhasePositions * sw);
 }
@@ -83,11 +84,12 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
     return failure();
   }
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
-  if (smem.bytes() > kMaxSharedBytes) {
+  if (smem.bytes() > a.target.sharedBytesPerBlock()) {
     if (report)
       kernel.emitOpError("tile needs ")
           << smem.bytes() << " bytes of shared memory (at most "
-          << kMaxSharedBytes << " on sm_90)";
+          << a.target.sharedBytesPerBlock() << " per block on "
+          << a.target.describe() << ")";
     return failure();
   }
   LaunchPlan launch = LaunchPlan::get(a, cfg);
@@ -98,11 +100,12 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
           << std::numeric_limits<int32_t>::max() << ")";
     return failure();
   }
-  if (launch.threads < 1 || launch.threads > kMaxThreadsPerBlock) {
+  if (launch.threads < 1 || launch.threads > a.target.maxThreadsPerBlock()) {
     if (report)
       kernel.emitOpError("needs ")
           << launch.threads << " threads per block (at most "
-          << kMaxThreadsPerBlock << ")";
+          << a.target.maxThreadsPerBlock() << " on " << a.target.describe()
+          << ")";
     return failure();
   }
   // Workspaces of the packed operands (wgmma): byte sizes must fit.
@@ -144,7 +147,9 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
   int64_t tilesW = nTiles / warpsW;
   while (sw * warpsC * warpsW > 16 && warpsW > 1)
     warpsW /= 2, tilesW *= 2;
-  if (sw * warpsC * warpsW * 32 > 1024 || tilesC * tilesW > 16)
+  if (sw * warpsC * warpsW * a.target.warpSize() >
+          a.target.maxThreadsPerBlock() ||
+      tilesC * tilesW > 16)
     return {};
   int64_t tileW = sw * positions;
   // Rows of one H phase per block: each staged weight chunk then feeds
@@ -159,8 +164,8 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     // the H100: kb2_20 0.95 -> 0.78 ms, kb2_49 1.19 -> 1.02; with 2 rows
     // and 128 channels the larger staging was slower, see docs/perf.md).
     int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
-    int64_t ciChunk = forcedCiChunk ? forcedCiChunk
-                      : cin8 <= 8   ? 8
+    int64_t ciChunk = forcedCiChunk             ? forcedCiChunk
+                      : cin8 <= 8               ? 8
                       : rows == 4 && cin8 <= 32 ? cin8
                                                 : 16;
     if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
@@ -182,7 +187,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||
-        SharedMemoryPlan::get(a, cfg).bytes() <= kTwoBlocksSharedBytes)
+        SharedMemoryPlan::get(a, cfg).bytes() <= twoBlocksSharedBytes(a.target))
       return cfg;
   }
   return {};
@@ -240,14 +245,15 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   return cfg;
 }
 
-/// Blocks a default (sm_90a) wgmma kernel needs: one per SM of an H100 SXM.
-constexpr int64_t kWgmmaMinBlocks = 132;
+/// Blocks a default (sm_90a) wgmma kernel needs: one per SM of the target
+/// (one wave).
+int64_t wgmmaMinBlocks(const TargetInfo &target) { return target.numSMs(); }
 
 /// Blocks an ieee kernel needs to take the split-operand tensor-core path
-/// under `ieee-tensor-cores=auto`: one wave of an H100 as well; smaller
-/// grids stay on FP32 FMA. On the 32 example layers the split path was
-/// faster than FMA on all but kb2_50 and kb1_81 (docs/perf.md 95).
-constexpr int64_t kSplitTF32MinBlocks = 132;
+/// under `ieee-tensor-cores=auto`: one wave as well; smaller grids stay on
+/// FP32 FMA. On the 32 example layers the split path was faster than FMA
+/// on all but kb2_50 and kb1_81 (measured on the H100, docs/perf.md 95).
+int64_t splitTF32MinBlocks(const TargetInfo &target) { return target.numSMs(); }
 
 /// Input channels per group an ieee kernel needs for the split path under
 /// `auto`: with fewer, most of each 8-deep k-step is padding, three times
@@ -320,8 +326,8 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   }
   int64_t chanPerThread = llvm::divideCeil(subTarget, threadsC);
   int64_t subBlock = threadsC * chanPerThread;
-  int64_t tileC = a.needsAllChannels ? llvm::alignTo(g.cout, subBlock)
-                                     : subBlock;
+  int64_t tileC =
+      a.needsAllChannels ? llvm::alignTo(g.cout, subBlock) : subBlock;
 
   int64_t wo = a.rowWidth();
   int64_t posPerThread;
@@ -330,8 +336,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   } else {
     int64_t cap = tileC > 64 ? std::min<int64_t>(maxTileW, 64) : maxTileW;
     int64_t numTiles = llvm::divideCeil(wo, cap);
-    posPerThread =
-        llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
+    posPerThread = llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
   }
   std::optional<int64_t> accumulators = checkedMul(chanPerThread, posPerThread);
   if (!accumulators || *accumulators > kMaxAccumulators) {
@@ -362,18 +367,19 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
 /// The FMA-path config: blocks of `threads` threads (the measured best
 /// size, docs/perf.md) or, where the W stride, the accumulators of a
 /// whole-row reduction or the shared memory need it, the smallest larger
-/// power-of-two multiple up to 1024 (fewer channels and positions per
-/// thread). Where none fits with input-channel chunks of 16, the same with
-/// smaller chunks (8, 4, 2, 1): the staged weights of a chunk are chunk x
-/// taps x channels, which a long kernel (64 W taps of 64 channels at
-/// stride 32, issue 37's rand37_61) takes past the shared memory at 16.
-/// The reason is reported for the largest block tried with chunks of 16.
+/// power-of-two multiple up to the target's threads per block (fewer
+/// channels and positions per thread). Where none fits with input-channel
+/// chunks of 16, the same with smaller chunks (8, 4, 2, 1): the staged
+/// weights of a chunk are chunk x taps x channels, which a long kernel
+/// (64 W taps of 64 channels at stride 32, issue 37's rand37_61) takes
+/// past the shared memory at 16. The reason is reported for the largest
+/// block tried with chunks of 16.
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
                                        StringRef precision, int64_t maxTileW,
                                        int64_t threads) {
   auto sweep = [&](int64_t maxCiChunk, bool report) {
     for (int64_t t = threads;; t *= 2) {
-      bool last = t * 2 > 1024;
+      bool last = t * 2 > a.target.maxThreadsPerBlock();
       FailureOr<TileConfigAttr> cfg =
           chooseFMAConfig(kernel, a, precision, maxTileW, t,
                           /*report=*/report && last, maxCiChunk);
@@ -427,15 +433,15 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   FailureOr<TileConfigAttr> cfg = failure();
   // The tensor cores run tf32 kernels, and ieee ones with split
   // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
-  // they fit (always) or where they fit and the grid fills an H100
-  // once (auto); else FP32 FMA.
+  // they fit (always) or where they fit and the grid fills the target's
+  // SMs once (auto); else FP32 FMA.
   const bool splitTF32 =
       !tf32 && !pinnedIeee && ieeeTensorCores != IeeeTensorCores::Never;
   const StringRef tensorPrecision =
       tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
   auto gridAllows = [&](TileConfigAttr c) {
     return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
-           (LaunchPlan::get(a, c).gridX >= kSplitTF32MinBlocks &&
+           (LaunchPlan::get(a, c).gridX >= splitTF32MinBlocks(a.target) &&
             a.geom.cinPerGroup() >= kSplitTF32MinInputChannels);
   };
   // wgmma where the chip has it, unless a measurement chose mma.sync;
@@ -444,13 +450,13 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
   // mma.sync, docs/perf.md 56).
   if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
-    if (TileConfigAttr wg = chooseWgmmaConfig(
-            kernel, a, tensorPrecision, knobs.maxTileW, knobs.rows,
-            knobs.ciChunk, knobs.tileC, knobs.wgmmaSplit, knobs.mergeH,
-            knobs.clusterC))
+    if (TileConfigAttr wg =
+            chooseWgmmaConfig(kernel, a, tensorPrecision, knobs.maxTileW,
+                              knobs.rows, knobs.ciChunk, knobs.tileC,
+                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-           LaunchPlan::get(a, wg).gridX >= kWgmmaMinBlocks) &&
+           LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target)) &&
           gridAllows(wg) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorPrecision, knobs)))
@@ -469,11 +475,10 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
       SharedMemoryPlan::get(a, *cfg).poolSlots == 0)
     for (int64_t rows : {int64_t(2), int64_t(1)})
       if (TileConfigAttr mma = chooseMMAConfig(
-              kernel, a, tensorPrecision, knobs.maxTileW, rows,
-              knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
+              kernel, a, tensorPrecision, knobs.maxTileW, rows, knobs.ciChunk,
+              knobs.tileC, knobs.warpsC, knobs.mergeH))
         if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
-            gridAllows(mma) &&
-            SharedMemoryPlan::get(a, mma).poolSlots > 0) {
+            gridAllows(mma) && SharedMemoryPlan::get(a, mma).poolSlots > 0) {
           cfg = mma;
           break;
         }

@@ -13,9 +13,6 @@
 
 namespace fusecc::fuse {
 
-/// Shared memory one block may use on sm_90 (227 KiB).
-constexpr int64_t kMaxSharedBytes = 232448;
-
 /// Positions of one W stride phase per block on the tensor-core paths: the
 /// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
 /// it, else the multiple of 8 up to `maxPositions` that covers the phase

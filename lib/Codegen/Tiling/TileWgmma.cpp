@@ -163,7 +163,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t groups = channelGroups * split, threads = 128 * groups;
       if (threads > 512 && !forcedSplit)
         continue;
-      if (threads > 1024)
+      if (threads > a.target.maxThreadsPerBlock())
         continue;
       // One-warpgroup blocks hold more accumulators, rows given explicitly
       // (a tuning variant) more still.
@@ -226,7 +226,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (!merged)
           continue;
         SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
-        if (plan.bytes() <= kMaxSharedBytes && plan.hTapsPerRound > 1 &&
+        if (plan.bytes() <= a.target.sharedBytesPerBlock() &&
+            plan.hTapsPerRound > 1 &&
             2 * plan.stagedRows <= rows * plan.hTapsPerRound &&
             kernelResidentBlocks(a, merged) >= 2 &&
             4 * g.coutPerGroup() >= 3 * llvm::alignTo(g.coutPerGroup(), 64))
@@ -261,7 +262,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           const bool halvesRows =
               2 * plan.stagedRows <= rows * plan.hTapsPerRound;
           if (plan.hTapsPerRound > 1 && plan.rowsN > 0 && resident >= 3 &&
-              (halvesRows || resident == residentBlocks(threads, plan.bytes())))
+              (halvesRows ||
+               resident == residentBlocks(a.target, threads, plan.bytes())))
             return merged;
         }
       }
@@ -276,7 +278,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (!cfg)
           return {};
         const int64_t bytes = SharedMemoryPlan::get(a, cfg).bytes();
-        if (bytes > kMaxSharedBytes)
+        if (bytes > a.target.sharedBytesPerBlock())
           continue;
         if (!oneN) {
           // Split operands stage both parts of each operand: where 16

@@ -6,6 +6,7 @@
 
 #include "fusecc/Codegen/Tiling/TuningFile.h"
 #include "fusecc/Codegen/Tiling/TileChoice.h"
+#include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/JSON.h"
@@ -81,13 +82,16 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
     return error() << "warps-c must be 0 (auto), 1, 2 or 4, got " << k.warpsC;
   if (k.mergeH != 0 && k.mergeH != 1)
     return error() << "merge-h-taps must be 0 or 1, got " << k.mergeH;
-  if (k.threads && (k.threads < 32 || k.threads > 1024))
-    return error() << "threads must be in [32, 1024], got " << k.threads;
+  const TargetInfo target = getTargetInfo(op);
+  if (k.threads && (k.threads < target.warpSize() ||
+                    k.threads > target.maxThreadsPerBlock()))
+    return error() << "threads must be in [" << target.warpSize() << ", "
+                   << target.maxThreadsPerBlock() << "], got " << k.threads;
   if (k.maxTileW && k.maxTileW < 8)
     return error() << "max-tile-w must be >= 8, got " << k.maxTileW;
   if (k.maxTileW > kMaxMaxTileW)
-    return error() << "max-tile-w must be at most " << kMaxMaxTileW
-                   << ", got " << k.maxTileW;
+    return error() << "max-tile-w must be at most " << kMaxMaxTileW << ", got "
+                   << k.maxTileW;
   if (k.wgmma < -1 || k.wgmma > 1)
     return error() << "wgmma must be -1 (mma.sync), 0 (default) or 1, got "
                    << k.wgmma;

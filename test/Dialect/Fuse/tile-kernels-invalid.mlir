@@ -71,7 +71,7 @@ func.func @too_many_accumulators_softmax(%x: tensor<1x4x1040xf32>, %w: tensor<4x
 
 // A channel softmax over 1024 channels: 1024 x 65 floats per tile.
 func.func @shared_memory(%x: tensor<1x4x62xf32>, %w: tensor<4x1024x3xf32>) -> tensor<1x1024x64xf32> {
-  // expected-error@+1 {{bytes of shared memory (at most 232448 on sm_90)}}
+  // expected-error@+1 {{bytes of shared memory (at most 232448 per block on h200 (sm_90))}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x62xf32>, tensor<4x1024x3xf32>) -> tensor<1x1024x64xf32>

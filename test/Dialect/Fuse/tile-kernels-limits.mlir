@@ -71,7 +71,7 @@ func.func @batch_2_40(%x: tensor<1099511627776x1x1xf32>, %w: tensor<1x1x1xf32>) 
 // 2^58 channels under a channel softmax: the tile and statistics sizes
 // saturate instead of wrapping, and the shared memory check rejects them.
 func.func @channels_2_58(%x: tensor<1x1x1xf32>, %w: tensor<1x288230376151711744x1xf32>) -> tensor<1x288230376151711744x1xf32> {
-  // expected-error@+1 {{bytes of shared memory (at most 232448 on sm_90)}}
+  // expected-error@+1 {{bytes of shared memory (at most 232448 per block on h200 (sm_90))}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x1x1xf32>, tensor<1x288230376151711744x1xf32>) -> tensor<1x288230376151711744x1xf32>
@@ -84,7 +84,7 @@ func.func @channels_2_58(%x: tensor<1x1x1xf32>, %w: tensor<1x288230376151711744x
 // A dilation of 2^50 along W with a 2-tap kernel: the staged input span
 // saturates (it wrapped before), and the shared memory check rejects it.
 func.func @dilation_2_50(%x: tensor<1x1x1xf32>, %w: tensor<1x1x2xf32>) -> tensor<1x1x1125899906842625xf32> {
-  // expected-error@+1 {{bytes of shared memory (at most 232448 on sm_90)}}
+  // expected-error@+1 {{bytes of shared memory (at most 232448 per block on h200 (sm_90))}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1125899906842624>}
        : (tensor<1x1x1xf32>, tensor<1x1x2xf32>) -> tensor<1x1x1125899906842625xf32>

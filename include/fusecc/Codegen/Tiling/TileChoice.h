@@ -1,4 +1,4 @@
-//===- TileChoice.h - the tile cost model of convolution kernels -*- C++ -*-===//
+//===- TileChoice.h - the tile cost model -----------------------*- C++ -*-===//
 //
 // The tile choice of a fused convolution kernel (`#fuse.tile<...>`): FP32
 // FMA, mma.sync or wgmma tilings within the chip's limits, steered by the
@@ -29,8 +29,9 @@ constexpr int64_t kMaxMaxTileW = 4096;
 /// `strideW` can hold whole (a fused layer_norm or softmax over the last
 /// dim needs the whole row in one block): the longest any tiling (FMA,
 /// mma.sync, wgmma) could take. fuse-form-kernels leaves a normalisation
-/// over a longer row to a kernel of its own.
-int64_t maxTileRowWidth(int64_t strideW);
+/// over a longer row to a kernel of its own. Threads per block are
+/// `target`'s.
+int64_t maxTileRowWidth(const TargetInfo &target, int64_t strideW);
 
 /// The tile config of convolution kernel `kernel` (shape facts `a`) whose
 /// arithmetic is `kernelPrecision` (`pinnedIeee`: pinned to FP32 FMA by

@@ -8,6 +8,7 @@
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -28,6 +29,37 @@ void FuseDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "fusecc/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
       >();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 fusecc::Chip chip, fusecc::Device device) {
+  if (!fusecc::TargetInfo::supports(device, chip))
+    return emitError() << "device '" << fusecc::toString(device)
+                       << "' does not run '" << fusecc::toString(chip)
+                       << "' code";
+  return success();
+}
+
+LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != TargetAttr::kAttrName)
+    return success();
+  if (!isa<TargetAttr>(attr.getValue()))
+    return op->emitError("expected '")
+           << TargetAttr::kAttrName << "' to be a #fuse.target, got "
+           << attr.getValue();
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'")
+           << TargetAttr::kAttrName << "' belongs on a module, not on '"
+           << op->getName() << "'";
+  return success();
+}
+
+fusecc::TargetInfo fusecc::fuse::getTargetInfo(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto target = op->getAttrOfType<TargetAttr>(TargetAttr::kAttrName))
+      return target.getInfo();
+  return fusecc::TargetInfo::getDefault();
 }
 
 LogicalResult TileConfigAttr::verify(

@@ -263,9 +263,10 @@ KernelKind fusecc::fuse::kernelKindOf(KernelOp kernel) {
 /// Limits of the kernel generator, checked before any plan loops, unrolls or
 /// multiplies over the geometry: taps are unrolled along the last dim and
 /// phase-selected (unrolled) along all dims, and threads along W are a
-/// multiple of the W stride.
+/// multiple of the W stride (at most the target's threads per block).
 static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
-                                         const ConvGeometry &g) {
+                                         const ConvGeometry &g,
+                                         const TargetInfo &target) {
   const int64_t lead = 3 - (g.rank - 2);
   for (int64_t i = lead; i < 3; ++i) {
     if (g.k[i] > kMaxKernelSize)
@@ -273,10 +274,10 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
              << g.k[i] << " along spatial dim " << i - lead << " exceeds "
              << kMaxKernelSize << ", the most the generated kernels unroll";
   }
-  if (g.stride[2] > kMaxThreadsPerBlock)
+  if (g.stride[2] > target.maxThreadsPerBlock())
     return conv.emitOpError("stride ")
            << g.stride[2] << " along the last dim needs more than "
-           << kMaxThreadsPerBlock
+           << target.maxThreadsPerBlock()
            << " threads per block (threads along W are a multiple of the "
               "stride)";
   return success();
@@ -284,6 +285,7 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
 
 FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   KernelAnalysis a;
+  a.target = getTargetInfo(kernel);
   Block &body = kernel.getBody().front();
   for (Operation &op : body.without_terminator()) {
     if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
@@ -307,7 +309,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   if (!a.conv)
     return kernel.emitOpError("has no fuse.conv_transpose to compute");
   a.geom = ConvGeometry::get(a.conv);
-  if (failed(checkGeometryLimits(a.conv, a.geom)))
+  if (failed(checkGeometryLimits(a.conv, a.geom, a.target)))
     return failure();
   for (Value v : a.conv->getOperands())
     if (!isa<BlockArgument>(v) &&

@@ -113,7 +113,8 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
     // A row longer than any tile holds is normalised by a kernel of its
     // own, whose planned phases take sets of any length.
     return convShape.back() <=
-           maxTileRowWidth(ConvGeometry::get(conv).stride[2]);
+           maxTileRowWidth(getTargetInfo(conv),
+                           ConvGeometry::get(conv).stride[2]);
   }
   llvm_unreachable("unknown tile reduction");
 }

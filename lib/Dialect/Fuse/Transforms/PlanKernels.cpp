@@ -24,11 +24,15 @@ namespace fusecc::fuse {
 using namespace mlir;
 using namespace fusecc::fuse;
 
-/// Blocks a split normalisation aims for (four waves of 132 SMs).
-static constexpr int64_t kSplitTargetBlocks = 528;
-/// Column sets, one thread each, that fill the H100's 132 SMs with a block
+/// Blocks a split normalisation aims for: four waves of the target's SMs.
+static int64_t splitTargetBlocks(const fusecc::TargetInfo &target) {
+  return 4 * target.numSMs();
+}
+/// Column sets, one thread each, that fill the target's SMs with a block
 /// of `kStandaloneThreads` each; long sets of fewer columns are split.
-static constexpr int64_t kColumnSplitSets = 132 * kStandaloneThreads;
+static int64_t columnSplitSets(const fusecc::TargetInfo &target) {
+  return target.numSMs() * kStandaloneThreads;
+}
 /// The largest workspace of epilogue statistics planned (2^28 values, 1 GiB
 /// of f32); past it the normalisation computes its own statistics.
 static constexpr int64_t kMaxEpilogueStatsElements = int64_t(1) << 28;
@@ -211,6 +215,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
                               ">= 4, got ")
            << warpLimit << " and " << splitChunk;
   NormLayout l;
+  const fusecc::TargetInfo target = getTargetInfo(kernel);
   l.root = StatsRoot::of(kernel);
   if (!l.root)
     return kernel.emitOpError("expected a normalisation or a moment "
@@ -248,13 +253,14 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.statsType = Float32Type::get(ty.getContext());
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
     return rootOp->emitOpError("has an empty reduction set or none");
-  // Chunks of at most `splitChunk`, and enough blocks for a few waves of an
-  // H100 (132 SMs) when there are few sets, down to 1K-element chunks.
+  // Chunks of at most `splitChunk`, and enough blocks for a few waves of
+  // the target's SMs when there are few sets, down to 1K-element chunks.
   auto splitSets = [&] {
     int64_t parts = std::max(
         llvm::divideCeil(l.len, splitChunk),
-        std::min(llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
-                 llvm::divideCeil(kSplitTargetBlocks, l.outer * l.inner)));
+        std::min(
+            llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
+            llvm::divideCeil(splitTargetBlocks(target), l.outer * l.inner)));
     l.chunk = llvm::alignTo(llvm::divideCeil(l.len, parts), 4);
     l.parts = llvm::divideCeil(l.len, l.chunk);
   };
@@ -298,7 +304,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
     // give every SM's threads one (a sum over dims 0-2 that keeps a last dim
     // of 6 would have 6 threads read everything): then `parts` blocks per
     // set, as for rows, each thread taking elements `inner` apart.
-    if (l.len > warpLimit && l.outer * l.inner < kColumnSplitSets) {
+    if (l.len > warpLimit && l.outer * l.inner < columnSplitSets(target)) {
       l.mode = Mode::Split;
       splitSets();
     } else {

@@ -39,21 +39,23 @@ FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
   return true;
 }
 
-
 struct TileKernelsPass
     : public fusecc::fuse::impl::FuseTileKernelsBase<TileKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            checkTunedChoice(getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC,
-                                        mergeHTaps, 0, wgmmaSplit, clusterC})))
+    if (failed(checkTunedChoice(getOperation(),
+                                {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps,
+                                 0, wgmmaSplit, clusterC})))
       return signalPassFailure();
-    if (maxTileW < 8 || threads < 32 || threads > 1024) {
+    const TargetInfo target = getTargetInfo(getOperation());
+    if (maxTileW < 8 || threads < target.warpSize() ||
+        threads > target.maxThreadsPerBlock()) {
       getOperation().emitError("fuse-tile-kernels: max-tile-w must be >= 8 "
-                               "and threads in [32, 1024], got max-tile-w=")
-          << static_cast<int64_t>(maxTileW) << " threads="
-          << static_cast<int64_t>(threads);
+                               "and threads in [")
+          << target.warpSize() << ", " << target.maxThreadsPerBlock()
+          << "], got max-tile-w=" << static_cast<int64_t>(maxTileW)
+          << " threads=" << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
     if (maxTileW > kMaxMaxTileW) {

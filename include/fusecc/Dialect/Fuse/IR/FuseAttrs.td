@@ -1,6 +1,7 @@
 //===- FuseAttrs.td - fuse attributes ----------------------*- tablegen -*-===//
 //
-// Attributes of the fuse dialect: the per-kernel tiling configuration.
+// Attributes of the fuse dialect: the per-kernel tiling configuration and
+// the module's target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +95,49 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     /// Warpgroups that share the rows of one channel group.
     int64_t getWgmmaRowSplit() const {
       return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) : 0;
+    }
+  }];
+}
+
+/// A parameter of one of fusecc's option enums (fusecc/Support/Options.h),
+/// printed and parsed with the option's spellings (`sm_90a`, `h200`).
+class Fuse_OptionEnumParameter<string cppType, string desc>
+    : AttrParameter<cppType, desc> {
+  let parser = "::fusecc::fuse::parseOptionEnum<" # cppType # ">($_parser)";
+  let printer = "$_printer << ::fusecc::toString($_self)";
+}
+
+def Fuse_TargetAttr : AttrDef<Fuse_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The GPU a module's kernels are planned and generated for";
+  let description = [{
+    Attached to the module as `fuse.target` by `fuse-attach-target` (the
+    pipeline's `--chip` and `--device`). `chip` is the PTX target: which
+    instructions kernels may use (`sm_90a`: Hopper warpgroup MMA; `sm_90`
+    and up: thread block clusters; `sm_80`: mma.sync and FMA only).
+    `device` names the GPU whose facts size the kernels: SM count, shared
+    memory per SM and per block, registers, threads, L2, memory bandwidth,
+    the MMA shapes and peak rates per operand type. The facts live in one
+    table (`fusecc::TargetInfo`, lib/Target/GPU/TargetInfo.cpp), read
+    through `getInfo()` or `fuse::getTargetInfo(op)`; a module without the
+    attribute is planned for the defaults (`sm_90` on an `h200`). The device
+    must run the chip's code.
+
+    Example: `module attributes {fuse.target = #fuse.target<chip = sm_90a,
+    device = h200>} { ... }`
+  }];
+  let parameters = (ins Fuse_OptionEnumParameter<"::fusecc::Chip",
+                            "PTX target">:$chip,
+                        Fuse_OptionEnumParameter<"::fusecc::Device",
+                            "the GPU whose facts size the kernels">:$device);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the module attribute that holds the target.
+    static constexpr ::llvm::StringLiteral kAttrName = "fuse.target";
+    /// The facts of this target.
+    ::fusecc::TargetInfo getInfo() const {
+      return ::fusecc::TargetInfo::get(getDevice(), getChip());
     }
   }];
 }

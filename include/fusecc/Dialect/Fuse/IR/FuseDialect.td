@@ -23,6 +23,8 @@ def Fuse_Dialect : Dialect {
   }];
   let cppNamespace = "::fusecc::fuse";
   let useDefaultAttributePrinterParser = 1;
+  // `fuse.target` must be a #fuse.target on a module.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];

@@ -1,15 +1,17 @@
 //===- KernelAnalysis.h - shape facts of a fused kernel ---------*- C++ -*-===//
 //
 // What the tiling pass and the GPU lowering both need to know about a
-// fuse.kernel: its convolution normalised to three spatial dims, and the
-// reductions of its epilogue.
+// fuse.kernel: its convolution normalised to three spatial dims, the
+// reductions of its epilogue, and the target it is compiled for.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H
 #define FUSECC_DIALECT_FUSE_IR_KERNELANALYSIS_H
 
+#include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Target/GPU/TargetInfo.h"
 
 #include <array>
 #include <optional>
@@ -219,6 +221,9 @@ struct KernelAnalysis {
   /// same thread), so a conv -> softmax -> ... chain needs one tile.
   llvm::DenseMap<mlir::Operation *, int64_t> tileOf;
   int64_t numTiles = 1;
+  /// The target the kernel is compiled for (`getTargetInfo(kernel)`): the
+  /// chip facts its plans and tilings are sized by.
+  TargetInfo target = TargetInfo::getDefault();
 
   /// Analyses `kernel`; emits a located diagnostic and fails when the kernel
   /// is not a convolution plus an epilogue that one block per tile can run.
@@ -237,8 +242,6 @@ private:
 /// The largest kernel size along any spatial dim: the generated kernels
 /// unroll the W taps and select tap phases with unrolled code.
 constexpr int64_t kMaxKernelSize = 1024;
-/// Threads per block on every supported chip.
-constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 } // namespace fusecc::fuse
 

@@ -9,6 +9,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseAttachTarget : Pass<"fuse-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Record the target GPU on the module as a #fuse.target";
+  let description = [{
+    Attaches `fuse.target = #fuse.target<chip = ..., device = ...>` to the
+    module: the chip (PTX target: which instructions kernels may use) and
+    the device (whose facts, `fusecc::TargetInfo`, size the kernels). Every
+    later pass reads the target through `fuse::getTargetInfo`. A module
+    that already names a different target is an error; the same one is
+    kept.
+
+    Example: `fusecc-opt --fuse-attach-target='chip=sm_90a device=h100'`
+    gives `module attributes {fuse.target = #fuse.target<chip = sm_90a,
+    device = h100>}`.
+  }];
+  let options = [
+    Option<"chip", "chip", "::fusecc::Chip", "::fusecc::Chip::SM90",
+           "PTX target: sm_80, sm_90 or sm_90a",
+           [{::fusecc::optionValues<::fusecc::Chip>()}]>,
+    Option<"device", "device", "::fusecc::Device", "::fusecc::Device::H200",
+           "GPU whose facts size the kernels: a100, h100 or h200",
+           [{::fusecc::optionValues<::fusecc::Device>()}]>,
+  ];
+  let dependentDialects = ["::fusecc::fuse::FuseDialect"];
+}
+
 def FuseWidenHalf : Pass<"fuse-widen-half", "::mlir::func::FuncOp"> {
   let summary = "Compute a bf16/f16 graph in f32 between its half-stored "
                 "values";
@@ -271,16 +296,17 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "::fusecc::WgmmaMode::Never",
            "tf32 kernels run on Hopper warpgroup MMA (wgmma.mma_async, "
            "sm_90a) instead of mma.sync: never, always (wherever they fit) "
-           "or fills-grid (where they fit and their grid fills an H100 at "
-           "least once: the sm_90a default); 0, 1, 2 are accepted too",
+           "or fills-grid (where they fit and their grid fills the target's "
+           "SMs at least once: the sm_90a default); 0, 1, 2 are accepted too",
            [{::fusecc::optionValues<::fusecc::WgmmaMode>()}]>,
     Option<"ieeeTensorCores", "ieee-tensor-cores",
            "::fusecc::IeeeTensorCores", "::fusecc::IeeeTensorCores::Auto",
            "ieee convolutions on the tensor cores with split operands "
            "(3xTF32: precision = \"tf32x3\", FP32-level accuracy; wgmma as "
            "the wgmma option says, else mma.sync): never (FP32 FMA), "
-           "auto (where a tensor-core tiling fits, the grid has at least "
-           "132 blocks and a group at least 16 input channels; default) or "
+           "auto (where a tensor-core tiling fits, the grid has a block per "
+           "SM of the target and a group at least 16 input channels; "
+           "default) or "
            "always (wherever one fits)",
            [{::fusecc::optionValues<::fusecc::IeeeTensorCores>()}]>,
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
