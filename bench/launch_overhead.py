@@ -24,7 +24,12 @@
 #   runs the Python and runtime paths against the runtime's fake CUDA driver
 #   (runtime/test/fake_cuda.c, libfusecc_fake_cuda.so next to the runtime)
 #   on FakeTensors (default: a two-kernel sample bundle): the host cost of
-#   fusecc's own code only (the fake's calls cost a log line each).
+#   fusecc's own code only (the fake's calls cost a log line each). With
+#   --torch, on PyTorch CPU tensors instead (their device passed off as
+#   cuda:0 to the first call's checks only): what reading PyTorch's tensor
+#   metadata costs the cached path. --stub-guard (with --torch) puts a
+#   tensor guard that always holds in place of PyTorch's TensorGuards (for
+#   a PyTorch older than 2.0, which lacks it): the rest of the cached path.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -233,20 +238,62 @@ def measure_fake(args):
     return rows
 
 
+class _OnCuda:
+    """A CPU tensor whose device reads as cuda:0 (--fake --torch)."""
+
+    class device:
+        type, index = "cuda", 0
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def __getattr__(self, name):
+        return getattr(self._tensor, name)
+
+
+def torch_tensor_factory(args):
+    """PyTorch CPU tensors for --fake --torch: the checks of the first
+    (uncached) call see them on cuda:0."""
+    import torch
+    check_tensor = fusecc.module.check_tensor
+
+    def check_on_cuda(tensor, arg, what, device_index):
+        return check_tensor(_OnCuda(tensor), arg, what, device_index)
+    fusecc.module.check_tensor = check_on_cuda
+
+    if args.stub_guard:
+        class AlwaysHolds:
+            def __init__(self, *tensors, **kwargs):
+                pass
+
+            def check(self, *tensors):
+                return True
+        fusecc.module.TensorGuards = AlwaysHolds
+
+    def make(shape, dtype="float32"):
+        return torch.empty(shape, dtype=getattr(torch, dtype))
+    return make
+
+
 def measure_fake_bundle(args, lib, path, FakeTensor):
     """The rows of one bundle on the fake driver."""
     rows = []
     module = fusecc.load(path, lib=lib, device=0)
+    if args.torch:
+        FakeTensor = torch_tensor_factory(args)
     for f in module:
         entry = f.entry
-        tensors = [FakeTensor(a.shape) for a in entry.args]
+        tensors = [FakeTensor(a.shape,
+                              fusecc.module.TORCH_DTYPE_NAMES[a.dtype])
+                   for a in entry.args]
         inputs, outputs = (tensors[:len(entry.inputs)],
                            tensors[len(entry.inputs):])
         buffers = fusecc.runtime.buffers(
             [(t.data_ptr(), a.byte_size)
              for t, a in zip(tensors, entry.args)])
         row = {"bundle": os.path.basename(path), "entry": entry.name,
-               "kernels": len(entry.launches)}
+               "kernels": len(entry.launches), "tensors": len(tensors),
+               "tensor_type": type(tensors[0]).__name__}
 
         def checked():
             # The full checks every time (what the first call costs).
@@ -277,8 +324,10 @@ def measure_fake_bundle(args, lib, path, FakeTensor):
 
 
 def print_row(row):
-    print("%s:%s (%d kernels)" % (row["bundle"], row["entry"],
-                                  row["kernels"]))
+    print("%s:%s (%d kernels%s)" % (
+        row["bundle"], row["entry"], row["kernels"],
+        ", %d %ss" % (row["tensors"], row["tensor_type"])
+        if "tensors" in row else ""))
     for key in ("direct", "graph"):
         parts = ["%s %.2f" % (label, row[key + suffix])
                  for suffix, label in (
@@ -304,6 +353,12 @@ def main():
                              "fusecc.runtime.find_library())")
     parser.add_argument("--fake", action="store_true",
                         help="CPU only: the runtime's fake CUDA driver")
+    parser.add_argument("--torch", action="store_true",
+                        help="with --fake: PyTorch CPU tensors instead of "
+                             "FakeTensors")
+    parser.add_argument("--stub-guard", action="store_true",
+                        help="with --fake --torch: a tensor guard that "
+                             "always holds in place of PyTorch's")
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--json", help="write the rows here")

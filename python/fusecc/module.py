@@ -13,8 +13,12 @@
 #
 # After a call passed its checks, the arguments' signature (type, shape,
 # strides, dtype, device of each tensor) is remembered: a later positional
-# call with the same signature only reads the data pointers, checks their
-# alignment and overlap, and launches (a few microseconds of host time).
+# call with the same signature only reads the data pointers and launches
+# with one foreign call (fusecc_module_launch_pointers, which checks their
+# alignment and overlap; a failure there goes back through the checks for
+# a located error). With PyTorch, the signature is compared in C++ by
+# PyTorch's own tensor guard (torch._C._dynamo.guards.TensorGuards, what
+# torch.compile's guards use) where it exists, else in Python.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -35,6 +39,30 @@ _MANIFEST_DTYPES = {v: k for k, v in TORCH_DTYPE_NAMES.items()}
 ALIGNMENT = 16
 #: Signatures remembered per entry (the oldest is dropped past this).
 SIGNATURE_CACHE_SIZE = 16
+#: Tensor guards remembered per entry (the oldest is dropped past this).
+GUARD_CACHE_SIZE = 4
+
+
+def _tensor_guards_class():
+    """PyTorch's C++ tensor guard class (TensorGuards(*tensors,
+    dynamic_dims_sizes=None, dynamic_dims_strides=None).check(*tensors):
+    same Python type, dispatch keys, dtype, device, requires_grad, sizes
+    and strides, no tensor twice), or None where PyTorch lacks it."""
+    if torch is None:
+        return None
+    try:
+        return torch._C._dynamo.guards.TensorGuards
+    except Exception:  # AttributeError where PyTorch < 2.0.
+        return None
+
+
+#: The guard class the fast path uses (None: Python signatures only), and
+#: the types it guards.
+TensorGuards = _tensor_guards_class()
+GUARDED_TYPES = (torch.Tensor,) if torch is not None else ()
+#: PyTorch's data_ptr, which the fast path calls without looking it up on
+#: each tensor where the guarded types do not override it.
+_TENSOR_DATA_PTR = torch.Tensor.data_ptr if torch is not None else None
 
 
 class ArgumentError(ValueError):
@@ -94,14 +122,21 @@ def as_tensor(value, what):
                        type(value).__name__))
 
 
+def _stream_from_torch(device_index):
+    return torch.cuda.current_stream(device_index).cuda_stream
+
+
 def _current_stream_handle(device_index):
     """PyTorch's current stream of `device_index` as a CUstream handle: the
     raw getter torch.compile's generated code uses where it exists (a
     fraction of a microsecond), else through torch.cuda.current_stream."""
-    get = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if get is not None:
-        return get(device_index)
-    return torch.cuda.current_stream(device_index).cuda_stream
+    return _STREAM_GETTER(device_index)
+
+
+#: What _current_stream_handle calls (looked up once).
+_STREAM_GETTER = (getattr(torch._C, "_cuda_getCurrentRawStream",
+                          _stream_from_torch) if torch is not None
+                  else None)
 
 
 def _device_text(device):
@@ -167,14 +202,14 @@ class EntryFunction:
         self.name = entry.name
         self.inputs = entry.inputs
         self.outputs = entry.outputs
-        # The fast path (see _fast_call): signatures that passed the checks,
-        # byte sizes in argument order, the output positions, and the
-        # layout of a buffer array (fusecc_buffer_t: u64 pointer, size_t).
+        # The fast path (see _fast_call): tensor guards (kind of out=,
+        # guard's check) and Python signatures that passed the checks, the
+        # input count, and the packer of the pointer array (native u64s).
+        self._guards = []
         self._checked = {}
-        self._sizes = [a.byte_size for a in entry.inputs + entry.outputs]
-        self._output_positions = range(len(entry.inputs), len(self._sizes))
-        self._buffer_type = runtime_binding.Buffer * len(self._sizes)
-        self._buffer_format = "@" + "QN" * len(self._sizes)
+        self._input_count = len(entry.inputs)
+        self._arg_count = len(entry.inputs) + len(entry.outputs)
+        self._pack = struct.Struct("@%dQ" % self._arg_count).pack
         self.__doc__ = "fusecc entry '%s': (%s) -> (%s)" % (
             entry.name, ", ".join("%s: %s%s" % (a.name, a.dtype, list(a.shape))
                                   for a in entry.inputs),
@@ -278,76 +313,133 @@ class EntryFunction:
         return (runtime_binding.buffers(ranges), results, handle, tensors)
 
     def __call__(self, *args, out=None, stream=None, **kwargs):
-        signature = None
-        if not kwargs and len(args) == len(self.inputs):
-            signature = self._signature(args, out)
-            try:
-                known = signature in self._checked
-            except TypeError:  # Unhashable metadata: never cached.
-                signature, known = None, False
-            if known:
-                returned = self._fast_call(args, out, stream)
-                if returned is not None:
-                    return returned
+        values = kind = None
+        if not kwargs and len(args) == self._input_count:
+            kind = type(out)
+            if out is None:
+                values = args
+            elif kind is tuple:
+                values = args + out
+            elif kind is list:
+                values = args + tuple(out)
+            else:
+                values = args + (out,)
+            data_ptr = self._known(values, kind)
+            if data_ptr is not False:
+                return self._fast_call(args, values, out, stream, kwargs,
+                                       data_ptr)
         buffer_array, results, handle, tensors = self.prepare(
             *args, out=out, stream=stream, **kwargs)
-        if signature is not None and all(
-                a is b for a, b in zip(args, tensors)) and (
-                out is None or all(a is b for a, b in zip(
-                    results, tensors[len(self.inputs):]))):
+        if values is not None and all(
+                a is b for a, b in zip(values, tensors)):
             # Only tensors used as they are (no DLPack conversion).
-            if len(self._checked) >= SIGNATURE_CACHE_SIZE:
-                del self._checked[next(iter(self._checked))]
-            self._checked[signature] = True
+            self._remember(values, kind)
         self.module.launch_buffers(self.entry.index, buffer_array, handle)
         if out is not None:
             return out
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _signature(self, args, out):
-        """What prepare()'s checks read of the tensors, save their data
-        pointers: per tensor its type, shape, strides, dtype and device (and
-        whether outputs are allocated). None when a value has none of those
-        (the caller finds out whether they are hashable)."""
-        values = args
-        if out is not None:
-            values += tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    def _known(self, values, kind):
+        """Whether `values` (inputs, then the outputs given) match a guard
+        or a signature remembered by _remember (newest first): False if
+        not, else how to read their data pointers (an unbound data_ptr, or
+        None: each tensor's own)."""
+        for guard_kind, check, data_ptr in self._guards:
+            if guard_kind is kind:
+                try:
+                    if check(*values):
+                        return data_ptr
+                except Exception:  # Not tensors, wrong length: a miss.
+                    pass
+        if self._checked:
+            try:
+                if self._signature(values, kind) in self._checked:
+                    return None
+            except TypeError:  # Unhashable metadata: never cached.
+                pass
+        return False
+
+    def _remember(self, values, kind):
+        """Remembers the signature of `values`, which passed prepare(): as a
+        PyTorch tensor guard where one can be built and holds for them
+        (never for a tensor passed twice), else as a Python signature."""
+        guard = None
+        if TensorGuards is not None and values and all(
+                isinstance(v, GUARDED_TYPES) for v in values):
+            try:
+                guard = TensorGuards(*values, dynamic_dims_sizes=None,
+                                     dynamic_dims_strides=None)
+                if guard.check(*values) is not True:
+                    guard = None
+            except Exception:  # Another PyTorch's guard API: Python below.
+                guard = None
+        if guard is not None:
+            # The guard holds for these Python types only.
+            data_ptr = None
+            if all(type(v).data_ptr is _TENSOR_DATA_PTR for v in values):
+                data_ptr = _TENSOR_DATA_PTR
+            self._guards.insert(0, (kind, guard.check, data_ptr))
+            del self._guards[GUARD_CACHE_SIZE:]
+            return
         try:
-            signature = tuple([(type(v), tuple(v.shape), tuple(v.stride()),
-                                v.dtype, v.device) for v in values])
+            signature = self._signature(values, kind)
+            hash(signature)
+        except TypeError:  # Unhashable metadata: never cached.
+            return
+        if signature is None:
+            return
+        if len(self._checked) >= SIGNATURE_CACHE_SIZE:
+            del self._checked[next(iter(self._checked))]
+        self._checked[signature] = True
+
+    @staticmethod
+    def _signature(values, kind):
+        """What prepare()'s checks read of the tensors, save their data
+        pointers: per tensor its type, shape, strides, dtype and device, and
+        the kind of out= (None: outputs allocated). None when a value has
+        none of those."""
+        try:
+            return tuple([(type(v), v.shape, v.stride(), v.dtype, v.device)
+                          for v in values]), kind
         except (AttributeError, TypeError):
             return None
-        return signature, type(out)
 
-    def _fast_call(self, args, out, stream):
+    def _fast_call(self, args, values, out, stream, kwargs, data_ptr):
         """A call whose signature passed prepare() before: reads the data
-        pointers, checks alignment and overlap, launches. None (nothing
-        launched) when a pointer fails: prepare() then reports it."""
-        handle = self._stream(stream)
+        pointers (with `data_ptr`, or each tensor's own) and launches
+        (fusecc_module_launch_pointers checks their alignment and overlap).
+        Where the runtime rejects them, prepare() reports which argument is
+        wrong."""
+        if stream is None:
+            if torch is None:
+                handle = self._stream(stream)  # Raises.
+            else:
+                handle = _STREAM_GETTER(self.module.device_index)
+        elif type(stream) is int:
+            handle = stream
+        else:
+            handle = self._stream(stream)
         if out is None:
             results = self._allocate(stream)
+            values = args + tuple(results)
+        if data_ptr is None:
+            pointers = self._pack(*[t.data_ptr() for t in values])
         else:
-            results = list(out) if isinstance(out, (tuple, list)) else [out]
-        pointers = [t.data_ptr() for t in args]
-        pointers += [t.data_ptr() for t in results]
-        sizes = self._sizes
-        for p in pointers:
-            if p % ALIGNMENT:
-                return None
-        for i in self._output_positions:
-            a0, a1 = pointers[i], pointers[i] + sizes[i]
-            for j, p in enumerate(pointers):
-                if j != i and a0 < p + sizes[j] and p < a1:
-                    return None
-        buffer_array = self._buffer_type()
-        flat = [0] * (2 * len(pointers))
-        flat[0::2] = pointers
-        flat[1::2] = sizes
-        struct.pack_into(self._buffer_format, buffer_array, 0, *flat)
-        self.module.launch_buffers(self.entry.index, buffer_array, handle)
-        if out is not None:
-            return out
-        return results[0] if len(results) == 1 else tuple(results)
+            pointers = self._pack(*map(data_ptr, values))
+        try:
+            self.module.launch_pointers(self.entry.index, pointers,
+                                        self._arg_count, handle)
+        except runtime_binding.FuseccError as error:
+            if error.code != "INVALID_ARGUMENT":
+                raise
+            rejected = error
+        else:
+            if out is not None:
+                return out
+            return results[0] if len(results) == 1 else tuple(results)
+        # A misaligned or overlapping pointer: prepare() names the argument.
+        self.prepare(*args, out=out, stream=stream, **kwargs)
+        raise rejected
 
 
 class Module:
@@ -373,6 +465,7 @@ class Module:
         except BaseException:
             self._loaded.close()
             raise
+        self._launch_pointers = self.runtime.lib.fusecc_module_launch_pointers
         self._entries = {e.name: EntryFunction(self, e)
                          for e in self.bundle.entries}
 
@@ -476,6 +569,22 @@ class Module:
             raise runtime_binding.FuseccError("%s: module is closed"
                                               % self.path)
         self._loaded.launch(entry_index, buffer_array, stream)
+
+    def launch_pointers(self, entry_index, pointers, count, stream):
+        """The unchecked launch of the fast path: `pointers` the `count`
+        argument pointers packed as native u64s (bytes), sizes from the
+        manifest (fusecc_module_launch_pointers: the runtime's size,
+        alignment and overlap checks; binds the module's context when
+        another one is current)."""
+        module = self._loaded.module
+        status = self._launch_pointers(module, entry_index, pointers, count,
+                                       stream)
+        if status:
+            if not module:
+                self.runtime.lib.fusecc_status_free(status)
+                raise runtime_binding.FuseccError("%s: module is closed"
+                                                  % self.path)
+            self.runtime.check(status, "fusecc_module_launch_pointers")
 
     def launch_raw(self, entry_index, buffer_array, stream):
         """fusecc_module_launch alone: no checks beyond the runtime's and no

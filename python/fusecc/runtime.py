@@ -139,6 +139,11 @@ class Runtime:
             "fusecc_module_launch": (
                 status, [handle, size, ctypes.POINTER(Buffer), size,
                          ctypes.c_void_p]),
+            # The pointer array as a bytes object (native u64s): no ctypes
+            # array to build per call.
+            "fusecc_module_launch_pointers": (
+                status, [handle, size, ctypes.c_char_p, size,
+                         ctypes.c_void_p]),
             "fusecc_module_set_launch_graphs": (status, [handle,
                                                          ctypes.c_int]),
             "fusecc_module_launch_stats": (

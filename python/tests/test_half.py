@@ -93,7 +93,7 @@ class HalfCalls(unittest.TestCase):
 
     def entry(self):
         parsed = bundle.parse(half_bundle())
-        stub = StubModule()
+        stub = StubModule(parsed=parsed)
         return module.EntryFunction(stub, parsed.entry("layer")), stub
 
     def test_half_tensors_are_passed_with_their_byte_sizes(self):

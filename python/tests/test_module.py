@@ -6,6 +6,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import os
+import struct
 import sys
 import unittest
 from unittest import mock
@@ -13,21 +14,39 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from fusecc import bundle, module  # noqa: E402
+from fusecc import bundle, module, runtime  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 
 
 class StubModule:
-    """What EntryFunction needs of a Module: a device and a launch."""
+    """What EntryFunction needs of a Module: a device and the two launches
+    (of buffers, and of pointers with the runtime's checks). `parsed`: the
+    bundle whose entries are called (default: samples.v2_fake_bundle())."""
 
-    def __init__(self, device_index=0):
+    def __init__(self, device_index=0, parsed=None):
         self.device_index = device_index
+        self.bundle = parsed or bundle.parse(samples.v2_fake_bundle())
         self.launches = []
 
     def launch_buffers(self, entry_index, buffer_array, stream):
         self.launches.append((entry_index, [(b.ptr, b.size_bytes)
                                             for b in buffer_array], stream))
+
+    def launch_pointers(self, entry_index, pointers, count, stream):
+        entry = self.bundle.entries[entry_index]
+        ranges = [(p, a.byte_size) for p, a in zip(
+            struct.unpack("@%dQ" % count, pointers), entry.args)]
+        # What fusecc_module_launch_pointers checks, as INVALID_ARGUMENT.
+        try:
+            for ptr, _ in ranges:
+                if ptr % module.ALIGNMENT:
+                    raise module.ArgumentError("misaligned")
+            module.check_aliasing(ranges, entry)
+        except module.ArgumentError as error:
+            raise runtime.FuseccError("stub runtime: %s" % error,
+                                      "INVALID_ARGUMENT") from None
+        self.launches.append((entry_index, ranges, stream))
 
 
 def entry_function(name="layer", blob=None):
@@ -97,7 +116,7 @@ class Calls(unittest.TestCase):
         parsed = bundle.parse(samples.bundle_bytes(
             samples.V2_FAKE_MANIFEST.replace("arg 1 in weight f32 1 1024",
                                              "arg 1 in weight f32 2 64 1024")))
-        stub = StubModule()
+        stub = StubModule(parsed=parsed)
         f = module.EntryFunction(stub, parsed.entry("layer"))
         x = FakeTensor((64, 1024))
         f(x, x, out=FakeTensor((64, 1024)), stream=0)

@@ -158,6 +158,45 @@ class FakeDriver(FakeDriverCase):
             # The workspace is freed after the failed launch.
             self.assertEqual(self.fake.fake_cuda_live_allocations(), 0)
 
+    def test_cached_call_launches_through_the_pointer_entry(self):
+        """A call with a signature seen before skips the checks and goes
+        through fusecc_module_launch_pointers (the manifest's sizes, the
+        runtime's pointer checks); a pointer the runtime rejects is named
+        by the checks, and nothing is launched."""
+        with self.load() as module:
+            f = module.layer
+            f(FakeTensor((64, 1024)), FakeTensor((1024,)),
+              out=FakeTensor((64, 1024)), stream=5)
+            x, w, y = (FakeTensor((64, 1024)), FakeTensor((1024,)),
+                       FakeTensor((64, 1024)))
+            self.reset()
+            with mock.patch.object(f, "prepare",
+                                   side_effect=AssertionError("checked")), \
+                    mock.patch.object(module, "launch_buffers",
+                                      side_effect=AssertionError("buffers")):
+                self.assertIs(f(x, w, out=y, stream=5), y)
+            log = self.log()
+            self.assertEqual(len(log), 4, log)
+            self.assertEqual(log[2].split(" ")[3:], [
+                "%#x" % x.data_ptr(), log[0].split(" ")[-1],
+                "%#x" % y.data_ptr()])
+            self.reset()
+            base = FakeTensor((2, 64, 1024))
+            with self.assertRaisesRegex(
+                    fusecc.ArgumentError,
+                    "input 0 'x': data pointer 0x[0-9a-f]+ is not 16-byte "
+                    "aligned"):
+                f(base.view_at(4, (64, 1024)), w, out=y, stream=5)
+            with self.assertRaisesRegex(fusecc.ArgumentError,
+                                        "output 'result' overlaps input 'x'"):
+                f(x, w, out=x.view_at(256), stream=5)
+            self.assertEqual(self.log(), [])
+            # A closed module, on the cached path too.
+            module.close()
+            with self.assertRaisesRegex(fusecc.FuseccError,
+                                        "module is closed"):
+                f(x, w, out=y, stream=5)
+
     def test_closed_module(self):
         module = self.load()
         module.close()

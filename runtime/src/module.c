@@ -599,6 +599,64 @@ fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
   return fusecc_module_launch(module, entry_index, args, arg_count, stream);
 }
 
+fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
+                                              size_t entry_index,
+                                              const uint64_t *pointers,
+                                              size_t pointer_count,
+                                              CUstream stream) {
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch_pointers: module is NULL");
+  const fusecc_bundle_t bundle = module->bundle;
+  if (entry_index >= bundle->entry_count)
+    return fusecc_bundle_validate_args(bundle, entry_index, NULL, 0);
+  const fusecc_entry_t *entry = &bundle->entries[entry_index];
+  if (pointer_count != entry->arg_count)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "entry '%s' takes %zu args, got %zu", entry->name,
+                              entry->arg_count, pointer_count);
+  if (pointer_count && !pointers)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "entry '%s': pointers is NULL", entry->name);
+  fusecc_buffer_t local[32];
+  fusecc_buffer_t *args = local;
+  if (pointer_count > sizeof(local) / sizeof(local[0])) {
+    args = malloc(pointer_count * sizeof(*args));
+    if (!args)
+      return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory launching entry '%s'",
+                                entry->name);
+  }
+  for (size_t i = 0; i < pointer_count; ++i) {
+    args[i].ptr = pointers[i];
+    args[i].size_bytes = entry->args[i].byte_size;
+  }
+  // The module's context for the call, when another one (or none) is
+  // current on this thread.
+  const fusecc_driver_t *driver = module->driver;
+  CUcontext current = NULL;
+  int pushed = 0;
+  if (module->context && (driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS ||
+                          current != module->context)) {
+    CUresult result = driver->cuCtxPushCurrent(module->context);
+    if (result != CUDA_SUCCESS) {
+      if (args != local)
+        free(args);
+      return fusecc_cuda_status(driver, result, "cuCtxPushCurrent");
+    }
+    pushed = 1;
+  }
+  fusecc_status_t status =
+      fusecc_module_launch(module, entry_index, args, pointer_count, stream);
+  if (pushed) {
+    CUcontext popped;
+    driver->cuCtxPopCurrent(&popped);
+  }
+  if (args != local)
+    free(args);
+  return status;
+}
+
 fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
                                                 int enabled) {
   if (!module)

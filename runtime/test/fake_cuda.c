@@ -38,7 +38,7 @@ struct CUfunc_st {
 /// allocation takes the next 1 MiB.
 #define FAKE_HEAP_BASE 0x10000000ull
 #define FAKE_HEAP_STEP 0x100000ull
-#define FAKE_MAX_FUNCTIONS 64
+#define FAKE_MAX_FUNCTIONS 256
 
 static struct CUctx_st fake_context;
 static struct CUmod_st fake_module;
@@ -213,13 +213,26 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext context) {
   return injected("cuCtxSetCurrent");
 }
 
+static int context_pushes, context_pops;
+
+/// How many cuCtxPushCurrent and cuCtxPopCurrent calls succeeded so far (not
+/// reset by fake_cuda_reset).
+void fake_cuda_context_calls(int *pushes, int *pops) {
+  *pushes = context_pushes;
+  *pops = context_pops;
+}
+
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext context) {
   (void)context;
-  return CUDA_SUCCESS;
+  CUresult result = injected("cuCtxPushCurrent");
+  if (result == CUDA_SUCCESS)
+    ++context_pushes;
+  return result;
 }
 
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
   *context = &fake_context;
+  ++context_pops;
   return CUDA_SUCCESS;
 }
 
@@ -442,7 +455,7 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr pointer, unsigned char value,
  *===----------------------------------------------------------------------===*/
 
 #define FAKE_MAX_GRAPHS 64
-#define FAKE_MAX_NODES 16
+#define FAKE_MAX_NODES 32 // bench/launch_overhead.py --fake: 21-step entries
 #define FAKE_MAX_NODE_PARAMS 8
 
 /// One node: a kernel (its name, grid and pointer values) or a memset.

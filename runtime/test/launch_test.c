@@ -35,6 +35,7 @@ static void (*fake_fail_call)(const char *call, int nth, int result);
 static int (*fake_live_const_allocations)(void);
 static void (*fake_set_no_current_context)(int none);
 static void (*fake_log_grids)(int on);
+static void (*fake_context_calls)(int *pushes, int *pops);
 
 /// Checks the fake driver's log against `expected` exactly.
 static void check_log(const char *expected, int line) {
@@ -188,6 +189,66 @@ static void test_launch(fusecc_module_t module) {
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 5, stream),
                FUSECC_STATUS_INVALID_ARGUMENT,
                "entry 'conv' takes 3 args, got 5");
+  CHECK_LOG("");
+}
+
+/// fusecc_module_launch_pointers: sizes from the manifest, the same checks
+/// as fusecc_module_launch, the module's context pushed only when another
+/// one (or none) is current.
+static void test_launch_pointers(fusecc_module_t module) {
+  CUstream stream = (CUstream)(uintptr_t)7;
+  uint64_t pointers[3] = {0x100000, 0x200000, 0x300000};
+  int pushes, pops, pushes_after, pops_after;
+  fake_context_calls(&pushes, &pops);
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch_pointers(module, 0, pointers, 3, stream));
+  CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
+            "alloc 12 s7 -> 0x10100000\n"
+            "launch relayout_p2 s7 0x200000 0x10000000\n"
+            "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 "
+            "0x200000\n"
+            "free 0x10000000 s7\n"
+            "free 0x10100000 s7\n");
+  fake_context_calls(&pushes_after, &pops_after);
+  CHECK(pushes_after == pushes && pops_after == pops);
+
+  // No context current on this thread: pushed for the call, then popped.
+  fake_set_no_current_context(1);
+  fake_reset(-1, -1, -1);
+  uint64_t only = 0x400000;
+  CHECK_OK(fusecc_module_launch_pointers(module, 1, &only, 1, stream));
+  CHECK_LOG("launch k_p1 s7 0x400000\n");
+  fake_context_calls(&pushes_after, &pops_after);
+  CHECK(pushes_after == pushes + 1 && pops_after == pops + 1);
+  // A failing push launches nothing.
+  fake_reset(-1, -1, -1);
+  fake_fail_call("cuCtxPushCurrent", 0, CUDA_ERROR_INVALID_CONTEXT);
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 1, &only, 1, stream),
+               FUSECC_STATUS_CUDA_ERROR, "cuCtxPushCurrent failed");
+  CHECK_LOG("");
+  fake_set_no_current_context(0);
+
+  // The checks of fusecc_module_launch, nothing launched.
+  fake_reset(-1, -1, -1);
+  CHECK_STATUS(fusecc_module_launch_pointers(NULL, 0, pointers, 3, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 2, pointers, 3, stream),
+               FUSECC_STATUS_OUT_OF_RANGE, "entry index 2 out of range");
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 0, pointers, 2, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' takes 3 args, got 2");
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 0, NULL, 3, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT, "entry 'conv': pointers is NULL");
+  pointers[1] = 0x200004;
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 0, pointers, 3, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' arg 1 'weight': device pointer 0x200004 is not "
+               "16-byte aligned");
+  pointers[1] = 0x200000;
+  pointers[2] = 0x100000 + 64; // inside x (128 bytes)
+  CHECK_STATUS(fusecc_module_launch_pointers(module, 0, pointers, 3, stream),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' arg 2 'y' (output) overlaps arg 0 'x'");
   CHECK_LOG("");
 }
 
@@ -579,10 +640,11 @@ int main(void) {
   *(void **)&fake_set_no_current_context =
       dlsym(fake, "fake_cuda_set_no_current_context");
   *(void **)&fake_log_grids = dlsym(fake, "fake_cuda_log_grids");
+  *(void **)&fake_context_calls = dlsym(fake, "fake_cuda_context_calls");
   if (!fake_reset || !fake_log || !fake_live_allocations || !fake_pool_state ||
       !fake_fail_pool_create || !fake_fail_call ||
       !fake_live_const_allocations || !fake_set_no_current_context ||
-      !fake_log_grids) {
+      !fake_log_grids || !fake_context_calls) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }
@@ -601,6 +663,7 @@ int main(void) {
   CHECK(created == 1 && destroyed == 0 && threshold == ~0ull);
   if (module) {
     test_launch(module);
+    test_launch_pointers(module);
     fusecc_module_release(module);
   }
   fake_pool_state(&created, &destroyed, &threshold);

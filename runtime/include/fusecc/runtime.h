@@ -527,6 +527,21 @@ fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
                                              const fusecc_buffer_t *args,
                                              size_t arg_count, CUstream stream);
 
+/// fusecc_module_launch with one device pointer per argument of entry
+/// `entry_index` (`pointer_count` of them, in argument order) and each
+/// argument's byte size taken from the manifest, so the buffers are checked
+/// exactly as there (null, alignment, overlap); the entry's argument count
+/// must equal `pointer_count`. Unlike fusecc_module_launch it needs no
+/// context current: when the module's context is not current on the calling
+/// thread it is pushed for the call and popped after it. The cheapest launch
+/// for bindings that checked shapes and dtypes themselves (one foreign call
+/// per launch, no buffer structs to build).
+fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
+                                              size_t entry_index,
+                                              const uint64_t *pointers,
+                                              size_t pointer_count,
+                                              CUstream stream);
+
 /// Launch-path counters of a module since it was loaded
 /// (fusecc_module_launch_stats).
 typedef struct fusecc_launch_stats_t {
