@@ -60,6 +60,13 @@ def host_us(call, rounds, calls, sync=None):
     return statistics.median(times)
 
 
+def cached_by(f):
+    """What the entry's cached call path compares arguments with:
+    PyTorch's TensorGuards (C++), Python signatures, or nothing yet."""
+    return ("TensorGuards" if f._guards else
+            "Python signature" if f._checked else "none")
+
+
 def launches_per_call(entry):
     return max(1, len(entry.launches))
 
@@ -193,6 +200,7 @@ def measure_gpu(args):
                 row[key + "_sync_us"] = gpu_us(torch, call, args.calls, True)
             module.set_launch_graphs(True)
             row["stats"] = module.launch_stats()
+            row["cached_by"] = cached_by(f)
             row["capture_max_abs_diff"] = capture_check(torch, f, inputs,
                                                         outputs)
             try:
@@ -317,6 +325,7 @@ def measure_fake_bundle(args, lib, path, FakeTensor):
         row["full_checks_call_us"] = host_us(checked, args.rounds,
                                            args.calls)
         row["stats"] = module.launch_stats()
+        row["cached_by"] = cached_by(f)
         rows.append(row)
         print_row(row)
     module.close()
@@ -339,7 +348,7 @@ def print_row(row):
     if "full_checks_call_us" in row:
         print("  full argument checks every call: %.2f host us/call"
               % row["full_checks_call_us"])
-    for key in ("capture_max_abs_diff", "compile_max_abs_diff"):
+    for key in ("cached_by", "capture_max_abs_diff", "compile_max_abs_diff"):
         if key in row:
             print("  %s: %s" % (key, row[key]))
     print("  stats: %s" % row["stats"])
