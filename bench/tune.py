@@ -20,8 +20,10 @@
 #   time), and writes tuning.json ($OUT or --out): for every graph whose
 #   fastest passing variant beats the cost model's by more than --margin,
 #   one entry {key, <knobs>} with both times. Copy it to
-#   tuning/<device>.json; `fusecc --tuning=FILE` (examples/run.sh does) then
-#   reproduces the choice without a GPU.
+#   tuning/<device>.json (--keep tuning/<device>.json carries over that
+#   file's other entries and its "base"); `fusecc --tuning=FILE`, or
+#   `--tuning=tuning --device=<device>` (examples/run.sh, for the h200),
+#   then reproduces the choice without a GPU.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -188,13 +190,15 @@ def measure(args):
     def write_results():
         """tuning.json and the table so far (rewritten after every graph, so
         a call that runs out of time keeps what it measured)."""
-        kept = []
+        kept, base = [], None
         if args.keep:
-            # Entries of an earlier file for kernels this run did not tune.
+            # Entries of an earlier file for kernels this run did not tune,
+            # and the file its kernels without an entry fall back to.
             tuned = {c["key"] for c in candidates.values()}
             with open(args.keep) as f:
-                kept = [e for e in json.load(f)["entries"]
-                        if e["key"] not in tuned]
+                earlier = json.load(f)
+            kept = [e for e in earlier["entries"] if e["key"] not in tuned]
+            base = earlier.get("base")
         result = {
             "device": device,
             "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
@@ -203,6 +207,8 @@ def measure(args):
             "margin": args.margin,
             "entries": kept + entries,
         }
+        if base:
+            result["base"] = base
         with open(os.path.join(out, "tuning.json"), "w") as f:
             json.dump(result, f, indent=2)
             f.write("\n")

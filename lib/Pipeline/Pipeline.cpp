@@ -62,7 +62,9 @@ struct CodegenCLOptions {
   Opt<std::string> tuningFile{
       "tuning",
       llvm::cl::desc("JSON file of measured tile choices (bench/tune.py); "
-                     "kernels whose tuning key it lists use them"),
+                     "kernels whose tuning key it lists use them. A "
+                     "directory (tuning/): its file for --device, "
+                     "<device>.json, if it has one"),
       llvm::cl::value_desc("file"), llvm::cl::cat(fusecc::optionCategory()),
       llvm::cl::init("")};
   Opt<fusecc::EpilogueMathMode> epilogueMath{
@@ -254,7 +256,8 @@ struct FuseccPipelineOptions
       fusecc::optionValues<fusecc::PrologueFusion>()};
   Option<std::string> tuningFile{
       *this, "tuning-file",
-      llvm::cl::desc("JSON file of measured tile choices"),
+      llvm::cl::desc("JSON file of measured tile choices, or a directory "
+                     "of them per device (<device>.json)"),
       llvm::cl::init("")};
 };
 } // namespace

@@ -9,15 +9,22 @@
 #include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 
-FailureOr<llvm::StringMap<TunedChoice>> fuse::readTuningFile(Location loc,
-                                                             StringRef path) {
+/// Reads the tuning file `path` into `choices`: its `base` first (`depth`
+/// files down a chain of bases), then its own entries, which replace the
+/// base's of the same key.
+static LogicalResult readTuningFileInto(Location loc, StringRef path,
+                                        llvm::StringMap<TunedChoice> &choices,
+                                        int depth) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return emitError(loc) << "fuse-tile-kernels: cannot read tuning file '"
@@ -28,12 +35,28 @@ FailureOr<llvm::StringMap<TunedChoice>> fuse::readTuningFile(Location loc,
     return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
                           << "' is not JSON: "
                           << llvm::toString(json.takeError());
-  llvm::StringMap<TunedChoice> choices;
   const llvm::json::Object *root = json->getAsObject();
   const llvm::json::Array *entries = root ? root->getArray("entries") : nullptr;
   if (!entries)
     return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
                           << "' has no \"entries\" array";
+  if (const llvm::json::Value *baseValue = root->get("base")) {
+    std::optional<StringRef> base = baseValue->getAsString();
+    if (!base || base->empty())
+      return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                            << "': \"base\" must be a file name";
+    if (depth + 1 >= kMaxTuningBaseDepth)
+      return emitError(loc) << "fuse-tile-kernels: tuning file '" << path
+                            << "': a chain of \"base\" files longer than "
+                            << kMaxTuningBaseDepth << " (a cycle?)";
+    llvm::SmallString<256> basePath(*base);
+    if (!llvm::sys::path::is_absolute(basePath)) {
+      basePath = llvm::sys::path::parent_path(path);
+      llvm::sys::path::append(basePath, *base);
+    }
+    if (failed(readTuningFileInto(loc, basePath, choices, depth + 1)))
+      return failure();
+  }
   for (auto [i, value] : llvm::enumerate(*entries)) {
     const llvm::json::Object *entry = value.getAsObject();
     std::optional<StringRef> key =
@@ -56,7 +79,23 @@ FailureOr<llvm::StringMap<TunedChoice>> fuse::readTuningFile(Location loc,
         *field = *v;
     choices[*key] = c;
   }
+  return success();
+}
+
+FailureOr<llvm::StringMap<TunedChoice>> fuse::readTuningFile(Location loc,
+                                                             StringRef path) {
+  llvm::StringMap<TunedChoice> choices;
+  if (failed(readTuningFileInto(loc, path, choices, /*depth=*/0)))
+    return failure();
   return choices;
+}
+
+std::string fuse::resolveTuningFile(StringRef path, const TargetInfo &target) {
+  if (path.empty() || !llvm::sys::fs::is_directory(path))
+    return path.str();
+  llvm::SmallString<256> file(path);
+  llvm::sys::path::append(file, toString(target.getDevice()) + ".json");
+  return llvm::sys::fs::exists(file) ? file.str().str() : std::string();
 }
 
 LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,

@@ -5,7 +5,9 @@ and compiling that graph with the file reproduces the recorded config.
 
 Usage: check_tuning.py FUSECC TUNING_JSON EXAMPLES_DIR
 Prints one line per entry ("OK <graph> <config>") or exits 1 with the
-mismatch."""
+mismatch. A file with a "base" is checked with the entries it takes from
+its base chain (those of its own keys replaced by its own), compiled with
+the file itself."""
 
 import json
 import os
@@ -14,11 +16,25 @@ import subprocess
 import sys
 
 
+def effective_entries(path, depth=0):
+    """The entries fusecc takes from the tuning file `path`: its base's
+    (recursively) where it has none of the same key, then its own."""
+    with open(path) as f:
+        data = json.load(f)
+    own = data["entries"]
+    if "base" not in data or depth >= 8:
+        return own
+    keys = {e["key"] for e in own}
+    base = os.path.join(os.path.dirname(path), data["base"])
+    return [e for e in effective_entries(base, depth + 1)
+            if e["key"] not in keys] + own
+
+
 def main():
     fusecc, tuning, examples = sys.argv[1:4]
     with open(tuning) as f:
         data = json.load(f)
-    entries = data["entries"]
+    entries = effective_entries(tuning)
     # The target the variants were compiled for (sm_90a: wgmma or mma.sync).
     chip = "--chip=" + data.get("chip", "sm_90")
     # The entries were measured on the graphs' convolutions; a sum or mean

@@ -1,17 +1,23 @@
 //===- TuningFile.h - measured tile choices (tuning files) ------*- C++ -*-===//
 //
 // The tuning data of the tile cost model: a tuning file (bench/tune.py,
-// tuning/*.json) lists measured tile choices by kernel tuning key; the
-// `fuse-tile-kernels` options set the same knobs and win over an entry.
+// tuning/<device>.json) lists measured tile choices by kernel tuning key;
+// the `fuse-tile-kernels` options set the same knobs and win over an
+// entry. A tuning directory holds one file per device; the target's
+// device picks its file (docs/design/tiling.md).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSECC_CODEGEN_TILING_TUNINGFILE_H
 #define FUSECC_CODEGEN_TILING_TUNINGFILE_H
 
+#include "fusecc/Target/GPU/TargetInfo.h"
+
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <string>
 
 namespace fusecc::fuse {
 
@@ -28,13 +34,28 @@ struct TunedChoice {
   int64_t clusterC = 0;
 };
 
-/// Reads a tuning file: {"entries": [{"key": K, "rows": R, "ci_chunk": C,
-/// "tile_c": T, "warps_c": C, "merge_h": M, "threads": N, "max_tile_w": W,
-/// "wgmma": G, "wgmma_split": S, "cluster_c": L}, ...]} (every knob
-/// optional; other members, e.g. the measured times, are ignored). Emits an
-/// error at `loc` for an unreadable or malformed file.
+/// Reads a tuning file: {"base": B, "entries": [{"key": K, "rows": R,
+/// "ci_chunk": C, "tile_c": T, "warps_c": C, "merge_h": M, "threads": N,
+/// "max_tile_w": W, "wgmma": G, "wgmma_split": S, "cluster_c": L}, ...]}
+/// (every knob optional; other members, e.g. the measured times, are
+/// ignored). `base` (optional) names another tuning file, relative to this
+/// one's directory, whose entries apply to the kernels this file does not
+/// list (a device's file before its own measurements: tuning/h200.json on
+/// tuning/h100.json); chains of at most `kMaxTuningBaseDepth` files. Emits
+/// an error at `loc` for an unreadable or malformed file.
 llvm::FailureOr<llvm::StringMap<TunedChoice>>
 readTuningFile(mlir::Location loc, llvm::StringRef path);
+
+/// The most files a chain of `base` members may have (a longer one is an
+/// error: a cycle, most likely).
+constexpr int kMaxTuningBaseDepth = 8;
+
+/// The tuning file that `path` (a tuning-file option) names for `target`:
+/// `path` itself where it is a file (or does not exist: reading it reports
+/// that), or where it is a directory, its file for the target's device,
+/// `<path>/<device>.json` (`tuning/h200.json` for `--device=h200`); empty
+/// where the directory has none (every kernel is left to the cost model).
+std::string resolveTuningFile(llvm::StringRef path, const TargetInfo &target);
 
 /// Checks tensor-core knobs (from options, or from the entry of a tuning
 /// file, named by `source`); emits the error at `op`.

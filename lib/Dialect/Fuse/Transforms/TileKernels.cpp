@@ -64,9 +64,11 @@ struct TileKernelsPass
       return signalPassFailure();
     }
     llvm::StringMap<TunedChoice> tuned;
-    if (!tuningFile.empty()) {
+    // A tuning directory gives the file of the target's device.
+    const std::string tuningPath = resolveTuningFile(tuningFile, target);
+    if (!tuningPath.empty()) {
       FailureOr<llvm::StringMap<TunedChoice>> read =
-          readTuningFile(getOperation().getLoc(), tuningFile);
+          readTuningFile(getOperation().getLoc(), tuningPath);
       if (failed(read))
         return signalPassFailure();
       tuned = std::move(*read);
@@ -93,7 +95,7 @@ struct TileKernelsPass
       if (it != tuned.end()) {
         knobs = mergeTunedChoice(knobs, it->second);
         std::string source =
-            "tuning file '" + tuningFile + "' entry for this kernel";
+            "tuning file '" + tuningPath + "' entry for this kernel";
         if (failed(checkTunedChoice(kernel, knobs, source)))
           return WalkResult::interrupt();
       }

@@ -317,7 +317,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "the wgmma path, each computing tileC / clusterC channels (0: "
            "cost model; 1, 2, 4 or 8). Ignored for other kernels">,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
-           "JSON file of measured tile choices (bench/tune.py): a kernel "
+           "JSON file of measured tile choices (bench/tune.py), or a "
+           "directory of them (its <device>.json for the module's target "
+           "device, none if it has none): a kernel "
            "whose tuning key is listed gets its rows, ci-chunk, tile-c, "
            "warps-c, merge-h-taps, wgmma, wgmma-split, cluster-c, "
            "threads and max-tile-w unless the options above set them "
