@@ -19,6 +19,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import contextlib
 import datetime
 import glob
 import json
@@ -124,7 +125,11 @@ def conv_flops(op, x_shape, w_shape):
 # Checking and timing
 # ---------------------------------------------------------------------------
 
-REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
+# bf16 / fp16 bundles (--precision=bf16|fp16 on f32 graphs, autocast's
+# convolution): the tf32 rule scaled by the operands' unit roundoff (f16 has
+# TF32's 10 significand bits, bf16 7: 8x), as lib/Reference/Compare.h's
+# CompareLimits::forConvOperands.
+REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3, "fp16": 2e-3, "bf16": 1.6e-2}
 # tf32 bundles are also compared with the graph in float64 on TF32-rounded
 # convolution operands (what the tensor cores multiply): that removes the
 # rounding the tf32 limit above allows for, so only FP32 accumulation and
@@ -202,6 +207,38 @@ def make_inputs(entry, graph, device, wide=False):
 def buffers_for(tensors):
     return fusecc.runtime.buffers((t.data_ptr(), t.numel() * t.element_size())
                                   for t in tensors)
+
+
+def round_bf16(t):
+    """`t` (f32) rounded to bf16 to nearest even (cvt.rn.bf16.f32), as f32."""
+    return t.float().to(torch.bfloat16).float()
+
+
+def round_fp16(t):
+    """`t` (f32) rounded to f16 to nearest even (cvt.rn.f16.f32; +-inf
+    from 65520 up), as f32."""
+    return t.float().to(torch.float16).float()
+
+
+def round_operand(precision):
+    """How a bundle of `precision` rounds its convolution operands (None:
+    not at all)."""
+    return {"tf32": round_tf32, "bf16": round_bf16,
+            "fp16": round_fp16}.get(precision)
+
+
+# PyTorch's own run of a bf16 / fp16 bundle's graph: eager (and
+# torch.compile) under torch.autocast in that dtype, the convolution's
+# operands rounded as the bundle's are.
+AUTOCAST_DTYPE = {"bf16": "bfloat16", "fp16": "float16"}
+
+
+def autocast(precision):
+    """The autocast context of `precision` (a no-op for ieee and tf32)."""
+    name = AUTOCAST_DTYPE.get(precision)
+    if name is None:
+        return contextlib.nullcontext()
+    return torch.autocast("cuda", dtype=getattr(torch, name))
 
 
 def round_tf32(t):
@@ -402,7 +439,11 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
     """Every output of one launch on `inputs` (drawn as `draw` says) against
     the graph in float64 (`shapes` receives the values' shapes); returns one
     result per output."""
-    tf32 = bundle.precision == "tf32"
+    # tf32, bf16, fp16: the convolution's operands are rounded (the checks
+    # below were written for tf32 and apply to all three; their result keys
+    # keep the tf32 names).
+    round_op = round_operand(bundle.precision)
+    tf32 = round_op is not None
     with torch.no_grad():
         refs = reference.evaluate([t.double() for t in inputs], shapes)
     refs = refs if isinstance(refs, tuple) else (refs,)
@@ -425,23 +466,37 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
         # Against TF32-rounded convolution operands: inputs of the graph,
         # constants (version 3 weights) and results of earlier ops.
         operands = {o for op in graph.conv_ops() for o in op.operands[:2]}
-        rounded = [round_tf32(t) if i in operands and t.is_floating_point()
+        rounded = [round_op(t) if i in operands and t.is_floating_point()
                    else t for i, t in enumerate(inputs)]
         sources = graph.const_sources()
         rounded_consts = {sources[o] for o in operands if o in sources}
         rounded_graph = reference
         if rounded_consts:
             rounded_graph = Graph(graph.lines, graph.input_count, [
-                round_tf32(c) if k in rounded_consts and c.is_floating_point()
+                round_op(c) if k in rounded_consts and c.is_floating_point()
                 else c for k, c in enumerate(graph.constants)]).bind(
                     torch.float64, device)
         with torch.no_grad():
             refs = rounded_graph.evaluate(
                 [t.double() for t in rounded],
-                conv_operand=lambda v: round_tf32(v).to(v.dtype))
+                conv_operand=lambda v: round_op(v).to(v.dtype))
         refs = refs if isinstance(refs, tuple) else (refs,)
+        torch_outs = None
+        if bundle.precision in AUTOCAST_DTYPE:
+            # Issue 34's rule: at least as accurate as PyTorch eager in that
+            # dtype (autocast), both against the graph on the same rounded
+            # operands.
+            with torch.no_grad(), autocast(bundle.precision):
+                torch_outs = baseline(*[t.float() for t in inputs])
+            torch_outs = (torch_outs if isinstance(torch_outs, tuple)
+                          else (torch_outs,))
         for i, (result, out, ref) in enumerate(zip(results, outputs, refs)):
             err = rel_l2(out, ref)
+            if torch_outs is not None:
+                torch_err = rel_l2(torch_outs[i].float(), ref)
+                result["rel_l2_torch_operands"] = torch_err
+                if not err <= max(torch_err, TF32_OPERANDS_REL_L2_LIMIT):
+                    result["pass"] = False
             result["rel_l2_tf32_operands"] = err
             result["rel_l2_tf32_operands_limit"] = TF32_OPERANDS_REL_L2_LIMIT
             if exact is not None:
@@ -487,6 +542,7 @@ def check_entry(bundle, entry, args, device):
                          % (len(graph.returns), len(entry.outputs)))
     tf32 = bundle.precision == "tf32"
     set_tf32(tf32)
+    amp = lambda: autocast(bundle.precision)  # noqa: E731
     stream = torch.cuda.current_stream().cuda_stream
     # Constants (format version 3) on the GPU once, in each dtype used.
     reference = graph.bind(torch.float64, device)
@@ -565,7 +621,7 @@ def check_entry(bundle, entry, args, device):
 
     eager_sets = [[t.float() for t in s] for s in input_sets] \
         if any(a.dtype != "f32" for a in entry.inputs) else input_sets
-    with torch.no_grad():
+    with torch.no_grad(), amp():
         row["eager_ms"] = time_ms(lambda i: baseline(*eager_sets[i]), sets,
                                   args.reps, args.warmup)
         if not args.no_compile:
@@ -595,7 +651,10 @@ def check_entry(bundle, entry, args, device):
     row["gbps"] = moved_bytes / (fusecc_ms * 1e-3) / 1e9
     # The floor: max(conv FLOPs / TF32 rate, bytes / bandwidth) with the
     # H200's measured ceilings (bench/chips.py).
-    floor_ms = max((flops or 0) / PEAK_TF32_FLOPS,
+    # Half operands: the BF16 rate (bench/chips.py).
+    peak_flops = (PEAK_BF16_FLOPS if bundle.precision in AUTOCAST_DTYPE
+                  else PEAK_TF32_FLOPS)
+    floor_ms = max((flops or 0) / peak_flops,
                    moved_bytes / PEAK_BYTES) * 1e3
     row["floor_ms"] = floor_ms
     row["pct_floor"] = 100.0 * floor_ms / fusecc_ms
@@ -618,6 +677,7 @@ COLUMNS = [
 # The floor's ceilings: the H200's measured dense TF32 tensor-core rate and
 # device-memory bandwidth (read + write), from bench/chips.py.
 PEAK_TF32_FLOPS = CHIPS[DEFAULT_CHIP]["tf32_flops"]
+PEAK_BF16_FLOPS = CHIPS[DEFAULT_CHIP]["bf16_flops"]
 PEAK_BYTES = CHIPS[DEFAULT_CHIP]["bytes_per_s"]
 
 

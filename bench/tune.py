@@ -147,9 +147,12 @@ def prepare(args):
                                 "--emit=fused"] + flags, args.fusecc)
             except subprocess.CalledProcessError:
                 continue  # Knobs the tiling rejects for this graph.
-            config = re.search(r"#fuse\.tile<[^>]*>", fused).group(0)
+            # One nesting level: the config's `types = <...>`.
+            config = re.search(r"#fuse\.tile<(?:[^<>]|<[^<>]*>)*>",
+                               fused).group(0)
             mma = "mmaWarpsC" in config or "wgmmaN" in config
-            if mma != (precision == "tf32") or config in seen:
+            if mma != (precision in ("tf32", "bf16", "fp16")) or \
+                    config in seen:
                 continue  # FMA fallback of tf32, or a config already covered.
             vname = variant_name(knobs)
             seen.add(config)

@@ -363,7 +363,7 @@ void checkDraw(const Case &c, func::FuncOp f, ModuleOp module,
   std::vector<Tensor> tf32Ref;
   if (tf32) {
     FailureOr<std::vector<Tensor>> r32 =
-        fusecc::ref::evaluate(f, inputs, {}, /*tf32ConvOperands=*/true);
+        fusecc::ref::evaluate(f, inputs, {}, fusecc::ref::ConvOperands::TF32);
     if (failed(r32))
       finding(c, std::string(draw) +
                      "the reference on TF32-rounded operands failed");

@@ -49,6 +49,34 @@ double ref::unitRoundoff(Storage s) {
   return 0x1p-24;
 }
 
+double ref::roundConvOperand(double x, ConvOperands r) {
+  switch (r) {
+  case ConvOperands::Exact:
+    return x;
+  case ConvOperands::TF32:
+    return roundToTF32(x);
+  case ConvOperands::BF16:
+    // The operand is an f32 value (staged or loaded as f32), rounded once.
+    return roundToStorage(static_cast<float>(x), Storage::BF16);
+  case ConvOperands::F16:
+    return roundToStorage(static_cast<float>(x), Storage::F16);
+  }
+  return x;
+}
+
+double ref::operandUnitRoundoff(ConvOperands r) {
+  switch (r) {
+  case ConvOperands::Exact:
+    return 0;
+  case ConvOperands::TF32:
+  case ConvOperands::F16:
+    return 0x1p-11;
+  case ConvOperands::BF16:
+    return 0x1p-8;
+  }
+  return 0;
+}
+
 namespace {
 
 /// Relative L2 distance of `a` from `r` over the elements where `r` is

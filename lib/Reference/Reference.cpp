@@ -283,7 +283,7 @@ Tensor evalSimpleOp(Operation &op, ArrayRef<const Tensor *> ins) {
 
 FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
                                          const ref::ResultHook &hook,
-                                         bool tf32ConvOperands) {
+                                         ref::ConvOperands convOperands) {
   DenseMap<Value, Tensor> env;
   for (auto [arg, t] : llvm::zip(block.getArguments(), args)) {
     if (shapeOf(arg) != t.shape) {
@@ -319,11 +319,12 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
     } else if (isa<ConvTransposeOp, ElementwiseOpInterface,
                    NormalizationOpInterface, WindowOpInterface>(op)) {
       Tensor x, w;
-      if (tf32ConvOperands && isa<ConvTransposeOp>(op)) {
+      if (convOperands != ref::ConvOperands::Exact &&
+          isa<ConvTransposeOp>(op)) {
         x = *ins[0], w = *ins[1];
         for (Tensor *t : {&x, &w})
           for (double &v : t->data)
-            v = ref::roundToTF32(v);
+            v = ref::roundConvOperand(v, convOperands);
         ins[0] = &x, ins[1] = &w;
       }
       result = evalSimpleOp(op, ins);
@@ -350,7 +351,7 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       for (const Tensor *t : ins)
         kargs.push_back(*t);
       FailureOr<std::vector<Tensor>> r =
-          evalBlock(k.getBody().front(), kargs, hook, tf32ConvOperands);
+          evalBlock(k.getBody().front(), kargs, hook, convOperands);
       if (failed(r))
         return failure();
       result = std::move((*r)[0]);
@@ -375,13 +376,13 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
 FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
                                              ArrayRef<Tensor> inputs,
                                              const ResultHook &hook,
-                                             bool tf32ConvOperands) {
+                                             ConvOperands convOperands) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return func.emitOpError("reference: expected a single-block function");
   if (inputs.size() != func.getNumArguments())
     return func.emitOpError("reference: expected ")
            << func.getNumArguments() << " inputs, got " << inputs.size();
-  return evalBlock(func.getBody().front(), inputs, hook, tf32ConvOperands);
+  return evalBlock(func.getBody().front(), inputs, hook, convOperands);
 }
 
 FailureOr<Tensor> ref::evaluateOp(Operation &op,

@@ -179,6 +179,17 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     return success();
   }
   case Opc::Bitcast:
+    if (inst.pred == 2) {
+      // Two bf16 values (held as f32, exactly bf16) packed into an i32:
+      // their bf16 bits are the f32 bits' top 16.
+      for (int l : lanes) {
+        uint64_t lo = (R(inst.in[0], l) >> 16) & 0xFFFF;
+        uint64_t hi = (R(inst.in[1], l) >> 16) & 0xFFFF;
+        R(inst.out[0], l) =
+            static_cast<uint64_t>(norm(static_cast<int64_t>(lo | hi << 16), 32));
+      }
+      return success();
+    }
     for (int l : lanes)
       R(inst.out[0], l) =
           inst.pred ? zext(I(inst.in[0], l), 32)

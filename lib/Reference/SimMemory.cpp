@@ -11,6 +11,7 @@
 #include "SimulatorImpl.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace fusecc;
@@ -119,7 +120,11 @@ LogicalResult BlockExecutor::vecLoad(const Inst &inst, int lane, size_t n,
 /// element `li` of `d`.
 LogicalResult BlockExecutor::checkAlignment(const Inst &inst, int lane,
                                             MemDesc *d, int64_t li) {
-  int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * 4;
+  // Global half storage has 2-byte elements.
+  int64_t elemBytes = 4;
+  if (auto l = dyn_cast<vector::LoadOp>(inst.op))
+    elemBytes = l.getMemRefType().getElementTypeBitWidth() / 8;
+  int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * elemBytes;
   if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
     return fail(inst, lane,
                 "misaligned vector access: byte offset " +

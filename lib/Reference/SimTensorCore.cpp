@@ -115,6 +115,59 @@ static float tensorCoreStep(float c, const double *a, const double *b,
   return f;
 }
 
+/// The half-operand MMA (nvvm.mma.sync m16n8k16 row.col, bf16 or f16
+/// operands, f32 accumulators) of one warp, thread (g, t) = (lane / 4,
+/// lane % 4), each register a pair (first element in the low half):
+///   A (16x16): a0 (g, 2t | 2t+1), a1 (g+8, 2t | 2t+1), a2 (g, 2t+8 | 2t+9),
+///              a3 (g+8, 2t+8 | 2t+9)
+///   B (16x8):  b0 (2t | 2t+1, g), b1 (2t+8 | 2t+9, g)
+///   C/D as m16n8k8.
+/// The operands are exact half values (rounded when packed); each D element
+/// is `tensorCoreStep` of its C and products k = 0..7, then of that and
+/// products k = 8..15 (exact products, aligned and truncated per group of
+/// 8 as the TF32 steps).
+void BlockExecutor::execHalfMma(const Inst &inst, int w) {
+  const bool bf16 = inst.pred == 1;
+  double A[16][16], B[16][8];
+  float C[16][8];
+  // Register `r` of the operand starting at input `first`: its two values.
+  auto pair = [&](int first, int r, int l, double &lo, double &hi) {
+    if (bf16) {
+      auto bits = static_cast<uint32_t>(R(inst.in[first + r], l));
+      lo = static_cast<double>(asF((bits & 0xFFFFu) << 16));
+      hi = static_cast<double>(asF(bits & 0xFFFF0000u));
+      return;
+    }
+    lo = static_cast<double>(F(inst.in[first + 2 * r], l));
+    hi = static_cast<double>(F(inst.in[first + 2 * r + 1], l));
+  };
+  const int bFirst = bf16 ? 4 : 8, cFirst = bf16 ? 6 : 12;
+  for (int lane = 0; lane < 32; ++lane) {
+    int l = w * 32 + lane, g = lane >> 2, t = lane & 3;
+    pair(0, 0, l, A[g][2 * t], A[g][2 * t + 1]);
+    pair(0, 1, l, A[g + 8][2 * t], A[g + 8][2 * t + 1]);
+    pair(0, 2, l, A[g][2 * t + 8], A[g][2 * t + 9]);
+    pair(0, 3, l, A[g + 8][2 * t + 8], A[g + 8][2 * t + 9]);
+    pair(bFirst, 0, l, B[2 * t][g], B[2 * t + 1][g]);
+    pair(bFirst, 1, l, B[2 * t + 8][g], B[2 * t + 9][g]);
+    C[g][2 * t] = F(inst.in[cFirst], l);
+    C[g][2 * t + 1] = F(inst.in[cFirst + 1], l);
+    C[g + 8][2 * t] = F(inst.in[cFirst + 2], l);
+    C[g + 8][2 * t + 1] = F(inst.in[cFirst + 3], l);
+  }
+  auto d = [&](int i, int j) {
+    float c = tensorCoreStep(C[i][j], &A[i][0], &B[0][j], 1, 8);
+    return fromF(tensorCoreStep(c, &A[i][8], &B[8][j], 1, 8));
+  };
+  for (int lane = 0; lane < 32; ++lane) {
+    int l = w * 32 + lane, g = lane >> 2, t = lane & 3;
+    R(inst.out[0], l) = d(g, 2 * t);
+    R(inst.out[1], l) = d(g, 2 * t + 1);
+    R(inst.out[2], l) = d(g + 8, 2 * t);
+    R(inst.out[3], l) = d(g + 8, 2 * t + 1);
+  }
+}
+
 /// nvgpu.mma.sync m16n8k8, tf32 x tf32 + f32, per warp, with the PTX
 /// fragment layouts (groupID = lane / 4, tig = lane % 4):
 ///   A (16x8): a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
@@ -123,12 +176,25 @@ static float tensorCoreStep(float c, const double *a, const double *b,
 /// The operands' low 13 mantissa bits are ignored (as the tensor cores do:
 /// only the top 19 bits are used; operands pre-rounded with
 /// cvt.rna.tf32.f32 already have them zero); each D element is
-/// `tensorCoreStep` of its C and the 8 products.
+/// `tensorCoreStep` of its C and the 8 products. Half-operand MMAs
+/// (pred 1 bf16, 2 f16) go to `execHalfMma`.
 LogicalResult BlockExecutor::execMma(const Inst &inst,
                                      const std::vector<int> &lanes) {
   std::vector<int> count((nt + 31) / 32, 0);
   for (int l : lanes)
     ++count[l / 32];
+  if (inst.pred != 0) {
+    for (size_t w = 0; w < count.size(); ++w) {
+      if (count[w] == 0)
+        continue;
+      if (count[w] != 32)
+        return fail(inst, static_cast<int>(w * 32),
+                    "nvvm.mma.sync executed by " + std::to_string(count[w]) +
+                        " of the 32 lanes of a warp");
+      execHalfMma(inst, static_cast<int>(w));
+    }
+    return success();
+  }
   auto tf32 = [](uint64_t bits) {
     return static_cast<double>(asF(bits & 0xFFFFE000u));
   };

@@ -145,11 +145,16 @@ private:
   template <typename OpTy>
   LogicalResult compileVectorAccess(OpTy op, StringRef name, Inst &inst) {
     VectorType vt = op.getVectorType();
-    if (!op.getMemRefType().getElementType().isF32() || vt.getRank() != 1 ||
-        !vt.getElementType().isF32() || vt.isScalable())
+    // f32, or (loads only) bf16 / f16 from half storage, each value held as
+    // the f32 of the same value.
+    Type elem = op.getMemRefType().getElementType();
+    bool half = isa<vector::LoadOp>(op.getOperation()) &&
+                (elem.isBF16() || elem.isF16());
+    if (!(elem.isF32() || half) || vt.getRank() != 1 ||
+        vt.getElementType() != elem || vt.isScalable())
       return fail(op, "only 1-D f32 " + name +
-                          " of an f32 memref is "
-                          "supported");
+                          " of an f32 memref (or a bf16/f16 vector.load of "
+                          "a memref of that type) is supported");
     if (op.getMemRefType().getRank() < 1)
       return fail(op, name + " of a rank-0 memref");
     if (op.getNontemporal())
@@ -171,10 +176,12 @@ private:
     bool vectorAware =
         isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
             vector::ExtractOp, vector::LoadOp, vector::StoreOp,
-            vector::FromElementsOp, nvgpu::MmaSyncOp>(op);
-    bool structAware = isa<arith::SelectOp, scf::ForOp, scf::IfOp,
-                           LLVM::UndefOp, LLVM::PoisonOp, LLVM::InsertValueOp,
-                           LLVM::ExtractValueOp, NVVM::WgmmaMmaAsyncOp>(op);
+            vector::FromElementsOp, nvgpu::MmaSyncOp, NVVM::MmaOp,
+            LLVM::BitcastOp, arith::TruncFOp>(op);
+    bool structAware =
+        isa<arith::SelectOp, scf::ForOp, scf::IfOp, LLVM::UndefOp,
+            LLVM::PoisonOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
+            NVVM::WgmmaMmaAsyncOp, NVVM::MmaOp>(op);
     for (Type t :
          llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
       if (!vectorAware && isa<VectorType>(t))
@@ -250,6 +257,35 @@ private:
           !ty(m.getMatrixC()).getElementType().isF32())
         return fail(&op, "only nvgpu.mma.sync m16n8k8 with tf32 operands and "
                          "f32 accumulators is supported");
+    } else if (auto m = dyn_cast<NVVM::MmaOp>(op)) {
+      // mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32: in
+      // = A (4 i32 of packed bf16 pairs, or 4 x 2 f16), B (2 i32 or 2 x 2
+      // f16), C (4 f32); out = D (4 f32). pred 1: bf16, 2: f16.
+      inst.opc = Opc::Mma;
+      NVVM::MMAShapeAttr shape = m.getShapeAttr();
+      std::optional<NVVM::MMATypes> ta = m.getMultiplicandAPtxType(),
+                                    tb = m.getMultiplicandBPtxType();
+      bool bf16 = ta == NVVM::MMATypes::bf16 && tb == NVVM::MMATypes::bf16;
+      bool f16 = ta == NVVM::MMATypes::f16 && tb == NVVM::MMATypes::f16;
+      if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
+          !(bf16 || f16) || m.getLayoutA() != NVVM::MMALayout::row ||
+          m.getLayoutB() != NVVM::MMALayout::col ||
+          inst.in.size() != (bf16 ? 10u : 16u) || inst.out.size() != 4 ||
+          !llvm::all_of(m.getOperandC(),
+                        [](Value v) { return v.getType().isF32(); }))
+        return fail(&op, "only nvvm.mma.sync m16n8k16 row.col with bf16 or "
+                         "f16 operands and f32 accumulators is supported");
+      inst.pred = bf16 ? 1 : 2;
+    } else if (auto bc = dyn_cast<LLVM::BitcastOp>(op)) {
+      // A bf16 pair packed into one MMA register: the first element in
+      // the low 16 bits.
+      inst.opc = Opc::Bitcast;
+      auto vt = dyn_cast<VectorType>(bc.getArg().getType());
+      if (!vt || vt.getShape() != ArrayRef<int64_t>{2} ||
+          !vt.getElementType().isBF16() || !bc.getType().isInteger(32))
+        return fail(&op, "only llvm.bitcast vector<2xbf16> -> i32 is "
+                         "supported");
+      inst.pred = 2;
     } else if (isa<LLVM::UndefOp, LLVM::PoisonOp>(op)) {
       // Undefined contents: NaN bits, as uninitialised shared memory.
       inst.opc = Opc::ConstBits;

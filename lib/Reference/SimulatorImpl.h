@@ -468,6 +468,8 @@ private:
   LogicalResult execIf(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execShuffle(const Inst &inst, const std::vector<int> &lanes);
   LogicalResult execMma(const Inst &inst, const std::vector<int> &lanes);
+  /// The bf16 / f16 m16n8k16 MMA of warp `w` (all its lanes execute it).
+  void execHalfMma(const Inst &inst, int w);
   /// The warpgroups of `lanes`, each of which must be complete (all its 128
   /// threads active and inside the block) for the `.aligned` op `inst`.
   LogicalResult warpgroupsOf(const Inst &inst, const std::vector<int> &lanes,

@@ -405,9 +405,9 @@ class _Parser:
 
     def parse_precision(self):
         token = self.take()
-        if token not in ("ieee", "tf32"):
-            raise self.error("expected precision 'ieee' or 'tf32', got %s"
-                             % _quote(token))
+        if token not in ("ieee", "tf32", "bf16", "fp16"):
+            raise self.error("expected precision 'ieee', 'tf32', 'bf16' or "
+                             "'fp16', got %s" % _quote(token))
         self.bundle.precision = token
         self.expect_line_end("the precision")
 

@@ -22,7 +22,7 @@ from . import module as module_layer
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _REPO_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
-PRECISIONS = ("ieee", "tf32")
+PRECISIONS = ("ieee", "tf32", "bf16", "fp16")
 
 
 class CompileError(RuntimeError):

@@ -147,7 +147,7 @@ ERRORS = [
     ("bad chip", V1.replace(b"chip sm_90", b"chip sm90", 1),
      "expected a chip like 'sm_90' or 'sm_90a', got 'sm90'"),
     ("bad precision", V1.replace(b"precision ieee", b"precision fp8", 1),
-     "expected precision 'ieee' or 'tf32', got 'fp8'"),
+     "expected precision 'ieee', 'tf32', 'bf16' or 'fp16', got 'fp8'"),
     ("duplicate chip", V1.replace(b"precision ieee", b"chip sm_80", 1),
      "line 3: duplicate 'chip' record (first on line 2)"),
     ("no precision", V1.replace(b"precision ieee\n", b"", 1),

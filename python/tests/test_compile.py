@@ -135,8 +135,8 @@ class Cli(unittest.TestCase):
 
     def test_bad_precision(self):
         with self.assertRaisesRegex(ValueError, "precision must be one of "
-                                    "ieee, tf32, got 'fp16'"):
-            compiler.compile_onnx(self.onnx, "o.fcb", "fp16", cli=self.cli)
+                                    "ieee, tf32, bf16, fp16, got 'fp8'"):
+            compiler.compile_onnx(self.onnx, "o.fcb", "fp8", cli=self.cli)
 
     @unittest.skipIf(torch is None, "PyTorch is not installed: "
                      "torch.onnx.export needs it")

@@ -44,18 +44,22 @@ static fusecc_status_t parse_chip(parser_t *parser) {
   return fusecc_expect_line_end(parser, "the chip");
 }
 
-/// Parses the rest of `precision <ieee|tf32>`.
+/// Parses the rest of `precision <ieee|tf32|bf16|fp16>`.
 static fusecc_status_t parse_precision(parser_t *parser) {
   token_t token = fusecc_take_token(&parser->line);
   if (fusecc_token_is(token, "ieee")) {
     parser->bundle->precision = FUSECC_PRECISION_IEEE;
   } else if (fusecc_token_is(token, "tf32")) {
     parser->bundle->precision = FUSECC_PRECISION_TF32;
+  } else if (fusecc_token_is(token, "bf16")) {
+    parser->bundle->precision = FUSECC_PRECISION_BF16;
+  } else if (fusecc_token_is(token, "fp16")) {
+    parser->bundle->precision = FUSECC_PRECISION_FP16;
   } else {
     char quoted[64];
-    return fusecc_parse_error(parser,
-                              "expected precision 'ieee' or 'tf32', got %s",
-                              fusecc_quote_token(token, quoted));
+    return fusecc_parse_error(
+        parser, "expected precision 'ieee', 'tf32', 'bf16' or 'fp16', got %s",
+        fusecc_quote_token(token, quoted));
   }
   return fusecc_expect_line_end(parser, "the precision");
 }

@@ -175,6 +175,10 @@ const char *fusecc_precision_name(fusecc_precision_t precision) {
     return "ieee";
   case FUSECC_PRECISION_TF32:
     return "tf32";
+  case FUSECC_PRECISION_BF16:
+    return "bf16";
+  case FUSECC_PRECISION_FP16:
+    return "fp16";
   }
   return "unknown";
 }

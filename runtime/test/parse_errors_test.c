@@ -75,8 +75,9 @@ static void test_parse_errors(void) {
        "line 4: duplicate 'chip' record (first on line 2)"},
       {"chip sm_90a\n", "chip gfx90a\n", "line 2: expected a chip like"},
       {"chip sm_90a\n", "chip sm_\n", "line 2: expected a chip like"},
-      {"precision tf32\n", "precision fp16\n",
-       "line 3: expected precision 'ieee' or 'tf32', got 'fp16'"},
+      {"precision tf32\n", "precision fp8\n",
+       "line 3: expected precision 'ieee', 'tf32', 'bf16' or 'fp16', got "
+       "'fp8'"},
       {"entry e1", "chip sm_80\nentry e1",
        "line 13: 'chip' must come before the first entry"},
       {"precision tf32\n", "precision tf32\nfoo 1\n",

@@ -39,6 +39,8 @@ static void test_status_basics(void) {
   CHECK(fusecc_dtype_size(FUSECC_DTYPE_F32) == 4);
   CHECK(fusecc_dtype_size(FUSECC_DTYPE_F16) == 2);
   CHECK(strcmp(fusecc_precision_name(FUSECC_PRECISION_TF32), "tf32") == 0);
+  CHECK(strcmp(fusecc_precision_name(FUSECC_PRECISION_BF16), "bf16") == 0);
+  CHECK(strcmp(fusecc_precision_name(FUSECC_PRECISION_FP16), "fp16") == 0);
   CHECK(fusecc_header_cxx_check() == 1);
 }
 

@@ -81,8 +81,9 @@ RULE(header_chip_precision) {
   REJECT(v3, "precision tf32\n", "precision tf32\nprecision ieee\n",
          "line 4: duplicate 'precision' record (first on line 3)");
   REJECT(v3, "chip sm_90a", "chip 90a", "line 2: expected a chip like");
-  REJECT(v3, "precision tf32", "precision bf16",
-         "line 3: expected precision 'ieee' or 'tf32', got 'bf16'");
+  REJECT(v3, "precision tf32", "precision f16",
+         "line 3: expected precision 'ieee', 'tf32', 'bf16' or 'fp16', got "
+         "'f16'");
   REJECT(v3, "end\n", "end\nchip sm_80\n",
          "line 17: 'chip' must come before the first entry");
 }

@@ -1,6 +1,6 @@
 // RUN: fusecc-opt %s --fusecc-pipeline='precision=tf32 chip=sm_90a' | FileCheck %s
 // RUN: fusecc-opt %s --fusecc-pipeline | FileCheck %s --check-prefix=IEEE
-// RUN: not fusecc-opt %s --fusecc-pipeline='precision=fp16' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fusecc-opt %s --fusecc-pipeline='precision=fp8' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not fusecc-opt %s --fusecc-pipeline='chip=gfx90a' 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not fusecc-opt %s --fusecc-pipeline='epilogue-math=approx' 2>&1 | FileCheck %s --check-prefix=BADMATH
 // RUN: not fusecc-opt %s --fusecc-pipeline='tile-wgmma=2' 2>&1 | FileCheck %s --check-prefix=BADWGMMA
@@ -26,7 +26,7 @@
 
 // The options take the tools' enums and value lists (fusecc/Support/Options.h)
 // and reach the passes' typed options.
-// BAD: fusecc-opt: for the --precision option: 'fp16' is not a valid value (expected one of 'ieee', 'tf32')
+// BAD: fusecc-opt: for the --precision option: 'fp8' is not a valid value (expected one of 'ieee', 'tf32', 'bf16', 'fp16', 'f16')
 // BADCHIP: fusecc-opt: for the --chip option: 'gfx90a' is not a valid value (expected one of 'sm_80', 'sm_90', 'sm_90a')
 // BADMATH: fusecc-opt: for the --epilogue-math option: 'approx' is not a valid value (expected one of 'auto', 'exact', 'fast')
 // BADWGMMA: fusecc-opt: for the --tile-wgmma option: '2' is not a valid value (expected one of 'auto', 'never', 'always', '-1', '0', '1')

@@ -1,8 +1,8 @@
-// RUN: not fusecc-check --precision=fp16 %s 2>&1 | FileCheck %s --check-prefix=PREC
+// RUN: not fusecc-check --precision=fp8 %s 2>&1 | FileCheck %s --check-prefix=PREC
 // RUN: not fusecc-check --chip=sm_100 %s 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not fusecc-check --tile-wgmma=fills-grid %s 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: fusecc-check -v %s | FileCheck %s --check-prefix=STATS
-// PREC: fusecc-check: for the --precision option: 'fp16' is not a valid value (expected one of 'ieee', 'tf32')
+// PREC: fusecc-check: for the --precision option: 'fp8' is not a valid value (expected one of 'ieee', 'tf32', 'bf16', 'fp16', 'f16')
 // CHIP: fusecc-check: for the --chip option: 'sm_100' is not a valid value (expected one of 'sm_80', 'sm_90', 'sm_90a')
 // WGMMA: fusecc-check: for the --tile-wgmma option: 'fills-grid' is not a valid value (expected one of 'auto', 'never', 'always', '-1', '0', '1')
 // STATS: @tiny: launches 1 blocks {{[0-9]+}} threads/block {{[0-9]+}}

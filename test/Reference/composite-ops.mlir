@@ -1,5 +1,6 @@
 // RUN: fusecc-check %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
+// RUN: fusecc-check --precision=bf16 %s | FileCheck %s
 // Composite ops (fuse-decompose rewrites them into elementwise ops,
 // reductions, group_norm and reshapes; the reference evaluates the original
 // ops directly) at small awkward shapes: batch 1 and 3, channels 1/3/5,

@@ -5,6 +5,8 @@
 // RUN: fusecc-check %s --precision=tf32 --tile-wgmma=1 | FileCheck %s
 // RUN: fusecc-check %s --precision=tf32 --tile-wgmma=1 --tile-c=16 --tile-rows=4 | FileCheck %s
 // RUN: fusecc-check %s --plan-epilogue-stats=false | FileCheck %s
+// RUN: fusecc-check %s --precision=bf16 | FileCheck %s
+// RUN: fusecc-check %s --precision=fp16 --tile-c=16 --tile-rows=2 | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: fusecc %s --emit=plan --plan-epilogue-stats=false | FileCheck %s --check-prefix=NOEPI
 // Normalisations over whole channel groups of a convolution's result take

@@ -1,9 +1,30 @@
 // RUN: fusecc-check %s --precision=ieee | FileCheck %s
 // RUN: fusecc-check %s --precision=tf32 | FileCheck %s
+// RUN: fusecc-check %s --tile-rows=1 --chip=sm_90a | FileCheck %s
+// RUN: fusecc-check %s --plan-prologue=always | FileCheck %s
+// RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=TYPES
+// RUN: fusecc %s --emit=fused --plan-prologue=always | FileCheck %s --check-prefix=PROLOGUE
 // bf16/f16 graphs (docs/design/types.md): half inputs, weights and results,
 // f32 arithmetic between them (fuse-widen-half), every half result rounded
 // once at its store; each checked against float64 on the same half values
-// with the half storage rule (Compare.h), for each epilogue family.
+// with the half storage rule (Compare.h), for each epilogue family. Each
+// convolution reads its half input, weight and bias itself (operand casts,
+// 2-byte loads widened; 8-byte vector loads of 4 elements where rows and
+// W taps are multiples of 4) and multiplies them on the tensor cores with
+// operands of the graph's type (mma.sync m16n8k16, f32 accumulation),
+// whatever --precision says: the rounding to the operand type is exact.
+// The mixed-precision export (f32 weights) stays an f32 convolution.
+
+// TYPES-LABEL: func.func @bf16_conv_gelu
+// TYPES: fuse.kernel "bf16_conv_gelu_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) {config = #fuse.tile<{{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
+// TYPES-LABEL: func.func @f16_conv_softmax
+// TYPES: types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
+// TYPES-LABEL: func.func @mixed_cast
+// TYPES: types = <ieee, storage = f32, operand = f32,
+// TYPES-LABEL: func.func @bf16_vector_staging
+// TYPES: fuse.kernel "bf16_vector_staging_k0" ins(%arg0, %arg1, %arg2 : tensor<2x16x4x8xbf16>, tensor<16x32x4x4xbf16>, tensor<32xbf16>) {{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
+// TYPES-LABEL: func.func @f16_grouped_3d
+// TYPES: types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
 
 // CHECK: @bf16_conv_gelu: PASS {{.*}} storage bf16
 // CHECK: @f16_conv_softmax: PASS {{.*}} storage f16
@@ -16,6 +37,12 @@
 // CHECK: @f16_overflow: PASS {{.*}} storage f16
 // CHECK: @mixed_cast: PASS
 // CHECK: @bf16_weight_constant: PASS {{.*}} storage bf16
+// CHECK: @bf16_vector_staging: PASS {{.*}} bf16-operands rel-L2 {{.*}} storage bf16
+// CHECK: @f16_grouped_3d: PASS {{.*}} f16-operands rel-L2 {{.*}} storage f16
+// CHECK: @bf16_log_softmax_channels: PASS {{.*}} bf16-operands rel-L2 {{.*}} storage bf16
+// CHECK: @bf16_prologue: PASS {{.*}} bf16-operands rel-L2 {{.*}} storage bf16
+// CHECK-NOT: FAIL
+// PROLOGUE: fuse.kernel "bf16_prologue_k0" ins(%arg1, %0 : tensor<8x16x3x3xbf16>, tensor<2x8x4x4xf32>) {{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
 
 func.func @bf16_conv_gelu(%x: tensor<2x4x3x3xbf16>, %w: tensor<4x6x3x3xbf16>, %b: tensor<6xbf16>) -> tensor<2x6x5x5xbf16> {
   %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) -> tensor<2x6x5x5xbf16>
@@ -92,4 +119,37 @@ func.func @bf16_weight_constant(%x: tensor<1x2x3xbf16>) -> tensor<1x2x5xbf16> {
   %w = arith.constant dense<[[[0.5, -0.25, 0.125], [1.0, 0.75, -0.5]], [[-1.0, 0.375, 0.0625], [0.25, -0.75, 2.0]]]> : tensor<2x2x3xbf16>
   %y = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x2x3xbf16>, tensor<2x2x3xbf16>) -> tensor<1x2x5xbf16>
   return %y : tensor<1x2x5xbf16>
+}
+
+// Rows of 8 and 4 W taps: the input and the weights staged from 8-byte
+// loads of 4 bf16 elements each, widened.
+func.func @bf16_vector_staging(%x: tensor<2x16x4x8xbf16>, %w: tensor<16x32x4x4xbf16>, %b: tensor<32xbf16>) -> tensor<2x32x8x16xbf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x16x4x8xbf16>, tensor<16x32x4x4xbf16>, tensor<32xbf16>) -> tensor<2x32x8x16xbf16>
+  %g = fuse.gelu %y : tensor<2x32x8x16xbf16>
+  return %g : tensor<2x32x8x16xbf16>
+}
+
+// Two groups of 16 channels, 3-D, dilation 2.
+func.func @f16_grouped_3d(%x: tensor<1x32x2x3x4xf16>, %w: tensor<32x16x3x3x3xf16>, %b: tensor<32xf16>) -> tensor<1x32x6x7x8xf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 2, 2, 2>, groups = 2 : i64} : (tensor<1x32x2x3x4xf16>, tensor<32x16x3x3x3xf16>, tensor<32xf16>) -> tensor<1x32x6x7x8xf16>
+  %s = fuse.sigmoid %y : tensor<1x32x6x7x8xf16>
+  return %s : tensor<1x32x6x7x8xf16>
+}
+
+// A channel log_softmax in the epilogue, 20 input channels (a chunk of 16
+// and one padded with zeros).
+func.func @bf16_log_softmax_channels(%x: tensor<3x20x5x5xbf16>, %w: tensor<20x24x3x3xbf16>) -> tensor<3x24x7x7xbf16> {
+  %y = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x20x5x5xbf16>, tensor<20x24x3x3xbf16>) -> tensor<3x24x7x7xbf16>
+  %l = fuse.log_softmax %y {dim = 1 : i64} : tensor<3x24x7x7xbf16>
+  return %l : tensor<3x24x7x7xbf16>
+}
+
+// A prologue folded into the input staging (relu of the bf16 input,
+// computed in f32): the convolution's input, an intermediate of the bf16
+// graph, is rounded to bf16 once in registers (as PyTorch stores it) and
+// multiplied with the bf16 weights read directly.
+func.func @bf16_prologue(%x: tensor<2x8x4x4xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x16x6x6xbf16> {
+  %a = fuse.relu %x : tensor<2x8x4x4xbf16>
+  %y = fuse.conv_transpose %a, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x8x4x4xbf16>, tensor<8x16x3x3xbf16>) -> tensor<2x16x6x6xbf16>
+  return %y : tensor<2x16x6x6xbf16>
 }

@@ -1,5 +1,5 @@
 // ieee graphs on the tensor cores with split operands (--ieee-tensor-cores=
-// always: mma.sync, precision = "tf32x3", 3xTF32) meet the ieee bar in the
+// always: mma.sync, math tf32x3, 3xTF32) meet the ieee bar in the
 // simulator (rel-L2 < 1e-5 against the double-precision reference; here
 // ~1e-7, as the FP32 FMA kernels), on 2-D and 3-D layers, stride 1 and 2,
 // dilation, groups, a bias + gelu epilogue, group_norm (statistics from the
@@ -24,22 +24,22 @@
 
 // Every convolution runs split (not the FMA fallback); with wgmma all but
 // the grouped one on wgmma.
-// TILE-COUNT-9: precision = "tf32x3", mmaWarpsC
-// TILE-NOT: precision = "ieee"
-// TILEWG: "conv2d_s2_bias_gelu_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILE-COUNT-9: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC
+// TILE-NOT: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>
+// TILEWG: "conv2d_s2_bias_gelu_k0" {{.*}}types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 8
 // W stride 1 (conv3d_s1, cin40_mean4, cin256_k3, cin512_k3_mean4): the
 // rows are one N (3 x 16 + 8 = 56 <= 96, half of kMaxRowsN for split
 // operands), staged at 8 channels, all H taps at once where 3 blocks still
 // share an SM.
-// TILEWG: "conv3d_s1_k0" {{.*}}ciChunk = 8, precision = "tf32x3", rows = 4, mergeHTaps = 1, wgmmaN = 8
-// TILEWG: "conv3d_s2_dil2_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
-// TILEWG: "groups2_k0" {{.*}}precision = "tf32x3", mmaWarpsC
-// TILEWG: "group_norm_silu_k0" {{.*}}precision = "tf32x3", rows = 4, wgmmaN = 8
-// TILEWG: "softmax_channels_k0" {{.*}}precision = "tf32x3", wgmmaN = 8
-// TILEWG: "cin40_mean4_k0" {{.*}}ciChunk = 8, precision = "tf32x3", rows = 2, mergeHTaps = 1, wgmmaN = 8
-// TILEWG: "cin256_k3_k0" {{.*}}ciChunk = 8, precision = "tf32x3", rows = 4, mergeHTaps = 1, wgmmaN = 8
+// TILEWG: "conv3d_s1_k0" {{.*}}ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 8
+// TILEWG: "conv3d_s2_dil2_k0" {{.*}}types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 8
+// TILEWG: "groups2_k0" {{.*}}types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC
+// TILEWG: "group_norm_silu_k0" {{.*}}types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 8
+// TILEWG: "softmax_channels_k0" {{.*}}types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 8
+// TILEWG: "cin40_mean4_k0" {{.*}}ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, mergeHTaps = 1, wgmmaN = 8
+// TILEWG: "cin256_k3_k0" {{.*}}ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 8
 // (cin512_k3_mean4: merged H taps would leave 2 blocks per SM.)
-// TILEWG: "cin512_k3_mean4_k0" {{.*}}ciChunk = 8, precision = "tf32x3", rows = 4, wgmmaN = 8
+// TILEWG: "cin512_k3_mean4_k0" {{.*}}ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 8
 
 // Below 1e-6 (PASS alone says below 1e-5).
 // CHECK: @conv2d_s2_bias_gelu: PASS rel-L2 {{[0-9]\.[0-9]+e-0[7-9]}} {{.*}}(ieee)

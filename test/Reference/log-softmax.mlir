@@ -4,6 +4,7 @@
 // RUN: fusecc-check --epilogue-math=fast %s | FileCheck %s
 // RUN: fusecc-check --tile-max-w=8 --tile-threads=64 %s | FileCheck %s
 // RUN: fusecc-check --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 %s | FileCheck %s
+// RUN: fusecc-check --precision=fp16 %s | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: fusecc %s --emit=plan --plan-epilogue-stats=false --plan-warp-set-limit=8 --plan-split-chunk=12 | FileCheck %s --check-prefix=SPLIT
 //

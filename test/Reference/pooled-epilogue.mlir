@@ -4,11 +4,13 @@
 // RUN: fusecc-check --precision=tf32 --tile-rows=1 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
+// RUN: fusecc-check --precision=bf16 %s | FileCheck %s
+// RUN: fusecc-check --precision=fp16 --chip=sm_90a %s | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --emit=fused | FileCheck %s --check-prefix=FUSED
 // RUN: fusecc %s --precision=ieee --ieee-tensor-cores=never --emit=plan | FileCheck %s --check-prefix=PLAN
 // Pooling applied in the convolution kernel's epilogue (PooledEpilogue):
 // the simulator runs the one fused kernel on every main loop (FMA,
-// split-operand and TF32 mma.sync, wgmma) and compares with the float64
+// split-operand, TF32 and bf16/f16 mma.sync, wgmma) and compares with the float64
 // reference, at awkward shapes: batch 1 and 3, channel counts that fit no
 // tile, spatial sizes 1, 5 and 7, overlapping windows (stride < kernel),
 // gaps (stride > kernel), dilation, ceil_mode windows clipped at the end,

@@ -2,6 +2,8 @@
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --epilogue-math=exact %s | FileCheck %s
 // RUN: fusecc-check --epilogue-math=fast %s | FileCheck %s
+// RUN: fusecc-check --precision=bf16 %s | FileCheck %s
+// RUN: fusecc-check --precision=fp16 %s | FileCheck %s
 // conv_transpose -> softmax(C) -> + bias[C,1,1] -> * 2 -> sigmoid (KernelBench 2/91).
 
 // CHECK: @smb2d: PASS rel-L2 {{[0-9.e+-]+}} max-abs

@@ -15,7 +15,7 @@
 // FUSED-SAME: %{{.*}}: tensor<2x4x5xf32> {fuse.name = "x"}
 // FUSED-SAME: -> tensor<2x8x7xf32>
 // FUSED-NEXT: %[[K:.*]] = fuse.kernel "f_k0" ins(
-// FUSED-SAME: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+// FUSED-SAME: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 // FUSED: fuse.conv_transpose
 // FUSED-NEXT: fuse.softmax
 // FUSED-NEXT: fuse.gelu
@@ -23,7 +23,7 @@
 // FUSED: return %[[K]]
 // FUSED-NOT: gpu.
 
-// FUSED-TF32: fuse.kernel "f_k0" {{.*}}precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1>
+// FUSED-TF32: fuse.kernel "f_k0" {{.*}}types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1>
 
 // GPU: module attributes {fuse.target = #fuse.target<chip = sm_90, device = h200>, gpu.container_module}
 // GPU: func.func @f(%{{.*}}: memref<2x4x5xf32> {fuse.name = "x"}, %{{.*}}: memref<4x8x3xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<2x8x7xf32>)

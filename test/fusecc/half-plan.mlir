@@ -1,22 +1,33 @@
 // RUN: fusecc %s --emit=plan | FileCheck %s
-// The plan of an f16 graph (docs/design/types.md): each half input and
-// weight widened by an elementwise kernel into an f32 buffer, the
-// convolution and the group_norm on f32, the partial statistics f32
-// (4 bytes each, whatever the tensors' type), the result rounded to f16 by
-// the last kernel's store; buffer bytes from the element type.
+// The plan of an f16 graph (docs/design/types.md): the convolution reads
+// the half input, weight and bias itself (its operand casts: f16 loads
+// widened, f16 operands on mma.sync m16n8k16), the group_norm's f16
+// parameters are widened by elementwise kernels into f32 buffers, the
+// convolution and the group_norm write f32, the partial statistics are
+// f32 (4 bytes each, whatever the tensors' type), the result is rounded
+// to f16 by the last kernel's store; buffer bytes from the element type.
 
-// CHECK-LABEL: plan @f16_conv_groupnorm: 8 kernels, 7 buffers (34208 bytes)
-// CHECK: buffer b{{[0-9]+}} partials f32 x 1152 (4608 bytes)
+// CHECK-LABEL: plan @f16_conv_groupnorm: 5 kernels, 5 buffers (30784 bytes)
+// CHECK: buffer b{{[0-9]+}} partials f32 x 768 (3072 bytes)
 // CHECK: buffer b{{[0-9]+}} intermediate f32 x 3456 (13824 bytes)
-// CHECK: step 4 f16_conv_groupnorm_k5 (elementwise)
-// CHECK-NEXT: reads arg0
-// CHECK-NEXT: writes b{{[0-9]+}} (2x4x3x3x3xf32)
-// CHECK: step 5 f16_conv_groupnorm_k0 (convolution)
-// CHECK: writes b{{[0-9]+}} (2x8x6x6x6xf32), partial statistics of 4 groups per sample
-// CHECK: step 6 f16_conv_groupnorm_k6 (normalization: group_norm
-// CHECK: step 7 f16_conv_groupnorm_k7 (elementwise)
+// CHECK: step 1 f16_conv_groupnorm_k2 (elementwise)
+// CHECK-NEXT: reads arg3
+// CHECK-NEXT: writes b{{[0-9]+}} (8xf32)
+// CHECK: step 2 f16_conv_groupnorm_k0 (convolution)
+// CHECK-NEXT: reads arg0 arg1 arg2
+// CHECK-NEXT: writes b{{[0-9]+}} (2x8x6x6x6xf32), partial statistics of 4 groups per sample
+// CHECK: step 3 f16_conv_groupnorm_k3 (normalization: group_norm
+// CHECK: step 4 f16_conv_groupnorm_k4 (elementwise)
 // CHECK-NEXT: reads b{{[0-9]+}}
 // CHECK-NEXT: writes result (2x8x6x6x6xf16)
+// RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=FUSED
+// FUSED-LABEL: func.func @f16_conv_groupnorm
+// FUSED: fuse.kernel "f16_conv_groupnorm_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) {config = #fuse.tile<{{.*}}types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
+// FUSED-NEXT: ^bb0(%[[X:.*]]: tensor<2x4x3x3x3xf16>, %[[W:.*]]: tensor<4x8x2x2x2xf16>, %[[B:.*]]: tensor<8xf16>):
+// FUSED-NEXT: %[[XF:.*]] = fuse.cast %[[X]] : tensor<2x4x3x3x3xf16> -> tensor<2x4x3x3x3xf32>
+// FUSED-NEXT: %[[WF:.*]] = fuse.cast %[[W]]
+// FUSED-NEXT: %[[BF:.*]] = fuse.cast %[[B]]
+// FUSED-NEXT: fuse.conv_transpose %[[XF]], %[[WF]], %[[BF]]
 func.func @f16_conv_groupnorm(%x: tensor<2x4x3x3x3xf16>, %w: tensor<4x8x2x2x2xf16>, %b: tensor<8xf16>, %g: tensor<8xf16>, %beta: tensor<8xf16>) -> tensor<2x8x6x6x6xf16> {
   %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) -> tensor<2x8x6x6x6xf16>
   %n = fuse.group_norm %y weight(%g : tensor<8xf16>) bias(%beta : tensor<8xf16>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8x6x6x6xf16>

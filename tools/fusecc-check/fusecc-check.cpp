@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -192,6 +193,32 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       outs() << "@" << f.getSymName() << ": FAIL (too large to simulate)\n";
       return 1;
     }
+  // How the kernels of `f` round their convolution operands: its first
+  // convolution's math as fuse-tile-kernels decides it (convMathFor).
+  auto convOperandsOf = [&](func::FuncOp f) {
+    using fusecc::ref::ConvOperands;
+    ConvOperands r = ConvOperands::Exact;
+    f.walk([&](fusecc::fuse::ConvTransposeOp conv) {
+      switch (fusecc::fuse::convMathFor(
+          options.precision, fusecc::fuse::convStorageType(conv),
+          conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName))) {
+      case fusecc::fuse::ConvMath::TF32:
+        r = ConvOperands::TF32;
+        break;
+      case fusecc::fuse::ConvMath::BF16:
+        r = ConvOperands::BF16;
+        break;
+      case fusecc::fuse::ConvMath::F16:
+        r = ConvOperands::F16;
+        break;
+      case fusecc::fuse::ConvMath::IEEE:
+      case fusecc::fuse::ConvMath::TF32x3:
+        break;
+      }
+      return WalkResult::interrupt();
+    });
+    return r;
+  };
   auto addCase = [&](func::FuncOp f, InputDraw draw) -> LogicalResult {
     Case c{f, draw, fusecc::ref::makeInputs(f, seed, draw), {}, {}, 0};
     auto t0 = std::chrono::steady_clock::now();
@@ -199,9 +226,10 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     if (failed(r))
       return failure();
     c.ref = std::move(*r);
-    if (options.precision == fusecc::Precision::TF32 && !referenceOnly) {
+    if (convOperandsOf(f) != fusecc::ref::ConvOperands::Exact &&
+        !referenceOnly) {
       FailureOr<std::vector<Tensor>> r32 =
-          fusecc::ref::evaluate(f, c.inputs, {}, /*tf32ConvOperands=*/true);
+          fusecc::ref::evaluate(f, c.inputs, {}, convOperandsOf(f));
       if (failed(r32))
         return failure();
       c.tf32Ref = std::move(*r32);
@@ -263,9 +291,6 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     return 0;
   }
 
-  const fusecc::ref::CompareLimits limits =
-      fusecc::ref::CompareLimits::forPrecision(options.precision ==
-                                               fusecc::Precision::TF32);
   bool allPass = true;
   for (Case &c : cases) {
     StringRef name = c.func.getSymName();
@@ -318,7 +343,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       // `fuse.check.rel_tol` on a function: a graph whose f32 evaluation is
       // itself ill-conditioned (values rounded at mean 1e3, spread 0.1)
       // states the accuracy it can reach.
-      fusecc::ref::CompareLimits lim = limits;
+      const fusecc::ref::ConvOperands operands = convOperandsOf(c.func);
+      fusecc::ref::CompareLimits lim =
+          fusecc::ref::CompareLimits::forConvOperands(operands);
       // A bf16/f16 result: the half storage rule (Compare.h).
       Type stored =
           cast<RankedTensorType>(c.func.getResultTypes()[i]).getElementType();
@@ -344,7 +371,11 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
              << " unwritten " << cmp.unwritten << " not-close " << cmp.notClose
              << " elements " << t.size();
       if (cmp.operandsRelL2 >= 0)
-        outs() << " tf32-operands rel-L2 " << format("%.3e", cmp.operandsRelL2)
+        outs() << " "
+               << (operands == fusecc::ref::ConvOperands::TF32   ? "tf32"
+                   : operands == fusecc::ref::ConvOperands::BF16 ? "bf16"
+                                                                 : "f16")
+               << "-operands rel-L2 " << format("%.3e", cmp.operandsRelL2)
                << " rounding " << format("%.3e", cmp.rounding);
       if (lim.elementSlack)
         outs() << " conditioning " << format("%.3e", cond.relL2);

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -218,13 +219,13 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
           fusecc::fuse::KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
-      // A convolution pinned to FP32 FMA is tuned as an ieee kernel.
-      llvm::StringRef precision =
-          a->conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName)
-              ? fusecc::toString(fusecc::Precision::IEEE)
-              : fusecc::toString(options.precision);
+      // The kernel's math as fuse-tile-kernels decides it (a convolution
+      // pinned to FP32 FMA is tuned as an ieee kernel).
+      fusecc::fuse::ConvMath math = fusecc::fuse::convMathFor(
+          options.precision, fusecc::fuse::convStorageType(a->conv),
+          a->conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName));
       output->os() << kernel.getKernelName() << "\t"
-                   << a->tuningKey(kernel, precision) << "\n";
+                   << a->tuningKey(kernel, math) << "\n";
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

@@ -35,10 +35,19 @@ double roundToStorage(double x, Storage s);
 /// Unit roundoff of `s`: 2^-24 (f32), 2^-8 (bf16), 2^-11 (f16).
 double unitRoundoff(Storage s);
 
+/// `x` (an f32 value) rounded as `r` rounds a convolution operand: TF32
+/// (`roundToTF32`), bf16 or f16 (to nearest even; f16 overflows to +-inf
+/// from 65520 up), unchanged for Exact.
+double roundConvOperand(double x, ConvOperands r);
+
+/// Unit roundoff of operands rounded by `r`: 2^-11 (TF32, f16: 10 stored
+/// significand bits), 2^-8 (bf16: 7), 0 (Exact).
+double operandUnitRoundoff(ConvOperands r);
+
 /// Tolerances of `compareOutput`.
 struct CompareLimits {
-  /// Relative L2 error against the exact reference: 2e-3 for tf32, 1e-5
-  /// for ieee (`forPrecision`).
+  /// Relative L2 error against the exact reference: 2e-3 for tf32 and f16,
+  /// 1.6e-2 for bf16, 1e-5 for ieee (`forConvOperands`).
   double relL2 = 1e-5;
   /// tf32: relative L2 error against the reference on TF32-rounded
   /// convolution operands (only FP32 accumulation and epilogue error are
@@ -65,10 +74,22 @@ struct CompareLimits {
   /// overflows f16 must be that infinity.
   Storage storage = Storage::F32;
 
-  static CompareLimits forPrecision(bool tf32) {
+  /// The limits of a kernel whose convolution operands are rounded as `r`:
+  /// 1e-5 against the exact reference where they are not; else 2e-3 for
+  /// TF32 (about 4 unit roundoffs), scaled by the operands' unit roundoff
+  /// (f16 as TF32, bf16 8x: 1.6e-2). The strict limit against the
+  /// reference on rounded operands (`operandsRelL2`) is the same for all:
+  /// only f32 accumulation and epilogue error are left.
+  static CompareLimits forConvOperands(ConvOperands r) {
     CompareLimits l;
-    l.relL2 = tf32 ? 2e-3 : 1e-5;
+    l.relL2 = r == ConvOperands::Exact
+                  ? 1e-5
+                  : 2e-3 * operandUnitRoundoff(r) /
+                        operandUnitRoundoff(ConvOperands::TF32);
     return l;
+  }
+  static CompareLimits forPrecision(bool tf32) {
+    return forConvOperands(tf32 ? ConvOperands::TF32 : ConvOperands::Exact);
   }
 
   /// Sets the result's storage and raises the limits to its rounding.
@@ -101,9 +122,10 @@ struct Comparison {
   bool pass = false;
 };
 
-/// Compares `out` with the exact reference `ref`. `tf32Ref`, for tf32
-/// kernels, is the reference on TF32-rounded convolution operands
-/// (`evaluate` with `tf32ConvOperands`); null for ieee. A tf32 kernel that
+/// Compares `out` with the exact reference `ref`. `tf32Ref`, for kernels
+/// that round their convolution operands (tf32, bf16, f16), is the
+/// reference on the rounded operands (`evaluate` with `convOperands`); null
+/// for ieee. A kernel that
 /// fell back to FP32 arithmetic (grouped convolutions off the tensor cores)
 /// passes at `fp32RelL2` against `ref` instead of the operands limit.
 Comparison compareOutput(const Tensor &ref, const Tensor *tf32Ref,

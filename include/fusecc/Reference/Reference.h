@@ -44,16 +44,22 @@ struct Tensor {
 using ResultHook = std::function<void(
     mlir::Operation &, llvm::ArrayRef<const Tensor *> operands, Tensor &)>;
 
+/// How `evaluate` rounds each convolution's input and weight before it
+/// multiplies them: not at all, to TF32 (cvt.rna), or to bf16 / f16 (to
+/// nearest even), as a kernel's tensor cores do with its operands.
+enum class ConvOperands { Exact, TF32, BF16, F16 };
+
 /// Evaluates `func` on `inputs` (one per function argument, shapes must match
 /// the argument types). Returns one tensor per returned value. On an
 /// unsupported op or bad input, emits an error on the op and fails. With
-/// `tf32ConvOperands`, every convolution's input and weight are rounded to
-/// TF32 (`roundToTF32`, Compare.h) before it multiplies them, as the tensor
-/// cores of a tf32 kernel do; the bias is added exactly.
+/// `convOperands` other than Exact, every convolution's input and weight are
+/// rounded (`roundConvOperand`, Compare.h) before it multiplies them, as the
+/// tensor cores of a tf32, bf16 or f16 kernel do; the bias is added exactly.
 mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
                                               llvm::ArrayRef<Tensor> inputs,
                                               const ResultHook &hook = {},
-                                              bool tf32ConvOperands = false);
+                                              ConvOperands convOperands =
+                                                  ConvOperands::Exact);
 
 /// Evaluates one convolution, elementwise, normalisation or window op of a
 /// graph on `operands` (one per operand, shapes must match); emits an error

@@ -168,12 +168,21 @@ template <typename E> std::optional<E> parseOption(llvm::StringRef name) {
 // Precision: the arithmetic of the convolutions.
 //===----------------------------------------------------------------------===//
 
-enum class Precision { IEEE, TF32 };
+// The requested precision; each kernel's math (`#fuse.conv_math`) is
+// decided from it and the graph's storage type by fuse::convMathFor.
+enum class Precision { IEEE, TF32, BF16, FP16 };
 
 inline constexpr OptionSpelling<Precision> kPrecisionSpellings[] = {
     {Precision::IEEE, "ieee", "FP32 FMA"},
     {Precision::TF32, "tf32",
      "TF32 tensor cores (wgmma on sm_90a, else mma.sync)"},
+    {Precision::BF16, "bf16",
+     "bf16 tensor-core operands (rounded to nearest even), f32 "
+     "accumulation, I/O and epilogue"},
+    {Precision::FP16, "fp16",
+     "f16 tensor-core operands (rounded to nearest even), f32 "
+     "accumulation, I/O and epilogue"},
+    {Precision::FP16, "f16", "spelling of fp16 (the #fuse.conv_math name)"},
 };
 FUSECC_OPTION_SPELLINGS(Precision, kPrecisionSpellings)
 
@@ -278,7 +287,7 @@ inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
 // convolutions on the tensor cores (mma.sync, or wgmma where the pass's
 // wgmma mode takes it) with split operands (3xTF32: each f32 operand as
 // hi = rna_tf32(a) plus lo = rna_tf32(a - hi), three products per step;
-// `#fuse.tile<... precision = "tf32x3">`), keeping FP32 accuracy (~2^-21
+// `#fuse.types<tf32x3, ...>`), keeping FP32 accuracy (~2^-21
 // relative per product).
 //===----------------------------------------------------------------------===//
 

@@ -126,7 +126,7 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
 /// `chooseMMAConfig` for a given number of channel warps.
 TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
                                         const KernelAnalysis &a,
-                                        StringRef precision, int64_t maxTileW,
+                                        KernelTypesAttr types, int64_t maxTileW,
                                         int64_t forcedRows,
                                         int64_t forcedCiChunk, int64_t mTiles,
                                         int64_t warpsC, int64_t mergeH) {
@@ -163,9 +163,17 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
     // block has 4 rows, which halves the rounds and barriers (measured on
     // the H100: kb2_20 0.95 -> 0.78 ms, kb2_49 1.19 -> 1.02; with 2 rows
     // and 128 channels the larger staging was slower, see docs/perf.md).
-    int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
-    int64_t ciChunk = forcedCiChunk             ? forcedCiChunk
-                      : cin8 <= 8               ? 8
+    // Half operands (m16n8k16: the target's mma.sync K for the operand
+    // type) take channels 16 at a time (a forced chunk of 8 is rounded
+    // up), one k16 step per round: with 32 channels and 4 rows of 2 x 2
+    // tiles the two k16 steps' fragments outgrow 128 registers (kb2_49
+    // bf16 spilled 96 bytes; 16 channels: 127 registers, no spill;
+    // test/fusecc/ptxas-half-mma.test).
+    const bool half = types.usesHalfOperands();
+    const int64_t kStep = a.target.mmaShape(types.getOperand())->k;
+    int64_t cin8 = llvm::alignTo(g.cinPerGroup(), kStep);
+    int64_t ciChunk = forcedCiChunk ? llvm::alignTo(forcedCiChunk, kStep)
+                      : cin8 <= kStep || half ? kStep
                       : rows == 4 && cin8 <= 32 ? cin8
                                                 : 16;
     if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
@@ -180,7 +188,7 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
         int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
         /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        precision, warpsC, warpsW, tilesC, tilesW, rows,
+        types, warpsC, warpsW, tilesC, tilesW, rows,
         mergeH ? mergeH : int64_t{sparseRounds},
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
         /*clusterC=*/int64_t{1});
@@ -195,12 +203,13 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
 
 /// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
 /// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
-/// 16 channels x 8 positions of one phase. `precision` is "tf32", or
-/// "tf32x3" for an ieee kernel with split operands (the same tiling).
+/// 16 channels x 8 positions of one phase. `types` have tf32 math, tf32x3
+/// for an ieee kernel with split operands (the same tiling), or bf16 / f16
+/// (m16n8k16: channels staged 16 at a time).
 /// Returns a null attribute when the kernel does not fit this scheme (then
 /// the FMA path is used).
 TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
-                               StringRef precision, int64_t maxTileW,
+                               KernelTypesAttr types, int64_t maxTileW,
                                int64_t forcedRows, int64_t forcedCiChunk,
                                int64_t forcedTileC, int64_t forcedWarpsC,
                                int64_t mergeH) {
@@ -217,7 +226,7 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
   if (forcedWarpsC)
-    return chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
+    return chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
                                     forcedCiChunk, mTiles,
                                     std::min(forcedWarpsC, mTiles), mergeH);
   // At most two 16-channel tiles per warp, so that rows fit in registers;
@@ -233,12 +242,12 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
     moreWarpsC = largestDivisorAtMost(mTiles, 4);
   }
   TileConfigAttr cfg =
-      chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
+      chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
                                forcedCiChunk, mTiles, warpsC, mergeH);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
     if (TileConfigAttr alt =
-            chooseMMAConfigWithWarps(kernel, a, precision, maxTileW, forcedRows,
+            chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
                                      forcedCiChunk, mTiles, moreWarpsC, mergeH))
       if (!cfg || alt.getRows() > 1)
         return alt;
@@ -265,8 +274,9 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 /// only if `report`.
 FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
                                           const KernelAnalysis &a,
-                                          StringRef precision, int64_t maxTileW,
-                                          int64_t threads, bool report,
+                                          KernelTypesAttr types,
+                                          int64_t maxTileW, int64_t threads,
+                                          bool report,
                                           int64_t maxCiChunk = 16) {
   const ConvGeometry &g = a.geom;
   MLIRContext *ctx = kernel.getContext();
@@ -353,7 +363,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), maxCiChunk);
   auto cfg = TileConfigAttr::getChecked(
       [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
-      tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, precision,
+      tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, types,
       int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
       /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1});
@@ -375,13 +385,13 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
 /// past the shared memory at 16. The reason is reported for the largest
 /// block tried with chunks of 16.
 FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
-                                       StringRef precision, int64_t maxTileW,
+                                       KernelTypesAttr types, int64_t maxTileW,
                                        int64_t threads) {
   auto sweep = [&](int64_t maxCiChunk, bool report) {
     for (int64_t t = threads;; t *= 2) {
       bool last = t * 2 > a.target.maxThreadsPerBlock();
       FailureOr<TileConfigAttr> cfg =
-          chooseFMAConfig(kernel, a, precision, maxTileW, t,
+          chooseFMAConfig(kernel, a, types, maxTileW, t,
                           /*report=*/report && last, maxCiChunk);
       if (succeeded(cfg) || last)
         return cfg;
@@ -405,14 +415,14 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
 /// for mma.sync with kept tiles, kb2_74 (32 channels) 0.32 against 0.25
 /// (docs/perf.md 100).
 bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
-                           TileConfigAttr wg, StringRef precision,
+                           TileConfigAttr wg, KernelTypesAttr types,
                            const TunedChoice &knobs) {
   if (!a.pool || SharedMemoryPlan::get(a, wg).poolSlots > 0)
     return false;
   // mma.sync's own choice of rows, else fewer rows per pass.
   for (int64_t rows : {knobs.rows, int64_t(2), int64_t(1)}) {
     TileConfigAttr mma =
-        chooseMMAConfig(kernel, a, precision, knobs.maxTileW, rows,
+        chooseMMAConfig(kernel, a, types, knobs.maxTileW, rows,
                         knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH);
     if (mma && succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
         SharedMemoryPlan::get(a, mma).poolSlots > 0)
@@ -426,19 +436,27 @@ bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
 
 FailureOr<TileConfigAttr>
 fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
-                       Precision kernelPrecision, bool pinnedIeee,
+                       ConvMath math, Type storage, bool pinnedIeee,
                        WgmmaMode wgmma, IeeeTensorCores ieeeTensorCores,
                        const TunedChoice &knobs) {
-  const bool tf32 = kernelPrecision == Precision::TF32;
+  const bool tf32 = math == ConvMath::TF32;
+  // bf16 / f16 operands on mma.sync m16n8k16 (not yet on wgmma).
+  const bool half = math == ConvMath::BF16 || math == ConvMath::F16;
   FailureOr<TileConfigAttr> cfg = failure();
   // The tensor cores run tf32 kernels, and ieee ones with split
   // operands (tf32x3) under ieee-tensor-cores: the same tilings, where
   // they fit (always) or where they fit and the grid fills the target's
   // SMs once (auto); else FP32 FMA.
-  const bool splitTF32 =
-      !tf32 && !pinnedIeee && ieeeTensorCores != IeeeTensorCores::Never;
-  const StringRef tensorPrecision =
-      tf32 ? StringRef("tf32") : StringRef(TileConfigAttr::kSplitTF32);
+  const bool splitTF32 = math == ConvMath::IEEE && !pinnedIeee &&
+                         ieeeTensorCores != IeeeTensorCores::Never;
+  // The kernel's element types on the tensor cores and on the FMA units
+  // (KernelTypesAttr::decide: the operand type is the path's).
+  MLIRContext *ctx = kernel.getContext();
+  const KernelTypesAttr tensorTypes = KernelTypesAttr::decide(
+      ctx, half ? math : tf32 ? ConvMath::TF32 : ConvMath::TF32x3, storage,
+      /*tensorCores=*/true);
+  const KernelTypesAttr fmaTypes =
+      KernelTypesAttr::decide(ctx, math, storage, /*tensorCores=*/false);
   auto gridAllows = [&](TileConfigAttr c) {
     return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
            (LaunchPlan::get(a, c).gridX >= splitTF32MinBlocks(a.target) &&
@@ -451,7 +469,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // mma.sync, docs/perf.md 56).
   if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
     if (TileConfigAttr wg =
-            chooseWgmmaConfig(kernel, a, tensorPrecision, knobs.maxTileW,
+            chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
                               knobs.rows, knobs.ciChunk, knobs.tileC,
                               knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
@@ -459,11 +477,11 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
            LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target)) &&
           gridAllows(wg) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
-            keepsFewerPooledTiles(kernel, a, wg, tensorPrecision, knobs)))
+            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
         cfg = wg;
-  if ((tf32 || splitTF32) && failed(cfg))
+  if ((tf32 || splitTF32 || half) && failed(cfg))
     if (TileConfigAttr mma = chooseMMAConfig(
-            kernel, a, tensorPrecision, knobs.maxTileW, knobs.rows,
+            kernel, a, tensorTypes, knobs.maxTileW, knobs.rows,
             knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
       if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
           gridAllows(mma))
@@ -471,11 +489,11 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // A pooled epilogue keeps its pass tiles where fewer rows per pass
   // allow it (each window evaluated once, see keepsFewerPooledTiles).
   if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&
-      (cfg->getPrecision() == tensorPrecision) &&
+      (cfg->getTypes() == tensorTypes) &&
       SharedMemoryPlan::get(a, *cfg).poolSlots == 0)
     for (int64_t rows : {int64_t(2), int64_t(1)})
       if (TileConfigAttr mma = chooseMMAConfig(
-              kernel, a, tensorPrecision, knobs.maxTileW, rows, knobs.ciChunk,
+              kernel, a, tensorTypes, knobs.maxTileW, rows, knobs.ciChunk,
               knobs.tileC, knobs.warpsC, knobs.mergeH))
         if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
             gridAllows(mma) && SharedMemoryPlan::get(a, mma).poolSlots > 0) {
@@ -483,7 +501,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
           break;
         }
   if (failed(cfg))
-    cfg = chooseConfig(kernel, a, toString(kernelPrecision), knobs.maxTileW,
+    cfg = chooseConfig(kernel, a, fmaTypes, knobs.maxTileW,
                        knobs.threads);
   return cfg;
 }

@@ -27,12 +27,12 @@ int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
 /// memory). A channel softmax's channels are split over a cluster of
 /// `clusterC` blocks (`forcedCluster`; 0: the cost model's choice). Returns
 /// a null attribute when the kernel does not fit (grouped convolutions,
-/// rows longer than 256 positions per phase). `precision` is "tf32", or
-/// "tf32x3" for split operands (the same search, with half the
+/// rows longer than 256 positions per phase). `types` have tf32 math, or
+/// tf32x3 for split operands (the same search, with half the
 /// accumulators per thread: a round's sums are kept apart; the hi and lo
 /// parts of both operands double the staging buffers).
 TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
-                                 llvm::StringRef precision, int64_t maxTileW,
+                                 KernelTypesAttr types, int64_t maxTileW,
                                  int64_t forcedRows, int64_t forcedCiChunk,
                                  int64_t forcedTileC, int64_t forcedSplit,
                                  int64_t mergeH, int64_t forcedCluster);

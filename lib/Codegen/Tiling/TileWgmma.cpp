@@ -39,18 +39,18 @@ constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 /// largest where its rows were forced (at 128 threads even 255 registers
 /// leave two blocks per SM). Split operands (tf32x3) keep each round's
 /// sums in a second set of accumulators: half the budget each.
-int64_t wgmmaAccumulatorBudget(StringRef precision, int64_t threads,
+int64_t wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
                                bool forcedRows) {
   const int64_t budget = threads != 128 ? kMaxWgmmaAccumulators
                          : forcedRows   ? kMaxWgmmaAccumulatorsForced
                                         : kMaxWgmmaAccumulatorsOneGroup;
-  return precision == TileConfigAttr::kSplitTF32 ? budget / 2 : budget;
+  return types.usesSplitTF32() ? budget / 2 : budget;
 }
 
 } // namespace
 
 TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
-                                       StringRef precision, int64_t maxTileW,
+                                       KernelTypesAttr types, int64_t maxTileW,
                                        int64_t forcedRows,
                                        int64_t forcedCiChunk,
                                        int64_t forcedTileC, int64_t forcedSplit,
@@ -68,14 +68,14 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // 131). Not for split operands (unmeasured).
   if (!forcedTileC && !forcedRows && !forcedCiChunk && !forcedSplit &&
       !a.needsAllChannels && cout64 >= 128 &&
-      precision != TileConfigAttr::kSplitTF32) {
+      !types.usesSplitTF32()) {
     TileConfigAttr narrow =
-        chooseWgmmaConfig(kernel, a, precision, maxTileW, 0, 0,
+        chooseWgmmaConfig(kernel, a, types, maxTileW, 0, 0,
                           /*forcedTileC=*/64, 0, mergeH, forcedCluster);
     if (!narrow || SharedMemoryPlan::get(a, narrow).rowsN == 0)
       return narrow;
     TileConfigAttr wide = chooseWgmmaConfig(
-        kernel, a, precision, maxTileW, 0, narrow.getCiChunk(),
+        kernel, a, types, maxTileW, 0, narrow.getCiChunk(),
         /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
     if (wide && wide.getTileC() == 128 &&
         SharedMemoryPlan::get(a, wide).rowsN > 0 &&
@@ -95,12 +95,12 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // combines their statistics, stage half the weight bytes per output and
     // half the rounds: kb2_91 -3 to -5% (docs/perf.md section 76).
     TileConfigAttr one =
-        chooseWgmmaConfig(kernel, a, precision, maxTileW, forcedRows,
+        chooseWgmmaConfig(kernel, a, types, maxTileW, forcedRows,
                           forcedCiChunk, forcedTileC, forcedSplit, mergeH, 1);
     if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
         !forcedSplit)
       if (TileConfigAttr two = chooseWgmmaConfig(
-              kernel, a, precision, maxTileW, /*forcedRows=*/2, forcedCiChunk,
+              kernel, a, types, maxTileW, /*forcedRows=*/2, forcedCiChunk,
               forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
         return two;
     return one;
@@ -126,7 +126,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // block size) bounds N, so that N does not depend on the rows.
   const int64_t accumulatorN = std::max<int64_t>(
       8,
-      2 * wgmmaAccumulatorBudget(precision, /*threads=*/0, false) / sw / 8 * 8);
+      2 * wgmmaAccumulatorBudget(types, /*threads=*/0, false) / sw / 8 * 8);
   const int64_t maxN = std::min<int64_t>(
       {256, accumulatorN,
        maxTileW == kDefaultMaxTileW ? 128
@@ -157,7 +157,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const bool splitCandidate = !forcedSplit && !forcedRows && !mergeH &&
                                   split == 2 && rows == 4 &&
                                   channelGroups == 1 && sw > 1 &&
-                                  precision != TileConfigAttr::kSplitTF32;
+                                  !types.usesSplitTF32();
       if (forcedSplit ? split != forcedSplit : split != 1 && !splitCandidate)
         continue;
       const int64_t groups = channelGroups * split, threads = 128 * groups;
@@ -168,12 +168,12 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // One-warpgroup blocks hold more accumulators, rows given explicitly
       // (a tuning variant) more still.
       const int64_t budget =
-          wgmmaAccumulatorBudget(precision, threads, forcedRows);
+          wgmmaAccumulatorBudget(types, threads, forcedRows);
       auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
         return TileConfigAttr::getChecked(
             [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-            /*chanPerThread=*/int64_t{1}, ciChunk, precision, int64_t{0},
+            /*chanPerThread=*/int64_t{1}, ciChunk, types, int64_t{0},
             int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
             clusterC);
       };
@@ -194,7 +194,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // Not for split operands, whose N <= 96 leaves tiles of 40 (kb1_57
       // and kb2_19 ieee 11-13% slower, docs/perf.md 117).
       if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow() &&
-          precision != TileConfigAttr::kSplitTF32) {
+          !types.usesSplitTF32()) {
         for (int64_t m = N - 8; m >= 8; m -= 8) {
           if (!rowsAsOneN(m))
             continue;
@@ -287,7 +287,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           // kb1_78, kb2_78: +2 to +5%) and halve the products the tensor
           // cores sum, truncating, before each IEEE add (kb2_93 rel-L2
           // 6.2e-6 -> 2.1e-6, PyTorch's FP32 2.1e-6; docs/perf.md 127).
-          if (precision == TileConfigAttr::kSplitTF32 && !forcedCiChunk &&
+          if (types.usesSplitTF32() && !forcedCiChunk &&
               ciChunk > 8) {
             const int64_t resident = kernelResidentBlocks(a, cfg);
             TileConfigAttr eight = make(n, 8, mergeH);

@@ -114,7 +114,14 @@ public:
   }
   /// 0 <= x < hi for a signed index, as one unsigned compare.
   Value inRange(Value x, int64_t hi) { return ult(x, hi); }
-  /// Loads f32 `mem[idx]` if `cond`, else yields 0.
+  /// Loads `mem[idx]` as f32: a bf16 / f16 element (half storage read
+  /// directly, KernelAnalysis::operandCasts) widened exactly.
+  Value loadF32(Value mem, ValueRange idx);
+  /// Loads the 4 consecutive elements `mem[idx..]` (the last index a
+  /// multiple of 4) as a vector<4xf32>: one 16-byte load of f32, one
+  /// 8-byte load of half elements, each widened.
+  Value loadF32x4(Value mem, ValueRange idx);
+  /// Loads `mem[idx]` as f32 (`loadF32`) if `cond`, else yields 0.
   Value guardedLoad(Value cond, Value mem, ValueRange idx);
 };
 

@@ -343,7 +343,8 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
   Block &body = cx.kernel.getBody().front();
   for (Operation &op : body) {
     if (&op == a.conv.getOperation() || prologue.contains(&op) ||
-        isa<YieldOp, arith::ConstantOp>(op))
+        isa<YieldOp, arith::ConstantOp>(op) ||
+        llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(op)))
       continue;
     // The straight-line code of every accumulator must stay small: an
     // expensive epilogue (exp, log, erf, ...) outgrows the instruction

@@ -27,13 +27,14 @@ namespace {
 constexpr StringLiteral kKernelModuleName = "fusecc_kernels";
 
 /// The epilogue math of `kernel` under the pass option `mode`: `auto`
-/// approximates where the convolution is tf32 (not in split-operand tf32x3
-/// kernels: those compute an ieee graph, exact like the FMA kernels).
+/// approximates where the convolution's operands are rounded (tf32, bf16,
+/// f16 math; not in split-operand tf32x3 kernels: those compute an ieee
+/// graph, exact like the FMA kernels).
 EpilogueMath epilogueMathOf(KernelOp kernel, EpilogueMathMode mode) {
   auto config = kernel.getConfig();
   if (mode == EpilogueMathMode::Fast ||
       (mode == EpilogueMathMode::Auto && config &&
-       config->getPrecision() == toString(Precision::TF32)))
+       config->getTypes().roundsOperands()))
     return EpilogueMath::Fast;
   return EpilogueMath::Exact;
 }
@@ -94,12 +95,14 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
   };
   if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig()))
     if (failed(relayout(buildWeightPackFunction(gpuModule, kernel, *a),
-                        a->conv.getWeight(), pack->totalElems,
+                        a->storedOperand(a->conv.getWeight()),
+                        pack->totalElems,
                         pack->totalElems)))
       return failure();
   if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig()))
     if (failed(relayout(buildInputPackFunction(gpuModule, kernel, *a),
-                        a->conv.getInput(), ipack->totalElems,
+                        a->storedOperand(a->conv.getInput()),
+                        ipack->totalElems,
                         ipack->totalElems / 4)))
       return failure();
   // Workspaces and statistics come before the output (last), if any.
@@ -229,13 +232,34 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   // kernels reading them take only the statistics.
   llvm::DenseSet<Value> onChip;
   for (KernelOp kernel : plan->steps) {
-    // Half storage is read and written by elementwise kernels only (the
-    // casts fuse-widen-half places); every other kernel is f32 throughout.
+    // Half storage is read and written by elementwise kernels (the casts
+    // fuse-widen-half places), and read by convolution kernels through
+    // their operand casts (KernelAnalysis::operandCasts: the convolution's
+    // half input, weight and bias, widened as they are loaded); every other
+    // tensor of a kernel is f32.
     if (kernelKindOf(kernel) != KernelKind::Elementwise) {
       auto f32 = [](Value v) {
         return cast<RankedTensorType>(v.getType()).getElementType().isF32();
       };
-      if (!llvm::all_of(kernel.getInputs(), f32) || !f32(kernel.getResult()))
+      Block &kbody = kernel.getBody().front();
+      auto readDirectly = [&](unsigned i) {
+        return llvm::all_of(kbody.getArgument(i).getUsers(), [](Operation *u) {
+          auto c = dyn_cast<CastOp>(u);
+          return c && llvm::all_of(c->getUsers(), [](Operation *cu) {
+                   return isa<ConvTransposeOp>(cu);
+                 });
+        });
+      };
+      for (auto [i, in] : llvm::enumerate(kernel.getInputs()))
+        if (!f32(in) && (kernelKindOf(kernel) != KernelKind::Convolution ||
+                         !readDirectly(i)))
+          return kernel.emitOpError("reads or writes bf16/f16 tensors; only "
+                                    "elementwise kernels convert half "
+                                    "storage, and convolutions read their "
+                                    "half operands through fuse.cast (run "
+                                    "fuse-widen-half before "
+                                    "fuse-form-kernels)");
+      if (!f32(kernel.getResult()))
         return kernel.emitOpError("reads or writes bf16/f16 tensors; only "
                                   "elementwise kernels convert half storage "
                                   "(run fuse-widen-half before "

@@ -9,11 +9,35 @@
 #include "EmitContext.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
+
+Value EmitBuilder::loadF32(Value mem, ValueRange idx) {
+  Value v = memref::LoadOp::create(*this, mem, idx);
+  if (!v.getType().isF32())
+    v = arith::ExtFOp::create(*this, getF32Type(), v);
+  return v;
+}
+
+Value EmitBuilder::loadF32x4(Value mem, ValueRange idx) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  auto v4Ty = VectorType::get({4}, getF32Type());
+  if (elem.isF32())
+    return vector::LoadOp::create(*this, v4Ty, mem, idx,
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+  Value h = vector::LoadOp::create(*this, VectorType::get({4}, elem), mem, idx,
+                                   /*nontemporal=*/false, llvm::MaybeAlign(8));
+  SmallVector<Value, 4> lanes;
+  for (int64_t i = 0; i < 4; ++i)
+    lanes.push_back(arith::ExtFOp::create(
+        *this, getF32Type(),
+        vector::ExtractOp::create(*this, h, i).getResult()));
+  return vector::FromElementsOp::create(*this, v4Ty, lanes);
+}
 
 Value EmitBuilder::guardedLoad(Value cond, Value mem, ValueRange idx) {
   auto ifOp = scf::IfOp::create(*this, TypeRange{getF32Type()}, cond,
@@ -21,8 +45,7 @@ Value EmitBuilder::guardedLoad(Value cond, Value mem, ValueRange idx) {
   {
     OpBuilder::InsertionGuard guard(*this);
     setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scf::YieldOp::create(*this,
-                         ValueRange{memref::LoadOp::create(*this, mem, idx)});
+    scf::YieldOp::create(*this, ValueRange{loadF32(mem, idx)});
     setInsertionPointToStart(&ifOp.getElseRegion().front());
     scf::YieldOp::create(*this, ValueRange{f(0.0)});
   }

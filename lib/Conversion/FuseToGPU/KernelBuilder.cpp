@@ -57,6 +57,10 @@ static void emitKernelBody(EmitContext &cx) {
   Block &body = cx.kernel.getBody().front();
   for (auto [arg, fArg] : llvm::zip(body.getArguments(), func.getArguments()))
     cx.memOf[arg] = fArg;
+  // A convolution operand widened from half storage is read from the half
+  // input itself (loads widen it: EmitBuilder::loadF32).
+  for (CastOp c : cx.a.operandCasts)
+    cx.memOf[c.getResult()] = cx.memOf.lookup(c.getInput());
   // Before the output (absent when only statistics are written): the
   // re-laid-out weights, the re-laid-out input, the partial statistics.
   unsigned next = func.getNumArguments() - (cx.statsOnly ? 0 : 1);

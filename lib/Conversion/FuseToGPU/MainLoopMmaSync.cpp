@@ -1,18 +1,22 @@
-//===- MainLoopMmaSync.cpp - mma.sync m16n8k8 on the tensor cores ---------===//
+//===- MainLoopMmaSync.cpp - mma.sync on the tensor cores ------------------===//
 //
 // The tensor-core step of the synchronous main loop (`emitSyncMainLoop`):
 // warps own 16-channel x 8-position tiles of one W phase (whose valid W taps
 // are then uniform over the warp) and accumulate `mma.sync m16n8k8` (tf32
 // operands, rounded when staged, f32 accumulators) over a staged round;
 // weight fragments are shared by the block's rows. Split-operand kernels
-// (precision tf32x3, ieee on the tensor cores) stage f32 operands, split
+// (math tf32x3, ieee on the tensor cores) stage f32 operands, split
 // every fragment into TF32 hi + lo in registers and issue three MMAs per
-// tile and k-step (3xTF32).
+// tile and k-step (3xTF32). Half-operand kernels (bf16, f16 math) stage f32
+// operands, round pairs of TF32-step fragments to the half type in
+// registers and issue one `mma.sync m16n8k16` per pair.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -42,6 +46,107 @@ SmallVector<Value> emit::emitMmaSyncAccumulators(EmitContext &cx) {
       b, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0)));
   return SmallVector<Value>(
       cfg.getRows() * cfg.getMmaTilesC() * cfg.getMmaTilesW(), zero);
+}
+
+/// Two f32 values rounded to nearest even to `half` (bf16 or f16) and
+/// packed into one MMA register: the first in the low 16 bits. f16 pairs
+/// stay `vector<2xf16>` (nvvm.mma.sync's f16 operand type), bf16 pairs are
+/// bit-cast to i32 (its bf16 operand type).
+static Value packHalf2(EmitBuilder &b, Type half, Value lo, Value hi) {
+  Value l = arith::TruncFOp::create(b, half, lo);
+  Value h = arith::TruncFOp::create(b, half, hi);
+  Value pair =
+      vector::FromElementsOp::create(b, VectorType::get({2}, half),
+                                     ValueRange{l, h});
+  if (isa<Float16Type>(half))
+    return pair;
+  return LLVM::BitcastOp::create(b, b.getI32Type(), pair);
+}
+
+/// The half-operand (bf16 / f16) steps of one tap of a round: the staged f32
+/// operands are read as for two consecutive m16n8k8 TF32 steps c0 = 2s and
+/// c1 = 2s + 1 and rounded to the half type in registers, and each pair
+/// feeds one m16n8k16 MMA. The k index is summed over, so any bijection of
+/// it applied to both operands gives the same product: thread (g, t)'s
+/// TF32 fragments hold k = t and t + 4 of each step; the m16n8k16 fragment
+/// holds k = 2t, 2t + 1 (registers a0 a1 / b0 b1) and 2t + 8, 2t + 9 (a4
+/// a5 / b2 b3), so (c0, t) -> 2t, (c1, t) -> 2t + 1, (c0, t + 4) -> 2t + 8,
+/// (c1, t + 4) -> 2t + 9: the same loads as the TF32 steps, half the MMAs.
+/// The chunk is a multiple of 16 (TileConfigAttr::verify): no odd step.
+static void emitHalfMmaSteps(EmitContext &cx, SmallVectorImpl<Value> &acc,
+                             Value xBase, Value xCol, Value wTap, Value nBase,
+                             Value mBase) {
+  EmitBuilder &b = cx.b;
+  TileConfigAttr cfg = cx.cfg;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
+  const int64_t rows = cfg.getRows();
+  const Type half = cfg.getTypes().getOperand();
+  const NVVM::MMATypes ptxType = isa<Float16Type>(half)
+                                     ? NVVM::MMATypes::f16
+                                     : NVVM::MMATypes::bf16;
+  Type f32 = b.getF32Type();
+  auto accTy = VectorType::get({2, 2}, f32);
+  Type structTy = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  auto frag = [&](Value addr) { return cx.sload(addr); };
+  auto mma = [&](ArrayRef<Value> a, ArrayRef<Value> bb, Value accum) {
+    SmallVector<Value, 4> c;
+    for (int64_t i = 0; i < 4; ++i)
+      c.push_back(vector::ExtractOp::create(
+          b, accum, ArrayRef<int64_t>{i / 2, i % 2}));
+    Value d = NVVM::MmaOp::create(
+        b, structTy, a, bb, c, ArrayRef<int64_t>{16, 8, 16},
+        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value, 4> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, d, i));
+    return vector::FromElementsOp::create(b, accTy, out).getResult();
+  };
+  // The four A values (g, k0), (g + 8, k0), (g, k1), (g + 8, k1) and the two
+  // B values (k0, n), (k1, n) of TF32 step `ks` (k0 = t, k1 = t + 4).
+  auto rowsOf = [&](int64_t ks) {
+    Value k0 = b.add(cx.mmaTig, ks * 8), k1 = b.add(cx.mmaTig, ks * 8 + 4);
+    return std::array<Value, 4>{b.add(b.mul(k0, smemPlan.xsStride), xBase),
+                                b.add(b.mul(k1, smemPlan.xsStride), xBase),
+                                b.add(b.mul(k0, smemPlan.wsCiStride), wTap),
+                                b.add(b.mul(k1, smemPlan.wsCiStride), wTap)};
+  };
+  for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ks += 2) {
+    std::array<Value, 4> r0 = rowsOf(ks), r1 = rowsOf(ks + 1);
+    // Weight fragments, shared by all rows of the block.
+    SmallVector<SmallVector<Value, 4>> aFrag;
+    for (int64_t mi = 0; mi < mt; ++mi) {
+      Value m = b.add(mBase, mi * 16);
+      auto vals = [&](const std::array<Value, 4> &r) {
+        return std::array<Value, 4>{
+            frag(b.add(r[2], m)), frag(b.add(r[2], b.add(m, 8))),
+            frag(b.add(r[3], m)), frag(b.add(r[3], b.add(m, 8)))};
+      };
+      std::array<Value, 4> v0 = vals(r0), v1 = vals(r1);
+      SmallVector<Value, 4> regs;
+      for (int64_t i = 0; i < 4; ++i)
+        regs.push_back(packHalf2(b, half, v0[i], v1[i]));
+      aFrag.push_back(regs);
+    }
+    for (int64_t rr = 0; rr < rows; ++rr)
+      for (int64_t ni = 0; ni < nt; ++ni) {
+        Value col =
+            b.add(b.add(xCol, b.add(nBase, ni * 8)), rr * smemPlan.xsRowStride);
+        Value b00 = frag(b.add(r0[0], col)), b01 = frag(b.add(r0[1], col));
+        Value b10 = frag(b.add(r1[0], col)), b11 = frag(b.add(r1[1], col));
+        SmallVector<Value, 2> bFrag;
+        bFrag.push_back(packHalf2(b, half, b00, b10));
+        bFrag.push_back(packHalf2(b, half, b01, b11));
+        for (int64_t mi = 0; mi < mt; ++mi) {
+          Value &accum = acc[(rr * mt + mi) * nt + ni];
+          accum = mma(aFrag[mi], bFrag, accum);
+        }
+      }
+  }
 }
 
 SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
@@ -113,6 +218,13 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
         .getResult();
   };
   const int64_t rows = cfg.getRows();
+  if (cfg.getTypes().usesHalfOperands()) {
+    SmallVector<Value> acc(wLoop.getRegionIterArgs());
+    emitHalfMmaSteps(cx, acc, xBase, xCol, wTap, nBase, mBase);
+    scf::YieldOp::create(b, acc);
+    b.setInsertionPointAfter(hLoop);
+    return SmallVector<Value>(hLoop.getResults());
+  }
   Value zero;
   if (split)
     zero = arith::ConstantOp::create(

@@ -32,7 +32,7 @@ Value emit::emitInputElement(EmitContext &cx, Value input,
                              ArrayRef<Value> idx) {
   EmitBuilder &b = cx.b;
   if (!cx.a.hasPrologue())
-    return memref::LoadOp::create(b, input, idx);
+    return b.loadF32(input, idx);
   detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf, cx.elementType};
   DenseMap<Value, Value> memo;
   return sc.evaluate(cx.a.conv.getInput(), idx, nullptr, memo);
@@ -41,10 +41,7 @@ Value emit::emitInputElement(EmitContext &cx, Value input,
 Value emit::emitInputVector(EmitContext &cx, Value input, ArrayRef<Value> idx) {
   EmitBuilder &b = cx.b;
   auto v4Ty = VectorType::get({4}, b.getF32Type());
-  auto load = [&](Value mem) -> Value {
-    return vector::LoadOp::create(b, v4Ty, mem, idx, /*nontemporal=*/false,
-                                  llvm::MaybeAlign(16));
-  };
+  auto load = [&](Value mem) -> Value { return b.loadF32x4(mem, idx); };
   if (!cx.a.hasPrologue())
     return load(input);
   Value p = cx.a.conv.getInput();

@@ -85,7 +85,8 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
   Value idx;
   gpu::GPUFuncOp func =
-      createRelayoutFunction(b, gpuModule, kernel, "_wpack", a.conv.getWeight(),
+      createRelayoutFunction(b, gpuModule, kernel, "_wpack",
+                             a.storedOperand(a.conv.getWeight()),
                              pack->totalElems, pack->totalElems, idx);
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   auto split = [&](Value &rest, int64_t size) {
@@ -120,6 +121,8 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     widx.push_back(th);
   widx.push_back(t);
   Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
+  if (!v.getType().isF32()) // half weights, widened exactly
+    v = arith::ExtFOp::create(b, f32, v);
   v = arith::SelectOp::create(
       b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
   // TF32, rounded to nearest (ties away) once here instead of per block.
@@ -155,7 +158,8 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   // One thread per 16-byte unit (4 channels of one column).
   Value idx;
   gpu::GPUFuncOp func =
-      createRelayoutFunction(b, gpuModule, kernel, "_ipack", a.conv.getInput(),
+      createRelayoutFunction(b, gpuModule, kernel, "_ipack",
+                             a.storedOperand(a.conv.getInput()),
                              ipack->totalElems, ipack->totalElems / 4, idx);
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   auto split = [&](Value &rest, int64_t size) {
@@ -189,6 +193,8 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       iidx.push_back(h);
     iidx.push_back(clamp(w));
     Value v = memref::LoadOp::create(b, func.getArgument(0), iidx);
+    if (!v.getType().isF32()) // a half input, widened exactly
+      v = arith::ExtFOp::create(b, f32, v);
     v = arith::SelectOp::create(
         b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
     Value tf32 = NVVM::ConvertFloatToTF32Op::create(

@@ -26,8 +26,9 @@ using namespace fusecc::emit;
 /// flight (the rest of its 128 go to addresses and the epilogue).
 static constexpr int64_t kStagingRegisterBudget = 104;
 
-/// The kw W taps of the weight row at `widx` (all indices but the last):
-/// 16-byte vector loads when kw % 4 == 0, else one load per tap.
+/// The kw W taps of the weight row at `widx` (all indices but the last), as
+/// f32: vector loads of 4 taps when kw % 4 == 0, else one load per tap
+/// (half weights widened as they are loaded, EmitBuilder::loadF32).
 static SmallVector<Value> loadWeightRow(EmitContext &cx, Value weight,
                                         ArrayRef<Value> widx) {
   EmitBuilder &b = cx.b;
@@ -40,14 +41,11 @@ static SmallVector<Value> loadWeightRow(EmitContext &cx, Value weight,
   };
   if (kw % 4 != 0) {
     for (int64_t t = 0; t < kw; ++t)
-      taps.push_back(memref::LoadOp::create(b, weight, withTap(t)));
+      taps.push_back(b.loadF32(weight, withTap(t)));
     return taps;
   }
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
   for (int64_t t = 0; t < kw; t += 4) {
-    Value v4 =
-        vector::LoadOp::create(b, v4Ty, weight, withTap(t),
-                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value v4 = b.loadF32x4(weight, withTap(t));
     for (int64_t i = 0; i < 4; ++i)
       taps.push_back(vector::ExtractOp::create(b, v4, i));
   }
@@ -158,8 +156,11 @@ void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
 
 Value emit::emitRoundOperand(EmitContext &cx, Value v) {
   // FMA kernels compute in f32; split-operand (tf32x3) kernels stage full
-  // f32 and split the fragments in registers (`emitSplitTF32`).
-  if (!cx.cfg.usesTensorCores() || cx.cfg.usesSplitTF32())
+  // f32 and split the fragments in registers (`emitSplitTF32`); half-operand
+  // (bf16, f16) kernels stage full f32 and round the fragments in registers
+  // (rounding to TF32 first would round twice).
+  if (!cx.cfg.usesTensorCores() || cx.cfg.usesSplitTF32() ||
+      !isa<FloatTF32Type>(cx.cfg.getTypes().getOperand()))
     return v;
   return emitRoundTF32(cx.b, v);
 }

@@ -120,10 +120,16 @@ typedef enum fusecc_precision_e {
   FUSECC_PRECISION_IEEE = 0,
   /// TF32 tensor-core products with float32 accumulation.
   FUSECC_PRECISION_TF32 = 1,
+  /// bf16 tensor-core products (operands rounded to nearest even) with
+  /// float32 accumulation.
+  FUSECC_PRECISION_BF16 = 2,
+  /// f16 tensor-core products (operands rounded to nearest even) with
+  /// float32 accumulation.
+  FUSECC_PRECISION_FP16 = 3,
 } fusecc_precision_t;
 
-/// The manifest name of `precision` ("ieee", "tf32"), "unknown" if out of
-/// range.
+/// The manifest name of `precision` ("ieee", "tf32", "bf16", "fp16"),
+/// "unknown" if out of range.
 const char *fusecc_precision_name(fusecc_precision_t precision);
 
 /// A parsed bundle: the manifest plus a NUL-terminated copy of the PTX.

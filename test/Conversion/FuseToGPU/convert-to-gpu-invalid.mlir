@@ -42,7 +42,7 @@ func.func @used_constant(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor
   %unused = arith.constant dense<1.0> : tensor<f32>
   %cst = arith.constant dense<2.0> : tensor<1x8x7xf32>
   %0 = fuse.kernel "k" ins(%x, %w, %cst : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x8x7xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>, %d: tensor<1x8x7xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -69,7 +69,7 @@ func.func @returns_input(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
 func.func @chained_kernels(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %w2: tensor<8x2x1xf32>)
     -> (tensor<1x8x7xf32>, tensor<1x2x7xf32>) {
   %0 = fuse.kernel "k0" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -78,7 +78,7 @@ func.func @chained_kernels(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %w2: te
     fuse.yield %c : tensor<1x8x7xf32>
   }
   %1 = fuse.kernel "k1" ins(%0, %w2 : tensor<1x8x7xf32>, tensor<8x2x1xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 2, threadsW = 16, threadsC = 2, chanPerThread = 1, ciChunk = 8, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 2, threadsW = 16, threadsC = 2, chanPerThread = 1, ciChunk = 8, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x2x7xf32> {
   ^bb0(%a: tensor<1x8x7xf32>, %b: tensor<8x2x1xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -95,7 +95,7 @@ func.func @chained_kernels(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %w2: te
 // again here.
 func.func @bad_epilogue(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32> {
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7x7xf32> {
   ^bb0(%a: tensor<1x4x5x5xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
@@ -114,7 +114,7 @@ func.func @bad_epilogue(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> ten
 // by fuse-form-kernels; the kernel builder needs it as an input.
 func.func @layer_norm_constant_weight(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>) -> tensor<1x8x7xf32> {
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -135,7 +135,7 @@ func.func @duplicate_names(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
     -> (tensor<1x8x7xf32>, tensor<1x8x7xf32>) {
   // expected-note@+1 {{see existing symbol definition here}}
   %0 = fuse.kernel "same" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -145,7 +145,7 @@ func.func @duplicate_names(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
   }
   // expected-error@+1 {{redefinition of symbol named 'same'}}
   %1 = fuse.kernel "same" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x8x3xf32>)
-         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">}
+         {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<1x8x7xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x8x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -181,7 +181,7 @@ func.func @no_return(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
 // one cluster of blocks.
 func.func @softmax_channels_split(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32> {
   // expected-error@+1 {{'fuse.kernel' op tile config holds 64 x 1 channels (tileC x clusterC); its channel softmax needs all 128 in one block or cluster}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", wgmmaN = 16, wgmmaGroups = 1>} -> tensor<1x128x5x17xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 16, wgmmaGroups = 1>} -> tensor<1x128x5x17xf32> {
   ^bb0(%a: tensor<1x4x2x8xf32>, %b: tensor<4x128x4x4xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
            output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
@@ -197,7 +197,7 @@ func.func @softmax_channels_split(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4x
 // A cluster holds exactly the channel tiles (here 2 tiles of 64, not 4).
 func.func @cluster_larger_than_tiles(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32> {
   // expected-error@+1 {{'fuse.kernel' op tile config has clusterC = 4 but 2 channel tiles; a cluster must hold exactly the channel tiles of a channel softmax}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", wgmmaN = 16, wgmmaGroups = 1, clusterC = 4>} -> tensor<1x128x5x17xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 16, wgmmaGroups = 1, clusterC = 4>} -> tensor<1x128x5x17xf32> {
   ^bb0(%a: tensor<1x4x2x8xf32>, %b: tensor<4x128x4x4xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
            output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}

@@ -66,7 +66,7 @@ func.func @epilogue_stats_without_conv(%x: tensor<2x4x3x3xf32>) -> tensor<2x4x3x
 // A convolution kernel that writes statistics needs their workspace.
 func.func @stats_without_partials(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
   // expected-error@+1 {{'fuse.kernel' op writes partial statistics but has no partials workspace in the plan}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_groups = 4 : i64} -> tensor<2x8x5x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, fuse.plan.stats_groups = 4 : i64} -> tensor<2x8x5x5xf32> {
   ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
     fuse.yield %c : tensor<2x8x5x5xf32>
@@ -79,7 +79,7 @@ func.func @stats_without_partials(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf3
 // A convolution kept on chip (statistics only) must write statistics.
 func.func @stats_only_without_stats(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
   // expected-error@+1 {{'fuse.kernel' op keeps its result on chip but writes no partial statistics}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_only} -> tensor<2x8x5x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, fuse.plan.stats_only} -> tensor<2x8x5x5xf32> {
   ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
     fuse.yield %c : tensor<2x8x5x5xf32>
@@ -93,7 +93,7 @@ func.func @stats_only_without_stats(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3x
 // plan knows.
 func.func @stats_kind_malformed(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
   // expected-error@+1 {{'fuse.kernel' op has a malformed fuse.plan.stats_kind "variance"; expected "moments", "max_sum_exp", "max" or "min"}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_groups = 4 : i64, fuse.plan.stats_kind = "variance"} -> tensor<2x8x5x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, fuse.plan.stats_groups = 4 : i64, fuse.plan.stats_kind = "variance"} -> tensor<2x8x5x5xf32> {
   ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
     fuse.yield %c : tensor<2x8x5x5xf32>
@@ -106,7 +106,7 @@ func.func @stats_kind_malformed(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>
 // Statistics groups must divide the channels.
 func.func @stats_groups_not_divisor(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32> attributes {fuse.plan.buffers = []} {
   // expected-error@+1 {{'fuse.kernel' op writes epilogue statistics of 3 channel groups; expected a tiled f32 convolution kernel and a divisor of its 8 channels}}
-  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.stats_groups = 3 : i64, fuse.plan.stats_kind = "max"} -> tensor<2x8x5x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, fuse.plan.stats_groups = 3 : i64, fuse.plan.stats_kind = "max"} -> tensor<2x8x5x5xf32> {
   ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
     fuse.yield %c : tensor<2x8x5x5xf32>
@@ -119,7 +119,7 @@ func.func @stats_groups_not_divisor(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3x
 // A reader of epilogue statistics needs records of its own kind: a
 // logsumexp cannot merge moments.
 func.func @stats_kind_mismatch(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x1x1xf32> attributes {fuse.plan.buffers = [{role = "partials", type = f32, elements = 64 : i64, first = 0 : i64, last = 1 : i64}]} {
-  %0 = fuse.kernel "k0" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "ieee">, fuse.plan.partials = 0 : i64, fuse.plan.stats_groups = 8 : i64, fuse.plan.stats_only} -> tensor<2x8x5x5xf32> {
+  %0 = fuse.kernel "k0" ins(%x, %w : tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, fuse.plan.partials = 0 : i64, fuse.plan.stats_groups = 8 : i64, fuse.plan.stats_only} -> tensor<2x8x5x5xf32> {
   ^bb0(%a: tensor<2x4x3x3xf32>, %b: tensor<4x8x3x3xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
     fuse.yield %c : tensor<2x8x5x5xf32>

@@ -1,5 +1,5 @@
 // The split-operand (3xTF32) mma.sync lowering of an ieee kernel
-// (precision = "tf32x3"): operands are staged in full f32 (no TF32 rounding
+// (math tf32x3): operands are staged in full f32 (no TF32 rounding
 // between the round's barriers), each fragment element is split in
 // registers into hi = cvt.rna.tf32(a) and lo = cvt.rna.tf32(a - hi), and
 // every tile takes three MMAs with f32 accumulators, the small products

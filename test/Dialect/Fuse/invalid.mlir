@@ -609,41 +609,88 @@ func.func @kernel_not_isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // expected-error@+1 {{tile config sizes must be positive}}
-func.func @tile_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 0, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">} {
+func.func @tile_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 0, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tile config sizes must be positive}}
-func.func @tile_negative_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = -16, precision = "ieee">} {
+func.func @tile_negative_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = -16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tileW (60) must be a multiple of threadsW (16)}}
-func.func @tile_w_multiple() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">} {
+func.func @tile_w_multiple() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{threadsW * threadsC = 2048 exceeds 1024 threads per block}}
-func.func @tile_too_many_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 32, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "ieee">} {
+func.func @tile_too_many_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 32, threadsC = 64, chanPerThread = 1, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{precision must be "ieee", "tf32" or "tf32x3", got "fp16"}}
-func.func @tile_bad_precision() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "fp16">} {
+// expected-error@+2 {{expected ::fusecc::fuse::ConvMath to be one of: ieee, tf32, tf32x3, bf16, f16}}
+// expected-error@+1 {{failed to parse}}
+func.func @tile_bad_math() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <fp16, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{struct is missing required parameter: precision}}
+// #fuse.types (KernelTypesAttr::verify): operands of the math's type (or
+// f32 on the FMA path), f32 accumulators and statistics, f32/bf16/f16
+// storage.
+// expected-error@+1 {{operand of tf32 math must be 'tf32' (tensor cores) or f32 (FMA), got 'bf16'}}
+func.func @types_operand() attributes {t = #fuse.types<tf32, storage = f32, operand = bf16, accumulator = f32, statistics = f32>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{statistics must be f32, got 'f16'}}
+func.func @types_statistics() attributes {t = #fuse.types<f16, storage = f16, operand = f16, accumulator = f32, statistics = f16>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{accumulator must be f32, got 'bf16'}}
+func.func @types_accumulator() attributes {t = #fuse.types<bf16, storage = f32, operand = bf16, accumulator = bf16, statistics = f32>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{storage must be f32, bf16 or f16, got 'i32'}}
+func.func @types_storage() attributes {t = #fuse.types<ieee, storage = i32, operand = f32, accumulator = f32, statistics = f32>} {
+  return
+}
+
+// -----
+
+// The operand type is the path's: tf32 on the tensor cores, f32 on FMA.
+// expected-error@+1 {{operand type must be 'tf32' for tf32 math on the tensor cores, got 'f32'}}
+func.func @tile_operand_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{operand type must be 'f32' for bf16 math on the FMA units, got 'bf16'}}
+func.func @tile_operand_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{struct is missing required parameter: types}}
 func.func @tile_missing_param() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16>} {
   return
 }
@@ -651,141 +698,141 @@ func.func @tile_missing_param() attributes {cfg = #fuse.tile<tileW = 64, tileC =
 // -----
 
 // expected-error@+1 {{rows must be positive, got 0}}
-func.func @tile_rows_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee", rows = 0>} {
+func.func @tile_rows_zero() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>, rows = 0>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{rows > 1 needs the tensor-core path}}
-func.func @tile_rows_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32", rows = 2>} {
+func.func @tile_rows_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>, rows = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tensor-core tile sizes must all be positive}}
-func.func @tile_mma_partial() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2>} {
+func.func @tile_mma_partial() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{tensor cores (mma tiles) need precision "tf32" or "tf32x3"}}
-func.func @tile_mma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "ieee", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+// expected-error@+1 {{tensor cores (mma tiles) need tf32, tf32x3, bf16 or f16 math, got ieee}}
+func.func @tile_mma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
   return
 }
 
 // -----
 
 // Split-operand tensor cores (ieee on mma.sync or wgmma) without them.
-// expected-error@+1 {{precision "tf32x3" needs the tensor-core path}}
-func.func @tile_split_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "tf32x3">} {
+// expected-error@+1 {{math tf32x3 needs the tensor-core path}}
+func.func @tile_split_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tileC (64) must be 16 * mmaWarpsC * mmaTilesC (32)}}
-func.func @tile_mma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+func.func @tile_mma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{ciChunk (4) must be a multiple of 8 with tensor cores}}
-func.func @tile_mma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 4, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
+func.func @tile_mma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{mergeHTaps must be 0 or 1, got 2}}
-func.func @tile_merge_h_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, mergeHTaps = 2>} {
+func.func @tile_merge_h_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, mergeHTaps = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{mergeHTaps needs the tensor-core path}}
-func.func @tile_merge_h_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee", mergeHTaps = 1>} {
+func.func @tile_merge_h_without_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>, mergeHTaps = 1>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{a tile config uses either mma.sync tiles or wgmma, not both}}
-func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{wgmma needs precision "tf32" or "tf32x3"}}
-func.func @tile_wgmma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "ieee", wgmmaN = 32, wgmmaGroups = 2>} {
+// expected-error@+1 {{wgmma needs tf32 or tf32x3 math, got ieee}}
+func.func @tile_wgmma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{wgmmaN must be a multiple of 8 in [8, 256], got 12}}
-func.func @tile_wgmma_n() attributes {cfg = #fuse.tile<tileW = 24, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 12, wgmmaGroups = 2>} {
+func.func @tile_wgmma_n() attributes {cfg = #fuse.tile<tileW = 24, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 12, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tileC (96) must be a multiple of 64 with wgmma}}
-func.func @tile_wgmma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 96, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_tile_c() attributes {cfg = #fuse.tile<tileW = 64, tileC = 96, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{wgmmaGroups (3) must be a positive multiple of tileC / 64 (2)}}
-func.func @tile_wgmma_groups() attributes {cfg = #fuse.tile<tileW = 64, tileC = 128, threadsW = 8, threadsC = 48, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 3>} {
+func.func @tile_wgmma_groups() attributes {cfg = #fuse.tile<tileW = 64, tileC = 128, threadsW = 8, threadsC = 48, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 3>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{tileW (60) must be stride_w * wgmmaN, a multiple of wgmmaN (32)}}
-func.func @tile_wgmma_tile_w() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 4, threadsC = 64, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_tile_w() attributes {cfg = #fuse.tile<tileW = 60, tileC = 64, threadsW = 4, threadsC = 64, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{threadsW * threadsC (128) must be 128 * wgmmaGroups (256)}}
-func.func @tile_wgmma_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_threads() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{ciChunk (4) must be a multiple of 8 with wgmma}}
-func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 4, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_ci_chunk() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{rows (1) must be a multiple of the warpgroups per channel group (2)}}
-func.func @tile_wgmma_rows() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 32, wgmmaGroups = 2>} {
+func.func @tile_wgmma_rows() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 2>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{clusterC must be 1, 2, 4 or 8, got 3}}
-func.func @tile_cluster_three() attributes {cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 2, clusterC = 3>} {
+func.func @tile_cluster_three() attributes {cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 72, wgmmaGroups = 2, clusterC = 3>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{clusterC > 1 needs the wgmma path}}
-func.func @tile_cluster_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, clusterC = 2>} {
+func.func @tile_cluster_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, clusterC = 2>} {
   return
 }
 

@@ -262,7 +262,7 @@ func.func @layer_norm(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: (%[[X:.*]]: tensor<2x4x5xf32>, %[[W:.*]]: tensor<4x8x3xf32>, %[[B:.*]]: tensor<8xf32>)
 // CHECK: %[[K:.*]] = fuse.kernel "kernel_k0" ins(%[[X]], %[[W]], %[[B]] : tensor<2x4x5xf32>, tensor<4x8x3xf32>, tensor<8xf32>)
-// CHECK-SAME: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "tf32">}
+// CHECK-SAME: {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 // CHECK-SAME: -> tensor<2x8x7xf32> {
 // CHECK: ^bb0(%[[A0:.*]]: tensor<2x4x5xf32>, %[[A1:.*]]: tensor<4x8x3xf32>, %[[A2:.*]]: tensor<8xf32>):
 // CHECK: %[[C:.*]] = fuse.conv_transpose %[[A0]], %[[A1]], %[[A2]]
@@ -273,12 +273,12 @@ func.func @layer_norm(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32
 // CHECK: }
 // CHECK: return %[[K]]
 // GENERIC-LABEL: sym_name = "kernel"
-// GENERIC: "fuse.kernel"(%{{.*}}, %{{.*}}, %{{.*}}) <{config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "tf32">, kernel_name = "kernel_k0"}> ({
+// GENERIC: "fuse.kernel"(%{{.*}}, %{{.*}}, %{{.*}}) <{config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>, kernel_name = "kernel_k0"}> ({
 // GENERIC: "fuse.yield"(%{{.*}}) : (tensor<2x8x7xf32>) -> ()
 func.func @kernel(%x: tensor<2x4x5xf32>, %w: tensor<4x8x3xf32>, %b: tensor<8xf32>) -> tensor<2x8x7xf32> {
   %0 = fuse.kernel "kernel_k0" ins(%x, %w, %b : tensor<2x4x5xf32>, tensor<4x8x3xf32>, tensor<8xf32>)
          {config = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8,
-                              chanPerThread = 1, ciChunk = 4, precision = "tf32">}
+                              chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
          -> tensor<2x8x7xf32> {
   ^bb0(%a: tensor<2x4x5xf32>, %bw: tensor<4x8x3xf32>, %bb: tensor<8xf32>):
     %c = fuse.conv_transpose %a, %bw, %bb {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -308,19 +308,21 @@ func.func @kernel_untiled() -> tensor<2xf32> {
 // The attribute on its own, as a discardable attribute; tensor-core
 // parameters (mma*, rows) default to 0, 0, 0, 0, 1 and are elided then.
 // CHECK-LABEL: func.func @tile_attr_mma
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
 // CHECK-LABEL: func.func @tile_attr_defaults
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, precision = "tf32">}
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 4, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 func.func @tile_attr_mma() attributes {
     fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
-                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          chanPerThread = 1, ciChunk = 16,
+                          types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>,
                           mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2,
                           mmaTilesW = 2, rows = 4>} {
   return
 }
 func.func @tile_attr_defaults() attributes {
     fuse.cfg = #fuse.tile<tileW = 16, tileC = 8, threadsW = 16, threadsC = 8,
-                          chanPerThread = 1, ciChunk = 4, precision = "tf32",
+                          chanPerThread = 1, ciChunk = 4,
+                          types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>,
                           mmaWarpsC = 0, mmaWarpsW = 0, mmaTilesC = 0,
                           mmaTilesW = 0, rows = 1>} {
   return
@@ -328,28 +330,30 @@ func.func @tile_attr_defaults() attributes {
 
 // wgmma parameters and clusterC (default 1, elided then).
 // CHECK-LABEL: func.func @tile_attr_cluster
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
 // CHECK-LABEL: func.func @tile_attr_cluster_one
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>}
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 72, wgmmaGroups = 2>}
 func.func @tile_attr_cluster() attributes {
     fuse.cfg = #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32,
-                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          chanPerThread = 1, ciChunk = 16,
+                          types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>,
                           rows = 2, mergeHTaps = 1, wgmmaN = 72,
                           wgmmaGroups = 2, clusterC = 2>} {
   return
 }
 func.func @tile_attr_cluster_one() attributes {
     fuse.cfg = #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32,
-                          chanPerThread = 1, ciChunk = 16, precision = "tf32",
+                          chanPerThread = 1, ciChunk = 16,
+                          types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>,
                           wgmmaN = 72, wgmmaGroups = 2, clusterC = 1>} {
   return
 }
 
 // The attribute on its own, as a discardable attribute.
 // CHECK-LABEL: func.func @tile_attr_generic
-// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
+// CHECK-SAME: fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 func.func @tile_attr_generic() attributes {
     fuse.cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
-                          chanPerThread = 4, ciChunk = 16, precision = "ieee">} {
+                          chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>} {
   return
 }

@@ -7,7 +7,7 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<3x5x7x5xf32>, %[[W:.*]]: tensor<5x7x3x3xf32>, %[[B:.*]]: tensor<7xf32>)
 // CHECK: %[[H:.*]] = arith.constant dense<5.000000e-01> : tensor<f32>
 // CHECK: %[[T:.*]] = fuse.conv_transpose_tap_sums %[[X]] {dilation = array<i64: 1, 1>, kernel_size = array<i64: 3, 3>, output_size = array<i64: 14, 10>, padding = array<i64: 1, 1>, scale = 0.0071428571428571426 : f64, stride = array<i64: 2, 2>} : tensor<3x5x7x5xf32> -> tensor<3x5x3x3xf32>
-// CHECK-NEXT: %[[M:.*]] = fuse.conv_transpose %[[T]], %[[W]], %[[B]] {dilation = array<i64: 1, 1>, fuse.precision = "ieee", output_padding = array<i64: 0, 0>, padding = array<i64: 2, 2>, stride = array<i64: 1, 1>} : (tensor<3x5x3x3xf32>, tensor<5x7x3x3xf32>, tensor<7xf32>) -> tensor<3x7x1x1xf32>
+// CHECK-NEXT: %[[M:.*]] = fuse.conv_transpose %[[T]], %[[W]], %[[B]] {dilation = array<i64: 1, 1>, fuse.precision = #fuse.conv_math<ieee>, output_padding = array<i64: 0, 0>, padding = array<i64: 2, 2>, stride = array<i64: 1, 1>} : (tensor<3x5x3x3xf32>, tensor<5x7x3x3xf32>, tensor<7xf32>) -> tensor<3x7x1x1xf32>
 // CHECK-NEXT: %[[R:.*]] = fuse.mul %[[M]], %[[H]] : tensor<3x7x1x1xf32>, tensor<f32> -> tensor<3x7x1x1xf32>
 // CHECK-NEXT: return %[[R]]
 // CHECK-NOT: fuse.mean
@@ -63,7 +63,7 @@ func.func @sum_kept(%x: tensor<2x3x4x3xf32>, %w: tensor<3x4x3x3xf32>, %b: tensor
 // against the [N, C, 1, 1] mean as against the conv's result.
 // CHECK-LABEL: func.func @groups_dilation_per_channel
 // CHECK: %[[T:.*]] = fuse.conv_transpose_tap_sums %arg0 {dilation = array<i64: 2, 2>, kernel_size = array<i64: 3, 3>, output_size = array<i64: 7, 7>, padding = array<i64: 1, 1>, {{.*}}stride = array<i64: 1, 1>} : tensor<1x4x5x5xf32> -> tensor<1x4x3x3xf32>
-// CHECK: %[[M:.*]] = fuse.conv_transpose %[[T]], %arg1, %arg2 {dilation = array<i64: 1, 1>, fuse.precision = "ieee", groups = 2 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 2, 2>, stride = array<i64: 1, 1>}
+// CHECK: %[[M:.*]] = fuse.conv_transpose %[[T]], %arg1, %arg2 {dilation = array<i64: 1, 1>, fuse.precision = #fuse.conv_math<ieee>, groups = 2 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 2, 2>, stride = array<i64: 1, 1>}
 // CHECK-NEXT: %[[S:.*]] = fuse.mul %arg3, %[[M]] : tensor<6x1x1xf32>, tensor<1x6x1x1xf32> -> tensor<1x6x1x1xf32>
 // CHECK-NEXT: %[[D:.*]] = fuse.div %[[S]], %arg4 : tensor<1x6x1x1xf32>, tensor<1x6x1x1xf32> -> tensor<1x6x1x1xf32>
 // CHECK-NEXT: %[[N:.*]] = fuse.neg %[[D]] : tensor<1x6x1x1xf32>

@@ -12,9 +12,9 @@
 // 2^20 batches x 4096 rows: 2^32 FMA blocks, more than one launch can
 // have; the split tiling's 2^30 (4 rows per block) fit.
 // CHECK-LABEL: fuse.kernel "fits_split_k0"
-// CHECK-SAME: precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1, rows = 4>
+// CHECK-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 1, rows = 4>
 // HOPPER-LABEL: fuse.kernel "fits_split_k0"
-// HOPPER-SAME: precision = "tf32x3", rows = 8, wgmmaN = 8, wgmmaGroups = 1>
+// HOPPER-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 8, wgmmaN = 8, wgmmaGroups = 1>
 func.func @fits_split(%x: tensor<1048576x16x4096x1xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<1048576x16x4096x1xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}

@@ -1,6 +1,6 @@
 // fuse-tile-kernels{ieee-tensor-cores} (fusecc --ieee-tensor-cores): ieee
 // convolutions on the tensor cores with split operands (3xTF32). The
-// kernel gets a tf32 tiling with precision = "tf32x3" (FP32-level
+// kernel gets a tf32 tiling with math tf32x3 (FP32-level
 // accuracy: each operand split into TF32 hi + lo, three MMAs per step);
 // the graph stays ieee. never: FP32 FMA; always: wherever a tensor-core
 // tiling fits; auto (default): where it fits, the grid has at least 132
@@ -48,11 +48,11 @@
 // too, with exactly the tf32 tiling. The split kernel rounds nothing when
 // staging and splits its fragments (cvt, subtract, cvt) before three MMAs.
 // NEVER-LABEL: fuse.kernel "big_k0"
-// NEVER-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
+// NEVER-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // ALWAYS-LABEL: fuse.kernel "big_k0"
-// ALWAYS-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 32, precision = "tf32x3", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// ALWAYS-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 32, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
 // AUTO-LABEL: fuse.kernel "big_k0"
-// AUTO-SAME: precision = "tf32x3", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// AUTO-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
 // PIPELINE-LABEL: gpu.func @big_k0
 // PIPELINE: nvvm.convert.float.to.tf32
 // PIPELINE: arith.subf
@@ -65,13 +65,13 @@
 // accumulators per row, two sets; tf32 takes 2 rows), 16 input channels
 // per round.
 // HOPPER-LABEL: fuse.kernel "big_k0"
-// HOPPER-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPER-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>
 // HOPPERAUTO-LABEL: fuse.kernel "big_k0"
-// HOPPERAUTO-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPERAUTO-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>
 // ROWS2-LABEL: fuse.kernel "big_k0"
-// ROWS2-SAME: precision = "tf32x3", {{.*}}rows = 2>
+// ROWS2-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, {{.*}}rows = 2>
 // TF32-LABEL: fuse.kernel "big_k0"
-// TF32-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 32, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// TF32-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 32, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
 func.func @big(%x: tensor<8x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tensor<8x64x8x16x64xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -85,15 +85,15 @@ func.func @big(%x: tensor<8x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tens
 // one wave: FMA in auto mode. The one-row wgmma tiling has 512 blocks: on
 // sm_90a, wgmma in auto mode too.
 // NEVER-LABEL: fuse.kernel "below_wave_k0"
-// NEVER-SAME: precision = "ieee">
+// NEVER-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // ALWAYS-LABEL: fuse.kernel "below_wave_k0"
-// ALWAYS-SAME: precision = "tf32x3", mmaWarpsC = 2
+// ALWAYS-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2
 // AUTO-LABEL: fuse.kernel "below_wave_k0"
-// AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
+// AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // HOPPER-LABEL: fuse.kernel "below_wave_k0"
-// HOPPER-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPER-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>
 // HOPPERAUTO-LABEL: fuse.kernel "below_wave_k0"
-// HOPPERAUTO-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPERAUTO-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>
 func.func @below_wave(%x: tensor<4x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> tensor<4x64x8x16x64xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -108,15 +108,15 @@ func.func @below_wave(%x: tensor<4x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) 
 // (with fewer, most of each 8-deep k-step is padding, three times over):
 // FMA in auto mode, also on sm_90a; split only when forced.
 // NEVER-LABEL: fuse.kernel "few_channels_k0"
-// NEVER-SAME: precision = "ieee">
+// NEVER-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // ALWAYS-LABEL: fuse.kernel "few_channels_k0"
-// ALWAYS-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32x3", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
+// ALWAYS-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, rows = 4>
 // AUTO-LABEL: fuse.kernel "few_channels_k0"
-// AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 8, precision = "ieee">
+// AUTO-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 8, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // HOPPER-LABEL: fuse.kernel "few_channels_k0"
-// HOPPER-SAME: precision = "tf32x3", wgmmaN = 32, wgmmaGroups = 1>
+// HOPPER-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>
 // HOPPERAUTO-LABEL: fuse.kernel "few_channels_k0"
-// HOPPERAUTO-SAME: precision = "ieee">
+// HOPPERAUTO-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // PIPELINE-LABEL: gpu.func @few_channels_k0
 // PIPELINE-NOT: nvgpu.mma.sync
 // PIPELINE: gpu.return
@@ -132,15 +132,15 @@ func.func @few_channels(%x: tensor<8x8x4x8x32xf32>, %w: tensor<8x64x4x4x4xf32>) 
 // A small 2-D layer with a bias and relu (4 blocks): split only when forced,
 // on mma.sync (its wgmma grid does not fill an H100).
 // NEVER-LABEL: fuse.kernel "small_k0"
-// NEVER-SAME: precision = "ieee">
+// NEVER-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // ALWAYS-LABEL: fuse.kernel "small_k0"
-// ALWAYS-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// ALWAYS-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
 // AUTO-LABEL: fuse.kernel "small_k0"
-// AUTO-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 8, chanPerThread = 4, ciChunk = 16, precision = "ieee">
+// AUTO-SAME: #fuse.tile<tileW = 16, tileC = 32, threadsW = 16, threadsC = 8, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // HOPPER-LABEL: fuse.kernel "small_k0"
-// HOPPER-SAME: precision = "tf32x3", mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// HOPPER-SAME: types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
 // HOPPERAUTO-LABEL: fuse.kernel "small_k0"
-// HOPPERAUTO-SAME: precision = "ieee">
+// HOPPERAUTO-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 func.func @small(%x: tensor<1x16x8x8xf32>, %w: tensor<16x32x3x3xf32>, %b: tensor<32xf32>) -> tensor<1x32x16x16xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
@@ -153,13 +153,13 @@ func.func @small(%x: tensor<1x16x8x8xf32>, %w: tensor<16x32x3x3xf32>, %b: tensor
 
 // Groups of 3 output channels: no mma.sync tiling, FMA in every mode.
 // NEVER-LABEL: fuse.kernel "groups_k0"
-// NEVER-SAME: precision = "ieee">
+// NEVER-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // ALWAYS-LABEL: fuse.kernel "groups_k0"
-// ALWAYS-SAME: #fuse.tile<tileW = 18, tileC = 3, threadsW = 18, threadsC = 3, chanPerThread = 1, ciChunk = 2, precision = "ieee">
+// ALWAYS-SAME: #fuse.tile<tileW = 18, tileC = 3, threadsW = 18, threadsC = 3, chanPerThread = 1, ciChunk = 2, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // AUTO-LABEL: fuse.kernel "groups_k0"
-// AUTO-SAME: precision = "ieee">
+// AUTO-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // HOPPER-LABEL: fuse.kernel "groups_k0"
-// HOPPER-SAME: precision = "ieee">
+// HOPPER-SAME: types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 func.func @groups(%x: tensor<1x4x2x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x5x14xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 3, 3>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 2 : i64}
@@ -176,11 +176,11 @@ func.func @groups(%x: tensor<1x4x2x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6
 // before each IEEE add: kb2_93 rel-L2 6.2e-6 -> 2.1e-6). tf32 keeps 16.
 // `big` above keeps 16 too: three blocks per SM with 16, four with 8.
 // HOPPER-LABEL: fuse.kernel "wide_taps_k0"
-// HOPPER-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32x3", wgmmaN = 40, wgmmaGroups = 1>
+// HOPPER-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 40, wgmmaGroups = 1>
 // HOPPERAUTO-LABEL: fuse.kernel "wide_taps_k0"
-// HOPPERAUTO-SAME: ciChunk = 8, precision = "tf32x3", wgmmaN = 40, wgmmaGroups = 1>
+// HOPPERAUTO-SAME: ciChunk = 8, types = <tf32x3, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 40, wgmmaGroups = 1>
 // TF32-LABEL: fuse.kernel "wide_taps_k0"
-// TF32-SAME: ciChunk = 16, precision = "tf32"
+// TF32-SAME: ciChunk = 16, types = <tf32, storage = f32, operand = tf32,
 func.func @wide_taps(%x: tensor<16x64x64x64xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<16x128x130x130xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}

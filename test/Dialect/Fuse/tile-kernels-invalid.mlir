@@ -367,11 +367,12 @@ func.func @yield_before_pool(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> te
 
 // -----
 
-// fuse.precision pins a convolution to FP32 FMA ("ieee"); no other value.
+// fuse.precision pins a convolution to FP32 FMA (#fuse.conv_math<ieee>); no
+// other value.
 func.func @pinned_precision_tf32(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -> tensor<1x8x10xf32> {
-  // expected-error@+1 {{'fuse.conv_transpose' op expected 'fuse.precision' to be "ieee" (the convolution pinned to FP32 FMA), got "tf32"}}
+  // expected-error@+1 {{'fuse.conv_transpose' op expected 'fuse.precision' to be #fuse.conv_math<ieee> (the convolution pinned to FP32 FMA), got #fuse.conv_math<tf32>}}
   %c = fuse.conv_transpose %x, %w {stride = array<i64: 2>, padding = array<i64: 0>,
-         output_padding = array<i64: 0>, dilation = array<i64: 1>, fuse.precision = "tf32"}
+         output_padding = array<i64: 0>, dilation = array<i64: 1>, fuse.precision = #fuse.conv_math<tf32>}
        : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
   return %c : tensor<1x8x10xf32>
 }

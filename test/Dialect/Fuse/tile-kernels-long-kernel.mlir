@@ -9,7 +9,7 @@
 // runs these kernels.)
 
 // CHECK-LABEL: func.func @long_kernel_64ch
-// CHECK: fuse.kernel "long_kernel_64ch_k0" {{.*}} {config = #fuse.tile<{{.*}}tileC = 64, {{.*}}ciChunk = 8, precision = "{{ieee|tf32}}">}
+// CHECK: fuse.kernel "long_kernel_64ch_k0" {{.*}} {config = #fuse.tile<{{.*}}tileC = 64, {{.*}}ciChunk = 8, types = <{{ieee|tf32}}, storage = f32, operand = f32, {{.*}}>>}
 func.func @long_kernel_64ch(%x: tensor<1x64x8xf32>, %w: tensor<64x64x64xf32>) -> tensor<1x64x256xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 32>, padding = array<i64: 16>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x64x8xf32>, tensor<64x64x64xf32>) -> tensor<1x64x256xf32>
   return %0 : tensor<1x64x256xf32>
@@ -18,7 +18,7 @@ func.func @long_kernel_64ch(%x: tensor<1x64x8xf32>, %w: tensor<64x64x64xf32>) ->
 // -----
 
 // CHECK-LABEL: func.func @long_kernel_48ch
-// CHECK: fuse.kernel "long_kernel_48ch_k0" {{.*}} {config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 16, precision = "{{ieee|tf32}}">}
+// CHECK: fuse.kernel "long_kernel_48ch_k0" {{.*}} {config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 16, types = <{{ieee|tf32}}, storage = f32, operand = f32, {{.*}}>>}
 func.func @long_kernel_48ch(%x: tensor<1x48x8xf32>, %w: tensor<48x48x64xf32>) -> tensor<1x48x256xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 32>, padding = array<i64: 16>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x48x8xf32>, tensor<48x48x64xf32>) -> tensor<1x48x256xf32>
   return %0 : tensor<1x48x256xf32>

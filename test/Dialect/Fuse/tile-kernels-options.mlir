@@ -3,10 +3,10 @@
 // enumerated options (precision, wgmma: fusecc/Support/Options.h) and the
 // boolean merge-h-taps are rejected by their parsers, naming the values.
 
-// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{precision=fp16}))' 2>&1 | FileCheck %s --check-prefix=PRECISION
-// PRECISION: fusecc-opt: for the --precision option: 'fp16' is not a valid value (expected one of 'ieee', 'tf32')
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{precision=fp8}))' 2>&1 | FileCheck %s --check-prefix=PRECISION
+// PRECISION: fusecc-opt: for the --precision option: 'fp8' is not a valid value (expected one of 'ieee', 'tf32', 'bf16', 'fp16', 'f16')
 // PRECISION: error: {{$}}
-// PRECISION-NEXT: failed to add `fuse-tile-kernels` with options `precision=fp16`
+// PRECISION-NEXT: failed to add `fuse-tile-kernels` with options `precision=fp8`
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{wgmma=3}))' 2>&1 | FileCheck %s --check-prefix=WGMMA
 // WGMMA: fusecc-opt: for the --wgmma option: '3' is not a valid value (expected one of 'never', 'always', 'fills-grid', '0', '1', '2')
 
@@ -43,14 +43,14 @@
 
 // With valid options the same graph tiles fine.
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=512}))' | FileCheck %s --check-prefix=OK
-// OK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 36, tileC = 64, threadsW = 18, threadsC = 16, chanPerThread = 4, ciChunk = 8, precision = "ieee">}
-// OK: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<tileW = 200, tileC = 64, threadsW = 100, threadsC = 8, chanPerThread = 8, ciChunk = 8, precision = "ieee">}
+// OK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 36, tileC = 64, threadsW = 18, threadsC = 16, chanPerThread = 4, ciChunk = 8, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
+// OK: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<tileW = 200, tileC = 64, threadsW = 100, threadsC = 8, chanPerThread = 8, ciChunk = 8, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 
 // rows / ci-chunk override the tensor-core cost model (the stride-100 kernel
 // has no tensor-core config and keeps the FMA one).
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 rows=1 ci-chunk=24}))' | FileCheck %s --check-prefix=FORCED
-// FORCED: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 48, tileC = 64, threadsW = 24, threadsC = 16, chanPerThread = 1, ciChunk = 24, precision = "tf32", mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1>}
-// FORCED: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<tileW = 200, tileC = 64, threadsW = 100, threadsC = 8, chanPerThread = 8, ciChunk = 8, precision = "tf32">}
+// FORCED: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<tileW = 48, tileC = 64, threadsW = 24, threadsC = 16, chanPerThread = 1, ciChunk = 24, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1>}
+// FORCED: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<tileW = 200, tileC = 64, threadsW = 100, threadsC = 8, chanPerThread = 8, ciChunk = 8, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 
 func.func @stride3(%x: tensor<1x8x10xf32>, %w: tensor<8x64x3xf32>) -> tensor<1x64x30xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 3>, padding = array<i64: 0>,

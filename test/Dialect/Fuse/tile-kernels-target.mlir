@@ -36,9 +36,9 @@ func.func @rows_132(%x: tensor<1x64x132x128xf32>, %w: tensor<64x64x1x1xf32>) -> 
 // input channels. That fits the H200's 227 KiB per block, not the A100's
 // 163 KiB, where the FMA tiling takes chunks of 8.
 // H200-LABEL: func.func @long_kernel_48ch
-// H200: config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 16, precision = "ieee">
+// H200: config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // A100-LABEL: func.func @long_kernel_48ch
-// A100: config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 8, precision = "ieee">
+// A100: config = #fuse.tile<{{.*}}tileC = 48, {{.*}}ciChunk = 8, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 func.func @long_kernel_48ch(%x: tensor<1x48x8xf32>, %w: tensor<48x48x64xf32>) -> tensor<1x48x256xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 32>, padding = array<i64: 16>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x48x8xf32>, tensor<48x48x64xf32>) -> tensor<1x48x256xf32>
   return %0 : tensor<1x48x256xf32>

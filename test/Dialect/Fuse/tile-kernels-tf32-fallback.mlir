@@ -17,8 +17,8 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 ci-chunk=16}))' 2>%t.forced.err | FileCheck %s --check-prefix=FORCED
 // RUN: count 0 < %t.forced.err
 
-// CHECK: fuse.kernel "fallback_k0" {{.*}}{config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 1, precision = "tf32">}
-// FORCED: fuse.kernel "fallback_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 1, precision = "tf32">}
+// CHECK: fuse.kernel "fallback_k0" {{.*}}{config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 1, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
+// FORCED: fuse.kernel "fallback_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 1, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 func.func @fallback(%x: tensor<1x1x8xf32>, %w: tensor<1x16x512xf32>) -> tensor<1x16x519xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
@@ -28,8 +28,8 @@ func.func @fallback(%x: tensor<1x1x8xf32>, %w: tensor<1x16x512xf32>) -> tensor<1
 
 // -----
 
-// CHECK: fuse.kernel "fits_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 8, precision = "tf32", mmaWarpsC = {{.*}}>}
-// FORCED: fuse.kernel "fits_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 1, precision = "tf32">}
+// CHECK: fuse.kernel "fits_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = {{.*}}>}
+// FORCED: fuse.kernel "fits_k0" {{.*}}{config = #fuse.tile<{{.*}}ciChunk = 1, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 func.func @fits(%x: tensor<1x1x8xf32>, %w: tensor<1x16x256xf32>) -> tensor<1x16x263xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}

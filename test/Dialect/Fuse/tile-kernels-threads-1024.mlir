@@ -6,8 +6,8 @@
 
 // RUN: fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=1024}))' 2>&1 | FileCheck %s
 // CHECK-NOT: error
-// CHECK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<{{.*}}precision = "ieee">}
-// CHECK: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<{{.*}}precision = "ieee">}
+// CHECK: fuse.kernel "stride3_k0" {{.*}} {config = #fuse.tile<{{.*}}types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
+// CHECK: fuse.kernel "stride100_k0" {{.*}} {config = #fuse.tile<{{.*}}types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 
 func.func @stride3(%x: tensor<1x8x10xf32>, %w: tensor<8x64x3xf32>) -> tensor<1x64x30xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 3>, padding = array<i64: 0>,

@@ -21,8 +21,8 @@
 // MODEL: fuse.kernel "relu_k0" {{.*}}tileC = 64,
 // TUNED: fuse.kernel "relu_k0" {{.*}}tileC = 32,
 // CLI: fuse.kernel "relu_k0" {{.*}}tileC = 16,
-// IEEE-MODEL: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, precision = "ieee">
-// IEEE: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 16, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, precision = "ieee">
+// IEEE-MODEL: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 32, tileC = 64, threadsW = 16, threadsC = 8, chanPerThread = 8, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
+// IEEE: fuse.kernel "relu_k0" {{.*}}#fuse.tile<tileW = 16, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 func.func @relu(%x: tensor<2x16x4x16xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x64x8x32xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
@@ -84,7 +84,7 @@ func.func @other(%x: tensor<2x16x4x17xf32>, %w: tensor<16x64x4x4xf32>) -> tensor
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-force-wgmma.json --emit=fused | FileCheck %s --check-prefix=WGDEFAULT
 // RUN: not fusecc %s --precision=tf32 --chip=sm_90a --tuning=%S/Inputs/tuning-bad-wgmma.json --emit=fused 2>&1 | FileCheck %s --check-prefix=BADWGMMA
 // WGDEFAULT: fuse.kernel "relu_k0" {{.*}}wgmmaN = 16, wgmmaGroups = {{[0-9]+}}
-// WGOFF: fuse.kernel "relu_k0" {{.*}}precision = "tf32", mmaWarpsC =
+// WGOFF: fuse.kernel "relu_k0" {{.*}}types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC =
 // (A config with mma.sync tiles cannot also have wgmma: the verifier
 // rejects both.)
 // BADWGMMA: error: fuse-tile-kernels: tuning file '{{.*}}tuning-bad-wgmma.json' entry for this kernel: wgmma must be -1 (mma.sync), 0 (default) or 1, got 2

@@ -31,7 +31,7 @@
 // warpgroup with 2 rows (2 phases x 2 rows x 16 = 64 accumulators; 4 rows
 // would need 128), 16 input channels per round (a 128-thread block).
 // CHECK-LABEL: fuse.kernel "conv3d_k0"
-// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 32, wgmmaGroups = 1>
 // Forced: 4 rows in two warpgroups of 2 rows each (kb2_34's tuned config).
 // SPLIT2-LABEL: fuse.kernel "conv3d_k0"
 // SPLIT2-SAME: threadsC = 32, {{.*}}rows = 4, wgmmaN = 32, wgmmaGroups = 2>
@@ -58,9 +58,9 @@ func.func @conv3d(%x: tensor<2x32x4x8x32xf32>, %w: tensor<32x64x4x4x4xf32>) -> t
 // per block, one warpgroup per row, all H taps per round (the CLUSTER1
 // checks: cluster-c=1 turns it off).
 // CHECK-LABEL: fuse.kernel "softmax_c_k0"
-// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
+// CHECK-SAME: #fuse.tile<tileW = 144, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 2, clusterC = 2>
 // CLUSTER1-LABEL: fuse.kernel "softmax_c_k0"
-// CLUSTER1-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", wgmmaN = 72, wgmmaGroups = 2>
+// CLUSTER1-SAME: #fuse.tile<tileW = 144, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 72, wgmmaGroups = 2>
 // Four blocks of 64 channels need 256: no wgmma config with cluster-c=4
 // (mma.sync instead).
 // CLUSTER4-LABEL: fuse.kernel "softmax_c_k0"
@@ -123,7 +123,7 @@ func.func @conv3d_big(%x: tensor<2x32x8x16x32xf32>, %w: tensor<32x64x4x4x4xf32>)
 // blocks of 53 KB; 16 would leave 3). 64 output channels (with 128, see
 // rows_one_n_wide).
 // CHECK-LABEL: fuse.kernel "rows_one_n_k0"
-// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, wgmmaN = 88, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 88, wgmmaGroups = 1>
 func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x64x3x5xf32>) -> tensor<4x64x18x260xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
@@ -137,7 +137,7 @@ func.func @rows_one_n(%x: tensor<4x64x16x256xf32>, %w: tensor<64x64x3x5xf32>) ->
 // it are no N <= 192 (112 + 104); two rows of 56 are (64 + 56 = 120), which
 // also lets the round stage all H taps at 8 channels with 4 blocks per SM.
 // CHECK-LABEL: fuse.kernel "rows_one_n_short_k0"
-// CHECK-SAME: #fuse.tile<tileW = 56, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 56, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 56, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, mergeHTaps = 1, wgmmaN = 56, wgmmaGroups = 1>
 func.func @rows_one_n_short(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x3xf32>) -> tensor<2x24x18x18x98xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -153,7 +153,7 @@ func.func @rows_one_n_short(%x: tensor<2x48x16x16x96xf32>, %w: tensor<48x24x3x3x
 // where shared memory admits four, for 4 staged rows instead of 6. The
 // round takes 16 channels per tap instead (kb1_61: 1.90 against 2.30 ms).
 // CHECK-LABEL: fuse.kernel "merged_costs_a_block_k0"
-// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 72, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 72, wgmmaGroups = 1>
 func.func @merged_costs_a_block(%x: tensor<1x48x4x8x64xf32>, %w: tensor<48x48x3x3x3xf32>) -> tensor<1x48x6x10x66xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -167,7 +167,7 @@ func.func @merged_costs_a_block(%x: tensor<1x48x4x8x64xf32>, %w: tensor<48x48x3x
 // too (64 + 92 registers), but stage 6 input rows instead of 12, which pays
 // (kb2_61: 1.41 against 1.80 ms for 16 channels per tap).
 // CHECK-LABEL: fuse.kernel "merged_halves_rows_k0"
-// CHECK-SAME: #fuse.tile<tileW = 40, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 4, mergeHTaps = 1, wgmmaN = 40, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 40, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 40, wgmmaGroups = 1>
 func.func @merged_halves_rows(%x: tensor<1x64x4x8x32xf32>, %w: tensor<64x128x3x3x3xf32>) -> tensor<1x128x6x10x34xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -182,7 +182,7 @@ func.func @merged_halves_rows(%x: tensor<1x64x4x8x32xf32>, %w: tensor<64x128x3x3
 // 4 rows go to two warpgroups with merged H taps, 6 staged input rows for
 // 12 row-taps (kb1_77: 0.54 against 0.62 ms for one warpgroup of 2 rows).
 // CHECK-LABEL: fuse.kernel "split_merged_k0"
-// CHECK-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 4, mergeHTaps = 1, wgmmaN = 40, wgmmaGroups = 2>
+// CHECK-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 40, wgmmaGroups = 2>
 func.func @split_merged(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x64x3x3x3xf32>) -> tensor<1x64x9x17x65xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 2, 2, 2>}
@@ -195,7 +195,7 @@ func.func @split_merged(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x64x3x3x3xf32>
 // The same with 32 output channels (half of the wgmma M): one warpgroup of
 // 2 rows, which was faster on all three such layers measured.
 // CHECK-LABEL: fuse.kernel "split_merged_half_channels_k0"
-// CHECK-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 40, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 80, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 40, wgmmaGroups = 1>
 func.func @split_merged_half_channels(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x32x3x3x3xf32>) -> tensor<1x32x9x17x65xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 2, 2, 2>}
@@ -208,7 +208,7 @@ func.func @split_merged_half_channels(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32
 // Stride 2 without dilation: 4 rows merge into 5 staged rows for 8
 // row-taps, not half: one warpgroup of 2 rows.
 // CHECK-LABEL: fuse.kernel "split_not_halving_k0"
-// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 32, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 32, wgmmaGroups = 1>
 func.func @split_not_halving(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x63xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -223,7 +223,7 @@ func.func @split_not_halving(%x: tensor<1x32x4x8x32xf32>, %w: tensor<32x64x3x3x3
 // rows, where the default budget of 80 allowed one (kb2_100: 3.34 against
 // 3.70 ms).
 // CHECK-LABEL: fuse.kernel "one_group_budget_k0"
-// CHECK-SAME: #fuse.tile<tileW = 96, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, precision = "tf32", rows = 2, wgmmaN = 48, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 96, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 48, wgmmaGroups = 1>
 func.func @one_group_budget(%x: tensor<1x32x4x8x48xf32>, %w: tensor<32x64x3x3x3xf32>) -> tensor<1x64x7x15x95xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>,
          output_padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>}
@@ -237,7 +237,7 @@ func.func @one_group_budget(%x: tensor<1x32x4x8x48xf32>, %w: tensor<32x64x3x3x3x
 // at 8 channels a round, in one block of 128 channels: two warpgroups share
 // each staged input row (kb1_69: 1.77 against 1.98 ms for 64 channels).
 // CHECK-LABEL: fuse.kernel "rows_one_n_wide_k0"
-// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, wgmmaN = 88, wgmmaGroups = 2>
+// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 128, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 88, wgmmaGroups = 2>
 func.func @rows_one_n_wide(%x: tensor<1x64x8x256xf32>, %w: tensor<64x128x3x5xf32>) -> tensor<1x128x10x260xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
@@ -251,7 +251,7 @@ func.func @rows_one_n_wide(%x: tensor<1x64x8x256xf32>, %w: tensor<64x128x3x5xf32
 // on its SM (registers), so the block keeps 64 (a 3-D layer of this kind
 // was 5% slower with 128).
 // CHECK-LABEL: fuse.kernel "rows_one_n_merged_k0"
-// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, precision = "tf32", rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 1>
+// CHECK-SAME: #fuse.tile<tileW = 72, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, mergeHTaps = 1, wgmmaN = 72, wgmmaGroups = 1>
 func.func @rows_one_n_merged(%x: tensor<1x32x8x64xf32>, %w: tensor<32x128x3x3xf32>, %b: tensor<128xf32>) -> tensor<1x128x10x66xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
          output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}

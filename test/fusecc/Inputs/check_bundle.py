@@ -34,7 +34,7 @@ prec = next_line()
 records += 2
 if chip[0] != "chip" or not chip[1].startswith("sm_"):
     fail("bad chip record %r" % chip)
-if prec[0] != "precision" or prec[1] not in ("ieee", "tf32"):
+if prec[0] != "precision" or prec[1] not in ("ieee", "tf32", "bf16", "fp16"):
     fail("bad precision record %r" % prec)
 entries = 0
 while True:

@@ -63,7 +63,7 @@ def main():
                                text=True).stdout
         # The tiled kernels in order, as --emit=tuning-keys lists them (a
         # multi-kernel graph has an entry per kernel).
-        configs = re.findall(r"#fuse\.tile<[^>]*>", fused)
+        configs = re.findall(r"#fuse\.tile<(?:[^<>]|<[^<>]*>)*>", fused)
         config = configs[kernel_keys.index(e["key"])]
         if config != e["config"]:
             print("check_tuning: %s: compiled to %s, recorded %s"

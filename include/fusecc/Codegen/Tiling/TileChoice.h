@@ -34,15 +34,19 @@ constexpr int64_t kMaxMaxTileW = 4096;
 int64_t maxTileRowWidth(const TargetInfo &target, int64_t strideW);
 
 /// The tile config of convolution kernel `kernel` (shape facts `a`) whose
-/// arithmetic is `kernelPrecision` (`pinnedIeee`: pinned to FP32 FMA by
-/// kConvPrecisionAttrName): a wgmma tiling as `wgmma` allows, else an
-/// mma.sync one, for tf32 kernels and for ieee ones with split operands as
-/// `ieeeTensorCores` allows; else the FP32 FMA tiling. `knobs` are the
-/// options merged with the kernel's tuning-file entry (checked). Emits why
-/// no FMA tiling fits and fails.
+/// math is `math` (convMathFor) on tensors stored as `storage`
+/// (convStorageType; `pinnedIeee`: pinned to FP32 FMA by
+/// kConvPrecisionAttrName): a wgmma tiling as `wgmma` allows (tf32 and
+/// split operands), else an mma.sync one, for tf32, bf16 and f16 kernels
+/// and for ieee ones with split operands as `ieeeTensorCores` allows; else
+/// the FP32 FMA tiling. The config carries the kernel's element types
+/// (KernelTypesAttr::decide for the path taken). `knobs` are the options
+/// merged with the kernel's tuning-file entry (checked). Emits why no FMA
+/// tiling fits and fails.
 llvm::FailureOr<TileConfigAttr>
 chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
-                 Precision kernelPrecision, bool pinnedIeee, WgmmaMode wgmma,
+                 ConvMath math, mlir::Type storage, bool pinnedIeee,
+                 WgmmaMode wgmma,
                  IeeeTensorCores ieeeTensorCores, const TunedChoice &knobs);
 
 } // namespace fusecc::fuse

@@ -10,12 +10,15 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace fusecc::fuse;
 
 #include "fusecc/Dialect/Fuse/IR/FuseOpsDialect.cpp.inc"
+
+#include "fusecc/Dialect/Fuse/IR/FuseEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "fusecc/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
@@ -62,10 +65,132 @@ fusecc::TargetInfo fusecc::fuse::getTargetInfo(Operation *op) {
   return fusecc::TargetInfo::getDefault();
 }
 
+//===----------------------------------------------------------------------===//
+// KernelTypesAttr
+//===----------------------------------------------------------------------===//
+
+Type KernelTypesAttr::operandTypeOf(MLIRContext *ctx, ConvMath math,
+                                    bool tensorCores) {
+  // The FMA units multiply f32 whatever the requested math.
+  if (!tensorCores)
+    return Float32Type::get(ctx);
+  switch (math) {
+  case ConvMath::IEEE:
+    return Float32Type::get(ctx);
+  case ConvMath::TF32:
+  case ConvMath::TF32x3: // hi and lo parts, both TF32
+    return FloatTF32Type::get(ctx);
+  case ConvMath::BF16:
+    return BFloat16Type::get(ctx);
+  case ConvMath::F16:
+    return Float16Type::get(ctx);
+  }
+  llvm_unreachable("unknown ConvMath");
+}
+
+KernelTypesAttr KernelTypesAttr::decide(MLIRContext *ctx, ConvMath math,
+                                        Type storage, bool tensorCores) {
+  Type f32 = Float32Type::get(ctx);
+  return KernelTypesAttr::get(ctx, math, storage,
+                              operandTypeOf(ctx, math, tensorCores),
+                              /*accumulator=*/f32, /*statistics=*/f32);
+}
+
+ConvMath fusecc::fuse::convMathFor(Precision precision, Type storage,
+                                   bool pinnedIeee) {
+  if (pinnedIeee)
+    return ConvMath::IEEE;
+  // A half graph multiplies in its storage type unless a half precision is
+  // requested (bf16 storage: bf16 operands); f32 graphs in the requested
+  // precision.
+  if (precision != Precision::BF16 && precision != Precision::FP16) {
+    if (isa<BFloat16Type>(storage))
+      return ConvMath::BF16;
+    if (isa<Float16Type>(storage))
+      return ConvMath::F16;
+  }
+  switch (precision) {
+  case Precision::IEEE:
+    return ConvMath::IEEE;
+  case Precision::TF32:
+    return ConvMath::TF32;
+  case Precision::BF16:
+    return ConvMath::BF16;
+  case Precision::FP16:
+    return ConvMath::F16;
+  }
+  llvm_unreachable("unknown Precision");
+}
+
+/// The element type `v` is stored in (convStorageType): a half type where
+/// `v` is the exact f32 widening of a stored half value.
+static Type storedElementType(Value v) {
+  // A chain kernel argument -> kernel input -> yielded cast is short; the
+  // bound only guards against a malformed graph.
+  for (int depth = 0; depth < 16; ++depth) {
+    Type t = getElementTypeOrSelf(v.getType());
+    if (isHalfType(t))
+      return t;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto kernel = dyn_cast_or_null<KernelOp>(arg.getOwner()->getParentOp());
+      if (!kernel || arg.getArgNumber() >= kernel.getInputs().size())
+        return t;
+      v = kernel.getInputs()[arg.getArgNumber()];
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto castOp = dyn_cast_or_null<CastOp>(def)) {
+      Type from = getElementTypeOrSelf(castOp.getInput().getType());
+      return t.isF32() && isHalfType(from) ? from : t;
+    }
+    if (auto kernel = dyn_cast_or_null<KernelOp>(def)) {
+      v = kernel.getBody().front().getTerminator()->getOperand(0);
+      continue;
+    }
+    return t;
+  }
+  return getElementTypeOrSelf(v.getType());
+}
+
+Type fusecc::fuse::convStorageType(ConvTransposeOp conv) {
+  // A convolution's operands have one element type in the graph as
+  // written (OneElementType): an input computed in f32 next to a stored
+  // half weight is a half graph's intermediate, widened by
+  // fuse-widen-half.
+  Type weight = storedElementType(conv.getWeight());
+  Type input = storedElementType(conv.getInput());
+  if (input == weight || input.isF32())
+    return weight;
+  return getElementTypeOrSelf(conv.getInput().getType());
+}
+
+LogicalResult
+KernelTypesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        ConvMath math, Type storage, Type operand,
+                        Type accumulator, Type statistics) {
+  if (!isa<Float32Type, BFloat16Type, Float16Type>(storage))
+    return emitError() << "storage must be f32, bf16 or f16, got " << storage;
+  MLIRContext *ctx = storage.getContext();
+  Type onTensorCores = operandTypeOf(ctx, math, /*tensorCores=*/true);
+  if (operand != onTensorCores && !isa<Float32Type>(operand))
+    return emitError() << "operand of " << stringifyConvMath(math)
+                       << " math must be " << onTensorCores
+                       << " (tensor cores) or f32 (FMA), got " << operand;
+  if (!isa<Float32Type>(accumulator))
+    return emitError() << "accumulator must be f32, got " << accumulator;
+  if (!isa<Float32Type>(statistics))
+    return emitError() << "statistics must be f32, got " << statistics;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TileConfigAttr
+//===----------------------------------------------------------------------===//
+
 LogicalResult TileConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t tileW, int64_t tileC,
     int64_t threadsW, int64_t threadsC, int64_t chanPerThread, int64_t ciChunk,
-    StringRef precision, int64_t mmaWarpsC, int64_t mmaWarpsW,
+    KernelTypesAttr types, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
     int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
@@ -78,23 +203,31 @@ LogicalResult TileConfigAttr::verify(
   if (threadsW * threadsC > 1024)
     return emitError() << "threadsW * threadsC = " << threadsW * threadsC
                        << " exceeds 1024 threads per block";
-  const bool split = precision == TileConfigAttr::kSplitTF32;
-  if (precision != "ieee" && precision != "tf32" && !split)
-    return emitError() << "precision must be \"ieee\", \"tf32\" or \""
-                       << TileConfigAttr::kSplitTF32 << "\", got \""
-                       << precision << "\"";
+  if (!types)
+    return emitError() << "a tile config needs its kernel's types";
+  const ConvMath math = types.getMath();
+  const bool split = math == ConvMath::TF32x3;
   bool anyMma = mmaWarpsC || mmaWarpsW || mmaTilesC || mmaTilesW;
   bool anyWgmma = wgmmaN || wgmmaGroups;
   if (split && !anyMma && !anyWgmma)
-    return emitError() << "precision \"" << TileConfigAttr::kSplitTF32
-                       << "\" needs the tensor-core path";
+    return emitError() << "math " << stringifyConvMath(math)
+                       << " needs the tensor-core path";
+  // The operand type is the path's: the tensor cores' for the math, f32 on
+  // the FMA units (KernelTypesAttr::decide).
+  Type operand = KernelTypesAttr::operandTypeOf(types.getContext(), math,
+                                                anyMma || anyWgmma);
+  if (types.getOperand() != operand)
+    return emitError() << "operand type must be " << operand << " for "
+                       << stringifyConvMath(math) << " math on the "
+                       << (anyMma || anyWgmma ? "tensor cores" : "FMA units")
+                       << ", got " << types.getOperand();
   if (anyMma && anyWgmma)
     return emitError() << "a tile config uses either mma.sync tiles or wgmma, "
                           "not both";
   if (anyWgmma) {
-    if (precision != "tf32" && !split)
-      return emitError() << "wgmma needs precision \"tf32\" or \""
-                         << TileConfigAttr::kSplitTF32 << "\"";
+    if (math != ConvMath::TF32 && !split)
+      return emitError() << "wgmma needs tf32 or tf32x3 math, got "
+                         << stringifyConvMath(math);
     if (wgmmaN <= 0 || wgmmaN % 8 != 0 || wgmmaN > 256)
       return emitError() << "wgmmaN must be a multiple of 8 in [8, 256], got "
                          << wgmmaN;
@@ -138,10 +271,10 @@ LogicalResult TileConfigAttr::verify(
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";
-    if (precision != "tf32" && !split)
-      return emitError() << "tensor cores (mma tiles) need precision \"tf32\" "
-                            "or \""
-                         << TileConfigAttr::kSplitTF32 << "\"";
+    if (math == ConvMath::IEEE)
+      return emitError() << "tensor cores (mma tiles) need tf32, tf32x3, "
+                            "bf16 or f16 math, got "
+                         << stringifyConvMath(math);
     if (tileC != 16 * mmaWarpsC * mmaTilesC)
       return emitError() << "tileC (" << tileC
                          << ") must be 16 * mmaWarpsC * mmaTilesC ("
@@ -149,6 +282,11 @@ LogicalResult TileConfigAttr::verify(
     if (ciChunk % 8 != 0)
       return emitError() << "ciChunk (" << ciChunk
                          << ") must be a multiple of 8 with tensor cores";
+    // Half operands: pairs of staged k8 steps feed one m16n8k16 MMA.
+    if (types.usesHalfOperands() && ciChunk % 16 != 0)
+      return emitError() << "ciChunk (" << ciChunk
+                         << ") must be a multiple of 16 with "
+                         << stringifyConvMath(math) << " tensor cores";
   }
   return success();
 }

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -283,6 +284,24 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
   return success();
 }
 
+/// True if `c` widens a bf16 / f16 kernel input to f32 for a convolution
+/// that reads it directly (an operand cast, KernelAnalysis::operandCasts):
+/// every reader of its value is a `fuse.conv_transpose`.
+static bool isOperandCast(CastOp c) {
+  auto arg = dyn_cast<BlockArgument>(c.getInput());
+  return arg && isHalfType(getElementTypeOrSelf(arg.getType())) &&
+         getElementTypeOrSelf(c.getType()).isF32() && !c->use_empty() &&
+         llvm::all_of(c->getUsers(),
+                      [](Operation *u) { return isa<ConvTransposeOp>(u); });
+}
+
+Value KernelAnalysis::storedOperand(Value v) const {
+  for (CastOp c : operandCasts)
+    if (c.getResult() == v)
+      return c.getInput();
+  return v;
+}
+
 FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   KernelAnalysis a;
   a.target = getTargetInfo(kernel);
@@ -298,6 +317,10 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (!a.conv) {
       if (isa<arith::ConstantOp>(op))
         continue;
+      if (auto c = dyn_cast<CastOp>(op); c && isOperandCast(c)) {
+        a.operandCasts.push_back(c);
+        continue;
+      }
       if (!isa<ElementwiseOpInterface, WindowOpInterface>(op))
         return op.emitOpError("before the convolution of a fused kernel is "
                               "neither an elementwise nor a window op; a "
@@ -312,7 +335,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   if (failed(checkGeometryLimits(a.conv, a.geom, a.target)))
     return failure();
   for (Value v : a.conv->getOperands())
-    if (!isa<BlockArgument>(v) &&
+    if (!isa<BlockArgument>(a.storedOperand(v)) &&
         !(v == a.conv.getInput() && !a.prologue.empty()))
       return a.conv.emitOpError(
           "operands of a fused convolution must be kernel inputs");
@@ -332,7 +355,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   DenseSet<Operation *> beforeWindow;
   for (Operation &op : body.without_terminator()) {
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op) ||
-        prologueOps.contains(&op)) {
+        prologueOps.contains(&op) ||
+        llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(op))) {
       beforeWindow.insert(&op);
       continue;
     }
@@ -461,15 +485,14 @@ void KernelAnalysis::assignTiles() {
   numTiles = owner.size();
 }
 
-std::string KernelAnalysis::tuningKey(KernelOp kernel,
-                                      llvm::StringRef precision) const {
+std::string KernelAnalysis::tuningKey(KernelOp kernel, ConvMath math) const {
   const ConvGeometry &g = geom;
   std::string key;
   llvm::raw_string_ostream os(key);
   auto dims = [&](llvm::StringRef name, const std::array<int64_t, 3> &v) {
     os << " " << name << v[0] << "x" << v[1] << "x" << v[2];
   };
-  os << precision << " r" << g.rank << " n" << g.n << " c" << g.cin << "x"
+  os << stringifyConvMath(math) << " r" << g.rank << " n" << g.n << " c" << g.cin << "x"
      << g.cout << " g" << g.groups << " b" << (g.hasBias ? 1 : 0);
   dims("in", g.in);
   dims("k", g.k);

@@ -280,6 +280,19 @@ SmallVector<Operation *> prologueChain(Value p) {
   return ops;
 }
 
+/// True if `c` widens a stored half value (a graph input or a tensor
+/// constant in bf16 / f16, fuse-widen-half's cast) to f32: a convolution
+/// reading its value as an operand reads the half elements directly.
+bool isStoredHalfWidening(CastOp c) {
+  Value in = c.getInput();
+  Operation *def = in.getDefiningOp();
+  return (!def || isa<arith::ConstantOp>(def)) &&
+         isHalfType(cast<RankedTensorType>(in.getType()).getElementType()) &&
+         cast<RankedTensorType>(c.getResult().getType())
+             .getElementType()
+             .isF32();
+}
+
 /// Decides the prologue of the value `p` that `conv` reads (once per value:
 /// every convolution reading it shares the decision) and records it on
 /// each of those convolutions (`kPrologueAttr`).
@@ -318,8 +331,9 @@ Prologue decidePrologue(Value p, PrologueFusion mode) {
 }
 
 /// Moves `group` into a new `fuse.kernel` named `<func>_k<counter>`, with
-/// copies of the `prologue` ops (which compute its convolution's input and
-/// stay where they are for other readers) in front; returns it (null when
+/// copies of the `prologue` ops (which compute its convolution's input, or
+/// widen its half operands, and stay where they are for other readers) in
+/// front; returns it (null when
 /// nothing of the group is used).
 KernelOp formKernel(func::FuncOp func,
                     const llvm::SetVector<Operation *> &group,
@@ -445,8 +459,18 @@ struct FormKernelsPass
       if (it == prologues.end())
         it =
             prologues.try_emplace(input, decidePrologue(input, prologue)).first;
-      formKernel(func, growGroup({root}, isConvEpilogueOp), counter,
-                 it->second.ops);
+      // Operand casts (KernelAnalysis::operandCasts): the widening of a
+      // half graph input or constant that the convolution reads as its
+      // input (without another prologue), weight or bias is copied in, so
+      // that the kernel reads the half elements itself.
+      SmallVector<Operation *> copied;
+      for (Value v : root->getOperands())
+        if (auto c = v.getDefiningOp<CastOp>();
+            c && isStoredHalfWidening(c) && !llvm::is_contained(copied, c) &&
+            !(v == input && !it->second.ops.empty()))
+          copied.push_back(c);
+      llvm::append_range(copied, it->second.ops);
+      formKernel(func, growGroup({root}, isConvEpilogueOp), counter, copied);
     }
     eraseDeadOps(func);
     // Each new kernel removes its root, so this ends.

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Codegen/GPUPlan.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
@@ -144,14 +145,31 @@ struct RecomputeConvPass
   /// The cost rule: one more convolution at the tensor-core rate against
   /// the write and read of its result at the memory bandwidth.
   bool pays(const Candidate &c) const {
-    if (precision != Precision::TF32 || tflops <= 0 || tbps <= 0)
+    const bool half = precision == Precision::BF16 || precision == Precision::FP16;
+    if ((precision != Precision::TF32 && !half) || tflops <= 0 || tbps <= 0)
       return false;
+    // `tflops` is the TF32 rate; half operands run at the target's ratio
+    // of their peak to TF32's (TargetInfo::peakTflops: 2x on Hopper).
+    double rate = tflops;
+    if (half) {
+      ConvTransposeOp conv = c.conv;
+      MLIRContext *ctx = conv.getContext();
+      TargetInfo target = getTargetInfo(conv);
+      Type operand = precision == Precision::BF16
+                         ? Type(BFloat16Type::get(ctx))
+                         : Type(Float16Type::get(ctx));
+      std::optional<double> halfPeak = target.peakTflops(operand),
+                            tf32Peak =
+                                target.peakTflops(FloatTF32Type::get(ctx));
+      if (halfPeak && tf32Peak && *tf32Peak > 0)
+        rate *= *halfPeak / *tf32Peak;
+    }
     double flops =
         2.0 * static_cast<double>(ConvGeometry::get(c.conv).validMacs());
     double bytes =
         4.0 * static_cast<double>(
                   cast<RankedTensorType>(c.p.getType()).getNumElements());
-    return flops / (tflops * 1e12) < 2.0 * bytes / (tbps * 1e12);
+    return flops / (rate * 1e12) < 2.0 * bytes / (tbps * 1e12);
   }
 
   void runOnOperation() override {

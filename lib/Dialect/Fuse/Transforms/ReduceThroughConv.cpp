@@ -138,7 +138,8 @@ Value buildMean(OpBuilder &b, Location loc, ConvTransposeOp conv) {
       conv.getWeight(), conv.getBias(), b.getDenseI64ArrayAttr(ones),
       b.getDenseI64ArrayAttr(pad), b.getDenseI64ArrayAttr(zeros),
       b.getDenseI64ArrayAttr(ones), conv.getGroupsAttr());
-  mean->setAttr(kConvPrecisionAttrName, b.getStringAttr("ieee"));
+  mean->setAttr(kConvPrecisionAttrName,
+               ConvMathAttr::get(b.getContext(), ConvMath::IEEE));
   return mean.getResult();
 }
 

@@ -12,6 +12,8 @@
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 namespace fusecc::fuse {
 #define GEN_PASS_DEF_FUSETILEKERNELS
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h.inc"
@@ -23,17 +25,19 @@ using namespace fusecc::fuse;
 
 namespace {
 
-/// True if `conv` is pinned to FP32 FMA (kConvPrecisionAttrName = "ieee");
-/// emits an error and fails for any other value.
+/// True if `conv` is pinned to FP32 FMA (kConvPrecisionAttrName =
+/// #fuse.conv_math<ieee>); emits an error and fails for any other value.
 FailureOr<bool> isPinnedToIeee(ConvTransposeOp conv) {
   Attribute pin = conv->getAttr(kConvPrecisionAttrName);
   if (!pin)
     return false;
-  auto name = dyn_cast<StringAttr>(pin);
-  if (!name || name.getValue() != toString(Precision::IEEE)) {
+  auto math = dyn_cast<ConvMathAttr>(pin);
+  if (!math || math.getValue() != ConvMath::IEEE) {
     conv.emitOpError("expected '")
         << kConvPrecisionAttrName
-        << "' to be \"ieee\" (the convolution pinned to FP32 FMA), got " << pin;
+        << "' to be #fuse.conv_math<ieee> (the convolution pinned to FP32 "
+           "FMA), got "
+        << pin;
     return failure();
   }
   return true;
@@ -86,12 +90,17 @@ struct TileKernelsPass
       FailureOr<bool> pinnedIeee = isPinnedToIeee(a->conv);
       if (failed(pinnedIeee))
         return WalkResult::interrupt();
-      const Precision kernelPrecision =
-          *pinnedIeee ? Precision::IEEE : static_cast<Precision>(precision);
+      // The kernel's math, from the requested precision and the graph's
+      // storage type (convStorageType: bf16/f16 where the graph stores the
+      // convolution's operands so; convMathFor); its element types follow
+      // from the path the tiling takes (KernelTypesAttr::decide).
+      const Type storage = convStorageType(a->conv);
+      const ConvMath math = convMathFor(static_cast<Precision>(precision),
+                                        storage, *pinnedIeee);
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
-      auto it = tuned.find(a->tuningKey(kernel, toString(kernelPrecision)));
+      auto it = tuned.find(a->tuningKey(kernel, math));
       if (it != tuned.end()) {
         knobs = mergeTunedChoice(knobs, it->second);
         std::string source =
@@ -100,7 +109,7 @@ struct TileKernelsPass
           return WalkResult::interrupt();
       }
       FailureOr<TileConfigAttr> cfg =
-          chooseTileConfig(kernel, *a, kernelPrecision, *pinnedIeee, wgmma,
+          chooseTileConfig(kernel, *a, math, storage, *pinnedIeee, wgmma,
                            ieeeTensorCores, knobs);
       if (failed(cfg))
         return WalkResult::interrupt();

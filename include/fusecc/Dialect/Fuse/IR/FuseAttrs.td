@@ -10,6 +10,100 @@
 
 include "fusecc/Dialect/Fuse/IR/FuseDialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// ConvMath: how a kernel's convolution multiplies
+//===----------------------------------------------------------------------===//
+
+def Fuse_ConvMath : I32EnumAttr<"ConvMath",
+    "the arithmetic of a kernel's convolution", [
+  I32EnumAttrCase<"IEEE", 0, "ieee">,
+  I32EnumAttrCase<"TF32", 1, "tf32">,
+  I32EnumAttrCase<"TF32x3", 2, "tf32x3">,
+  I32EnumAttrCase<"BF16", 3, "bf16">,
+  I32EnumAttrCase<"F16", 4, "f16">]> {
+  let cppNamespace = "::fusecc::fuse";
+  let genSpecializedAttr = 0;
+}
+
+def Fuse_ConvMathAttr : EnumAttr<Fuse_Dialect, Fuse_ConvMath, "conv_math"> {
+  let summary = "The arithmetic of a convolution";
+  let description = [{
+    How a kernel's convolution multiplies: `ieee` (FP32 products, on the
+    FMA units), `tf32` (tensor cores, operands rounded to TF32), `tf32x3`
+    (an ieee convolution on the tensor cores: each f32 operand split into a
+    TF32 high and low part, three MMAs per step, FP32-level accuracy),
+    `bf16` / `f16` (tensor cores, operands rounded to bf16 / f16
+    round-to-nearest-even, f32 accumulation). A `fuse.conv_transpose`
+    carrying `fuse.precision = #fuse.conv_math<ieee>` is pinned to FP32 FMA
+    whatever the pipeline's precision.
+
+    Example: `#fuse.conv_math<tf32>`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// KernelTypes: the element types of one kernel, decided once
+//===----------------------------------------------------------------------===//
+
+def Fuse_KernelTypesAttr : AttrDef<Fuse_Dialect, "KernelTypes"> {
+  let mnemonic = "types";
+  let summary = "The element types of a fused kernel";
+  let description = [{
+    Decided once per kernel by `fuse-tile-kernels` (`KernelTypesAttr::decide`,
+    the one switch from the convolution's math and the graph's storage type
+    to the rest) and read by every emitter:
+
+    - `math`: the convolution's arithmetic (`#fuse.conv_math`);
+    - `storage`: the element type of the kernel's tensors in memory (the
+      graph's: the convolution input's element type);
+    - `operand`: the type the convolution's operands are rounded to on their
+      way into the multiplier: `tf32`, `bf16` or `f16` on the tensor cores
+      (`tf32` for `tf32x3`, whose hi and lo parts are both TF32), `f32` on
+      the FMA path (an FMA-path kernel multiplies in f32 whatever its math);
+    - `accumulator`: the type of the convolution's sums (`f32`);
+    - `statistics`: the type of normalisation and reduction statistics
+      (always `f32`).
+
+    Example: `#fuse.types<tf32, storage = f32, operand = tf32,
+    accumulator = f32, statistics = f32>`
+  }];
+  let parameters = (ins EnumParameter<Fuse_ConvMath>:$math,
+                        "::mlir::Type":$storage, "::mlir::Type":$operand,
+                        "::mlir::Type":$accumulator,
+                        "::mlir::Type":$statistics);
+  let assemblyFormat = [{
+    `<` $math `,` struct($storage, $operand, $accumulator, $statistics) `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The element types of a kernel whose convolution computes with `math`
+    /// on tensors stored as `storage`, on the tensor cores or not: the one
+    /// place that maps a math mode to operand, accumulator and statistics
+    /// types (model: Triton's getMmaOperandType).
+    static KernelTypesAttr decide(::mlir::MLIRContext *ctx, ConvMath math,
+                                  ::mlir::Type storage, bool tensorCores);
+    /// The operand type of `math` on the tensor cores (`tensorCores`) or
+    /// the FMA units.
+    static ::mlir::Type operandTypeOf(::mlir::MLIRContext *ctx, ConvMath math,
+                                      bool tensorCores);
+    /// True if the tensor cores run with split TF32 operands (tf32x3).
+    bool usesSplitTF32() const { return getMath() == ConvMath::TF32x3; }
+    /// True if the operands are half-precision (bf16 or f16) MMA operands.
+    bool usesHalfOperands() const {
+      return ::llvm::isa<::mlir::BFloat16Type, ::mlir::Float16Type>(
+          getOperand());
+    }
+    /// True if the operands are rounded below f32 (tf32, bf16, f16): the
+    /// kernel's epilogue may approximate (`epilogue-math=auto`).
+    bool roundsOperands() const {
+      return getMath() == ConvMath::TF32 || getMath() == ConvMath::BF16 ||
+             getMath() == ConvMath::F16;
+    }
+  }];
+}
 
 def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
   let mnemonic = "tile";
@@ -25,7 +119,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     stride so that a thread's positions share one stride phase) and
     `chanPerThread` channels of each `threadsC * chanPerThread`-channel
     sub-block. Input channels are staged through shared memory `ciChunk` at a
-    time. `precision` is `ieee` (FP32 FMA), `tf32` (tensor cores, operands
+    time. `types` are the kernel's element types and its convolution's math
+    (`#fuse.types`): `ieee` (FP32 FMA), `tf32` (tensor cores, operands
     rounded to TF32) or `tf32x3` (an ieee convolution on the tensor cores:
     each operand split into a TF32 high and low part, three MMAs per step,
     FP32-level accuracy; mma.sync kernels stage f32 and split fragments in
@@ -62,12 +157,13 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     memory.
 
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
-    chanPerThread = 4, ciChunk = 16, precision = "ieee">`
+    chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32,
+    operand = f32, accumulator = f32, statistics = f32>>`
   }];
   let parameters = (ins "int64_t":$tileW, "int64_t":$tileC,
                         "int64_t":$threadsW, "int64_t":$threadsC,
                         "int64_t":$chanPerThread, "int64_t":$ciChunk,
-                        StringRefParameter<"precision mode">:$precision,
+                        "KernelTypesAttr":$types,
                         DefaultValuedParameter<"int64_t", "0">:$mmaWarpsC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaWarpsW,
                         DefaultValuedParameter<"int64_t", "0">:$mmaTilesC,
@@ -83,13 +179,12 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     /// True if the convolution runs on tensor cores (mma.sync or wgmma TF32,
     /// or split-operand tf32x3).
     bool usesTensorCores() const { return getMmaTilesC() > 0 || usesWgmma(); }
-    /// The precision of an ieee convolution on the tensor cores with split
-    /// operands (3xTF32).
-    static constexpr ::llvm::StringLiteral kSplitTF32 = "tf32x3";
+    /// The convolution's arithmetic.
+    ConvMath getMath() const { return getTypes().getMath(); }
     /// True if the tensor cores run with split operands: each split into
     /// TF32 hi + lo (mma.sync: in registers; wgmma: both parts staged),
     /// three MMAs per step.
-    bool usesSplitTF32() const { return getPrecision() == kSplitTF32; }
+    bool usesSplitTF32() const { return getTypes().usesSplitTF32(); }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }
     /// Warpgroups that share the rows of one channel group.

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -39,6 +40,8 @@ mlir::FailureOr<E> parseOptionEnum(mlir::AsmParser &parser) {
   return mlir::failure();
 }
 } // namespace fusecc::fuse
+
+#include "fusecc/Dialect/Fuse/IR/FuseEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "fusecc/Dialect/Fuse/IR/FuseAttrs.h.inc"

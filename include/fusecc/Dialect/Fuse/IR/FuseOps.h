@@ -9,6 +9,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
 #include "fusecc/Support/CheckedArithmetic.h"
+#include "fusecc/Support/Options.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -153,12 +154,30 @@ namespace fusecc::fuse {
 llvm::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
-/// A discardable string attribute of a `fuse.conv_transpose`: "ieee" pins
-/// its kernel to FP32 FMA whatever the pipeline's precision (fuse-tile-
-/// kernels). fuse-reduce-through-conv sets it on the small convolution it
-/// builds, whose operands (box sums of the input) must not be rounded to
-/// TF32 and whose few multiply-adds gain nothing from tensor cores.
+/// A discardable `#fuse.conv_math` attribute of a `fuse.conv_transpose`:
+/// `#fuse.conv_math<ieee>` pins its kernel to FP32 FMA whatever the
+/// pipeline's precision (fuse-tile-kernels). fuse-reduce-through-conv sets
+/// it on the small convolution it builds, whose operands (box sums of the
+/// input) must not be rounded to TF32 and whose few multiply-adds gain
+/// nothing from tensor cores.
 inline constexpr llvm::StringLiteral kConvPrecisionAttrName = "fuse.precision";
+
+/// The math of a kernel's convolution: the requested `precision` (the
+/// pipeline's option) on tensors stored as `storage` (the graph's element
+/// type), or ieee where the convolution is pinned (`pinnedIeee`,
+/// kConvPrecisionAttrName). The tiling may still move an ieee kernel onto
+/// split-operand tensor cores (tf32x3).
+ConvMath convMathFor(Precision precision, mlir::Type storage, bool pinnedIeee);
+
+/// The element type the graph stores `conv`'s operands in: bf16 or f16
+/// where its weight is the exact f32 widening of values stored in that
+/// type (a `fuse.cast` from it, placed by fuse-widen-half or the ONNX
+/// importer, seen through the kernels fuse-form-kernels builds around it
+/// and through kernel body arguments) and its input is too or is computed
+/// in f32 (a half graph's intermediate, which the graph as written holds
+/// in the half type), else the input's element type. This is the storage
+/// of the kernel's `#fuse.types`.
+mlir::Type convStorageType(ConvTransposeOp conv);
 
 /// The output size of a transposed convolution along one spatial dim, or
 /// std::nullopt if it (or a term of it) overflows int64.

@@ -197,6 +197,16 @@ struct KernelAnalysis {
   /// the convolution input's shape loaded as vectors, evaluated per lane);
   /// window ops (pools, views) stage element by element.
   bool prologueIsElementwise() const;
+  /// Operand casts: `fuse.cast`s before the convolution that widen a bf16 /
+  /// f16 kernel input to f32 and whose value the convolution reads directly
+  /// as its input, weight or bias (fuse-form-kernels copies them in from
+  /// fuse-widen-half's casts). Not part of the prologue: the kernel reads
+  /// the half elements where it would read the f32 ones and widens them as
+  /// it loads (docs/design/types.md).
+  llvm::SmallVector<CastOp> operandCasts;
+  /// The kernel input that holds convolution operand `v` (its input,
+  /// weight or bias): the half input an operand cast widens, else `v`.
+  mlir::Value storedOperand(mlir::Value v) const;
   /// The epilogue needs all output channels of a position in one block.
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.
@@ -230,10 +240,11 @@ struct KernelAnalysis {
   static llvm::FailureOr<KernelAnalysis> analyze(KernelOp kernel);
 
   /// The key under which measured tile choices of this kernel are recorded
-  /// (`fuse-tile-kernels{tuning-file=...}`): the precision, the whole
-  /// convolution geometry and the kernel's op sequence, so that a choice
-  /// applies only to the layer it was measured on.
-  std::string tuningKey(KernelOp kernel, llvm::StringRef precision) const;
+  /// (`fuse-tile-kernels{tuning-file=...}`): the convolution's math (its
+  /// `#fuse.conv_math` spelling), the whole convolution geometry and the
+  /// kernel's op sequence, so that a choice applies only to the layer it was
+  /// measured on.
+  std::string tuningKey(KernelOp kernel, ConvMath math) const;
 
 private:
   void assignTiles();

@@ -162,7 +162,7 @@ def FuseReduceThroughConv
     one output position. The affine chain then applies to the mean
     (`mean(a x + c) = a mean(x) + c`), a sum is the mean times the
     positions, and a reshape gives the reduction's shape. The small
-    convolution is pinned to FP32 FMA (`fuse.precision = "ieee"`) in
+    convolution is pinned to FP32 FMA (`fuse.precision = #fuse.conv_math<ieee>`) in
     every precision mode: its few multiply-adds are cheap and its
     operands, sums of up to the whole input plane, must not be rounded
     to TF32. A sum or mean over dims of size 1 that reads the rewritten
@@ -181,7 +181,7 @@ def FuseReduceThroughConv
               -> tensor<16x64x3x3xf32>
          %s = fuse.conv_transpose %t, %w, %b {stride = [1, 1],
                 padding = [2, 2], output_padding = [0, 0],
-                dilation = [1, 1], fuse.precision = "ieee"}
+                dilation = [1, 1], fuse.precision = #fuse.conv_math<ieee>}
               -> tensor<16x128x1x1xf32>
          %r = fuse.mul %s, %half
     ```
@@ -203,17 +203,19 @@ def FuseRecomputeConv : Pass<"fuse-recompute-conv", "::mlir::func::FuncOp"> {
     writes (max, sum of exp) records -- and P' the same convolution and
     epilogue recomputed after it, whose epilogue then applies the softmax
     and what follows as elementwise ops. P never reaches device memory.
-    Applied where the convolution is cheap for its result's bytes: tf32
-    kernels only (the f32 rounding of lse costs |lse| x 2^-24 relative,
-    below tf32's error but not ieee's), when conv FLOPs / `tflops` is below
-    2 x P's bytes / `tbps` (the write and read it saves). A log_softmax
+    Applied where the convolution is cheap for its result's bytes: tf32,
+    bf16 and fp16 kernels only (the f32 rounding of lse costs |lse| x 2^-24
+    relative, below their operands' error but not ieee's), when conv FLOPs /
+    rate is below 2 x P's bytes / `tbps` (the write and read it saves); the
+    rate is `tflops` (TF32), for half operands scaled by the target's
+    ratio of their peak to TF32's (TargetInfo::peakTflops). A log_softmax
     keeps the normalisation plan (recomputed it would be `P' - lse`, not
     PyTorch's `(x - max) - log(sum)`).
   }];
   let options = [
     Option<"precision", "precision", "::fusecc::Precision",
            "::fusecc::Precision::IEEE",
-           "Arithmetic of the convolutions: only tf32 ones are recomputed",
+           "Arithmetic of the convolutions: only tf32, bf16 and fp16 ones are recomputed",
            [{::fusecc::optionValues<::fusecc::Precision>()}]>,
     Option<"tflops", "tflops", "double", "300.0",
            "Tensor-core rate of the convolution (TFLOP/s) in the cost rule">,
