@@ -8,8 +8,8 @@
 # data section, launches the fusecc kernels through the package
 # (libfusecc_runtime.so) on PyTorch's current stream, and compares against
 # the graph evaluated in float64 on the GPU. Then times the fusecc launch
-# against eager PyTorch float32 and torch.compile of the same graph function,
-# and prints one table (also $OUT/perf_table.md and $OUT/gpu_check.json).
+# against eager PyTorch and torch.compile of the same graph function (in the
+# bundle's storage dtype: f32, or bf16/f16 for half graphs), and prints one table (also $OUT/perf_table.md and $OUT/gpu_check.json).
 # Exits 1 if any check fails.
 #
 # Usage: python3 bench/gpu_check.py [--bundles DIR] [--lib PATH] [--filter S]
@@ -619,10 +619,18 @@ def check_entry(bundle, entry, args, device):
 
     row["fusecc_ms"] = time_ms(run_fusecc, sets, args.reps, args.warmup)
 
-    eager_sets = [[t.float() for t in s] for s in input_sets] \
-        if any(a.dtype != "f32" for a in entry.inputs) else input_sets
-    with torch.no_grad(), amp():
-        row["eager_ms"] = time_ms(lambda i: baseline(*eager_sets[i]), sets,
+    # Eager and torch.compile run what a PyTorch user of this bundle runs:
+    # a graph stored in a half type in that type (model.to(dtype): the same
+    # half inputs, weights and parameters, PyTorch's own half kernels); an
+    # f32 graph in f32, under autocast for --precision=bf16/fp16.
+    storage = sorted({a.dtype for a in entry.inputs if a.dtype != "f32"})
+    timed, timing_ctx, eager_sets = baseline, amp, input_sets
+    if storage:
+        timed = graph.bind(torch_dtype(storage[0]), device)
+        timing_ctx = contextlib.nullcontext
+    row["baseline_dtype"] = storage[0] if storage else "f32"
+    with torch.no_grad(), timing_ctx():
+        row["eager_ms"] = time_ms(lambda i: timed(*eager_sets[i]), sets,
                                   args.reps, args.warmup)
         if not args.no_compile:
             try:
@@ -630,7 +638,7 @@ def check_entry(bundle, entry, args, device):
                 # from a clean Dynamo cache, or later graphs hit the
                 # recompile limit and silently run eagerly.
                 torch._dynamo.reset()
-                compiled = torch.compile(baseline.__call__)
+                compiled = torch.compile(timed.__call__)
                 row["compile_ms"] = time_ms(lambda i: compiled(*eager_sets[i]),
                                             sets, args.reps,
                                             max(args.warmup, 3))
