@@ -179,12 +179,18 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     return success();
   }
   case Opc::Bitcast:
-    if (inst.pred == 2) {
+    if (inst.pred == 2 || inst.pred == 3) {
       // Two bf16 values (held as f32, exactly bf16) packed into an i32:
-      // their bf16 bits are the f32 bits' top 16.
+      // their bf16 bits are the f32 bits' top 16; f16 values (pred 3):
+      // their binary16 encodings.
+      auto bits = [&](int slot, int l) -> uint64_t {
+        if (inst.pred == 2)
+          return (R(slot, l) >> 16) & 0xFFFF;
+        return halfBits(F(slot, l));
+      };
       for (int l : lanes) {
-        uint64_t lo = (R(inst.in[0], l) >> 16) & 0xFFFF;
-        uint64_t hi = (R(inst.in[1], l) >> 16) & 0xFFFF;
+        uint64_t lo = bits(inst.in[0], l);
+        uint64_t hi = bits(inst.in[1], l);
         R(inst.out[0], l) =
             static_cast<uint64_t>(norm(static_cast<int64_t>(lo | hi << 16), 32));
       }
@@ -459,6 +465,25 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     break;
   }
   return fail(inst, -1, "internal error: unhandled instruction");
+}
+
+uint64_t fusecc::sim::detail::halfBits(float v) {
+  llvm::APFloat a(v);
+  bool losesInfo = false;
+  a.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return a.bitcastToAPInt().getZExtValue() & 0xFFFF;
+}
+
+float fusecc::sim::detail::halfFromBits(uint64_t bits, bool f16) {
+  if (!f16)
+    return asF((bits & 0xFFFF) << 16);
+  llvm::APFloat a(llvm::APFloat::IEEEhalf(),
+                  llvm::APInt(16, bits & 0xFFFF));
+  bool losesInfo = false;
+  a.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return a.convertToFloat();
 }
 
 float fusecc::sim::detail::roundToHalf(float v, bool f16) {

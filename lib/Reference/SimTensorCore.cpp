@@ -295,12 +295,16 @@ LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
                     "it) passes the end of the dynamic shared memory at " +
                     std::to_string(kSmemWindowBase + smemBytes) + " (" + what +
                     ")");
-  vals.resize(static_cast<size_t>(rows) * 8);
+  // Half operands (inst.memId 1 bf16, 2 f16): K = 16, two 2-byte
+  // elements per word, element k at byte (k % 8) * 2 of its core matrix.
+  const bool half = inst.memId > 0;
+  const int K = half ? 16 : 8, perRow = half ? 8 : 4;
+  vals.resize(static_cast<size_t>(rows) * K);
   for (int i = 0; i < rows; ++i)
-    for (int kk = 0; kk < 8; ++kk) {
-      // Every term is a multiple of 4: the words are aligned.
-      int64_t addr =
-          start + (kk / 4) * lbo + (i / 8) * sbo + (i % 8) * 16 + (kk % 4) * 4;
+    for (int kk = 0; kk < K; ++kk) {
+      // The word holding the element (aligned).
+      int64_t addr = start + (kk / perRow) * lbo + (i / 8) * sbo +
+                     (i % 8) * 16 + (kk % perRow) * (half ? 2 : 4) / 4 * 4;
       int64_t off = addr - kSmemWindowBase;
       if (off < 0 || off + 4 > smemBytes)
         return fail(inst, first,
@@ -314,8 +318,11 @@ LogicalResult BlockExecutor::wgmmaOperand(const Inst &inst, int wg, char name,
                         std::to_string(lbo) + ", SBO " + std::to_string(sbo) +
                         ")");
       int64_t w = off / 4;
-      vals[static_cast<size_t>(i) * 8 + kk] =
-          static_cast<double>(asF(fromF(smem[w]) & 0xFFFFE000u));
+      uint64_t bits = fromF(smem[w]);
+      vals[static_cast<size_t>(i) * K + kk] =
+          half ? static_cast<double>(halfFromBits(
+                     kk % 2 ? bits >> 16 : bits, inst.memId == 2))
+               : static_cast<double>(asF(bits & 0xFFFFE000u));
       words.push_back(w);
     }
   return success();
@@ -351,7 +358,10 @@ LogicalResult BlockExecutor::asyncProxyRead(const Inst &inst, int lane,
 }
 
 /// nvvm.wgmma.mma_async m64nNk8, tf32 x tf32 + f32 (wgmma.mma_async.sync.
-/// aligned.m64nNk8.f32.tf32.tf32), issued by whole warpgroups (128
+/// aligned.m64nNk8.f32.tf32.tf32), or m64nNk16 with bf16 / f16 operands
+/// (two 2-byte elements per word, element k at byte (k % 8) * 2 of its
+/// 16-byte core-matrix row; products summed per 8 as in execHalfMma),
+/// issued by whole warpgroups (128
 /// consecutive threads from a multiple of 128), each with one pair of
 /// descriptors for all its threads. A descriptor: bits [0, 14) start
 /// address >> 4 (shared window, 18 bits), [16, 30) LBO >> 4, [32, 46)
@@ -413,9 +423,11 @@ LogicalResult BlockExecutor::execWgmma(const Inst &inst,
           int col = 8 * j + 2 * (lane % 4) + q % 2;
           int e = 4 * j + q;
           float c = inst.pred ? F(inst.in[accBase + e], l) : 0.0f;
-          R(inst.out[e], l) =
-              fromF(tensorCoreStep(c, &a[static_cast<size_t>(row) * 8],
-                                   &b[static_cast<size_t>(col) * 8], 1, 1));
+          // Half operands: k = 0..7, then 8..15 (as execHalfMma).
+          const size_t K = inst.memId > 0 ? 16 : 8;
+          for (size_t k0 = 0; k0 < K; k0 += 8)
+            c = tensorCoreStep(c, &a[row * K + k0], &b[col * K + k0], 1, 1);
+          R(inst.out[e], l) = fromF(c);
         }
     }
     for (int64_t w : words) {

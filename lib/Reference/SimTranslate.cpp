@@ -282,10 +282,11 @@ private:
       inst.opc = Opc::Bitcast;
       auto vt = dyn_cast<VectorType>(bc.getArg().getType());
       if (!vt || vt.getShape() != ArrayRef<int64_t>{2} ||
-          !vt.getElementType().isBF16() || !bc.getType().isInteger(32))
-        return fail(&op, "only llvm.bitcast vector<2xbf16> -> i32 is "
-                         "supported");
-      inst.pred = 2;
+          !(vt.getElementType().isBF16() || vt.getElementType().isF16()) ||
+          !bc.getType().isInteger(32))
+        return fail(&op, "only llvm.bitcast vector<2xbf16> or vector<2xf16> "
+                         "-> i32 is supported");
+      inst.pred = vt.getElementType().isBF16() ? 2 : 3;
     } else if (isa<LLVM::UndefOp, LLVM::PoisonOp>(op)) {
       // Undefined contents: NaN bits, as uninitialised shared memory.
       inst.opc = Opc::ConstBits;
@@ -369,24 +370,33 @@ private:
       inst.opc = Opc::WgmmaWait;
       inst.imm = wt.getGroup();
     } else if (auto wg = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
-      // wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32: in = descA,
+      // wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32 (or m64nNk16
+      // .f32.bf16.bf16 / .f16.f16): in = descA,
       // descB, then the N/2 accumulators; imm = N, pred = scale-d.
       inst.opc = Opc::Wgmma;
+      // Half operands (m64nNk16, bf16 or f16, packed pairs): memId 1, 2.
       NVVM::MMAShapeAttr shape = wg.getShape();
       int n = shape.getN();
-      if (shape.getM() != 64 || shape.getK() != 8 || n % 8 != 0 || n < 8 ||
-          n > 256 || wg.getTypeA() != NVVM::WGMMATypes::tf32 ||
-          wg.getTypeB() != NVVM::WGMMATypes::tf32 ||
+      const NVVM::WGMMATypes ta = wg.getTypeA();
+      const bool half =
+          ta == NVVM::WGMMATypes::bf16 || ta == NVVM::WGMMATypes::f16;
+      inst.memId = ta == NVVM::WGMMATypes::bf16  ? 1
+                   : ta == NVVM::WGMMATypes::f16 ? 2
+                                                 : 0;
+      if (shape.getM() != 64 || shape.getK() != (half ? 16 : 8) ||
+          n % 8 != 0 || n < 8 || n > 256 ||
+          !(ta == NVVM::WGMMATypes::tf32 || half) || wg.getTypeB() != ta ||
           wg.getTypeD() != NVVM::WGMMATypes::f32 ||
           wg.getScaleA() != NVVM::WGMMAScaleIn::one ||
           wg.getScaleB() != NVVM::WGMMAScaleIn::one ||
           wg.getLayoutA() != NVVM::MMALayout::row ||
           wg.getLayoutB() != NVVM::MMALayout::col || wg.getSatfinite() ||
           f32StructSize(wg.getInouts().getType()) != n / 2)
-        return fail(&op, "only nvvm.wgmma.mma_async m64nNk8 (N a multiple of "
-                         "8 up to 256) with f32 accumulators and tf32 A "
-                         "(row) and B (col) operands from shared memory "
-                         "descriptors, unscaled inputs, is supported");
+        return fail(&op, "only nvvm.wgmma.mma_async m64nNk8 with tf32 or "
+                         "m64nNk16 with bf16 / f16 A (row) and B (col) "
+                         "operands from shared memory descriptors (N a "
+                         "multiple of 8 up to 256), f32 accumulators, "
+                         "unscaled inputs, is supported");
       inst.imm = static_cast<uint64_t>(n);
       inst.pred = wg.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0;
       inst.in.clear();

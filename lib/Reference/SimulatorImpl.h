@@ -171,7 +171,8 @@ struct Inst {
   int pred = 0; ///< cmpi/cmpf predicate, dimension, shuffle mode.
   bool isFloat = false;
   uint64_t imm = 0; ///< Constant bits.
-  int memId = -1;   ///< View: its descriptor id.
+  int memId = -1;   ///< View: its descriptor id. Wgmma: operand type
+                    ///< (0 tf32, 1 bf16, 2 f16).
   /// AsyncCopy: number of destination / source indices; whether the
   /// srcElements operand is present (the last input).
   int numDstIdx = 0, numSrcIdx = 0;
@@ -223,6 +224,12 @@ inline bool isSimFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
 /// `v` rounded to nearest even to bf16 (`f16` false) or f16, as the f32 of
 /// the same value (f16 overflows to +-inf from 65520 up).
 float roundToHalf(float v, bool f16);
+
+/// The binary16 encoding of `v` (an f16 value held as f32).
+uint64_t halfBits(float v);
+
+/// The value of the 16-bit bf16 (`f16` false) or f16 encoding `bits`.
+float halfFromBits(uint64_t bits, bool f16);
 
 inline float asF(uint64_t bits) {
   uint32_t b = static_cast<uint32_t>(bits);

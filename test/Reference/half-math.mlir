@@ -11,7 +11,9 @@
 // (fp16 2e-3, bf16 1.6e-2). On 2-D and 3-D layers, stride 1 and 2,
 // dilation, groups, a bias + gelu epilogue, group_norm and layer_norm,
 // channel softmax, max pooling, input channels 3, 20, 24, 40 (chunks of 16
-// padded with zeros), 256 and 512. sm_90a keeps mma.sync for half math.
+// padded with zeros), 256 and 512. On sm_90a these small grids stay on
+// mma.sync (wgmma by default only where the grid fills the chip; half
+// operands on wgmma: half-wgmma.mlir).
 
 // RUN: fusecc-check --precision=bf16 %s | FileCheck %s --check-prefix=BF16
 // RUN: fusecc-check --precision=bf16 --chip=sm_90a %s | FileCheck %s --check-prefix=BF16

@@ -2,6 +2,7 @@
 // RUN: fusecc-check %s --precision=tf32 | FileCheck %s
 // RUN: fusecc-check %s --tile-rows=1 --chip=sm_90a | FileCheck %s
 // RUN: fusecc-check %s --plan-prologue=always | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always | FileCheck %s
 // RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=TYPES
 // RUN: fusecc %s --emit=fused --plan-prologue=always | FileCheck %s --check-prefix=PROLOGUE
 // bf16/f16 graphs (docs/design/types.md): half inputs, weights and results,

@@ -467,7 +467,11 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // weight re-layout's launch and workspace are not paid back: the
   // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
   // mma.sync, docs/perf.md 56).
-  if ((tf32 || splitTF32) && wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
+  // Half operands on wgmma need both operands re-laid out into packed
+  // half words (WeightPackPlan, InputPackPlan: rows of the input a multiple
+  // of 4, no prologue).
+  if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
+      knobs.wgmma >= 0)
     if (TileConfigAttr wg =
             chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
                               knobs.rows, knobs.ciChunk, knobs.tileC,
@@ -475,7 +479,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
            LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target)) &&
-          gridAllows(wg) &&
+          gridAllows(wg) && (!half || InputPackPlan::get(a, wg)) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
         cfg = wg;

@@ -170,6 +170,9 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t budget =
           wgmmaAccumulatorBudget(types, threads, forcedRows);
       auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
+        // Half operands take channels 16 at a time (one k16 step).
+        if (types.usesHalfOperands())
+          ciChunk = llvm::alignTo(ciChunk, 16);
         return TileConfigAttr::getChecked(
             [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,

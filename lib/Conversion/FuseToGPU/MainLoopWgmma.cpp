@@ -5,6 +5,8 @@
 // shared memory through matrix descriptors, K-major without swizzle) for
 // every valid (W tap, W phase, row), straight-line. Round q + 1 is staged
 // into the other of two buffers while the tensor cores read round q.
+// Half-operand kernels (bf16, f16: both operands re-laid out as packed
+// half words) issue `m64nNk16` per pair of planes.
 // Split-operand kernels (precision tf32x3) stage the TF32 hi and lo parts
 // of both operands and issue three wgmma per step (3xTF32) into fresh
 // accumulators per round, which are added to the running sums in f32.
@@ -95,7 +97,16 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
       splitTF32
           ? SmallVector<Term, 3>{{true, false}, {false, true}, {false, false}}
           : SmallVector<Term, 3>{{false, false}};
-  for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ++ks)
+  // Half operands (bf16, f16): one m64nNk16 per pair of 4-channel planes,
+  // whose words pack two channels each (Relayout.cpp, packHalfWord); the
+  // descriptors are those of a TF32 k8 step.
+  const bool half = cfg.getTypes().usesHalfOperands();
+  const NVVM::WGMMATypes opType =
+      !half ? NVVM::WGMMATypes::tf32
+      : isa<Float16Type>(cfg.getTypes().getOperand()) ? NVVM::WGMMATypes::f16
+                                                      : NVVM::WGMMATypes::bf16;
+  const int64_t kStep = half ? 16 : 8;
+  for (int64_t ks = 0; ks < cfg.getCiChunk() / kStep; ++ks)
     for (int64_t ha = 0; ha < hT; ++ha) {
       // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
       const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
@@ -131,8 +142,8 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
               accum = NVVM::WgmmaMmaAsyncOp::create(
                   b, wgmmaAccType(cx, p), accum, descA, descB,
                   NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(p),
-                                          8),
-                  NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32,
+                                          kStep),
+                  opType, opType,
                   NVVM::WGMMATypes::f32, scaleD, NVVM::WGMMAScaleIn::one,
                   NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
                   NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());

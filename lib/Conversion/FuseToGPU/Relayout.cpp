@@ -5,7 +5,9 @@
 // before it on the same stream, write those images once per call: the
 // weights (`WeightPackPlan`) and, where it pays, the input
 // (`InputPackPlan`), TF32-rounded and zero-padded (split-operand kernels:
-// the weights' TF32 hi and lo parts, two images per round).
+// the weights' TF32 hi and lo parts, two images per round; half-operand
+// kernels: channel pairs rounded to bf16 / f16 and packed per word,
+// `packHalfWord`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,23 @@ static Value takeDigit(ImplicitLocOpBuilder &b, Value &rest, int64_t size) {
   Value digit = arith::RemUIOp::create(b, rest, radix);
   rest = arith::DivUIOp::create(b, rest, radix);
   return digit;
+}
+
+/// Two f32 values rounded to nearest even to `half` (bf16 or f16) and
+/// packed into one 32-bit word, `lo` in the low half, as the f32 of the
+/// same bits: a word of a half-operand wgmma image. Plane `kg` of a half
+/// image holds channels 8 kg + j (low) and 8 kg + 4 + j (high) in word j
+/// (kg below ciChunk / 8; the planes above stay zero): the hardware reads
+/// them as k = 8 kg + 2 j and 8 kg + 2 j + 1, a bijection of the channels
+/// that both operands share, so the products are the same.
+static Value packHalfWord(ImplicitLocOpBuilder &b, Type half, Value lo,
+                          Value hi) {
+  Value l = arith::TruncFOp::create(b, half, lo);
+  Value h = arith::TruncFOp::create(b, half, hi);
+  Value pair = vector::FromElementsOp::create(b, VectorType::get({2}, half),
+                                              ValueRange{l, h});
+  Value bits = LLVM::BitcastOp::create(b, b.getI32Type(), pair);
+  return arith::BitcastOp::create(b, b.getF32Type(), bits);
 }
 
 /// A re-layout kernel `<kernel><suffix>(source, packed)`: 256-thread
@@ -106,25 +125,45 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   auto mulI = [&](Value x, int64_t y) {
     return arith::MulIOp::create(b, x, c(y));
   };
-  Value ci = addI(addI(mulI(chunk, cfg.getCiChunk()), mulI(kg, 4)), j);
   Value co = addI(mulI(ct, cfg.getTileC()), cl);
-  Value ok = arith::AndIOp::create(
-      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ci, c(g.cin)),
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, co, c(g.cout)));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+  // The weight of input channel `ci` (within the chunk's first ciChunk),
+  // 0 outside the weights.
+  auto weightAt = [&](Value ciInChunk, Value extraOk) {
+    Value ci = addI(mulI(chunk, cfg.getCiChunk()), ciInChunk);
+    Value ok = arith::AndIOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ci, c(g.cin)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, co, c(g.cout)));
+    if (extraOk)
+      ok = arith::AndIOp::create(b, ok, extraOk);
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    SmallVector<Value> widx{clamp(ci), clamp(co)};
+    if (g.rank == 5)
+      widx.push_back(td);
+    if (g.rank >= 4)
+      widx.push_back(th);
+    widx.push_back(t);
+    Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
+    if (!v.getType().isF32()) // half weights, widened exactly
+      v = arith::ExtFOp::create(b, f32, v);
+    return arith::SelectOp::create(
+               b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)))
+        .getResult();
   };
-  SmallVector<Value> widx{clamp(ci), clamp(co)};
-  if (g.rank == 5)
-    widx.push_back(td);
-  if (g.rank >= 4)
-    widx.push_back(th);
-  widx.push_back(t);
-  Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
-  if (!v.getType().isF32()) // half weights, widened exactly
-    v = arith::ExtFOp::create(b, f32, v);
-  v = arith::SelectOp::create(
-      b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
+  if (cfg.getTypes().usesHalfOperands()) {
+    // Packed half words (packHalfWord): plane kg < ciChunk / 8 holds
+    // channels 8 kg + j and 8 kg + 4 + j.
+    Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, kg,
+                                       c(cfg.getCiChunk() / 8));
+    Value lo = addI(mulI(kg, 8), j);
+    Value word = packHalfWord(b, cfg.getTypes().getOperand(),
+                              weightAt(lo, used),
+                              weightAt(addI(lo, c(4)), used));
+    memref::StoreOp::create(b, word, func.getArgument(1), ValueRange{idx});
+    return func;
+  }
+  Value v = weightAt(addI(mulI(kg, 4), j), Value());
   // TF32, rounded to nearest (ties away) once here instead of per block.
   Value tf32 = NVVM::ConvertFloatToTF32Op::create(
       b, b.getI32Type(), v,
@@ -172,8 +211,46 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   Value w = arith::SubIOp::create(b, wcol, c(ipack->padL));
   Value wOk =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, w, c(g.in[2]));
+  // The input of channel `inChunk` of the chunk (0 outside the input).
+  auto inputAt = [&](Value inChunk, Value extraOk) {
+    Value ch = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, chunk, c(cfg.getCiChunk())), inChunk);
+    Value ok = arith::AndIOp::create(
+        b, wOk,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ch, c(g.cin)));
+    if (extraOk)
+      ok = arith::AndIOp::create(b, ok, extraOk);
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
+    };
+    SmallVector<Value> iidx{n, clamp(ch)};
+    if (g.rank == 5)
+      iidx.push_back(d);
+    if (g.rank >= 4)
+      iidx.push_back(h);
+    iidx.push_back(clamp(w));
+    Value v = memref::LoadOp::create(b, func.getArgument(0), iidx);
+    if (!v.getType().isF32()) // a half input, widened exactly
+      v = arith::ExtFOp::create(b, f32, v);
+    return arith::SelectOp::create(
+               b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)))
+        .getResult();
+  };
   SmallVector<Value> vals;
+  const bool half = cfg.getTypes().usesHalfOperands();
   for (int64_t j = 0; j < 4; ++j) {
+    if (half) {
+      // Packed half words (packHalfWord): plane kg < ciChunk / 8 holds
+      // channels 8 kg + j and 8 kg + 4 + j.
+      Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, kg,
+                                         c(cfg.getCiChunk() / 8));
+      Value lo = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, kg, c(8)), c(j));
+      vals.push_back(packHalfWord(
+          b, cfg.getTypes().getOperand(), inputAt(lo, used),
+          inputAt(arith::AddIOp::create(b, lo, c(4)), used)));
+      continue;
+    }
     Value ch = arith::AddIOp::create(
         b,
         arith::AddIOp::create(

@@ -768,8 +768,16 @@ func.func @tile_mma_and_wgmma() attributes {cfg = #fuse.tile<tileW = 64, tileC =
 
 // -----
 
-// expected-error@+1 {{wgmma needs tf32 or tf32x3 math, got ieee}}
+// expected-error@+1 {{wgmma needs tf32, tf32x3, bf16 or f16 math, got ieee}}
 func.func @tile_wgmma_ieee() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 2>} {
+  return
+}
+
+// -----
+
+// Half operands on wgmma: one k16 step per pair of 4-channel planes.
+// expected-error@+1 {{ciChunk (8) must be a multiple of 16 with bf16 wgmma}}
+func.func @tile_wgmma_half_chunk() attributes {cfg = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1>} {
   return
 }
 

@@ -2,8 +2,11 @@
 // f32 graphs: the kernel's types are decided once (KernelTypesAttr::decide)
 // and printed in its tile config: f32 storage (the graph's), bf16 / f16
 // MMA operands on mma.sync m16n8k16, f32 accumulators and statistics.
-// Channels are staged 16 at a time (two TF32-sized k8 steps per k16 MMA);
-// wgmma takes tf32 kernels only, so sm_90a keeps mma.sync for half math.
+// Channels are staged 16 at a time (two TF32-sized k8 steps per k16 MMA).
+// On sm_90a the default (wgmma where the grid fills the chip) keeps these
+// small kernels on mma.sync; --tile-wgmma=always takes wgmma m64nNk16 with
+// half operands where the input rows are multiples of 4 (both operands
+// re-laid out into packed half words: test/Reference/half-wgmma.mlir).
 // A kernel no tensor-core tiling fits (groups of 8 channels) multiplies in
 // f32 on the FMA units: its math stays bf16 (epilogue-math=auto is fast, as
 // for tf32), its operand type is f32.
@@ -11,7 +14,7 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=bf16}))' | FileCheck %s --check-prefix=BF16
 // RUN: fusecc %s --precision=bf16 --emit=fused | FileCheck %s --check-prefix=BF16
 // RUN: fusecc %s --precision=bf16 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=BF16
-// RUN: fusecc %s --precision=bf16 --chip=sm_90a --tile-wgmma=always --emit=fused | FileCheck %s --check-prefix=BF16
+// RUN: fusecc %s --precision=bf16 --chip=sm_90a --tile-wgmma=always --emit=fused | FileCheck %s --check-prefix=WG
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=fp16}))' | FileCheck %s --check-prefix=F16
 // RUN: fusecc %s --precision=fp16 --emit=fused | FileCheck %s --check-prefix=F16
 // RUN: fusecc %s --precision=f16 --emit=fused | FileCheck %s --check-prefix=F16
@@ -25,6 +28,8 @@
 
 // BF16-LABEL: fuse.kernel "big_k0"
 // BF16-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// WG-LABEL: fuse.kernel "big_k0"
+// WG-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 16, wgmmaGroups = 1>
 // F16-LABEL: fuse.kernel "big_k0"
 // F16-SAME: types = <f16, storage = f32, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
 // CHUNK8-LABEL: fuse.kernel "big_k0"

@@ -225,8 +225,8 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "a tile config uses either mma.sync tiles or wgmma, "
                           "not both";
   if (anyWgmma) {
-    if (math != ConvMath::TF32 && !split)
-      return emitError() << "wgmma needs tf32 or tf32x3 math, got "
+    if (math == ConvMath::IEEE)
+      return emitError() << "wgmma needs tf32, tf32x3, bf16 or f16 math, got "
                          << stringifyConvMath(math);
     if (wgmmaN <= 0 || wgmmaN % 8 != 0 || wgmmaN > 256)
       return emitError() << "wgmmaN must be a multiple of 8 in [8, 256], got "
@@ -255,6 +255,11 @@ LogicalResult TileConfigAttr::verify(
     if (ciChunk % 8 != 0)
       return emitError() << "ciChunk (" << ciChunk
                          << ") must be a multiple of 8 with wgmma";
+    // Half operands: one k16 wgmma per pair of 4-channel planes.
+    if (types.usesHalfOperands() && ciChunk % 16 != 0)
+      return emitError() << "ciChunk (" << ciChunk
+                         << ") must be a multiple of 16 with "
+                         << stringifyConvMath(math) << " wgmma";
   }
   if (rows < 1)
     return emitError() << "rows must be positive, got " << rows;
