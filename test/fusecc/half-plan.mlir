@@ -1,4 +1,9 @@
 // RUN: fusecc %s --emit=plan | FileCheck %s
+// The bundle records the arithmetic its convolutions were given (#fuse.types
+// math f16: the graph's storage type), whatever --precision asked for.
+// RUN: fusecc %s -o - | FileCheck %s --check-prefix=BUNDLE
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a -o - | FileCheck %s --check-prefix=BUNDLE
+// BUNDLE: {{^}}precision fp16{{$}}
 // The plan of an f16 graph (docs/design/types.md): the convolution reads
 // the half input, weight and bias itself (its operand casts: f16 loads
 // widened, f16 operands on mma.sync m16n8k16), the group_norm's f16

@@ -137,6 +137,30 @@ OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, SourceMgr &sourceMgr) {
   return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
 }
 
+/// The precision a bundle records: the arithmetic that fuse-tile-kernels
+/// chose for the convolution kernels (their #fuse.types math) when any of
+/// them multiplies bf16 or f16 operands (a graph stored in a half type), as
+/// "bf16" / "fp16"; otherwise the requested --precision.
+std::string bundlePrecisionOf(ModuleOp module,
+                              const fusecc::PipelineOptions &options) {
+  std::optional<fusecc::fuse::ConvMath> half;
+  module.walk([&](fusecc::fuse::KernelOp kernel) {
+    fusecc::fuse::TileConfigAttr cfg = kernel.getConfigAttr();
+    if (!cfg || !cfg.getTypes())
+      return;
+    fusecc::fuse::ConvMath math = cfg.getTypes().getMath();
+    if (math == fusecc::fuse::ConvMath::BF16 ||
+        math == fusecc::fuse::ConvMath::F16)
+      half = math;
+  });
+  if (!half)
+    return fusecc::toString(options.precision).str();
+  return fusecc::toString(*half == fusecc::fuse::ConvMath::BF16
+                              ? fusecc::Precision::BF16
+                              : fusecc::Precision::FP16)
+      .str();
+}
+
 LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
   if (!module)
@@ -232,6 +256,10 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
       return failure();
     return done();
   }
+  // The bundle's precision record names the convolutions' arithmetic as
+  // fuse-tile-kernels decided it (#fuse.types): a graph stored in bf16/f16
+  // multiplies in that type whatever --precision says, and says so.
+  const std::string bundlePrecision = bundlePrecisionOf(*module, options);
   if (failed(runPipeline(*module, [&](OpPassManager &pm) {
         fusecc::buildGPUPipeline(pm, options);
       })))
@@ -272,9 +300,9 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
     output->os() << *ptx;
     return done();
   }
-  if (failed(fusecc::writeBundle(
-          *module, *graphs, fusecc::toString(options.chip),
-          fusecc::toString(options.precision), output->os())))
+  if (failed(fusecc::writeBundle(*module, *graphs,
+                                 fusecc::toString(options.chip),
+                                 bundlePrecision, output->os())))
     return failure();
   return done();
 }
