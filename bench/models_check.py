@@ -9,12 +9,19 @@
 # checks each against the module in float64 (relative L2 error, the limits
 # of bench/gpu_check.py: 1e-5 ieee, 2e-3 tf32, or within 2x of eager
 # PyTorch's own error where that is larger, as with layers left to PyTorch)
-# and times them in the same run (CUDA events, median). Prints a table (also
+# and times them in the same run (CUDA events, median). With --dtype bf16
+# or f16 the models and inputs are converted (model.to(dtype)), eager and
+# Inductor run in that dtype too, the float64 reference is computed from
+# the same half-rounded inputs and weights, and fusecc passes when its
+# rel-L2 is within 2x of eager's own in that dtype or below the dtype's
+# limit of bench/gpu_check.py (2^-8 bf16, 2^-11 f16), and every element
+# is allclose(rtol=1e-2, atol=1e-2) to the reference. Prints a table (also
 # $OUT/models_check.md and $OUT/models_check.json). Exits 1 if a check
 # fails.
 #
 # Usage: python3 bench/models_check.py [--filter S] [--reps N] [--warmup N]
 #                                      [--precision ieee|tf32] [--out DIR]
+#                                      [--dtype f32|bf16|f16]
 #        python3 bench/models_check.py --precompile CACHE_DIR [--chip C]
 # The second form (no GPU; PyTorch 1.13's torch.fx is enough) compiles the
 # fusecc subgraphs of every model, found as the backend finds them on
@@ -50,6 +57,12 @@ import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
 
 REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
+#: --dtype -> (torch dtype, rel-L2 floor of bench/gpu_check.py's
+#: DTYPE_REL_L2_FLOOR: the type's unit roundoff).
+DTYPES = {"f32": (torch.float32, 0.0), "bf16": (torch.bfloat16, 2.0 ** -8),
+          "f16": (torch.float16, 2.0 ** -11)}
+#: KernelBench's allclose, required of half results.
+HALF_ALLCLOSE = 1e-2
 EAGER_FACTOR = 2.0
 
 
@@ -129,13 +142,18 @@ def run_model(name, build, shapes, precision, args):
     module = build().eval()
     randomize_statistics(module, gen)
     inputs = [torch.randn(s, generator=gen) for s in shapes]
+    dtype, floor = DTYPES[args.dtype]
+    if dtype is not torch.float32:
+        # The reference sees the half-rounded weights and inputs.
+        module = module.to(dtype)
+        inputs = [x.to(dtype) for x in inputs]
     with torch.no_grad():
         ref = copy.deepcopy(module).double()(*[x.double() for x in inputs])
     module = module.cuda()
     inputs = [x.cuda() for x in inputs]
     ref = ref.cuda()
     set_tf32(precision == "tf32")
-    row = {"model": name, "precision": precision,
+    row = {"model": name, "precision": precision, "dtype": args.dtype,
            "inputs": ["x".join(map(str, s)) for s in shapes]}
     variants = [("eager", lambda: module),
                 ("inductor", lambda: torch.compile(module)),
@@ -153,6 +171,10 @@ def run_model(name, build, shapes, precision, args):
                     out = fn(*inputs)
                     torch.cuda.synchronize()
                 row[label + "_rel_l2"] = rel_l2(out, ref)
+                if dtype is not torch.float32:
+                    row[label + "_allclose"] = bool(torch.allclose(
+                        out.double(), ref, rtol=HALF_ALLCLOSE,
+                        atol=HALF_ALLCLOSE)) and out.dtype == dtype
                 row[label + "_ms"] = time_ms(lambda: fn(*inputs), args.reps,
                                              args.warmup)
                 if label == "fusecc":
@@ -161,6 +183,7 @@ def run_model(name, build, shapes, precision, args):
                     weight = next(p for p in module.parameters()
                                   if p.dim() > 1)
                     weight.mul_(0.5)
+                    # (Against eager in the same dtype: both round.)
                     row["updated_weights_rel_l2"] = rel_l2(fn(*inputs),
                                                            module(*inputs))
                     weight.mul_(2.0)
@@ -174,14 +197,17 @@ def run_model(name, build, shapes, precision, args):
                 row[label + "_error"] = "%s: %s" % (type(error).__name__,
                                                     str(error)[:800])
                 traceback.print_exc()
-    limit = REL_L2_LIMIT[precision]
+    limit = max(REL_L2_LIMIT[precision], floor)
     eager_err = row.get("eager_rel_l2", 0.0)
     allowed = max(limit, EAGER_FACTOR * eager_err)
     row["limit"] = allowed
     row["pass"] = all(
         (label + "_error") not in row and row[label + "_rel_l2"] <= allowed
+        and row.get(label + "_allclose", True)
         for label in ("fusecc", "fusecc_cg")) and row.get(
-            "updated_weights_rel_l2", 1.0) <= max(limit, 1e-4)
+            "updated_weights_rel_l2", 1.0) <= (
+                max(limit, 1e-4) if dtype is torch.float32
+                else 2 * allowed)  # half: two roundings apart
     return row
 
 
@@ -190,10 +216,10 @@ def fmt(v, spec):
 
 
 def table(rows):
-    lines = ["| model | prec | input | fusecc subgraphs / ops left in "
+    lines = ["| model | dtype | prec | input | fusecc subgraphs / ops left in "
              "PyTorch | rel-L2 fusecc | rel-L2 eager | check | fusecc ms | "
              "fusecc+CUDA graphs ms | Inductor ms | eager ms | x Inductor |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         rep = r.get("fusecc_report", {})
         left = ("whole" if rep.get("whole") else "%s / %s%s" % (
@@ -205,8 +231,9 @@ def table(rows):
         speed = (r["inductor_ms"] / r["fusecc_ms"]
                  if "inductor_ms" in r and "fusecc_ms" in r else None)
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-                     "| %s |" % (
-                         r["model"], r["precision"], ", ".join(r["inputs"]),
+                     "| %s | %s |" % (
+                         r["model"], r.get("dtype", "f32"), r["precision"],
+                         ", ".join(r["inputs"]),
                          left, fmt(r.get("fusecc_rel_l2"), "%.1e"),
                          fmt(r.get("eager_rel_l2"), "%.1e"),
                          "PASS" if r["pass"] else "FAIL",
@@ -218,23 +245,54 @@ def table(rows):
     return "\n".join(lines)
 
 
-def precompile(models, directory, chip, filter_text):
+def half_shape_prop(gm, module, inputs, dtype):
+    """ShapeProp metadata for `gm`, a graph of `module` converted to the
+    half `dtype` wholesale: the CPU lacks half kernels, so from meta
+    tensors, or (an op without a meta kernel in PyTorch 1.13) from float32
+    with every float32 result retyped."""
+    from torch.fx.passes.shape_prop import ShapeProp
+    import contextlib
+    import io
+    try:
+        shadow = torch.fx.symbolic_trace(copy.deepcopy(module)).to("meta")
+        with contextlib.redirect_stderr(io.StringIO()):  # ShapeProp's trace
+            ShapeProp(shadow).propagate(*[x.to("meta") for x in inputs])
+    except Exception:
+        shadow = torch.fx.symbolic_trace(copy.deepcopy(module).float())
+        ShapeProp(shadow).propagate(*[x.float() for x in inputs])
+        for node in shadow.graph.nodes:
+            tm = node.meta.get("tensor_meta")
+            if hasattr(tm, "dtype") and tm.dtype == torch.float32:
+                node.meta["tensor_meta"] = tm._replace(dtype=dtype)
+    for node, meta in zip(gm.graph.nodes, shadow.graph.nodes):
+        node.meta.update(meta.meta)
+
+
+def precompile(models, directory, chip, filter_text, dtype_name="f32"):
     """Fills `directory` with the bundles of every model's subgraphs (both
-    precisions); returns the number of failures."""
+    precisions, in `dtype_name`); returns the number of failures. Half
+    models take their shapes and dtypes from ShapeProp on meta tensors
+    (the CPU lacks half kernels)."""
     from torch.fx.passes.shape_prop import ShapeProp
     failures = 0
     for name, (build, shapes, _) in models.items():
         if filter_text not in name:
             continue
-        module = build().eval()
-        inputs = [torch.randn(s) for s in shapes]
+        dtype = DTYPES[dtype_name][0]
+        module = build().eval().to(dtype)
+        inputs = [torch.randn(s).to(dtype) for s in shapes]
         for precision in ("ieee", "tf32"):
             with torch.no_grad():
                 gm = torch.fx.symbolic_trace(module)
-                ShapeProp(gm).propagate(*inputs)
+                if dtype is torch.float32:
+                    ShapeProp(gm).propagate(*inputs)
+                else:
+                    half_shape_prop(gm, module, inputs, dtype)
+                # The precision the backend picks under PyTorch's flag
+                # (half convolutions: tf32 either way).
+                torch.backends.cudnn.allow_tf32 = precision == "tf32"
                 driver.compile_graph(gm, inputs, {
-                    "load": False, "chip": chip, "precision": precision,
-                    "cache_dir": directory})
+                    "load": False, "chip": chip, "cache_dir": directory})
             report = driver.last_report
             failures += len(report["fallbacks"])
             print("%s %s: %d bundle(s), %d fallback(s), PyTorch runs %s"
@@ -257,10 +315,13 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT"))
     p.add_argument("--precompile", metavar="CACHE_DIR")
     p.add_argument("--chip", default="sm_90a")
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="f32",
+                   help="the models' and inputs' dtype (eager and Inductor "
+                   "run in it too)")
     args = p.parse_args()
     if args.precompile:
         return 1 if precompile(load_models(), args.precompile, args.chip,
-                               args.filter) else 0
+                               args.filter, args.dtype) else 0
     if not torch.cuda.is_available():
         print("models_check.py: no CUDA GPU", file=sys.stderr)
         return 2

@@ -57,14 +57,19 @@ def warn_once(message):
         warnings.warn(message, FuseccFallbackWarning, stacklevel=3)
 
 
-def precision_for(dtype, explicit=None):
-    """The --precision of a subgraph of `dtype` (a PyTorch dtype name)."""
+def precision_for(conv_dtypes, explicit=None):
+    """The --precision of a subgraph whose convolutions compute in
+    `conv_dtypes` (PyTorch dtype names). Convolutions on half operands run
+    on tf32 tensor cores, which hold bf16 and f16 values exactly and
+    accumulate in f32, as PyTorch's half convolutions do; f32 ones follow
+    torch.backends.cudnn.allow_tf32 (PyTorch's switch for convolutions)."""
     if explicit:
         return explicit
-    if dtype == "float16":
-        return "fp16"
-    if dtype == "bfloat16":
-        return "bf16"
+    if isinstance(conv_dtypes, str):
+        conv_dtypes = (conv_dtypes,)
+    if conv_dtypes and all(d in ("float16", "bfloat16")
+                           for d in conv_dtypes):
+        return "tf32"
     import torch
     return "tf32" if torch.backends.cudnn.allow_tf32 else "ieee"
 
@@ -322,9 +327,9 @@ def compile_graph(gm, example_inputs, options=None):
             if any(m is None for m in metas):
                 raise Unsupported("an input has no shape metadata")
             tr = translate_graph(sub, metas, name="fusecc_graph")
-            dtype = tr.outputs[0][1]
             bundle = cache.compiled_bundle(
-                tr.text, precision_for(dtype, opts["precision"]),
+                tr.text, precision_for(getattr(tr, "conv_dtypes", ()),
+                                       opts["precision"]),
                 chip_for_device(opts["chip"]), opts["extra_args"],
                 opts["cli"], opts["cache_dir"])
             if not opts["load"]:

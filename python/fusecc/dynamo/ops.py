@@ -14,7 +14,8 @@
 # ===--------------------------------------------------------------------=== #
 
 
-from .translate import Tensor, Unsupported, format_float, i64_array
+from .translate import (Tensor, Unsupported, element_type, format_float,
+                        i64_array)
 
 HANDLERS = {}       # canonical name -> handler
 _FUNCTIONS = {}     # id(function object) -> canonical name
@@ -135,8 +136,45 @@ def _same_dtype(ctx, *values):
     return shape, dtype
 
 
+#: The half dtypes (PyTorch names).
+HALF = ("float16", "bfloat16")
+
+
+def cast(ctx, value, dtype):
+    """`value` read as `dtype`: itself, or a fuse.cast (to a half type it
+    rounds to nearest even, to float32 it is exact)."""
+    if not isinstance(value, Tensor) or value.dtype == dtype:
+        return value
+    element_type(value.dtype)
+    return ctx.emitter.op("fuse.cast %s : %s -> {r}" % (value.name,
+                                                         value.type),
+                          value.shape, dtype)
+
+
+def _operands(ctx, *values, params=0):
+    """(shape, dtype, values) of an op: its result's shape and dtype (from
+    the node's metadata), and `values` read at that dtype. An operand of
+    another float dtype -- PyTorch's type promotion (bf16 + f32 -> f32), or
+    torch.autocast, whose casts FX graphs do not show (a conv_transpose of
+    f32 tensors with a bf16 result) -- is read through a fuse.cast, which
+    rounds where PyTorch rounds. The last `params` values are a
+    normalisation's parameters: f32 ones stay f32 on half data (the
+    dialect's F32Parameters rule, docs/design/types.md)."""
+    shape, dtype, _ = ctx.result_meta()
+    element_type(dtype)
+    out = []
+    for i, v in enumerate(values):
+        is_param = i >= len(values) - params
+        if is_param and isinstance(v, Tensor) and v.dtype == "float32" \
+                and dtype in HALF:
+            out.append(v)
+        else:
+            out.append(cast(ctx, v, dtype))
+    return shape, dtype, out
+
+
 def _unary(ctx, mnemonic, x, attrs=""):
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     if tuple(shape) != x.shape:
         raise Unsupported("result shape differs from the input's")
     return ctx.emitter.op("fuse.%s %s%s : {r}" % (mnemonic, x.name, attrs),
@@ -153,7 +191,8 @@ def _conv_transpose(ctx, x, w, b, stride, padding, output_padding, groups,
         raise Unsupported("transposed convolution of rank %d" % x.rank)
     if isinstance(padding, str):
         raise Unsupported("padding='%s'" % padding)
-    shape, dtype = _same_dtype(ctx, x, w, b)
+    shape, dtype, (x, w, b) = _operands(ctx, x, w, b)
+    ctx.emitter.conv_dtypes.add(dtype)
     operands = [x, w] + ([b] if b is not None else [])
     attrs = ("stride = %s, padding = %s, output_padding = %s, dilation = %s, "
              "groups = %d : i64" % (
@@ -358,7 +397,7 @@ def identity(ctx):
     if training:
         raise Unsupported("dropout in training mode")
     x = ctx.tensor(0, "input")
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     # An explicit copy keeps every op's result distinct from its input.
     one = ctx.emitter.scalar(1.0, dtype)
     return ctx.emitter.op("fuse.mul %s, %s : %s, %s -> {r}"
@@ -370,13 +409,33 @@ _BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
 
 
 def _binary(ctx, mnemonic, a, b, alpha=1):
-    shape, dtype = _same_dtype(ctx, a, b)
-    em = ctx.emitter
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         raise Unsupported("no tensor operand")
     for v in (a, b):
         if not isinstance(v, (Tensor, int, float)) or isinstance(v, bool):
             raise Unsupported("operand of type %s" % type(v).__name__)
+    if alpha != 1 and not isinstance(b, Tensor):
+        b, alpha = b * alpha, 1
+    shape, dtype, (a, b) = _operands(ctx, a, b)
+    scalars = [v for v in (a, b, alpha) if not isinstance(v, Tensor)]
+    if dtype in HALF and not all(_exact(v, dtype) for v in scalars):
+        # PyTorch computes `half_tensor op scalar` with the scalar in f32
+        # (its opmath type) and rounds the result: the same here, where
+        # the scalar has no exact half value (0.1, 1e-3 ...).
+        a, b = cast(ctx, a, "float32"), cast(ctx, b, "float32")
+        return cast(ctx, _binary_at(ctx.emitter, mnemonic, a, b, alpha,
+                                    shape, "float32"), dtype)
+    return _binary_at(ctx.emitter, mnemonic, a, b, alpha, shape, dtype)
+
+
+def _exact(value, dtype):
+    """Whether the number `value` is a value of the half `dtype`."""
+    import torch
+    return float(torch.tensor(float(value), dtype=getattr(torch, dtype))
+                 .float()) == float(value)
+
+
+def _binary_at(em, mnemonic, a, b, alpha, shape, dtype):
     if alpha != 1:
         if mnemonic not in ("add", "sub") or not isinstance(b, Tensor):
             b = b * alpha if not isinstance(b, Tensor) else b
@@ -421,6 +480,57 @@ _make_binary("pow", ["torch.pow", "_operator.pow", "operator.pow"], ["pow"],
 _make_binary("maximum", ["torch.maximum"], ["maximum"], ["maximum"])
 _make_binary("minimum", ["torch.minimum"], ["minimum"], ["minimum"])
 _make_binary("sub", [], ["rsub"], ["rsub"], reflected=True)
+
+
+# Casts -----------------------------------------------------------------------
+
+
+@handler("cast", functions=["torch.ops.prims.convert_element_type.default"],
+         methods=["to", "type", "half", "bfloat16", "float", "double",
+                  "type_as"],
+         aten=["_to_copy", "to"])
+def to_dtype(ctx):
+    """x.to(dtype), .half(), .bfloat16(), .float(), .type(dtype),
+    .double() (float64: unsupported, the reason says so),
+    .type_as(y), aten._to_copy / prims.convert_element_type: a fuse.cast
+    to the result's dtype (the node's metadata says which), nothing where
+    the dtype does not change. Devices, layouts and memory formats are
+    PyTorch's business: a call naming one stays in PyTorch."""
+    x = ctx.tensor(0, "input")
+    args = list(ctx.node.args[1:])
+    kwargs = dict(ctx.node.kwargs)
+    import torch
+    kept = (None, False, torch.strided, torch.preserve_format,
+            torch.contiguous_format)
+    for key in ("non_blocking", "copy", "layout", "pin_memory",
+                "memory_format"):
+        if kwargs.get(key, None) in kept:
+            kwargs.pop(key, None)
+    if "device" in kwargs and kwargs["device"] is not None and \
+            _device(ctx.node) == _device(ctx.node.args[0]):
+        kwargs.pop("device")  # aten._to_copy names the device it keeps.
+    if ctx.node.op == "call_method" and ctx.node.target == "type_as":
+        args = []  # The other tensor only gives the dtype.
+    for a in args + list(kwargs.values()):
+        if not isinstance(a, torch.dtype) and a is not None:
+            raise Unsupported("a cast to %r (fusecc casts between float "
+                              "dtypes only)" % (a,))
+    shape, dtype, _ = ctx.result_meta()
+    element_type(dtype)
+    if tuple(shape) != x.shape:
+        raise Unsupported("result shape differs from the input's")
+    if dtype == x.dtype:
+        return x
+    return cast(ctx, x, dtype)
+
+
+def _device(node):
+    """The device of an FX node's example value (None where unknown)."""
+    meta = getattr(node, "meta", None) or {}
+    for key in ("val", "example_value"):
+        if meta.get(key) is not None and hasattr(meta[key], "device"):
+            return str(meta[key].device)
+    return None
 
 
 # Normalisations --------------------------------------------------------------
@@ -483,7 +593,8 @@ def batch_norm(ctx):
                               "inference batch_norm here; call .eval())")
     if x.rank not in (3, 4, 5):
         raise Unsupported("batch_norm of rank %d" % x.rank)
-    shape, dtype = _same_dtype(ctx, x, rm, rv, w, b)
+    shape, dtype, (x, rm, rv, w, b) = _operands(ctx, x, rm, rv, w, b,
+                                                params=4)
     operands = [x, rm, rv] + [v for v in (w, b) if v is not None]
     text = "fuse.batch_norm %s, %s, %s" % (x.name, rm.name, rv.name)
     if w is not None:
@@ -509,7 +620,7 @@ def _affine_pair(ctx, w, b, channels, dtype):
     if (w is None) == (b is None):
         return w, b
     em = ctx.emitter
-    missing = em.fresh((channels,), dtype)
+    missing = em.fresh((channels,), (w or b).dtype)
     em.body.append("%s = arith.constant dense<%s> : %s"
                    % (missing.name, "1.0" if w is None else "0.0",
                       missing.type))
@@ -536,7 +647,7 @@ def group_norm(ctx):
     else:
         groups, w = ctx.arg(1, "num_groups"), ctx.arg(2, "weight")
         b, eps = ctx.arg(3, "bias"), ctx.arg(4, "eps", 1e-5)
-    shape, dtype = _same_dtype(ctx, x, w, b)
+    shape, dtype, (x, w, b) = _operands(ctx, x, w, b, params=2)
     w, b = _affine_pair(ctx, w, b, x.shape[1], dtype)
     return ctx.emitter.op(
         "fuse.group_norm %s%s {num_groups = %d : i64, epsilon = %s : f64}"
@@ -563,7 +674,7 @@ def instance_norm(ctx):
         first = 3 if _is_functional(ctx) else 1
         w, b, eps = ctx.arg(first, "weight"), ctx.arg(first + 1, "bias"), \
             ctx.arg(7, "eps", 1e-5)
-    shape, dtype = _same_dtype(ctx, x, w, b)
+    shape, dtype, (x, w, b) = _operands(ctx, x, w, b, params=2)
     w, b = _affine_pair(ctx, w, b, x.shape[1], dtype)
     return ctx.emitter.op("fuse.instance_norm %s%s {epsilon = %s : f64} : {r}"
                           % (x.name, _norm_operands(w, b), format_float(eps)),
@@ -587,7 +698,7 @@ def layer_norm(ctx):
     if tuple(x.shape[x.rank - len(normalized):]) != tuple(normalized):
         raise Unsupported("normalized_shape %s does not end the input's "
                           "shape" % (list(normalized),))
-    shape, dtype = _same_dtype(ctx, x, w, b)
+    shape, dtype, (x, w, b) = _operands(ctx, x, w, b, params=2)
     return ctx.emitter.op(
         "fuse.layer_norm %s%s {normalized_rank = %d : i64, epsilon = %s : f64}"
         " : {r}" % (x.name, _norm_operands(w, b), len(normalized),
@@ -608,7 +719,7 @@ def _pool(ctx, kind):
     stride = kernel if stride is None or stride == [] or stride == () else \
         _tuple(stride, n, "stride")
     padding = _tuple(get(3, "padding", 0), n, "padding")
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     attrs = ["kernel_size = %s" % i64_array(kernel),
              "stride = %s" % i64_array(stride),
              "padding = %s" % i64_array(padding)]
@@ -661,7 +772,7 @@ def _adaptive(ctx, kind):
         raise Unsupported("return_indices=True")
     if ctx.module is None and ctx.arg(2, "return_indices", False):
         raise Unsupported("return_indices=True")
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     return ctx.emitter.op("fuse.%s %s : %s -> {r}" % (kind, x.name, x.type),
                           shape, dtype)
 
@@ -701,7 +812,7 @@ def _reduce(ctx, kind):
     keepdim = ctx.arg(2, "keepdim", False)
     if ctx.arg(None, "dtype") is not None:
         raise Unsupported("a reduction with a dtype")
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     dims = sorted(_dim(d, x.rank) for d in dims)
     extra = ""
     if kind == "var":
@@ -732,7 +843,7 @@ for _kind, _fn in (("sum", "sum"), ("mean", "mean"), ("amax", "amax"),
          aten=["view", "_unsafe_view", "reshape", "squeeze", "unsqueeze"])
 def reshape(ctx):
     x = ctx.tensor(0, "input")
-    shape, dtype = _same_dtype(ctx, x)
+    shape, dtype, (x,) = _operands(ctx, x)
     return ctx.emitter.op("fuse.reshape %s : %s -> {r}" % (x.name, x.type),
                           shape, dtype)
 

@@ -133,6 +133,7 @@ class Emitter:
         self._arg_by_key = {}
         self.body = []
         self._count = 0
+        self.conv_dtypes = set()  # dtypes the convolutions compute in
 
     def argument(self, key, shape, dtype):
         """The function argument for `key` (created on first use)."""
@@ -252,8 +253,10 @@ def translate_graph(gm, input_metas=None, name="graph"):
             raise Unsupported("an output is an input of the graph")
     text = emitter.text(outputs)
     keys = [key for key, _ in emitter.args]
-    return Translation(text, keys, [(o.shape, o.dtype) for o in outputs],
-                       single, fuse_ops)
+    result = Translation(text, keys, [(o.shape, o.dtype) for o in outputs],
+                         single, fuse_ops)
+    result.conv_dtypes = frozenset(emitter.conv_dtypes)
+    return result
 
 
 def canonical_order(graph):
