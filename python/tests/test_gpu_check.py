@@ -13,7 +13,9 @@ import io
 import itertools
 import os
 import struct
+import subprocess
 import sys
+import tempfile
 import unittest
 from unittest import mock
 
@@ -279,6 +281,61 @@ class CheckEntryOnCpu(unittest.TestCase):
         self.assertEqual(row["status"], "PASS", row)
         self.assertTrue(row["wide"]["pass"])
         self.assertEqual(row["mode_fraction"], 0.9)
+
+
+X_T, W_T = "tensor<2x8x5x5xbf16>", "tensor<8x16x3x3xbf16>"
+Y_T = "tensor<2x16x11x11xbf16>"
+HALF_GRAPH = "\n".join([
+    "func.func @half(%%x: %s, %%w: %s) -> %s {" % (X_T, W_T, Y_T),
+    "  %%c = fuse.conv_transpose %%x, %%w {stride = array<i64: 2, 2>, "
+    "padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, "
+    "dilation = array<i64: 1, 1>, groups = 1 : i64} : (%s, %s) -> %s"
+    % (X_T, W_T, Y_T),
+    "  %%r = fuse.relu %%c : %s" % Y_T,
+    "  return %%r : %s" % Y_T,
+    "}", ""])
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class HalfStoredRuleOnCpu(unittest.TestCase):
+    """Issue 34's rule on a bundle stored in bf16 (compiled by the fusecc
+    CLI when it is built): a result rounded once from the float64 graph
+    passes, one a few half ulps further off than PyTorch's own bf16 run
+    fails."""
+
+    def setUp(self):
+        from fusecc import compiler
+        try:
+            cli = compiler.find_cli()
+        except compiler.CompileError:
+            self.skipTest("the fusecc compiler is not built")
+        self.tmp = tempfile.TemporaryDirectory()
+        graph = os.path.join(self.tmp.name, "half.mlir")
+        with open(graph, "w") as f:
+            f.write(HALF_GRAPH)
+        self.path = os.path.join(self.tmp.name, "half.fcb")
+        subprocess.run([cli, graph, "--chip=sm_90a", "-o", self.path],
+                       check=True)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_check(self, compute):
+        bundle = gpu_check.Bundle("unused.so", self.path)
+        self.assertEqual(bundle.precision, "bf16")
+        exact = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
+        bundle.module = StubModule(
+            lambda inputs: compute(exact(*[t.double() for t in inputs])))
+        return check_first_entry_on_cpu(bundle)
+
+    def test_rounded_once_passes(self):
+        row = self.run_check(lambda ref: ref.to(torch.bfloat16))
+        self.assertEqual(row["status"], "PASS", row)
+
+    def test_off_by_a_few_ulps_fails(self):
+        row = self.run_check(lambda ref: (ref * (1 + 2.0 ** -6)).to(
+            torch.bfloat16))
+        self.assertEqual(row["status"], "FAIL", row)
 
 
 @unittest.skipIf(torch is None, "PyTorch is not installed")
