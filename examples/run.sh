@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 #===- examples/run.sh - the main job -------------------------------------===#
 #
-# Installs what is missing, builds fusecc, compiles every example graph (and
-# the small awkward-shape variants of bench/make_variants.py) to PTX bundles
+# Installs what is missing, builds fusecc, compiles every example graph (the
+# decoders of examples/models/mlir/decoders.py and the small awkward-shape
+# variants of bench/make_variants.py too) to PTX bundles
 # in out/bundles/<graph>.<precision>.fcb for both precision modes, and checks
 # PTX with ptxas when the CUDA toolkit is present. On a machine with an
 # NVIDIA GPU it then builds the runtime and runs bench/gpu_check.sh, which
@@ -30,11 +31,13 @@ fi
 # sm_90a: Hopper's warpgroup MMA (wgmma) for tf32 kernels where it fits.
 chip=(--chip=sm_90a)
 target=("${chip[@]}" "${device[@]}" "${tuning[@]}")
-mkdir -p out/bundles out/variants
+mkdir -p out/bundles out/variants out/decoders
 python3 bench/make_variants.py out/variants >/dev/null
+# Whole decoders (U-Net, heatmap head, VAE up block, residual block).
+python3 examples/models/mlir/decoders.py out/decoders
 ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
 count=0
-for graph in examples/*.mlir out/variants/*.mlir; do
+for graph in examples/*.mlir out/decoders/*.mlir out/variants/*.mlir; do
   name="$(basename "$graph" .mlir)"
   for precision in ieee tf32; do
     bundle="out/bundles/$name.$precision.fcb"

@@ -71,10 +71,12 @@ std::vector<Tensor> makeInputs(func::FuncOp func, uint64_t seed,
     Role role = Role::Other;
     double bound = 1.0;
     for (OpOperand &use : arg.getUses()) {
-      auto conv = dyn_cast<fuse::ConvTransposeOp>(use.getOwner());
-      if (!conv)
+      // Transposed and forward convolutions: PyTorch's default init bound
+      // 1 / sqrt(weight dim 1 x taps).
+      Operation *owner = use.getOwner();
+      if (!isa<fuse::ConvTransposeOp, fuse::ConvOp>(owner))
         continue;
-      auto wTy = conv.getWeight().getType();
+      auto wTy = cast<RankedTensorType>(owner->getOperand(1).getType());
       int64_t fanIn = wTy.getDimSize(1);
       for (int64_t d = 2; d < wTy.getRank(); ++d)
         fanIn *= wTy.getDimSize(d);

@@ -261,13 +261,37 @@ LogicalResult ref::checkSimulatable(func::FuncOp func, int64_t maxElements,
 
 namespace {
 
+/// A `forward_weight` convolution's [Cout, Cin/groups, *k] weight as the
+/// transposed convolution's [Cin, Cout/groups, *k] it stands for: the
+/// channel roles swapped per group and the taps reversed.
+Tensor transposedWeight(const Tensor &w, int64_t groups) {
+  if (w.shape.size() < 3 || groups < 1 || w.shape[0] % groups != 0)
+    return Tensor();
+  const int64_t cout = w.shape[0], cinG = w.shape[1], coutG = cout / groups;
+  const int64_t taps = Tensor::numElements(w.shape) / (cout * cinG);
+  std::vector<int64_t> shape(w.shape);
+  shape[0] = cinG * groups;
+  shape[1] = coutG;
+  Tensor t(shape);
+  for (int64_t co = 0; co < cout; ++co)
+    for (int64_t ci = 0; ci < cinG; ++ci) {
+      int64_t g = co / coutG;
+      for (int64_t k = 0; k < taps; ++k)
+        t.data[((g * cinG + ci) * coutG + co % coutG) * taps + taps - 1 - k] =
+            w.data[(co * cinG + ci) * taps + k];
+    }
+  return t;
+}
+
 /// A convolution, elementwise, normalisation or window op on `ins`.
 Tensor evalSimpleOp(Operation &op, ArrayRef<const Tensor *> ins) {
   if (auto conv = dyn_cast<ConvTransposeOp>(op))
     return ref::convTransposeScatter(
-        *ins[0], *ins[1], conv.getBias() ? ins[2] : nullptr, conv.getStride(),
-        conv.getPadding(), conv.getOutputPadding(), conv.getDilation(),
-        conv.getGroups());
+        *ins[0],
+        conv.getForwardWeight() ? transposedWeight(*ins[1], conv.getGroups())
+                                : *ins[1],
+        conv.getBias() ? ins[2] : nullptr, conv.getStride(), conv.getPadding(),
+        conv.getOutputPadding(), conv.getDilation(), conv.getGroups());
   if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
     return elementwise(&op, ew, ins);
   Tensor result(shapeOf(op.getResult(0)));
@@ -310,6 +334,17 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
         res.push_back(*t);
       return res;
     }
+    // A convolution's input and weight as the tensor cores read them
+    // (rounded to TF32 or a half type; transposed and forward convolutions).
+    Tensor x, w;
+    if (convOperands != ref::ConvOperands::Exact &&
+        isa<ConvTransposeOp, ConvOp>(op)) {
+      x = *ins[0], w = *ins[1];
+      for (Tensor *t : {&x, &w})
+        for (double &v : t->data)
+          v = ref::roundConvOperand(v, convOperands);
+      ins[0] = &x, ins[1] = &w;
+    }
     Tensor result;
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       FailureOr<Tensor> t = constant(cst);
@@ -318,15 +353,6 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
       result = std::move(*t);
     } else if (isa<ConvTransposeOp, ElementwiseOpInterface,
                    NormalizationOpInterface, WindowOpInterface>(op)) {
-      Tensor x, w;
-      if (convOperands != ref::ConvOperands::Exact &&
-          isa<ConvTransposeOp>(op)) {
-        x = *ins[0], w = *ins[1];
-        for (Tensor *t : {&x, &w})
-          for (double &v : t->data)
-            v = ref::roundConvOperand(v, convOperands);
-        ins[0] = &x, ins[1] = &w;
-      }
       result = evalSimpleOp(op, ins);
     } else if (auto composite = dyn_cast<CompositeOpInterface>(op)) {
       // Evaluated directly (not through its decomposition), every result.

@@ -105,6 +105,8 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
               " output_padding=" + joinInts(conv.getOutputPadding()) +
               " dilation=" + joinInts(conv.getDilation()) +
               " groups=" + std::to_string(conv.getGroups());
+      if (conv.getForwardWeight())
+        line += " forward_weight=1";
     } else if (auto cst = dyn_cast<arith::ConstantOp>(op);
                cst && isTensorConstant(cst)) {
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());

@@ -160,11 +160,46 @@ def _conv_transpose(op, a, env):
                 3: F.conv_transpose3d}.get(rank)
     if function is None:
         raise GraphError("conv_transpose of rank-%d input" % x.dim())
+    if op.attrs.get("forward_weight", "0") == "1":
+        w = _forward_as_transposed(w, op.params["groups"])
     return function(x, w, b,
                     stride=op.int_list("stride", rank, 1),
                     padding=op.int_list("padding", rank, 0),
                     output_padding=op.int_list("output_padding", rank, 0),
                     groups=op.params["groups"],
+                    dilation=op.int_list("dilation", rank, 1))
+
+
+def _forward_as_transposed(w, groups):
+    """A forward convolution's [Cout, Cin/groups, *k] weight as the
+    [Cin, Cout/groups, *k] transposed-convolution weight it stands for
+    (conv_transpose forward_weight=1): channel roles swapped per group,
+    taps reversed."""
+    cout, cin_g = w.shape[0], w.shape[1]
+    taps = tuple(w.shape[2:])
+    w = w.flip(list(range(2, w.dim())))
+    w = w.reshape((groups, cout // groups, cin_g) + taps).transpose(1, 2)
+    return w.reshape((groups * cin_g, cout // groups) + taps)
+
+
+def _conv(op, a, env):
+    x, w = a[0], a[1]
+    b = a[2] if len(a) == 3 else None
+    rank = x.dim() - 2
+    function = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}.get(rank)
+    if function is None:
+        raise GraphError("conv of rank-%d input" % x.dim())
+    begin = op.int_list("padding", rank, 0)
+    end = op.int_list("padding_end", rank, 0) \
+        if "padding_end" in op.attrs else begin
+    padding = begin
+    if end != begin:
+        # F.pad lists the last dim first: (begin, end) pairs.
+        x = F.pad(x, [p for i in reversed(range(rank))
+                      for p in (begin[i], end[i])])
+        padding = [0] * rank
+    return function(x, w, b, stride=op.int_list("stride", rank, 1),
+                    padding=padding, groups=op.params["groups"],
                     dilation=op.int_list("dilation", rank, 1))
 
 
@@ -277,6 +312,24 @@ def _adaptive_pool(kind):
                         F.adaptive_max_pool3d)[rank - 1]
         return function(x, op.params["output_size"])
     return evaluate
+
+
+def _upsample(op, a, env):
+    """F.interpolate: to output_size, or by the scale factors the sizes came
+    from (PyTorch then scales coordinates by 1 / scale)."""
+    x = _tensor(env, a[0])
+    rank = op.params["rank"]
+    _check_rank(op, x, rank)
+    linear = op.params["linear"]
+    mode = ("linear", "bilinear", "trilinear")[rank - 1] if linear \
+        else "nearest"
+    align = op.params["align_corners"] if linear else None
+    scales = op.params["scales"]
+    if scales is not None:
+        return F.interpolate(x, scale_factor=scales, mode=mode,
+                             align_corners=align)
+    return F.interpolate(x, size=op.params["output_size"], mode=mode,
+                         align_corners=align)
 
 
 def _reduction(name):
@@ -535,6 +588,27 @@ def _prepare_adaptive_pool(op):
     op.params.update(rank=len(size), output_size=size)
 
 
+def _prepare_concat(op):
+    op.params["dim"] = int(op.attrs.get("dim", "0"))
+
+
+def _prepare_upsample(op):
+    size = _ints(op, "output_size", 1, (1, 2, 3))
+    scales = None
+    if "scales" in op.attrs:
+        try:
+            scales = [float(v) for v in op.attrs["scales"].split(",")]
+        except ValueError:
+            raise GraphError("scales=%s is not a list of numbers in '%s'"
+                             % (op.attrs["scales"], op.line)) from None
+        if len(scales) != len(size):
+            raise GraphError("scales has %d values, expected %d in '%s'"
+                             % (len(scales), len(size), op.line))
+    op.params.update(rank=len(size), output_size=size, scales=scales,
+                     linear=_flag(op, "linear"),
+                     align_corners=_flag(op, "align_corners"))
+
+
 def _prepare_reduction(op):
     dims = _ints(op, "dims", 0)
     if len(set(dims)) != len(dims):
@@ -557,6 +631,9 @@ def _prepare_reshape(op):
     op.params.update(shape=shape, elements=elements)
 
 
+#: The convolutions: their weight and bias operands are drawn from the
+#: weight's fan, and their operands are TF32-rounded in tf32 checks.
+CONV_OPS = ("conv_transpose", "conv")
 BINARY_OPS = ("add", "sub", "mul", "div", "maximum", "minimum", "pow")
 UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "erf", "tanh",
              "sigmoid", "relu", "silu", "softplus", "mish", "hardsigmoid",
@@ -567,8 +644,11 @@ REDUCTION_OPS = ("sum", "mean", "amax", "amin", "logsumexp")
 #: the table (and parsing) exists without PyTorch.
 OPS = {
     "conv_transpose": OpSpec((2, 3), ("stride", "padding", "output_padding",
-                                      "dilation", "groups"),
+                                      "dilation", "groups",
+                                      "forward_weight"),
                              _conv_transpose, _prepare_conv),
+    "conv": OpSpec((2, 3), ("stride", "padding", "padding_end", "dilation",
+                            "groups"), _conv, _prepare_conv),
     "add": OpSpec((2, 2), (), lambda op, a, env: a[0] + a[1]),
     "sub": OpSpec((2, 2), (), lambda op, a, env: a[0] - a[1]),
     "mul": OpSpec((2, 2), (), lambda op, a, env: a[0] * a[1]),
@@ -627,6 +707,12 @@ OPS = {
                                 _adaptive_pool("avg"), _prepare_adaptive_pool),
     "adaptive_max_pool": OpSpec((1, 1), ("output_size",),
                                 _adaptive_pool("max"), _prepare_adaptive_pool),
+    "concat": OpSpec((1, 1 << 16), ("dim",),
+                     lambda op, a, env: torch.cat(
+                         [_tensor(env, t) for t in a], dim=op.params["dim"]),
+                     _prepare_concat),
+    "upsample": OpSpec((1, 1), ("output_size", "linear", "align_corners",
+                                "scales"), _upsample, _prepare_upsample),
     "reshape": OpSpec((1, 1), ("shape",), _reshape, _prepare_reshape),
     "conv_transpose_tap_sums": OpSpec(
         (1, 1), ("kernel_size", "stride", "padding", "dilation",
@@ -730,17 +816,17 @@ class Graph:
         return graph
 
     def roles(self):
-        """Maps input value ids that feed a conv_transpose as weight or bias
+        """Maps input value ids that feed a convolution as weight or bias
         to that op (both are initialised from the weight's fan)."""
         roles = {}
         for op in self.ops:
-            if op.kind == "conv_transpose":
+            if op.kind in CONV_OPS:
                 for operand in op.operands[1:]:
                     roles.setdefault(operand, op)
         return roles
 
     def conv_ops(self):
-        return [op for op in self.ops if op.kind == "conv_transpose"]
+        return [op for op in self.ops if op.kind in CONV_OPS]
 
     def const_sources(self):
         """Maps value ids defined by `const_tensor` to their constant index."""

@@ -42,6 +42,8 @@
 // CHECK: @f16_grouped_3d: PASS {{.*}} f16-operands rel-L2 {{.*}} storage f16
 // CHECK: @bf16_log_softmax_channels: PASS {{.*}} bf16-operands rel-L2 {{.*}} storage bf16
 // CHECK: @bf16_prologue: PASS {{.*}} bf16-operands rel-L2 {{.*}} storage bf16
+// CHECK: @bf16_decoder_block: PASS {{.*}} storage bf16
+// CHECK: @f16_upsample_conv: PASS {{.*}} storage f16
 // CHECK-NOT: FAIL
 // PROLOGUE: fuse.kernel "bf16_prologue_k0" ins(%arg1, %0 : tensor<8x16x3x3xbf16>, tensor<2x8x4x4xf32>) {{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
 
@@ -153,4 +155,20 @@ func.func @bf16_prologue(%x: tensor<2x8x4x4xbf16>, %w: tensor<8x16x3x3xbf16>) ->
   %a = fuse.relu %x : tensor<2x8x4x4xbf16>
   %y = fuse.conv_transpose %a, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x8x4x4xbf16>, tensor<8x16x3x3xbf16>) -> tensor<2x16x6x6xbf16>
   return %y : tensor<2x16x6x6xbf16>
+}
+
+// The decoder ops (issue 36) on half storage: a skip concatenation and a
+// forward 3x3 convolution (the concat folded into its staging), and a
+// bilinear upsample in front of a forward convolution.
+func.func @bf16_decoder_block(%x: tensor<1x4x4x4xbf16>, %s: tensor<1x2x4x4xbf16>, %w: tensor<3x6x3x3xbf16>, %b: tensor<3xbf16>) -> tensor<1x3x4x4xbf16> {
+  %c = fuse.concat %x, %s {dim = 1 : i64} : (tensor<1x4x4x4xbf16>, tensor<1x2x4x4xbf16>) -> tensor<1x6x4x4xbf16>
+  %y = fuse.conv %c, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x4x4xbf16>, tensor<3x6x3x3xbf16>, tensor<3xbf16>) -> tensor<1x3x4x4xbf16>
+  %r = fuse.relu %y : tensor<1x3x4x4xbf16>
+  return %r : tensor<1x3x4x4xbf16>
+}
+
+func.func @f16_upsample_conv(%x: tensor<1x3x3x3xf16>, %w: tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf16> {
+  %u = fuse.upsample %x {linear, scales = array<f64: 2.0, 2.0>} : tensor<1x3x3x3xf16> -> tensor<1x3x6x6xf16>
+  %y = fuse.conv %u, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x6x6xf16>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf16>
+  return %y : tensor<1x4x6x6xf16>
 }

@@ -194,14 +194,27 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       return 1;
     }
   // How the kernels of `f` round their convolution operands: its first
-  // convolution's math as fuse-tile-kernels decides it (convMathFor).
+  // convolution's math (transposed or forward) as fuse-tile-kernels
+  // decides it (convMathFor).
   auto convOperandsOf = [&](func::FuncOp f) {
     using fusecc::ref::ConvOperands;
     ConvOperands r = ConvOperands::Exact;
-    f.walk([&](fusecc::fuse::ConvTransposeOp conv) {
+    f.walk([&](Operation *op) {
+      // Transposed and forward convolutions (fuse.conv, not yet decomposed
+      // here).
+      Type storage;
+      if (auto conv = dyn_cast<fusecc::fuse::ConvTransposeOp>(op))
+        storage = fusecc::fuse::convStorageType(conv);
+      else if (auto conv = dyn_cast<fusecc::fuse::ConvOp>(op))
+        // As written, a forward convolution's operands share the element
+        // type they are stored in (its decomposition is what
+        // convStorageType sees through fuse-widen-half's casts).
+        storage = getElementTypeOrSelf(conv.getWeight().getType());
+      else
+        return WalkResult::advance();
       switch (fusecc::fuse::convMathFor(
-          options.precision, fusecc::fuse::convStorageType(conv),
-          conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName))) {
+          options.precision, storage,
+          op->hasAttr(fusecc::fuse::kConvPrecisionAttrName))) {
       case fusecc::fuse::ConvMath::TF32:
         r = ConvOperands::TF32;
         break;

@@ -44,6 +44,10 @@ cl::opt<double> atol("atol", cl::desc("absolute tolerance"), cl::init(1e-5));
 /// The ops of issue 16's import scope: a node test using one is reported.
 const llvm::StringSet<> &scope() {
   static const llvm::StringSet<> s = {"ConvTranspose",
+                                      "Conv",
+                                      "Concat",
+                                      "Resize",
+                                      "Upsample",
                                       "BatchNormalization",
                                       "InstanceNormalization",
                                       "LayerNormalization",

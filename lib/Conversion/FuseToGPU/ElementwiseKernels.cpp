@@ -91,7 +91,6 @@ Value StandaloneContext::evaluate(
     // neither depend on `coords` nor dominate code after it).
     // `coords` index the consumer's (broadcast) shape: the window's own
     // result coordinates drop the leading ones and read size-1 dims at 0.
-    Value operand = def->getOperand(0);
     ArrayRef<int64_t> own = cast<RankedTensorType>(v.getType()).getShape();
     int64_t lead = coords.size() - own.size();
     SmallVector<Value> at;
@@ -99,12 +98,12 @@ Value StandaloneContext::evaluate(
       at.push_back(size == 1 ? c(0) : coords[lead + d]);
     const WindowLanes *shared = lanes;
     lanes = nullptr;
-    result = window.buildAt(
+    result = window.buildAtOperands(
         b, b.getLoc(), at,
-        [&](OpBuilder &, Location, ValueRange at) -> Value {
+        [&](OpBuilder &, Location, unsigned k, ValueRange at) -> Value {
           DenseMap<Value, Value> inner;
           SmallVector<Value> pos(at.begin(), at.end());
-          return evaluate(operand, pos, special, inner);
+          return evaluate(def->getOperand(k), pos, special, inner);
         },
         shared);
   } else {

@@ -126,6 +126,12 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     return arith::MulIOp::create(b, x, c(y));
   };
   Value co = addI(mulI(ct, cfg.getTileC()), cl);
+  // wgmma kernels have one group. A forward convolution's weight is
+  // [Cout, Cin, *k] with its taps reversed.
+  const bool forward = a.conv.getForwardWeight();
+  auto tap = [&](Value x, int64_t k) -> Value {
+    return forward ? arith::SubIOp::create(b, c(k - 1), x).getResult() : x;
+  };
   // The weight of input channel `ci` (within the chunk's first ciChunk),
   // 0 outside the weights.
   auto weightAt = [&](Value ciInChunk, Value extraOk) {
@@ -138,12 +144,13 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     auto clamp = [&](Value v) {
       return arith::SelectOp::create(b, ok, v, c(0)).getResult();
     };
-    SmallVector<Value> widx{clamp(ci), clamp(co)};
+    SmallVector<Value> widx{clamp(forward ? co : ci),
+                            clamp(forward ? ci : co)};
     if (g.rank == 5)
-      widx.push_back(td);
+      widx.push_back(tap(td, g.k[0]));
     if (g.rank >= 4)
-      widx.push_back(th);
-    widx.push_back(t);
+      widx.push_back(tap(th, g.k[1]));
+    widx.push_back(tap(t, g.k[2]));
     Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
     if (!v.getType().isF32()) // half weights, widened exactly
       v = arith::ExtFOp::create(b, f32, v);

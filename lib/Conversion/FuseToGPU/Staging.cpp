@@ -28,9 +28,11 @@ static constexpr int64_t kStagingRegisterBudget = 104;
 
 /// The kw W taps of the weight row at `widx` (all indices but the last), as
 /// f32: vector loads of 4 taps when kw % 4 == 0, else one load per tap
-/// (half weights widened as they are loaded, EmitBuilder::loadF32).
+/// (half weights widened as they are loaded, EmitBuilder::loadF32). With
+/// `reversed` (a forward convolution's weight) tap t is element kw - 1 - t
+/// of the row.
 static SmallVector<Value> loadWeightRow(EmitContext &cx, Value weight,
-                                        ArrayRef<Value> widx) {
+                                        ArrayRef<Value> widx, bool reversed) {
   EmitBuilder &b = cx.b;
   const int64_t kw = cx.g.k[2];
   SmallVector<Value> taps;
@@ -41,13 +43,13 @@ static SmallVector<Value> loadWeightRow(EmitContext &cx, Value weight,
   };
   if (kw % 4 != 0) {
     for (int64_t t = 0; t < kw; ++t)
-      taps.push_back(b.loadF32(weight, withTap(t)));
+      taps.push_back(b.loadF32(weight, withTap(reversed ? kw - 1 - t : t)));
     return taps;
   }
   for (int64_t t = 0; t < kw; t += 4) {
-    Value v4 = b.loadF32x4(weight, withTap(t));
+    Value v4 = b.loadF32x4(weight, withTap(reversed ? kw - 4 - t : t));
     for (int64_t i = 0; i < 4; ++i)
-      taps.push_back(vector::ExtractOp::create(b, v4, i));
+      taps.push_back(vector::ExtractOp::create(b, v4, reversed ? 3 - i : i));
   }
   return taps;
 }
@@ -136,12 +138,26 @@ void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
   auto clamp = [&](Value v) {
     return arith::SelectOp::create(b, ok, v, b.c(0)).getResult();
   };
-  SmallVector<Value> widx{clamp(b.add(ciBase, ci)), clamp(co)};
-  if (g.rank == 5)
-    widx.push_back(clamp(td));
-  if (g.rank >= 4)
-    widx.push_back(clamp(b.add(th, b.mul(ha, hStep))));
-  SmallVector<Value> taps = loadWeightRow(cx, weight, widx);
+  Value tapH = b.add(th, b.mul(ha, hStep));
+  SmallVector<Value> widx;
+  const bool forward = cx.a.conv.getForwardWeight();
+  if (forward) {
+    // [Cout, Cin/groups, *k], taps reversed: output channel (group,
+    // co) first, the input channel within its group second.
+    Value grpCo = b.mul(b.divu(ciBase, g.cinPerGroup()), g.coutPerGroup());
+    widx = {clamp(b.add(grpCo, co)), clamp(ci)};
+    if (g.rank == 5)
+      widx.push_back(clamp(b.sub(b.c(g.k[0] - 1), td)));
+    if (g.rank >= 4)
+      widx.push_back(clamp(b.sub(b.c(g.k[1] - 1), tapH)));
+  } else {
+    widx = {clamp(b.add(ciBase, ci)), clamp(co)};
+    if (g.rank == 5)
+      widx.push_back(clamp(td));
+    if (g.rank >= 4)
+      widx.push_back(clamp(tapH));
+  }
+  SmallVector<Value> taps = loadWeightRow(cx, weight, widx, forward);
   auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   for (int64_t t = 0; t < kw; ++t) {

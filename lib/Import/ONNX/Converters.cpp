@@ -357,6 +357,8 @@ const llvm::StringMap<Converter> &fusecc::onnx_import::converterTable() {
     registerShapeConverters(t);
     // Convolution and normalisations.
     registerNNConverters(t);
+    registerConvConverters(t);
+    registerResizeConverters(t);
     // Pooling and reductions (fuse's window ops).
     registerPoolConverters(t);
     registerReduceConverters(t);
@@ -367,10 +369,6 @@ const llvm::StringMap<Converter> &fusecc::onnx_import::converterTable() {
         return nc.fail("no fuse op and no exact composition of fuse ops "
                        "(it needs a select)");
       };
-    t["Conv"] = [](NodeContext &nc) {
-      return nc.fail("forward convolution is not supported (fusecc compiles "
-                     "transposed convolutions)");
-    };
     return t;
   }();
   return table;

@@ -20,6 +20,12 @@ void registerShapeConverters(llvm::StringMap<Converter> &table);
 /// (NNConverters.cpp).
 void registerNNConverters(llvm::StringMap<Converter> &table);
 
+/// Conv (ConvConverters.cpp).
+void registerConvConverters(llvm::StringMap<Converter> &table);
+
+/// Resize, Upsample (ResizeConverters.cpp).
+void registerResizeConverters(llvm::StringMap<Converter> &table);
+
 /// MaxPool, AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool,
 /// GlobalLpPool (PoolConverters.cpp).
 void registerPoolConverters(llvm::StringMap<Converter> &table);

@@ -193,7 +193,7 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
       b, nc.loc, nc.f32Type(resultShape), *x, *w, bias,
       b.getDenseI64ArrayAttr(*strides), b.getDenseI64ArrayAttr(padding),
       b.getDenseI64ArrayAttr(outputPadding), b.getDenseI64ArrayAttr(*dilations),
-      b.getI64IntegerAttr(*group));
+      b.getI64IntegerAttr(*group), UnitAttr());
   OValue out;
   out.shape = resultShape;
   out.value = conv;
@@ -247,7 +247,8 @@ LogicalResult foldIntoConv(NodeContext &nc, const OValue &x,
   auto folded = fuse::ConvTransposeOp::create(
       b, conv.getLoc(), conv.getType(), conv.getInput(), newW, newB,
       conv.getStrideAttr(), conv.getPaddingAttr(), conv.getOutputPaddingAttr(),
-      conv.getDilationAttr(), conv.getGroupsAttr());
+      conv.getDilationAttr(), conv.getGroupsAttr(),
+      conv.getForwardWeightAttr());
   Value oldW = conv.getWeight(), oldB = conv.getBias();
   conv.getResult().replaceAllUsesWith(folded.getResult());
   conv->erase();

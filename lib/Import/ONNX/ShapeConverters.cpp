@@ -317,6 +317,52 @@ LogicalResult convertGather(NodeContext &nc) {
   return success();
 }
 
+/// Concat of computed tensors (constants among them materialised):
+/// `fuse.concat`, which a following convolution reads in its input staging.
+/// Inputs empty along the axis are left out.
+LogicalResult convertConcatComputed(NodeContext &nc, int64_t axis) {
+  SmallVector<Value> values;
+  Shape shape;
+  int64_t rank = 0, a = 0;
+  for (int i = 0; i < nc.numInputs(); ++i) {
+    FailureOr<const OValue *> in = nc.required(i);
+    if (failed(in))
+      return failure();
+    if (i == 0) {
+      shape = (*in)->shape;
+      rank = static_cast<int64_t>(shape.size());
+      if (rank == 0)
+        return nc.fail("inputs must have rank >= 1");
+      FailureOr<int64_t> na = nc.normalizeAxis(axis, rank, "axis");
+      if (failed(na))
+        return failure();
+      a = *na;
+      shape[a] = 0;
+    }
+    const Shape &s = (*in)->shape;
+    if (static_cast<int64_t>(s.size()) != rank)
+      return nc.fail("inputs differ in rank");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != a && s[d] != shape[d])
+        return nc.fail("input " + std::to_string(i) + " " + shapeStr(s) +
+                       " differs from input 0 outside the axis");
+    if (s[a] == 0)
+      continue;
+    FailureOr<Value> v = nc.tensor(i);
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+    shape[a] += s[a];
+  }
+  if (values.empty())
+    return nc.fail("every input is empty along the axis");
+  OpBuilder &b = nc.builder();
+  auto op = fusecc::fuse::ConcatOp::create(b, nc.loc, nc.f32Type(shape), values,
+                                           b.getI64IntegerAttr(a));
+  nc.setResult(op.getResult());
+  return success();
+}
+
 LogicalResult convertConcat(NodeContext &nc) {
   if (failed(nc.checkAttributes({"axis"})))
     return failure();
@@ -325,10 +371,16 @@ LogicalResult convertConcat(NodeContext &nc) {
     return failure();
   if (nc.numInputs() < 1)
     return nc.fail("expected at least one input");
+  bool computed = false;
+  for (int i = 0; i < nc.numInputs(); ++i) {
+    const OValue *v = nc.input(i);
+    computed |= v && !v->isConst();
+  }
+  if (computed)
+    return convertConcatComputed(nc, *axis);
   std::vector<const OValue *> ins;
   for (int i = 0; i < nc.numInputs(); ++i) {
-    FailureOr<const OValue *> v = nc.constant(
-        i, "every input (Concat of computed tensors is not supported)");
+    FailureOr<const OValue *> v = nc.constant(i, "every input");
     if (failed(v))
       return failure();
     ins.push_back(*v);

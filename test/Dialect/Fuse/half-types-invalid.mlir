@@ -78,3 +78,39 @@ func.func @cast_f64(%x: tensor<4xf32>) -> tensor<4xf64> {
   %0 = fuse.cast %x : tensor<4xf32> -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
+
+// -----
+
+// The decoder ops (issue 36) follow the same rule: a forward convolution's
+// weight and bias, every input of a concatenation, an upsample's result.
+func.func @fwd_conv_bias(%x: tensor<1x2x5xbf16>, %w: tensor<3x2x3xbf16>, %b: tensor<3xf32>) -> tensor<1x3x5xbf16> {
+  // expected-error@+1 {{'fuse.conv' op operand #2 has element type 'f32'; expected 'bf16', as operand #0}}
+  %0 = fuse.conv %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>}
+       : (tensor<1x2x5xbf16>, tensor<3x2x3xbf16>, tensor<3xf32>) -> tensor<1x3x5xbf16>
+  return %0 : tensor<1x3x5xbf16>
+}
+
+// -----
+
+func.func @fwd_conv_result(%x: tensor<1x2x5xf16>, %w: tensor<3x2x3xf16>) -> tensor<1x3x5xf32> {
+  // expected-error@+1 {{'fuse.conv' op result #0 has element type 'f32'; expected 'f16', as operand #0}}
+  %0 = fuse.conv %x, %w {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>}
+       : (tensor<1x2x5xf16>, tensor<3x2x3xf16>) -> tensor<1x3x5xf32>
+  return %0 : tensor<1x3x5xf32>
+}
+
+// -----
+
+func.func @concat_mix(%a: tensor<1x2x4xf16>, %b: tensor<1x3x4xbf16>) -> tensor<1x5x4xf16> {
+  // expected-error@+1 {{'fuse.concat' op operand #1 has element type 'bf16'; expected 'f16', as operand #0}}
+  %0 = fuse.concat %a, %b {dim = 1 : i64} : (tensor<1x2x4xf16>, tensor<1x3x4xbf16>) -> tensor<1x5x4xf16>
+  return %0 : tensor<1x5x4xf16>
+}
+
+// -----
+
+func.func @upsample_result(%x: tensor<1x2x4xbf16>) -> tensor<1x2x8xf32> {
+  // expected-error@+1 {{'fuse.upsample' op result #0 has element type 'f32'; expected 'bf16', as operand #0}}
+  %0 = fuse.upsample %x : tensor<1x2x4xbf16> -> tensor<1x2x8xf32>
+  return %0 : tensor<1x2x8xf32>
+}

@@ -56,3 +56,23 @@ func.func @casts(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %f = fuse.cast %b : tensor<4x8xbf16> -> tensor<4x8xf32>
   return %f : tensor<4x8xf32>
 }
+
+// The decoder ops on half tensors: a forward convolution, a nearest
+// upsample and a skip concatenation, all bf16.
+// CHECK-LABEL: func.func @bf16_decoder_ops
+// CHECK: fuse.conv {{.*}} : (tensor<1x4x4x4xbf16>, tensor<2x4x3x3xbf16>, tensor<2xbf16>) -> tensor<1x2x4x4xbf16>
+// CHECK: fuse.upsample {{.*}} : tensor<1x2x4x4xbf16> -> tensor<1x2x8x8xbf16>
+// CHECK: fuse.concat {{.*}} : (tensor<1x2x8x8xbf16>, tensor<1x3x8x8xbf16>) -> tensor<1x5x8x8xbf16>
+func.func @bf16_decoder_ops(%x: tensor<1x4x4x4xbf16>, %w: tensor<2x4x3x3xbf16>,
+                            %b: tensor<2xbf16>, %s: tensor<1x3x8x8xbf16>)
+    -> tensor<1x5x8x8xbf16> {
+  %c = fuse.conv %x, %w, %b {stride = array<i64: 1, 1>,
+         padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
+       : (tensor<1x4x4x4xbf16>, tensor<2x4x3x3xbf16>, tensor<2xbf16>)
+         -> tensor<1x2x4x4xbf16>
+  %u = fuse.upsample %c {scales = array<f64: 2.0, 2.0>}
+       : tensor<1x2x4x4xbf16> -> tensor<1x2x8x8xbf16>
+  %y = fuse.concat %u, %s {dim = 1 : i64}
+       : (tensor<1x2x8x8xbf16>, tensor<1x3x8x8xbf16>) -> tensor<1x5x8x8xbf16>
+  return %y : tensor<1x5x8x8xbf16>
+}

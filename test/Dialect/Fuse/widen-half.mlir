@@ -71,3 +71,23 @@ func.func @f32_graph(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = fuse.relu %x : tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// The decoder ops are retyped like the rest: every concatenated input and
+// the forward convolution's weight read through one widening cast.
+// CHECK-LABEL: func.func @decoder_ops
+// CHECK-DAG: %[[XW:.*]] = fuse.cast %{{.*}} : tensor<1x2x4xf16> -> tensor<1x2x4xf32>
+// CHECK-DAG: %[[SW:.*]] = fuse.cast %{{.*}} : tensor<1x1x8xf16> -> tensor<1x1x8xf32>
+// CHECK-DAG: %[[WW:.*]] = fuse.cast %{{.*}} : tensor<2x3x3xf16> -> tensor<2x3x3xf32>
+// CHECK: %[[U:.*]] = fuse.upsample %[[XW]] : tensor<1x2x4xf32> -> tensor<1x2x8xf32>
+// CHECK: %[[C:.*]] = fuse.concat %[[U]], %[[SW]] {dim = 1 : i64} : (tensor<1x2x8xf32>, tensor<1x1x8xf32>) -> tensor<1x3x8xf32>
+// CHECK: %[[Y:.*]] = fuse.conv %[[C]], %[[WW]] {{.*}} -> tensor<1x2x8xf32>
+// CHECK: %[[R:.*]] = fuse.cast %[[Y]] : tensor<1x2x8xf32> -> tensor<1x2x8xf16>
+// CHECK: return %[[R]]
+func.func @decoder_ops(%x: tensor<1x2x4xf16>, %s: tensor<1x1x8xf16>, %w: tensor<2x3x3xf16>) -> tensor<1x2x8xf16> {
+  %u = fuse.upsample %x : tensor<1x2x4xf16> -> tensor<1x2x8xf16>
+  %c = fuse.concat %u, %s {dim = 1 : i64} : (tensor<1x2x8xf16>, tensor<1x1x8xf16>) -> tensor<1x3x8xf16>
+  %y = fuse.conv %c, %w {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>} : (tensor<1x3x8xf16>, tensor<2x3x3xf16>) -> tensor<1x2x8xf16>
+  return %y : tensor<1x2x8xf16>
+}

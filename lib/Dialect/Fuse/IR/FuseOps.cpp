@@ -173,22 +173,41 @@ LogicalResult ConvTransposeOp::verify() {
   if (cin % groups != 0)
     return emitOpError("groups (")
            << groups << ") must divide the input channels (" << cin << ")";
-  if (wTy.getDimSize(0) != cin)
-    return emitOpError("weight dim 0 must equal the input channels (")
-           << cin << "), got weight shape " << shapeStr(wTy.getShape());
-  std::optional<int64_t> coutOr = checkedMul(wTy.getDimSize(1), groups);
-  if (!coutOr)
-    return emitOpError("output channels = weight dim 1 (")
-           << wTy.getDimSize(1) << ") * groups (" << groups
-           << ") overflow int64";
-  int64_t cout = *coutOr;
+  int64_t cout;
+  if (getForwardWeight()) {
+    // A forward convolution's [Cout, Cin/groups, *k].
+    cout = wTy.getDimSize(0);
+    if (cout == 0 || cout % groups != 0)
+      return emitOpError("groups (")
+             << groups
+             << ") must divide the forward weight's dim 0 (Cout), got weight "
+                "shape "
+             << shapeStr(wTy.getShape());
+    if (wTy.getDimSize(1) != cin / groups)
+      return emitOpError("forward weight dim 1 must equal the input channels "
+                         "per group (")
+             << cin / groups << "), got weight shape "
+             << shapeStr(wTy.getShape());
+  } else {
+    if (wTy.getDimSize(0) != cin)
+      return emitOpError("weight dim 0 must equal the input channels (")
+             << cin << "), got weight shape " << shapeStr(wTy.getShape());
+    std::optional<int64_t> coutOr = checkedMul(wTy.getDimSize(1), groups);
+    if (!coutOr)
+      return emitOpError("output channels = weight dim 1 (")
+             << wTy.getDimSize(1) << ") * groups (" << groups
+             << ") overflow int64";
+    cout = *coutOr;
+  }
   if (outTy.getDimSize(0) != inTy.getDimSize(0))
     return emitOpError("result batch (")
            << outTy.getDimSize(0) << ") must equal the input batch ("
            << inTy.getDimSize(0) << ")";
   if (outTy.getDimSize(1) != cout)
     return emitOpError("result channels (")
-           << outTy.getDimSize(1) << ") must equal weight dim 1 * groups ("
+           << outTy.getDimSize(1)
+           << (getForwardWeight() ? ") must equal weight dim 0 ("
+                                  : ") must equal weight dim 1 * groups (")
            << cout << ")";
   if (Value bias = getBias()) {
     auto bTy = cast<RankedTensorType>(bias.getType());
@@ -199,7 +218,7 @@ LogicalResult ConvTransposeOp::verify() {
   for (int64_t i = 0; i < nsp; ++i) {
     int64_t s = getStride()[i], d = getDilation()[i];
     int64_t op = getOutputPadding()[i];
-    if (!(op < s || op < d))
+    if (!getForwardWeight() && !(op < s || op < d))
       return emitOpError() << "output_padding[" << i << "] = " << op
                            << " must be smaller than stride (" << s
                            << ") or dilation (" << d << ")";

@@ -131,8 +131,13 @@ int64_t fusecc::fuse::prologueReads(Value v,
   };
   int64_t reads = 0;
   if (auto window = dyn_cast<WindowOpInterface>(def)) {
+    // A window element reads its volume from one operand (a concat's
+    // element reads one of its operands).
+    int64_t operandReads = 0;
+    for (Value o : def->getOperands())
+      operandReads = std::max(operandReads, prologueReads(o, chain));
     reads = saturatingMul(std::max<int64_t>(1, window.getWindowVolume()),
-                          prologueReads(def->getOperand(0), chain));
+                          operandReads);
   } else {
     for (Value o : def->getOperands()) {
       // Broadcast operands (parameters, scalars) stay in the caches.

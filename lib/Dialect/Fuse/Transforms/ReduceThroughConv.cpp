@@ -137,7 +137,8 @@ Value buildMean(OpBuilder &b, Location loc, ConvTransposeOp conv) {
       b, loc, RankedTensorType::get(meanShape, cTy.getElementType()), taps,
       conv.getWeight(), conv.getBias(), b.getDenseI64ArrayAttr(ones),
       b.getDenseI64ArrayAttr(pad), b.getDenseI64ArrayAttr(zeros),
-      b.getDenseI64ArrayAttr(ones), conv.getGroupsAttr());
+      b.getDenseI64ArrayAttr(ones), conv.getGroupsAttr(),
+      conv.getForwardWeightAttr());
   mean->setAttr(kConvPrecisionAttrName,
                ConvMathAttr::get(b.getContext(), ConvMath::IEEE));
   return mean.getResult();

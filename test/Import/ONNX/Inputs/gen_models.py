@@ -347,6 +347,49 @@ def unread(kind):
     return m
 
 
+def fwd_conv(auto_pad=None, pads=None, strides=(1, 1), group=1, out=(5, 5),
+             k=3):
+    attrs = {"kernel_shape": [k, k], "strides": list(strides),
+             "group": group}
+    if auto_pad:
+        attrs["auto_pad"] = auto_pad
+    if pads:
+        attrs["pads"] = pads
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv",
+                              **attrs)]
+    inits = [init("w", ramp([6, 4 // group, k, k], 0.01, -0.5)),
+             init("b", ramp([6], 0.1))]
+    return model(nodes, [vi("x", [1, 4, 5, 5])], [vi("y", [1, 6] + list(out))],
+                 inits)
+
+
+def resize(mode, ctm, nearest_mode=None, sizes=None, scales=None, opset=17):
+    attrs = {"mode": mode, "coordinate_transformation_mode": ctm}
+    if nearest_mode:
+        attrs["nearest_mode"] = nearest_mode
+    ins, inits = ["x", ""], []
+    if scales:
+        ins.append("scales")
+        inits.append(init("scales", np.array(scales, dtype=np.float32)))
+    else:
+        ins += ["", "sizes"]
+        inits.append(init("sizes", np.array(sizes, dtype=np.int64)))
+    nodes = [helper.make_node("Relu", ["in"], ["x"], name="relu"),
+             helper.make_node("Resize", ins, ["y"], name="resize", **attrs)]
+    out = sizes or [int(d * s) for d, s in zip([1, 2, 4, 4], scales)]
+    return model(nodes, [vi("in", [1, 2, 4, 4])], [vi("y", out)], inits,
+                 opset=opset)
+
+
+def concat_computed():
+    # A U-Net skip: cat(relu(x), skip) along the channels.
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Concat", ["r", "skip"], ["y"], name="cat",
+                              axis=1)]
+    return model(nodes, [vi("x", [1, 2, 4, 4]), vi("skip", [1, 3, 4, 4])],
+                 [vi("y", [1, 5, 4, 4])])
+
+
 MODELS = {
     "conv_bn_relu": conv_bn_relu,
     "bn_alone": bn_alone,
@@ -388,6 +431,23 @@ MODELS = {
     "logsoftmax_empty": logsoftmax_empty,
     "elu": lambda: single("Elu"),
     "conv": lambda: single("Conv"),
+    "fwd_conv_same": lambda: fwd_conv(auto_pad="SAME_UPPER", group=2, k=4),
+    "fwd_conv_same_lower": lambda: fwd_conv(auto_pad="SAME_LOWER", k=4),
+    "fwd_conv_strided": lambda: fwd_conv(pads=[1, 1, 1, 1], strides=(2, 2),
+                                         out=(3, 3)),
+    "fwd_conv_big_pad": lambda: fwd_conv(pads=[3, 3, 3, 3], out=(9, 9)),
+    "resize_nearest": lambda: resize("nearest", "asymmetric", "floor",
+                                     scales=[1, 1, 2, 2]),
+    "resize_linear_sizes": lambda: resize("linear", "half_pixel",
+                                          sizes=[1, 2, 7, 9]),
+    "resize_nearest_half_pixel": lambda: resize(
+        "nearest", "half_pixel", "round_prefer_floor", scales=[1, 1, 2, 2]),
+    "resize_cubic": lambda: resize("cubic", "half_pixel", scales=[1, 1, 2, 2]),
+    "resize_align_scales": lambda: resize("linear", "align_corners",
+                                          scales=[1, 1, 2, 1.5]),
+    "resize_align_fraction": lambda: resize("linear", "align_corners",
+                                            scales=[1, 1, 2, 0.6]),
+    "concat_computed": concat_computed,
     "reshape_computed": reshape_computed,
     "bad_attr_type": bad_attr_type,
     "bad_weight_shape": bad_weight_shape,

@@ -167,6 +167,24 @@ def Fuse_WindowOpInterface : OpInterface<"WindowOpInterface"> {
            "::mlir::Location, ::mlir::ValueRange)>":$operandAt,
            "const ::fusecc::fuse::WindowLanes *":$lanes)>,
     InterfaceMethod<
+      "Builds the result element at `coords` from elements of any of the "
+      "op's operands: `operandAt(builder, loc, k, at)` builds operand k's "
+      "element at `at` (always in bounds). Callers that evaluate an op per "
+      "result element (the elementwise kernels, a convolution's prologue) "
+      "call this; the default serves the one-operand ops through `buildAt`.",
+      "::mlir::Value", "buildAtOperands",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$coords,
+           "::llvm::function_ref<::mlir::Value(::mlir::OpBuilder &, "
+           "::mlir::Location, unsigned, ::mlir::ValueRange)>":$operandAt,
+           "const ::fusecc::fuse::WindowLanes *":$lanes),
+      [{}], [{
+        return $_op.buildAt(builder, loc, coords,
+            [&](::mlir::OpBuilder &b, ::mlir::Location l,
+                ::mlir::ValueRange at) { return operandAt(b, l, 0, at); },
+            lanes);
+      }]>,
+    InterfaceMethod<
       "Evaluates the op in double precision: `operands` are the dense "
       "row-major contents of the op's operands, `out` the result's.",
       "void", "evaluateReference",

@@ -65,6 +65,14 @@ def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
     output_padding + 1`; `output_padding` must be below `stride` or
     `dilation`, and `groups` must divide both channel counts.
 
+    With `forward_weight` (built by `fuse-decompose` from a stride-1
+    `fuse.conv`) the weight is a forward convolution's `[Cout, Cin/groups,
+    *k]` read with its taps reversed: the logical weight is
+    `w[g * Cout/groups + co, ci, K - 1 - k]` for input channel `g *
+    Cin/groups + ci`. Every kernel stages it in that layout (no copy), and
+    `output_padding` (the forward convolution's extra end padding) may be any
+    non-negative value.
+
     Example:
     ```mlir
     %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2, 2>,
@@ -79,7 +87,8 @@ def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$output_padding,
                        DenseI64ArrayAttr:$dilation,
-                       DefaultValuedAttr<I64Attr, "1">:$groups);
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       UnitAttr:$forward_weight);
   let results = (outs Fuse_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
@@ -92,6 +101,7 @@ def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
     }
   }];
 }
+
 
 //===----------------------------------------------------------------------===//
 // Elementwise ops
@@ -525,6 +535,68 @@ def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,
   let hasVerifier = 1;
 }
 
+def Fuse_ConcatOp : Fuse_Op<"concat", [Pure,
+    DeclareOpInterfaceMethods<Fuse_WindowOpInterface, ["buildAtOperands"]>]> {
+  let summary = "Concatenation along one dim (torch.cat)";
+  let description = [{
+    PyTorch's `torch.cat(inputs, dim)`: every other dim equal, the inputs
+    laid out along `dim` in argument order. A window op of volume 1 whose
+    element reads the one input its coordinate along `dim` falls in: in
+    front of a convolution it folds into the input staging (the staging
+    reads each input where it lies; the concatenated tensor is never
+    stored), elsewhere it is evaluated per element.
+
+    Example (a U-Net skip connection):
+    ```mlir
+    %y = fuse.concat %up, %skip {dim = 1 : i64}
+         : (tensor<2x64x32x32xf32>, tensor<2x32x32x32xf32>)
+           -> tensor<2x96x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Fuse_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuse_UpsampleOp : Fuse_Op<"upsample", [Pure,
+    DeclareOpInterfaceMethods<Fuse_WindowOpInterface>]> {
+  let summary = "Nearest or (bi/tri)linear resizing (F.interpolate)";
+  let description = [{
+    PyTorch's `F.interpolate` on `[N, C, *spatial]` (1 to 3 spatial dims),
+    to the result's spatial sizes, `mode="nearest"` (the default) or, with
+    `linear`, `"linear"` / `"bilinear"` / `"trilinear"` by rank, with or
+    without `align_corners`. `scales` (one per spatial dim, optional) are
+    the `scale_factor`s the sizes came from, which PyTorch uses for the
+    coordinate scale when given (`recompute_scale_factor` unset). Per
+    spatial dim of input size `in` and output size `out`, in f32 as
+    PyTorch's CUDA and CPU kernels compute it: the scale `r` is `1 / scale`
+    when `scales` is given, else `in / out` (with `align_corners`: `(in -
+    1) / (out - 1)`, 0 for `out` = 1). Nearest: output position `o` reads
+    `min(floor(o * r), in - 1)`. Linear: the source coordinate is `src = r
+    * o` with `align_corners`, else `max(r * (o + 0.5) - 0.5, 0)`; it reads
+    `i0 = floor(src)` and `i1 = min(i0 + 1, in - 1)` weighted `1 - l` and
+    `l = src - i0`, dims combined outermost first (`h0 * (w0 * a + w1 * b) +
+    h1 * (...)`). See docs/design.md ("Upsampling").
+
+    Example (`F.interpolate(x, scale_factor=2, mode="nearest")`):
+    ```mlir
+    %y = fuse.upsample %x {scales = array<f64: 2.0, 2.0>}
+         : tensor<2x64x16x16xf32> -> tensor<2x64x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, UnitAttr:$linear,
+                       UnitAttr:$align_corners,
+                       OptionalAttr<DenseF64ArrayAttr>:$scales);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Composite ops: rewritten into other fuse ops by fuse-decompose
 //===----------------------------------------------------------------------===//
@@ -532,6 +604,63 @@ def Fuse_ReshapeOp : Fuse_Op<"reshape", [Pure,
 class Fuse_CompositeOp<string mnemonic, list<Trait> traits = []>
     : Fuse_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<Fuse_CompositeOpInterface>])>;
+
+def Fuse_ConvOp : Fuse_CompositeOp<"conv"> {
+  let summary = "Forward convolution (Conv1d/2d/3d)";
+  let description = [{
+    PyTorch's (cross-correlation) convolution over 1, 2 or 3 spatial dims.
+    The input is `[N, Cin, *in]`, the weight `[Cout, Cin/groups, *k]`, the
+    optional bias `[Cout]`. `padding` pads each spatial dim at its begin,
+    `padding_end` (default: `padding`) at its end; per spatial dim the
+    output size is `floor((in + padding + padding_end - dilation * (k - 1)
+    - 1) / stride) + 1`. `groups` must divide both channel counts
+    (depthwise: groups = Cin). The padding must satisfy `padding <=
+    padding_end` and `padding <= dilation * (k - 1)`, so that the
+    transposed form below has non-negative padding and output padding.
+
+    `fuse-decompose` makes it the same gather as a stride-1 transposed
+    convolution: `fuse.conv_transpose {forward_weight}` with stride 1,
+    padding `dilation * (k - 1) - padding`, output_padding `padding_end -
+    padding`, reading this op's weight with its taps reversed, so every
+    tiling, main loop and epilogue of a transposed convolution serves it.
+    A stride above 1 is that stride-1 convolution followed by a
+    `fuse.max_pool` of kernel 1 and the stride (a subsampling), which joins
+    the convolution's epilogue where a pooled epilogue fits: correct, but it
+    computes every stride-1 position.
+
+    Example (Conv2d(16, 32, 3, padding=1)):
+    ```mlir
+    %y = fuse.conv %x, %w, %b {stride = array<i64: 1, 1>,
+           padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>,
+           groups = 1 : i64}
+         : (tensor<2x16x8x8xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>)
+           -> tensor<2x32x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input, Fuse_Tensor:$weight,
+                       Optional<Fuse_Tensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding_end,
+                       DenseI64ArrayAttr:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of spatial dims (1, 2 or 3).
+    int64_t getNumSpatialDims() {
+      return getInput().getType().getRank() - 2;
+    }
+    /// The end padding of spatial dim `i` (`padding_end`, else `padding`).
+    int64_t getPaddingEndAt(int64_t i) {
+      if (auto e = getPaddingEnd())
+        return (*e)[i];
+      return getPadding()[i];
+    }
+  }];
+}
 
 def Fuse_BatchNormOp : Fuse_CompositeOp<"batch_norm",
     [AttrSizedOperandSegments, Fuse_F32Parameters]> {
