@@ -134,8 +134,8 @@ class InstalledWheel(unittest.TestCase):
     def test_dynamo_backend_entry_point(self):
         with zipfile.ZipFile(self.wheel) as wheel:
             names = set(wheel.namelist())
-        for module in ("__init__", "cache", "driver", "ops", "partition",
-                       "translate"):
+        for module in ("__init__", "cache", "driver", "ops", "ops_decoders",
+                       "partition", "translate"):
             self.assertIn("fusecc/dynamo/%s.py" % module, names)
         found = self.probe(
             "from importlib.metadata import entry_points\n"

@@ -132,7 +132,8 @@ def unet_decoder(small):
     n, c, hw = (1, 16, 2) if small else (8, 512, 8)
     g = Graph("unet_decoder")
     x = g.arg("x", [n, c, hw, hw])
-    skips = [g.arg("skip%d" % i, [n, c >> (i + 1), hw << (i + 1), hw << (i + 1)])
+    skips = [g.arg("skip%d" % i,
+                   [n, c >> (i + 1), hw << (i + 1), hw << (i + 1)])
              for i in range(3)]
     for i, skip in enumerate(skips):
         u = g.deconv("up%d" % i, x, c >> (i + 1), bias=False)
@@ -191,8 +192,8 @@ def residual_block(small):
                    "conv1x1(u))."], y)
 
 
-MODELS = {"unet_decoder": unet_decoder, "heatmap_head": heatmap_head, "vae_up_block": vae_up_block,
-          "residual_block": residual_block}
+MODELS = {"unet_decoder": unet_decoder, "heatmap_head": heatmap_head,
+          "vae_up_block": vae_up_block, "residual_block": residual_block}
 
 
 def main():

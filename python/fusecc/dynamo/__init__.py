@@ -4,12 +4,13 @@
 #   model = torch.compile(model, backend=fusecc.dynamo.backend,
 #                         options={"inner": "eager"})
 #
-# The supported subgraphs of each captured FX graph (a transposed
-# convolution and what fuses around it) run as fusecc bundles, compiled
-# from FX directly and cached on disk; the rest goes to the inner backend
-# (Inductor by default). Importing this module registers the backend with
-# torch._dynamo where PyTorch has it; the `torch_dynamo_backends` entry point
-# (python/pyproject.toml) lets torch.compile find it without the import.
+# The supported subgraphs of each captured FX graph (a convolution,
+# transposed or forward, and what fuses around it) run as fusecc bundles,
+# compiled from FX directly and cached on disk; the rest goes to the inner
+# backend (Inductor by default). Importing this module registers the
+# backend with torch._dynamo where PyTorch has it; the
+# `torch_dynamo_backends` entry point (python/pyproject.toml) lets
+# torch.compile find it without the import.
 #
 # ===--------------------------------------------------------------------=== #
 

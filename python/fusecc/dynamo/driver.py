@@ -2,7 +2,7 @@
 #
 # backend(gm, example_inputs) is what torch.compile(model, backend="fusecc")
 # calls with each FX graph dynamo captures:
-#  1. partition: the supported subgraphs holding a transposed convolution
+#  1. partition: the supported subgraphs holding a convolution
 #     become submodules (fusecc.dynamo.partition);
 #  2. each is translated to a fuse function (fusecc.dynamo.translate), its
 #     bundle compiled or taken from the disk cache (fusecc.dynamo.cache)

@@ -1,7 +1,8 @@
 # ===- fusecc/dynamo/ops.py - FX nodes -> fuse ops ----------------------=== #
 #
 # One handler per PyTorch computation fusecc supports, found from an FX
-# node by `lookup`: call_module by the layer's class (nn.ConvTranspose2d,
+# node by `lookup` (forward convolutions, cat and interpolation in
+# ops_decoders.py): call_module by the layer's class (nn.ConvTranspose2d,
 # nn.BatchNorm2d in eval mode, ...), call_function by the function
 # (torch.conv_transpose2d, F.relu, operator.add, torch.ops.aten.* ...),
 # call_method by the Tensor method's name. A handler reads its arguments
@@ -235,7 +236,13 @@ def conv_transpose(ctx):
 @handler("convolution", aten=["convolution"])
 def convolution(ctx):
     if not ctx.arg(6, "transposed", False):
-        raise Unsupported("forward convolution is not supported yet")
+        # aten.convolution(input, weight, bias, stride, padding, dilation,
+        # transposed, output_padding, groups): a forward convolution.
+        from .ops_decoders import forward_conv
+        return forward_conv(
+            ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
+            ctx.arg(2, "bias"), ctx.arg(3, "stride"), ctx.arg(4, "padding"),
+            ctx.arg(5, "dilation"), ctx.arg(8, "groups"))
     return _conv_transpose(
         ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
         ctx.arg(2, "bias"), ctx.arg(3, "stride"), ctx.arg(4, "padding"),
@@ -860,4 +867,8 @@ def getitem(ctx):
     raise Unsupported("indexing a tensor")
 
 
+# Forward convolutions, cat and interpolation register themselves here.
+from . import ops_decoders  # noqa: E402
+
+DECODER_OPS = ops_decoders.__name__
 SUPPORTED_SUMMARY = sorted(HANDLERS)

@@ -5,9 +5,9 @@
 # accepts its arguments, dtypes and static shapes); torch.fx's
 # CapabilityBasedPartitioner groups supported nodes into maximal
 # partitions without cycles; a partition is kept when it holds a
-# transposed convolution (what fusecc fuses around), and each kept one is
-# made a submodule `fusecc_<i>` of the graph module (the rest stays as it
-# was, for PyTorch).
+# convolution, transposed or forward (what fusecc fuses around), and each
+# kept one is made a submodule `fusecc_<i>` of the graph module (the rest
+# stays as it was, for PyTorch).
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -58,9 +58,10 @@ def node_support(gm, node, grad_enabled=False):
     return True, None
 
 
-def _is_conv_transpose(gm, node):
+def _is_convolution(gm, node):
     handler, _ = op_table.lookup(gm, node)
     return handler in (op_table.HANDLERS["conv_transpose"],
+                       op_table.HANDLERS["conv"],
                        op_table.HANDLERS["convolution"])
 
 
@@ -81,16 +82,16 @@ def make_operator_support(grad_enabled=False, reasons=None):
 
 
 def partition_graph(gm, grad_enabled=False, reasons=None):
-    """Fuses the supported partitions of `gm` that hold a transposed
-    convolution into submodules named fusecc_<i>; returns (gm, names). The
-    node order of every partition is kept (topological)."""
+    """Fuses the supported partitions of `gm` that hold a convolution
+    (transposed or forward) into submodules named fusecc_<i>; returns (gm,
+    names). The node order of every partition is kept (topological)."""
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     support = make_operator_support(grad_enabled, reasons)
     partitioner = CapabilityBasedPartitioner(
         gm, support, allows_single_node_partition=True)
     partitions = partitioner.propose_partitions()
     kept = [p for p in partitions
-            if any(_is_conv_transpose(gm, n) for n in p.nodes)]
+            if any(_is_convolution(gm, n) for n in p.nodes)]
     if not kept:
         return gm, []
     try:
