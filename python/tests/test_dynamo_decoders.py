@@ -163,6 +163,20 @@ class DecoderTranslation(unittest.TestCase):
         self.assertIn("fuse.upsample %arg0 : tensor<1x2x4x4xf32> -> "
                       "tensor<1x2x4x8xf32>", text)
 
+    def test_c_nn_upsample(self):
+        # The torch._C._nn functions F.interpolate calls (a graph that
+        # traced into it records them).
+        class Direct(nn.Module):
+            def forward(self, x):
+                a = torch._C._nn.upsample_nearest2d(x, None, [2.0, 3.0])
+                b = torch._C._nn.upsample_bilinear2d(x, [5, 7], True, None)
+                return a, b
+        text = self.text(Direct(), torch.randn(1, 2, 4, 4))
+        self.assertIn("fuse.upsample %arg0 {scales = array<f64: 2.0, 3.0>}"
+                      " : tensor<1x2x4x4xf32> -> tensor<1x2x8x12xf32>", text)
+        self.assertIn("fuse.upsample %arg0 {linear, align_corners} : "
+                      "tensor<1x2x4x4xf32> -> tensor<1x2x5x7xf32>", text)
+
     def test_aten_graph(self):
         from torch.fx.experimental.proxy_tensor import make_fx
         m = UNetBlock().eval()

@@ -227,7 +227,8 @@ def upsample_fixed(ctx):
 
 
 def _aten_upsample(mode, linear):
-    """aten.upsample_<mode>{1,2,3}d: the .vec overload (input, output_size,
+    """aten.upsample_<mode>{1,2,3}d and torch._C._nn's (what F.interpolate
+    calls, and dynamo may record): the .vec overload (input, output_size,
     [align_corners,] scale_factors) and the default one (input,
     output_size, [align_corners,] scales_d...)."""
     def fn(ctx):
@@ -235,9 +236,10 @@ def _aten_upsample(mode, linear):
         n = x.rank - 2
         first = 3 if linear else 2
         align = bool(ctx.arg(2, "align_corners", False)) if linear else False
-        if "vec" in str(ctx.node.target):
-            scales = ctx.arg(first, "scale_factors")
-            scales = list(scales) if scales is not None else None
+        factors = ctx.arg(first, "scale_factors")
+        if "vec" in str(ctx.node.target) or isinstance(factors,
+                                                         (list, tuple)):
+            scales = list(factors) if factors is not None else None
         else:
             names = (("scales",) if n == 1 else
                      ("scales_d", "scales_h", "scales_w")[3 - n:])
@@ -256,4 +258,5 @@ for _packet, _mode, _linear in (
         ("upsample_linear1d", "linear", True),
         ("upsample_bilinear2d", "bilinear", True),
         ("upsample_trilinear3d", "trilinear", True)):
-    handler("aten_" + _packet, aten=[_packet])(_aten_upsample(_mode, _linear))
+    handler("aten_" + _packet, functions=["torch._C._nn." + _packet],
+            aten=[_packet])(_aten_upsample(_mode, _linear))
