@@ -6,7 +6,10 @@
 # 60, at most 90 in CI):
 #   compile-fuzzer  seeded with examples/*.mlir and the lit tests' graphs
 #                   (split at "// -----"), with fuzz/fusecc.dict;
-#   graph-fuzzer    structure-aware, from an empty corpus.
+#   graph-fuzzer    structure-aware, from an empty corpus;
+#   onnx-fuzzer     (fusecc built with libonnx-dev) ONNX protobuf bytes,
+#                   seeded with fuzz/corpus/onnx-fuzzer (structured
+#                   mutations of exports: fuzz/make_onnx_seeds.py).
 # A crash, sanitizer report, timeout (FUSECC_FUZZ_TIMEOUT s per input) or
 # out-of-memory fails the target; its input is kept under
 # build-san/fuzz-artifacts/. Prints "fuzz-compiler: N passed, M failed".
@@ -67,5 +70,11 @@ run compile-fuzzer "$work/corpus-compile" fuzz/regressions/compile-fuzzer \
 # (fuzz/regressions/graph-fuzzer) run first, every time.
 run graph-fuzzer "$work/corpus-graph" fuzz/regressions/graph-fuzzer \
   -len_control=0 -max_len=128
+# Past findings (fuzz/regressions/onnx-fuzzer) and the committed seeds run
+# first, every time.
+if [[ -x "$build/bin/onnx-fuzzer" ]]; then
+  run onnx-fuzzer "$work/corpus-onnx" fuzz/regressions/onnx-fuzzer \
+    fuzz/corpus/onnx-fuzzer -max_len=65536
+fi
 echo "fuzz-compiler: $passed passed, $failed failed"
 ((failed == 0))

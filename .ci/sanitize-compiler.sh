@@ -26,9 +26,13 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DFUSECC_BUILD_FUZZERS=ON -DFUSECC_STATIC_COMPILER=OFF \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit >"$build/cmake.log" 2>&1 ||
   { cat "$build/cmake.log"; echo "sanitize-compiler: 0 passed, 1 failed (cmake)"; exit 1; }
+targets=(fusecc fusecc-opt fusecc-check compile-fuzzer graph-fuzzer)
+# The ONNX importer's fuzzer exists when fusecc is built with libonnx-dev.
+if ninja -C "$build" -t query onnx-fuzzer >/dev/null 2>&1; then
+  targets+=(onnx-fuzzer)
+fi
 t0=$SECONDS
-ninja -C "$build" -j"${FUSECC_JOBS:-2}" fusecc fusecc-opt fusecc-check \
-  compile-fuzzer graph-fuzzer >"$build/ninja.log" 2>&1 ||
+ninja -C "$build" -j"${FUSECC_JOBS:-2}" "${targets[@]}" >"$build/ninja.log" 2>&1 ||
   { tail -50 "$build/ninja.log"; echo "sanitize-compiler: 0 passed, 1 failed (build)"; exit 1; }
 echo "sanitize-compiler: build $((SECONDS - t0)) s"
 [[ "${FUSECC_SAN_BUILD_ONLY:-0}" == 1 ]] && exit 0
