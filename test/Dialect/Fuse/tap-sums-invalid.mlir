@@ -71,3 +71,12 @@ func.func @result_shape(%x: tensor<1x2x5x5xf32>) {
   %0 = fuse.conv_transpose_tap_sums %x {kernel_size = array<i64: 3, 2>, stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, output_size = array<i64: 7, 6>} : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
   return
 }
+
+// -----
+
+// Issue 38: the box sums loop over the taps (this one hung fusecc).
+func.func @kernel_size_2_34(%x: tensor<1x1x4xf32>) {
+  // expected-error@+1 {{kernel size 17179869184 exceeds 1024, the most the generated kernels unroll}}
+  %0 = fuse.conv_transpose_tap_sums %x {kernel_size = array<i64: 17179869184>, stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, output_size = array<i64: 17179869187>} : tensor<1x1x4xf32> -> tensor<1x1x17179869184xf32>
+  return
+}

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -45,19 +46,37 @@ ConvGeometry ConvGeometry::get(ConvTransposeOp conv) {
   return g;
 }
 
-int64_t ConvGeometry::validMacs() const {
-  // Per dim: number of (output, tap) pairs whose input index is valid.
-  int64_t pairs = 1;
-  for (int i = 0; i < 3; ++i) {
-    int64_t cnt = 0;
-    for (int64_t o = 0; o < out[i]; ++o)
-      for (int64_t t = 0; t < k[i]; ++t) {
-        int64_t num = o + pad[i] - t * dil[i];
-        if (num >= 0 && num % stride[i] == 0 && num / stride[i] < in[i])
-          ++cnt;
-      }
-    pairs = saturatingMul(pairs, cnt);
+/// Pairs (output o, tap t) of one spatial dim whose input index
+/// (o + pad - t dil) / stride is whole and in [0, in). Per tap t the valid
+/// outputs are o = i stride + t dil - pad for the inputs i that put o in
+/// [0, out), per input i the taps likewise: a closed form per element of
+/// the shorter of the two loops (O(min(k, in)); it looped over every
+/// (output, tap) pair: minutes for an output of 2^31). The verifier bounds
+/// every term: t dil - pad, out - 1 + pad and i stride fit int64.
+static int64_t validPairs(int64_t in, int64_t out, int64_t k, int64_t stride,
+                          int64_t pad, int64_t dil) {
+  // The j in [0, n) with 0 <= j step + c <= out - 1.
+  auto count = [&](int64_t n, int64_t step, int64_t c) {
+    int64_t lo = std::max<int64_t>(0, llvm::divideCeilSigned(-c, step));
+    int64_t hi = std::min(n - 1, llvm::divideFloorSigned(out - 1 - c, step));
+    return std::max<int64_t>(0, hi - lo + 1);
+  };
+  int64_t cnt = 0;
+  if (k <= in) {
+    for (int64_t t = 0; t < k; ++t)
+      cnt = saturatingAdd(cnt, count(in, stride, t * dil - pad));
+  } else {
+    for (int64_t i = 0; i < in; ++i)
+      cnt = saturatingAdd(cnt, count(k, dil, i * stride - pad));
   }
+  return cnt;
+}
+
+int64_t ConvGeometry::validMacs() const {
+  int64_t pairs = 1;
+  for (int i = 0; i < 3; ++i)
+    pairs = saturatingMul(
+        pairs, validPairs(in[i], out[i], k[i], stride[i], pad[i], dil[i]));
   return saturatingMul(saturatingMul(saturatingMul(n, cout), cinPerGroup()),
                        pairs);
 }

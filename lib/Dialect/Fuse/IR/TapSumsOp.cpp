@@ -15,6 +15,7 @@
 
 #include "WindowOpsCommon.h"
 
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Support/Format.h"
 
 using namespace mlir;
@@ -83,6 +84,13 @@ LogicalResult ConvTransposeTapSumsOp::verify() {
       failed(checkArr("dilation", getDilation(), 1)) ||
       failed(checkArr("output_size", getOutputSize(), 1)))
     return failure();
+  // The box sums and the window volume loop over the taps (and the taps
+  // are a convolution's, which kernel analysis bounds the same way).
+  for (int64_t k : getKernelSize())
+    if (k > kMaxKernelSize)
+      return emitOpError("kernel size ")
+             << k << " exceeds " << kMaxKernelSize
+             << ", the most the generated kernels unroll";
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale))
     return emitOpError("expected a finite 'scale', got ") << scale;

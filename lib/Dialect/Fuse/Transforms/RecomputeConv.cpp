@@ -111,6 +111,11 @@ FailureOr<Candidate> candidateOf(SoftmaxOp softmax) {
   if (!pTy || pTy.getRank() < 3 || !pTy.getElementType().isF32() ||
       !onlyFeeds(c.p, softmax) || failed(collectSlice(c)))
     return failure();
+  // validMacs loops over the taps: a kernel past the generator's limit
+  // keeps its convolution (and gets kernel analysis's located error).
+  if (llvm::any_of(c.conv.getWeight().getType().getShape().drop_front(2),
+                   [](int64_t k) { return k > kMaxKernelSize; }))
+    return failure();
   ArrayRef<int64_t> in = softmax.getInput().getType().getShape();
   int64_t dim = softmax.getDim();
   if (dim != static_cast<int64_t>(in.size()) - 1)

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -102,6 +103,11 @@ FailureOr<Candidate> candidateOf(WindowOpInterface reduction) {
     v = def->getOperand(*path);
   }
   std::reverse(c.chain.begin(), c.chain.end());
+  // The box sums loop over the taps: a kernel past the generator's limit
+  // keeps its convolution (and gets kernel analysis's located error).
+  if (llvm::any_of(c.conv.getWeight().getType().getShape().drop_front(2),
+                   [](int64_t k) { return k > kMaxKernelSize; }))
+    return failure();
   // One output position: the reduction is an identity (folded below), and
   // the rewrite would build the same convolution again.
   if (ty.getNumElements() == ty.getDimSize(0) * ty.getDimSize(1))
