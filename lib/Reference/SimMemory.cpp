@@ -124,6 +124,8 @@ LogicalResult BlockExecutor::checkAlignment(const Inst &inst, int lane,
   int64_t elemBytes = 4;
   if (auto l = dyn_cast<vector::LoadOp>(inst.op))
     elemBytes = l.getMemRefType().getElementTypeBitWidth() / 8;
+  else if (auto s = dyn_cast<vector::StoreOp>(inst.op))
+    elemBytes = s.getMemRefType().getElementTypeBitWidth() / 8;
   int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * elemBytes;
   if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
     return fail(inst, lane,

@@ -145,16 +145,16 @@ private:
   template <typename OpTy>
   LogicalResult compileVectorAccess(OpTy op, StringRef name, Inst &inst) {
     VectorType vt = op.getVectorType();
-    // f32, or (loads only) bf16 / f16 from half storage, each value held as
-    // the f32 of the same value.
+    // f32, or bf16 / f16 of half storage (a convolution's half operands,
+    // its half result: FormKernels' isHalfStoreCast), each value held as
+    // the f32 of the same value (a stored one rounded by arith.truncf).
     Type elem = op.getMemRefType().getElementType();
-    bool half = isa<vector::LoadOp>(op.getOperation()) &&
-                (elem.isBF16() || elem.isF16());
+    bool half = elem.isBF16() || elem.isF16();
     if (!(elem.isF32() || half) || vt.getRank() != 1 ||
         vt.getElementType() != elem || vt.isScalable())
       return fail(op, "only 1-D f32 " + name +
-                          " of an f32 memref (or a bf16/f16 vector.load of "
-                          "a memref of that type) is supported");
+                          " of an f32 memref (or a bf16/f16 one of a memref "
+                          "of that type) is supported");
     if (op.getMemRefType().getRank() < 1)
       return fail(op, name + " of a rank-0 memref");
     if (op.getNontemporal())

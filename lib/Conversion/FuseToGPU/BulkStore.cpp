@@ -107,6 +107,12 @@ void emit::chooseBulkStore(EmitContext &cx) {
       (cx.g.stride[2] != 1 && !cx.cfg.usesSplitTF32()) ||
       !resultIsElementwiseInRegisters(cx))
     return;
+  // The output tile and its bulk copies hold f32: a half result (FormKernels'
+  // isHalfStoreCast) is stored by the register epilogue's runs instead.
+  if (!cast<MemRefType>(cx.func.getArguments().back().getType())
+           .getElementType()
+           .isF32())
+    return;
   cx.bulkStride = bulkLineStride(cx);
 }
 

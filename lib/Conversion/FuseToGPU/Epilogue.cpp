@@ -236,6 +236,32 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   return result;
 }
 
+/// `v` (f32, a scalar or a vector) as the element type of the output
+/// memref `out`: a half output (a convolution whose epilogue ends in a cast
+/// to bf16/f16, FormKernels' isHalfStoreCast) is rounded to nearest even;
+/// the cast already rounded the value, so this is exact.
+static Value narrowForStore(EmitBuilder &b, Value out, Value v) {
+  Type elem = cast<MemRefType>(out.getType()).getElementType();
+  if (elem.isF32())
+    return v;
+  auto vec = dyn_cast<VectorType>(v.getType());
+  if (!vec)
+    return arith::TruncFOp::create(b, elem, v);
+  // Element by element (what the simulator models; the backend packs the
+  // pairs into cvt.rn.bf16x2 / cvt.rn.f16x2).
+  SmallVector<Value, 4> halves;
+  for (int64_t k = 0; k < vec.getNumElements(); ++k)
+    halves.push_back(arith::TruncFOp::create(
+        b, elem, vector::ExtractOp::create(b, v, k)));
+  return vector::FromElementsOp::create(
+      b, VectorType::get(vec.getShape(), elem), halves);
+}
+
+/// Bytes of one element of the output memref `out`.
+static int64_t outElementBytes(Value out) {
+  return cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8;
+}
+
 void emit::emitEpilogue(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   for (auto [ordinal, op] : llvm::enumerate(cx.a.reductions))
@@ -274,9 +300,9 @@ void emit::emitEpilogue(EmitContext &cx) {
         Value v2 = vector::FromElementsOp::create(
             b, v2Ty, ValueRange{values[k], values[k + 1]});
         vector::StoreOp::create(
-            b, v2, out,
+            b, narrowForStore(b, out, v2), out,
             cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow), false,
-            llvm::MaybeAlign(8));
+            llvm::MaybeAlign(2 * outElementBytes(out)));
       }
       return;
     }
@@ -297,13 +323,13 @@ void emit::emitEpilogue(EmitContext &cx) {
       auto v4Ty = VectorType::get({4}, b.getF32Type());
       Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
       vector::StoreOp::create(
-          b, v4, out,
+          b, narrowForStore(b, out, v4), out,
           cx.fullIndex(cx.n, els[0].ch, cx.od, els[0].oh, els[0].ow),
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
+          /*nontemporal=*/false, llvm::MaybeAlign(4 * outElementBytes(out)));
       return;
     }
     for (auto [el, v] : llvm::zip(els, values))
-      memref::StoreOp::create(b, v, out,
+      memref::StoreOp::create(b, narrowForStore(b, out, v), out,
                               cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
   });
   if (cx.stats) {
@@ -395,13 +421,14 @@ static void storeRun(EmitContext &cx, ArrayRef<Element> els,
     SmallVector<Value> idx =
         cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow);
     if (vec == 1) {
-      memref::StoreOp::create(b, values[k], out, idx);
+      memref::StoreOp::create(b, narrowForStore(b, out, values[k]), out, idx);
       continue;
     }
     auto vTy = VectorType::get({vec}, b.getF32Type());
     Value v = vector::FromElementsOp::create(b, vTy, values.slice(k, vec));
-    vector::StoreOp::create(b, v, out, idx, /*nontemporal=*/false,
-                            llvm::MaybeAlign(4 * vec));
+    vector::StoreOp::create(b, narrowForStore(b, out, v), out, idx,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(outElementBytes(out) * vec));
   }
 }
 

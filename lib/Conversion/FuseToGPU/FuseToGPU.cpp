@@ -235,8 +235,9 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     // Half storage is read and written by elementwise kernels (the casts
     // fuse-widen-half places), and read by convolution kernels through
     // their operand casts (KernelAnalysis::operandCasts: the convolution's
-    // half input, weight and bias, widened as they are loaded); every other
-    // tensor of a kernel is f32.
+    // half input, weight and bias, widened as they are loaded) and written
+    // by convolution kernels whose epilogue ends in a cast to half (half
+    // stores); every other tensor of a kernel is f32.
     if (kernelKindOf(kernel) != KernelKind::Elementwise) {
       auto f32 = [](Value v) {
         return cast<RankedTensorType>(v.getType()).getElementType().isF32();
@@ -259,7 +260,15 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
                                     "half operands through fuse.cast (run "
                                     "fuse-widen-half before "
                                     "fuse-form-kernels)");
-      if (!f32(kernel.getResult()))
+      // A convolution kernel whose epilogue ends in a cast to half stores
+      // the half type itself (FormKernels' isHalfStoreCast).
+      auto halfStore = [&] {
+        auto c = kbody.getTerminator()->getOperand(0).getDefiningOp<CastOp>();
+        return kernelKindOf(kernel) == KernelKind::Convolution && c &&
+               isHalfType(cast<RankedTensorType>(c.getResult().getType())
+                              .getElementType());
+      };
+      if (!f32(kernel.getResult()) && !halfStore())
         return kernel.emitOpError("reads or writes bf16/f16 tensors; only "
                                   "elementwise kernels convert half storage "
                                   "(run fuse-widen-half before "

@@ -40,7 +40,9 @@ using OpGroup = llvm::SetVector<Operation *>;
 /// True if every tensor `op` reads or writes is f32. Convolution and
 /// normalisation kernels load and store f32 only; a value in half storage
 /// (a `fuse.cast` to or from bf16/f16, see fuse-widen-half) is read or
-/// written by an elementwise kernel, which converts at its loads and store.
+/// written by an elementwise kernel, which converts at its loads and store
+/// (exceptions: a convolution's operand casts and its half store,
+/// `isHalfStoreCast`).
 bool isF32Only(Operation *op) {
   auto f32 = [](Value v) {
     auto ty = dyn_cast<RankedTensorType>(v.getType());
@@ -48,6 +50,34 @@ bool isF32Only(Operation *op) {
   };
   return llvm::all_of(op->getOperands(), f32) &&
          llvm::all_of(op->getResults(), f32);
+}
+
+/// True if `op` is a `fuse.cast` of an f32 value of `group` (a
+/// convolution followed by elementwise ops only) to bf16/f16 whose result
+/// is only returned or widened again (a widening cast roots an elementwise
+/// kernel, which reads half storage): the convolution kernel then stores
+/// the half type itself, rounding in its epilogue exactly as the cast
+/// kernel would (docs/design/types.md, "Half stores"). Pooled, channel
+/// reduction and normalisation epilogues keep the cast kernel: their store
+/// paths write f32 only.
+bool isHalfStoreCast(Operation *op, const OpGroup &group) {
+  auto c = dyn_cast<CastOp>(op);
+  if (!c)
+    return false;
+  auto to = cast<RankedTensorType>(c.getResult().getType());
+  auto from = cast<RankedTensorType>(c.getInput().getType());
+  if (!isHalfType(to.getElementType()) || !from.getElementType().isF32())
+    return false;
+  Operation *def = c.getInput().getDefiningOp();
+  if (!def || !group.contains(def))
+    return false;
+  if (!llvm::all_of(group, [](Operation *o) {
+        return isa<ConvTransposeOp>(o) || isa<ElementwiseOpInterface>(o);
+      }))
+    return false;
+  return llvm::all_of(c->getUsers(), [](Operation *u) {
+    return isa<func::ReturnOp>(u) || isa<CastOp>(u);
+  });
 }
 
 /// Ops that can run on the tile of a fused kernel after the convolution
@@ -58,6 +88,8 @@ bool isF32Only(Operation *op) {
 /// channels), followed by elementwise ops on its value; a pooling may be
 /// followed (after elementwise ops) by a reduction over the channels.
 bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
+  if (isHalfStoreCast(op, group))
+    return true;
   if (!isF32Only(op))
     return false;
   Operation *lastWindow = nullptr;

@@ -7,7 +7,9 @@
 // are read through a `fuse.cast` to f32, and a half graph result is the
 // `fuse.cast` of its f32 value. Splat constants are widened in place
 // (exactly). The casts root elementwise kernels of their own
-// (fuse-form-kernels), so every other kernel reads and writes f32.
+// (fuse-form-kernels), so every other kernel reads and writes f32, except
+// that a convolution reads its half operands and may store its half result
+// itself (operand casts and half stores, docs/design/types.md).
 //
 //===----------------------------------------------------------------------===//
 
