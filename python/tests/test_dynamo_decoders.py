@@ -16,26 +16,9 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path[:0] = [os.path.dirname(HERE), HERE]
-
-try:
-    import torch
-    import torch.fx  # noqa: F401
-    from torch import nn
-    import torch.nn.functional as F
-except ImportError:
-    torch = None
-
-BIN = os.path.join(REPO, "build", "bin")
-CLI = os.environ.get("FUSECC_BIN") or os.path.join(BIN, "fusecc")
-CHECK = os.path.join(BIN, "fusecc-check")
-needs_torch = unittest.skipIf(torch is None, "PyTorch (torch.fx) is not "
-                              "installed: apt-get install python3-torch")
-needs_cli = unittest.skipIf(not (os.access(CLI, os.X_OK) and
-                                 os.access(CHECK, os.X_OK)),
-                            "build/bin/fusecc and fusecc-check are not built")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dynamo_support import (CHECK, CLI, F, needs_cli,  # noqa: E402
+                            needs_torch, nn, torch)
 
 if torch is not None:
     from fusecc import bundle as bundle_format
