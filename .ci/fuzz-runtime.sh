@@ -29,9 +29,7 @@ mkdir -p "$out/corpus"
 src="$repo/runtime/src"
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=all -I "$repo/runtime/include" -I "$cuda_include" \
-  "$src"/bundle.c "$src"/bundle_entry.c "$src"/bundle_lexer.c \
-  "$src"/bundle_query.c "$src"/status.c "$src"/driver.c "$src"/module.c \
-  "$repo/runtime/test/fuzz/fuzz_bundle.c" -ldl -lpthread \
+  "$src"/*.c "$repo/runtime/test/fuzz/fuzz_bundle.c" -ldl -lpthread \
   -o "$out/fuzz_bundle" >"$out/build.log" 2>&1; then
   cat "$out/build.log"
   echo "fuzz-runtime: 0 passed, 1 failed (build)"
