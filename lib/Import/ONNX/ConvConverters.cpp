@@ -129,19 +129,12 @@ LogicalResult convertConv(NodeContext &nc) {
     resultShape.push_back(span / s + 1);
     asymmetric |= begin[i] != end[i];
   }
-  Value bias;
-  if (nc.input(2)) {
-    FailureOr<Value> b = nc.tensor(2);
-    if (failed(b))
-      return failure();
-    if (shapeOf(*b) != Shape{cout})
-      return nc.fail("bias " + shapeStr(shapeOf(*b)) + " must be " +
-                     std::to_string(cout) + " (the output channels)");
-    bias = *b;
-  }
+  FailureOr<Value> bias = nc.optionalBias(2, cout);
+  if (failed(bias))
+    return failure();
   OpBuilder &b = nc.builder();
   auto conv = fuse::ConvOp::create(
-      b, nc.loc, nc.f32Type(resultShape), *x, *w, bias,
+      b, nc.loc, nc.f32Type(resultShape), *x, *w, *bias,
       b.getDenseI64ArrayAttr(*strides), b.getDenseI64ArrayAttr(begin),
       asymmetric ? b.getDenseI64ArrayAttr(end) : DenseI64ArrayAttr(),
       b.getDenseI64ArrayAttr(*dilations), b.getI64IntegerAttr(*group));

@@ -94,6 +94,10 @@ public:
   /// Input `i` as an f32 IR tensor (materialising constants); fails on other
   /// element types and on deferred views.
   mlir::FailureOr<mlir::Value> tensor(int i);
+  /// A convolution's optional bias, input `i`: a null Value when omitted,
+  /// else the tensor, which must be [`channels`] (the output channels);
+  /// fails naming its shape otherwise.
+  mlir::FailureOr<mlir::Value> optionalBias(int i, int64_t channels);
   /// Input `i` as compile-time contents; fails unless constant.
   mlir::FailureOr<const OValue *> constant(int i, llvm::StringRef what) const;
   /// Constant integer list from input `i` (e.g. a shape or axes).

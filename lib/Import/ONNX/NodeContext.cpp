@@ -50,6 +50,19 @@ FailureOr<const OValue *> NodeContext::required(int i) const {
   return v;
 }
 
+FailureOr<Value> NodeContext::optionalBias(int i, int64_t channels) {
+  if (!input(i))
+    return Value();
+  FailureOr<Value> b = tensor(i);
+  if (failed(b))
+    return failure();
+  ArrayRef<int64_t> shape = cast<ShapedType>(b->getType()).getShape();
+  if (shape.size() != 1 || shape[0] != channels)
+    return fail("bias " + shapeStr(shape) + " must be " +
+                std::to_string(channels) + " (the output channels)");
+  return *b;
+}
+
 FailureOr<Value> NodeContext::tensor(int i) {
   FailureOr<const OValue *> v = required(i);
   if (failed(v))

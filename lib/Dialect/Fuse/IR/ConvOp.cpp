@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpatialVerify.h"
+
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
@@ -62,17 +64,8 @@ LogicalResult ConvOp::verify() {
   if (outTy.getRank() != rank)
     return emitOpError("expected result of rank ")
            << rank << ", got rank " << outTy.getRank();
-  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a,
-                      int64_t minVal) -> LogicalResult {
-    if (static_cast<int64_t>(a.size()) != nsp)
-      return emitOpError() << "expected '" << name << "' to have " << nsp
-                           << " entries (one per spatial dim), got "
-                           << a.size();
-    for (int64_t v : a)
-      if (v < minVal)
-        return emitOpError() << "expected every '" << name
-                             << "' entry >= " << minVal << ", got " << v;
-    return success();
+  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a, int64_t minVal) {
+    return verifySpatialArray(*this, name, a, nsp, minVal);
   };
   if (failed(checkArr("stride", getStride(), 1)) ||
       failed(checkArr("padding", getPadding(), 0)) ||

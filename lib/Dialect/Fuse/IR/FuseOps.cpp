@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpatialVerify.h"
+
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -139,17 +141,8 @@ LogicalResult ConvTransposeOp::verify() {
   if (outTy.getRank() != rank)
     return emitOpError("expected result of rank ") << rank << ", got rank "
                                                    << outTy.getRank();
-  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a,
-                      int64_t minVal) -> LogicalResult {
-    if ((int64_t)a.size() != nsp)
-      return emitOpError() << "expected '" << name << "' to have " << nsp
-                           << " entries (one per spatial dim), got "
-                           << a.size();
-    for (int64_t v : a)
-      if (v < minVal)
-        return emitOpError() << "expected every '" << name << "' entry >= "
-                             << minVal << ", got " << v;
-    return success();
+  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a, int64_t minVal) {
+    return verifySpatialArray(*this, name, a, nsp, minVal);
   };
   if (failed(checkArr("stride", getStride(), 1)) ||
       failed(checkArr("padding", getPadding(), 0)) ||

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpatialVerify.h"
 #include "WindowOpsCommon.h"
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
@@ -66,17 +67,8 @@ LogicalResult ConvTransposeTapSumsOp::verify() {
                        "*spatial] with 1 to 3 spatial dims), got rank ")
            << rank;
   int64_t nsp = rank - 2;
-  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a,
-                      int64_t minVal) -> LogicalResult {
-    if (static_cast<int64_t>(a.size()) != nsp)
-      return emitOpError() << "expected '" << name << "' to have " << nsp
-                           << " entries (one per spatial dim), got "
-                           << a.size();
-    for (int64_t v : a)
-      if (v < minVal)
-        return emitOpError() << "expected every '" << name
-                             << "' entry >= " << minVal << ", got " << v;
-    return success();
+  auto checkArr = [&](StringRef name, ArrayRef<int64_t> a, int64_t minVal) {
+    return verifySpatialArray(*this, name, a, nsp, minVal);
   };
   if (failed(checkArr("kernel_size", getKernelSize(), 1)) ||
       failed(checkArr("stride", getStride(), 1)) ||
