@@ -4,7 +4,7 @@
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
 // RUN: fusecc --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=SPLIT
-// The result tile stored by bulk copies (docs/design.md, "Kernels"): where
+// The result tile stored by bulk copies (docs/design/plans.md, "Kernels"): where
 // the result is a cheap elementwise function of the convolution and the
 // kernel has W stride 1 or split operands, each thread evaluates it on its
 // accumulators, stores it to the tile (each line at its global offset

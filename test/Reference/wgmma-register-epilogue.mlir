@@ -4,7 +4,7 @@
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
 // RUN: fusecc --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=SPLIT
-// The epilogue on the wgmma accumulators (docs/design.md, "Kernels"):
+// The epilogue on the wgmma accumulators (docs/design/plans.md, "Kernels"):
 // where the result is a cheap elementwise function of the convolution,
 // constants and per-channel inputs, and each lane's run of 2 x stride
 // positions is one aligned vector, the kernel evaluates it in registers
