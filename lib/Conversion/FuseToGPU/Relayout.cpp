@@ -258,29 +258,9 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
           inputAt(arith::AddIOp::create(b, lo, c(4)), used)));
       continue;
     }
-    Value ch = arith::AddIOp::create(
-        b,
-        arith::AddIOp::create(
-            b, arith::MulIOp::create(b, chunk, c(cfg.getCiChunk())),
-            arith::MulIOp::create(b, kg, c(4))),
-        c(j));
-    Value ok = arith::AndIOp::create(
-        b, wOk,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ch, c(g.cin)));
-    auto clamp = [&](Value v) {
-      return arith::SelectOp::create(b, ok, v, c(0)).getResult();
-    };
-    SmallVector<Value> iidx{n, clamp(ch)};
-    if (g.rank == 5)
-      iidx.push_back(d);
-    if (g.rank >= 4)
-      iidx.push_back(h);
-    iidx.push_back(clamp(w));
-    Value v = memref::LoadOp::create(b, func.getArgument(0), iidx);
-    if (!v.getType().isF32()) // a half input, widened exactly
-      v = arith::ExtFOp::create(b, f32, v);
-    v = arith::SelectOp::create(
-        b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)));
+    Value v = inputAt(
+        arith::AddIOp::create(b, arith::MulIOp::create(b, kg, c(4)), c(j)),
+        Value());
     Value tf32 = NVVM::ConvertFloatToTF32Op::create(
         b, b.getI32Type(), v,
         NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));

@@ -24,26 +24,15 @@ LogicalResult convertConv(NodeContext &nc) {
   if (failed(nc.checkAttributes({"auto_pad", "dilations", "group",
                                  "kernel_shape", "pads", "strides"})))
     return failure();
-  if (nc.numInputs() < 2 || nc.numInputs() > 3)
-    return nc.fail("expected 2 or 3 inputs, got " +
-                   std::to_string(nc.numInputs()));
-  FailureOr<Value> x = nc.tensor(0);
-  if (failed(x))
+  FailureOr<std::pair<Value, Value>> operands = nc.convOperands();
+  if (failed(operands))
     return failure();
-  FailureOr<Value> w = nc.tensor(1);
-  if (failed(w))
-    return failure();
+  Value x = operands->first, w = operands->second;
   auto shapeOf = [](Value v) {
     return Shape(cast<RankedTensorType>(v.getType()).getShape());
   };
-  Shape xs = shapeOf(*x), ws = shapeOf(*w);
+  Shape xs = shapeOf(x), ws = shapeOf(w);
   int64_t rank = static_cast<int64_t>(xs.size());
-  if (rank < 3 || rank > 5)
-    return nc.fail("input rank " + std::to_string(rank) +
-                   " is not supported (1 to 3 spatial dims: rank 3 to 5)");
-  if (static_cast<int64_t>(ws.size()) != rank)
-    return nc.fail("weight " + shapeStr(ws) + " must have the input's rank " +
-                   std::to_string(rank));
   const size_t nsp = rank - 2;
   // An ints attribute with `count` values (default `dflt`), each in
   // [minValue, 2^24].
@@ -134,7 +123,7 @@ LogicalResult convertConv(NodeContext &nc) {
     return failure();
   OpBuilder &b = nc.builder();
   auto conv = fuse::ConvOp::create(
-      b, nc.loc, nc.f32Type(resultShape), *x, *w, *bias,
+      b, nc.loc, nc.f32Type(resultShape), x, w, *bias,
       b.getDenseI64ArrayAttr(*strides), b.getDenseI64ArrayAttr(begin),
       asymmetric ? b.getDenseI64ArrayAttr(end) : DenseI64ArrayAttr(),
       b.getDenseI64ArrayAttr(*dilations), b.getI64IntegerAttr(*group));

@@ -98,6 +98,10 @@ public:
   /// else the tensor, which must be [`channels`] (the output channels);
   /// fails naming its shape otherwise.
   mlir::FailureOr<mlir::Value> optionalBias(int i, int64_t channels);
+  /// A Conv or ConvTranspose node's input and weight (inputs 0 and 1 of 2
+  /// or 3): an input of rank 3 to 5 (1 to 3 spatial dims) and a weight of
+  /// the same rank; fails naming what was expected otherwise.
+  mlir::FailureOr<std::pair<mlir::Value, mlir::Value>> convOperands();
   /// Input `i` as compile-time contents; fails unless constant.
   mlir::FailureOr<const OValue *> constant(int i, llvm::StringRef what) const;
   /// Constant integer list from input `i` (e.g. a shape or axes).

@@ -64,23 +64,12 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
                                  "kernel_shape", "output_padding",
                                  "output_shape", "pads", "strides"})))
     return failure();
-  if (nc.numInputs() < 2 || nc.numInputs() > 3)
-    return nc.fail("expected 2 or 3 inputs, got " +
-                   std::to_string(nc.numInputs()));
-  FailureOr<Value> x = nc.tensor(0);
-  if (failed(x))
+  FailureOr<std::pair<Value, Value>> operands = nc.convOperands();
+  if (failed(operands))
     return failure();
-  FailureOr<Value> w = nc.tensor(1);
-  if (failed(w))
-    return failure();
-  Shape xs = shapeOf(*x), ws = shapeOf(*w);
+  Value x = operands->first, w = operands->second;
+  Shape xs = shapeOf(x), ws = shapeOf(w);
   int64_t rank = static_cast<int64_t>(xs.size());
-  if (rank < 3 || rank > 5)
-    return nc.fail("input rank " + std::to_string(rank) +
-                   " is not supported (1 to 3 spatial dims: rank 3 to 5)");
-  if (static_cast<int64_t>(ws.size()) != rank)
-    return nc.fail("weight " + shapeStr(ws) + " must have the input's rank " +
-                   std::to_string(rank));
   size_t nsp = rank - 2;
   FailureOr<int64_t> group = nc.attrInt("group", 1);
   FailureOr<std::string> autoPad = nc.attrString("auto_pad", "NOTSET");
@@ -183,7 +172,7 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
     return failure();
   OpBuilder &b = nc.builder();
   auto conv = fuse::ConvTransposeOp::create(
-      b, nc.loc, nc.f32Type(resultShape), *x, *w, *bias,
+      b, nc.loc, nc.f32Type(resultShape), x, w, *bias,
       b.getDenseI64ArrayAttr(*strides), b.getDenseI64ArrayAttr(padding),
       b.getDenseI64ArrayAttr(outputPadding), b.getDenseI64ArrayAttr(*dilations),
       b.getI64IntegerAttr(*group), UnitAttr());

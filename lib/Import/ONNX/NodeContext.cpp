@@ -50,6 +50,27 @@ FailureOr<const OValue *> NodeContext::required(int i) const {
   return v;
 }
 
+FailureOr<std::pair<Value, Value>> NodeContext::convOperands() {
+  if (numInputs() < 2 || numInputs() > 3)
+    return fail("expected 2 or 3 inputs, got " + std::to_string(numInputs()));
+  FailureOr<Value> x = tensor(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> w = tensor(1);
+  if (failed(w))
+    return failure();
+  ArrayRef<int64_t> xs = cast<ShapedType>(x->getType()).getShape();
+  ArrayRef<int64_t> ws = cast<ShapedType>(w->getType()).getShape();
+  int64_t rank = static_cast<int64_t>(xs.size());
+  if (rank < 3 || rank > 5)
+    return fail("input rank " + std::to_string(rank) +
+                " is not supported (1 to 3 spatial dims: rank 3 to 5)");
+  if (static_cast<int64_t>(ws.size()) != rank)
+    return fail("weight " + shapeStr(ws) + " must have the input's rank " +
+                std::to_string(rank));
+  return std::make_pair(*x, *w);
+}
+
 FailureOr<Value> NodeContext::optionalBias(int i, int64_t channels) {
   if (!input(i))
     return Value();

@@ -51,19 +51,10 @@ LogicalResult ConvOp::verify() {
   auto inTy = getInput().getType();
   auto wTy = getWeight().getType();
   auto outTy = getResult().getType();
-  int64_t rank = inTy.getRank();
-  if (rank < 3 || rank > 5)
-    return emitOpError("expected input of rank 3, 4 or 5 ([N, Cin, *spatial] "
-                       "with 1 to 3 spatial dims), got rank ")
-           << rank;
-  int64_t nsp = rank - 2;
-  if (wTy.getRank() != rank)
-    return emitOpError("expected weight of rank ")
-           << rank << " ([Cout, Cin/groups, *kernel]), got rank "
-           << wTy.getRank();
-  if (outTy.getRank() != rank)
-    return emitOpError("expected result of rank ")
-           << rank << ", got rank " << outTy.getRank();
+  if (failed(verifyConvRanks(*this, inTy, wTy, outTy,
+                             "[Cout, Cin/groups, *kernel]")))
+    return failure();
+  int64_t nsp = inTy.getRank() - 2;
   auto checkArr = [&](StringRef name, ArrayRef<int64_t> a, int64_t minVal) {
     return verifySpatialArray(*this, name, a, nsp, minVal);
   };
