@@ -564,6 +564,12 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                         result["rel_l2"] < result["rel_l2_limit"]
             result["rel_l2_tf32_operands"] = err
             result["rel_l2_tf32_operands_limit"] = limit
+            if dtype in ("bf16", "f16"):
+                # The half store's rounding (or PyTorch's own half error)
+                # bounds the error against the exact graph too: an output
+                # of f16 subnormals (kb2_38: max 3e-8) carries a rounding
+                # of 2.6e-3 that no kernel can avoid (docs/perf.md 162).
+                result["rel_l2_limit"] = max(result["rel_l2_limit"], limit)
             if exact is not None:
                 # A graph that cancels after the convolution (kb2_93:
                 # gelu(min(conv + 0.5, 0)) near conv = -0.5) amplifies the
@@ -916,8 +922,9 @@ def main():
                           "  %.4f ms" % row["fusecc_ms"]
                           if "fusecc_ms" in row else "")
                 if "rel_l2_tf32_operands" in row:
-                    detail += ", %.2e against TF32-rounded operands" % \
-                        row["rel_l2_tf32_operands"]
+                    detail += ", %.2e against %s-rounded operands" % (
+                        row["rel_l2_tf32_operands"],
+                        str(row.get("precision", "tf32")).upper())
                 if "rel_l2_tf32_rounding" in row:
                     detail += (", limit %.2e (TF32 rounding alone: %.2e)"
                                % (row["rel_l2_limit"],

@@ -339,6 +339,42 @@ class HalfStoredRuleOnCpu(unittest.TestCase):
 
 
 @unittest.skipIf(torch is None, "PyTorch is not installed")
+class HalfSubnormalRuleOnCpu(HalfStoredRuleOnCpu):
+    """An f16 result of subnormals (kb2_38 in f16, docs/perf.md 162):
+    its own rounding (rel-L2 far above the fixed limits) bounds the error
+    against the exact graph as well as against the rounded operands."""
+
+    def setUp(self):
+        global HALF_GRAPH
+        saved = HALF_GRAPH
+        HALF_GRAPH = saved.replace("xbf16>", "xf16>")
+        try:
+            super().setUp()
+        finally:
+            HALF_GRAPH = saved
+
+    def run_check(self, compute):
+        bundle = gpu_check.Bundle("unused.so", self.path)
+        self.assertEqual(bundle.precision, "fp16")
+        exact = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
+        bundle.module = StubModule(
+            lambda inputs: compute(exact(*[t.double() for t in inputs])))
+        draw = gpu_check.make_inputs
+        tiny = (lambda *a, **k: [t * 2.0 ** -8 for t in draw(*a, **k)])
+        with mock.patch.object(gpu_check, "make_inputs", tiny):
+            return check_first_entry_on_cpu(bundle)
+
+    def test_rounded_once_passes(self):
+        row = self.run_check(lambda ref: ref.to(torch.float16))
+        self.assertEqual(row["status"], "PASS", row)
+        self.assertGreater(row["rel_l2"], 2 * gpu_check.REL_L2_LIMIT["tf32"])
+
+    def test_off_by_a_few_ulps_fails(self):
+        row = self.run_check(lambda ref: (ref * 1.5).to(torch.float16))
+        self.assertEqual(row["status"], "FAIL", row)
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
 class ModeFraction(unittest.TestCase):
     """gpu_check.mode_fraction: the share of the most common finite value."""
 
