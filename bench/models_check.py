@@ -7,14 +7,14 @@
 # same with mode="reduce-overhead" (CUDA graphs), torch.compile() (Inductor)
 # and eager PyTorch, in ieee (TF32 off) and tf32 (cudnn.allow_tf32 on),
 # checks each against the module in float64 (relative L2 error, the limits
-# of bench/gpu_check.py: 1e-5 ieee, 2e-3 tf32, or within 2x of eager
+# of bench/accuracy.py: 1e-5 ieee, 2e-3 tf32, or within 2x of eager
 # PyTorch's own error where that is larger, as with layers left to PyTorch)
 # and times them in the same run (CUDA events, median). With --dtype bf16
 # or f16 the models and inputs are converted (model.to(dtype)), eager and
 # Inductor run in that dtype too, the float64 reference is computed from
 # the same half-rounded inputs and weights, and fusecc passes when its
 # rel-L2 is within 2x of eager's own in that dtype or below the dtype's
-# limit of bench/gpu_check.py (2^-8 bf16, 2^-11 f16), and every element
+# limit of bench/accuracy.py (2^-8 bf16, 2^-11 f16), and every element
 # is allclose(rtol=1e-2, atol=1e-2) to the reference. Prints a table (also
 # $OUT/models_check.md and $OUT/models_check.json). Exits 1 if a check
 # fails.
@@ -49,18 +49,20 @@ import warnings
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS_DIR = os.path.join(REPO, "examples", "models")
-sys.path[:0] = [os.path.join(REPO, "python"), MODELS_DIR]
+sys.path[:0] = [os.path.join(REPO, "python"), MODELS_DIR,
+                os.path.join(REPO, "bench")]
 
 import torch  # noqa: E402
 
 import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
+from accuracy import DTYPE_REL_L2_FLOOR, REL_L2_LIMIT, rel_l2  # noqa: E402
 
-REL_L2_LIMIT = {"ieee": 1e-5, "tf32": 2e-3}
-#: --dtype -> (torch dtype, rel-L2 floor of bench/gpu_check.py's
-#: DTYPE_REL_L2_FLOOR: the type's unit roundoff).
-DTYPES = {"f32": (torch.float32, 0.0), "bf16": (torch.bfloat16, 2.0 ** -8),
-          "f16": (torch.float16, 2.0 ** -11)}
+#: --dtype -> (torch dtype, rel-L2 floor: the type's unit roundoff, the
+#: accuracy rule's DTYPE_REL_L2_FLOOR).
+DTYPES = {name: (getattr(torch, full), DTYPE_REL_L2_FLOOR[name])
+          for name, full in (("f32", "float32"), ("bf16", "bfloat16"),
+                             ("f16", "float16"))}
 #: KernelBench's allclose, required of half results.
 HALF_ALLCLOSE = 1e-2
 EAGER_FACTOR = 2.0
@@ -94,13 +96,6 @@ def randomize_statistics(module, generator):
                                             generator=generator) - 0.5)
             m.running_var.copy_(torch.rand(m.running_var.shape,
                                            generator=generator) + 0.5)
-
-
-def rel_l2(out, ref):
-    out, ref = out.double(), ref.double()
-    norm = torch.linalg.vector_norm(ref).item()
-    d = torch.linalg.vector_norm(out - ref).item()
-    return d / norm if norm > 0 else d
 
 
 def time_ms(fn, reps, warmup):
