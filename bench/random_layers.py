@@ -56,6 +56,10 @@ MAX_KERNEL = {1: 16, 2: 7, 3: 5}
 #: Largest input extent per spatial dim, per rank.
 MAX_EXTENT = {1: 1 << 20, 2: 2048, 3: 160}
 MAX_BYTES = 3e9
+# Every value of the graph (intermediates too: fusecc keeps them on chip,
+# but eager PyTorch and the float64 reference of bench/gpu_check.py
+# materialise them, the latter at twice the size) stays below this.
+MAX_VALUE_BYTES = 4e9
 FLOOR_RANGE_MS = (0.03, 3.0)
 #: Family of each of COUNT single layers, drawn with these weights.
 LAYER_FAMILIES = [("layer1d", 15), ("layer2d", 35), ("layer3d", 20),
@@ -154,6 +158,9 @@ class Graph(Builder):
                          self.lines + ["  return %s : %s" % (result, out),
                                        "}"]) + "\n"
 
+    def largest_value_bytes(self):
+        return 4 * max(math.prod(s) for s in self.shape.values())
+
     def moved_bytes(self, result):
         return 4 * (sum(math.prod(s) for _, _, s in self.args) +
                     math.prod(self.shape[result]))
@@ -228,6 +235,9 @@ def build_layer(design, spatial, name, erng):
         spatial_layout = True
         for _ in range(design["epilogue"]):
             cur, spatial_layout = epilogue_op(b, erng, cur, y, spatial_layout)
+    if b.largest_value_bytes() > MAX_VALUE_BYTES:
+        raise TranslateError("a value of %.1f GB" %
+                             (b.largest_value_bytes() / 1e9))
     return b.text(name, cur), b.flops, b.moved_bytes(cur)
 
 
