@@ -84,7 +84,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       // Planes = 4 words (mod 32) apart: the 16-byte stores of 4 threads
       // with consecutive channel groups and 2 column quads then cover all
       // 32 banks. The wgmma descriptors need 16-byte multiples throughout.
-      const int64_t groups = cfg.getCiChunk() / 4;
+      const int64_t groups = wgmmaPlanes(cfg);
       p.xsPlaneStride = saturatingAdd(
           std::min<int64_t>(
               llvm::alignTo(saturatingMul(4, p.inputSpan) - 4, 32), kSaturated),
@@ -315,6 +315,14 @@ int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
   return blocks;
 }
 
+int64_t fuse::wgmmaChannelsPerPlane(TileConfigAttr cfg) {
+  return cfg.getTypes().usesHalfOperands() ? 8 : 4;
+}
+
+int64_t fuse::wgmmaPlanes(TileConfigAttr cfg) {
+  return llvm::divideCeil(cfg.getCiChunk(), wgmmaChannelsPerPlane(cfg));
+}
+
 int64_t fuse::wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg) {
   return std::min<int64_t>(cfg.getTileC(), llvm::alignTo(g.coutPerGroup(), 8));
 }
@@ -330,8 +338,8 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   p.kh = g.k[1];
   p.numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   p.imageChannels = wgmmaImageChannels(g, cfg);
-  p.imageElems =
-      saturatingMul(saturatingMul(g.k[2], cfg.getCiChunk()), p.imageChannels);
+  p.imageElems = saturatingMul(saturatingMul(g.k[2], 4 * wgmmaPlanes(cfg)),
+                               p.imageChannels);
   p.parts = cfg.usesSplitTF32() ? 2 : 1;
   p.totalElems = saturatingMul(
       saturatingMul(saturatingMul(saturatingMul(p.numCTiles, p.kd), p.kh),
@@ -364,7 +372,7 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   p.width = std::min<int64_t>(llvm::alignTo(saturatingAdd(p.padL, end), 4),
                               kSaturated);
   p.numChunks = llvm::divideCeil(g.cin, cfg.getCiChunk());
-  p.groups = cfg.getCiChunk() / 4;
+  p.groups = wgmmaPlanes(cfg);
   p.totalElems = saturatingMul(
       saturatingMul(
           saturatingMul(

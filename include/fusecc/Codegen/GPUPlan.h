@@ -111,11 +111,12 @@ struct SharedMemoryPlan {
   int64_t hTapsPerRound = 1, stagedRows = 0, hInputStep = 1;
   int64_t subBlock = 0;   ///< Channels whose weights are staged together.
   int64_t wsCiStride = 0; ///< Stride between staged weight input channels.
-  /// wgmma layouts (K-major, no swizzle: 16-byte groups of 4 input
-  /// channels). Input: per staged row, `ciChunk / 4` planes `xsPlaneStride`
-  /// apart (rows `xsRowStride` apart), column c of a plane at 4 c. Weights:
-  /// per staged tap, `ciChunk / 4` planes of `wsChannels` channels (channel
-  /// co at 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
+  /// wgmma layouts (K-major, no swizzle: 16-byte groups of 4 TF32 input
+  /// channels, or of 8 half channels packed two per word). Input: per
+  /// staged row, `wgmmaPlanes` planes `xsPlaneStride` apart (rows
+  /// `xsRowStride` apart), column c of a plane at 4 c. Weights: per staged
+  /// tap, `wgmmaPlanes` planes of `wsChannels` channels (channel co at
+  /// 4 co), planes `wsPlaneStride` and taps `wsTapStride` apart.
   int64_t xsPlaneStride = 0, wsPlaneStride = 0, wsTapStride = 0;
   /// Output channels per weight plane (`wgmmaImageChannels`) and, after the
   /// last plane of each weight area, `wsPadElems` zeroed words at
@@ -177,6 +178,16 @@ struct LaunchPlan {
   static LaunchPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
 };
 
+/// Input channels per 16-byte row of a wgmma operand plane (one K-major
+/// core-matrix row): 4 TF32 words, or 8 bf16 / f16 values packed two per
+/// word (half operands, Relayout.cpp's `packHalfWord`).
+int64_t wgmmaChannelsPerPlane(TileConfigAttr cfg);
+
+/// 16-byte planes of a wgmma round's channel chunk: ciChunk /
+/// `wgmmaChannelsPerPlane` (a half chunk takes half the planes, and half
+/// the shared memory and re-laid-out bytes, of a TF32 one).
+int64_t wgmmaPlanes(TileConfigAttr cfg);
+
 /// Output channels of a wgmma kernel's weight planes: `tileC`, or all of
 /// them rounded up to 8 where they are fewer (no padding channels staged).
 int64_t wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg);
@@ -184,16 +195,16 @@ int64_t wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg);
 /// Weights re-laid out once per call for a wgmma kernel: a small kernel
 /// writes, for every (output channel tile, d tap, h tap, input channel
 /// chunk), the exact shared-memory image a main-loop round stages (kw taps x
-/// ciChunk / 4 planes x `wgmmaImageChannels` channels x 4 input channels,
-/// TF32-rounded,
-/// zeros past the tensor), so the main kernel copies each round's weights
+/// `wgmmaPlanes` planes x `wgmmaImageChannels` channels x 4 words: TF32-
+/// rounded channels, or packed pairs of half channels; zeros past the
+/// tensor), so the main kernel copies each round's weights
 /// as contiguous 16-byte asynchronous copies.
 /// Split-operand kernels (tf32x3) store two images per round, the TF32 hi
 /// parts of the weights and then their lo parts.
 struct WeightPackPlan {
   int64_t numCTiles = 0, kd = 0, kh = 0, numChunks = 0;
   int64_t imageChannels = 0; ///< `wgmmaImageChannels`.
-  int64_t imageElems = 0;    ///< One round image: kw x ciChunk x channels.
+  int64_t imageElems = 0; ///< One round image: kw x planes x 4 x channels.
   int64_t parts = 1;         ///< Images per round: 1, or 2 (hi, lo) split.
   int64_t totalElems = 0;
   /// The plan of a wgmma kernel; std::nullopt for the other paths.
@@ -202,9 +213,9 @@ struct WeightPackPlan {
 };
 
 /// The input re-laid out once per call for a wgmma kernel whose input rows
-/// are multiples of 4 long: [n][d][h][channel chunk][ciChunk / 4 groups]
-/// [padL + W + padR columns][4 channels], TF32-rounded, zero outside the
-/// input, so that a round's staged rows are contiguous 16-byte runs
+/// are multiples of 4 long: [n][d][h][channel chunk][`wgmmaPlanes` groups]
+/// [padL + W + padR columns][4 words: TF32-rounded channels or packed half
+/// pairs], zero outside the input, so that a round's staged rows are contiguous 16-byte runs
 /// (asynchronous copies, no transpose or rounding in the main kernel).
 /// Used where the extra pass is at most 20% of the output's traffic, and
 /// not by split-operand (tf32x3) kernels, which split the input as they

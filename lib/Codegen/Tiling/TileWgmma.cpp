@@ -136,6 +136,24 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
   const int64_t cin8 = llvm::alignTo(g.cinPerGroup(), 8);
+  // Channel chunks are chosen in TF32 terms and scaled by the operand
+  // type's wgmma K (8 for tf32, 16 for bf16 / f16): a half chunk of 2 c
+  // channels takes the 16-byte planes (`wgmmaPlanes`), shared memory,
+  // copies and wgmma instructions of a TF32 chunk of c, and half its
+  // rounds and barriers per input channel. Never more than the input's
+  // channels rounded up to one k-step.
+  // (wgmma's K per operand type is mma.sync's, 32 bytes of operand; asked
+  // of mmaShape, which a module without wgmma's chip answers too, as
+  // `--tile-wgmma=always` tests on the default target.)
+  std::optional<MmaShape> shape = a.target.mmaShape(types.getOperand());
+  if (!shape)
+    return {};
+  const int64_t kStep = shape->k, chunkScale = kStep / 8;
+  const int64_t cinK =
+      std::max<int64_t>(kStep, llvm::alignTo(g.cinPerGroup(), kStep));
+  auto scaledChunk = [&](int64_t tf32Chunk) {
+    return std::min(chunkScale * tf32Chunk, cinK);
+  };
   for (int64_t rows : {8, 4, 2, 1}) {
     if (forcedRows && rows != forcedRows)
       continue;
@@ -170,9 +188,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       const int64_t budget =
           wgmmaAccumulatorBudget(types, threads, forcedRows);
       auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
-        // Half operands take channels 16 at a time (one k16 step).
-        if (types.usesHalfOperands())
-          ciChunk = llvm::alignTo(ciChunk, 16);
+        // Whole k-steps (half operands: 16 channels, one k16 step).
+        ciChunk = llvm::alignTo(ciChunk, kStep);
         return TileConfigAttr::getChecked(
             [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
@@ -225,7 +242,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (oneN)
           continue;
         TileConfigAttr merged =
-            make(n, std::min<int64_t>(16, std::max<int64_t>(8, cin8)), 1);
+            make(n, scaledChunk(16), 1);
         if (!merged)
           continue;
         SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
@@ -258,7 +275,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // 1.90 ms for 16 channels per tap, kb1_71 1.20 against 1.08; 4 rows
       // (6 for 12) won, kb2_61 1.41 against 1.80 (docs/perf.md 120).
       if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
-        TileConfigAttr merged = make(n, 8, 1);
+        TileConfigAttr merged = make(n, scaledChunk(8), 1);
         if (merged) {
           SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
           const int64_t resident = kernelResidentBlocks(a, merged);
@@ -272,10 +289,11 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       }
       TileConfigAttr best;
       int64_t bestResident = 0;
-      for (int64_t ciChunk : chunks) {
-        if (forcedCiChunk && ciChunk != forcedCiChunk)
+      for (int64_t tf32Chunk : chunks) {
+        const int64_t ciChunk = chunkScale * tf32Chunk;
+        if (forcedCiChunk && ciChunk != llvm::alignTo(forcedCiChunk, kStep))
           continue;
-        if (!forcedCiChunk && ciChunk > std::max<int64_t>(8, cin8))
+        if (!forcedCiChunk && ciChunk > cinK)
           continue;
         TileConfigAttr cfg = make(n, ciChunk, mergeH);
         if (!cfg)

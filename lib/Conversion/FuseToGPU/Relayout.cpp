@@ -37,8 +37,8 @@ static Value takeDigit(ImplicitLocOpBuilder &b, Value &rest, int64_t size) {
 /// Two f32 values rounded to nearest even to `half` (bf16 or f16) and
 /// packed into one 32-bit word, `lo` in the low half, as the f32 of the
 /// same bits: a word of a half-operand wgmma image. Plane `kg` of a half
-/// image holds channels 8 kg + j (low) and 8 kg + 4 + j (high) in word j
-/// (kg below ciChunk / 8; the planes above stay zero): the hardware reads
+/// image (`wgmmaPlanes`: ciChunk / 8 of them) holds channels 8 kg + j
+/// (low) and 8 kg + 4 + j (high) in word j: the hardware reads
 /// them as k = 8 kg + 2 j and 8 kg + 2 j + 1, a bijection of the channels
 /// that both operands share, so the products are the same.
 static Value packHalfWord(ImplicitLocOpBuilder &b, Type half, Value lo,
@@ -112,12 +112,12 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
     return takeDigit(b, rest, size);
   };
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
-  // chunk x ciChunk + 4 kg + j, output channel ct x tileC + cl (cl below
-  // the image's channels), tap t.
+  // chunk x ciChunk + 4 kg + j (half operands: 8 kg + j and 8 kg + 4 + j),
+  // output channel ct x tileC + cl (cl below the image's channels), tap t.
   // Split-operand kernels store a round's hi image, then its lo image.
   Value rest = idx;
   Value j = split(rest, 4), cl = split(rest, pack->imageChannels);
-  Value kg = split(rest, cfg.getCiChunk() / 4), t = split(rest, g.k[2]);
+  Value kg = split(rest, wgmmaPlanes(cfg)), t = split(rest, g.k[2]);
   Value part = pack->parts > 1 ? split(rest, pack->parts) : Value();
   Value chunk = split(rest, pack->numChunks), th = split(rest, pack->kh);
   Value td = split(rest, pack->kd), ct = rest;
@@ -134,13 +134,11 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   };
   // The weight of input channel `ci` (within the chunk's first ciChunk),
   // 0 outside the weights.
-  auto weightAt = [&](Value ciInChunk, Value extraOk) {
+  auto weightAt = [&](Value ciInChunk) {
     Value ci = addI(mulI(chunk, cfg.getCiChunk()), ciInChunk);
     Value ok = arith::AndIOp::create(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ci, c(g.cin)),
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, co, c(g.cout)));
-    if (extraOk)
-      ok = arith::AndIOp::create(b, ok, extraOk);
     auto clamp = [&](Value v) {
       return arith::SelectOp::create(b, ok, v, c(0)).getResult();
     };
@@ -159,18 +157,16 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
         .getResult();
   };
   if (cfg.getTypes().usesHalfOperands()) {
-    // Packed half words (packHalfWord): plane kg < ciChunk / 8 holds
-    // channels 8 kg + j and 8 kg + 4 + j.
-    Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, kg,
-                                       c(cfg.getCiChunk() / 8));
+    // Packed half words (packHalfWord): plane kg holds channels 8 kg + j
+    // and 8 kg + 4 + j.
     Value lo = addI(mulI(kg, 8), j);
     Value word = packHalfWord(b, cfg.getTypes().getOperand(),
-                              weightAt(lo, used),
-                              weightAt(addI(lo, c(4)), used));
+                              weightAt(lo),
+                              weightAt(addI(lo, c(4))));
     memref::StoreOp::create(b, word, func.getArgument(1), ValueRange{idx});
     return func;
   }
-  Value v = weightAt(addI(mulI(kg, 4), j), Value());
+  Value v = weightAt(addI(mulI(kg, 4), j));
   // TF32, rounded to nearest (ties away) once here instead of per block.
   Value tf32 = NVVM::ConvertFloatToTF32Op::create(
       b, b.getI32Type(), v,
@@ -219,14 +215,12 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   Value wOk =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, w, c(g.in[2]));
   // The input of channel `inChunk` of the chunk (0 outside the input).
-  auto inputAt = [&](Value inChunk, Value extraOk) {
+  auto inputAt = [&](Value inChunk) {
     Value ch = arith::AddIOp::create(
         b, arith::MulIOp::create(b, chunk, c(cfg.getCiChunk())), inChunk);
     Value ok = arith::AndIOp::create(
         b, wOk,
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ch, c(g.cin)));
-    if (extraOk)
-      ok = arith::AndIOp::create(b, ok, extraOk);
     auto clamp = [&](Value v) {
       return arith::SelectOp::create(b, ok, v, c(0)).getResult();
     };
@@ -247,20 +241,17 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   const bool half = cfg.getTypes().usesHalfOperands();
   for (int64_t j = 0; j < 4; ++j) {
     if (half) {
-      // Packed half words (packHalfWord): plane kg < ciChunk / 8 holds
-      // channels 8 kg + j and 8 kg + 4 + j.
-      Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, kg,
-                                         c(cfg.getCiChunk() / 8));
+      // Packed half words (packHalfWord): plane kg holds channels 8 kg + j
+      // and 8 kg + 4 + j.
       Value lo = arith::AddIOp::create(
           b, arith::MulIOp::create(b, kg, c(8)), c(j));
       vals.push_back(packHalfWord(
-          b, cfg.getTypes().getOperand(), inputAt(lo, used),
-          inputAt(arith::AddIOp::create(b, lo, c(4)), used)));
+          b, cfg.getTypes().getOperand(), inputAt(lo),
+          inputAt(arith::AddIOp::create(b, lo, c(4)))));
       continue;
     }
     Value v = inputAt(
-        arith::AddIOp::create(b, arith::MulIOp::create(b, kg, c(4)), c(j)),
-        Value());
+        arith::AddIOp::create(b, arith::MulIOp::create(b, kg, c(4)), c(j)));
     Value tf32 = NVVM::ConvertFloatToTF32Op::create(
         b, b.getI32Type(), v,
         NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));

@@ -6,7 +6,12 @@
 // On sm_90a the default (wgmma where the grid fills the chip) keeps these
 // small kernels on mma.sync; --tile-wgmma=always takes wgmma m64nNk16 with
 // half operands where the input rows are multiples of 4 (both operands
-// re-laid out into packed half words: test/Reference/half-wgmma.mlir).
+// re-laid out into packed half words: test/Reference/half-wgmma.mlir),
+// channels per round chosen as for TF32 and doubled (a half chunk of 32
+// takes the 16-byte planes of a TF32 chunk of 16: 8 channels per plane,
+// `wgmmaPlanes`), so the packed weights of @big hold its 32 x 64 x 9
+// weights in 9216 words, two per word, and the packed input its 8 x 32 x
+// 8 x 16 values (rows padded to 24) in 24576 words.
 // A kernel no tensor-core tiling fits (groups of 8 channels) multiplies in
 // f32 on the FMA units: its math stays bf16 (epilogue-math=auto is fast, as
 // for tf32), its operand type is f32.
@@ -15,6 +20,7 @@
 // RUN: fusecc %s --precision=bf16 --emit=fused | FileCheck %s --check-prefix=BF16
 // RUN: fusecc %s --precision=bf16 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=BF16
 // RUN: fusecc %s --precision=bf16 --chip=sm_90a --tile-wgmma=always --emit=fused | FileCheck %s --check-prefix=WG
+// RUN: fusecc %s --precision=bf16 --chip=sm_90a --tile-wgmma=always --emit=gpu | FileCheck %s --check-prefix=WGPACK
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=fp16}))' | FileCheck %s --check-prefix=F16
 // RUN: fusecc %s --precision=fp16 --emit=fused | FileCheck %s --check-prefix=F16
 // RUN: fusecc %s --precision=f16 --emit=fused | FileCheck %s --check-prefix=F16
@@ -29,7 +35,10 @@
 // BF16-LABEL: fuse.kernel "big_k0"
 // BF16-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
 // WG-LABEL: fuse.kernel "big_k0"
-// WG-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 16, wgmmaGroups = 1>
+// WG-SAME: ciChunk = 32, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 16, wgmmaGroups = 1>
+// WGPACK-LABEL: func.func @big
+// WGPACK: launch_func @fusecc_kernels::@big_k0_wpack {{.*}}memref<9216xf32>)
+// WGPACK: launch_func @fusecc_kernels::@big_k0_ipack {{.*}}memref<24576xf32>)
 // F16-LABEL: fuse.kernel "big_k0"
 // F16-SAME: types = <f16, storage = f32, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
 // CHUNK8-LABEL: fuse.kernel "big_k0"
