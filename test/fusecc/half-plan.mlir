@@ -8,11 +8,12 @@
 // the half input, weight and bias itself (its operand casts: f16 loads
 // widened, f16 operands on mma.sync m16n8k16), the group_norm's f16
 // parameters are widened by elementwise kernels into f32 buffers, the
-// convolution and the group_norm write f32, the partial statistics are
-// f32 (4 bytes each, whatever the tensors' type), the result is rounded
-// to f16 by the last kernel's store; buffer bytes from the element type.
+// convolution writes f32, the partial statistics are f32 (4 bytes each,
+// whatever the tensors' type), the result is rounded to f16 by the
+// group_norm kernel's store (a half store, no cast kernel); buffer bytes
+// from the element type.
 
-// CHECK-LABEL: plan @f16_conv_groupnorm: 5 kernels, 5 buffers (30784 bytes)
+// CHECK-LABEL: plan @f16_conv_groupnorm: 4 kernels, 4 buffers (16960 bytes)
 // CHECK: buffer b{{[0-9]+}} partials f32 x 768 (3072 bytes)
 // CHECK: buffer b{{[0-9]+}} intermediate f32 x 3456 (13824 bytes)
 // CHECK: step 1 f16_conv_groupnorm_k2 (elementwise)
@@ -22,9 +23,9 @@
 // CHECK-NEXT: reads arg0 arg1 arg2
 // CHECK-NEXT: writes b{{[0-9]+}} (2x8x6x6x6xf32), partial statistics of 4 groups per sample
 // CHECK: step 3 f16_conv_groupnorm_k3 (normalization: group_norm
-// CHECK: step 4 f16_conv_groupnorm_k4 (elementwise)
-// CHECK-NEXT: reads b{{[0-9]+}}
-// CHECK-NEXT: writes result (2x8x6x6x6xf16)
+// CHECK-NEXT: reads b{{[0-9]+}} b{{[0-9]+}} b{{[0-9]+}}
+// CHECK-NEXT: writes result (2x8x6x6x6xf16), reads partial statistics
+// CHECK-NOT: step 4
 // RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @f16_conv_groupnorm
 // FUSED: fuse.kernel "f16_conv_groupnorm_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) {config = #fuse.tile<{{.*}}types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC

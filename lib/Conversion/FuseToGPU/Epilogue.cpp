@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "NarrowStore.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -230,36 +231,11 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
     int64_t lead = cx.g.rank - ty.getRank();
     for (int64_t d = 0; d < ty.getRank(); ++d)
       idx.push_back(ty.getDimSize(d) == 1 ? b.c(0) : full[lead + d]);
-    result = memref::LoadOp::create(b, cx.memOf.lookup(v), idx);
+    // A half input (an epilogue operand cast) is widened as it is loaded.
+    result = b.loadF32(cx.memOf.lookup(v), idx);
   }
   memo[v] = result;
   return result;
-}
-
-/// `v` (f32, a scalar or a vector) as the element type of the output
-/// memref `out`: a half output (a convolution whose epilogue ends in a cast
-/// to bf16/f16, FormKernels' isHalfStoreCast) is rounded to nearest even;
-/// the cast already rounded the value, so this is exact.
-static Value narrowForStore(EmitBuilder &b, Value out, Value v) {
-  Type elem = cast<MemRefType>(out.getType()).getElementType();
-  if (elem.isF32())
-    return v;
-  auto vec = dyn_cast<VectorType>(v.getType());
-  if (!vec)
-    return arith::TruncFOp::create(b, elem, v);
-  // Element by element (what the simulator models; the backend packs the
-  // pairs into cvt.rn.bf16x2 / cvt.rn.f16x2).
-  SmallVector<Value, 4> halves;
-  for (int64_t k = 0; k < vec.getNumElements(); ++k)
-    halves.push_back(arith::TruncFOp::create(
-        b, elem, vector::ExtractOp::create(b, v, k)));
-  return vector::FromElementsOp::create(
-      b, VectorType::get(vec.getShape(), elem), halves);
-}
-
-/// Bytes of one element of the output memref `out`.
-static int64_t outElementBytes(Value out) {
-  return cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8;
 }
 
 void emit::emitEpilogue(EmitContext &cx) {

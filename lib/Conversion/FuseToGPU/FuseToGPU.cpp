@@ -235,8 +235,9 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     // Half storage is read and written by elementwise kernels (the casts
     // fuse-widen-half places), and read by convolution kernels through
     // their operand casts (KernelAnalysis::operandCasts: the convolution's
-    // half input, weight and bias, widened as they are loaded) and written
-    // by convolution kernels whose epilogue ends in a cast to half (half
+    // half input, weight and bias, and half inputs of their elementwise
+    // epilogue ops, widened as they are loaded) and written by convolution
+    // and normalisation kernels whose last op is a cast to half (half
     // stores); every other tensor of a kernel is f32.
     if (kernelKindOf(kernel) != KernelKind::Elementwise) {
       auto f32 = [](Value v) {
@@ -247,7 +248,7 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
         return llvm::all_of(kbody.getArgument(i).getUsers(), [](Operation *u) {
           auto c = dyn_cast<CastOp>(u);
           return c && llvm::all_of(c->getUsers(), [](Operation *cu) {
-                   return isa<ConvTransposeOp>(cu);
+                   return isa<ConvTransposeOp, ElementwiseOpInterface>(cu);
                  });
         });
       };
@@ -260,11 +261,13 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
                                     "half operands through fuse.cast (run "
                                     "fuse-widen-half before "
                                     "fuse-form-kernels)");
-      // A convolution kernel whose epilogue ends in a cast to half stores
-      // the half type itself (FormKernels' isHalfStoreCast).
+      // A convolution or normalisation kernel whose last op is a cast to
+      // half stores the half type itself (FormKernels' isHalfStoreOf).
       auto halfStore = [&] {
         auto c = kbody.getTerminator()->getOperand(0).getDefiningOp<CastOp>();
-        return kernelKindOf(kernel) == KernelKind::Convolution && c &&
+        return (kernelKindOf(kernel) == KernelKind::Convolution ||
+                kernelKindOf(kernel) == KernelKind::Normalization) &&
+               c &&
                isHalfType(cast<RankedTensorType>(c.getResult().getType())
                               .getElementType());
       };

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NormEmitter.h"
+#include "NarrowStore.h"
 #include "WarpReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -272,7 +273,9 @@ void NormEmitter::apply(Value first, Value end, int64_t step,
 }
 
 void NormEmitter::storeResult(Value e, Value rootValue) {
-  memref::StoreOp::create(b, resultAt(e, rootValue), out, ValueRange{e});
+  memref::StoreOp::create(b,
+                          emit::narrowForStore(b, out, resultAt(e, rootValue)),
+                          out, ValueRange{e});
 }
 
 Value NormEmitter::resultAt(Value e, Value rootValue) {
@@ -290,7 +293,7 @@ bool NormEmitter::quadAligned() const {
   auto in = cast<RankedTensorType>(root->getOperand(0).getType());
   auto res = cast<RankedTensorType>(cx.kernel.getResult().getType());
   return l.len % 4 == 0 && l.chunk % 4 == 0 && in.getElementType().isF32() &&
-         res.getElementType().isF32() &&
+         (res.getElementType().isF32() || isHalfType(res.getElementType())) &&
          res.getNumElements() == in.getNumElements();
 }
 
@@ -325,9 +328,13 @@ void NormEmitter::applyChunk(Value setBase, Value start, Value end, Value tid,
         results.push_back(
             resultAt(e, normalizedValue(v, cx.coordsOf(e, shape), k)));
       }
+      // A half result (a half store): 4 halves, one 8-byte store.
       vector::StoreOp::create(
-          b, vector::FromElementsOp::create(b, v4Ty, results), out,
-          ValueRange{at[i]}, /*nontemporal=*/false, llvm::MaybeAlign(16));
+          b,
+          emit::narrowForStore(
+              b, out, vector::FromElementsOp::create(b, v4Ty, results)),
+          out, ValueRange{at[i]}, /*nontemporal=*/false,
+          llvm::MaybeAlign(4 * emit::outElementBytes(out)));
     }
   };
   // Whole rounds of kQuadsPerThread quads per thread, then single quads.

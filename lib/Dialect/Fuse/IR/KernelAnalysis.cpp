@@ -309,14 +309,19 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
 }
 
 /// True if `c` widens a bf16 / f16 kernel input to f32 for a convolution
-/// that reads it directly (an operand cast, KernelAnalysis::operandCasts):
-/// every reader of its value is a `fuse.conv_transpose`.
-static bool isOperandCast(CastOp c) {
+/// kernel that reads it directly (an operand cast,
+/// KernelAnalysis::operandCasts): every reader of its value is the
+/// convolution `conv` or an elementwise op of its epilogue (after it),
+/// whose loads widen the element.
+static bool isOperandCast(CastOp c, Operation *conv) {
   auto arg = dyn_cast<BlockArgument>(c.getInput());
   return arg && isHalfType(getElementTypeOrSelf(arg.getType())) &&
          getElementTypeOrSelf(c.getType()).isF32() && !c->use_empty() &&
-         llvm::all_of(c->getUsers(),
-                      [](Operation *u) { return isa<ConvTransposeOp>(u); });
+         llvm::all_of(c->getUsers(), [&](Operation *u) {
+           return u == conv || (conv && isa<ElementwiseOpInterface>(u) &&
+                                u->getBlock() == conv->getBlock() &&
+                                conv->isBeforeInBlock(u));
+         });
 }
 
 Value KernelAnalysis::storedOperand(Value v) const {
@@ -330,6 +335,12 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   KernelAnalysis a;
   a.target = getTargetInfo(kernel);
   Block &body = kernel.getBody().front();
+  Operation *firstConv = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<ConvTransposeOp>(op)) {
+      firstConv = &op;
+      break;
+    }
   for (Operation &op : body.without_terminator()) {
     if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
       if (a.conv)
@@ -341,7 +352,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (!a.conv) {
       if (isa<arith::ConstantOp>(op))
         continue;
-      if (auto c = dyn_cast<CastOp>(op); c && isOperandCast(c)) {
+      if (auto c = dyn_cast<CastOp>(op); c && isOperandCast(c, firstConv)) {
         a.operandCasts.push_back(c);
         continue;
       }
@@ -387,7 +398,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     if (a.pool || a.channelWindow)
       for (Value v : op.getOperands())
         if (Operation *def = v.getDefiningOp();
-            def && beforeWindow.contains(def) && !isa<arith::ConstantOp>(def))
+            def && beforeWindow.contains(def) && !isa<arith::ConstantOp>(def) &&
+            !llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(def)))
           return op.emitOpError("reads a value from before the kernel's "
                                 "window op; after it, an epilogue reads the "
                                 "pooled or reduced value");

@@ -52,15 +52,12 @@ bool isF32Only(Operation *op) {
          llvm::all_of(op->getResults(), f32);
 }
 
-/// True if `op` is a `fuse.cast` of an f32 value of `group` (a
-/// convolution followed by elementwise ops only) to bf16/f16 whose result
-/// is only returned or widened again (a widening cast roots an elementwise
-/// kernel, which reads half storage): the convolution kernel then stores
-/// the half type itself, rounding in its epilogue exactly as the cast
-/// kernel would (docs/design/types.md, "Half stores"). Pooled, channel
-/// reduction and normalisation epilogues keep the cast kernel: their store
-/// paths write f32 only.
-bool isHalfStoreCast(Operation *op, const OpGroup &group) {
+/// True if `op` is a `fuse.cast` to bf16/f16 of an f32 value of `group`
+/// whose result is only returned or widened again (a widening cast roots
+/// an elementwise kernel, which reads half storage): the kernel of `group`
+/// then stores the half type itself, rounding at its store exactly as the
+/// cast kernel would (docs/design/types.md, "Half stores").
+bool isHalfStoreOf(Operation *op, const OpGroup &group) {
   auto c = dyn_cast<CastOp>(op);
   if (!c)
     return false;
@@ -71,13 +68,21 @@ bool isHalfStoreCast(Operation *op, const OpGroup &group) {
   Operation *def = c.getInput().getDefiningOp();
   if (!def || !group.contains(def))
     return false;
-  if (!llvm::all_of(group, [](Operation *o) {
-        return isa<ConvTransposeOp>(o) || isa<ElementwiseOpInterface>(o);
-      }))
-    return false;
   return llvm::all_of(c->getUsers(), [](Operation *u) {
     return isa<func::ReturnOp>(u) || isa<CastOp>(u);
   });
+}
+
+/// A half store (`isHalfStoreOf`) by a convolution kernel: its epilogue
+/// is elementwise, or normalises in the tile (a softmax over the channels,
+/// a layer norm over the last dim), and stores through the tile walk or
+/// the register runs, which round a half result (Epilogue.cpp's
+/// `narrowForStore`). Pooled and channel-reduction epilogues keep the cast
+/// kernel: their store paths write f32 only.
+bool isHalfStoreCast(Operation *op, const OpGroup &group) {
+  return isHalfStoreOf(op, group) && llvm::none_of(group, [](Operation *o) {
+           return isa<WindowOpInterface>(o);
+         });
 }
 
 /// Ops that can run on the tile of a fused kernel after the convolution
@@ -501,8 +506,28 @@ struct FormKernelsPass
             c && isStoredHalfWidening(c) && !llvm::is_contained(copied, c) &&
             !(v == input && !it->second.ops.empty()))
           copied.push_back(c);
+      OpGroup group = growGroup({root}, isConvEpilogueOp);
+      // Epilogue operand casts: a half graph input or constant that the
+      // epilogue's elementwise ops read (a residual, kb2_26's add_input) is
+      // read by the kernel itself, widened as it is loaded, instead of
+      // through an f32 copy that an elementwise kernel writes (2 + 4 + 4
+      // bytes an element moved instead of 2).
+      for (Operation *op : group) {
+        if (op == root || !isa<ElementwiseOpInterface>(op))
+          continue;
+        for (Value v : op->getOperands()) {
+          auto c = v.getDefiningOp<CastOp>();
+          if (!c || !isStoredHalfWidening(c) || llvm::is_contained(copied, c))
+            continue;
+          if (llvm::all_of(c->getUsers(), [&](Operation *u) {
+                return !group.contains(u) ||
+                       isa<ElementwiseOpInterface, ConvTransposeOp>(u);
+              }))
+            copied.push_back(c);
+        }
+      }
       llvm::append_range(copied, it->second.ops);
-      formKernel(func, growGroup({root}, isConvEpilogueOp), counter, copied);
+      formKernel(func, group, counter, copied);
     }
     eraseDeadOps(func);
     // Each new kernel removes its root, so this ends.
@@ -523,10 +548,14 @@ struct FormKernelsPass
                                          : isElementwiseKernelOp;
       // A cast to or from half storage joins only a kernel rooted at an
       // elementwise op (an elementwise kernel, which converts at its loads
-      // and store); after a normalisation or a set reduction it roots an
-      // elementwise kernel of its own.
+      // and store), except that a normalisation kernel stores its half
+      // result itself (`isHalfStoreOf`: NormEmitter rounds at the store);
+      // after a set reduction it roots an elementwise kernel of its own.
       bool elementwiseRoot = isa<ElementwiseOpInterface>(seed.front());
+      bool normalisation = isa<NormalizationOpInterface>(seed.back());
       auto accepts = [&](Operation *op, const OpGroup &group) {
+        if (normalisation && isHalfStoreOf(op, group))
+          return true;
         return follows(op) && !windowsSetReduction(op, group) &&
                (elementwiseRoot || isF32Only(op));
       };
