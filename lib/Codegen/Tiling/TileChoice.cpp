@@ -483,13 +483,25 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
         cfg = wg;
+  // mma.sync: the cost model's channel tile, then narrower ones where that
+  // one does not fit the chip's limits (many taps per phase: rand37_61's
+  // 64-tap stride-32 layer stages 64 channels' weights past shared memory
+  // and fell back to FMA at 3% of the tensor-core time, docs/perf.md 163).
+  // A tile that fits but whose grid is too small for the split-operand
+  // path stays on FMA, as before.
   if ((tf32 || splitTF32 || half) && failed(cfg))
-    if (TileConfigAttr mma = chooseMMAConfig(
-            kernel, a, tensorTypes, knobs.maxTileW, knobs.rows,
-            knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH))
-      if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
-          gridAllows(mma))
+    for (int64_t tileC : {knobs.tileC, int64_t(32), int64_t(16)}) {
+      if (tileC != knobs.tileC && (knobs.tileC || a.needsAllChannels))
+        break;
+      TileConfigAttr mma = chooseMMAConfig(
+          kernel, a, tensorTypes, knobs.maxTileW, knobs.rows, knobs.ciChunk,
+          tileC, knobs.warpsC, knobs.mergeH);
+      if (!mma || failed(checkLimits(kernel, a, mma, /*report=*/false)))
+        continue;
+      if (gridAllows(mma))
         cfg = mma;
+      break;
+    }
   // A pooled epilogue keeps its pass tiles where fewer rows per pass
   // allow it (each window evaluated once, see keepsFewerPooledTiles).
   if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&
