@@ -320,13 +320,20 @@ class HalfStoredRuleOnCpu(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    PRECISION = "bf16"
+    INPUT_SCALE = 1.0  # every input drawn times this
+
     def run_check(self, compute):
         bundle = gpu_check.Bundle("unused.so", self.path)
-        self.assertEqual(bundle.precision, "bf16")
+        self.assertEqual(bundle.precision, self.PRECISION)
         exact = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
         bundle.module = StubModule(
             lambda inputs: compute(exact(*[t.double() for t in inputs])))
-        return check_first_entry_on_cpu(bundle)
+        draw = gpu_check.make_inputs
+        scale = self.INPUT_SCALE
+        scaled = (lambda *a, **k: [t * scale for t in draw(*a, **k)])
+        with mock.patch.object(gpu_check, "make_inputs", scaled):
+            return check_first_entry_on_cpu(bundle)
 
     def test_rounded_once_passes(self):
         row = self.run_check(lambda ref: ref.to(torch.bfloat16))
@@ -353,16 +360,8 @@ class HalfSubnormalRuleOnCpu(HalfStoredRuleOnCpu):
         finally:
             HALF_GRAPH = saved
 
-    def run_check(self, compute):
-        bundle = gpu_check.Bundle("unused.so", self.path)
-        self.assertEqual(bundle.precision, "fp16")
-        exact = bundle.graph(bundle.entries[0]).bind(torch.float64, "cpu")
-        bundle.module = StubModule(
-            lambda inputs: compute(exact(*[t.double() for t in inputs])))
-        draw = gpu_check.make_inputs
-        tiny = (lambda *a, **k: [t * 2.0 ** -8 for t in draw(*a, **k)])
-        with mock.patch.object(gpu_check, "make_inputs", tiny):
-            return check_first_entry_on_cpu(bundle)
+    PRECISION = "fp16"
+    INPUT_SCALE = 2.0 ** -8  # outputs of f16 subnormals: rounding ~1e-2
 
     def test_rounded_once_passes(self):
         row = self.run_check(lambda ref: ref.to(torch.float16))
