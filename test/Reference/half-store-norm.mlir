@@ -43,6 +43,13 @@
 // PLAN-NEXT: buffer b0
 // PLAN-NEXT: step 0 bf16_pool_bias_k0 (convolution, pooled epilogue
 // PLAN-NEXT: reads arg0 arg1 arg2
+// PLAN-LABEL: plan @bf16_box_sums:
+// PLAN: (box sums: conv_transpose_tap_sums, 15 planes of 35, {{.*}}scalar loads
+// PLAN-NEXT: reads arg0
+// PLAN-NEXT: writes b{{[0-9]+}} (3x5x3x3xf32)
+// PLAN-LABEL: plan @f16_box_sums_vec:
+// PLAN: (box sums: conv_transpose_tap_sums, 12 planes of 40, {{.*}}8-byte loads
+// PLAN-NEXT: reads arg0
 
 // CLUSTER-LABEL: func.func @f16_softmax_c128
 // CLUSTER: clusterC = 2
@@ -55,6 +62,8 @@
 // CHECK: @bf16_residual_hardswish: PASS {{.*}} storage bf16
 // CHECK: @f16_residual_3d: PASS {{.*}} storage f16
 // CHECK: @bf16_pool_bias: PASS {{.*}} storage bf16
+// CHECK: @bf16_box_sums: PASS {{.*}} storage bf16
+// CHECK: @f16_box_sums_vec: PASS {{.*}} storage f16
 // CHECK-NOT: FAIL
 
 func.func @bf16_softmax_c(%x: tensor<1x40x3x4xbf16>, %w: tensor<40x64x3x3xbf16>) -> tensor<1x64x5x6xbf16> {
@@ -109,4 +118,22 @@ func.func @bf16_pool_bias(%x: tensor<2x3x4x8x8xbf16>, %w: tensor<3x16x3x3x3xbf16
   %p = fuse.avg_pool %y {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>} : tensor<2x16x7x15x15xbf16> -> tensor<2x16x3x7x7xbf16>
   %a = fuse.add %p, %b : tensor<2x16x3x7x7xbf16>, tensor<16x1x1x1xbf16> -> tensor<2x16x3x7x7xbf16>
   return %a : tensor<2x16x3x7x7xbf16>
+}
+
+// kb2_44's mean over all spatial dims (fuse-reduce-through-conv): the box
+// sums kernel reads the bf16 input itself (2-byte loads, widened), not an
+// elementwise kernel evaluating the tap sums element by element.
+func.func @bf16_box_sums(%x: tensor<3x5x7x5xbf16>, %w: tensor<5x7x3x3xbf16>, %b: tensor<7xbf16>) -> tensor<3x7x1x1xbf16> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x5x7x5xbf16>, tensor<5x7x3x3xbf16>, tensor<7xbf16>) -> tensor<3x7x14x10xbf16>
+  %1 = arith.constant dense<0.5> : tensor<bf16>
+  %2 = fuse.mul %0, %1 : tensor<3x7x14x10xbf16>, tensor<bf16> -> tensor<3x7x14x10xbf16>
+  %3 = fuse.mean %2 {dims = array<i64: 2, 3>, keepdim = true} : tensor<3x7x14x10xbf16> -> tensor<3x7x1x1xbf16>
+  return %3 : tensor<3x7x1x1xbf16>
+}
+
+// Rows of 8: 8-byte loads of 4 f16 values.
+func.func @f16_box_sums_vec(%x: tensor<2x6x5x8xf16>, %w: tensor<6x4x3x3xf16>) -> tensor<2x4x1x1xf16> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x6x5x8xf16>, tensor<6x4x3x3xf16>) -> tensor<2x4x10x16xf16>
+  %1 = fuse.sum %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x4x10x16xf16> -> tensor<2x4x1x1xf16>
+  return %1 : tensor<2x4x1x1xf16>
 }

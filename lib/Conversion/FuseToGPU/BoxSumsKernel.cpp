@@ -135,7 +135,8 @@ SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
                                            ArrayRef<int64_t> start,
                                            ArrayRef<int64_t> ext,
                                            SmallVector<Value> acc) {
-  auto v4Ty = VectorType::get({4}, b.getF32Type());
+  Type inElem = cast<MemRefType>(in.getType()).getElementType();
+  const int64_t inBytes = inElem.getIntOrFloatBitWidth() / 8;
   // Per row step and unit: the loaded elements (none where the unit lies
   // past the row).
   SmallVector<SmallVector<Value>> loaded;
@@ -154,15 +155,22 @@ SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
     Value rowBase = add(planeBase, mul(row, c(l.rowLen)));
     for (auto [col, valid] : llvm::zip(unitColumn, unitValid)) {
       Value at = add(rowBase, col);
+      // Half storage (the widening cast read directly) is widened as it
+      // is loaded: 2-byte loads, or 8-byte vectors of 4 halves.
+      auto widen = [&](Value v) -> Value {
+        return v.getType().isF32()
+                   ? v
+                   : arith::ExtFOp::create(b, b.getF32Type(), v).getResult();
+      };
       auto load = [&]() -> SmallVector<Value> {
         if (l.vector == 1)
-          return {memref::LoadOp::create(b, in, ValueRange{at})};
-        Value v =
-            vector::LoadOp::create(b, v4Ty, in, ValueRange{at},
-                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
+          return {widen(memref::LoadOp::create(b, in, ValueRange{at}))};
+        Value v = vector::LoadOp::create(
+            b, VectorType::get({4}, inElem), in, ValueRange{at},
+            /*nontemporal=*/false, llvm::MaybeAlign(4 * inBytes));
         SmallVector<Value> r;
         for (int64_t i = 0; i < 4; ++i)
-          r.push_back(vector::ExtractOp::create(b, v, i));
+          r.push_back(widen(vector::ExtractOp::create(b, v, i)));
         return r;
       };
       if (!valid) {
@@ -352,7 +360,8 @@ fusecc::detail::buildBoxSumsKernel(gpu::GPUModuleOp gpuModule,
   };
   ConvTransposeTapSumsOp op = l.op;
   ImplicitLocOpBuilder b(kernel.getLoc(), kernel.getContext());
-  SmallVector<Type> argTypes = {flat(op.getInput().getType()),
+  // The kernel's input: f32, or half storage the loads widen.
+  SmallVector<Type> argTypes = {flat(kernel.getInputs().front().getType()),
                                 flat(kernel.getResult().getType())};
   gpu::GPUFuncOp func = createStandaloneFunc(
       b, gpuModule, kernel.getKernelName(), argTypes, l.threads);

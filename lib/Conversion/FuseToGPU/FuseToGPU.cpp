@@ -248,13 +248,16 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
         return llvm::all_of(kbody.getArgument(i).getUsers(), [](Operation *u) {
           auto c = dyn_cast<CastOp>(u);
           return c && llvm::all_of(c->getUsers(), [](Operation *cu) {
-                   return isa<ConvTransposeOp, ElementwiseOpInterface>(cu);
+                   return isa<ConvTransposeOp, ElementwiseOpInterface,
+                              ConvTransposeTapSumsOp>(cu);
                  });
         });
       };
+      // Convolution and box-sums kernels read half inputs directly.
+      const bool readsHalf = kernelKindOf(kernel) == KernelKind::Convolution ||
+                             kernelKindOf(kernel) == KernelKind::BoxSums;
       for (auto [i, in] : llvm::enumerate(kernel.getInputs()))
-        if (!f32(in) && (kernelKindOf(kernel) != KernelKind::Convolution ||
-                         !readDirectly(i)))
+        if (!f32(in) && (!readsHalf || !readDirectly(i)))
           return kernel.emitOpError("reads or writes bf16/f16 tensors; only "
                                     "elementwise kernels convert half "
                                     "storage, and convolutions read their "

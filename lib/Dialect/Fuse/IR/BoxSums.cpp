@@ -7,6 +7,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/BoxSums.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -42,11 +43,26 @@ int64_t BoxSumsLayout::taps() const {
 
 std::optional<BoxSumsLayout> BoxSumsLayout::get(KernelOp kernel) {
   Block &body = kernel.getBody().front();
-  if (body.getNumArguments() != 1 ||
-      !llvm::hasSingleElement(body.without_terminator()))
+  if (body.getNumArguments() != 1)
     return std::nullopt;
-  auto op = dyn_cast<ConvTransposeTapSumsOp>(body.front());
-  if (!op || op.getInput() != body.getArgument(0) ||
+  SmallVector<Operation *> ops;
+  for (Operation &o : body.without_terminator())
+    ops.push_back(&o);
+  // The tap sums of the input, or of its half storage widened (a cast the
+  // kernel reads directly, FormKernels copies it in; the loads widen).
+  Value input = body.getArgument(0);
+  if (ops.size() == 2) {
+    auto c = dyn_cast<CastOp>(ops.front());
+    if (!c || c.getInput() != input ||
+        !isHalfType(getElementTypeOrSelf(input.getType())) ||
+        !getElementTypeOrSelf(c.getType()).isF32())
+      return std::nullopt;
+    input = c.getResult();
+  } else if (ops.size() != 1) {
+    return std::nullopt;
+  }
+  auto op = dyn_cast<ConvTransposeTapSumsOp>(ops.back());
+  if (!op || op.getInput() != input ||
       cast<YieldOp>(body.getTerminator()).getValue() != op.getResult() ||
       kernel.getResult().getType() != op.getResult().getType())
     return std::nullopt;

@@ -540,6 +540,18 @@ struct FormKernelsPass
         }
       if (!root)
         break;
+      // The widening of a half graph input that only tap sums read (a
+      // reduce-through-conv box sum, kb2_44) is copied into the tap sums'
+      // kernel, which loads the half elements itself (a box-sums kernel,
+      // BoxSumsLayout), instead of rooting an elementwise kernel that would
+      // evaluate the tap sums element by element.
+      SmallVector<Operation *> copied;
+      if (auto c = dyn_cast<CastOp>(root);
+          c && isStoredHalfWidening(c) && c->hasOneUse() &&
+          isa<ConvTransposeTapSumsOp>(*c->getUsers().begin())) {
+        copied.push_back(c);
+        root = *c->getUsers().begin();
+      }
       SmallVector<Operation *> seed = viewsIntoNormalization(root);
       if (seed.empty())
         seed.push_back(root);
@@ -559,7 +571,7 @@ struct FormKernelsPass
         return follows(op) && !windowsSetReduction(op, group) &&
                (elementwiseRoot || isF32Only(op));
       };
-      if (!formKernel(func, growGroup(seed, accepts), counter))
+      if (!formKernel(func, growGroup(seed, accepts), counter, copied))
         root->erase(); // Unused (the dead-op sweep leaves none).
     }
     if (isa<func::ReturnOp>(func.getBody().front().getTerminator()))

@@ -13,6 +13,7 @@
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -532,8 +533,17 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
       os << ": " << l->op->getName().stripDialect() << ", " << l->planes
          << " plane" << (l->planes == 1 ? "" : "s") << " of "
          << l->rows * l->rowLen << ", one block of " << l->threads
-         << " threads per plane, " << (l->vector == 4 ? "16-byte" : "scalar")
-         << " loads, " << grid << " regions, " << l->taps() << " taps";
+         << " threads per plane, ";
+      // Vectors of 4 elements: 16 bytes of f32, 8 of half storage.
+      const int64_t bytes =
+          getElementTypeOrSelf(k.getInputs().front().getType())
+              .getIntOrFloatBitWidth() /
+          8;
+      if (l->vector == 4)
+        os << 4 * bytes << "-byte";
+      else
+        os << "scalar";
+      os << " loads, " << grid << " regions, " << l->taps() << " taps";
     }
     os << ")\n    reads";
     for (Value in : k.getInputs()) {
