@@ -145,6 +145,32 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
   return success();
 }
 
+std::optional<TunedChoice>
+fuse::lookupTunedChoice(const llvm::StringMap<TunedChoice> &tuned,
+                        KernelOp kernel, const KernelAnalysis &a, ConvMath math,
+                        std::string &source) {
+  if (auto it = tuned.find(a.tuningKey(kernel, math)); it != tuned.end()) {
+    source = "entry for this kernel";
+    return it->second;
+  }
+  MLIRContext *ctx = kernel.getContext();
+  Type operand =
+      KernelTypesAttr::operandTypeOf(ctx, math, /*tensorCores=*/true);
+  if (!isa<BFloat16Type, Float16Type>(operand))
+    return std::nullopt;
+  auto twin = tuned.find(a.tuningKey(kernel, ConvMath::TF32,
+                                     /*storageCasts=*/false));
+  if (twin == tuned.end() || twin->second.wgmma != 1)
+    return std::nullopt;
+  TunedChoice knobs = twin->second;
+  std::optional<MmaShape> half = a.target.mmaShape(operand);
+  std::optional<MmaShape> tf32 = a.target.mmaShape(FloatTF32Type::get(ctx));
+  if (knobs.ciChunk && half && tf32)
+    knobs.ciChunk *= half->k / tf32->k;
+  source = "entry for this kernel's tf32 twin";
+  return knobs;
+}
+
 TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
                                    const TunedChoice &t) {
   TunedChoice knobs = options;

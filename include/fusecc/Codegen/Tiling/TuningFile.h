@@ -11,12 +11,14 @@
 #ifndef FUSECC_CODEGEN_TILING_TUNINGFILE_H
 #define FUSECC_CODEGEN_TILING_TUNINGFILE_H
 
+#include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Target/GPU/TargetInfo.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 
 namespace fusecc::fuse {
@@ -61,6 +63,25 @@ std::string resolveTuningFile(llvm::StringRef path, const TargetInfo &target);
 /// file, named by `source`); emits the error at `op`.
 llvm::LogicalResult checkTunedChoice(mlir::Operation *op, const TunedChoice &k,
                                      llvm::StringRef source = "");
+
+/// The tuning-file entry that applies to `kernel` (its analysis `a`,
+/// computing with `math`), or std::nullopt: its own entry, else, for a
+/// kernel whose operands are bf16 / f16 on the tensor cores (a half graph,
+/// or --precision=bf16|fp16) that has none, its TF32 twin's -- the entry
+/// of the same layer and epilogue on f32 storage in tf32
+/// (`KernelAnalysis::tuningKey` without the storage casts), measured where
+/// no half entry was. Only a twin measured on wgmma (`wgmma: 1`) applies:
+/// its rows, warpgroups, merged taps, output channels and cluster carry
+/// over, and its channel chunk is scaled by the operand types' K (the
+/// target's MMA shapes: 16 / 8), which keeps the round's 16-byte planes,
+/// shared memory and wgmma count (`wgmmaPlanes`, docs/design/math.md). A
+/// twin that chose mma.sync does not: there TF32 and half stage the same
+/// f32 bytes, while half wgmma stages half of them, so the TF32 choice
+/// between the paths says nothing of the half one's. `source` says which
+/// entry it was, for diagnostics.
+std::optional<TunedChoice>
+lookupTunedChoice(const llvm::StringMap<TunedChoice> &tuned, KernelOp kernel,
+                  const KernelAnalysis &a, ConvMath math, std::string &source);
 
 /// The knobs of a kernel with a tuning-file `entry`: the `options` (the
 /// pass options) where they are set (non-zero; threads and max-tile-w where

@@ -521,7 +521,8 @@ void KernelAnalysis::assignTiles() {
   numTiles = owner.size();
 }
 
-std::string KernelAnalysis::tuningKey(KernelOp kernel, ConvMath math) const {
+std::string KernelAnalysis::tuningKey(KernelOp kernel, ConvMath math,
+                                      bool storageCasts) const {
   const ConvGeometry &g = geom;
   std::string key;
   llvm::raw_string_ostream os(key);
@@ -538,7 +539,7 @@ std::string KernelAnalysis::tuningKey(KernelOp kernel, ConvMath math) const {
   dims("out", g.out);
   os << " |";
   for (Operation &op : kernel.getBody().front().without_terminator())
-    if (!isa<arith::ConstantOp>(op))
+    if (!isa<arith::ConstantOp>(op) && (storageCasts || !isa<CastOp>(op)))
       os << " " << op.getName().stripDialect();
   return key;
 }

@@ -100,11 +100,11 @@ struct TileKernelsPass
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
-      auto it = tuned.find(a->tuningKey(kernel, math));
-      if (it != tuned.end()) {
-        knobs = mergeTunedChoice(knobs, it->second);
-        std::string source =
-            "tuning file '" + tuningPath + "' entry for this kernel";
+      std::string which;
+      if (std::optional<TunedChoice> entry =
+              lookupTunedChoice(tuned, kernel, *a, math, which)) {
+        knobs = mergeTunedChoice(knobs, *entry);
+        std::string source = "tuning file '" + tuningPath + "' " + which;
         if (failed(checkTunedChoice(kernel, knobs, source)))
           return WalkResult::interrupt();
       }

@@ -243,8 +243,11 @@ struct KernelAnalysis {
   /// (`fuse-tile-kernels{tuning-file=...}`): the convolution's math (its
   /// `#fuse.conv_math` spelling), the whole convolution geometry and the
   /// kernel's op sequence, so that a choice applies only to the layer it was
-  /// measured on.
-  std::string tuningKey(KernelOp kernel, ConvMath math) const;
+  /// measured on. Without `storageCasts` the op sequence leaves out the
+  /// kernel's `fuse.cast`s: the key of the same layer and epilogue on f32
+  /// storage (a half graph's kernel's f32 twin).
+  std::string tuningKey(KernelOp kernel, ConvMath math,
+                        bool storageCasts = true) const;
 
 private:
   void assignTiles();
