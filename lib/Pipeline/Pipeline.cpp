@@ -394,6 +394,9 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Per-sample kernels of a dynamic batch: batched pointers advanced by
+  // ctaid.z slices (nothing to do in a static module).
+  gpm.addPass(createFuseBatchOffsets());
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) -> inline PTX.
   gpm.addPass(createConvertNVVMToLLVMPass());
   gpm.addPass(createCanonicalizerPass());

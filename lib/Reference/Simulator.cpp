@@ -10,11 +10,13 @@
 #include "SimulatorImpl.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <cstring>
 #include <thread>
 
 using namespace mlir;
@@ -298,7 +300,7 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
                         std::vector<Buffer> &args,
                         DenseMap<Value, std::pair<Buffer *, int>> &workspaces,
                         DenseMap<Operation *, std::unique_ptr<Kernel>> &kernels,
-                        Stats &stats, std::string &error) {
+                        Stats &stats, std::string &error, int64_t batch) {
   auto hostFail = [&](const Twine &msg) {
     error = ("simulator: " + msg + ": " + describe(launch)).str();
     return failure();
@@ -365,6 +367,9 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
   }
   if (bufs.size() != k.argSlots.size())
     return hostFail("argument count mismatch");
+  ++stats.launches;
+  // The launch's blocks on `bufs`.
+  auto runGrid = [&](std::vector<Buffer *> &bufs) -> LogicalResult {
   for (auto [i, a] : llvm::enumerate(gpuFunc.getArguments())) {
     auto mt = cast<MemRefType>(a.getType());
     if (mt.getNumElements() > static_cast<int64_t>(bufs[i]->data.size()))
@@ -372,7 +377,6 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
                       " is smaller than its type");
   }
   GlobalWriters writers(bufs);
-  ++stats.launches;
   stats.threadsPerBlockMax = std::max(stats.threadsPerBlockMax, nt);
   stats.sharedBytesMax = std::max(stats.sharedBytesMax, smemBytes);
   if (k.clusterX == 1) {
@@ -442,14 +446,85 @@ LogicalResult runLaunch(gpu::LaunchFuncOp launch, bool keepGoing,
           }
       }
   return success();
+  };
+  if (!launch->hasAttr(fuse::kPerSampleAttr))
+    return runGrid(bufs);
+  // A dynamic batch: a per-sample launch runs its grid once per sample
+  // (grid z on the GPU), each batched parameter bound to that sample's
+  // slice (fuse-batch-offsets advances the pointers by ctaid.z slices);
+  // the other parameters are shared and must not be written.
+  auto strides =
+      gpuFunc->getAttrOfType<DenseI64ArrayAttr>(fuse::kBatchStridesAttr);
+  if (batch < 1)
+    return hostFail("a per-sample launch needs a batch (the module has "
+                    "fuse.max_batch)");
+  if (!strides || strides.size() != static_cast<int64_t>(bufs.size()))
+    return hostFail("per-sample kernel without matching fuse.batch_strides");
+  std::vector<Buffer> slices(bufs.size()), shared(bufs.size());
+  std::vector<Buffer *> sampleBufs(bufs);
+  for (auto [i, stride] : llvm::enumerate(strides.asArrayRef())) {
+    auto mt = cast<MemRefType>(gpuFunc.getArgument(i).getType());
+    int64_t bytes = mt.getElementTypeBitWidth() / 8;
+    if (!stride) {
+      shared[i] = *bufs[i];
+      continue;
+    }
+    if (stride % bytes ||
+        static_cast<int64_t>(bufs[i]->data.size()) != stride / bytes * batch)
+      return hostFail("buffer of batched kernel argument " +
+                      std::to_string(i) + " is not batch x its stride");
+    slices[i].shape = {stride / bytes};
+    sampleBufs[i] = &slices[i];
+    // The same buffer through two parameters: one slice.
+    for (size_t j = 0; j < i; ++j)
+      if (bufs[i] == bufs[j] && strides[j])
+        sampleBufs[i] = sampleBufs[j];
+  }
+  for (int64_t sample = 0; sample < batch; ++sample) {
+    for (auto [i, stride] : llvm::enumerate(strides.asArrayRef())) {
+      if (!stride || sampleBufs[i] != &slices[i])
+        continue;
+      int64_t n = slices[i].shape[0], at = sample * n;
+      Buffer &full = *bufs[i];
+      slices[i].data.assign(full.data.begin() + at,
+                            full.data.begin() + at + n);
+      slices[i].written.assign(full.written.begin() + at,
+                               full.written.begin() + at + n);
+    }
+    if (failed(runGrid(sampleBufs)))
+      return failure();
+    for (auto [i, stride] : llvm::enumerate(strides.asArrayRef())) {
+      if (!stride || sampleBufs[i] != &slices[i])
+        continue;
+      int64_t n = slices[i].shape[0], at = sample * n;
+      Buffer &full = *bufs[i];
+      std::copy(slices[i].data.begin(), slices[i].data.end(),
+                full.data.begin() + at);
+      std::copy(slices[i].written.begin(), slices[i].written.end(),
+                full.written.begin() + at);
+    }
+    for (auto [i, stride] : llvm::enumerate(strides.asArrayRef()))
+      if (!stride && (bufs[i]->written != shared[i].written ||
+                      std::memcmp(bufs[i]->data.data(), shared[i].data.data(),
+                                  4 * shared[i].data.size()) != 0))
+        return hostFail("per-sample kernel wrote parameter " +
+                        std::to_string(i) + ", which every sample shares");
+  }
+  return success();
 }
 
 } // namespace
 
 LogicalResult sim::run(ModuleOp module, func::FuncOp host,
                        std::vector<Buffer> &args, Stats &stats,
-                       std::string &error, bool keepGoing) {
-  (void)module;
+                       std::string &error, bool keepGoing, int64_t batch) {
+  const bool dynamic = module->hasAttr(fuse::kMaxBatchAttr);
+  if (!dynamic)
+    batch = 0;
+  else if (batch < 1) {
+    error = "simulator: a dynamic-batch module needs a batch of at least 1";
+    return failure();
+  }
   if (host.isExternal() || !host.getBody().hasOneBlock()) {
     error = "simulator: host function must have one block";
     return failure();
@@ -461,9 +536,14 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
   }
   for (auto [i, a] : llvm::enumerate(body.getArguments())) {
     auto mt = dyn_cast<MemRefType>(a.getType());
-    if (!mt || !isSimFloat(mt.getElementType()) ||
-        std::vector<int64_t>(mt.getShape().begin(), mt.getShape().end()) !=
-            args[i].shape) {
+    std::vector<int64_t> expected;
+    if (mt)
+      expected.assign(mt.getShape().begin(), mt.getShape().end());
+    // A batched argument: the per-sample type's dim 0 (1) is the batch.
+    if (dynamic && host.getArgAttr(i, fuse::kBatchedAttr) &&
+        !expected.empty())
+      expected[0] = batch;
+    if (!mt || !isSimFloat(mt.getElementType()) || expected != args[i].shape) {
       error = "simulator: buffer " + std::to_string(i) +
               " does not match the host function's argument type";
       return failure();
@@ -487,9 +567,12 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
         return failure();
       }
       Buffer &ws = workspaceStore.emplace_back();
-      ws.shape.assign(mt.getShape().begin(), mt.getShape().end());
-      ws.data.assign(mt.getNumElements(), std::nanf(""));
-      ws.written.assign(mt.getNumElements(), 0);
+      // One slice per sample of a dynamic batch.
+      int64_t n = mt.getNumElements() *
+                  (batch && alloc->hasAttr(fuse::kPerSampleAttr) ? batch : 1);
+      ws.shape = {n};
+      ws.data.assign(n, std::nanf(""));
+      ws.written.assign(n, 0);
       workspaces[alloc.getResult()] = {
           &ws, static_cast<int>(args.size() + workspaceStore.size() - 1)};
       continue;
@@ -557,7 +640,7 @@ LogicalResult sim::run(ModuleOp module, func::FuncOp host,
     }
     if (auto l = dyn_cast<gpu::LaunchFuncOp>(op)) {
       if (failed(runLaunch(l, keepGoing, ints, host, args, workspaces, kernels,
-                           stats, error)))
+                           stats, error, batch)))
         return failure();
       continue;
     }

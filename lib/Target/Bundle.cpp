@@ -7,6 +7,7 @@
 #include "fusecc/Target/Bundle.h"
 #include "fusecc/Support/Format.h"
 
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
 
@@ -65,7 +66,12 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
   d.numInputs = func.getNumArguments();
   DenseMap<Value, unsigned> ids;
   unsigned next = 0;
+  // A dynamic batch: the values carrying it (a reshape's line then writes
+  // its batch as -1).
+  llvm::DenseSet<Value> batched;
   for (BlockArgument arg : func.getArguments()) {
+    if (func.getArgAttr(arg.getArgNumber(), kBatchedAttr))
+      batched.insert(arg);
     ids[arg] = next++;
     auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                   "fuse.name");
@@ -150,7 +156,11 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
       line += " " + *attrs;
     } else if (auto window = dyn_cast<WindowOpInterface>(op)) {
       def(op.getName().stripDialect());
-      line += " " + window.getGraphAttributes();
+      std::string attrs = window.getGraphAttributes();
+      if (isa<ReshapeOp>(op) && batched.contains(op.getOperand(0)) &&
+          StringRef(attrs).starts_with("shape=1"))
+        attrs = "shape=-1" + attrs.substr(7);
+      line += " " + attrs;
     } else if (isa<ElementwiseOpInterface>(op)) {
       def(op.getName().stripDialect());
       if (auto c = dyn_cast<CastOp>(op))
@@ -169,6 +179,9 @@ static FailureOr<GraphDescription> describeFunction(func::FuncOp func,
     } else {
       return op.emitOpError("is not a graph op fusecc compiles");
     }
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return batched.contains(v); }))
+      batched.insert(op.getResults().begin(), op.getResults().end());
     d.graphLines.push_back(std::move(line));
   }
   return d;
@@ -277,7 +290,11 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     v3 |= (role && role.getValue() != "scratch") ||
           !alloc.getType().getElementType().isF32();
   });
-  os << "fusecc-bundle " << (v3 ? 3 : 2) << "\nchip " << chip
+  // A launch-time batch (`fuse.max_batch`): version 4 (`b` extents).
+  int64_t maxBatch = 0;
+  if (auto a = module->getAttrOfType<IntegerAttr>(kMaxBatchAttr))
+    maxBatch = a.getInt();
+  os << "fusecc-bundle " << (maxBatch ? 4 : v3 ? 3 : 2) << "\nchip " << chip
      << "\nprecision " << precision << "\n";
   // Constant k at a 16-byte aligned offset of the data section.
   SmallVector<int64_t> offsets;
@@ -338,8 +355,11 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
       rootOf[view.getResult()] = rootOf.lookup(src) ? rootOf.lookup(src) : src;
     }
     os << "entry " << func.getSymName() << " args " << func.getNumArguments()
-       << " workspaces " << allocs.size() << (v3 ? " steps " : " launches ")
-       << launches.size() << "\n";
+       << " workspaces " << allocs.size()
+       << (v3 || maxBatch ? " steps " : " launches ") << launches.size();
+    if (maxBatch)
+      os << " max_batch " << maxBatch;
+    os << "\n";
     for (BlockArgument arg : func.getArguments()) {
       auto ty = cast<MemRefType>(arg.getType());
       unsigned i = arg.getArgNumber();
@@ -350,15 +370,23 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
                << "; expected f32, bf16 or f16";
       os << "arg " << i << (i < d.numInputs ? " in " : " out ")
          << d.argNames[i] << " " << dtype << " " << ty.getRank();
-      for (int64_t s : ty.getShape())
-        os << " " << s;
+      bool argBatched = maxBatch && func.getArgAttr(i, kBatchedAttr);
+      if (argBatched && (ty.getRank() == 0 || ty.getDimSize(0) != 1))
+        return func.emitOpError("batched argument ")
+               << i << " must have a per-sample dim 0 of 1";
+      for (auto [dim, s] : llvm::enumerate(ty.getShape()))
+        if (dim == 0 && argBatched)
+          os << " b";
+        else
+          os << " " << s;
       os << "\n";
     }
     for (auto [k, alloc] : llvm::enumerate(allocs)) {
       os << "workspace " << k << " "
          << dtypeName(alloc.getType().getElementType()) << " "
-         << alloc.getType().getNumElements();
-      if (v3) {
+         << alloc.getType().getNumElements()
+         << (alloc->hasAttr(kPerSampleAttr) ? "*b" : "");
+      if (v3 || maxBatch) {
         auto role = alloc->getAttrOfType<StringAttr>(kWorkspaceRoleAttr);
         os << " " << (role ? role.getValue() : StringRef("scratch"));
       }
@@ -376,8 +404,16 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
           return failure();
         dims[i] = *v;
       }
+      bool perSample = l->hasAttr(kPerSampleAttr);
+      if (perSample && dims[2] != 1)
+        return l.emitOpError("a per-sample launch must have grid z 1");
       os << "launch " << l.getKernelName().getValue() << " grid " << dims[0]
-         << " " << dims[1] << " " << dims[2] << " block " << dims[3] << " "
+         << " " << dims[1] << " ";
+      if (perSample)
+        os << "b";
+      else
+        os << dims[2];
+      os << " block " << dims[3] << " "
          << dims[4] << " " << dims[5] << " smem " << dims[6] << " params "
          << l.getKernelOperands().size();
       for (Value v : l.getKernelOperands()) {

@@ -1,8 +1,8 @@
 # ===- fusecc/bundle.py - Pure-Python reader of fusecc bundles -----------=== #
 #
-# Reads the bundle format of docs/bundle.md (versions 1 and 2) and
-# notes/BUNDLE_V3.md (version 3: constants with a data section, workspace
-# roles, `zero` steps), with the same strictness as the C runtime's parser:
+# Reads the bundle format of docs/bundle.md (versions 1 and 2; version 3:
+# constants with a data section, workspace roles, `zero` steps; version 4:
+# a launch-time batch), with the same strictness as the C runtime's parser:
 # every deviation is a BundleError "line N: ..." naming what was expected.
 # Needs no GPU, no runtime library and no PyTorch: used for metadata,
 # argument validation and the reference evaluator.
@@ -11,7 +11,9 @@
 
 import math
 
-SUPPORTED_VERSIONS = (1, 2, 3)
+SUPPORTED_VERSIONS = (1, 2, 3, 4)
+#: Largest batch bound of a dynamic-batch entry (version 4).
+MAX_BATCH = 65535
 MAX_RANK = 8
 MAX_ENTRY_ITEMS = 4096
 MAX_PARAMS = 512
@@ -40,14 +42,27 @@ def _quote(token):
 class Arg:
     """One entry argument: `arg <i> <in|out> <name> <dtype> <rank> <dims>`."""
 
-    def __init__(self, index, name, is_output, dtype, shape):
+    def __init__(self, index, name, is_output, dtype, shape, batched=False):
         self.index = index
         self.name = name
         self.is_output = is_output
         self.dtype = dtype
+        #: Version 4: dim 0 is the launch-time batch (`b`); `shape`,
+        #: `element_count` and `byte_size` are then one sample's (dim 0 1).
+        self.batched = batched
         self.shape = tuple(shape)
         self.element_count = math.prod(self.shape)
         self.byte_size = self.element_count * DTYPE_SIZES[dtype]
+
+    def shape_at(self, batch):
+        """The shape at `batch` (0: a static entry's, as written)."""
+        if self.batched and batch:
+            return (batch,) + self.shape[1:]
+        return self.shape
+
+    def bytes_at(self, batch):
+        """The byte size at `batch` (0: a static entry's)."""
+        return self.byte_size * (batch if self.batched and batch else 1)
 
     def __repr__(self):
         return "Arg(%d, %r, %s, %s, %s)" % (
@@ -59,12 +74,18 @@ class Workspace:
     """One workspace: `workspace <k> <dtype> <elements> [<role>]` (the role
     is version 3 only; None before)."""
 
-    def __init__(self, index, dtype, element_count, role):
+    def __init__(self, index, dtype, element_count, role, per_sample=False):
         self.index = index
         self.dtype = dtype
         self.element_count = element_count
         self.byte_size = element_count * DTYPE_SIZES[dtype]
         self.role = role
+        #: Version 4 (`<elements>*b`): one slice per sample; the counts are
+        #: one sample's.
+        self.per_sample = per_sample
+
+    def bytes_at(self, batch):
+        return self.byte_size * (batch if self.per_sample and batch else 1)
 
     def __repr__(self):
         return "Workspace(%d, %s, %d, %s)" % (self.index, self.dtype,
@@ -99,8 +120,11 @@ class Launch:
 
     kind = "launch"
 
-    def __init__(self, kernel, grid, block, smem, params):
+    def __init__(self, kernel, grid, block, smem, params, per_sample=False):
         self.kernel = kernel
+        #: Version 4 (grid z `b`): runs once per sample, grid z = the batch
+        #: (grid[2] is then 1).
+        self.per_sample = per_sample
         self.grid = tuple(grid)
         self.block = tuple(block)
         self.smem = smem
@@ -152,6 +176,8 @@ class Entry:
         self.workspaces = []
         self.steps = []
         self.graph = []
+        #: Version 4: the bound of the launch-time batch (0: static shapes).
+        self.max_batch = 0
 
     @property
     def inputs(self):
@@ -461,8 +487,14 @@ class _Parser:
         step_count = self.expect_uint(
             "step count" if self.version >= 3 else "launch count", 0,
             MAX_ENTRY_ITEMS)
-        self.expect_line_end("the step count" if self.version >= 3
-                             else "the launch count")
+        if (self.version >= 4 and self.position < len(self.tokens)
+                and self.tokens[self.position] == "max_batch"):
+            self.take()
+            entry.max_batch = self.expect_uint("max_batch", 1, MAX_BATCH)
+            self.expect_line_end("the max_batch")
+        else:
+            self.expect_line_end("the step count" if self.version >= 3
+                                 else "the launch count")
         start = self.line_number
         step_name = "steps" if self.version >= 3 else "launches"
         while True:
@@ -570,9 +602,22 @@ class _Parser:
             raise self.error("expected an arg name, got end of line")
         dtypes = tuple(DTYPE_SIZES) if self.version >= 3 else _V2_ARG_DTYPES
         dtype = self.expect_dtype(dtypes, "dtype")
-        shape = self.expect_shape("arg")
+        batched = (self.position + 1 < len(self.tokens)
+                   and self.tokens[self.position + 1] == "b")
+        if batched:
+            if not entry.max_batch:
+                raise self.error("arg %d '%s' has a batch dim 'b' but entry "
+                                 "'%s' has no 'max_batch'"
+                                 % (index, name, entry.name))
+            rank = self.expect_uint("rank", 1, MAX_RANK)
+            self.take()
+            shape = [1] + [self.expect_uint("dimension", 1, (1 << 63) - 1)
+                           for _ in range(rank - 1)]
+        else:
+            shape = self.expect_shape("arg")
         self.expect_line_end("the dimensions")
-        entry.args.append(Arg(index, name, direction == "out", dtype, shape))
+        entry.args.append(Arg(index, name, direction == "out", dtype, shape,
+                              batched))
 
     def parse_workspace(self, entry):
         index = self.expect_uint("workspace index")
@@ -581,7 +626,14 @@ class _Parser:
                              % (len(entry.workspaces), index))
         dtypes = tuple(DTYPE_SIZES) if self.version >= 3 else ("f32",)
         dtype = self.expect_dtype(dtypes, "workspace dtype")
-        count = self.expect_uint("workspace element count", 1)
+        token = self.take()
+        per_sample = (self.version >= 4 and token is not None
+                      and len(token) > 2 and token.endswith("*b"))
+        if per_sample and not entry.max_batch:
+            raise self.error("workspace %d is per sample ('*b') but entry "
+                             "'%s' has no 'max_batch'" % (index, entry.name))
+        count = self.parse_uint(token, token[:-2] if per_sample else token,
+                                "workspace element count", 1, (1 << 64) - 1)
         role = None
         if self.version >= 3:
             role = self.take()
@@ -591,7 +643,8 @@ class _Parser:
                                  % _quote(role))
         self.expect_line_end("the workspace role" if role else
                              "the workspace element count")
-        entry.workspaces.append(Workspace(index, dtype, count, role))
+        entry.workspaces.append(Workspace(index, dtype, count, role,
+                                          per_sample))
 
     def parse_param(self, entry, j, arg_count, workspace_count):
         token = self.take()
@@ -631,7 +684,17 @@ class _Parser:
             raise self.error("expected a kernel name, got end of line")
         self.expect_word("grid", "after the kernel name")
         grid = [self.expect_uint("grid size", 1, (1 << 32) - 1)
-                for _ in range(3)]
+                for _ in range(2)]
+        per_sample = (self.position < len(self.tokens)
+                      and self.tokens[self.position] == "b")
+        if per_sample:
+            if not entry.max_batch:
+                raise self.error("grid z 'b' but entry '%s' has no "
+                                 "'max_batch'" % entry.name)
+            self.take()
+            grid.append(1)
+        else:
+            grid.append(self.expect_uint("grid size", 1, (1 << 32) - 1))
         self.expect_word("block", "after the grid size")
         block = [self.expect_uint("block size", 1, 1024) for _ in range(3)]
         if math.prod(block) > 1024:
@@ -644,7 +707,8 @@ class _Parser:
         params = [self.parse_param(entry, j, arg_count, workspace_count)
                   for j in range(count)]
         self.expect_line_end("the params")
-        entry.steps.append(Launch(kernel, grid, block, smem, params))
+        entry.steps.append(Launch(kernel, grid, block, smem, params,
+                                  per_sample))
 
     def parse_zero(self, entry, workspace_count):
         token = self.take()

@@ -145,9 +145,10 @@ def _device_text(device):
     return kind if index is None else "%s:%d" % (kind, index)
 
 
-def check_tensor(tensor, arg, what, device_index):
-    """Checks one tensor against its manifest `arg`; ArgumentError naming
-    `what` and the expectation otherwise. Returns its data pointer."""
+def check_tensor(tensor, arg, what, device_index, batch=0):
+    """Checks one tensor against its manifest `arg` (at `batch` for a
+    dynamic-batch entry); ArgumentError naming `what` and the expectation
+    otherwise. Returns its data pointer."""
     device = tensor.device
     if getattr(device, "type", None) != "cuda" or (
             device_index is not None and device.index != device_index):
@@ -160,9 +161,10 @@ def check_tensor(tensor, arg, what, device_index):
                             % (what, TORCH_DTYPE_NAMES[arg.dtype], arg.dtype,
                                TORCH_DTYPE_NAMES.get(got, got)))
     shape = tuple(tensor.shape)
-    if shape != arg.shape:
+    expected = arg.shape_at(batch)
+    if shape != expected:
         raise ArgumentError("%s: expected shape %s, got %s"
-                            % (what, list(arg.shape), list(shape)))
+                            % (what, list(expected), list(shape)))
     if not is_contiguous(shape, tuple(tensor.stride())):
         raise ArgumentError("%s: expected a contiguous tensor, got strides "
                             "%s (call .contiguous())"
@@ -210,11 +212,21 @@ class EntryFunction:
         self._input_count = len(entry.inputs)
         self._arg_count = len(entry.inputs) + len(entry.outputs)
         self._pack = struct.Struct("@%dQ" % self._arg_count).pack
-        self.__doc__ = "fusecc entry '%s': (%s) -> (%s)" % (
-            entry.name, ", ".join("%s: %s%s" % (a.name, a.dtype, list(a.shape))
-                                  for a in entry.inputs),
-            ", ".join("%s: %s%s" % (a.name, a.dtype, list(a.shape))
-                      for a in entry.outputs))
+        # A dynamic batch (bundle version 4): calls take any batch in
+        # [1, max_batch], read from the first batched input's dim 0.
+        self.max_batch = entry.max_batch
+        self._batch_input = next((i for i, a in enumerate(entry.inputs)
+                                  if a.batched), None)
+
+        def show(a):
+            dims = [("B" if a.batched and i == 0 else d)
+                    for i, d in enumerate(a.shape)]
+            return "%s: %s%s" % (a.name, a.dtype,
+                                 "[%s]" % ", ".join(map(str, dims)))
+        self.__doc__ = "fusecc entry '%s': (%s) -> (%s)%s" % (
+            entry.name, ", ".join(map(show, entry.inputs)),
+            ", ".join(map(show, entry.outputs)),
+            " for B in 1..%d" % self.max_batch if self.max_batch else "")
 
     def __repr__(self):
         return "<%s>" % self.__doc__
@@ -266,7 +278,7 @@ class EntryFunction:
                         "CUstream handle (int), got %s"
                         % (self.name, type(stream).__name__))
 
-    def _allocate(self, stream):
+    def _allocate(self, stream, batch=0):
         if torch is None:
             raise ArgumentError("entry '%s': allocating outputs needs "
                                 "PyTorch; pass out=" % self.name)
@@ -274,27 +286,47 @@ class EntryFunction:
         context = (torch.cuda.stream(stream)
                    if isinstance(stream, torch.cuda.Stream) else None)
         if context is None:
-            return [torch.empty(a.shape, dtype=torch_dtype(a.dtype),
+            return [torch.empty(a.shape_at(batch), dtype=torch_dtype(a.dtype),
                                 device=device) for a in self.outputs]
         with context:
-            return [torch.empty(a.shape, dtype=torch_dtype(a.dtype),
+            return [torch.empty(a.shape_at(batch), dtype=torch_dtype(a.dtype),
                                 device=device) for a in self.outputs]
+
+    def batch_of(self, inputs):
+        """The batch of a call on `inputs` (tensors, in declaration order):
+        dim 0 of the first batched input, checked against [1, max_batch];
+        0 for an entry with static shapes."""
+        if not self.max_batch:
+            return 0
+        arg = self.inputs[self._batch_input]
+        shape = tuple(getattr(inputs[self._batch_input], "shape", ()))
+        batch = shape[0] if shape else None
+        if not isinstance(batch, int) or not 1 <= batch <= self.max_batch:
+            raise ArgumentError(
+                "%s: batch %s is outside the batches this bundle serves (1 "
+                "to %d, compiled with --max-batch=%d; shape %s)"
+                % (self._what(arg), batch, self.max_batch, self.max_batch,
+                   list(shape)))
+        return batch
 
     def prepare(self, *args, out=None, stream=None, **kwargs):
         """Checks and binds the arguments: (buffers, returned outputs,
         stream handle, tensors to keep alive). Launches nothing."""
         values = self._bind(args, kwargs)
         device_index = self.module.device_index
+        inputs = [as_tensor(value, self._what(arg))
+                  for arg, value in zip(self.inputs, values)]
+        batch = self.batch_of(inputs)
         tensors, ranges = [], []
-        for arg, value in zip(self.inputs, values):
+        for arg, tensor in zip(self.inputs, inputs):
             what = self._what(arg)
-            tensor = as_tensor(value, what)
-            ranges.append((check_tensor(tensor, arg, what, device_index),
-                           arg.byte_size))
+            ranges.append((check_tensor(tensor, arg, what, device_index,
+                                        batch), arg.bytes_at(batch)))
             tensors.append(tensor)
         handle = self._stream(stream)
         if out is None:
-            results = self._allocate(stream)
+            results = (self._allocate(stream, batch) if batch
+                       else self._allocate(stream))
         else:
             results = list(out) if isinstance(out, (tuple, list)) else [out]
             if len(results) != len(self.outputs):
@@ -306,8 +338,8 @@ class EntryFunction:
         for arg, value in zip(self.outputs, results):
             what = self._what(arg)
             tensor = as_tensor(value, what)
-            ranges.append((check_tensor(tensor, arg, what, device_index),
-                           arg.byte_size))
+            ranges.append((check_tensor(tensor, arg, what, device_index,
+                                        batch), arg.bytes_at(batch)))
             tensors.append(tensor)
         check_aliasing(ranges, self.entry)
         return (runtime_binding.buffers(ranges), results, handle, tensors)
@@ -334,7 +366,12 @@ class EntryFunction:
                 a is b for a, b in zip(values, tensors)):
             # Only tensors used as they are (no DLPack conversion).
             self._remember(values, kind)
-        self.module.launch_buffers(self.entry.index, buffer_array, handle)
+        batch = self.batch_of(tensors) if self.max_batch else 0
+        if batch:
+            self.module.launch_buffers(self.entry.index, buffer_array, handle,
+                                       batch=batch)
+        else:
+            self.module.launch_buffers(self.entry.index, buffer_array, handle)
         if out is not None:
             return out
         return results[0] if len(results) == 1 else tuple(results)
@@ -419,16 +456,25 @@ class EntryFunction:
             handle = stream
         else:
             handle = self._stream(stream)
+        # The signature (shapes included) passed prepare(): its batch.
+        batch = (values[self._batch_input].shape[0] if self.max_batch
+                 else 0)
         if out is None:
-            results = self._allocate(stream)
+            results = (self._allocate(stream, batch) if batch
+                       else self._allocate(stream))
             values = args + tuple(results)
         if data_ptr is None:
             pointers = self._pack(*[t.data_ptr() for t in values])
         else:
             pointers = self._pack(*map(data_ptr, values))
         try:
-            self.module.launch_pointers(self.entry.index, pointers,
-                                        self._arg_count, handle)
+            if batch:
+                self.module.launch_pointers(self.entry.index, pointers,
+                                            self._arg_count, handle,
+                                            batch=batch)
+            else:
+                self.module.launch_pointers(self.entry.index, pointers,
+                                            self._arg_count, handle)
         except runtime_binding.FuseccError as error:
             if error.code != "INVALID_ARGUMENT":
                 raise
@@ -561,24 +607,29 @@ class Module:
                 return constant_tensor(self.bundle, const.index)
         raise KeyError("%s has no constant '%s'" % (self.path, name_or_index))
 
-    def launch_buffers(self, entry_index, buffer_array, stream):
+    def launch_buffers(self, entry_index, buffer_array, stream, batch=0):
         """The unchecked launch (beyond the runtime's own size, alignment
         and overlap checks): `buffer_array` from fusecc.runtime.buffers,
-        `stream` a CUstream handle."""
+        `stream` a CUstream handle, `batch` the launch-time batch of a
+        dynamic-batch entry (0: static shapes)."""
         if not self._loaded.module:
             raise runtime_binding.FuseccError("%s: module is closed"
                                               % self.path)
-        self._loaded.launch(entry_index, buffer_array, stream)
+        self._loaded.launch(entry_index, buffer_array, stream, batch)
 
-    def launch_pointers(self, entry_index, pointers, count, stream):
+    def launch_pointers(self, entry_index, pointers, count, stream, batch=0):
         """The unchecked launch of the fast path: `pointers` the `count`
         argument pointers packed as native u64s (bytes), sizes from the
         manifest (fusecc_module_launch_pointers: the runtime's size,
         alignment and overlap checks; binds the module's context when
         another one is current)."""
         module = self._loaded.module
-        status = self._launch_pointers(module, entry_index, pointers, count,
-                                       stream)
+        if batch:
+            status = self.runtime.lib.fusecc_module_launch_pointers_batch(
+                module, entry_index, batch, pointers, count, stream)
+        else:
+            status = self._launch_pointers(module, entry_index, pointers,
+                                           count, stream)
         if status:
             if not module:
                 self.runtime.lib.fusecc_status_free(status)

@@ -285,10 +285,18 @@ def _var(op, a, env):
 
 def _reshape(op, a, env):
     x = _tensor(env, a[0])
-    if x.numel() != op.params["elements"]:
+    shape, elements = op.params["shape"], op.params["elements"]
+    if shape[:1] == (-1,):
+        # A dynamic-batch bundle's reshape (version 4): dim 0 is the batch,
+        # the input's dim 0; `elements` counts one sample.
+        if x.dim() == 0 or x.numel() != x.shape[0] * elements:
+            raise GraphError("'%s' reshapes %d elements to batches of %d"
+                             % (op.line, x.numel(), elements))
+        return x.reshape((x.shape[0],) + shape[1:])
+    if x.numel() != elements:
         raise GraphError("'%s' reshapes %d elements to %d" % (
-            op.line, x.numel(), op.params["elements"]))
-    return x.reshape(op.params["shape"])
+            op.line, x.numel(), elements))
+    return x.reshape(shape)
 
 
 def _const_tensor(op, a, env):
@@ -551,9 +559,16 @@ def _prepare_var(op):
 
 
 def _prepare_reshape(op):
+    # `-1` first: the batch of a dynamic-batch bundle (version 4).
+    batch = op.attrs.get("shape", "").startswith("-1,")
+    if batch:
+        op.attrs["shape"] = op.attrs["shape"][3:]
     shape = _ints(op, "shape", 0, empty=True)
+    if batch:
+        op.attrs["shape"] = "-1," + op.attrs["shape"]
+        shape = (-1,) + shape
     elements = 1
-    for n in shape:
+    for n in shape[1:] if batch else shape:
         elements *= n
     op.params.update(shape=shape, elements=elements)
 

@@ -144,6 +144,13 @@ class Runtime:
             "fusecc_module_launch_pointers": (
                 status, [handle, size, ctypes.c_char_p, size,
                          ctypes.c_void_p]),
+            # A dynamic-batch entry (bundle version 4): the batch first.
+            "fusecc_module_launch_batch": (
+                status, [handle, size, size, ctypes.POINTER(Buffer), size,
+                         ctypes.c_void_p]),
+            "fusecc_module_launch_pointers_batch": (
+                status, [handle, size, size, ctypes.c_char_p, size,
+                         ctypes.c_void_p]),
             "fusecc_module_set_launch_graphs": (status, [handle,
                                                          ctypes.c_int]),
             "fusecc_module_launch_stats": (
@@ -212,8 +219,14 @@ class Runtime:
             module, ctypes.byref(stats)), "fusecc_module_launch_stats")
         return stats.as_dict()
 
-    def launch(self, module, entry_index, buffer_array, stream):
-        """Enqueues entry `entry_index` on `stream` (a CUstream as an int)."""
+    def launch(self, module, entry_index, buffer_array, stream, batch=0):
+        """Enqueues entry `entry_index` on `stream` (a CUstream as an int),
+        at `batch` for a dynamic-batch entry (0: static shapes)."""
+        if batch:
+            self.check(self.lib.fusecc_module_launch_batch(
+                module, entry_index, batch, buffer_array, len(buffer_array),
+                ctypes.c_void_p(stream)), "fusecc_module_launch_batch")
+            return
         self.check(self.lib.fusecc_module_launch(
             module, entry_index, buffer_array, len(buffer_array),
             ctypes.c_void_p(stream)), "fusecc_module_launch")
@@ -286,7 +299,7 @@ class LoadedBundle:
         # The driver the runtime loaded: it reads the same variable.
         self.driver = Driver.get() if self.context else None
 
-    def launch(self, entry_index, buffer_array, stream):
+    def launch(self, entry_index, buffer_array, stream, batch=0):
         """fusecc_module_launch with the module's context made current
         for the call when another one (or none) is current."""
         driver = self.driver
@@ -294,11 +307,12 @@ class LoadedBundle:
             driver.push(self.context)
             try:
                 self.runtime.launch(self.module, entry_index, buffer_array,
-                                    stream)
+                                    stream, batch)
             finally:
                 driver.pop()
             return
-        self.runtime.launch(self.module, entry_index, buffer_array, stream)
+        self.runtime.launch(self.module, entry_index, buffer_array, stream,
+                            batch)
 
     def close(self):
         lib = self.runtime.lib

@@ -131,9 +131,9 @@ V2 = open(os.path.join(samples.RUNTIME_DATA, "sample_v2.fcb"), "rb").read()
 ERRORS = [
     ("empty", b"", "line 1: empty input"),
     ("not a bundle", b"hello\n", "not a fusecc bundle"),
-    ("version 4", V1.replace(b"fusecc-bundle 1", b"fusecc-bundle 4", 1),
-     "unsupported bundle format version 4 (this reader reads versions "
-     "1, 2, 3)"),
+    ("version 5", V1.replace(b"fusecc-bundle 1", b"fusecc-bundle 5", 1),
+     "unsupported bundle format version 5 (this reader reads versions "
+     "1, 2, 3, 4)"),
     ("version 0", V1.replace(b"fusecc-bundle 1", b"fusecc-bundle 0", 1),
      "unsupported bundle format version 0"),
     ("leading zero", V1.replace(b"fusecc-bundle 1", b"fusecc-bundle 01", 1),

@@ -261,7 +261,7 @@ static fusecc_status_t parse_bundle(parser_t *parser) {
     return fusecc_parse_error(
         parser,
         "unsupported bundle format version %llu (this runtime "
-        "reads versions 1, 2 and 3)",
+        "reads versions 1, 2, 3 and 4)",
         (unsigned long long)version);
   parser->version = version;
   parser->bundle->format_version = (unsigned)version;

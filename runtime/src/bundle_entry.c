@@ -45,12 +45,54 @@ static fusecc_status_t parse_arg(parser_t *parser, fusecc_entry_t *entry,
     return fusecc_parse_error(parser, "expected an arg name, got end of line");
   if (!(arg->name = fusecc_copy_token(token)))
     return fusecc_parse_out_of_memory();
-  if ((status = fusecc_expect_dtype(parser, &arg->dtype)) ||
-      (status = fusecc_expect_shape(parser, "arg", arg->name, &arg->rank,
-                                    arg->dims, &arg->element_count)) ||
-      (status = fusecc_checked_byte_size(parser, arg->element_count, arg->dtype,
+  if ((status = fusecc_expect_dtype(parser, &arg->dtype)))
+    return status;
+  // Format version 4: dim 0 may be `b`, the launch-time batch of an entry
+  // with a bound; sizes are then those of one sample (dims[0] = 1).
+  cursor_t peek = parser->line;
+  fusecc_take_token(&peek);
+  token_t first = fusecc_take_token(&peek);
+  cursor_t rest = peek;
+  if (fusecc_token_is(first, "b")) {
+    if (!entry->max_batch)
+      return fusecc_parse_error(
+          parser,
+          "arg %zu '%s' has a batch dim 'b' but entry '%s' has no "
+          "'max_batch'",
+          index, arg->name, entry->name);
+    // Parse `<rank> 1 <d1> ...` with the batch read as one sample.
+    uint64_t rank;
+    if ((status = fusecc_expect_uint(parser, "rank", 1, FUSECC_MAX_RANK,
+                                     &rank)))
+      return status;
+    parser->line = rest;
+    size_t elements = 1;
+    arg->dims[0] = 1;
+    for (size_t d = 1; d < rank; ++d) {
+      if ((status = fusecc_expect_uint(parser, "dimension", 1, INT64_MAX,
+                                       &value)))
+        return status;
+      if (value > SIZE_MAX / elements)
+        return fusecc_parse_error(parser, "element count of arg '%s' overflows",
+                                  arg->name);
+      elements *= (size_t)value;
+      arg->dims[d] = (int64_t)value;
+    }
+    arg->rank = (size_t)rank;
+    arg->element_count = elements;
+    arg->batched = 1;
+  } else if ((status = fusecc_expect_shape(parser, "arg", arg->name, &arg->rank,
+                                           arg->dims, &arg->element_count))) {
+    return status;
+  }
+  if ((status = fusecc_checked_byte_size(parser, arg->element_count, arg->dtype,
                                          "arg", arg->name, &arg->byte_size)))
     return status;
+  if (arg->batched && arg->byte_size > SIZE_MAX / entry->max_batch)
+    return fusecc_parse_error(parser,
+                              "byte size of arg '%s' at the batch bound %zu "
+                              "overflows",
+                              arg->name, entry->max_batch);
   return fusecc_expect_line_end(parser, "the dimensions");
 }
 
@@ -92,11 +134,28 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
     workspace->dtype = FUSECC_DTYPE_F32;
   }
 
-  if ((status = fusecc_expect_uint(parser, "workspace element count", 1,
-                                   SIZE_MAX, &value)))
+  // Format version 4: `<elements>*b`, elements per sample of the batch.
+  token_t count = fusecc_take_token(&parser->line);
+  size_t digits = count.length;
+  if (count.text && count.length > 2 && parser->version >= 4 &&
+      memcmp(count.text + count.length - 2, "*b", 2) == 0) {
+    if (!entry->max_batch)
+      return fusecc_parse_error(
+          parser,
+          "workspace %zu is per sample ('*b') but entry '%s' has no "
+          "'max_batch'",
+          index, entry->name);
+    workspace->per_sample = 1;
+    digits -= 2;
+  }
+  if ((status = fusecc_parse_uint(parser, count, count.text, digits,
+                                  "workspace element count", 1, SIZE_MAX,
+                                  &value)))
     return status;
   size_t element_size = fusecc_dtype_size(workspace->dtype);
-  if (value > SIZE_MAX / element_size)
+  if (value > SIZE_MAX / element_size ||
+      (workspace->per_sample &&
+       value * element_size > SIZE_MAX / entry->max_batch))
     return fusecc_parse_error(parser, "byte size of workspace %zu overflows",
                               index);
   workspace->element_count = (size_t)value;
@@ -142,6 +201,19 @@ static fusecc_status_t parse_launch(parser_t *parser, fusecc_entry_t *entry,
   if ((status = fusecc_expect_word(parser, "grid", "after the kernel name")))
     return status;
   for (int i = 0; i < 3; ++i) {
+    // Format version 4: grid z `b`, one block row per sample.
+    cursor_t peek = parser->line;
+    if (i == 2 && fusecc_token_is(fusecc_take_token(&peek), "b")) {
+      if (!entry->max_batch)
+        return fusecc_parse_error(parser,
+                                  "grid z 'b' but entry '%s' has no "
+                                  "'max_batch'",
+                                  entry->name);
+      parser->line = peek;
+      launch->per_sample = 1;
+      launch->grid[i] = 1;
+      continue;
+    }
     if ((status =
              fusecc_expect_uint(parser, "grid size", 1, UINT32_MAX, &value)))
       return status;
@@ -307,6 +379,17 @@ static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
                                    0, FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->step_count = (size_t)value;
+  // Format version 4: `max_batch <N>`, the bound of the launch-time batch.
+  cursor_t peek_batch = parser->line;
+  if (parser->version >= 4 &&
+      fusecc_token_is(fusecc_take_token(&peek_batch), "max_batch")) {
+    parser->line = peek_batch;
+    if ((status = fusecc_expect_uint(parser, "max_batch", 1, FUSECC_MAX_BATCH,
+                                     &value)))
+      return status;
+    entry->max_batch = (size_t)value;
+    return fusecc_expect_line_end(parser, "the max_batch");
+  }
   return fusecc_expect_line_end(parser,
                                 v3 ? "the step count" : "the launch count");
 }

@@ -367,10 +367,146 @@ fusecc_status_t fusecc_bundle_const_data(fusecc_bundle_t bundle,
   return NULL;
 }
 
+fusecc_status_t fusecc_check_batch(const fusecc_entry_t *entry, size_t batch) {
+  if (!entry->max_batch) {
+    if (batch != 0)
+      return fusecc_make_status(
+          FUSECC_STATUS_INVALID_ARGUMENT,
+          "entry '%s' has static shapes (no launch-time batch); pass batch 0, "
+          "got %zu",
+          entry->name, batch);
+    return NULL;
+  }
+  if (batch < 1 || batch > entry->max_batch)
+    return fusecc_make_status(
+        FUSECC_STATUS_OUT_OF_RANGE,
+        "entry '%s': batch %zu is outside the range it was compiled for "
+        "(1 to %zu, the --max-batch bound)",
+        entry->name, batch, entry->max_batch);
+  for (size_t k = 0; k < entry->workspace_count; ++k)
+    if (fusecc_workspace_bytes(&entry->workspaces[k], batch) == SIZE_MAX)
+      return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                                "entry '%s' workspace %zu: byte size at batch "
+                                "%zu overflows",
+                                entry->name, k, batch);
+  for (size_t i = 0; i < entry->arg_count; ++i)
+    if (fusecc_arg_bytes(&entry->args[i], batch) == SIZE_MAX)
+      return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                                "entry '%s' arg %zu: byte size at batch %zu "
+                                "overflows",
+                                entry->name, i, batch);
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_entry_max_batch(fusecc_bundle_t bundle,
+                                              size_t entry_index,
+                                              size_t *out_max_batch) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status =
+      lookup_entry(bundle, entry_index, out_max_batch,
+                   "fusecc_bundle_entry_max_batch", &entry);
+  if (status)
+    return status;
+  *out_max_batch = entry->max_batch;
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_arg_batched(fusecc_bundle_t bundle,
+                                          size_t entry_index, size_t arg_index,
+                                          int *out_batched) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(
+      bundle, entry_index, out_batched, "fusecc_bundle_arg_batched", &entry);
+  if (status)
+    return status;
+  if (arg_index >= entry->arg_count)
+    return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                              "arg index %zu out of range (entry '%s' has %zu "
+                              "args)",
+                              arg_index, entry->name, entry->arg_count);
+  *out_batched = entry->args[arg_index].batched;
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_batch_of_shapes(fusecc_bundle_t bundle,
+                                              size_t entry_index,
+                                              const size_t *ranks,
+                                              const int64_t *const *shapes,
+                                              size_t arg_count,
+                                              size_t *out_batch) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(
+      bundle, entry_index, out_batch, "fusecc_bundle_batch_of_shapes", &entry);
+  if (status)
+    return status;
+  if (arg_count != entry->arg_count)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "entry '%s' takes %zu args, got %zu shapes",
+                              entry->name, entry->arg_count, arg_count);
+  if (arg_count && (!ranks || !shapes))
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_bundle_batch_of_shapes: NULL pointer");
+  // The batch: dim 0 of the first batched argument; every other dim, and
+  // every argument without the batch, as compiled.
+  size_t batch = 0;
+  for (size_t i = 0; i < arg_count; ++i) {
+    const fusecc_arg_t *arg = &entry->args[i];
+    if (ranks[i] != arg->rank || (arg->rank && !shapes[i]))
+      return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                                "entry '%s' arg %zu '%s': expected rank %zu, "
+                                "got %zu",
+                                entry->name, i, arg->name, arg->rank, ranks[i]);
+    for (size_t d = 0; d < arg->rank; ++d) {
+      int64_t got = shapes[i][d];
+      if (d == 0 && arg->batched) {
+        if (got < 1 || (uint64_t)got > entry->max_batch)
+          return fusecc_make_status(
+              FUSECC_STATUS_OUT_OF_RANGE,
+              "entry '%s' arg %zu '%s': batch %lld is outside the range it "
+              "was compiled for (1 to %zu, the --max-batch bound)",
+              entry->name, i, arg->name, (long long)got, entry->max_batch);
+        if (batch && (size_t)got != batch)
+          return fusecc_make_status(
+              FUSECC_STATUS_INVALID_ARGUMENT,
+              "entry '%s' arg %zu '%s': batch %lld differs from the batch "
+              "%zu of an earlier argument",
+              entry->name, i, arg->name, (long long)got, batch);
+        batch = (size_t)got;
+        continue;
+      }
+      if (got != arg->dims[d])
+        return fusecc_make_status(
+            FUSECC_STATUS_INVALID_ARGUMENT,
+            "entry '%s' arg %zu '%s': dim %zu is %lld, expected %lld%s",
+            entry->name, i, arg->name, d, (long long)got,
+            (long long)arg->dims[d],
+            entry->max_batch ? " (only the batch dim 0 of batched "
+                               "arguments may vary)"
+                             : " (the entry has static shapes)");
+    }
+  }
+  if (entry->max_batch && !batch)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "entry '%s' has a launch-time batch but no "
+                              "batched argument",
+                              entry->name);
+  *out_batch = batch;
+  return NULL;
+}
+
 fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                                             size_t entry_index,
                                             const fusecc_buffer_t *args,
                                             size_t arg_count) {
+  return fusecc_bundle_validate_args_batch(bundle, entry_index, 0, args,
+                                           arg_count);
+}
+
+fusecc_status_t fusecc_bundle_validate_args_batch(fusecc_bundle_t bundle,
+                                                  size_t entry_index,
+                                                  size_t batch,
+                                                  const fusecc_buffer_t *args,
+                                                  size_t arg_count) {
   if (!bundle)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                               "fusecc_bundle_validate_args: bundle is NULL");
@@ -379,6 +515,17 @@ fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                               "entry index %zu out of range (bundle has %zu "
                               "entries)",
                               entry_index, bundle->entry_count);
+  fusecc_status_t status =
+      fusecc_check_batch(&bundle->entries[entry_index], batch);
+  if (status)
+    return status;
+  return fusecc_validate_args_at(bundle, entry_index, batch, args, arg_count);
+}
+
+fusecc_status_t fusecc_validate_args_at(fusecc_bundle_t bundle,
+                                        size_t entry_index, size_t batch,
+                                        const fusecc_buffer_t *args,
+                                        size_t arg_count) {
   const fusecc_entry_t *entry = &bundle->entries[entry_index];
   if (arg_count != entry->arg_count)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
@@ -389,13 +536,16 @@ fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                               "entry '%s': args is NULL", entry->name);
   for (size_t i = 0; i < arg_count; ++i) {
     const fusecc_arg_t *arg = &entry->args[i];
-    if (args[i].size_bytes != arg->byte_size)
+    size_t bytes = fusecc_arg_bytes(arg, batch);
+    if (args[i].size_bytes != bytes)
       return fusecc_make_status(
           FUSECC_STATUS_INVALID_ARGUMENT,
           "entry '%s' arg %zu '%s': expected a buffer "
-          "of %zu bytes (%zu x %s), got %zu bytes",
-          entry->name, i, arg->name, arg->byte_size, arg->element_count,
-          fusecc_dtype_name(arg->dtype), args[i].size_bytes);
+          "of %zu bytes (%zu x %s%s), got %zu bytes",
+          entry->name, i, arg->name, bytes,
+          bytes / fusecc_dtype_size(arg->dtype), fusecc_dtype_name(arg->dtype),
+          arg->batched && batch ? " at the call's batch" : "",
+          args[i].size_bytes);
     if (args[i].ptr == 0)
       return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                                 "entry '%s' arg %zu '%s': null device pointer",

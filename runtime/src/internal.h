@@ -23,7 +23,10 @@
 /// Alignment of a constant's offset in the data section.
 #define FUSECC_CONST_ALIGNMENT 16
 /// The newest bundle format version this runtime reads (docs/bundle.md).
-#define FUSECC_BUNDLE_FORMAT_VERSION 3
+#define FUSECC_BUNDLE_FORMAT_VERSION 4
+/// Largest batch bound of a dynamic-batch entry (format version 4): the
+/// batch is a per-sample launch's grid z.
+#define FUSECC_MAX_BATCH 65535
 
 /// Whether the byte range [offset, offset + length) lies inside a region of
 /// `size` bytes; never computes offset + length, so it cannot wrap.
@@ -65,18 +68,24 @@ typedef struct fusecc_arg_s {
   fusecc_dtype_t dtype;
   size_t rank;
   int64_t dims[FUSECC_MAX_RANK];
+  /// Of one sample where `batched` (dims[0] is then 1).
   size_t element_count;
   size_t byte_size;
+  /// Format version 4: dim 0 is the launch-time batch (`b`).
+  int batched;
 } fusecc_arg_t;
 
 /// One `workspace` record (format version 2): scratch device memory the
 /// runtime allocates for the duration of one call of the entry.
 typedef struct fusecc_workspace_s {
   fusecc_dtype_t dtype;
+  /// Of one sample where `per_sample`.
   size_t element_count;
   size_t byte_size;
   /// UNSPECIFIED before format version 3.
   fusecc_workspace_role_t role;
+  /// Format version 4: one slice per sample (`<elements>*b`).
+  int per_sample;
 } fusecc_workspace_t;
 
 /// One `const` record (format version 3).
@@ -101,7 +110,10 @@ typedef struct fusecc_step_s {
 /// One `launch` record.
 typedef struct fusecc_launch_s {
   char *kernel_name;
+  /// grid[2] is 1 where `per_sample`.
   uint32_t grid[3];
+  /// Format version 4: runs once per sample, grid z = the batch (`b`).
+  int per_sample;
   uint32_t block[3];
   uint32_t smem_bytes;
   size_t param_count;
@@ -128,7 +140,44 @@ typedef struct fusecc_entry_s {
   size_t graph_line_count;
   size_t graph_line_capacity;
   char **graph_lines;
+  /// Format version 4: the bound of the launch-time batch; 0 for an entry
+  /// with static shapes.
+  size_t max_batch;
 } fusecc_entry_t;
+
+/// The bytes of argument `arg` at `batch` (0: a static entry), computed
+/// with an overflow check (SIZE_MAX when it overflows).
+static inline size_t fusecc_arg_bytes(const fusecc_arg_t *arg, size_t batch) {
+  if (!arg->batched || batch == 0)
+    return arg->byte_size;
+  return arg->byte_size > SIZE_MAX / batch ? SIZE_MAX : arg->byte_size * batch;
+}
+
+/// The bytes of workspace `w` at `batch` (0: a static entry), as above.
+static inline size_t fusecc_workspace_bytes(const fusecc_workspace_t *w,
+                                            size_t batch) {
+  if (!w->per_sample || batch == 0)
+    return w->byte_size;
+  return w->byte_size > SIZE_MAX / batch ? SIZE_MAX : w->byte_size * batch;
+}
+
+/// The grid of `launch` at `batch` (0: a static entry).
+static inline void fusecc_launch_grid(const fusecc_launch_t *launch,
+                                      size_t batch, uint32_t out[3]) {
+  out[0] = launch->grid[0];
+  out[1] = launch->grid[1];
+  out[2] = launch->per_sample && batch ? (uint32_t)batch : launch->grid[2];
+}
+
+/// Checks `batch` for entry `entry`: 0 for a static entry, 1..max_batch for
+/// a dynamic one; every workspace and argument size at it must fit size_t.
+fusecc_status_t fusecc_check_batch(const fusecc_entry_t *entry, size_t batch);
+
+/// fusecc_bundle_validate_args at `batch` (checked by the caller).
+fusecc_status_t fusecc_validate_args_at(fusecc_bundle_t bundle,
+                                        size_t entry_index, size_t batch,
+                                        const fusecc_buffer_t *args,
+                                        size_t arg_count);
 
 struct fusecc_bundle_s {
   int ref_count;
@@ -252,6 +301,8 @@ typedef struct fusecc_graph_call_s {
   unsigned long long sanitize_block_limit;
   const fusecc_buffer_t *args;
   CUstream stream;
+  /// The launch-time batch (0: a static entry); part of the graph's key.
+  size_t batch;
 } fusecc_graph_call_t;
 
 /// A new, empty cache for a module in `context`; NULL when out of memory.

@@ -39,6 +39,8 @@ typedef struct graph_slot_s {
   int used;
   size_t entry_index;
   CUstream stream;
+  /// The launch-time batch it was built for (0: a static entry).
+  size_t batch;
   /// The tick of its last replay (least recently used is evicted).
   uint64_t last_use;
   /// The argument pointers the kernel nodes hold now, one per entry arg.
@@ -134,8 +136,9 @@ static void fill_params(const fusecc_graph_call_t *call,
 static CUDA_KERNEL_NODE_PARAMS kernel_params(const fusecc_graph_call_t *call,
                                              size_t l, void **params) {
   const fusecc_launch_t *launch = &call->entry->launches[l];
-  uint32_t grid[3];
-  fusecc_trim_grid(call->sanitize_block_limit, launch->grid, grid);
+  uint32_t full[3], grid[3];
+  fusecc_launch_grid(launch, call->batch, full);
+  fusecc_trim_grid(call->sanitize_block_limit, full, grid);
   CUDA_KERNEL_NODE_PARAMS p;
   memset(&p, 0, sizeof(p));
   p.func = call->functions[l];
@@ -157,6 +160,7 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
   slot->used = 1;
   slot->entry_index = call->entry_index;
   slot->stream = call->stream;
+  slot->batch = call->batch;
   slot->arg_count = entry->arg_count;
   slot->workspace_count = entry->workspace_count;
   slot->arg_ptrs =
@@ -169,14 +173,14 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
     return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                               "out of memory building a launch graph");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
-    CUresult result = driver->cuMemAlloc(&slot->workspaces[k],
-                                         entry->workspaces[k].byte_size);
+    size_t bytes = fusecc_workspace_bytes(&entry->workspaces[k], call->batch);
+    CUresult result = driver->cuMemAlloc(&slot->workspaces[k], bytes);
     if (result != CUDA_SUCCESS) {
       slot->workspaces[k] = 0;
       return fusecc_annotate_status(
           fusecc_cuda_status(driver, result, "cuMemAlloc"),
           "entry '%s' graph workspace %zu (%zu bytes): ", entry->name, k,
-          entry->workspaces[k].byte_size);
+          bytes);
     }
   }
   CUresult result = driver->cuGraphCreate(&slot->graph, 0);
@@ -194,7 +198,8 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
       memset(&memset_params, 0, sizeof(memset_params));
       memset_params.dst = slot->workspaces[step->index];
       memset_params.elementSize = 1;
-      memset_params.width = entry->workspaces[step->index].byte_size;
+      memset_params.width =
+          fusecc_workspace_bytes(&entry->workspaces[step->index], call->batch);
       memset_params.height = 1;
       result = driver->cuGraphAddMemsetNode(&node, slot->graph, &previous,
                                             previous ? 1 : 0, &memset_params,
@@ -271,13 +276,13 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
   return NULL;
 }
 
-/// The slot of (entry, stream), or NULL.
+/// The slot of (entry, stream, batch), or NULL.
 static graph_slot_t *find_slot(fusecc_graph_cache_t *cache, size_t entry_index,
-                               CUstream stream) {
+                               CUstream stream, size_t batch) {
   for (size_t i = 0; i < FUSECC_GRAPH_CACHE_SLOTS; ++i) {
     graph_slot_t *slot = &cache->slots[i];
     if (slot->used && slot->entry_index == entry_index &&
-        slot->stream == stream)
+        slot->stream == stream && slot->batch == batch)
       return slot;
   }
   return NULL;
@@ -313,7 +318,8 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
 
   pthread_mutex_lock(&cache->mutex);
   fusecc_status_t status = NULL;
-  graph_slot_t *slot = find_slot(cache, call->entry_index, call->stream);
+  graph_slot_t *slot =
+      find_slot(cache, call->entry_index, call->stream, call->batch);
   if (!slot) {
     slot = take_slot(cache);
     status = build_slot(cache, slot, call);

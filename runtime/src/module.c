@@ -435,7 +435,7 @@ fusecc_status_t fusecc_module_const_pointer(fusecc_module_t module,
 static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
                                            CUmemoryPool pool,
                                            const fusecc_entry_t *entry,
-                                           CUdeviceptr *pointers,
+                                           size_t batch, CUdeviceptr *pointers,
                                            CUstream stream) {
   if (!driver->cuMemAllocAsync || !driver->cuMemFreeAsync)
     return fusecc_make_status(
@@ -446,19 +446,18 @@ static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
         driver->cuMemAllocAsync ? "cuMemFreeAsync" : "cuMemAllocAsync");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
     const fusecc_workspace_t *workspace = &entry->workspaces[k];
+    size_t bytes = fusecc_workspace_bytes(workspace, batch);
     CUresult result =
-        pool ? driver->cuMemAllocFromPoolAsync(
-                   &pointers[k], workspace->byte_size, pool, stream)
-             : driver->cuMemAllocAsync(&pointers[k], workspace->byte_size,
-                                       stream);
+        pool ? driver->cuMemAllocFromPoolAsync(&pointers[k], bytes, pool,
+                                               stream)
+             : driver->cuMemAllocAsync(&pointers[k], bytes, stream);
     if (result != CUDA_SUCCESS) {
       pointers[k] = 0;
       return fusecc_annotate_status(
           fusecc_cuda_status(driver, result,
                              pool ? "cuMemAllocFromPoolAsync"
                                   : "cuMemAllocAsync"),
-          "entry '%s' workspace %zu (%zu bytes): ", entry->name, k,
-          workspace->byte_size);
+          "entry '%s' workspace %zu (%zu bytes): ", entry->name, k, bytes);
     }
   }
   return NULL;
@@ -488,11 +487,45 @@ static fusecc_status_t free_workspaces(const fusecc_driver_t *driver,
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream) {
+  if (module && entry_index < module->bundle->entry_count &&
+      module->bundle->entries[entry_index].max_batch)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "entry '%s' has a launch-time batch (1 to %zu): call "
+        "fusecc_module_launch_batch or fusecc_module_launch_shaped",
+        module->bundle->entries[entry_index].name,
+        module->bundle->entries[entry_index].max_batch);
+  return fusecc_module_launch_batch(module, entry_index, 0, args, arg_count,
+                                    stream);
+}
+
+fusecc_status_t fusecc_module_launch_shaped(fusecc_module_t module,
+                                            size_t entry_index,
+                                            const fusecc_buffer_t *args,
+                                            const size_t *ranks,
+                                            const int64_t *const *shapes,
+                                            size_t arg_count, CUstream stream) {
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch_shaped: module is NULL");
+  size_t batch = 0;
+  fusecc_status_t status = fusecc_bundle_batch_of_shapes(
+      module->bundle, entry_index, ranks, shapes, arg_count, &batch);
+  if (status)
+    return status;
+  return fusecc_module_launch_batch(module, entry_index, batch, args,
+                                    arg_count, stream);
+}
+
+fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
+                                           size_t entry_index, size_t batch,
+                                           const fusecc_buffer_t *args,
+                                           size_t arg_count, CUstream stream) {
   if (!module)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                               "fusecc_module_launch: module is NULL");
-  fusecc_status_t status =
-      fusecc_bundle_validate_args(module->bundle, entry_index, args, arg_count);
+  fusecc_status_t status = fusecc_bundle_validate_args_batch(
+      module->bundle, entry_index, batch, args, arg_count);
   if (status)
     return status;
   const fusecc_driver_t *driver = module->driver;
@@ -519,7 +552,8 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                 module->consts,
                                 module->sanitize_block_limit,
                                 args,
-                                stream};
+                                stream,
+                                batch};
     int launched = 0;
     status = fusecc_graph_cache_launch(module->graphs, &call, &launched);
     if (launched)
@@ -536,7 +570,8 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                 "out of memory launching entry '%s'",
                                 entry->name);
     status =
-        allocate_workspaces(driver, module->pool, entry, workspaces, stream);
+        allocate_workspaces(driver, module->pool, entry, batch, workspaces,
+                            stream);
   }
 
   void *params[FUSECC_MAX_PARAMS];
@@ -546,13 +581,14 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
     if (step->kind == FUSECC_STEP_ZERO) {
       // Checked above: an entry with a zero step has the entry point.
       size_t k = step->index;
-      CUresult result = driver->cuMemsetD8Async(
-          workspaces[k], 0, entry->workspaces[k].byte_size, stream);
+      size_t bytes = fusecc_workspace_bytes(&entry->workspaces[k], batch);
+      CUresult result =
+          driver->cuMemsetD8Async(workspaces[k], 0, bytes, stream);
       if (result != CUDA_SUCCESS)
         status = fusecc_annotate_status(
             fusecc_cuda_status(driver, result, "cuMemsetD8Async"),
             "entry '%s' step %zu (zero w%zu, %zu bytes): ", entry->name, i, k,
-            entry->workspaces[k].byte_size);
+            bytes);
       continue;
     }
     const fusecc_launch_t *launch = &entry->launches[step->index];
@@ -563,8 +599,9 @@ fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                       ? (void *)&workspaces[index - entry->arg_count]
                       : (void *)&module->consts[index - workspace_end];
     }
-    uint32_t grid[3];
-    fusecc_trim_grid(module->sanitize_block_limit, launch->grid, grid);
+    uint32_t full[3], grid[3];
+    fusecc_launch_grid(launch, batch, full);
+    fusecc_trim_grid(module->sanitize_block_limit, full, grid);
     CUresult result = driver->cuLaunchKernel(
         functions[step->index], grid[0], grid[1], grid[2], launch->block[0],
         launch->block[1], launch->block[2], launch->smem_bytes, stream, params,
@@ -604,6 +641,24 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
                                               const uint64_t *pointers,
                                               size_t pointer_count,
                                               CUstream stream) {
+  if (module && entry_index < module->bundle->entry_count &&
+      module->bundle->entries[entry_index].max_batch)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "entry '%s' has a launch-time batch (1 to %zu): call "
+        "fusecc_module_launch_pointers_batch",
+        module->bundle->entries[entry_index].name,
+        module->bundle->entries[entry_index].max_batch);
+  return fusecc_module_launch_pointers_batch(module, entry_index, 0, pointers,
+                                             pointer_count, stream);
+}
+
+fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
+                                                    size_t entry_index,
+                                                    size_t batch,
+                                                    const uint64_t *pointers,
+                                                    size_t pointer_count,
+                                                    CUstream stream) {
   if (!module)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                               "fusecc_module_launch_pointers: module is NULL");
@@ -629,7 +684,7 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
   }
   for (size_t i = 0; i < pointer_count; ++i) {
     args[i].ptr = pointers[i];
-    args[i].size_bytes = entry->args[i].byte_size;
+    args[i].size_bytes = fusecc_arg_bytes(&entry->args[i], batch);
   }
   // The module's context for the call, when another one (or none) is
   // current on this thread.
@@ -646,8 +701,8 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
     }
     pushed = 1;
   }
-  fusecc_status_t status =
-      fusecc_module_launch(module, entry_index, args, pointer_count, stream);
+  fusecc_status_t status = fusecc_module_launch_batch(
+      module, entry_index, batch, args, pointer_count, stream);
   if (pushed) {
     CUcontext popped;
     driver->cuCtxPopCurrent(&popped);

@@ -55,9 +55,9 @@ static void test_parse_errors(void) {
       {"fusecc-bundle 1\n", "fusecc-bundel 1\n",
        "line 1: not a fusecc bundle: expected 'fusecc-bundle 1', got "
        "'fusecc-bundel'"},
-      {"fusecc-bundle 1\n", "fusecc-bundle 4\n",
-       "line 1: unsupported bundle format version 4 (this runtime reads "
-       "versions 1, 2 and 3)"},
+      {"fusecc-bundle 1\n", "fusecc-bundle 5\n",
+       "line 1: unsupported bundle format version 5 (this runtime reads "
+       "versions 1, 2, 3 and 4)"},
       {"fusecc-bundle 1\n", "fusecc-bundle 2\n",
        "line 4: expected 'workspaces' after the arg count, got 'launches'"},
       {"entry e0 args 3 launches 2", "entry e0 args 3 workspaces 0 launches 2",
@@ -303,9 +303,9 @@ static void test_parse_errors_v2(void) {
       {"params 2 1 w0", "params 1 1 w0",
        "line 10: unexpected 'w0' after the params"},
       // Versions.
-      {"fusecc-bundle 2\n", "fusecc-bundle 4\n",
-       "line 1: unsupported bundle format version 4 (this runtime reads "
-       "versions 1, 2 and 3)"},
+      {"fusecc-bundle 2\n", "fusecc-bundle 5\n",
+       "line 1: unsupported bundle format version 5 (this runtime reads "
+       "versions 1, 2, 3 and 4)"},
       {"fusecc-bundle 2\n", "fusecc-bundle 3\n",
        "line 4: expected 'steps' after the workspace count, got 'launches' "
        "(the version 1 and 2 spelling)"},

@@ -57,12 +57,12 @@ RULE(version_supported) {
   ACCEPT(v1, "", "");
   ACCEPT(v2, "", "");
   ACCEPT(v3, "", "");
-  REJECT(v3, "fusecc-bundle 3", "fusecc-bundle 4",
-         "line 1: unsupported bundle format version 4 (this runtime reads "
-         "versions 1, 2 and 3)");
+  REJECT(v3, "fusecc-bundle 3", "fusecc-bundle 5",
+         "line 1: unsupported bundle format version 5 (this runtime reads "
+         "versions 1, 2, 3 and 4)");
   REJECT(v3, "fusecc-bundle 3", "fusecc-bundle 0",
          "unsupported bundle format version 0 (this runtime reads versions "
-         "1, 2 and 3)");
+         "1, 2, 3 and 4)");
   REJECT(v3, "fusecc-bundle 3", "fusecc-bundle 18446744073709551615",
          "unsupported bundle format version 18446744073709551615");
   REJECT(v3, "fusecc-bundle 3", "fusecc-bundle 03",

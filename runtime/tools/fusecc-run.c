@@ -56,6 +56,14 @@ static fusecc_status_t print_entry(fusecc_bundle_t bundle, size_t e) {
   printf("entry %s args %zu launches %zu steps %zu workspaces %zu\n",
          entry.name, entry.arg_count, entry.launch_count, steps,
          entry.workspace_count);
+  // A launch-time batch (format version 4): sizes below are one sample's.
+  size_t max_batch = 0;
+  if ((status = fusecc_bundle_entry_max_batch(bundle, e, &max_batch)))
+    return status;
+  if (max_batch)
+    printf("  max_batch %zu (batched args' dim 0 and per-sample sizes are "
+           "one sample's)\n",
+           max_batch);
   for (size_t a = 0; a < entry.arg_count; ++a) {
     fusecc_arg_info_t arg;
     if ((status = fusecc_bundle_arg_info(bundle, e, a, &arg)))

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Pipeline/Pipeline.h"
 #include "fusecc/Reference/Compare.h"
 #include "fusecc/Reference/Conditioning.h"
@@ -29,6 +30,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -89,6 +91,16 @@ cl::opt<int64_t> maxMacs("max-macs", cl::cat(fusecc::optionCategory()),
                          cl::desc("Refuse convolutions of more multiply-adds "
                                   "(default 2^36)"),
                          cl::init(fusecc::ref::kDefaultMaxMacs));
+cl::opt<int64_t> maxBatch(
+    "max-batch", cl::cat(fusecc::optionCategory()),
+    cl::desc("A graph with a dynamic batch (tensor<?x...>): compile it as "
+             "fusecc --max-batch=N does and check it at each --batch"),
+    cl::value_desc("N"), cl::init(0));
+cl::list<int64_t> batches(
+    "batch", cl::cat(fusecc::optionCategory()), cl::CommaSeparated,
+    cl::desc("With --max-batch: the batches to run the one compiled module "
+             "at (default: 1 and N)"),
+    cl::value_desc("b1,b2,..."));
 std::string indexStr(const std::vector<int64_t> &shape, int64_t linear) {
   std::vector<int64_t> idx(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
@@ -157,8 +169,48 @@ int simulate(ModuleOp module) {
 }
 
 int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  // Unverified: a dynamic batch (`?`) verifies once specialised.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(&ctx, /*verifyAfterParse=*/false));
   if (!module)
+    return 1;
+  // A dynamic batch: the reference graphs at each batch checked, the
+  // kernels compiled once from the per-sample graph (batch 1).
+  namespace fuse = fusecc::fuse;
+  std::vector<OwningOpRef<ModuleOp>> batchGraphs;
+  SmallVector<int64_t> runBatches;
+  if (fuse::hasDynamicDims(*module) && !simulateOnly) {
+    if (maxBatch < 1 || maxBatch > fuse::kMaxBatchBound) {
+      errs() << "fusecc-check: error: the graph has a dynamic batch; give "
+                "--max-batch=N (1.."
+             << fuse::kMaxBatchBound << ")\n";
+      return 1;
+    }
+    runBatches.assign(batches.begin(), batches.end());
+    if (runBatches.empty())
+      runBatches = {1, maxBatch};
+    for (int64_t b : runBatches) {
+      if (b < 1 || b > maxBatch) {
+        errs() << "fusecc-check: error: --batch " << b
+               << " is outside [1, --max-batch]\n";
+        return 1;
+      }
+      batchGraphs.emplace_back(module->clone());
+      if (failed(fuse::specializeBatch(*batchGraphs.back(), b)) ||
+          failed(verify(*batchGraphs.back())))
+        return 1;
+    }
+    if (failed(fuse::specializeBatch(*module, 1)))
+      return 1;
+    (*module)->setAttr(fuse::kMaxBatchAttr,
+                       IntegerAttr::get(mlir::IntegerType::get(&ctx, 64),
+                                        maxBatch));
+  } else if (maxBatch.getNumOccurrences()) {
+    errs() << "fusecc-check: error: --max-batch needs a graph with a "
+              "dynamic batch (tensor<?x...>)\n";
+    return 1;
+  }
+  if (failed(verify(*module)))
     return 1;
   if (simulateOnly)
     return simulate(*module);
@@ -172,12 +224,20 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     errs() << "fusecc-check: error: " << message << "\n";
     return 1;
   }
-  // The graph before compilation (the pipeline rewrites `module`).
-  OwningOpRef<ModuleOp> graph(module->clone());
+  // The graph before compilation (the pipeline rewrites `module`), or
+  // the graph at each batch checked.
+  if (batchGraphs.empty()) {
+    batchGraphs.emplace_back(module->clone());
+    runBatches = {0};
+  }
   SmallVector<func::FuncOp> funcs;
-  for (auto f : graph->getOps<func::FuncOp>())
-    if (!f.isExternal())
-      funcs.push_back(f);
+  SmallVector<int64_t> funcBatch;
+  for (auto [g, b] : llvm::zip(batchGraphs, runBatches))
+    for (auto f : g->getOps<func::FuncOp>())
+      if (!f.isExternal()) {
+        funcs.push_back(f);
+        funcBatch.push_back(b);
+      }
 
   struct Case {
     func::FuncOp func;
@@ -185,6 +245,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     /// `tf32Ref`: the reference on TF32-rounded convolution operands (tf32).
     std::vector<Tensor> inputs, ref, tf32Ref;
     double refSeconds;
+    /// The batch the kernels run at (0: a static graph).
+    int64_t batch = 0;
   };
   std::vector<Case> cases;
   // Refuse what cannot be simulated before allocating anything.
@@ -232,8 +294,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     });
     return r;
   };
-  auto addCase = [&](func::FuncOp f, InputDraw draw) -> LogicalResult {
-    Case c{f, draw, fusecc::ref::makeInputs(f, seed, draw), {}, {}, 0};
+  auto addCase = [&](func::FuncOp f, InputDraw draw,
+                     int64_t batch) -> LogicalResult {
+    Case c{f, draw, fusecc::ref::makeInputs(f, seed, draw), {}, {}, 0, batch};
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<std::vector<Tensor>> r = fusecc::ref::evaluate(f, c.inputs);
     if (failed(r))
@@ -251,8 +314,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     cases.push_back(std::move(c));
     return success();
   };
-  for (func::FuncOp f : funcs) {
-    if (failed(addCase(f, InputDraw::PyTorch))) {
+  for (auto [f, batch] : llvm::zip(funcs, funcBatch)) {
+    if (failed(addCase(f, InputDraw::PyTorch, batch))) {
       outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
       return 1;
     }
@@ -264,7 +327,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     outs() << "@" << f.getSymName() << ": "
            << format("%.1f", 100.0 * degenerate)
            << "% of an output is one value: checked on wide inputs too\n";
-    if (failed(addCase(f, InputDraw::Wide))) {
+    if (failed(addCase(f, InputDraw::Wide, batch))) {
       outs() << "@" << f.getSymName() << ": FAIL (reference evaluation)\n";
       return 1;
     }
@@ -306,9 +369,12 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
 
   bool allPass = true;
   for (Case &c : cases) {
-    StringRef name = c.func.getSymName();
+    StringRef fname = c.func.getSymName();
+    std::string name = fname.str();
+    if (c.batch)
+      name += "[batch=" + std::to_string(c.batch) + "]";
     const char *drawNote = c.draw == InputDraw::Wide ? ", wide inputs" : "";
-    auto host = module->lookupSymbol<func::FuncOp>(name);
+    auto host = module->lookupSymbol<func::FuncOp>(fname);
     if (!host) {
       outs() << "@" << name << ": FAIL (no host function after the pipeline)\n";
       allPass = false;
@@ -330,8 +396,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     fusecc::sim::Stats stats;
     std::string error;
     auto t0 = std::chrono::steady_clock::now();
-    if (failed(fusecc::sim::run(*module, host, bufs, stats, error,
-                                keepGoing))) {
+    if (failed(fusecc::sim::run(*module, host, bufs, stats, error, keepGoing,
+                                c.batch))) {
       outs() << "@" << name << ": FAIL (" << error << drawNote << ")\n";
       allPass = false;
       continue;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 #ifdef FUSECC_HAVE_ONNX
 #include "fusecc/Import/ONNX.h"
@@ -71,6 +72,13 @@ cl::opt<std::string>
             cl::desc("ONNX initializers: 'constants' (default, stored in the "
                      "bundle) or 'args' (function arguments)"),
             cl::init("constants"));
+cl::opt<int64_t> maxBatch(
+    "max-batch", cl::cat(fusecc::optionCategory()),
+    cl::desc("Compile for a launch-time batch in [1, N]: the graph's batched "
+             "tensors have a dynamic leading dim (tensor<?x...>; an ONNX "
+             "input's symbolic batch dim); one bundle serves every batch up "
+             "to N"),
+    cl::value_desc("N"), cl::init(0));
 cl::opt<int> optLevel("opt-level", cl::cat(fusecc::optionCategory()),
                       cl::desc("LLVM optimisation level"), cl::init(3));
 cl::opt<std::string>
@@ -134,7 +142,40 @@ OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, SourceMgr &sourceMgr) {
               "models only\n";
     return nullptr;
   }
-  return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  // Unverified: the fuse ops want static shapes, which a dynamic batch
+  // (`?`) gets from specializeBatch before the verifier runs.
+  return parseSourceFile<ModuleOp>(sourceMgr,
+                                   ParserConfig(&ctx, /*verifyAfterParse=*/false));
+}
+
+/// A dynamic batch (`--max-batch`): the per-sample graph, its batched
+/// arguments and results marked, the bound on the module. Then verifies.
+LogicalResult prepareBatch(ModuleOp module) {
+  namespace fuse = fusecc::fuse;
+  bool dynamic = fuse::hasDynamicDims(module);
+  if (maxBatch.getNumOccurrences()) {
+    if (maxBatch < 1 || maxBatch > fuse::kMaxBatchBound) {
+      errs() << "fusecc: error: --max-batch must be 1.." << fuse::kMaxBatchBound
+             << ", got " << maxBatch << "\n";
+      return failure();
+    }
+    if (!dynamic) {
+      errs() << "fusecc: error: --max-batch needs a graph whose batched "
+                "tensors have a dynamic leading dim (tensor<?x...>); this "
+                "one has only static shapes\n";
+      return failure();
+    }
+    if (failed(fuse::specializeBatch(module, 1)))
+      return failure();
+    module->setAttr(fuse::kMaxBatchAttr,
+                    IntegerAttr::get(mlir::IntegerType::get(module.getContext(), 64),
+                                     maxBatch));
+  } else if (dynamic) {
+    module.emitError("the graph has dynamic dims ('?'); compile it with "
+                     "--max-batch=N for a bundle serving batches 1..N");
+    return failure();
+  }
+  return verify(module);
 }
 
 /// The precision a bundle records: the arithmetic that fuse-tile-kernels
@@ -163,7 +204,7 @@ std::string bundlePrecisionOf(ModuleOp module,
 
 LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
-  if (!module)
+  if (!module || failed(prepareBatch(*module)))
     return failure();
   if (optLevel < 0 || optLevel > 3) {
     errs() << "fusecc: error: --opt-level must be 0..3, got " << optLevel

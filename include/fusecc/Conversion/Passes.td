@@ -50,4 +50,20 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuseBatchOffsets : Pass<"fuse-batch-offsets", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Offset the batched pointers of per-sample kernels by their "
+                "sample (grid z)";
+  let description = [{
+    Runs on the NVVM (LLVM dialect) kernels of a dynamic-batch module
+    (docs/design/plans.md, "Dynamic batch"). A kernel whose `gpu.func`
+    carried `fuse.batch_strides` (bytes per sample of each parameter, 0 for
+    one shared by every sample) reads its batched pointer parameters
+    advanced by `ctaid.z` times their stride at entry: block z computes
+    sample z of the per-sample graph. The attribute is removed; kernels
+    without it are untouched, so static bundles keep their PTX.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // FUSECC_CONVERSION_PASSES_TD

@@ -77,9 +77,13 @@ struct Stats {
 /// what went wrong (unsupported op, out-of-bounds access, race, ...).
 /// With `keepGoing`, reads of uninitialised shared memory (NaN) and races
 /// are counted in `stats` instead, to see their effect on the output.
+/// A module compiled for a launch-time batch (`fuse.max_batch`) runs at
+/// `batch` (>= 1): batched arguments hold `batch` samples, per-sample
+/// launches run once per sample on its slices; ignored for static modules.
 mlir::LogicalResult run(mlir::ModuleOp module, mlir::func::FuncOp hostFunc,
                         std::vector<Buffer> &args, Stats &stats,
-                        std::string &error, bool keepGoing = false);
+                        std::string &error, bool keepGoing = false,
+                        int64_t batch = 0);
 
 } // namespace fusecc::sim
 

@@ -8,7 +8,9 @@
 
 #include "fusecc/Conversion/FuseToGPU/FuseToGPU.h"
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
+#include "BatchLaunches.h"
 #include "StandaloneKernels.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -176,6 +178,11 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     newFunc.setArgAttrs(i, func.getArgAttrDict(i)
                                ? func.getArgAttrDict(i).getValue()
                                : ArrayRef<NamedAttribute>{});
+  // A dynamic batch: the output arguments of batched results are batched.
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (func.getResultAttr(i, kBatchedAttr))
+      newFunc.setArgAttr(func.getNumArguments() + i, kBatchedAttr,
+                         UnitAttr::get(ctx));
   Block *entry = newFunc.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Location loc = func.getLoc();
@@ -368,6 +375,8 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     memref::DeallocOp::create(b, loc, buffer);
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();
+  if (newFunc->getParentOfType<ModuleOp>()->hasAttr(kMaxBatchAttr))
+    return fusecc::detail::assignBatchedLaunches(newFunc);
   return success();
 }
 

@@ -446,6 +446,52 @@ fusecc_status_t fusecc_bundle_validate_args(fusecc_bundle_t bundle,
                                             size_t arg_count);
 
 /*===----------------------------------------------------------------------===*
+ * Dynamic batch (format version 4)
+ *
+ * An entry compiled with `fusecc --max-batch=N` serves every batch in
+ * [1, N]: dim 0 of its batched arguments is the batch, given at each call.
+ * The manifest records the sizes of one sample; the runtime scales the
+ * batched arguments, the per-sample workspaces and the per-sample launches'
+ * grid z by the batch (docs/bundle.md, "Version 4"). Static entries take
+ * batch 0.
+ *===----------------------------------------------------------------------===*/
+
+/// The batch bound of entry `entry_index` (`--max-batch`), 0 for an entry
+/// with static shapes.
+fusecc_status_t fusecc_bundle_entry_max_batch(fusecc_bundle_t bundle,
+                                              size_t entry_index,
+                                              size_t *out_max_batch);
+
+/// Whether dim 0 of argument `arg_index` of entry `entry_index` is the
+/// batch (its arg info then describes one sample: dims[0] = 1).
+fusecc_status_t fusecc_bundle_arg_batched(fusecc_bundle_t bundle,
+                                          size_t entry_index, size_t arg_index,
+                                          int *out_batched);
+
+/// The batch of a call of entry `entry_index` on arguments of the given
+/// shapes (`ranks[i]` dims at `shapes[i]`, one per argument): dim 0 of the
+/// batched arguments, which must agree and lie in [1, max_batch]; every
+/// other dim must be the compiled one. 0 for a static entry (whose shapes
+/// must all match). OUT_OF_RANGE naming the argument for a batch outside
+/// the bound, INVALID_ARGUMENT naming the argument and dim otherwise.
+fusecc_status_t fusecc_bundle_batch_of_shapes(fusecc_bundle_t bundle,
+                                              size_t entry_index,
+                                              const size_t *ranks,
+                                              const int64_t *const *shapes,
+                                              size_t arg_count,
+                                              size_t *out_batch);
+
+/// fusecc_bundle_validate_args at `batch`: each batched argument's
+/// `size_bytes` must be `batch` times one sample's. `batch` must be in
+/// [1, max_batch] for a dynamic entry (OUT_OF_RANGE otherwise) and 0 for a
+/// static one; fusecc_bundle_validate_args is this with batch 0.
+fusecc_status_t fusecc_bundle_validate_args_batch(fusecc_bundle_t bundle,
+                                                  size_t entry_index,
+                                                  size_t batch,
+                                                  const fusecc_buffer_t *args,
+                                                  size_t arg_count);
+
+/*===----------------------------------------------------------------------===*
  * Modules
  *===----------------------------------------------------------------------===*/
 
@@ -547,6 +593,36 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
                                               const uint64_t *pointers,
                                               size_t pointer_count,
                                               CUstream stream);
+
+/// fusecc_module_launch at `batch` (validated as by
+/// fusecc_bundle_validate_args_batch): per-sample workspaces are allocated
+/// `batch` slices long and per-sample launches get grid z = `batch`. The
+/// graph launch path keys its graphs by (entry, stream, batch).
+/// fusecc_module_launch is this with batch 0, so a dynamic entry needs one
+/// of the batch or shape calls.
+fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
+                                           size_t entry_index, size_t batch,
+                                           const fusecc_buffer_t *args,
+                                           size_t arg_count, CUstream stream);
+
+/// fusecc_module_launch_pointers at `batch` (byte sizes from the manifest,
+/// scaled by the batch for batched arguments).
+fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
+                                                    size_t entry_index,
+                                                    size_t batch,
+                                                    const uint64_t *pointers,
+                                                    size_t pointer_count,
+                                                    CUstream stream);
+
+/// fusecc_module_launch_batch at the batch of the arguments' shapes
+/// (fusecc_bundle_batch_of_shapes): the call that takes what the caller's
+/// tensors are and says what does not fit.
+fusecc_status_t fusecc_module_launch_shaped(fusecc_module_t module,
+                                            size_t entry_index,
+                                            const fusecc_buffer_t *args,
+                                            const size_t *ranks,
+                                            const int64_t *const *shapes,
+                                            size_t arg_count, CUstream stream);
 
 /// Launch-path counters of a module since it was loaded
 /// (fusecc_module_launch_stats).

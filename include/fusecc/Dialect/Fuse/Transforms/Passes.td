@@ -114,6 +114,27 @@ def FuseSplitReductions
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseSpecializeBatch : Pass<"fuse-specialize-batch", "::mlir::ModuleOp"> {
+  let summary = "Specialise a dynamic-batch graph (tensor<?x...>) to its "
+                "per-sample graph";
+  let description = [{
+    What `fusecc --max-batch=N` does before the pipeline (fusecc-opt needs
+    `--mlir-very-unsafe-disable-verifier-on-parsing` to read `?` shapes):
+    every dynamic leading dim becomes `batch`, the batched arguments and
+    results get `fuse.batched`, the module `fuse.max_batch = max-batch`,
+    and an op that mixes samples (a reduction, softmax or layer_norm over
+    dim 0, training batch_norm, a concat along dim 0, a reshape folding the
+    batch into other dims, a batched weight) is a located error naming it
+    (docs/design/plans.md, "Dynamic batch").
+  }];
+  let options = [
+    Option<"batch", "batch", "int64_t", /*default=*/"1",
+           "The batch to specialise to (1: the per-sample graph)">,
+    Option<"maxBatch", "max-batch", "int64_t", /*default=*/"0",
+           "The bound recorded as fuse.max_batch (0: none)">
+  ];
+}
+
 def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
   let summary = "Rewrite a pooling of a pooling as one pooling where exact";
   let description = [{
