@@ -128,6 +128,10 @@ OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, SourceMgr &sourceMgr) {
         errs() << "fusecc: error: " << msg << "\n";
         return nullptr;
       }
+    // A symbolic batch (--max-batch): imported at two batches, the values
+    // that follow it given a dynamic dim 0 (prepareBatch specialises them).
+    if (maxBatch.getNumOccurrences())
+      return oi::importONNXDynamicBatch(ctx, contents, inputFile, options);
     return oi::importONNX(ctx, contents, inputFile, options);
   }
 #else
@@ -204,7 +208,14 @@ std::string bundlePrecisionOf(ModuleOp module,
 
 LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
-  if (!module || failed(prepareBatch(*module)))
+  if (!module)
+    return failure();
+  // --emit=fuse of a dynamic batch prints the graph with its `?` dims
+  // (after the checks of its specialisation).
+  OwningOpRef<ModuleOp> asWritten;
+  if (emit == Emit::Fuse && maxBatch.getNumOccurrences())
+    asWritten = module->clone();
+  if (failed(prepareBatch(*module)))
     return failure();
   if (optLevel < 0 || optLevel > 3) {
     errs() << "fusecc: error: --opt-level must be 0..3, got " << optLevel
@@ -251,7 +262,12 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
   };
 
   if (emit == Emit::Fuse) {
-    module->print(output->os(), OpPrintingFlags().elideLargeElementsAttrs(16));
+    // A dynamic graph does not verify before specialisation: print it in
+    // its custom form all the same.
+    OpPrintingFlags flags = OpPrintingFlags().elideLargeElementsAttrs(16);
+    if (asWritten)
+      flags.assumeVerified();
+    (asWritten ? *asWritten : *module)->print(output->os(), flags);
     return done();
   }
   if (failed(runPipeline(*module, [&](OpPassManager &pm) {

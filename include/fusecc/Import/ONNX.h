@@ -33,6 +33,10 @@ struct ImportOptions {
   /// Static shapes for model inputs, replacing the declared (possibly
   /// dynamic) ones.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Where nonzero: a model input whose dim 0 is dynamic (a `dim_param`
+  /// such as "N", or no value), its other dims static, is imported with
+  /// dim 0 = `dynamicBatch` (importONNXDynamicBatch imports at 1 and 2).
+  int64_t dynamicBatch = 0;
   /// Model inputs bound to a constant: name -> serialized TensorProto bytes.
   /// Such inputs become initializers (used by the node-test driver for
   /// shape/axes inputs).
@@ -53,6 +57,19 @@ mlir::OwningOpRef<mlir::ModuleOp> importONNX(mlir::MLIRContext &ctx,
                                              llvm::StringRef bytes,
                                              llvm::StringRef fileName,
                                              const ImportOptions &options);
+
+/// Imports a model whose inputs have a dynamic batch dim 0 (`fusecc
+/// --max-batch`): imported at batch 1 and at batch 2 (every shape the
+/// importer folds follows the batch), the two graphs compared value by
+/// value; a value whose dim 0 is 1 and 2 and whose other dims agree carries
+/// the batch and gets a dynamic dim 0 (`tensor<?x...>`), the other values
+/// must be the same in both. A value that differs otherwise (the batch
+/// folded into other dims, a Shape-derived size) is a located error. The
+/// result is not verified (the fuse ops want static shapes): specialise it
+/// with fuse::specializeBatch first.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXDynamicBatch(mlir::MLIRContext &ctx, llvm::StringRef bytes,
+                       llvm::StringRef fileName, const ImportOptions &options);
 
 /// A model input as declared by the graph (dims < 0 are dynamic).
 struct InputInfo {

@@ -482,12 +482,20 @@ LogicalResult Importer::addInputs(const onnx::GraphProto &graph) {
                        std::to_string(d.dim_value()));
     } else {
       for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
+        // --max-batch: a dynamic dim 0 is the batch.
+        if (i == 0 && options.dynamicBatch && !d.has_dim_value()) {
+          v.shape.push_back(options.dynamicBatch);
+          continue;
+        }
         if (!d.has_dim_value() || d.dim_value() <= 0)
           return error("input '" + in.name() + "' has a dynamic dim " +
                        std::to_string(i) +
                        (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "") +
                        "; fix it with --input-shape " + in.name() +
-                       "=d0xd1x...");
+                       "=d0xd1x..." +
+                       (i == 0 ? " (or compile for a launch-time batch "
+                                 "with --max-batch=N)"
+                               : ""));
         v.shape.push_back(d.dim_value());
       }
     }

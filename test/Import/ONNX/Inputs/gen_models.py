@@ -222,6 +222,38 @@ def dynamic():
     return model(nodes, [vi("x", ["N", 100, 1, 1])], [vi("y", ["N", 100, 1, 1])])
 
 
+def dynamic_view():
+    # ConvTranspose2d + softmax over x.view(x.size(0), 6, -1), the view's
+    # shape computed from Shape as PyTorch exports it, then the view back.
+    n = helper.make_node
+    nodes = [
+        n("ConvTranspose", ["x", "w", "b"], ["c"], name="deconv",
+          strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1],
+          kernel_shape=[3, 3]),
+        n("Shape", ["c"], ["s"]),
+        n("Gather", ["s", "zero"], ["n"], axis=0),
+        n("Unsqueeze", ["n", "zero_axis"], ["nu"]),
+        n("Concat", ["nu", "rest"], ["shp"], axis=0),
+        n("Reshape", ["c", "shp"], ["v"], name="view"),
+        n("Softmax", ["v"], ["sm"], name="softmax", axis=2),
+        n("Reshape", ["sm", "s"], ["y"], name="unview"),
+    ]
+    inits = [init("w", ramp([4, 6, 3, 3], 0.01, -0.5)),
+             init("b", ramp([6], 0.1)),
+             init("zero", np.array(0, dtype=np.int64)),
+             init("zero_axis", np.array([0], dtype=np.int64)),
+             init("rest", np.array([6, -1], dtype=np.int64))]
+    return model(nodes, [vi("x", ["N", 4, 5, 5])], [vi("y", ["N", 6, 10, 10])],
+                 inits)
+
+
+def dynamic_flatten_all():
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Reshape", ["r", "shp"], ["y"], name="flat_all")]
+    return model(nodes, [vi("x", ["N", 3, 4])], [vi("y", [None])],
+                 [init("shp", np.array([-1], dtype=np.int64))])
+
+
 def single(op, **attrs):
     nodes = [helper.make_node(op, ["x"], ["y"], name="n0", **attrs)]
     return model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 4, 4])])
@@ -420,6 +452,8 @@ MODELS = {
     "instancenorm": instancenorm,
     "groupnormalization": groupnormalization,
     "dynamic": dynamic,
+    "dynamic_view": dynamic_view,
+    "dynamic_flatten_all": dynamic_flatten_all,
     "logsoftmax": lambda: single("LogSoftmax"),
     "logsoftmax_axis1": lambda: logsoftmax([2, 3, 4], 13, axis=1),
     "logsoftmax_v11": lambda: logsoftmax([2, 3, 4, 5], 11, axis=1),
