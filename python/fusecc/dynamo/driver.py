@@ -22,7 +22,8 @@ import itertools
 import warnings
 
 from .partition import partition_graph
-from .translate import Unsupported, tensor_meta, translate_graph
+from .translate import (Unsupported, dynamic_batch, size_hint, tensor_meta,
+                        translate_graph)
 
 #: backend options (torch.compile(..., options={...})) and their defaults.
 DEFAULT_OPTIONS = {
@@ -33,7 +34,13 @@ DEFAULT_OPTIONS = {
     "extra_args": (),       # more fusecc CLI arguments
     "cli": None,            # the fusecc compiler; default: find_cli()
     "load": True,           # False: compile (and cache) only, no GPU needed
+    "max_batch": None,      # bound of a dynamic batch (default: below)
 }
+
+#: The bound of a dynamic batch (torch.compile(..., dynamic=True) or
+#: torch._dynamo.mark_dynamic(x, 0)) when options give none: one bundle
+#: serves batches 1..max(DEFAULT_MAX_BATCH, 2 x the batch dynamo saw).
+DEFAULT_MAX_BATCH = 64
 
 _REGISTRY = {}
 _counter = itertools.count()
@@ -99,6 +106,14 @@ class CompiledSubgraph:
         self.fallback = fallback
         self.name = name
 
+    def output_shapes(self, values):
+        """The outputs' shapes for arguments `values`: a dynamic batch's
+        dim 0 is the batch argument's."""
+        batch = (values[self.translation.batch_arg].shape[0]
+                 if getattr(self.translation, "dynamic", False) else None)
+        return [tuple(batch if d is None else d for d in shape)
+                for shape, _ in self.translation.outputs]
+
     def launch(self, values):
         import torch
         ready = []
@@ -108,9 +123,60 @@ class CompiledSubgraph:
             if v.data_ptr() % 16:  # A view at an offset: a fresh copy.
                 v = v.clone()
             ready.append(v)
+        entry = self.entry
+        if entry.max_batch:
+            batch = ready[self.translation.batch_arg].shape[0]
+            if not 1 <= batch <= entry.max_batch:
+                error = BatchOutOfRange(
+                    "batch %d is outside the 1..%d its bundle serves "
+                    "(options={'max_batch': ...} raises the bound)"
+                    % (batch, entry.max_batch))
+                inputs = self._partition_inputs(values)
+                if inputs is None:
+                    raise error
+                # The custom op's call: PyTorch runs the partition.
+                warn_once("fusecc: %s runs in PyTorch at this batch: %s"
+                          % (self.name, error))
+                out = self.fallback(*inputs)
+                return list(out) if isinstance(out, tuple) else [out]
         with torch.no_grad():
-            out = self.entry(*ready)
+            out = entry(*ready)
         return list(out) if isinstance(out, tuple) else [out]
+
+    def _partition_inputs(self, values):
+        """The partition's own inputs among the function's arguments
+        `values` (None when one is not an argument)."""
+        count = sum(1 for n in self.fallback.graph.nodes
+                    if n.op == "placeholder")
+        inputs = [None] * count
+        for key, value in zip(self.translation.arg_keys, values):
+            if key[0] == "input":
+                inputs[key[1]] = value
+        return None if any(v is None for v in inputs) else inputs
+
+
+class BatchOutOfRange(ValueError):
+    """A call of a dynamic-batch subgraph outside its bound."""
+
+
+def max_batch_for(args, opts):
+    """The --max-batch of a dynamic-batch partition called on `args` (FX
+    nodes): options' max_batch, else DEFAULT_MAX_BATCH, at least twice the
+    batch dynamo saw (its size hint)."""
+    if opts.get("max_batch"):
+        return int(opts["max_batch"])
+    bound = DEFAULT_MAX_BATCH
+    for a in args:
+        meta = getattr(a, "meta", {}) or {}
+        for key in ("val", "example_value", "tensor_meta"):
+            value = meta.get(key)
+            shape = getattr(value, "shape", None)
+            if shape:
+                hint = size_hint(shape[0])
+                if hint:
+                    bound = max(bound, 2 * hint)
+                break
+    return min(bound, 65535)
 
 
 def _custom_op():
@@ -131,7 +197,8 @@ def _custom_op():
     def _(key, args):
         compiled = _REGISTRY[key]
         return [args[0].new_empty(shape, dtype=getattr(torch, dtype))
-                for shape, dtype in compiled.translation.outputs]
+                for shape, (_, dtype) in zip(compiled.output_shapes(args),
+                                             compiled.translation.outputs)]
 
     _OP.append(torch.ops.fusecc.run.default)
     return _OP[0]
@@ -161,7 +228,12 @@ class _LaunchModule:
                               "backward; use torch.no_grad())"
                               % compiled.name)
                     return self.fallback(*inputs)
-                out = compiled.launch(values)
+                try:
+                    out = compiled.launch(values)
+                except BatchOutOfRange as error:
+                    warn_once("fusecc: %s runs in PyTorch at this batch: %s"
+                              % (compiled.name, error))
+                    return self.fallback(*inputs)
                 return out[0] if compiled.translation.single_output \
                     else tuple(out)
 
@@ -308,8 +380,11 @@ def compile_graph(gm, example_inputs, options=None):
     _drop_unused_getitems(gm)
     sources = _placeholder_attributes(gm)
     original = gm
-    gm, names = partition_graph(gm, torch.is_grad_enabled(),
-                                last_report["unsupported"])
+    # A symbolic dim 0 is a dynamic batch for the partitioner's node
+    # checks as for the translation below.
+    with dynamic_batch():
+        gm, names = partition_graph(gm, torch.is_grad_enabled(),
+                                    last_report["unsupported"])
     _restore_placeholder_attributes(gm, sources)
     if gm is not original and hasattr(gm, "meta"):  # Dynamo's metadata
         gm.meta.update(getattr(original, "meta", {}))
@@ -323,14 +398,21 @@ def compile_graph(gm, example_inputs, options=None):
     for name in names:
         sub, call = getattr(gm, name), calls[name]
         try:
-            metas = [tensor_meta(a) for a in call.args]
-            if any(m is None for m in metas):
-                raise Unsupported("an input has no shape metadata")
-            tr = translate_graph(sub, metas, name="fusecc_graph")
+            # A symbolic dim 0 is a dynamic batch (a `?` graph compiled
+            # with --max-batch); other symbolic sizes are Unsupported.
+            with dynamic_batch():
+                metas = [tensor_meta(a) for a in call.args]
+                if any(m is None for m in metas):
+                    raise Unsupported("an input has no shape metadata")
+                tr = translate_graph(sub, metas, name="fusecc_graph")
+            extra = tuple(opts["extra_args"])
+            if tr.dynamic:
+                extra += ("--max-batch=%d" % max_batch_for(call.args,
+                                                            opts),)
             bundle = cache.compiled_bundle(
                 tr.text, precision_for(getattr(tr, "conv_dtypes", ()),
                                        opts["precision"]),
-                chip_for_device(opts["chip"]), opts["extra_args"],
+                chip_for_device(opts["chip"]), extra,
                 opts["cli"], opts["cache_dir"])
             if not opts["load"]:
                 last_report["compiled"].append((name, bundle))

@@ -32,7 +32,8 @@ class Tensor:
 
     def __init__(self, name, shape, dtype):
         self.name = name
-        self.shape = tuple(int(s) for s in shape)
+        # None: a dynamic batch (dim 0 only; `?` in the text).
+        self.shape = tuple(None if s is None else int(s) for s in shape)
         self.dtype = dtype
 
     @property
@@ -54,8 +55,51 @@ def element_type(dtype):
 
 
 def tensor_type(shape, dtype):
-    dims = "".join("%dx" % d for d in shape)
+    dims = "".join("?x" if d is None else "%dx" % d for d in shape)
     return "tensor<%s%s>" % (dims, element_type(dtype))
+
+
+#: Whether a symbolic dim 0 translates to a dynamic batch (None, `?`):
+#: set by `dynamic_batch()` around a translation (compile_graph), else a
+#: symbolic size is Unsupported.
+_DYNAMIC_BATCH = [False]
+
+
+class dynamic_batch:
+    """Context in which a symbolic size in dim 0 (torch.compile(...,
+    dynamic=True), torch._dynamo.mark_dynamic(x, 0)) is a dynamic batch:
+    shapes get None there and the text `?` (a `fusecc --max-batch` graph,
+    docs/design/dynamo.md). Symbolic sizes elsewhere stay Unsupported."""
+
+    def __init__(self, enabled=True):
+        self.enabled = enabled
+
+    def __enter__(self):
+        self.saved = _DYNAMIC_BATCH[0]
+        _DYNAMIC_BATCH[0] = self.enabled
+        return self
+
+    def __exit__(self, *exc):
+        _DYNAMIC_BATCH[0] = self.saved
+
+
+def _is_symbolic(d):
+    """A size that is not a plain integer (a SymInt with a free symbol)."""
+    try:
+        int(d)
+    except Exception:
+        return True
+    return type(d).__name__ == "SymInt" and \
+        not str(d).lstrip("-").isdigit()
+
+
+def size_hint(d):
+    """The example value of a symbolic size (its `node.hint`), or None."""
+    hint = getattr(getattr(d, "node", None), "hint", None)
+    try:
+        return int(hint) if hint is not None else None
+    except Exception:
+        return None
 
 
 def format_float(value):
@@ -111,13 +155,15 @@ def is_tuple_value(node):
 
 def _static_shape(shape):
     dims = []
-    for d in shape:
-        try:
+    for i, d in enumerate(shape):
+        if not _is_symbolic(d):
             dims.append(int(d))
-        except Exception:
-            raise Unsupported("a dynamic size (%s): fusecc bundles have "
-                              "static shapes" % d) from None
-        if type(d).__name__ == "SymInt" and not str(d).lstrip("-").isdigit():
+        elif i == 0 and _DYNAMIC_BATCH[0]:
+            dims.append(None)  # the dynamic batch
+        elif _DYNAMIC_BATCH[0]:
+            raise Unsupported("a dynamic size (%s) in dim %d: only dim 0, "
+                              "the batch, may be dynamic" % (d, i))
+        else:
             raise Unsupported("a dynamic size (%s): fusecc bundles have "
                               "static shapes" % d)
     return tuple(dims)
@@ -231,6 +277,13 @@ def translate_graph(gm, input_metas=None, name="graph"):
             except Unsupported as error:
                 raise Unsupported("%s (%s): %s" % (node.name, what,
                                                    error)) from None
+            except TypeError as error:
+                # A handler's shape arithmetic on a dynamic batch (None).
+                if not _DYNAMIC_BATCH[0]:
+                    raise
+                raise Unsupported("%s (%s): not supported with a dynamic "
+                                  "batch (%s)" % (node.name, what, error)) \
+                    from None
             fuse_ops.append(what)
         elif node.op == "output":
             result = node.args[0]
@@ -256,6 +309,13 @@ def translate_graph(gm, input_metas=None, name="graph"):
     result = Translation(text, keys, [(o.shape, o.dtype) for o in outputs],
                          single, fuse_ops)
     result.conv_dtypes = frozenset(emitter.conv_dtypes)
+    # A dynamic batch: the first argument carrying it (its dim 0 is the
+    # batch of every output with a None dim 0).
+    result.batch_arg = next((i for i, (_, v) in enumerate(emitter.args)
+                             if v.shape[:1] == (None,)), None)
+    result.dynamic = result.batch_arg is not None
+    if any(o.shape[:1] == (None,) for o in outputs) and not result.dynamic:
+        raise Unsupported("an output has a dynamic batch but no input does")
     return result
 
 
