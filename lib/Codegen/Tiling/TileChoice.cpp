@@ -457,19 +457,9 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
       /*tensorCores=*/true);
   const KernelTypesAttr fmaTypes =
       KernelTypesAttr::decide(ctx, math, storage, /*tensorCores=*/false);
-  // The blocks of a launch: a dynamic-batch module's kernels are
-  // per-sample ones launched for every sample, so their grids are sized
-  // for the batch bound (`fuse.max_batch`; docs/design/plans.md).
-  int64_t batchBound = 1;
-  if (auto module = kernel->getParentOfType<ModuleOp>())
-    if (auto bound = module->getAttrOfType<IntegerAttr>("fuse.max_batch"))
-      batchBound = std::max<int64_t>(1, bound.getInt());
-  auto blocksOf = [&](TileConfigAttr c) {
-    return saturatingMul(LaunchPlan::get(a, c).gridX, batchBound);
-  };
   auto gridAllows = [&](TileConfigAttr c) {
     return !splitTF32 || ieeeTensorCores == IeeeTensorCores::Always ||
-           (blocksOf(c) >= splitTF32MinBlocks(a.target) &&
+           (LaunchPlan::get(a, c).gridX >= splitTF32MinBlocks(a.target) &&
             a.geom.cinPerGroup() >= kSplitTF32MinInputChannels);
   };
   // wgmma where the chip has it, unless a measurement chose mma.sync;
@@ -488,7 +478,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
                               knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-           blocksOf(wg) >= wgmmaMinBlocks(a.target)) &&
+           LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target)) &&
           gridAllows(wg) && (!half || InputPackPlan::get(a, wg)) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))

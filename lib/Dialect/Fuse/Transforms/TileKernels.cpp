@@ -10,7 +10,9 @@
 #include "fusecc/Codegen/Tiling/TileChoice.h"
 #include "fusecc/Codegen/Tiling/TuningFile.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -84,6 +86,15 @@ struct TileKernelsPass
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
       if (failed(a))
         return WalkResult::interrupt();
+      // A dynamic batch (`fuse.max_batch`): the per-sample kernel runs for
+      // every sample (grid z), so its tiles are chosen for the bound, as
+      // the static kernel of that batch's (the same grid thresholds and
+      // tuning key); blocks enumerate the batch outermost, so the tiles
+      // serve one sample as they serve N (docs/design/plans.md).
+      if (auto bound = getOperation()->getParentOfType<ModuleOp>()
+                           ->getAttrOfType<IntegerAttr>(kMaxBatchAttr))
+        a->geom.n = saturatingMul(a->geom.n, std::max<int64_t>(
+                                                 1, bound.getInt()));
       // A convolution pinned to FP32 (kConvPrecisionAttrName: the small
       // convolution of fuse-reduce-through-conv) takes the FMA path in
       // every mode.
