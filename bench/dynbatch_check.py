@@ -144,7 +144,9 @@ def check_entry(path, static_path, entry_name, lib, args, device):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[2])
+    parser = argparse.ArgumentParser(
+        description="Dynamic-batch bundles on the GPU: checks at batches 1, "
+        "N/2 and N and times against eager PyTorch and the static bundle")
     parser.add_argument("dir")
     parser.add_argument("--lib", required=True,
                         help="libfusecc_runtime.so")

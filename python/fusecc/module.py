@@ -512,6 +512,8 @@ class Module:
             self._loaded.close()
             raise
         self._launch_pointers = self.runtime.lib.fusecc_module_launch_pointers
+        self._launch_pointers_batch = \
+            self.runtime.lib.fusecc_module_launch_pointers_batch
         self._entries = {e.name: EntryFunction(self, e)
                          for e in self.bundle.entries}
 
@@ -625,8 +627,8 @@ class Module:
         another one is current)."""
         module = self._loaded.module
         if batch:
-            status = self.runtime.lib.fusecc_module_launch_pointers_batch(
-                module, entry_index, batch, pointers, count, stream)
+            status = self._launch_pointers_batch(module, entry_index, batch,
+                                                 pointers, count, stream)
         else:
             status = self._launch_pointers(module, entry_index, pointers,
                                            count, stream)

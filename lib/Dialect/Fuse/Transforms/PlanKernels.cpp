@@ -9,6 +9,7 @@
 
 #include "fusecc/Codegen/GPUPlan.h"
 #include "fusecc/Dialect/Fuse/IR/BoxSums.h"
+#include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
 
@@ -33,6 +34,16 @@ static int64_t splitTargetBlocks(const fusecc::TargetInfo &target) {
 /// of `kStandaloneThreads` each; long sets of fewer columns are split.
 static int64_t columnSplitSets(const fusecc::TargetInfo &target) {
   return target.numSMs() * kStandaloneThreads;
+}
+/// The batch bound of a dynamic-batch module (`fuse.max_batch`), else 1:
+/// a per-sample kernel runs for every sample, so its layout's block counts
+/// are chosen for the sets of the bound, as the static plan of that batch
+/// chooses them (docs/design/plans.md, "Dynamic batch").
+static int64_t batchBoundOf(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto bound =
+      module ? module->getAttrOfType<IntegerAttr>(kMaxBatchAttr) : nullptr;
+  return bound ? std::max<int64_t>(1, bound.getInt()) : 1;
 }
 /// The largest workspace of epilogue statistics planned (2^28 values, 1 GiB
 /// of f32); past it the normalisation computes its own statistics.
@@ -254,6 +265,10 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
   l.statsType = Float32Type::get(ty.getContext());
   if (l.len == 0 || l.outer == 0 || l.inner == 0)
     return rootOp->emitOpError("has an empty reduction set or none");
+  // The sets of all samples at the batch bound (its outer dims hold one
+  // sample in a dynamic-batch module).
+  const int64_t sets = fusecc::saturatingMul(l.outer * l.inner,
+                                             batchBoundOf(kernel));
   // Chunks of at most `splitChunk`, and enough blocks for a few waves of
   // the target's SMs when there are few sets, down to 1K-element chunks.
   auto splitSets = [&] {
@@ -261,7 +276,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
         llvm::divideCeil(l.len, splitChunk),
         std::min(
             llvm::divideCeil(l.len, std::min<int64_t>(splitChunk, 1024)),
-            llvm::divideCeil(splitTargetBlocks(target), l.outer * l.inner)));
+            llvm::divideCeil(splitTargetBlocks(target), sets)));
     l.chunk = llvm::alignTo(llvm::divideCeil(l.len, parts), 4);
     l.parts = llvm::divideCeil(l.len, l.chunk);
   };
@@ -305,7 +320,7 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
     // give every SM's threads one (a sum over dims 0-2 that keeps a last dim
     // of 6 would have 6 threads read everything): then `parts` blocks per
     // set, as for rows, each thread taking elements `inner` apart.
-    if (l.len > warpLimit && l.outer * l.inner < columnSplitSets(target)) {
+    if (l.len > warpLimit && sets < columnSplitSets(target)) {
       l.mode = Mode::Split;
       splitSets();
     } else {
