@@ -84,13 +84,16 @@ class dynamic_batch:
 
 
 def _is_symbolic(d):
-    """A size that is not a plain integer (a SymInt with a free symbol)."""
+    """A size that is not a plain integer (a SymInt with a free symbol).
+    A SymInt is read from its text, never through int(): that would make
+    dynamo guard on (specialise) the size."""
+    if type(d).__name__ == "SymInt":
+        return not str(d).lstrip("-").isdigit()
     try:
         int(d)
     except Exception:
         return True
-    return type(d).__name__ == "SymInt" and \
-        not str(d).lstrip("-").isdigit()
+    return False
 
 
 def size_hint(d):
@@ -157,7 +160,8 @@ def _static_shape(shape):
     dims = []
     for i, d in enumerate(shape):
         if not _is_symbolic(d):
-            dims.append(int(d))
+            dims.append(int(str(d)) if type(d).__name__ == "SymInt"
+                        else int(d))
         elif i == 0 and _DYNAMIC_BATCH[0]:
             dims.append(None)  # the dynamic batch
         elif _DYNAMIC_BATCH[0]:
