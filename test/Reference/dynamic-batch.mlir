@@ -60,3 +60,40 @@ func.func @spatial_mean(%x: tensor<?x4x7x5xf32>, %w: tensor<4x6x4x4xf32>,
   %u = fuse.upsample %c {linear} : tensor<?x6x14x10xf32> -> tensor<?x6x16x12xf32>
   return %m, %u : tensor<?x6x1x1xf32>, tensor<?x6x16x12xf32>
 }
+
+// Half storage, a reduction through the convolution (box sums: one block
+// per sample and channel) and a U-Net step (a nearest upsample and a
+// concat with a second batched input folded into the staging, a pooled
+// epilogue).
+// CHECK-DAG: @half[batch=5]: PASS
+// CHECK-DAG: @box_mean[batch=5]: PASS
+// CHECK-DAG: @unet_step[batch=5]: PASS
+// WG-DAG: @half[batch=3]: PASS
+// WG-DAG: @box_mean[batch=3]: PASS
+// WG-DAG: @unet_step[batch=3]: PASS
+func.func @half(%x: tensor<?x8x5x5xbf16>, %w: tensor<8x4x3x3xbf16>,
+                %b: tensor<4xbf16>) -> tensor<?x4x11x11xbf16> {
+  %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<?x8x5x5xbf16>, tensor<8x4x3x3xbf16>, tensor<4xbf16>) -> tensor<?x4x11x11xbf16>
+  %s = fuse.softmax %c {dim = 1 : i64} : tensor<?x4x11x11xbf16>
+  return %s : tensor<?x4x11x11xbf16>
+}
+
+func.func @box_mean(%x: tensor<?x4x9x7xf32>, %w: tensor<4x6x3x3xf32>,
+                    %b: tensor<6xf32>) -> tensor<?x6x1x1xf32> {
+  %c = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>}
+       : (tensor<?x4x9x7xf32>, tensor<4x6x3x3xf32>, tensor<6xf32>) -> tensor<?x6x18x14xf32>
+  %m = fuse.mean %c {dims = array<i64: 2, 3>, keepdim = true} : tensor<?x6x18x14xf32> -> tensor<?x6x1x1xf32>
+  return %m : tensor<?x6x1x1xf32>
+}
+
+func.func @unet_step(%x: tensor<?x4x4x4xf32>, %skip: tensor<?x4x8x8xf32>,
+                     %w: tensor<8x6x3x3xf32>) -> tensor<?x6x4x4xf32> {
+  %u = fuse.upsample %x {output_size = array<i64: 8, 8>} : tensor<?x4x4x4xf32> -> tensor<?x4x8x8xf32>
+  %j = fuse.concat %u, %skip {dim = 1 : i64} : (tensor<?x4x8x8xf32>, tensor<?x4x8x8xf32>) -> tensor<?x8x8x8xf32>
+  %c = fuse.conv_transpose %j, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<?x8x8x8xf32>, tensor<8x6x3x3xf32>) -> tensor<?x6x8x8xf32>
+  %p = fuse.max_pool %c {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : tensor<?x6x8x8xf32> -> tensor<?x6x4x4xf32>
+  %r = fuse.relu %p : tensor<?x6x4x4xf32>
+  return %r : tensor<?x6x4x4xf32>
+}
