@@ -86,7 +86,7 @@ def compile_onnx(onnx_path, output, precision="tf32", chip="sm_90a",
 
 
 def export_onnx(model, example_inputs, path, opset=17, input_names=None,
-                output_names=None, dynamo=False):
+                output_names=None, dynamo=False, dynamic_batch=False):
     """torch.onnx.export of `model` on `example_inputs` (a tensor or a
     tuple of them) to `path`, initializers kept as graph constants. The
     TorchScript exporter unless `dynamo` (where torch.onnx.export has the
@@ -104,6 +104,18 @@ def export_onnx(model, example_inputs, path, opset=17, input_names=None,
         kwargs["output_names"] = list(output_names)
     if "dynamo" in inspect.signature(torch.onnx.export).parameters:
         kwargs["dynamo"] = dynamo
+    if dynamic_batch:
+        # Dim 0 of every input and output is a symbolic "batch" (fusecc
+        # --max-batch compiles it for any batch up to its bound).
+        inputs = list(input_names or ["input%d" % i
+                                      for i in range(len(example_inputs))])
+        with torch.no_grad():
+            outs = model(*example_inputs)
+        count = len(outs) if isinstance(outs, (tuple, list)) else 1
+        outputs = list(output_names or ["output%d" % i for i in range(count)])
+        kwargs["input_names"], kwargs["output_names"] = inputs, outputs
+        kwargs["dynamic_axes"] = {name: {0: "batch"}
+                                  for name in inputs + outputs}
     try:
         with torch.no_grad():
             torch.onnx.export(model, example_inputs, os.fspath(path),
@@ -195,7 +207,7 @@ def export_half_onnx(model, example_inputs, path, dtype, opset=17,
 def compile(model, example_inputs, precision="tf32", chip="sm_90a",
             output=None, opset=17, input_names=None, output_names=None,
             extra_args=(), lib=None, device=None, keep_dir=False,
-            dynamo=False):
+            dynamo=False, max_batch=None):
     """Compiles a PyTorch module for its example inputs' shapes and loads it.
 
     Exports `model` with torch.onnx.export (opset `opset`), runs the fusecc
@@ -207,7 +219,10 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
     bundle that takes and returns tensors of that dtype
     (export_half_onnx). `output` keeps a
     copy of the bundle at that path; `keep_dir` keeps the temporary
-    directory (its path is the returned module's `build_dir`)."""
+    directory (its path is the returned module's `build_dir`).
+    `max_batch=N`: dim 0 of every input and output is exported as a
+    symbolic batch and compiled with --max-batch=N: the entry takes any
+    batch from 1 to N (docs/design/plans.md, "Dynamic batch")."""
     cli = find_cli()  # Fail before exporting when there is no compiler.
     if precision not in PRECISIONS:
         raise ValueError("precision must be one of %s, got %r"
@@ -220,9 +235,14 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
         if half is not None:
             export_half_onnx(model, example_inputs, onnx_path, half, opset,
                              input_names, output_names, dynamo)
+        elif max_batch:
+            export_onnx(model, example_inputs, onnx_path, opset, input_names,
+                        output_names, dynamo, dynamic_batch=True)
         else:
             export_onnx(model, example_inputs, onnx_path, opset, input_names,
                         output_names, dynamo)
+        if max_batch:
+            extra_args = list(extra_args) + ["--max-batch=%d" % max_batch]
         compile_onnx(onnx_path, bundle_path, precision, chip, extra_args, cli)
         if output is not None:
             shutil.copyfile(bundle_path, os.fspath(output))

@@ -171,5 +171,68 @@ class Cli(unittest.TestCase):
             case.tearDownClass()
 
 
+REAL_CLI = os.path.join(samples.REPO, "build", "bin", "fusecc")
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed: "
+                 "torch.onnx.export needs it")
+class DynamicBatchExport(unittest.TestCase):
+    """max_batch: the export gives dim 0 of every input and output the
+    symbolic "batch" and the compiler gets --max-batch (docs/design/
+    plans.md, "Dynamic batch")."""
+
+    class Model(torch.nn.Module if torch else object):
+        """A view through x.size(0), as exporters write it from Shape."""
+
+        def __init__(self):
+            super().__init__()
+            self.up = torch.nn.ConvTranspose2d(4, 6, 3, 2, 1, 1)
+            self.gn = torch.nn.GroupNorm(2, 6)
+
+        def forward(self, x):
+            y = self.gn(self.up(x))
+            z = torch.softmax(y.view(y.size(0), 6, -1), dim=2)
+            return z.view_as(y) * 2.0
+
+    def test_command_line_has_the_bound(self):
+        cli = Cli()  # Its fake CLI, which records the command line.
+        cli.setUp()
+        try:
+            with mock.patch.dict(os.environ, {"FUSECC_BIN": cli.cli}), \
+                    mock.patch.object(compiler.module_layer, "load",
+                                      lambda *a, **k: mock.Mock()):
+                fusecc.compile(self.Model().eval(),
+                               (torch.zeros(2, 4, 5, 5),), max_batch=8)
+            self.assertIn("--max-batch=8", cli.recorded()["args"])
+        finally:
+            cli.tearDown()
+
+    @unittest.skipIf(not os.access(REAL_CLI, os.X_OK),
+                     "build/bin/fusecc is not built")
+    def test_exported_view_serves_every_batch(self):
+        from fusecc import bundle, reference
+        import subprocess
+        model = self.Model().eval()
+        with tempfile.TemporaryDirectory() as d:
+            onnx_path = os.path.join(d, "m.onnx")
+            compiler.export_onnx(model, (torch.zeros(3, 4, 5, 5),), onnx_path,
+                                 dynamic_batch=True)
+            out = os.path.join(d, "m.fcb")
+            run = subprocess.run([REAL_CLI, onnx_path, "--max-batch=8", "-o",
+                                  out], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            parsed = bundle.read(out)
+        entry = parsed.entries[0]
+        self.assertEqual((parsed.version, entry.max_batch), (4, 8))
+        self.assertTrue(all(a.batched for a in entry.args))
+        graph = reference.entry_graph(parsed, entry)
+        m64 = __import__("copy").deepcopy(model).double()
+        for batch in (1, 5, 8):
+            x = torch.randn(batch, 4, 5, 5, dtype=torch.float64)
+            with torch.no_grad():
+                torch.testing.assert_close(graph(x), m64(x), rtol=1e-9,
+                                           atol=1e-9)
+
+
 if __name__ == "__main__":
     unittest.main()
