@@ -357,7 +357,12 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     os << "entry " << func.getSymName() << " args " << func.getNumArguments()
        << " workspaces " << allocs.size()
        << (v3 || maxBatch ? " steps " : " launches ") << launches.size();
-    if (maxBatch)
+    // Only an entry with a batched argument has a launch-time batch (a
+    // static function of a --max-batch module stays static).
+    bool entryBatched = false;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      entryBatched |= maxBatch && func.getArgAttr(i, kBatchedAttr);
+    if (entryBatched)
       os << " max_batch " << maxBatch;
     os << "\n";
     for (BlockArgument arg : func.getArguments()) {
