@@ -270,6 +270,26 @@ int64_t splitTF32MinBlocks(const TargetInfo &target) { return target.numSMs(); }
 /// 16: 0.49 against 0.65 ms, docs/perf.md 95).
 constexpr int64_t kSplitTF32MinInputChannels = 16;
 
+/// True if the wgmma instruction's M (64 output channels for every operand
+/// type) would be at most a quarter full: a convolution of one group with
+/// at most 16 output channels (a DCGAN or decoder's RGB layer, 3 channels)
+/// then issues at least 4 times its multiply-adds on wgmma (21 times at 3
+/// channels), against at most 5.3 times on mma.sync's M of 16. Such a layer
+/// is staging-bound on either path, but the wgmma one also pays the weight
+/// re-layout: dcgan_generator's 64 -> 3 layer took 59.5 us on wgmma on the
+/// H200 (docs/perf.md 156), ~12x its memory floor. mma.sync by default;
+/// a tuning entry (`"wgmma": 1`) or wgmma=always still picks wgmma.
+bool fewChannelsForWgmma(const KernelAnalysis &a, Type operandType) {
+  // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the
+  // target description names no wgmma shape (a module without
+  // #fuse.target, wgmma forced).
+  std::optional<MmaShape> wg = a.target.wgmmaShape(operandType);
+  std::optional<MmaShape> mma = a.target.mmaShape(operandType);
+  const int64_t wgM = wg ? wg->m : 64;
+  return mma && a.geom.groups == 1 && !a.needsAllChannels &&
+         a.geom.cout <= std::max<int64_t>(mma->m, wgM / 4);
+}
+
 /// The FMA-path config for blocks of `threads` threads; emits why none fits
 /// only if `report`.
 FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
@@ -478,7 +498,8 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
                               knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-           LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target)) &&
+           (LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target) &&
+            !fewChannelsForWgmma(a, tensorTypes.getOperand()))) &&
           gridAllows(wg) && (!half || InputPackPlan::get(a, wg)) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))

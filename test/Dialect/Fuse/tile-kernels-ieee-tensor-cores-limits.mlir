@@ -1,13 +1,15 @@
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=auto}))' | FileCheck %s
 // RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{ieee-tensor-cores=always}))' | FileCheck %s
-// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma=fills-grid}))' | FileCheck %s --check-prefix=HOPPER
+// RUN: fusecc-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{wgmma=always}))' | FileCheck %s --check-prefix=HOPPER
 //
 // The grid limit on the split-operand (tf32x3) tensor-core path of ieee
 // kernels (default ieee-tensor-cores=auto, and always): a tensor-core
 // tiling over the limits is dropped silently and the kernel falls back to
 // FP32 FMA, whose checks report (tile-kernels-invalid.mlir: the FMA
 // tiling's diagnostics). 16 input channels: auto takes the split path too.
+// The Hopper run forces wgmma: by default a layer of 16 output channels
+// keeps mma.sync (tile-kernels-wgmma.mlir, rgb_layer).
 
 // 2^20 batches x 4096 rows: 2^32 FMA blocks, more than one launch can
 // have; the split tiling's 2^30 (4 rows per block) fit.

@@ -258,3 +258,21 @@ func.func @rows_one_n_merged(%x: tensor<1x32x8x64xf32>, %w: tensor<32x128x3x3xf3
        : (tensor<1x32x8x64xf32>, tensor<32x128x3x3xf32>, tensor<128xf32>) -> tensor<1x128x10x66xf32>
   return %0 : tensor<1x128x10x66xf32>
 }
+
+// -----
+
+// A DCGAN generator's RGB layer: 3 output channels fill 3 of wgmma's 64
+// (21 times the multiply-adds), so by default it runs on mma.sync (16
+// channels, `fewChannelsForWgmma`; docs/perf.md 156: 59.5 us on wgmma at
+// batch 64); wgmma=always still takes wgmma.
+// CHECK-LABEL: fuse.kernel "rgb_layer_k0"
+// CHECK-SAME: tileC = 64, {{.*}}wgmmaN = 32, wgmmaGroups = 1>
+// DEFAULT-LABEL: fuse.kernel "rgb_layer_k0"
+// DEFAULT-SAME: #fuse.tile<tileW = 64, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 2, rows = 4>
+func.func @rgb_layer(%x: tensor<64x64x32x32xf32>, %w: tensor<64x3x4x4xf32>) -> tensor<64x3x64x64xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<64x64x32x32xf32>, tensor<64x3x4x4xf32>) -> tensor<64x3x64x64xf32>
+  %1 = fuse.tanh %0 : tensor<64x3x64x64xf32>
+  return %1 : tensor<64x3x64x64xf32>
+}
