@@ -59,7 +59,9 @@
 // PLAN-LABEL: plan @dim_h: 2 kernels
 // PLAN: (normalization: log_softmax, 84 sets of 5, one thread per set)
 // PLAN-LABEL: plan @channels_mean_1e3: 1 kernel, 0 buffers
-// PLAN-LABEL: plan @ninf_spatial: 4 kernels
+// (@ninf_spatial: its -inf inputs log(relu(u)) and log(relu(p)) are
+// parameter values, computed in the convolution's epilogue.)
+// PLAN-LABEL: plan @ninf_spatial: 2 kernels
 // PLAN: (normalization: log_softmax, 39 sets of 35, partial statistics from ninf_spatial_k0's epilogue
 // PLAN-LABEL: plan @input_last_dim: 1 kernel
 // PLAN: (normalization: log_softmax, 15 sets of 7, one warp per set)

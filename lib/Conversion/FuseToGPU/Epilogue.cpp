@@ -16,6 +16,7 @@
 
 #include "EmitContext.h"
 #include "NarrowStore.h"
+#include "StandaloneKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -216,6 +217,17 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto dense = cast<DenseElementsAttr>(cst.getValue());
     result = b.f(dense.getSplatValue<APFloat>().convertToDouble());
+  } else if (cx.a.isParam(def)) {
+    // A parameter op (per-channel scale and shift from the kernel's
+    // inputs): evaluated at the element's coordinates as the elementwise
+    // kernels evaluate their chains, views through their index maps; the
+    // loads are of read-only inputs, so the elements of one channel share
+    // them after CSE.
+    detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf,
+                                 cx.elementType};
+    SmallVector<Value> full =
+        cx.fullIndex(cx.n, el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
+    result = sc.evaluate(v, full, nullptr, memo);
   } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
     SmallVector<Value> operands;
     for (Value o : def->getOperands())
@@ -345,7 +357,7 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
   Block &body = cx.kernel.getBody().front();
   for (Operation &op : body) {
     if (&op == a.conv.getOperation() || prologue.contains(&op) ||
-        isa<YieldOp, arith::ConstantOp>(op) ||
+        isa<YieldOp, arith::ConstantOp>(op) || a.isParam(&op) ||
         llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(op)))
       continue;
     // The straight-line code of every accumulator must stay small: an
@@ -356,10 +368,12 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
       return false;
     // Inputs varying along W would be read in the fragment's scattered
     // pattern (kb2_26, 18% slower); per-channel parameters are fine.
+    // So are parameter values (per-channel, `KernelAnalysis::params`).
     for (Value o : op.getOperands()) {
       auto arg = dyn_cast<BlockArgument>(o);
-      if (!arg || arg.getOwner() != &body ||
-          llvm::is_contained(a.conv->getOperands(), o))
+      bool input = arg && arg.getOwner() == &body &&
+                   !llvm::is_contained(a.conv->getOperands(), o);
+      if (!input && !a.isParam(o.getDefiningOp()))
         continue;
       auto ty = cast<RankedTensorType>(o.getType());
       if (ty.getRank() > 0 && ty.getDimSize(ty.getRank() - 1) != 1)

@@ -231,8 +231,10 @@ func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 
 // An epilogue op that also reads a value computed after the convolution
 // outside the group is not fused (it could close a cycle through the
-// outside op); the ops before it still are. The exp and the add form an
-// elementwise kernel of their own.
+// outside op); the ops before it still are. The softmax and the add form a
+// normalisation kernel of their own. (A value computed from graph inputs
+// by elementwise ops and views alone is a parameter value, which the
+// kernel copies in wherever it stands: @parameter_chain below.)
 
 // CHECK-LABEL: func.func @late_operand
 // CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
@@ -244,7 +246,7 @@ func.func @escaping_intermediate(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>)
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[A:.*]] = fuse.kernel "late_operand_k1" ins(%[[Z]], %[[K]] : tensor<1x8x7xf32>, tensor<1x8x7xf32>)
 // CHECK-NEXT: ^bb0(%[[AZ:[^:]*]]: tensor<1x8x7xf32>, %[[AK:[^:]*]]: tensor<1x8x7xf32>):
-// CHECK-NEXT:   %[[E:.*]] = fuse.exp %[[AZ]]
+// CHECK-NEXT:   %[[E:.*]] = fuse.softmax %[[AZ]]
 // CHECK-NEXT:   fuse.add %[[AK]], %[[E]]
 // CHECK-NEXT:   fuse.yield
 // CHECK-NEXT: }
@@ -255,7 +257,7 @@ func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
   %1 = fuse.relu %0 : tensor<1x8x7xf32>
-  %t = fuse.exp %z : tensor<1x8x7xf32>
+  %t = fuse.softmax %z {dim = 1 : i64} : tensor<1x8x7xf32>
   %2 = fuse.add %1, %t : tensor<1x8x7xf32>, tensor<1x8x7xf32> -> tensor<1x8x7xf32>
   return %2 : tensor<1x8x7xf32>
 }
@@ -263,13 +265,13 @@ func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
 // -----
 
 // The same op reading a value computed *before* the convolution is fused,
-// with that value (an elementwise kernel's result) as a kernel input.
+// with that value (a normalisation kernel's result) as a kernel input.
 
 // CHECK-LABEL: func.func @early_operand
 // CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[Z:[^:]*]]: tensor<1x8x7xf32>)
 // CHECK-NEXT: %[[E:.*]] = fuse.kernel "early_operand_k1" ins(%[[Z]] : tensor<1x8x7xf32>)
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT:   fuse.exp
+// CHECK-NEXT:   fuse.softmax
 // CHECK-NEXT:   fuse.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "early_operand_k0" ins(%[[X]], %[[W]], %[[E]] : tensor<1x4x5xf32>, tensor<4x8x3xf32>, tensor<1x8x7xf32>)
@@ -282,7 +284,7 @@ func.func @late_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
 // CHECK-NEXT: return %[[K]]
 func.func @early_operand(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
                          %z: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
-  %t = fuse.exp %z : tensor<1x8x7xf32>
+  %t = fuse.softmax %z {dim = 1 : i64} : tensor<1x8x7xf32>
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x5xf32>, tensor<4x8x3xf32>) -> tensor<1x8x7xf32>
@@ -629,4 +631,59 @@ func.func @row_layer_norm_fits(%x: tensor<1x2x2046xf32>, %w: tensor<2x3x3xf32>) 
        : (tensor<1x2x2046xf32>, tensor<2x3x3xf32>) -> tensor<1x3x2048xf32>
   %1 = fuse.layer_norm %0 : tensor<1x3x2048xf32>
   return %1 : tensor<1x3x2048xf32>
+}
+
+// -----
+
+// Parameter values: an eval batch_norm's per-channel scale and shift
+// (decomposed: rsqrt(var + eps) * weight and [C] -> [C, 1] views of the
+// graph inputs) are computed from graph inputs alone, so every convolution
+// kernel whose epilogue reads them takes copies of their ops, placed after
+// its convolution (KernelAnalysis::params), and no kernel of their own
+// remains. Here two convolutions share the mean's view: each has a copy.
+
+// CHECK-LABEL: func.func @parameter_chain
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[M:[^:]*]]: tensor<8xf32>, %[[V:[^:]*]]: tensor<8xf32>, %[[G:[^:]*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[K0:.*]] = fuse.kernel "parameter_chain_k0" ins(%[[X]], %[[W]], %[[M]], %[[V]], %[[G]] :
+// CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[KM:[^:]*]]: tensor<8xf32>, %[[KV:[^:]*]]: tensor<8xf32>, %[[KG:[^:]*]]: tensor<8xf32>):
+// CHECK-NEXT:   %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[MV:.*]] = fuse.reshape %[[KM]] : tensor<8xf32> -> tensor<8x1xf32>
+// CHECK-NEXT:   %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK-NEXT:   %[[A:.*]] = fuse.add %[[KV]], %[[EPS]]
+// CHECK-NEXT:   %[[I:.*]] = fuse.rsqrt %[[A]]
+// CHECK-NEXT:   %[[S:.*]] = fuse.mul %[[I]], %[[KG]]
+// CHECK-NEXT:   %[[SV:.*]] = fuse.reshape %[[S]] : tensor<8xf32> -> tensor<8x1xf32>
+// CHECK-NEXT:   %[[D:.*]] = fuse.sub %[[C]], %[[MV]]
+// CHECK-NEXT:   %[[Y:.*]] = fuse.mul %[[D]], %[[SV]]
+// CHECK-NEXT:   fuse.relu %[[Y]]
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = fuse.kernel "parameter_chain_k1" ins(%[[X]], %[[W]], %[[M]] :
+// CHECK-NEXT: ^bb0(%{{.*}}, %{{.*}}, %[[KM1:[^:]*]]: tensor<8xf32>):
+// CHECK-NEXT:   %[[C1:.*]] = fuse.conv_transpose
+// CHECK-NEXT:   %[[MV1:.*]] = fuse.reshape %[[KM1]] : tensor<8xf32> -> tensor<8x1xf32>
+// CHECK-NEXT:   fuse.sub %[[C1]], %[[MV1]]
+// CHECK-NEXT:   fuse.yield
+// CHECK-NEXT: }
+// CHECK-NOT: fuse.kernel
+func.func @parameter_chain(%x: tensor<2x4x5xf32>, %w: tensor<4x8x3xf32>,
+                           %m: tensor<8xf32>, %v: tensor<8xf32>,
+                           %g: tensor<8xf32>) -> (tensor<2x8x7xf32>, tensor<2x8x7xf32>) {
+  %eps = arith.constant dense<1.000000e-05> : tensor<f32>
+  %a = fuse.add %v, %eps : tensor<8xf32>, tensor<f32> -> tensor<8xf32>
+  %i = fuse.rsqrt %a : tensor<8xf32>
+  %s = fuse.mul %i, %g : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %sv = fuse.reshape %s : tensor<8xf32> -> tensor<8x1xf32>
+  %mv = fuse.reshape %m : tensor<8xf32> -> tensor<8x1xf32>
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x4x5xf32>, tensor<4x8x3xf32>) -> tensor<2x8x7xf32>
+  %d = fuse.sub %0, %mv : tensor<2x8x7xf32>, tensor<8x1xf32> -> tensor<2x8x7xf32>
+  %y = fuse.mul %d, %sv : tensor<2x8x7xf32>, tensor<8x1xf32> -> tensor<2x8x7xf32>
+  %r = fuse.relu %y : tensor<2x8x7xf32>
+  %1 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<2x4x5xf32>, tensor<4x8x3xf32>) -> tensor<2x8x7xf32>
+  %d1 = fuse.sub %1, %mv : tensor<2x8x7xf32>, tensor<8x1xf32> -> tensor<2x8x7xf32>
+  return %r, %d1 : tensor<2x8x7xf32>, tensor<2x8x7xf32>
 }

@@ -376,3 +376,22 @@ func.func @pinned_precision_tf32(%x: tensor<1x4x5xf32>, %w: tensor<4x8x2xf32>) -
        : (tensor<1x4x5xf32>, tensor<4x8x2xf32>) -> tensor<1x8x10xf32>
   return %c : tensor<1x8x10xf32>
 }
+
+// -----
+
+// A parameter op (reading kernel inputs only, after the convolution) must
+// be an elementwise op or a view: the epilogue evaluates it per element.
+func.func @parameter_op_window(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>, %p: tensor<1x8x9x9xf32>) -> tensor<1x8x7x7xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w, %p : tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>, tensor<1x8x9x9xf32>) -> tensor<1x8x7x7xf32> {
+  ^bb0(%a: tensor<1x4x5x5xf32>, %b: tensor<4x8x3x3xf32>, %q: tensor<1x8x9x9xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+           output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+         : (tensor<1x4x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x7x7xf32>
+    // expected-error@+1 {{'fuse.max_pool' op reads no value of the convolution but is neither an elementwise op nor a view; a convolution kernel's parameter ops compute per-element values from its inputs}}
+    %m = fuse.max_pool %q {kernel_size = array<i64: 3, 3>, stride = array<i64: 1, 1>,
+           padding = array<i64: 0, 0>} : tensor<1x8x9x9xf32> -> tensor<1x8x7x7xf32>
+    %s = fuse.add %c, %m : tensor<1x8x7x7xf32>, tensor<1x8x7x7xf32> -> tensor<1x8x7x7xf32>
+    fuse.yield %s : tensor<1x8x7x7xf32>
+  }
+  return %0 : tensor<1x8x7x7xf32>
+}

@@ -385,10 +385,36 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
                                "the convolution; a prologue computes only "
                                "the convolution's input");
   ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
+  // Parameter ops: after the convolution, reading no value that depends on
+  // it (kernel inputs, constants and other parameter ops only).
+  bool afterConv = false;
+  for (Operation &op : body.without_terminator()) {
+    if (&op == a.conv.getOperation()) {
+      afterConv = true;
+      continue;
+    }
+    if (!afterConv || isa<arith::ConstantOp>(op))
+      continue;
+    bool param = llvm::all_of(op.getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return !def ? cast<BlockArgument>(v).getOwner() == &body
+                  : isa<arith::ConstantOp>(def) || a.isParam(def);
+    });
+    if (!param)
+      continue;
+    if (!isa<ElementwiseOpInterface>(op) && !isViewOp(&op))
+      return op.emitOpError("reads no value of the convolution but is "
+                            "neither an elementwise op nor a view; a "
+                            "convolution kernel's parameter ops compute "
+                            "per-element values from its inputs");
+    a.params.push_back(&op);
+  }
   // The epilogue's ops before its window op: after it, the tile holds the
   // window's result, and their values are not there.
   DenseSet<Operation *> beforeWindow;
   for (Operation &op : body.without_terminator()) {
+    if (a.isParam(&op))
+      continue;
     if (&op == a.conv.getOperation() || isa<arith::ConstantOp>(op) ||
         prologueOps.contains(&op) ||
         llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(op))) {
@@ -399,7 +425,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
       for (Value v : op.getOperands())
         if (Operation *def = v.getDefiningOp();
             def && beforeWindow.contains(def) && !isa<arith::ConstantOp>(def) &&
-            !llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(def)))
+            !llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(def)) &&
+            !a.isParam(def))
           return op.emitOpError("reads a value from before the kernel's "
                                 "window op; after it, an epilogue reads the "
                                 "pooled or reduced value");

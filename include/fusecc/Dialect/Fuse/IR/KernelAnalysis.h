@@ -204,6 +204,17 @@ struct KernelAnalysis {
   /// the half elements where it would read the f32 ones and widens them as
   /// it loads (docs/design/types.md).
   llvm::SmallVector<CastOp> operandCasts;
+  /// Parameter ops: elementwise and view ops after the convolution that
+  /// read kernel inputs, constants and each other only, never the
+  /// convolution (an eval batch_norm's `rsqrt(running_var + eps) * weight`
+  /// and the `[C] -> [C, 1, 1]` views of its vectors; fuse-form-kernels
+  /// copies them in, `isParameterValue`). The epilogue evaluates them
+  /// where it reads them, at the element's coordinates (per-channel values
+  /// in registers), so they get no kernel and no buffer of their own.
+  llvm::SmallVector<mlir::Operation *> params;
+  bool isParam(mlir::Operation *op) const {
+    return op && llvm::is_contained(params, op);
+  }
   /// The kernel input that holds convolution operand `v` (its input,
   /// weight or bias): the half input an operand cast widens, else `v`.
   mlir::Value storedOperand(mlir::Value v) const;
