@@ -47,16 +47,24 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   else if (cfg.usesWgmma())
     p.inputSpan = std::min<int64_t>(llvm::alignTo(p.inputSpan, 4),
                                     kSaturated); // whole column quads
-  // A warpgroup's consecutive rows of a W-stride-1 kernel as one wgmma N,
-  // where that N fits `kMaxRowsN` (split operands keep two sets of
-  // accumulators: half of it).
+  // A warpgroup's consecutive rows as one wgmma N, where the accumulators
+  // of all W phases fit those of one `kMaxRowsN` (split operands keep two
+  // sets of accumulators: half of it): kernels of W stride 1, and short
+  // rows of a larger W stride (a phase of at most 8 positions, N = 8),
+  // whose rows would each issue an m64n8 that reads the whole weight
+  // operand for 8 positions (dcgan_generator's 512 -> 256 layer, 4
+  // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156).
   p.rowsN = 0;
-  if (cfg.usesWgmma() && g.stride[2] == 1 && cfg.getWgmmaRowSplit() == 1 &&
-      cfg.getRows() > 1) {
+  // (Not for split operands, unmeasured there.)
+  const bool shortStridedRows = g.stride[2] > 1 && cfg.getWgmmaN() == 8 &&
+                                !a.wholeRow() && cfg.getClusterC() == 1 &&
+                                !cfg.usesSplitTF32();
+  if (cfg.usesWgmma() && (g.stride[2] == 1 || shortStridedRows) &&
+      cfg.getWgmmaRowSplit() == 1 && cfg.getRows() > 1) {
     const int64_t span = llvm::alignTo(p.inputSpan, 8);
     const int64_t n =
         saturatingAdd(saturatingMul(cfg.getRows() - 1, span), cfg.getWgmmaN());
-    if (n <= kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1)) {
+    if (n <= kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1) / g.stride[2]) {
       p.inputSpan = span;
       p.rowsN = n;
     }

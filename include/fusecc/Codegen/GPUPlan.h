@@ -123,10 +123,11 @@ struct SharedMemoryPlan {
   /// `wsPadOffset` from the area's start: a warpgroup's `m64` descriptor
   /// reads 64 rows, past `wsChannels` into the next plane or the pad.
   int64_t wsChannels = 0, wsPadOffset = 0, wsPadElems = 0;
-  /// wgmma kernels with W stride 1 whose warpgroups own consecutive rows:
+  /// wgmma kernels with W stride 1, or short rows (`wgmmaN` 8) of a larger
+  /// W stride, whose warpgroups own consecutive rows:
   /// the rows of a warpgroup as one `N` (`rowsN` = (rows - 1) x inputSpan +
-  /// tileW positions, row r's at r x inputSpan), one accumulator for all of
-  /// them. Staged input rows are then contiguous within a plane (planes
+  /// wgmmaN positions, row r's at r x inputSpan), one accumulator per W
+  /// phase for all of them. Staged input rows are then contiguous within a plane (planes
   /// hold all staged rows) and `inputSpan` is a multiple of 8. 0 elsewhere.
   int64_t rowsN = 0;
   /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor

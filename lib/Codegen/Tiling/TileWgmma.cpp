@@ -77,9 +77,16 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     TileConfigAttr wide = chooseWgmmaConfig(
         kernel, a, types, maxTileW, 0, narrow.getCiChunk(),
         /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
+    // Not where the wider blocks would leave the grid short of a wave that
+    // the 64-channel one fills (the default wgmma mode then takes
+    // mma.sync): unet_decoder's 512 -> 512 4x4 -> 8x8 layer at batch 16,
+    // 256 blocks of 64 channels, 128 of 128.
+    const int64_t wave = a.target.numSMs();
     if (wide && wide.getTileC() == 128 &&
         SharedMemoryPlan::get(a, wide).rowsN > 0 &&
-        kernelResidentBlocks(a, wide) >= 2)
+        kernelResidentBlocks(a, wide) >= 2 &&
+        (LaunchPlan::get(a, wide).gridX >= wave ||
+         LaunchPlan::get(a, narrow).gridX < wave))
       return wide;
     return narrow;
   }
@@ -205,12 +212,25 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // 2.41 -> 1.94, kb1_78 1.43 -> 1.23; kb1_70, 2 x 56 positions for
       // rows of 98 with merged H taps, 6.15 -> 5.21 against one row of 104;
       // docs/perf.md 116-117).
+      // Short rows of a W stride > 1 (N = 8) are rows as one N too where
+      // all W phases' accumulators (W stride x N / 2) fit the budget; their
+      // blocks take the most rows that do (a row each issued an m64n8,
+      // which reads the whole weight operand for 8 positions: 4 rows of
+      // 8 positions at span 16 issue one m64n56 instead of four m64n8,
+      // from the same shared-memory reads of the weights).
       auto rowsAsOneN = [&](int64_t n) {
         TileConfigAttr probe = make(n, 8, mergeH);
-        return probe && SharedMemoryPlan::get(a, probe).rowsN > 0;
+        if (!probe)
+          return false;
+        const int64_t rowsN = SharedMemoryPlan::get(a, probe).rowsN;
+        return rowsN > 0 && (sw == 1 || sw * rowsN / 2 <= budget);
       };
       int64_t n = N;
       bool oneN = rows > 1 && rowsAsOneN(N);
+      if (sw > 1 && N == 8 && rows > 1 && !oneN && !forcedRows &&
+          !forcedSplit && !a.wholeRow() && clusterC == 1 &&
+          !types.usesSplitTF32())
+        continue;
       // Not for split operands, whose N <= 96 leaves tiles of 40 (kb1_57
       // and kb2_19 ieee 11-13% slower, docs/perf.md 117).
       if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow() &&
