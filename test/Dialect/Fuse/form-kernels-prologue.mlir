@@ -162,3 +162,51 @@ func.func @epilogue_first(%x: tensor<1x3x5xf32>, %w: tensor<3x4x2xf32>, %w2: ten
   %c2 = fuse.conv_transpose %r, %w2 {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<1x4x6xf32>, tensor<4x2x2xf32>) -> tensor<1x2x7xf32>
   return %c2 : tensor<1x2x7xf32>
 }
+
+// -----
+
+// A unary elementwise op that a normalisation's result alone feeds (a VAE
+// decoder's silu after a group_norm whose sets span blocks) is left to the
+// normalisation's kernel, which stores its result anyway and applies the
+// silu there once per element; the convolution's prologue keeps what
+// follows (the nearest upsample), or nothing (@norm_silu_conv).
+
+// CHECK-LABEL: func.func @norm_silu_upsample
+// CHECK: %[[N:.*]] = fuse.kernel "norm_silu_upsample_k1"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[G:.*]] = fuse.group_norm
+// CHECK-NEXT:   %[[S:.*]] = fuse.silu %[[G]]
+// CHECK-NEXT:   fuse.yield %[[S]]
+// CHECK: fuse.kernel "norm_silu_upsample_k0" ins(%[[N]],
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuse.upsample
+// CHECK-NEXT: fuse.conv_transpose {{.*}}fuse.prologue = "upsample folded into input staging
+// ALWAYS-LABEL: func.func @norm_silu_upsample
+// ALWAYS: fuse.prologue = "upsample folded into input staging (forced on)"
+func.func @norm_silu_upsample(%x: tensor<2x16x8x8xf32>, %g: tensor<16xf32>, %be: tensor<16xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<2x4x18x18xf32> {
+  %n = fuse.group_norm %x weight(%g : tensor<16xf32>) bias(%be : tensor<16xf32>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x16x8x8xf32>
+  %s = fuse.silu %n : tensor<2x16x8x8xf32>
+  %u = fuse.upsample %s {scales = array<f64: 2.0, 2.0>} : tensor<2x16x8x8xf32> -> tensor<2x16x16x16xf32>
+  %0 = fuse.conv_transpose %u, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x16x16x16xf32>, tensor<16x4x3x3xf32>) -> tensor<2x4x18x18xf32>
+  return %0 : tensor<2x4x18x18xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @norm_silu_conv
+// CHECK: %[[N:.*]] = fuse.kernel "norm_silu_conv_k1"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[G:.*]] = fuse.group_norm
+// CHECK-NEXT:   %[[S:.*]] = fuse.silu %[[G]]
+// CHECK-NEXT:   fuse.yield %[[S]]
+// CHECK: fuse.kernel "norm_silu_conv_k0" ins(%[[N]],
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuse.conv_transpose
+// CHECK-NOT: fuse.prologue
+// CHECK-SAME: -> tensor<2x4x10x10xf32>
+func.func @norm_silu_conv(%x: tensor<2x16x8x8xf32>, %g: tensor<16xf32>, %be: tensor<16xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<2x4x10x10xf32> {
+  %n = fuse.group_norm %x weight(%g : tensor<16xf32>) bias(%be : tensor<16xf32>) {num_groups = 4 : i64, epsilon = 1.0e-05 : f64} : tensor<2x16x8x8xf32>
+  %s = fuse.silu %n : tensor<2x16x8x8xf32>
+  %0 = fuse.conv_transpose %s, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x16x8x8xf32>, tensor<16x4x3x3xf32>) -> tensor<2x4x10x10xf32>
+  return %0 : tensor<2x4x10x10xf32>
+}

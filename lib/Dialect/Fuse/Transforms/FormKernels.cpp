@@ -352,6 +352,36 @@ SmallVector<Operation *> prologueChain(Value p) {
   }
   SmallVector<Operation *> ops(chain.begin(), chain.end());
   std::reverse(ops.begin(), ops.end());
+  // Leave to a normalisation the unary elementwise ops that follow it
+  // alone (a VAE decoder's silu after a group_norm that spans blocks): its
+  // kernel stores its result anyway and applies them once per element
+  // there (isNormalizationEpilogueOp), where the staging would evaluate
+  // them at every staging of the element (3 x 3 taps, and 4 times more
+  // behind a nearest upsample: vae_decoder's conv_out evaluated silu's exp
+  // and reciprocal 8 times per element).
+  size_t absorbed = 0;
+  for (; absorbed < ops.size(); ++absorbed) {
+    Operation *op = ops[absorbed];
+    if (!isa<ElementwiseOpInterface>(op))
+      break;
+    Value src;
+    bool unary = true;
+    for (Value v : op->getOperands()) {
+      if (isScalarConstant(v))
+        continue;
+      unary &= !src;
+      src = v;
+    }
+    if (!unary || !src || !src.hasOneUse())
+      break;
+    Operation *from = src.getDefiningOp();
+    if (absorbed == 0 ? !from || !isa<NormalizationOpInterface>(from) ||
+                            from->getParentOfType<KernelOp>() ||
+                            !isF32Only(from)
+                      : from != ops[absorbed - 1])
+      break;
+  }
+  ops.erase(ops.begin(), ops.begin() + absorbed);
   return ops;
 }
 
