@@ -484,17 +484,30 @@ static fusecc_status_t free_workspaces(const fusecc_driver_t *driver,
   return status;
 }
 
+/// An error naming `instead` when `entry_index` of `module` takes a
+/// launch-time batch (a call without one cannot launch it); NULL otherwise,
+/// and for arguments the launch itself rejects.
+static fusecc_status_t batch_required(fusecc_module_t module,
+                                      size_t entry_index,
+                                      const char *instead) {
+  if (!module || entry_index >= module->bundle->entry_count ||
+      !module->bundle->entries[entry_index].max_batch)
+    return NULL;
+  return fusecc_make_status(
+      FUSECC_STATUS_INVALID_ARGUMENT,
+      "entry '%s' has a launch-time batch (1 to %zu): call %s",
+      module->bundle->entries[entry_index].name,
+      module->bundle->entries[entry_index].max_batch, instead);
+}
+
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream) {
-  if (module && entry_index < module->bundle->entry_count &&
-      module->bundle->entries[entry_index].max_batch)
-    return fusecc_make_status(
-        FUSECC_STATUS_INVALID_ARGUMENT,
-        "entry '%s' has a launch-time batch (1 to %zu): call "
-        "fusecc_module_launch_batch or fusecc_module_launch_shaped",
-        module->bundle->entries[entry_index].name,
-        module->bundle->entries[entry_index].max_batch);
+  fusecc_status_t status = batch_required(
+      module, entry_index,
+      "fusecc_module_launch_batch or fusecc_module_launch_shaped");
+  if (status)
+    return status;
   return fusecc_module_launch_batch(module, entry_index, 0, args, arg_count,
                                     stream);
 }
@@ -641,14 +654,10 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
                                               const uint64_t *pointers,
                                               size_t pointer_count,
                                               CUstream stream) {
-  if (module && entry_index < module->bundle->entry_count &&
-      module->bundle->entries[entry_index].max_batch)
-    return fusecc_make_status(
-        FUSECC_STATUS_INVALID_ARGUMENT,
-        "entry '%s' has a launch-time batch (1 to %zu): call "
-        "fusecc_module_launch_pointers_batch",
-        module->bundle->entries[entry_index].name,
-        module->bundle->entries[entry_index].max_batch);
+  fusecc_status_t status = batch_required(
+      module, entry_index, "fusecc_module_launch_pointers_batch");
+  if (status)
+    return status;
   return fusecc_module_launch_pointers_batch(module, entry_index, 0, pointers,
                                              pointer_count, stream);
 }
