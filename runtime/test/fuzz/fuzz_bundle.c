@@ -54,17 +54,37 @@ static void check_validate_args(fusecc_bundle_t bundle, size_t e,
     return;
   fusecc_buffer_t args[kMaxArgs];
   int is_output[kMaxArgs];
+  // A dynamic entry (format 4) is checked at a batch in [1, max_batch]:
+  // its batched arguments pass that many samples' bytes.
+  size_t max_batch = 0;
+  require_ok(fusecc_bundle_entry_max_batch(bundle, e, &max_batch),
+             "entry_max_batch");
+  size_t batch = max_batch ? 1 + next_random(state) % max_batch : 0;
+  int expect_ok = 1;
   for (size_t a = 0; a < entry->arg_count; ++a) {
     fusecc_arg_info_t arg;
     require_ok(fusecc_bundle_arg_info(bundle, e, a, &arg), "arg_info");
+    int batched = 0;
+    require_ok(fusecc_bundle_arg_batched(bundle, e, a, &batched),
+               "arg_batched");
+    require(!batched || max_batch, "batched arguments only in dynamic entries");
     is_output[a] = arg.is_output;
     uint64_t r = next_random(state);
     // Mostly near the top of the address space or near 0, 16-aligned.
     uint64_t base = (r & 1) ? ~(uint64_t)0 - (r >> 40) : (r >> 44);
     args[a].ptr = (CUdeviceptr)((base & ~(uint64_t)15) | 16);
-    args[a].size_bytes = arg.byte_size;
+    unsigned __int128 bytes =
+        (unsigned __int128)arg.byte_size * (batched ? batch : 1);
+    if (bytes > SIZE_MAX)
+      return; // not a size a caller can pass
+    args[a].size_bytes = (size_t)bytes;
   }
-  int expect_ok = 1;
+  if (max_batch) {
+    fusecc_status_t unbatched =
+        fusecc_bundle_validate_args(bundle, e, args, entry->arg_count);
+    require(unbatched != NULL, "a dynamic entry needs its batch");
+    fusecc_status_free(unbatched);
+  }
   for (size_t i = 0; i < entry->arg_count; ++i) {
     unsigned __int128 a0 = args[i].ptr, a1 = a0 + args[i].size_bytes;
     if (a1 > ((unsigned __int128)1 << 64))
@@ -82,8 +102,8 @@ static void check_validate_args(fusecc_bundle_t bundle, size_t e,
         expect_ok = 0;
     }
   }
-  fusecc_status_t status =
-      fusecc_bundle_validate_args(bundle, e, args, entry->arg_count);
+  fusecc_status_t status = fusecc_bundle_validate_args_batch(
+      bundle, e, batch, args, entry->arg_count);
   require((status == NULL) == expect_ok,
           "validate_args agrees with the 128-bit reference");
   require(!status ||
@@ -96,13 +116,13 @@ static void check_validate_args(fusecc_bundle_t bundle, size_t e,
 static void walk(fusecc_bundle_t bundle, uint64_t seed) {
   uint32_t version = 0;
   require_ok(fusecc_bundle_format_version(bundle, &version), "version");
-  require(version >= 1 && version <= 3, "version 1..3");
+  require(version >= 1 && version <= 4, "version 1..4");
   size_t ptx_size = 0;
   const char *ptx = fusecc_bundle_ptx(bundle, &ptx_size);
   require(ptx && strlen(ptx) == ptx_size && ptx_size > 0, "PTX NUL-free");
   size_t consts = 0;
   require_ok(fusecc_bundle_const_count(bundle, &consts), "const_count");
-  require(version == 3 || consts == 0, "constants only in version 3");
+  require(version >= 3 || consts == 0, "constants from version 3 on");
   unsigned checksum = 0;
   for (size_t k = 0; k < consts; ++k) {
     fusecc_const_info_t info;
@@ -128,6 +148,11 @@ static void walk(fusecc_bundle_t bundle, uint64_t seed) {
     require_ok(fusecc_bundle_find_entry(bundle, entry.name, &found),
                "find_entry");
     require(found == e, "entry names unique");
+    size_t max_batch = 0;
+    require_ok(fusecc_bundle_entry_max_batch(bundle, e, &max_batch),
+               "entry_max_batch");
+    require(max_batch <= 65535 && (version == 4 || max_batch == 0),
+            "a launch-time batch (1..65535) only in version 4");
     for (size_t a = 0; a < entry.arg_count; ++a) {
       fusecc_arg_info_t arg;
       require_ok(fusecc_bundle_arg_info(bundle, e, a, &arg), "arg_info");
@@ -146,8 +171,8 @@ static void walk(fusecc_bundle_t bundle, uint64_t seed) {
                   workspace.byte_size == workspace.element_count *
                                              fusecc_dtype_size(workspace.dtype),
               "workspace byte size");
-      require((version == 3) == (role != FUSECC_WORKSPACE_ROLE_UNSPECIFIED),
-              "roles exactly in version 3");
+      require((version >= 3) == (role != FUSECC_WORKSPACE_ROLE_UNSPECIFIED),
+              "roles exactly from version 3 on");
     }
     size_t steps = 0, launches_seen = 0;
     require_ok(fusecc_bundle_step_count(bundle, e, &steps), "step_count");
@@ -155,7 +180,7 @@ static void walk(fusecc_bundle_t bundle, uint64_t seed) {
       fusecc_step_info_t step;
       require_ok(fusecc_bundle_step_info(bundle, e, i, &step), "step_info");
       if (step.kind == FUSECC_STEP_ZERO) {
-        require(version == 3, "zero steps only in version 3");
+        require(version >= 3, "zero steps from version 3 on");
         require(step.workspace_index < entry.workspace_count, "zero index");
         continue;
       }
