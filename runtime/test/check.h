@@ -54,4 +54,17 @@ static inline void check_status(fusecc_status_t status,
   check_status((status), (code), (needle), __FILE__, __func__, __LINE__)
 #define CHECK_OK(status) CHECK_STATUS((status), FUSECC_STATUS_OK, "OK")
 
+/// Checks that the fake driver's log `log` is exactly `expected`; prints
+/// both at `file`:`line` otherwise (CHECK_LOG in the launch tests).
+static inline void check_log_text(const char *log, const char *expected,
+                                  const char *file, int line) {
+  if (strcmp(log, expected) == 0) {
+    ++passed;
+  } else {
+    ++failed;
+    fprintf(stderr, "%s:%d: driver log mismatch\n--- expected\n%s--- got\n%s",
+            file, line, expected, log);
+  }
+}
+
 #endif // FUSECC_RUNTIME_TEST_CHECK_H

@@ -27,17 +27,9 @@ static void (*fake_reset)(int alloc_failure, int launch_failure,
 static const char *(*fake_log)(void);
 static void (*fake_log_grids)(int on);
 
-static void check_log(const char *expected, int line) {
-  const char *log = fake_log();
-  if (strcmp(log, expected) == 0) {
-    ++passed;
-  } else {
-    ++failed;
-    fprintf(stderr, "%s:%d: driver log mismatch\n--- expected\n%s--- got\n%s",
-            __FILE__, line, expected, log);
-  }
-}
-#define CHECK_LOG(expected) check_log((expected), __LINE__)
+/// The fake driver's log against `expected`, exactly (check.h).
+#define CHECK_LOG(expected)                                                    \
+  check_log_text(fake_log(), (expected), __FILE__, __LINE__)
 
 /// Kernel names end in _p<N>: the fake logs N pointer params per launch.
 static const char manifest[] =

@@ -34,18 +34,9 @@ static int (*fake_live_const_allocations)(void);
 static void (*fake_set_capturing)(CUstream stream, int on);
 static void (*fake_live_graphs)(int *live_graphs, int *live_execs);
 
-static void check_log(const char *expected, int line) {
-  const char *log = fake_log();
-  if (strcmp(log, expected) == 0) {
-    ++passed;
-  } else {
-    ++failed;
-    fprintf(stderr, "%s:%d: driver log mismatch\n--- expected\n%s--- got\n%s",
-            __FILE__, line, expected, log);
-  }
-}
-
-#define CHECK_LOG(expected) check_log((expected), __LINE__)
+/// The fake driver's log against `expected`, exactly (check.h).
+#define CHECK_LOG(expected)                                                    \
+  check_log_text(fake_log(), (expected), __FILE__, __LINE__)
 
 /// Kernel names end in _p<N>: the fake logs N pointer params per node.
 /// `dec`: zero steps, workspaces, two launches; `conv`: two launches, no
