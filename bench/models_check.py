@@ -114,6 +114,27 @@ def time_ms(fn, reps, warmup):
     return statistics.median(times)
 
 
+def kernel_profile(fn, reps):
+    """The GPU kernels of one call of `fn`: [name, launches per call, us
+    per call], largest first, from torch.profiler over `reps` calls."""
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    rows = []
+    for event in prof.key_averages():
+        # (device_time_total in PyTorch 2.4 on; cuda_time_total before)
+        total = getattr(event, "device_time_total", None)
+        if total is None:
+            total = event.cuda_time_total
+        if total > 0 and event.count >= reps:
+            rows.append([event.key[:120], event.count / reps,
+                         round(total / reps, 2)])
+    return sorted(rows, key=lambda r: -r[2])[:24]
+
+
 def set_tf32(enabled):
     torch.backends.cudnn.allow_tf32 = enabled
     torch.backends.cuda.matmul.allow_tf32 = enabled
@@ -172,6 +193,9 @@ def run_model(name, build, shapes, precision, args):
                         atol=HALF_ALLCLOSE)) and out.dtype == dtype
                 row[label + "_ms"] = time_ms(lambda: fn(*inputs), args.reps,
                                              args.warmup)
+                if args.profile:
+                    row[label + "_kernels"] = kernel_profile(
+                        lambda: fn(*inputs), args.profile)
                 if label == "fusecc":
                     # Weights are bundle arguments: an in-place update (as
                     # load_state_dict or an optimizer step makes) is seen.
@@ -310,6 +334,9 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT"))
     p.add_argument("--precompile", metavar="CACHE_DIR")
     p.add_argument("--chip", default="sm_90a")
+    p.add_argument("--profile", type=int, default=0, metavar="CALLS",
+                   help="also record each variant's GPU kernels over CALLS "
+                   "calls (torch.profiler): <label>_kernels in the rows")
     p.add_argument("--dtype", choices=sorted(DTYPES), default="f32",
                    help="the models' and inputs' dtype (eager and Inductor "
                    "run in it too)")
