@@ -61,3 +61,64 @@ func.func @not_composed(%x: tensor<1x2x24xf32>) -> (tensor<1x2x4xf32>, tensor<1x
   %u2 = fuse.max_pool %u1 {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x12xf32> -> tensor<1x2x6xf32>
   return %g2, %o2, %d2, %c2, %p2, %m2, %u2, %u1 : tensor<1x2x4xf32>, tensor<1x2x5xf32>, tensor<1x2x6xf32>, tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x12xf32>
 }
+
+// -----
+
+// A sum over all spatial dims of an average pooling whose windows tile
+// them: the operand's sum over the window volume (2 x 3).
+// CHECK-LABEL: func.func @sum_of_avg
+// CHECK-NEXT: %[[S:.*]] = fuse.sum %arg0 {dims = array<i64: 2, 3>} : tensor<2x3x8x12xf32> -> tensor<2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<0.166666672> : tensor<f32>
+// CHECK-NEXT: %[[R:.*]] = fuse.mul %[[S]], %[[C]] : tensor<2x3xf32>, tensor<f32> -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_of_avg(%x: tensor<2x3x8x12xf32>) -> tensor<2x3xf32> {
+  %1 = fuse.avg_pool %x {kernel_size = array<i64: 2, 3>, stride = array<i64: 2, 3>, padding = array<i64: 0, 0>} : tensor<2x3x8x12xf32> -> tensor<2x3x4x4xf32>
+  %2 = fuse.sum %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+
+// -----
+
+// A mean of tiling averages is the operand's mean (keepdim kept); an amax
+// of max windows that cover the dims (overlapping: kernel 3, stride 2, 9 =
+// 3 x 2 + 3) is the operand's amax.
+// CHECK-LABEL: func.func @mean_of_avg_amax_of_max
+// CHECK-NEXT: %[[M:.*]] = fuse.mean %arg0 {dims = array<i64: 2, 3, 4>, keepdim = true} : tensor<1x2x4x4x6xf32> -> tensor<1x2x1x1x1xf32>
+// CHECK-NEXT: %[[A:.*]] = fuse.amax %arg1 {dims = array<i64: 2, 3>} : tensor<2x3x9x8xf32> -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[M]], %[[A]]
+func.func @mean_of_avg_amax_of_max(%x: tensor<1x2x4x4x6xf32>, %y: tensor<2x3x9x8xf32>) -> (tensor<1x2x1x1x1xf32>, tensor<2x3xf32>) {
+  %1 = fuse.avg_pool %x {kernel_size = array<i64: 2, 2, 3>, stride = array<i64: 2, 2, 3>, padding = array<i64: 0, 0, 0>} : tensor<1x2x4x4x6xf32> -> tensor<1x2x2x2x2xf32>
+  %2 = fuse.mean %1 {dims = array<i64: 2, 3, 4>, keepdim = true} : tensor<1x2x2x2x2xf32> -> tensor<1x2x1x1x1xf32>
+  %3 = fuse.max_pool %y {kernel_size = array<i64: 3, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x9x8xf32> -> tensor<2x3x4x4xf32>
+  %4 = fuse.amax %3 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  return %2, %4 : tensor<1x2x1x1x1xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Not one reduction: average windows leaving the last row out (9 = 4 x 2
+// + 1), max windows leaving a gap (stride 3 > kernel 2) or the last column
+// out, a mean of maxima, an amax of averages, padding, a reduction over
+// one spatial dim only, and a pooled result used twice.
+// CHECK-LABEL: func.func @not_reduced_through
+// CHECK-COUNT-8: fuse.{{max|avg}}_pool
+// CHECK-NOT: fuse.{{max|avg}}_pool
+func.func @not_reduced_through(%x: tensor<2x3x9x8xf32>, %y: tensor<2x3x8x8xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3x4xf32>, tensor<2x3xf32>, tensor<2x3x4x4xf32>) {
+  %a1 = fuse.avg_pool %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x9x8xf32> -> tensor<2x3x4x4xf32>
+  %a2 = fuse.sum %a1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  %g1 = fuse.max_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 3, 3>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xf32> -> tensor<2x3x3x3xf32>
+  %g2 = fuse.amax %g1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x3x3xf32> -> tensor<2x3xf32>
+  %e1 = fuse.max_pool %x {kernel_size = array<i64: 2, 3>, stride = array<i64: 2, 3>, padding = array<i64: 0, 0>} : tensor<2x3x9x8xf32> -> tensor<2x3x4x2xf32>
+  %e2 = fuse.amax %e1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x2xf32> -> tensor<2x3xf32>
+  %m1 = fuse.max_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %m2 = fuse.mean %m1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  %v1 = fuse.avg_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %v2 = fuse.amax %v1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  %p1 = fuse.avg_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x3x8x8xf32> -> tensor<2x3x5x5xf32>
+  %p2 = fuse.mean %p1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x5x5xf32> -> tensor<2x3xf32>
+  %o1 = fuse.avg_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %o2 = fuse.sum %o1 {dims = array<i64: 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3x4xf32>
+  %u1 = fuse.avg_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %u2 = fuse.mean %u1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
+  return %a2, %g2, %e2, %m2, %v2, %p2, %o2, %u2, %u1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3x4xf32>, tensor<2x3xf32>, tensor<2x3x4x4xf32>
+}

@@ -17,11 +17,24 @@
 // once over the composed window: the first pooling's result never reaches
 // device memory.
 //
+// A global reduction of a pooling likewise becomes one reduction of the
+// pooling's operand, where exact: a sum or mean over all spatial dims of an
+// average pooling whose windows tile them (kernel == stride, no padding,
+// the dims multiples of the kernel) is the sum over the operand divided by
+// the window volume, or the operand's mean; an amax over all spatial dims
+// of a max pooling whose windows leave no element out (contiguous, no gap
+// between them, the last one ending at the dim's end) is the operand's
+// amax (a NaN wins in both). Convolution, pooling and reduction then take
+// the plans of a global reduction of a convolution: epilogue statistics
+// (amax) or box sums through the convolution (sum, mean), and the pooled
+// tensor is never computed (issue 37's pool_reduce family).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
 #include "fusecc/Support/CheckedArithmetic.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 namespace fusecc::fuse {
@@ -74,6 +87,82 @@ std::optional<SlidingWindow> compose(const SlidingWindow &inner,
   return w;
 }
 
+/// True if `reduction`, a set reduction, reduces exactly the spatial dims
+/// (2 .. rank - 1) of its operand.
+bool reducesAllSpatialDims(WindowOpInterface reduction) {
+  auto ty = cast<RankedTensorType>(reduction->getOperand(0).getType());
+  return ty.getRank() >= 3 &&
+         reduction.getReducedDims() ==
+             llvm::to_vector(llvm::seq<int64_t>(2, ty.getRank()));
+}
+
+/// The factor by which `reduction` of the pooling `poolOp` equals the same
+/// reduction of the pooling's operand times that factor, if one exists:
+/// 1 for a mean of tiling averages and an amax of covering maxima, 1 /
+/// window volume for a sum of tiling averages.
+std::optional<double> reductionOfPoolFactor(WindowOpInterface reduction,
+                                            Operation *poolOp) {
+  auto pool = dyn_cast_or_null<WindowOpInterface>(poolOp);
+  if (!pool || !pool.getSlidingWindow() || hasUnevenWindows(poolOp) ||
+      !poolOp->getResult(0).hasOneUse() || !reducesAllSpatialDims(reduction))
+    return std::nullopt;
+  SlidingWindow w = *pool.getSlidingWindow();
+  SetReduction kind = reduction.getSetReduction();
+  const bool average = w.combine == SlidingWindow::Combine::Add;
+  if (average ? kind != SetReduction::Sum && kind != SetReduction::Mean
+              : kind != SetReduction::Max)
+    return std::nullopt;
+  ArrayRef<int64_t> in =
+      cast<RankedTensorType>(poolOp->getOperand(0).getType()).getShape();
+  const int64_t lead = static_cast<int64_t>(in.size()) - w.spatial();
+  if (lead != 2)
+    return std::nullopt;
+  double volume = 1.0;
+  for (int64_t i = 0; i < w.spatial(); ++i) {
+    const int64_t k = w.kernel[i], s = w.stride[i], n = in[lead + i];
+    if (w.padding[i] != 0 || w.dilation[i] != 1 || n < k)
+      return std::nullopt;
+    const int64_t windows = (n - k) / s + 1;
+    if (average ? k != s || windows * k != n // Equal weights, all of n.
+                : s > k || (windows - 1) * s + k != n) // No gap, all of n.
+      return std::nullopt;
+    volume *= static_cast<double>(k);
+  }
+  return average && kind == SetReduction::Sum ? 1.0 / volume : 1.0;
+}
+
+/// Rewrites every global reduction of a pooling that is exactly a
+/// reduction of the pooling's operand (file comment).
+void reduceThroughPools(func::FuncOp func) {
+  SmallVector<std::pair<Operation *, double>> todo;
+  func.walk([&](WindowOpInterface op) {
+    if (op.getSetReduction() == SetReduction::None)
+      return;
+    if (std::optional<double> factor = reductionOfPoolFactor(
+            op, op->getOperand(0).getDefiningOp()))
+      todo.push_back({op, *factor});
+  });
+  for (auto [reduction, factor] : todo) {
+    Operation *poolOp = reduction->getOperand(0).getDefiningOp();
+    reduction->setOperand(0, poolOp->getOperand(0));
+    poolOp->erase();
+    if (factor == 1.0)
+      continue;
+    OpBuilder b(reduction->getContext());
+    b.setInsertionPointAfter(reduction);
+    Location loc = reduction->getLoc();
+    Value r = reduction->getResult(0);
+    auto ty = cast<RankedTensorType>(r.getType());
+    Value scale = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, ty.getElementType()),
+            APFloat(static_cast<float>(factor))));
+    auto scaled = MulOp::create(b, loc, ty, r, scale);
+    r.replaceAllUsesExcept(scaled.getResult(), scaled);
+  }
+}
+
 struct FuseComposePools
     : fusecc::fuse::impl::FuseComposePoolsBase<FuseComposePools> {
   void runOnOperation() override {
@@ -117,6 +206,7 @@ struct FuseComposePools
         outerOp->setAttr("dilation", b.getDenseI64ArrayAttr(w->dilation));
       innerOp->erase();
     }
+    reduceThroughPools(getOperation());
   }
 };
 

@@ -136,7 +136,8 @@ def FuseSpecializeBatch : Pass<"fuse-specialize-batch", "::mlir::ModuleOp"> {
 }
 
 def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
-  let summary = "Rewrite a pooling of a pooling as one pooling where exact";
+  let summary = "Rewrite a pooling of a pooling as one pooling, and a "
+                "global reduction of a pooling as one reduction, where exact";
   let description = [{
     A max_pool of a max_pool, or an avg_pool of an avg_pool, whose inner
     result has no other use becomes one pooling of the inner operand when
@@ -153,6 +154,21 @@ def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
     %1 = fuse.max_pool %0 {kernel_size = [2, 2, 2], stride = [2, 2, 2]}
     %2 = fuse.max_pool %1 {kernel_size = [3, 3, 3], stride = [3, 3, 3]}
       -> %2 = fuse.max_pool %0 {kernel_size = [6, 6, 6], stride = [6, 6, 6]}
+    ```
+
+    A set reduction over all spatial dims of a pooling whose result has no
+    other use becomes the same reduction of the pooling's operand where
+    exact: a mean of an avg_pool whose windows tile the dims (kernel ==
+    stride, no padding, dims multiples of the kernel), a sum of one (then
+    times `1 / window volume`), and an amax of a max_pool whose windows
+    cover the dims without a gap (stride <= kernel, dilation 1, no padding,
+    the last window ending at the dim's end). The reduction of a
+    convolution's result then takes epilogue statistics or
+    fuse-reduce-through-conv, and the pooled tensor is never computed.
+    ```
+    %1 = fuse.avg_pool %0 {kernel_size = [2, 2], stride = [2, 2]}
+    %2 = fuse.sum %1 {dims = [2, 3]}
+      -> %s = fuse.sum %0 {dims = [2, 3]}, %2 = fuse.mul %s, 0.25
     ```
   }];
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
