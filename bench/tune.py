@@ -71,7 +71,12 @@ QUICK_GRIDS = {
              ("--tile-max-w", "max_tile_w", [0, 80]),
              ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
              ("--tile-merge-h", "merge_h", [0, 1])],
-    "ieee": GRIDS["ieee"],
+    # ieee kernels on sm_90a run on split-operand tensor cores (tf32x3):
+    # the tensor-core knobs, as tf32.
+    "ieee": [("--tile-rows", "rows", [0, 2, 4]),
+             ("--tile-max-w", "max_tile_w", [0, 80]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
+             ("--tile-merge-h", "merge_h", [0, 1])],
 }
 
 
@@ -120,55 +125,95 @@ def pin_knobs(knobs, config):
     return pinned
 
 
+def prepare_one(graph, precision, args, pool):
+    """The variants of one (graph, precision): every grid point's config
+    from `--emit=fused` (in parallel on `pool`), one bundle per distinct
+    tensor-core config, the first grid point in grid order naming it (so
+    the result does not depend on the order the calls finish in). Returns
+    the candidates.json entry, or None."""
+    name = os.path.splitext(os.path.basename(graph))[0]
+    keys = fusecc([graph, "--precision=" + precision, "--chip=" + args.chip,
+                   "--emit=tuning-keys"], args.fusecc).strip().splitlines()
+    if len(keys) != 1:
+        print("tune: %s has %d kernels; only single-kernel graphs are "
+              "tuned, skipped" % (graph, len(keys)))
+        return None
+    key = keys[0].split("\t", 1)[1]
+    folder = os.path.join(args.out, "%s.%s" % (name, precision))
+    shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
+    os.makedirs(folder)
+    grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
+    points = []
+    for values in itertools.product(*[v for _, _, v in grid]):
+        flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
+        knobs = {field: TUNING_VALUES.get(field, {}).get(v, v)
+                 for (_, field, _), v in zip(grid, values)}
+        points.append((flags + ["--chip=" + args.chip], knobs))
+
+    def config_of(flags):
+        try:
+            fused = fusecc([graph, "--precision=" + precision,
+                            "--emit=fused"] + flags, args.fusecc)
+        except subprocess.CalledProcessError:
+            return None  # Knobs the tiling rejects for this graph.
+        # One nesting level: the config's `types = <...>`.
+        return re.search(r"#fuse\.tile<(?:[^<>]|<[^<>]*>)*>",
+                         fused).group(0)
+
+    configs = list(pool.map(lambda p: config_of(p[0]), points))
+    seen, chosen, variants = set(), [], {}
+    for (flags, knobs), config in zip(points, configs):
+        if config is None:
+            continue
+        mma = "mmaWarpsC" in config or "wgmmaN" in config
+        if (not mma and precision != "ieee") or config in seen:
+            continue  # FMA fallback of tf32, or a config already covered.
+        seen.add(config)
+        vname = variant_name(knobs)
+        chosen.append((vname, flags))
+        variants[vname] = dict(knobs, config=config)
+    list(pool.map(lambda v: fusecc(
+        [graph, "--precision=" + precision, "-o",
+         os.path.join(folder, "%s.%s.fcb" % (v[0], precision))] + v[1],
+        args.fusecc), chosen))
+    if "auto" not in variants:
+        print("tune: %s (%s): the cost model's config is not a "
+              "tensor-core config; skipped" % (graph, precision))
+        return None
+    current = None
+    if args.current:
+        # What fusecc picks today with the shipped tuning file (its base's
+        # entries included): a variant of its own when no grid point has
+        # its config, so a measured entry must beat it.
+        flags = args.current.split() + ["--chip=" + args.chip]
+        config = config_of(flags)
+        current = next((v for v, k in variants.items()
+                        if k["config"] == config), None)
+        if current is None and config is not None:
+            fusecc([graph, "--precision=" + precision, "-o",
+                    os.path.join(folder, "current.%s.fcb" % precision)] +
+                   flags, args.fusecc)
+            variants["current"] = {"config": config}
+            current = "current"
+    print("tune: %s (%s): %d variants" % (name, precision, len(variants)),
+          flush=True)
+    return {"graph": name, "precision": precision, "key": key,
+            "chip": args.chip, "variants": variants, "current": current}
+
+
 def prepare(args):
+    """Writes every graph's variants and candidates.json; `--jobs` fusecc
+    processes at a time (the GPU machine has the cores: prepare can run
+    there with the static compiler)."""
+    import concurrent.futures
     os.makedirs(args.out, exist_ok=True)
     candidates = {}
-    for graph, precision in itertools.product(args.graphs, args.precisions):
-        name = os.path.splitext(os.path.basename(graph))[0]
-        keys = fusecc([graph, "--precision=" + precision, "--chip=" + args.chip,
-                       "--emit=tuning-keys"], args.fusecc).strip().splitlines()
-        if len(keys) != 1:
-            print("tune: %s has %d kernels; only single-kernel graphs are "
-                  "tuned, skipped" % (graph, len(keys)))
-            continue
-        key = keys[0].split("\t", 1)[1]
-        folder = os.path.join(args.out, "%s.%s" % (name, precision))
-        shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
-        os.makedirs(folder)
-        grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
-        seen, variants = set(), {}
-        for values in itertools.product(*[v for _, _, v in grid]):
-            flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
-            knobs = {field: TUNING_VALUES.get(field, {}).get(v, v)
-                     for (_, field, _), v in zip(grid, values)}
-            flags.append("--chip=" + args.chip)
-            try:
-                fused = fusecc([graph, "--precision=" + precision,
-                                "--emit=fused"] + flags, args.fusecc)
-            except subprocess.CalledProcessError:
-                continue  # Knobs the tiling rejects for this graph.
-            # One nesting level: the config's `types = <...>`.
-            config = re.search(r"#fuse\.tile<(?:[^<>]|<[^<>]*>)*>",
-                               fused).group(0)
-            mma = "mmaWarpsC" in config or "wgmmaN" in config
-            if mma != (precision in ("tf32", "bf16", "fp16")) or \
-                    config in seen:
-                continue  # FMA fallback of tf32, or a config already covered.
-            vname = variant_name(knobs)
-            seen.add(config)
-            fusecc([graph, "--precision=" + precision, "-o",
-                    os.path.join(folder, "%s.%s.fcb" % (vname, precision))] +
-                   flags, args.fusecc)
-            variants[vname] = dict(knobs, config=config)
-        if "auto" not in variants:
-            print("tune: %s (%s): the cost model's config is not a %s "
-                  "config; skipped" % (graph, precision, precision))
-            continue
-        candidates["%s.%s" % (name, precision)] = {
-            "graph": name, "precision": precision, "key": key,
-            "chip": args.chip,
-            "variants": variants}
-        print("tune: %s (%s): %d variants" % (name, precision, len(variants)))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for graph, precision in itertools.product(args.graphs,
+                                                  args.precisions):
+            cand = prepare_one(graph, precision, args, pool)
+            if cand:
+                candidates["%s.%s" % (cand["graph"], precision)] = cand
     with open(os.path.join(args.out, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=2)
     return 0
@@ -215,41 +260,66 @@ def measure(args):
         with open(os.path.join(out, "tuning.json"), "w") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
-        table = ("| graph | variants | cost model ms | best | best ms | gain |\n"
-                 "|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n")
+        table = ("| graph | variants | cost model ms | today's choice ms | "
+                 "best | best ms | gain |\n"
+                 "|---|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n")
         with open(os.path.join(out, "tune_table.md"), "w") as f:
             f.write(table)
         print(table)
 
-    for name, cand in sorted(candidates.items()):
-        if args.only and not any(o in name for o in args.only):
-            continue
-        check_out = os.path.join(out, "check-" + name)
-        folder = os.path.join(args.folder, name)
-        suffix = ".%s.fcb" % cand["precision"]
-        screened = None
-        if args.screen:
-            # Time every variant without its check, then check and time
-            # the cost model's and the `screen` fastest: only those can be
-            # chosen.
-            report = gpu_check(folder, check_out + "-screen", "--time-only",
-                               "--warmup", "3", reps=args.screen_reps)
-            timed = sorted((row["fusecc_ms"], row["bundle"][:-len(suffix)])
-                           for row in report["rows"]
-                           if row.get("fusecc_ms"))
-            screened = {v for _, v in timed[:args.screen]} | {"auto"}
-            folder = os.path.join(args.folder, "screened-" + name)
-            shutil.rmtree(folder, ignore_errors=True)
-            os.makedirs(folder)
-            for v in screened:
-                src = os.path.join(args.folder, name, v + suffix)
-                if os.path.exists(src):
-                    shutil.copy(src, folder)
-        report = gpu_check(folder, check_out)
-        device = report["environment"]["device"]
-        times = {}
+    # Every graph's variants are measured in one gpu_check run (a run
+    # costs seconds of start-up: PyTorch, the runtime), screened first if
+    # asked: timed unchecked, then the cost model's and the `screen`
+    # fastest of each graph checked and timed.
+    chosen = {name: cand for name, cand in sorted(candidates.items())
+              if not args.only or any(o in name for o in args.only)}
+
+    def batch(folder, pick):
+        """Copies the picked variants of every chosen graph into `folder`
+        as <graph.precision>__<variant>.<precision>.fcb."""
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for name, cand in chosen.items():
+            suffix = ".%s.fcb" % cand["precision"]
+            for vname in cand["variants"]:
+                src = os.path.join(args.folder, name, vname + suffix)
+                if pick(name, vname) and os.path.exists(src):
+                    shutil.copy(src, os.path.join(
+                        folder, "%s__%s%s" % (name, vname, suffix)))
+
+    def rows_by_graph(report):
+        found = {}
         for row in report["rows"]:
-            vname = row["bundle"][:-len(suffix)]
+            name, _, rest = row["bundle"].partition("__")
+            if name in chosen:
+                suffix = ".%s.fcb" % chosen[name]["precision"]
+                found.setdefault(name, []).append(
+                    dict(row, variant=rest[:-len(suffix)]))
+        return found
+
+    screened = None
+    if args.screen:
+        folder = os.path.join(args.folder, "batch-screen")
+        batch(folder, lambda name, vname: True)
+        report = gpu_check(folder, os.path.join(out, "screen"), "--time-only",
+                           "--warmup", "3", reps=args.screen_reps)
+        screened = {}
+        for name, rows in rows_by_graph(report).items():
+            timed = sorted((row["fusecc_ms"], row["variant"])
+                           for row in rows if row.get("fusecc_ms"))
+            screened[name] = {v for _, v in timed[:args.screen]} | {
+                "auto", chosen[name].get("current")}
+    folder = os.path.join(args.folder, "batch-check")
+    batch(folder, lambda name, vname: screened is None
+          or vname in screened.get(name, ()))
+    report = gpu_check(folder, os.path.join(out, "check"))
+    device = report["environment"]["device"]
+    checked = rows_by_graph(report)
+
+    for name, cand in chosen.items():
+        times = {}
+        for row in checked.get(name, []):
+            vname = row["variant"]
             if vname not in cand["variants"]:
                 print("tune: %s/%s is not a prepared variant: ignored"
                       % (name, vname))
@@ -264,16 +334,23 @@ def measure(args):
                   "recorded" % name)
             continue
         best = min(times, key=times.get)
-        gain = 1.0 - times[best] / times["auto"]
-        lines.append("| %s | %d | %.4f | %s | %.4f | %.1f%% |"
-                     % (name, len(cand["variants"]), times["auto"], best,
-                        times[best], 100 * gain))
-        if args.record_all and gain <= args.margin:
-            best = "auto"  # Recorded as measured: the cost model's config.
-        if (best != "auto" and gain > args.margin) or args.record_all:
+        # The choice to beat: today's (the shipped tuning file's, prepare
+        # --current), else the cost model's.
+        ref = cand.get("current") if cand.get("current") in times else "auto"
+        gain = 1.0 - times[best] / times[ref]
+        lines.append("| %s | %d | %.4f | %s %.4f | %s | %.4f | %.1f%% |"
+                     % (name, len(cand["variants"]), times["auto"], ref,
+                        times[ref], best, times[best], 100 * gain))
+        if gain <= args.margin:
+            # Nothing beats today's choice by the margin: record it as
+            # measured (--record-all) if it is a grid point; "current"
+            # alone (a base entry's config outside the grid) stays the
+            # base's entry.
+            best = ref if args.record_all and ref != "current" else None
+        if best is not None:
             v = dict(cand["variants"][best])
             config = v.pop("config")
-            if cand["precision"] == "tf32":
+            if "mmaWarpsC" in config or "wgmmaN" in config:
                 v = pin_knobs(v, config)
             entries.append(dict({"key": cand["key"]}, **v,
                                 graph=cand["graph"], config=config,
@@ -301,6 +378,11 @@ def main():
                         "variants of tf32 kernels)")
     p.add_argument("--fusecc", default=os.path.join(REPO, "build", "bin",
                                                     "fusecc"))
+    p.add_argument("--current", default="",
+                   help="fusecc flags of today's choice (e.g. \"--device=h200 "
+                   "--tuning=tuning\"): measured too, an entry must beat it")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="fusecc processes at a time")
     m = sub.add_parser("measure")
     m.add_argument("folder")
     m.add_argument("--lib", required=True)
