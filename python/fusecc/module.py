@@ -212,6 +212,8 @@ class EntryFunction:
         self._input_count = len(entry.inputs)
         self._arg_count = len(entry.inputs) + len(entry.outputs)
         self._pack = struct.Struct("@%dQ" % self._arg_count).pack
+        # Per batch, the outputs' (shape, torch dtype, device) (_allocate).
+        self._output_specs = {}
         # A dynamic batch (bundle version 4): calls take any batch in
         # [1, max_batch], read from the first batched input's dim 0.
         self.max_batch = entry.max_batch
@@ -282,15 +284,22 @@ class EntryFunction:
         if torch is None:
             raise ArgumentError("entry '%s': allocating outputs needs "
                                 "PyTorch; pass out=" % self.name)
-        device = torch.device("cuda", self.module.device_index)
-        context = (torch.cuda.stream(stream)
-                   if isinstance(stream, torch.cuda.Stream) else None)
-        if context is None:
-            return [torch.empty(a.shape_at(batch), dtype=torch_dtype(a.dtype),
-                                device=device) for a in self.outputs]
-        with context:
-            return [torch.empty(a.shape_at(batch), dtype=torch_dtype(a.dtype),
-                                device=device) for a in self.outputs]
+        specs = self._output_specs.get(batch)
+        if specs is None:
+            # (shape, dtype, device) per output, kept per batch: a call
+            # builds no device or dtype object.
+            device = torch.device("cuda", self.module.device_index)
+            specs = [(a.shape_at(batch), torch_dtype(a.dtype), device)
+                     for a in self.outputs]
+            if len(self._output_specs) >= SIGNATURE_CACHE_SIZE:
+                del self._output_specs[next(iter(self._output_specs))]
+            self._output_specs[batch] = specs
+        if stream is None or not isinstance(stream, torch.cuda.Stream):
+            return [torch.empty(shape, dtype=dtype, device=device)
+                    for shape, dtype, device in specs]
+        with torch.cuda.stream(stream):
+            return [torch.empty(shape, dtype=dtype, device=device)
+                    for shape, dtype, device in specs]
 
     def batch_of(self, inputs):
         """The batch of a call on `inputs` (tensors, in declaration order):
@@ -376,6 +385,25 @@ class EntryFunction:
             return out
         return results[0] if len(results) == 1 else tuple(results)
 
+    def cached_call(self, inputs):
+        """The call entry(*inputs) with outputs allocated, when the inputs'
+        signature passed the checks before (the cached path): the outputs
+        as a list; None, launching nothing, when the signature is not
+        known or the runtime rejects a pointer (a view at an unaligned
+        offset, overlapping memory), so that the caller can take the
+        checked path (`__call__`, whose errors name the argument)."""
+        inputs = tuple(inputs)
+        if len(inputs) != self._input_count:
+            return None
+        data_ptr = self._known(inputs, _NO_OUT)
+        if data_ptr is False:
+            return None
+        results = self._fast_call(inputs, inputs, None, None, None,
+                                  data_ptr)
+        if results is _REJECTED:
+            return None
+        return list(results) if type(results) is tuple else [results]
+
     def _known(self, values, kind):
         """Whether `values` (inputs, then the outputs given) match a guard
         or a signature remembered by _remember (newest first): False if
@@ -446,7 +474,8 @@ class EntryFunction:
         pointers (with `data_ptr`, or each tensor's own) and launches
         (fusecc_module_launch_pointers checks their alignment and overlap).
         Where the runtime rejects them, prepare() reports which argument is
-        wrong."""
+        wrong; with kwargs None (cached_call), _REJECTED is returned
+        instead."""
         if stream is None:
             if torch is None:
                 handle = self._stream(stream)  # Raises.
@@ -483,9 +512,17 @@ class EntryFunction:
             if out is not None:
                 return out
             return results[0] if len(results) == 1 else tuple(results)
+        if kwargs is None:
+            return _REJECTED
         # A misaligned or overlapping pointer: prepare() names the argument.
         self.prepare(*args, out=out, stream=stream, **kwargs)
         raise rejected
+
+
+#: What _fast_call returns for cached_call when the runtime rejects a
+#: pointer; the kind of out= of a call that allocates its outputs.
+_REJECTED = object()
+_NO_OUT = type(None)
 
 
 class Module:

@@ -595,6 +595,46 @@ class Fallback(unittest.TestCase):
             self.assertEqual(os.stat(path).st_mtime_ns, stamp)
 
 
+@needs_torch
+class Direct(unittest.TestCase):
+    """A graph that is all fusecc's calls run_direct in place of the
+    custom op and skips the inner backend (docs/perf.md 168)."""
+
+    @staticmethod
+    def graph(op, extra=False):
+        import operator
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        y = g.call_function(operator.getitem,
+                            (g.call_function(op, ("k_direct", [x])), 0))
+        if extra:  # PyTorch's work left: the inner backend compiles it.
+            y = g.call_function(torch.relu, (y,))
+        g.output(y)
+        return torch.fx.GraphModule(torch.nn.Module(), g)
+
+    @staticmethod
+    def op(key, args):
+        raise AssertionError("the custom op was called")
+
+    def test_all_fusecc_graph_calls_run_direct(self):
+        class Compiled:
+            def launch(self, values):
+                return [values[0] * 2]
+        backend_layer._REGISTRY["k_direct"] = Compiled()
+        self.addCleanup(backend_layer._REGISTRY.pop, "k_direct")
+        gm = self.graph(self.op)
+        self.assertTrue(backend_layer._all_fusecc(gm, self.op))
+        backend_layer._call_directly(gm, self.op)
+        self.assertIn(backend_layer.run_direct,
+                      [n.target for n in gm.graph.nodes])
+        x = torch.randn(3)
+        torch.testing.assert_close(gm(x), x * 2)
+
+    def test_other_calls_keep_the_inner_backend(self):
+        self.assertFalse(backend_layer._all_fusecc(
+            self.graph(self.op, extra=True), self.op))
+
+
 def _has_dynamo_and_gpu():
     return (torch is not None and hasattr(torch, "compile") and
             torch.cuda.is_available())

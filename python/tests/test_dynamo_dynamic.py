@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dynamo_support import CHECK, CLI, needs_cli, needs_torch, nn, torch  # noqa: E402,E501
@@ -28,7 +29,7 @@ if torch is not None:
     from fusecc import reference
     from fusecc.dynamo import driver as backend_layer
     from fusecc.dynamo.translate import (Unsupported, dynamic_batch,
-                                         translate_graph)
+                                         size_symbols, translate_graph)
     from torch.fx.passes.shape_prop import ShapeProp
 
 
@@ -225,6 +226,228 @@ class Backend(unittest.TestCase):
         with torch.no_grad():
             torch.testing.assert_close(out[0], m(wide))
         self.assertEqual(compiled.output_shapes(values), [(6, 3, 12, 12)])
+
+
+class GuardedSymInt(SymInt):
+    """A stand-in whose int() is dynamo's guard: it records the
+    specialisation (or refuses it, as dynamo does for a dim the user
+    marked dynamic)."""
+
+    guarded = []
+
+    def __init__(self, name, hint, refuse=False, symbols=None):
+        super().__init__(name, hint)
+        self.refuse = refuse
+        # What the size is computed from (dynamo: its sympy expression's
+        # free symbols).
+        self.node.expr = type("Expr", (), {"free_symbols": frozenset(
+            symbols or (name,))})()
+
+    def __int__(self):
+        if self.refuse:
+            raise RuntimeError("Constraints violated (%s)" % self.name)
+        GuardedSymInt.guarded.append(self.name)
+        return self.node.hint
+
+
+# Named as torch's class: the translation reads a SymInt by its text, never
+# through int() (which guards).
+GuardedSymInt.__name__ = "SymInt"
+
+
+def all_symbolic_graph(module, x, same=(), refuse=False):
+    """symbolic_trace + ShapeProp on `x`, then its sizes symbolic as
+    torch.compile(..., dynamic=True) leaves them: the input's dim 0 the
+    batch `s0`, its other dims a symbol each (`d<dim>_<size>`; dims in
+    `same` share the batch's, as dynamo's duck sizing does for equal
+    sizes); later values have the batch, channels from the weights (ints)
+    and spatial sizes computed from the input's (`d<dim>_<size>` whose
+    free symbol is the input's)."""
+    gm = torch.fx.symbolic_trace(module)
+    ShapeProp(gm).propagate(x)
+    batch = GuardedSymInt("s0", x.shape[0])
+    inputs = [batch] + [batch if i in same else GuardedSymInt(
+        "d%d_%d" % (i, d), d, refuse) for i, d in enumerate(x.shape) if i]
+    for node in gm.graph.nodes:
+        tm = node.meta.get("tensor_meta")
+        if tm is None or not hasattr(tm, "shape"):
+            continue
+        if node.op == "placeholder":
+            shape = inputs
+        else:
+            shape = [batch, tm.shape[1]] + [
+                GuardedSymInt("d%d_%d" % (i, d), d, refuse,
+                              size_symbols(inputs[i]))
+                for i, d in enumerate(tm.shape) if i > 1]
+        node.meta["tensor_meta"] = tm._replace(shape=tuple(shape))
+    return gm
+
+
+class FakeEntry:
+    """The entry of a loaded dynamic-batch bundle, computing with the
+    module (the GPU is not needed): counts its launches."""
+
+    max_batch = 64
+
+    def __init__(self, module, batch_arg):
+        self.module, self.batch_arg, self.calls = module, batch_arg, 0
+
+    def cached_call(self, values):
+        return None  # Never seen: the checked path.
+
+    def __call__(self, *values):
+        self.calls += 1
+        return self.module(values[self.batch_arg])
+
+
+class FakeModule:
+    """What compile_graph keeps of fusecc.load's Module."""
+
+    def __init__(self, path, entry):
+        self.path, self.entry = path, entry
+
+    def __iter__(self):
+        return iter([self.entry])
+
+
+@needs_torch
+class Specialised(unittest.TestCase):
+    """torch.compile(..., dynamic=True): every size symbolic; the batch
+    stays dynamic, the others are taken at their hints and guarded."""
+
+    def setUp(self):
+        GuardedSymInt.guarded.clear()
+
+    def test_translation_takes_the_hints(self):
+        gm = all_symbolic_graph(decoder(), torch.randn(2, 8, 3, 3))
+        sizes = []
+        with dynamic_batch(specialise=sizes, protected={"s0"}):
+            tr = translate_graph(gm)
+        self.assertIn("%arg0: tensor<?x8x3x3xf32>", tr.text)
+        self.assertIn("-> tensor<?x3x12x12xf32>", tr.text)
+        self.assertTrue(tr.dynamic)
+        self.assertEqual(tr.arg_shapes[0], (None, 8, 3, 3))
+        names = {str(d) for d in sizes}
+        self.assertIn("d1_8", names)
+        self.assertIn("d2_3", names)
+        self.assertNotIn("s0", names)
+        self.assertEqual(GuardedSymInt.guarded, [])  # no guard yet
+
+    def test_batch_symbol_elsewhere_is_not_specialised(self):
+        # Duck sizing: channels equal to the batch share its symbol.
+        gm = all_symbolic_graph(decoder(), torch.randn(8, 8, 3, 3),
+                                same=(1,))
+        with dynamic_batch(specialise=[], protected={"s0"}), \
+                self.assertRaisesRegex(Unsupported, "in dim 1 holds s0, a "
+                                       "batch's size or one marked dynamic"):
+            translate_graph(gm)
+
+    def compile(self, gm, m, x, d, **extra):
+        """compile_graph of `gm` (a graph of `m`) with a fake compiler and
+        fusecc.load giving FakeEntries: (gm, compiler, entries)."""
+        cli = FakeCompiler(d)
+        options = dict({"cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                        "precision": "ieee"}, **extra)
+        entries = []
+
+        def load(path):  # (The input is the translation's argument 0.)
+            entries.append(FakeEntry(m, 0))
+            return FakeModule(path, entries[-1])
+        with mock.patch("fusecc.module.load", side_effect=load), \
+                torch.no_grad():
+            if "inner" in options:  # Through the backend.
+                backend_layer.backend(gm, [x], options=options)
+                return gm, cli, entries
+            out = backend_layer.compile_graph(gm, [x], options)
+        return out, cli, entries
+
+    def test_one_bundle_guarded_and_direct(self):
+        m = decoder()
+        x = torch.randn(2, 8, 3, 3)
+        gm = all_symbolic_graph(m, x)
+        with tempfile.TemporaryDirectory() as d:
+            gm, cli, entries = self.compile(gm, m, x, d)
+            report = dict(backend_layer.last_report)
+            self.assertEqual(len(report["compiled"]), 1, report)
+            self.assertIn("--max-batch=64", cli.calls()[0])
+            with open(report["compiled"][0][1]) as f:
+                self.assertIn("tensor<?x8x3x3xf32>", f.read())
+        # The input's non-batch sizes were guarded, never the batch.
+        self.assertIn("d1_8", GuardedSymInt.guarded)
+        self.assertIn("d3_3", GuardedSymInt.guarded)
+        self.assertIn("d3_12", GuardedSymInt.guarded)
+        self.assertNotIn("s0", GuardedSymInt.guarded)
+        self.assertIn(("d1_8", 8), report["specialised"]["fused_0"]
+                      if "fused_0" in report["specialised"]
+                      else next(iter(report["specialised"].values())))
+        # Nothing left for PyTorch: the graph runs without the inner
+        # backend.
+        self.assertTrue(report["direct"])
+        with torch.no_grad():
+            for batch in (1, 5):
+                xb = torch.randn(batch, 8, 3, 3)
+                torch.testing.assert_close(gm(xb), m(xb))
+            self.assertEqual(entries[0].calls, 2)
+            # Sizes other than the hints (dynamo's guard recompiles before
+            # such a call): the check runs the partition in PyTorch.
+            wide = torch.randn(2, 8, 5, 5)
+            backend_layer._warned.clear()
+            with self.assertWarnsRegex(backend_layer.FuseccFallbackWarning,
+                                       "at these shapes: argument 0 has "
+                                       "shape \\[2, 8, 5, 5\\], the bundle "
+                                       "was compiled for \\['B', 8, 3, 3\\]"):
+                torch.testing.assert_close(gm(wide), m(wide))
+            self.assertEqual(entries[0].calls, 2)
+
+    def test_a_backend_asked_for_gets_the_graph(self):
+        m = decoder()
+        x = torch.randn(2, 8, 3, 3)
+        seen = []
+
+        def inner(gm, example_inputs):
+            seen.append(gm)
+            return gm.forward
+        with tempfile.TemporaryDirectory() as d:
+            _, _, entries = self.compile(all_symbolic_graph(m, x), m, x, d,
+                                         inner=inner)
+        self.assertEqual(len(seen), 1)
+        self.assertFalse(backend_layer.last_report["direct"])
+        with torch.no_grad():
+            torch.testing.assert_close(seen[0](x), m(x))
+        self.assertEqual(entries[0].calls, 1)
+
+    def test_marked_dynamic_dim_stays_in_pytorch(self):
+        m = decoder()
+        x = torch.randn(2, 8, 3, 3)
+        x._dynamo_dynamic_indices = {0, 2}
+        gm = all_symbolic_graph(m, x)
+        with tempfile.TemporaryDirectory() as d:
+            gm, cli, _ = self.compile(gm, m, x, d)
+        report = backend_layer.last_report
+        self.assertEqual(report["compiled"], [])
+        self.assertEqual(cli.calls(), [])
+        self.assertTrue(any("holds d2_3" in r
+                            for r in report["unsupported"].values()),
+                        report["unsupported"])
+        self.assertEqual(GuardedSymInt.guarded, [])
+        with torch.no_grad():
+            torch.testing.assert_close(gm(x), m(x))
+
+    def test_refused_guard_leaves_the_partition_in_pytorch(self):
+        m = decoder()
+        x = torch.randn(2, 8, 3, 3)
+        gm = all_symbolic_graph(m, x, refuse=True)
+        backend_layer._warned.clear()
+        with tempfile.TemporaryDirectory() as d, \
+                self.assertWarnsRegex(backend_layer.FuseccFallbackWarning,
+                                      "cannot be specialised: RuntimeError: "
+                                      "Constraints violated"):
+            gm, _, entries = self.compile(gm, m, x, d)
+        self.assertEqual(backend_layer.last_report["compiled"], [])
+        self.assertFalse(backend_layer.last_report["direct"])
+        with torch.no_grad():
+            torch.testing.assert_close(gm(x), m(x))
+        self.assertEqual(entries[0].calls, 0)
 
 
 if __name__ == "__main__":

@@ -263,6 +263,58 @@ class Guards(unittest.TestCase):
         self.assertEqual(len(f._guards), module.GUARD_CACHE_SIZE)
 
 
+class CachedCall(unittest.TestCase):
+    """cached_call: the dynamo backend's launch (outputs allocated) when
+    the signature is known; None, launching nothing, otherwise."""
+
+    def setUp(self):
+        self.f, self.stub = layer()
+        allocated = []
+
+        def allocate(stream, batch=0):
+            allocated.append(FakeTensor((64, 1024)))
+            return [allocated[-1]]
+        patches = [mock.patch.object(self.f, "_allocate", allocate),
+                   mock.patch.object(module, "_STREAM_GETTER", lambda i: 9)]
+        for patch in patches:
+            patch.start()
+            self.addCleanup(patch.stop)
+        self.allocated = allocated
+
+    def test_unknown_signature_launches_nothing(self):
+        x, w, _ = layer_args()
+        self.assertIsNone(self.f.cached_call([x, w]))
+        self.assertIsNone(self.f.cached_call([x]))  # wrong count
+        self.assertEqual(self.stub.launches, [])
+
+    def test_known_signature_skips_the_checks(self):
+        x, w, _ = layer_args()
+        self.f(x, w)
+        x2, w2, _ = layer_args()
+        with mock.patch.object(self.f, "prepare",
+                               side_effect=AssertionError("slow path")):
+            out = self.f.cached_call([x2, w2])
+        self.assertEqual(out, [self.allocated[-1]])
+        self.assertEqual(self.stub.launches[-1], (0, [
+            (x2.data_ptr(), 64 * 1024 * 4), (w2.data_ptr(), 4096),
+            (out[0].data_ptr(), 64 * 1024 * 4)], 9))
+
+    def test_rejected_pointer_is_none_not_an_error(self):
+        x, w, _ = layer_args()
+        self.f(x, w)
+        base = FakeTensor((2, 64, 1024))
+        # Same signature, misaligned: the runtime (stub) rejects it, the
+        # caller gets None and takes the checked path for the error.
+        with mock.patch.object(self.f, "prepare",
+                               side_effect=AssertionError("slow path")):
+            self.assertIsNone(self.f.cached_call(
+                [base.view_at(4, (64, 1024)), w]))
+        self.assertEqual(len(self.stub.launches), 1)
+        with self.assertRaisesRegex(module.ArgumentError,
+                                    "not 16-byte aligned"):
+            self.f(base.view_at(4, (64, 1024)), w)
+
+
 @unittest.skipIf(module.torch is None, "needs PyTorch")
 class TorchGuards(unittest.TestCase):
     """PyTorch CPU tensors (the device check passed off as cuda:0) through

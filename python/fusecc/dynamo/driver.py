@@ -13,8 +13,12 @@
 #     autograd through its fake implementation) or, on older PyTorch, by a
 #     module that launches the bundle;
 #  4. the graph goes to the inner backend ("inductor", "eager" or
-#     "cudagraphs"; options={"inner": ...}), which compiles what is left.
-# Weights and buffers are arguments of the bundles, read at every call.
+#     "cudagraphs"; options={"inner": ...}), which compiles what is left;
+#     a graph that is all fusecc's calls run_direct instead of the custom
+#     op and runs as it is (no inner backend: only host time to add).
+# Weights and buffers are arguments of the bundles, read at every call. A
+# symbolic dim 0 is a dynamic batch; other symbolic sizes (dynamic=True)
+# are specialised at their hints behind dynamo's guards.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -22,7 +26,8 @@ import itertools
 import warnings
 
 from .partition import partition_graph
-from .translate import (Unsupported, dynamic_batch, size_hint, tensor_meta,
+from .translate import (Unsupported, dynamic_batch, meta_shape, size_hint,
+                        size_symbols, specialise_sizes, tensor_meta,
                         translate_graph)
 
 #: backend options (torch.compile(..., options={...})) and their defaults.
@@ -35,6 +40,8 @@ DEFAULT_OPTIONS = {
     "cli": None,            # the fusecc compiler; default: find_cli()
     "load": True,           # False: compile (and cache) only, no GPU needed
     "max_batch": None,      # bound of a dynamic batch (default: below)
+    "direct": None,         # False: the inner backend even for a graph
+                            # that is all fusecc's (see run_direct)
 }
 
 #: The bound of a dynamic batch (torch.compile(..., dynamic=True) or
@@ -115,6 +122,29 @@ class CompiledSubgraph:
                 for shape, _ in self.translation.outputs]
 
     def launch(self, values):
+        """The outputs (a list) of the function on `values`. The arguments
+        of a call whose shapes, dtypes and strides the entry has seen
+        launch on the entry's cached path (its tensor guard, one runtime
+        call); the others are made contiguous and 16-byte aligned (copies)
+        and go through the entry's checks."""
+        entry = self.entry
+        if entry.max_batch:
+            batch = values[self.translation.batch_arg].shape[0]
+            if not 1 <= batch <= entry.max_batch:
+                return self._in_pytorch(values, BatchOutOfRange(
+                    "batch %d is outside the 1..%d its bundle serves "
+                    "(options={'max_batch': ...} raises the bound)"
+                    % (batch, entry.max_batch)), "at this batch")
+        out = entry.cached_call(values)
+        if out is not None:
+            return out
+        if getattr(self.translation, "specialised", None):
+            wrong = self._unexpected_shape(values)
+            if wrong:
+                # Dynamo's guard on the specialised sizes recompiles before
+                # such a call; this is the check should one get here.
+                return self._in_pytorch(values, ShapeMismatch(wrong),
+                                        "at these shapes")
         import torch
         ready = []
         for v in values:
@@ -123,25 +153,38 @@ class CompiledSubgraph:
             if v.data_ptr() % 16:  # A view at an offset: a fresh copy.
                 v = v.clone()
             ready.append(v)
-        entry = self.entry
-        if entry.max_batch:
-            batch = ready[self.translation.batch_arg].shape[0]
-            if not 1 <= batch <= entry.max_batch:
-                error = BatchOutOfRange(
-                    "batch %d is outside the 1..%d its bundle serves "
-                    "(options={'max_batch': ...} raises the bound)"
-                    % (batch, entry.max_batch))
-                inputs = self._partition_inputs(values)
-                if inputs is None:
-                    raise error
-                # The custom op's call: PyTorch runs the partition.
-                warn_once("fusecc: %s runs in PyTorch at this batch: %s"
-                          % (self.name, error))
-                out = self.fallback(*inputs)
-                return list(out) if isinstance(out, tuple) else [out]
         with torch.no_grad():
             out = entry(*ready)
         return list(out) if isinstance(out, tuple) else [out]
+
+    def _in_pytorch(self, values, error, where):
+        """The partition run by PyTorch on the function's arguments
+        `values` (once with a warning naming `error`), or `error` raised
+        when they do not hold all of its inputs."""
+        inputs = self._partition_inputs(values)
+        if inputs is None:
+            raise error
+        warn_once("fusecc: %s runs in PyTorch %s: %s"
+                  % (self.name, where, error))
+        out = self.fallback(*inputs)
+        return list(out) if isinstance(out, tuple) else [out]
+
+    def _unexpected_shape(self, values):
+        """The first argument whose shape differs from the translation's
+        (its dim 0 free where that is the batch), described; None."""
+        for i, (value, shape) in enumerate(zip(values,
+                                               self.translation.arg_shapes)):
+            got = tuple(value.shape)
+            if len(got) != len(shape) or any(
+                    e is not None and e != g for e, g in zip(shape, got)):
+                return ("argument %d has shape %s, the bundle was compiled "
+                        "for %s (sizes specialised at dynamo's example "
+                        "values: %s)" % (
+                            i, list(got),
+                            ["B" if e is None else e for e in shape],
+                            ", ".join("%s=%s" % kv for kv in
+                                      self.translation.specialised)))
+        return None
 
     def _partition_inputs(self, values):
         """The partition's own inputs among the function's arguments
@@ -157,6 +200,30 @@ class CompiledSubgraph:
 
 class BatchOutOfRange(ValueError):
     """A call of a dynamic-batch subgraph outside its bound."""
+
+
+class ShapeMismatch(ValueError):
+    """A call of a subgraph whose specialised sizes differ."""
+
+
+def protected_symbols(gm, example_inputs):
+    """The symbols no size may be specialised on: those of every
+    placeholder's symbolic dim 0 (the batches) and of the dims the user
+    marked dynamic (torch._dynamo.mark_dynamic: `_dynamo_dynamic_indices`
+    of the example input; specialising one is an error in dynamo)."""
+    symbols = set()
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    for i, node in enumerate(placeholders):
+        shape = meta_shape(node)
+        if not shape:
+            continue
+        marked = set(getattr(example_inputs[i], "_dynamo_dynamic_indices",
+                             ()) if i < len(example_inputs) else ())
+        for d, size in enumerate(shape):
+            if (d == 0 or d in marked) and type(size).__name__ != "int" \
+                    and not str(size).lstrip("-").isdigit():
+                symbols |= size_symbols(size)
+    return frozenset(symbols)
 
 
 def max_batch_for(args, opts):
@@ -375,14 +442,17 @@ def compile_graph(gm, example_inputs, options=None):
     from ..runtime import FuseccError, RuntimeLibraryError
     last_report.clear()
     last_report.update({"compiled": [], "fallbacks": [], "unsupported": {},
+                        "specialised": {},
                         "left_in_pytorch": 0, "left_ops": []})
     _ensure_metadata(gm, example_inputs)
     _drop_unused_getitems(gm)
     sources = _placeholder_attributes(gm)
     original = gm
-    # A symbolic dim 0 is a dynamic batch for the partitioner's node
-    # checks as for the translation below.
-    with dynamic_batch():
+    # A symbolic dim 0 is a dynamic batch, other symbolic sizes are taken
+    # at their hints (guarded once a partition is installed), for the
+    # partitioner's node checks as for the translation below.
+    protected = protected_symbols(gm, example_inputs)
+    with dynamic_batch(specialise=[], protected=protected):
         gm, names = partition_graph(gm, torch.is_grad_enabled(),
                                     last_report["unsupported"])
     _restore_placeholder_attributes(gm, sources)
@@ -399,12 +469,15 @@ def compile_graph(gm, example_inputs, options=None):
         sub, call = getattr(gm, name), calls[name]
         try:
             # A symbolic dim 0 is a dynamic batch (a `?` graph compiled
-            # with --max-batch); other symbolic sizes are Unsupported.
-            with dynamic_batch():
+            # with --max-batch); other symbolic sizes are specialised at
+            # their hints (dynamic=True makes every size symbolic).
+            sizes = []
+            with dynamic_batch(specialise=sizes, protected=protected):
                 metas = [tensor_meta(a) for a in call.args]
                 if any(m is None for m in metas):
                     raise Unsupported("an input has no shape metadata")
                 tr = translate_graph(sub, metas, name="fusecc_graph")
+            tr.specialised = sorted({(str(d), size_hint(d)) for d in sizes})
             extra = tuple(opts["extra_args"])
             if tr.dynamic:
                 extra += ("--max-batch=%d" % max_batch_for(call.args,
@@ -416,9 +489,13 @@ def compile_graph(gm, example_inputs, options=None):
                 opts["cli"], opts["cache_dir"])
             if not opts["load"]:
                 last_report["compiled"].append((name, bundle))
+                if tr.specialised:
+                    last_report["specialised"][name] = tr.specialised
                 continue
             compiled = CompiledSubgraph(tr, module_layer.load(bundle), sub,
                                         name)
+            if sizes:
+                _guard_sizes(sizes)
         except (Unsupported, cache.CompileFailed, compiler_layer.CompileError,
                 FuseccError, RuntimeLibraryError, OSError) as error:
             ops = ", ".join(sorted(set(
@@ -438,13 +515,70 @@ def compile_graph(gm, example_inputs, options=None):
         _REGISTRY[key] = compiled
         _install(gm, call, compiled, key, op)
         last_report["compiled"].append((name, compiled.module.path))
+        if tr.specialised:
+            last_report["specialised"][name] = tr.specialised
     gm.graph.lint()
     if op is not None:
         gm.delete_all_unused_submodules()
     gm.recompile()
     _count_left(gm, op, [n for n, _ in last_report["compiled"]])
+    last_report["direct"] = False
+    if opts["direct"] is not False and opts["load"] and \
+            last_report["compiled"] and _all_fusecc(gm, op):
+        _call_directly(gm, op)
+        last_report["direct"] = True
     history.append(dict(last_report))
     return gm
+
+
+def _guard_sizes(sizes):
+    """Dynamo's guards on the specialised sizes (specialise_sizes); a size
+    PyTorch will not specialise leaves the partition in PyTorch."""
+    try:
+        specialise_sizes(sizes)
+    except Exception as error:  # ConstraintViolation, data-dependent sizes
+        raise Unsupported("its sizes %s cannot be specialised: %s: %s"
+                          % (", ".join(sorted({str(d) for d in sizes})),
+                             type(error).__name__, error)) from None
+
+
+def run_direct(key, args):
+    """What a graph that is all fusecc's calls in place of the custom op
+    (the graph runs without an inner backend, so nothing needs to see
+    through the call): the compiled subgraph's launch, without PyTorch's
+    dispatcher."""
+    return _REGISTRY[key].launch(args)
+
+
+def _all_fusecc(gm, op):
+    """Whether every call of `gm` is a compiled subgraph's (or a getitem
+    of its result): then an inner backend has nothing to compile, and its
+    wrappers (AOT autograd's, Inductor's, CUDA graph trees') would only add
+    host time to each call (the bundles replay as CUDA graphs already)."""
+    import operator
+    for node in gm.graph.nodes:
+        if node.op in ("placeholder", "get_attr", "output"):
+            continue
+        if op is not None and node.op == "call_function" and (
+                node.target is op or (
+                    node.target is operator.getitem and
+                    getattr(node.args[0], "target", None) is op)):
+            continue
+        if op is None and node.op == "call_module" and type(
+                gm.get_submodule(node.target)).__name__ == "FuseccSubgraph":
+            continue
+        return False
+    return True
+
+
+def _call_directly(gm, op):
+    """Points the custom op's calls of `gm` at run_direct."""
+    if op is None:
+        return  # The launch modules are called directly already.
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target is op:
+            node.target = run_direct
+    gm.recompile()
 
 
 def _count_left(gm, op, compiled_names):
@@ -489,5 +623,11 @@ def backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if mode not in (None, "default", "reduce-overhead", "max-autotune",
                     "max-autotune-no-cudagraphs"):
         raise ValueError("fusecc backend: unknown mode %r" % (mode,))
+    if inner not in (None, "inductor", "eager", "cudagraphs"):
+        opts["direct"] = False  # Another backend asked for: it gets it all.
     gm = compile_graph(gm, example_inputs, opts)
+    if last_report.get("direct"):
+        # All of it is fusecc's: no inner backend (its per-call wrappers
+        # cost more host time than the bundles' launches; docs/perf.md 168).
+        return gm.forward
     return _inner(gm, example_inputs, inner, mode)

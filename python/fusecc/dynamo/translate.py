@@ -61,26 +61,59 @@ def tensor_type(shape, dtype):
 
 #: Whether a symbolic dim 0 translates to a dynamic batch (None, `?`):
 #: set by `dynamic_batch()` around a translation (compile_graph), else a
-#: symbolic size is Unsupported.
+#: symbolic size is Unsupported. _SPECIALISE: None, or the list collecting
+#: the symbolic sizes of other dims taken at their hints; _PROTECTED: the
+#: symbols such a size must not hold (see dynamic_batch).
 _DYNAMIC_BATCH = [False]
+_SPECIALISE = [None]
+_PROTECTED = [frozenset()]
 
 
 class dynamic_batch:
     """Context in which a symbolic size in dim 0 (torch.compile(...,
     dynamic=True), torch._dynamo.mark_dynamic(x, 0)) is a dynamic batch:
     shapes get None there and the text `?` (a `fusecc --max-batch` graph,
-    docs/design/dynamo.md). Symbolic sizes elsewhere stay Unsupported."""
+    docs/design/dynamo.md). Symbolic sizes elsewhere are Unsupported, unless
+    `specialise` is a list: then each one is its size hint (the example
+    value dynamo traced with) and is appended to the list, for the caller
+    to guard it (`specialise_sizes`) once the partition is compiled. A size
+    holding one of the `protected` symbols (a batch's, or one the user
+    marked dynamic) is never specialised: Unsupported."""
 
-    def __init__(self, enabled=True):
+    def __init__(self, enabled=True, specialise=None, protected=()):
         self.enabled = enabled
+        self.specialise = specialise
+        self.protected = frozenset(protected)
 
     def __enter__(self):
-        self.saved = _DYNAMIC_BATCH[0]
+        self.saved = (_DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0])
         _DYNAMIC_BATCH[0] = self.enabled
+        _SPECIALISE[0] = self.specialise
+        _PROTECTED[0] = self.protected
         return self
 
     def __exit__(self, *exc):
-        _DYNAMIC_BATCH[0] = self.saved
+        _DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0] = self.saved
+
+
+def size_symbols(d):
+    """The names of the free symbols of a symbolic size (its sympy
+    expression's; the text of a stand-in without one)."""
+    expr = getattr(getattr(d, "node", None), "expr", None)
+    symbols = getattr(expr, "free_symbols", None)
+    if symbols is not None:
+        return {str(s) for s in symbols}
+    return {str(d)}
+
+
+def specialise_sizes(sizes):
+    """Guards each symbolic size of `sizes` at its hint: int() on a
+    torch.SymInt records the guard `size == hint` in dynamo's shape
+    environment, so a call where it differs recompiles instead of reaching
+    the bundle (and the sizes computed from it become constants for the
+    rest of the compilation). Raises what PyTorch raises where a size
+    cannot be specialised (a dim the user marked dynamic)."""
+    return [int(d) for d in sizes]
 
 
 def _is_symbolic(d):
@@ -164,6 +197,8 @@ def _static_shape(shape):
                         else int(d))
         elif i == 0 and _DYNAMIC_BATCH[0]:
             dims.append(None)  # the dynamic batch
+        elif _DYNAMIC_BATCH[0] and _SPECIALISE[0] is not None:
+            dims.append(_specialised(d, i))
         elif _DYNAMIC_BATCH[0]:
             raise Unsupported("a dynamic size (%s) in dim %d: only dim 0, "
                               "the batch, may be dynamic" % (d, i))
@@ -171,6 +206,39 @@ def _static_shape(shape):
             raise Unsupported("a dynamic size (%s): fusecc bundles have "
                               "static shapes" % d)
     return tuple(dims)
+
+
+def _specialised(d, i):
+    """A symbolic size in dim `i` (> 0) taken at its hint (see
+    dynamic_batch), recorded for the guard."""
+    hint = size_hint(d)
+    if hint is None:
+        raise Unsupported("a dynamic size (%s) in dim %d has no example "
+                          "value to specialise it at" % (d, i))
+    shared = size_symbols(d) & _PROTECTED[0]
+    if shared:
+        raise Unsupported(
+            "a dynamic size (%s) in dim %d holds %s, a batch's size or one "
+            "marked dynamic (dynamo gives equal sizes one symbol: a batch "
+            "equal to another dim when traced shares its symbol); only dim "
+            "0 may stay dynamic" % (d, i, ", ".join(sorted(shared))))
+    _SPECIALISE[0].append(d)
+    return hint
+
+
+def meta_shape(node):
+    """The raw shape (ints or SymInts) of an FX node's tensor result from
+    its metadata, or None."""
+    meta = getattr(node, "meta", None) or {}
+    for key in ("val", "example_value", "tensor_meta"):
+        val = meta.get(key)
+        if isinstance(val, (tuple, list)) and val and \
+                not hasattr(val, "shape"):
+            val = val[0]
+        shape = getattr(val, "shape", None)
+        if shape is not None:
+            return tuple(shape)
+    return None
 
 
 class Emitter:
@@ -318,6 +386,9 @@ def translate_graph(gm, input_metas=None, name="graph"):
     result.batch_arg = next((i for i, (_, v) in enumerate(emitter.args)
                              if v.shape[:1] == (None,)), None)
     result.dynamic = result.batch_arg is not None
+    # Per argument its shape (None: the dynamic batch), for the check of a
+    # call whose other dims were specialised (driver.CompiledSubgraph).
+    result.arg_shapes = [v.shape for _, v in emitter.args]
     if any(o.shape[:1] == (None,) for o in outputs) and not result.dynamic:
         raise Unsupported("an output has a dynamic batch but no input does")
     return result
