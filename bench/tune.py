@@ -115,6 +115,10 @@ def pin_knobs(knobs, config):
             pinned[field] = value
 
     pin("rows", config_field(config, "rows") or 1)
+    # The tile length: the cost model's W search depends on the other
+    # knobs, so a pinned entry caps it at the measured length.
+    pin("max_tile_w", config_field(config, "tileW") or 0)
+    pin("tile_c", config_field(config, "tileC") or 0)
     pin("ci_chunk", config_field(config, "ciChunk") or 0)
     pin("merge_h", config_field(config, "mergeHTaps") or 0)
     # The main loop: wgmma (1) or mma.sync (-1, TUNING_VALUES).
