@@ -16,8 +16,10 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -29,6 +31,16 @@ namespace {
                "accepted graph\n",
                stage);
   std::abort();
+}
+
+/// FUSECC_FUZZ_PTX_EVERY (at least 1; read once).
+uint64_t ptxEvery() {
+  static const uint64_t every = [] {
+    const char *value = std::getenv("FUSECC_FUZZ_PTX_EVERY");
+    long long n = value ? std::atoll(value) : 1;
+    return static_cast<uint64_t>(n > 1 ? n : 1);
+  }();
+  return every;
 }
 } // namespace
 
@@ -68,6 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fusecc::buildNVVMPipeline(pm, options);
           })))
     internalError("the NVVM pipeline");
+  if (ptxEvery() > 1 && llvm::xxh3_64bits(text) % ptxEvery() != 0)
+    return 0;
   std::string message;
   if (failed(fusecc::findLibdevice(options, message)))
     return 0; // no CUDA toolkit: PTX needs libdevice

@@ -6,7 +6,8 @@
 # dialect, passes, CLI, CPU reference + kernel simulator, ptxas acceptance
 # when the CUDA toolkit is present), the runtime's unit tests (ctest; no
 # GPU needed), again under ASan+UBSan (.ci/runtime-sanitize.sh), fuzzes the
-# runtime's bundle parser for 30 s (.ci/fuzz-runtime.sh; a crash fails),
+# runtime's bundle parser and its load and launch calls for 30 s each
+# (.ci/fuzz-runtime.sh; a crash fails),
 # and runs the Python package's tests (python/tests, unittest; those needing
 # PyTorch, a GPU or the built runtime skip and say why). Prints one closing
 # line: "tests: N passed, M failed".

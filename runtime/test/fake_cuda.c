@@ -129,6 +129,20 @@ void fake_cuda_fail_call(const char *call, int nth, int result) {
 /// fake_cuda_reset: constants outlive launches).
 int fake_cuda_live_const_allocations(void) { return live_const_allocations; }
 
+/// Whether a kernel's name gives its pointer count.
+static int trust_param_names = 1;
+
+/// Whether launches and kernel nodes read "_p<N>" pointers from their
+/// parameters (`on` != 0, the default); a fuzzer whose kernel names come
+/// from its input turns it off.
+void fake_cuda_trust_param_names(int on) { trust_param_names = on; }
+
+/// The pointer count a kernel's name gives, 0 unless trusted.
+static int param_count_of(const char *name) {
+  const char *suffix = strrchr(name, 'p');
+  return trust_param_names && suffix ? atoi(suffix + 1) : 0;
+}
+
 /// The log since the last reset: one line per stream call.
 const char *fake_cuda_log(void) { return log_text; }
 
@@ -305,8 +319,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
              (unsigned long long)(uintptr_t)stream);
     return CUDA_ERROR_LAUNCH_FAILED;
   }
-  const char *suffix = strrchr(function->name, 'p');
-  int count = suffix ? atoi(suffix + 1) : 0;
+  int count = param_count_of(function->name);
   log_line("launch %s s%llu", function->name,
            (unsigned long long)(uintptr_t)stream);
   if (log_grids)
@@ -559,8 +572,7 @@ static struct CUgraphNode_st kernel_node(const CUDA_KERNEL_NODE_PARAMS *p) {
   node.kernel = p->func->name;
   node.grid[0] = p->gridDimX, node.grid[1] = p->gridDimY;
   node.grid[2] = p->gridDimZ;
-  const char *suffix = strrchr(p->func->name, 'p');
-  node.param_count = suffix ? atoi(suffix + 1) : 0;
+  node.param_count = param_count_of(p->func->name);
   if (node.param_count > FAKE_MAX_NODE_PARAMS)
     node.param_count = FAKE_MAX_NODE_PARAMS;
   for (int i = 0; i < node.param_count; ++i)
@@ -682,4 +694,14 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
   graph->live = 0;
   log_line("destroy g%d\n", graph->id);
   return CUDA_SUCCESS;
+}
+
+/// Forgets every kernel, graph and executable graph handed out (their
+/// tables are not reset by fake_cuda_reset): a fuzzer's fresh start between
+/// inputs, with no module loaded.
+void fake_cuda_forget(void) {
+  function_count = 0;
+  graph_count = exec_count = 0;
+  memset(graphs, 0, sizeof(graphs));
+  memset(execs, 0, sizeof(execs));
 }
