@@ -185,6 +185,16 @@ def run(name, make, way, batches, options, args):
     print("%-10s %-13s %d backend compilations, %d dynamic-batch bundle(s)"
           "%s" % (name, way, len(driver.history), len(dynamic),
                   ", specialised %s" % specialised if specialised else ""))
+    for i, report in enumerate(driver.history):
+        # What stayed in PyTorch in each compilation, and why.
+        if report.get("left_ops") or report.get("fallbacks"):
+            reasons = sorted(set(report.get("unsupported", {}).values()))
+            print("%-10s %-13s compilation %d left in PyTorch: %s%s%s" % (
+                name, way, i, ", ".join(report.get("left_ops", [])),
+                "; fallbacks: %s" % report["fallbacks"]
+                if report.get("fallbacks") else "",
+                "; reasons: %s" % " | ".join(r[:160] for r in reasons[:6])
+                if reasons else ""))
     if len(dynamic) != 1:
         print("%-10s %-13s FAIL: expected one dynamic-batch bundle"
               % (name, way))
@@ -219,6 +229,8 @@ def main():
                         "fusecc.find_library())")
     parser.add_argument("--precision", default="tf32")
     parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("--ways", default="dynamic=True,mark_dynamic",
+                        help="comma list of dynamic=True, mark_dynamic")
     args = parser.parse_args()
     if args.lib:
         os.environ["FUSECC_RUNTIME_LIBRARY"] = args.lib
@@ -229,7 +241,7 @@ def main():
     batches = (3, 1, 17, 64, 100)  # 100: past the bound
     for name, make in (("dcgan", dcgan), ("vae_block", vae_block),
                        ("thirdparty", third_party)):
-        for way in ("dynamic=True", "mark_dynamic"):
+        for way in args.ways.split(","):
             try:
                 ok &= run(name, make, way, batches, options, args)
             except Exception as error:  # Report and go on.

@@ -128,21 +128,13 @@ class Recorder:
         compiled = driver.backend(gm, example_inputs, mode=self.mode,
                                   options=dict(self.options))
         self.gm = gm  # compile_graph installs the subgraphs in place
-        boxed = getattr(compiled, "_boxed_call", False)
         recorder = self
 
-        if boxed:
-            def shim(args):
-                if recorder.args is None:
-                    recorder.args = list(args)
-                return compiled(args)
-            shim._boxed_call = True
-        else:
-            def shim(*args):
-                if recorder.args is None:
-                    recorder.args = list(args)
-                return compiled(*args)
-        self.compiled, self.boxed = compiled, boxed
+        def shim(*args):  # (dynamo calls a backend's callable unboxed)
+            if recorder.args is None:
+                recorder.args = list(args)
+            return compiled(*args)
+        self.compiled = compiled
         return shim
 
 
@@ -166,11 +158,7 @@ def stages(rec, full, calls):
     """Host us of each layer under a fusecc call."""
     out = {}
     args = rec.args
-    if rec.boxed:
-        out["backend_callable"] = host_us(
-            lambda: rec.compiled(list(args)), calls)
-    else:
-        out["backend_callable"] = host_us(lambda: rec.compiled(*args), calls)
+    out["backend_callable"] = host_us(lambda: rec.compiled(*args), calls)
     try:
         out["fx_forward"] = host_us(lambda: rec.gm(*args), calls)
     except Exception as error:  # The inner backend may own the graph.
@@ -199,8 +187,10 @@ def stages(rec, full, calls):
     out["alloc_only"] = host_us(lambda: [torch.empty(s, dtype=d,
                                                      device="cuda")
                                          for s, d in shapes], calls)
-    if entry._guards:
-        check = entry._guards[0][1]
+    # The guard of calls that allocate their outputs (kind NoneType).
+    check = next((c for kind, c, _ in entry._guards if kind is type(None)),
+                 None)
+    if check is not None:
         out["guard_only"] = host_us(lambda: check(*values), calls)
     out["tensors"] = len(values) + len(outs)
     module = entry.module

@@ -22,7 +22,8 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import CHECK, CLI, needs_cli, needs_torch, nn, torch  # noqa: E402,E501
+from dynamo_support import (CHECK, CLI, F, needs_cli, needs_torch,  # noqa: E402
+                            nn, torch)
 
 if torch is not None:
     from fusecc import bundle as bundle_format
@@ -415,6 +416,55 @@ class Specialised(unittest.TestCase):
         with torch.no_grad():
             torch.testing.assert_close(seen[0](x), m(x))
         self.assertEqual(entries[0].calls, 1)
+
+    def test_lifted_buffers_are_no_batch(self):
+        # Dynamo's graphs of inlined modules take parameters and buffers as
+        # inputs; under dynamic=True a buffer's length is symbolic too: it
+        # is specialised, not made the batch.
+        class Lifted(nn.Module):
+            def forward(self, x, l_self_modules_0_parameters_weight_,
+                        l_self_modules_1_buffers_running_mean_,
+                        l_self_modules_1_buffers_running_var_):
+                y = F.conv_transpose2d(x, l_self_modules_0_parameters_weight_,
+                                       stride=2, padding=1)
+                return F.relu(F.batch_norm(
+                    y, l_self_modules_1_buffers_running_mean_,
+                    l_self_modules_1_buffers_running_var_, None, None, False,
+                    0.1, 1e-5))
+        torch.manual_seed(0)
+        args = [torch.randn(2, 8, 3, 3), torch.randn(8, 4, 4, 4),
+                torch.randn(4), torch.rand(4) + 0.5]
+        gm = torch.fx.symbolic_trace(Lifted())
+        ShapeProp(gm).propagate(*args)
+        batch, length = GuardedSymInt("s0", 2), GuardedSymInt("s5", 4)
+        for node in gm.graph.nodes:
+            tm = node.meta.get("tensor_meta")
+            if tm is None or node.name.endswith("weight_"):
+                continue
+            shape = ((length,) if len(tm.shape) == 1 else
+                     (batch,) + tuple(tm.shape[1:]))
+            node.meta["tensor_meta"] = tm._replace(shape=shape)
+        expected = Lifted()(*args)
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            with torch.no_grad(), mock.patch(
+                    "fusecc.module.load",
+                    side_effect=lambda path: FakeModule(
+                        path, FakeEntry(lambda x: expected, 0))):
+                gm = backend_layer.compile_graph(gm, args, {
+                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                    "precision": "ieee"})
+            report = dict(backend_layer.last_report)
+            self.assertEqual(len(report["compiled"]), 1, report)
+            with open(report["compiled"][0][1]) as f:
+                text = f.read()
+        self.assertIn("tensor<?x8x3x3xf32>", text)
+        self.assertIn("tensor<4xf32>", text)
+        self.assertNotIn("tensor<?xf32>", text)
+        self.assertEqual(list(report["specialised"].values()),
+                         [[("s5", 4)]])
+        self.assertEqual(GuardedSymInt.guarded, ["s5"])
+        self.assertTrue(report["direct"])
 
     def test_marked_dynamic_dim_stays_in_pytorch(self):
         m = decoder()

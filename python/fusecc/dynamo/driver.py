@@ -206,24 +206,45 @@ class ShapeMismatch(ValueError):
     """A call of a subgraph whose specialised sizes differ."""
 
 
-def protected_symbols(gm, example_inputs):
-    """The symbols no size may be specialised on: those of every
-    placeholder's symbolic dim 0 (the batches) and of the dims the user
-    marked dynamic (torch._dynamo.mark_dynamic: `_dynamo_dynamic_indices`
-    of the example input; specialising one is an error in dynamo)."""
-    symbols = set()
+def _is_weight(node, example):
+    """Whether a placeholder is a parameter or buffer (dynamo lifts an
+    inlined module's as inputs: an nn.Parameter, or a source through
+    `_parameters`/`_buffers`) or has rank < 2: its dim 0 is no batch."""
+    import torch
+    shape = meta_shape(node)
+    if shape is None or len(shape) < 2 or isinstance(example,
+                                                     torch.nn.Parameter):
+        return True
+    where = "%s %s" % (node.name, getattr(node, "_dynamo_source", ""))
+    return any(k in where for k in ("_parameters", "_buffers",
+                                    "parameters_", "buffers_"))
+
+
+def batch_and_protected_symbols(gm, example_inputs):
+    """(batches, protected): the names of the data inputs' symbolic dim 0
+    (the batches; a weight's dim 0 is not one) and the symbols no size may
+    be specialised on: the batches' and those of the dims the user marked
+    dynamic (torch._dynamo.mark_dynamic: `_dynamo_dynamic_indices` of the
+    example input; specialising one is an error in dynamo)."""
+    batches, symbols = set(), set()
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     for i, node in enumerate(placeholders):
         shape = meta_shape(node)
         if not shape:
             continue
-        marked = set(getattr(example_inputs[i], "_dynamo_dynamic_indices",
-                             ()) if i < len(example_inputs) else ())
+        example = example_inputs[i] if i < len(example_inputs) else None
+        marked = set(getattr(example, "_dynamo_dynamic_indices", ()))
+        data = not _is_weight(node, example)
         for d, size in enumerate(shape):
-            if (d == 0 or d in marked) and type(size).__name__ != "int" \
-                    and not str(size).lstrip("-").isdigit():
+            if type(size).__name__ == "int" or \
+                    str(size).lstrip("-").isdigit():
+                continue
+            if d == 0 and data:
+                batches.add(str(size))
                 symbols |= size_symbols(size)
-    return frozenset(symbols)
+            elif d in marked:
+                symbols |= size_symbols(size)
+    return frozenset(batches), frozenset(symbols)
 
 
 def max_batch_for(args, opts):
@@ -451,8 +472,8 @@ def compile_graph(gm, example_inputs, options=None):
     # A symbolic dim 0 is a dynamic batch, other symbolic sizes are taken
     # at their hints (guarded once a partition is installed), for the
     # partitioner's node checks as for the translation below.
-    protected = protected_symbols(gm, example_inputs)
-    with dynamic_batch(specialise=[], protected=protected):
+    batches, protected = batch_and_protected_symbols(gm, example_inputs)
+    with dynamic_batch(specialise=[], protected=protected, batches=batches):
         gm, names = partition_graph(gm, torch.is_grad_enabled(),
                                     last_report["unsupported"])
     _restore_placeholder_attributes(gm, sources)
@@ -472,7 +493,8 @@ def compile_graph(gm, example_inputs, options=None):
             # with --max-batch); other symbolic sizes are specialised at
             # their hints (dynamic=True makes every size symbolic).
             sizes = []
-            with dynamic_batch(specialise=sizes, protected=protected):
+            with dynamic_batch(specialise=sizes, protected=protected,
+                               batches=batches):
                 metas = [tensor_meta(a) for a in call.args]
                 if any(m is None for m in metas):
                     raise Unsupported("an input has no shape metadata")

@@ -67,6 +67,9 @@ def tensor_type(shape, dtype):
 _DYNAMIC_BATCH = [False]
 _SPECIALISE = [None]
 _PROTECTED = [frozenset()]
+#: None: any symbolic dim 0 is a batch; else only one whose text is one of
+#: these names (the batches of the graph's data inputs).
+_BATCHES = [None]
 
 
 class dynamic_batch:
@@ -78,22 +81,30 @@ class dynamic_batch:
     value dynamo traced with) and is appended to the list, for the caller
     to guard it (`specialise_sizes`) once the partition is compiled. A size
     holding one of the `protected` symbols (a batch's, or one the user
-    marked dynamic) is never specialised: Unsupported."""
+    marked dynamic) is never specialised: Unsupported. `batches`: the
+    names of the batch sizes (None: every symbolic dim 0 is one); a
+    symbolic dim 0 that is none of them (a buffer's length under
+    dynamic=True) is specialised like the other dims."""
 
-    def __init__(self, enabled=True, specialise=None, protected=()):
+    def __init__(self, enabled=True, specialise=None, protected=(),
+                 batches=None):
         self.enabled = enabled
         self.specialise = specialise
         self.protected = frozenset(protected)
+        self.batches = None if batches is None else frozenset(batches)
 
     def __enter__(self):
-        self.saved = (_DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0])
+        self.saved = (_DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0],
+                      _BATCHES[0])
         _DYNAMIC_BATCH[0] = self.enabled
         _SPECIALISE[0] = self.specialise
         _PROTECTED[0] = self.protected
+        _BATCHES[0] = self.batches
         return self
 
     def __exit__(self, *exc):
-        _DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0] = self.saved
+        (_DYNAMIC_BATCH[0], _SPECIALISE[0], _PROTECTED[0],
+         _BATCHES[0]) = self.saved
 
 
 def size_symbols(d):
@@ -112,8 +123,9 @@ def specialise_sizes(sizes):
     environment, so a call where it differs recompiles instead of reaching
     the bundle (and the sizes computed from it become constants for the
     rest of the compilation). Raises what PyTorch raises where a size
-    cannot be specialised (a dim the user marked dynamic)."""
-    return [int(d) for d in sizes]
+    cannot be specialised (a dim the user marked dynamic). A size met
+    several times is guarded once."""
+    return [int(d) for d in {str(d): d for d in sizes}.values()]
 
 
 def _is_symbolic(d):
@@ -195,7 +207,8 @@ def _static_shape(shape):
         if not _is_symbolic(d):
             dims.append(int(str(d)) if type(d).__name__ == "SymInt"
                         else int(d))
-        elif i == 0 and _DYNAMIC_BATCH[0]:
+        elif i == 0 and _DYNAMIC_BATCH[0] and (
+                _BATCHES[0] is None or str(d) in _BATCHES[0]):
             dims.append(None)  # the dynamic batch
         elif _DYNAMIC_BATCH[0] and _SPECIALISE[0] is not None:
             dims.append(_specialised(d, i))
