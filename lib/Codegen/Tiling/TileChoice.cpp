@@ -427,7 +427,15 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
   return sweep(16, /*report=*/true);
 }
 
-/// True if `wg`, a wgmma config of a pooled epilogue, combines partial
+/// Output channels per group up to which a pooled epilogue prefers
+/// mma.sync's kept tiles to a wgmma config combining partial windows (the
+/// wgmma M of 64 at most half full): kb2_50 (16) and kb2_74 (32) below;
+/// issue 37's rand37_92 (192 channels, 4 x 4 taps at stride 2) ran its
+/// mma.sync kept tiles at MEASURED (docs/perf.md 168).
+constexpr int64_t kPooledMMAMaxChannels = 32;
+
+/// True if `wg`, a wgmma config of a pooled epilogue of at most
+/// kPooledMMAMaxChannels output channels per group, combines partial
 /// windows after every pass (its 64-channel pass tiles do not all fit
 /// beside the staging buffers) while mma.sync's default config keeps every
 /// pass's tile, which evaluates each window once: on the H100 the cost
@@ -437,7 +445,8 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
 bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
                            TileConfigAttr wg, KernelTypesAttr types,
                            const TunedChoice &knobs) {
-  if (!a.pool || SharedMemoryPlan::get(a, wg).poolSlots > 0)
+  if (!a.pool || a.geom.coutPerGroup() > kPooledMMAMaxChannels ||
+      SharedMemoryPlan::get(a, wg).poolSlots > 0)
     return false;
   // mma.sync's own choice of rows, else fewer rows per pass.
   for (int64_t rows : {knobs.rows, int64_t(2), int64_t(1)}) {
@@ -508,21 +517,44 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // one does not fit the chip's limits (many taps per phase: rand37_61's
   // 64-tap stride-32 layer stages 64 channels' weights past shared memory
   // and fell back to FMA at 3% of the tensor-core time, docs/perf.md 163).
-  // A tile that fits but whose grid is too small for the split-operand
-  // path stays on FMA, as before.
-  if ((tf32 || splitTF32 || half) && failed(cfg))
+  // At W strides that leave the default tile 8 positions per phase, a
+  // block of one row stages every phase's weights for those 8 positions:
+  // the longest of 64, 32 and 16 positions per phase that fits comes first
+  // (mmaChannelTiles below; issue 37's rand37_61, 1-D stride 32 kernel 64,
+  // 5.06 ms at 8 positions, 2.70 / 1.58 / 1.24 at 16 / 32 / 64;
+  // rand37_98, 2-D stride 32, 21.7 ms -> 12.6 / 8.4 at 16 / 32,
+  // docs/perf.md 168).
+  auto mmaChannelTiles = [&](int64_t maxTileW) -> std::optional<
+                                                   TileConfigAttr> {
     for (int64_t tileC : {knobs.tileC, int64_t(32), int64_t(16)}) {
       if (tileC != knobs.tileC && (knobs.tileC || a.needsAllChannels))
         break;
       TileConfigAttr mma = chooseMMAConfig(
-          kernel, a, tensorTypes, knobs.maxTileW, knobs.rows, knobs.ciChunk,
-          tileC, knobs.warpsC, knobs.mergeH);
+          kernel, a, tensorTypes, maxTileW, knobs.rows, knobs.ciChunk, tileC,
+          knobs.warpsC, knobs.mergeH);
       if (!mma || failed(checkLimits(kernel, a, mma, /*report=*/false)))
         continue;
-      if (gridAllows(mma))
-        cfg = mma;
-      break;
+      return mma;
     }
+    return std::nullopt;
+  };
+  if ((tf32 || splitTF32 || half) && failed(cfg)) {
+    std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
+    const int64_t sw = a.geom.stride[2];
+    if (mma && knobs.maxTileW == kDefaultMaxTileW && !knobs.tileC &&
+        kDefaultMaxTileW / sw <= 8 && mma->getRows() == 1 && !a.wholeRow())
+      for (int64_t positions : {64, 32, 16})
+        if (std::optional<TileConfigAttr> longer =
+                mmaChannelTiles(positions * sw);
+            longer && gridAllows(*longer)) {
+          mma = longer;
+          break;
+        }
+    // A tile that fits but whose grid is too small for the split-operand
+    // path stays on FMA, as before.
+    if (mma && gridAllows(*mma))
+      cfg = *mma;
+  }
   // A pooled epilogue keeps its pass tiles where fewer rows per pass
   // allow it (each window evaluated once, see keepsFewerPooledTiles).
   if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&
