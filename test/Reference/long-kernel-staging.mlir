@@ -26,7 +26,7 @@ func.func @long_kernel_gelu(%x: tensor<2x80x4xf32>, %w: tensor<80x80x64xf32>, %b
 
 // A row of 128 positions per phase at stride 32: the tensor-core tile of
 // one row takes 64 positions per phase (tileW 2048, 16 channels: 40 is two
-// whole channel blocks and a partial one), docs/perf.md 168.
+// whole channel blocks and a partial one), docs/perf.md 169.
 func.func @long_row_stride32(%x: tensor<1x40x128xf32>, %w: tensor<40x40x64xf32>, %b: tensor<40xf32>) -> tensor<1x40x4096xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 32>, padding = array<i64: 16>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x40x128xf32>, tensor<40x40x64xf32>, tensor<40xf32>) -> tensor<1x40x4096xf32>
   return %0 : tensor<1x40x4096xf32>

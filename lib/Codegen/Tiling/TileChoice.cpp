@@ -431,7 +431,7 @@ FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
 /// mma.sync's kept tiles to a wgmma config combining partial windows (the
 /// wgmma M of 64 at most half full): kb2_50 (16) and kb2_74 (32) below;
 /// issue 37's rand37_92 (192 channels, 4 x 4 taps at stride 2) ran its
-/// mma.sync kept tiles in 2.39 ms against 1.14 on wgmma (docs/perf.md 168).
+/// mma.sync kept tiles in 2.39 ms against 1.14 on wgmma (docs/perf.md 169).
 constexpr int64_t kPooledMMAMaxChannels = 32;
 
 /// True if `wg`, a wgmma config of a pooled epilogue of at most
@@ -523,7 +523,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // (mmaChannelTiles below; issue 37's rand37_61, 1-D stride 32 kernel 64,
   // 5.06 ms at 8 positions, 2.70 / 1.58 / 1.24 at 16 / 32 / 64;
   // rand37_98, 2-D stride 32, 21.7 ms -> 12.6 / 8.4 at 16 / 32,
-  // docs/perf.md 168).
+  // docs/perf.md 169).
   auto mmaChannelTiles = [&](int64_t maxTileW) -> std::optional<
                                                    TileConfigAttr> {
     for (int64_t tileC : {knobs.tileC, int64_t(32), int64_t(16)}) {

@@ -46,7 +46,7 @@ func.func @fits(%x: tensor<1x1x8xf32>, %w: tensor<1x16x256xf32>) -> tensor<1x16x
 // is chosen instead of the FMA config (which ran 30x slower on the H200).
 // At stride 32 the default tile has 8 positions per phase; a block of one
 // row takes 64 (tileW 2048), whose 32-channel tile outgrows shared memory
-// too, so 16 channels (rand37_61: 5.06 -> 1.24 ms, docs/perf.md 168). With
+// too, so 16 channels (rand37_61: 5.06 -> 1.24 ms, docs/perf.md 169). With
 // max-tile-w given, that size: 8 positions, 32 channels.
 // CHECK: fuse.kernel "narrower_k0" {{.*}}{config = #fuse.tile<tileW = 2048, tileC = 16, {{.*}}operand = tf32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 8>}
 // FORCED: fuse.kernel "narrower_k0" {{.*}}{config = #fuse.tile<tileW = 2048, tileC = 16, {{.*}}ciChunk = 16, {{.*}}operand = tf32, {{.*}}mmaWarpsC = {{.*}}>}
