@@ -461,6 +461,31 @@ bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
   }
   return false;
 }
+/// `wg`, the cost model's wgmma config, or where it holds one row of N =
+/// 16 at a W stride of 8 or more (every W phase's accumulators in one
+/// warpgroup bound N), two warpgroups of one row each on the same channels
+/// (`--tile-wgmma-split=2`): each staged weight chunk then serves two rows.
+/// Measured on issue 37's rand37_7 (150 -> 150 channels, 16 x 16 taps at
+/// stride 8): 22.04 -> 15.55 ms (docs/perf.md 169). Only unforced, on
+/// full-precision operands, and where the grid still fills the chip.
+TileConfigAttr withSplitRows(KernelOp kernel, const KernelAnalysis &a,
+                             KernelTypesAttr types, const TunedChoice &knobs,
+                             TileConfigAttr wg) {
+  if (!wg || knobs.rows || knobs.ciChunk || knobs.tileC || knobs.wgmmaSplit ||
+      knobs.mergeH || knobs.clusterC || knobs.wgmma ||
+      a.geom.stride[2] < 8 || a.needsAllChannels || types.usesSplitTF32() ||
+      wg.getRows() != 1 || wg.getWgmmaN() != 16 ||
+      wg.getWgmmaGroups() != wg.getTileC() / 64)
+    return wg;
+  TileConfigAttr two = chooseWgmmaConfig(kernel, a, types, knobs.maxTileW, 0,
+                                         0, 0, /*forcedSplit=*/2, 0, 0);
+  if (!two || two.getRows() != 2 || two.getWgmmaN() != 16 ||
+      two.getTileC() != wg.getTileC() ||
+      failed(checkLimits(kernel, a, two, /*report=*/false)) ||
+      LaunchPlan::get(a, two).gridX < wgmmaMinBlocks(a.target))
+    return wg;
+  return two;
+}
 } // namespace
 
 FailureOr<TileConfigAttr>
@@ -501,10 +526,11 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // of 4, no prologue).
   if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
       knobs.wgmma >= 0)
-    if (TileConfigAttr wg =
+    if (TileConfigAttr wg = withSplitRows(
+            kernel, a, tensorTypes, knobs,
             chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
                               knobs.rows, knobs.ciChunk, knobs.tileC,
-                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC))
+                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC)))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
            (LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target) &&
