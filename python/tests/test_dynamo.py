@@ -598,7 +598,7 @@ class Fallback(unittest.TestCase):
 @needs_torch
 class Direct(unittest.TestCase):
     """A graph that is all fusecc's calls run_direct in place of the
-    custom op and skips the inner backend (docs/perf.md 168)."""
+    custom op and skips the inner backend (docs/perf.md 170)."""
 
     @staticmethod
     def graph(op, extra=False):

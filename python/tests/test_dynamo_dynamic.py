@@ -22,8 +22,8 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import (CHECK, CLI, F, needs_cli, needs_torch,  # noqa: E402
-                            nn, torch)
+from dynamo_support import (  # noqa: E402
+    CHECK, CLI, F, needs_cli, needs_torch, nn, torch)
 
 if torch is not None:
     from fusecc import bundle as bundle_format
@@ -465,6 +465,80 @@ class Specialised(unittest.TestCase):
                          [[("s5", 4)]])
         self.assertEqual(GuardedSymInt.guarded, ["s5"])
         self.assertTrue(report["direct"])
+
+    def test_unspecialised_floats_are_specialised(self):
+        # Under dynamic=True dynamo passes a module's float attributes (an
+        # eps, a divisor) as 0-d tensors read by `.item()`: SymFloats the
+        # ops take. They are taken at their hints and guarded.
+        class Floats(nn.Module):
+            def forward(self, x, w, mean, var, eps, divisor):
+                y = F.conv_transpose2d(x, w, stride=2, padding=1)
+                y = F.batch_norm(y, mean, var, None, None, False, 0.1,
+                                 eps.item())
+                return F.relu(y) / divisor.item()
+
+        class SymFloat(GuardedSymInt):
+            def __float__(self):
+                GuardedSymInt.guarded.append(self.name)
+                return float(self.node.hint)
+        torch.manual_seed(0)
+        args = [torch.randn(2, 8, 3, 3), torch.randn(8, 4, 4, 4),
+                torch.randn(4), torch.rand(4) + 0.5, torch.tensor(1e-5),
+                torch.tensor(2.0)]
+        gm = torch.fx.symbolic_trace(Floats())
+        ShapeProp(gm).propagate(*args)
+        batch = GuardedSymInt("s0", 2)
+        hints = {"item": ("zuf0", 1e-5), "item_1": ("zuf1", 2.0)}
+        for node in gm.graph.nodes:
+            if node.name in hints:
+                node.meta["example_value"] = SymFloat(*hints[node.name])
+                continue
+            tm = node.meta.get("tensor_meta")
+            if tm is not None and node.name == "x":
+                node.meta["tensor_meta"] = tm._replace(
+                    shape=(batch,) + tuple(tm.shape[1:]))
+            elif tm is not None and len(tm.shape) == 4 and node.name != "w":
+                node.meta["tensor_meta"] = tm._replace(
+                    shape=(batch,) + tuple(tm.shape[1:]))
+        expected = Floats()(*args)
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            with torch.no_grad(), mock.patch(
+                    "fusecc.module.load",
+                    side_effect=lambda path: FakeModule(
+                        path, FakeEntry(lambda x: expected, 0))):
+                gm = backend_layer.compile_graph(gm, args, {
+                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                    "precision": "ieee"})
+            report = dict(backend_layer.last_report)
+            self.assertEqual(len(report["compiled"]), 1, report)
+            with open(report["compiled"][0][1]) as f:
+                text = f.read()
+        self.assertIn("tensor<?x8x3x3xf32>", text)
+        self.assertIn("1.0e-05", text)
+        self.assertEqual(sorted(GuardedSymInt.guarded), ["zuf0", "zuf1"])
+        self.assertIn(("zuf0", 1e-5), list(report["specialised"].values())[0])
+        with torch.no_grad():
+            torch.testing.assert_close(gm(*args), expected)
+        # Without the custom op (PyTorch < 2.4) the launch module is called
+        # with the partition's inputs, `.item()`s included; with it they
+        # feed nothing and are dropped (test_dead_scalars_are_dropped).
+        items = [n for n in gm.graph.nodes if n.target == "item"]
+        self.assertEqual(len(items), 2)
+        self.assertTrue(all(n.users for n in items))
+
+    def test_dead_scalars_are_dropped(self):
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        item = g.call_method("item", (g.placeholder("eps"),))
+        item.meta["example_value"] = type("SymFloat", (), {})()
+        size = g.call_method("size", (x, 1))
+        size.meta["example_value"] = 3  # a plain int: kept
+        g.output(x)
+        gm = torch.fx.GraphModule(nn.Module(), g)
+        backend_layer._drop_dead_scalars(gm)
+        self.assertEqual([n.target for n in gm.graph.nodes
+                          if n.op == "call_method"], ["size"])
 
     def test_marked_dynamic_dim_stays_in_pytorch(self):
         m = decoder()

@@ -26,7 +26,8 @@ import itertools
 import warnings
 
 from .partition import partition_graph
-from .translate import (Unsupported, dynamic_batch, meta_shape, size_hint,
+from .translate import (ScalarInput, Unsupported, dynamic_batch,
+                        meta_shape, scalar_hint, scalar_value, size_hint,
                         size_symbols, specialise_sizes, tensor_meta,
                         translate_graph)
 
@@ -195,6 +196,9 @@ class CompiledSubgraph:
         for key, value in zip(self.translation.arg_keys, values):
             if key[0] == "input":
                 inputs[key[1]] = value
+        for i, value in getattr(self.translation, "scalar_inputs",
+                                {}).items():
+            inputs[i] = value
         return None if any(v is None for v in inputs) else inputs
 
 
@@ -416,6 +420,19 @@ def _warn_training(unsupported):
                          ", ..." if len(nodes) > 5 else ""))
 
 
+def _drop_dead_scalars(gm):
+    """Removes the scalar computations (`.item()` of an unspecialised
+    float, size arithmetic) nobody reads any more: the partitions that read
+    them took their values as constants (scalar_value)."""
+    for node in reversed(list(gm.graph.nodes)):
+        if node.op not in ("call_method", "call_function") or node.users:
+            continue
+        meta = node.meta
+        value = meta.get("val", meta.get("example_value"))
+        if type(value).__name__ in ("SymInt", "SymFloat"):
+            gm.graph.erase_node(node)
+
+
 def _drop_unused_getitems(gm):
     """Removes `getitem` nodes nobody reads (aten batch_norm's unused
     statistics), so that a tuple does not leave a partition for nothing."""
@@ -495,11 +512,20 @@ def compile_graph(gm, example_inputs, options=None):
             sizes = []
             with dynamic_batch(specialise=sizes, protected=protected,
                                batches=batches):
-                metas = [tensor_meta(a) for a in call.args]
+                metas = []
+                for a in call.args:
+                    scalar = scalar_value(a)
+                    metas.append(ScalarInput(scalar) if scalar is not None
+                                 else tensor_meta(a))
                 if any(m is None for m in metas):
                     raise Unsupported("an input has no shape metadata")
                 tr = translate_graph(sub, metas, name="fusecc_graph")
-            tr.specialised = sorted({(str(d), size_hint(d)) for d in sizes})
+            tr.specialised = sorted({(str(d), scalar_hint(d))
+                                     for d in sizes})
+            # The scalar inputs (by position) the partition was compiled
+            # for: what PyTorch's fallback of a call reads (guarded equal).
+            tr.scalar_inputs = {i: m.value for i, m in enumerate(metas)
+                                if isinstance(m, ScalarInput)}
             extra = tuple(opts["extra_args"])
             if tr.dynamic:
                 extra += ("--max-batch=%d" % max_batch_for(call.args,
@@ -539,6 +565,7 @@ def compile_graph(gm, example_inputs, options=None):
         last_report["compiled"].append((name, compiled.module.path))
         if tr.specialised:
             last_report["specialised"][name] = tr.specialised
+    _drop_dead_scalars(gm)
     gm.graph.lint()
     if op is not None:
         gm.delete_all_unused_submodules()
@@ -650,6 +677,6 @@ def backend(gm, example_inputs, mode=None, options=None, **kwargs):
     gm = compile_graph(gm, example_inputs, opts)
     if last_report.get("direct"):
         # All of it is fusecc's: no inner backend (its per-call wrappers
-        # cost more host time than the bundles' launches; docs/perf.md 168).
+        # cost more host time than the bundles' launches; docs/perf.md 170).
         return gm.forward
     return _inner(gm, example_inputs, inner, mode)

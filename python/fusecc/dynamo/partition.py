@@ -13,7 +13,7 @@
 
 from . import ops as op_table
 from .translate import (Context, Emitter, LazyArg, Tensor, Unsupported,
-                        is_tuple_value, tensor_meta)
+                        is_tuple_value, scalar_value, tensor_meta)
 
 
 def node_support(gm, node, grad_enabled=False):
@@ -27,6 +27,10 @@ def node_support(gm, node, grad_enabled=False):
     env = {}
     try:
         for arg in node.all_input_nodes:
+            scalar = scalar_value(arg)
+            if scalar is not None:  # A symbolic scalar at its hint.
+                env[arg] = scalar
+                continue
             meta = tensor_meta(arg)
             if is_tuple_value(arg):
                 # A tuple-valued producer (aten batch_norm): stand-ins.

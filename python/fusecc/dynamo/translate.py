@@ -124,8 +124,59 @@ def specialise_sizes(sizes):
     the bundle (and the sizes computed from it become constants for the
     rest of the compilation). Raises what PyTorch raises where a size
     cannot be specialised (a dim the user marked dynamic). A size met
-    several times is guarded once."""
-    return [int(d) for d in {str(d): d for d in sizes}.values()]
+    several times is guarded once; a SymFloat (a scalar_value) is guarded
+    through float()."""
+    return [float(d) if type(d).__name__ == "SymFloat" else int(d)
+            for d in {str(d): d for d in sizes}.values()]
+
+
+class ScalarInput:
+    """A graph input that is a symbolic scalar taken at its hint (see
+    scalar_value): `value`, a Python int or float."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def scalar_hint(d):
+    """The hint of a SymInt or SymFloat as a Python int or float."""
+    hint = getattr(getattr(d, "node", None), "hint", None)
+    if hint is None:
+        return None
+    return float(hint) if type(d).__name__ == "SymFloat" else int(hint)
+
+
+def scalar_value(node):
+    """For an FX node whose value is a symbolic scalar, while sizes are
+    specialised (dynamic_batch(specialise=...)): its hint, recorded for
+    the guard like a size. Under dynamic=True dynamo leaves a module's
+    float attributes (BatchNorm's eps, an interpolation's scale factor, a
+    divisor) unspecialised: a 0-d tensor input read by `.item()`, a
+    SymFloat the ops take. None for anything else (then such an operand
+    stays unsupported as before)."""
+    if _SPECIALISE[0] is None:
+        return None
+    meta = getattr(node, "meta", None) or {}
+    value = meta.get("val")
+    if value is None:
+        value = meta.get("example_value")
+    kind = type(value).__name__
+    if kind not in ("SymInt", "SymFloat"):
+        return None
+    if kind == "SymInt" and not _is_symbolic(value):
+        return int(str(value))
+    hint = scalar_hint(value)
+    if hint is None:
+        return None
+    if kind == "SymInt":
+        shared = size_symbols(value) & _PROTECTED[0]
+        if shared:
+            raise Unsupported("the size %s (%s) holds %s, a batch's size or "
+                              "one marked dynamic" % (
+                                  getattr(node, "name", node), value,
+                                  ", ".join(sorted(shared))))
+    _SPECIALISE[0].append(value)
+    return hint
 
 
 def _is_symbolic(d):
@@ -343,6 +394,12 @@ def translate_graph(gm, input_metas=None, name="graph"):
             i = placeholders.index(node)
             meta = (input_metas[i] if input_metas is not None
                     else tensor_meta(node))
+            if meta is None and input_metas is None:
+                scalar = scalar_value(node)
+                meta = ScalarInput(scalar) if scalar is not None else None
+            if isinstance(meta, ScalarInput):
+                env[node] = meta.value  # A specialised scalar: a constant.
+                continue
             if meta is None:
                 raise Unsupported("input '%s' has no shape metadata"
                                   % node.name)
