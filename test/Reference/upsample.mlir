@@ -15,6 +15,7 @@
 // CHECK: @trilinear_down: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @nearest_then_conv: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @bilinear_then_conv_transpose: PASS rel-L2 {{[0-9.e+-]+}} max-abs
+// CHECK: @nearest_then_rgb_conv: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 
 // PLAN-LABEL: plan @nearest_then_conv
 // PLAN: upsample folded into input staging
@@ -62,4 +63,14 @@ func.func @bilinear_then_conv_transpose(%x: tensor<1x4x3x3xf32>, %w: tensor<4x8x
   %u = fuse.upsample %x {linear, align_corners} : tensor<1x4x3x3xf32> -> tensor<1x4x6x6xf32>
   %c = fuse.conv_transpose %u, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x11x11xf32>
   return %c : tensor<1x8x11x11xf32>
+}
+
+// A decoder's RGB layer (vae_decoder's conv_out): nearest x2 then a 3x3
+// convolution to 3 channels. Its input staging (one word per slot through
+// the prologue) issues the loads of several slots before their stores,
+// in batches that do not divide the slots (stores guarded).
+func.func @nearest_then_rgb_conv(%x: tensor<1x32x6x12xf32>, %w: tensor<3x32x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x12x24xf32> {
+  %u = fuse.upsample %x {scales = array<f64: 2.0, 2.0>} : tensor<1x32x6x12xf32> -> tensor<1x32x12x24xf32>
+  %c = fuse.conv %u, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x32x12x24xf32>, tensor<3x32x3x3xf32>, tensor<3xf32>) -> tensor<1x3x12x24xf32>
+  return %c : tensor<1x3x12x24xf32>
 }

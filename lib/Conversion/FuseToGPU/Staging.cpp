@@ -2,8 +2,10 @@
 //
 // The synchronous main loop stages each round's input rows (16-byte vectors
 // when the rows are multiples of 4 long) and weights with plain loads and
-// stores, rounded to TF32 on the tf32 tensor-core path (split-operand
-// tf32x3 kernels stage f32 and split in registers, `emitSplitTF32`). The
+// stores, the loads of several slots issued before their stores
+// (`emitBatchedStaging`), rounded to TF32 on the tf32 tensor-core path
+// (split-operand tf32x3 kernels stage f32 and split in registers,
+// `emitSplitTF32`). The
 // wgmma main loop stages into one of two buffers: the weights (and a
 // re-laid-out input) by 16-byte asynchronous copies (cp.async) of the
 // re-layout kernels' images, the input otherwise through registers in
@@ -25,6 +27,78 @@ using namespace fusecc::emit;
 /// Registers a wgmma thread may spend on accumulators plus staged values in
 /// flight (the rest of its 128 go to addresses and the epilogue).
 static constexpr int64_t kStagingRegisterBudget = 104;
+
+/// Registers a synchronous-main-loop thread keeps for its accumulators.
+static int64_t syncAccumulatorRegisters(const EmitContext &cx) {
+  TileConfigAttr cfg = cx.cfg;
+  // Split operands hold a hi and a lo fragment of every operand besides.
+  if (cfg.usesTensorCores())
+    return cfg.getRows() * cfg.getMmaTilesC() * cfg.getMmaTilesW() * 4 *
+           (cfg.usesSplitTF32() ? 2 : 1);
+  return cfg.getChanPerThread() * (cfg.getTileW() / cfg.getThreadsW());
+}
+
+/// Most slots of a synchronous staging loop loaded before their stores.
+static constexpr int64_t kMaxSlotsInFlight = 16;
+/// Registers a slot in flight holds beside its words: its shared-memory
+/// address and its in-bounds predicate.
+static constexpr int64_t kSlotOverheadRegisters = 2;
+/// Registers a synchronous-main-loop thread may spend on accumulators plus
+/// staged slots in flight. Below the wgmma budget: these kernels' blocks
+/// are small (64 threads, 8 per SM: 128 registers a thread) and keep more
+/// addresses live. 88 to 104 spilled 24-128 bytes in vae_decoder's and
+/// unet_decoder's RGB layers (64 accumulators) where main did not; 80 adds
+/// no spill to the 33 examples, the decoders and the model graphs in ieee
+/// or tf32 (ptxas -v, docs/perf.md 168).
+static constexpr int64_t kSyncStagingRegisterBudget = 80;
+
+/// Emits a synchronous staging loop over `total` slots distributed over the
+/// block (slot e = tid + i x threads in iteration i), with the loads of up
+/// to kMaxSlotsInFlight consecutive iterations issued before their stores:
+/// `load(e)` returns the loaded words of slot e (branch-free, clamped in
+/// bounds for any e), `store(e, words)` stores them (called only where
+/// e < total). A loop of one load and one store per iteration waits for
+/// every load in turn: an RGB layer's upsampled staging (66 iterations a
+/// round, one word each) ran at ~12x its memory floor (docs/perf.md 168).
+/// The slots in flight are bounded by the registers the accumulators leave
+/// (`wordsPerSlot` words each, plus kSlotOverheadRegisters); the batches are
+/// balanced, so at most one slot per batch and thread past the last iteration
+/// is loaded for nothing.
+static void
+emitBatchedStaging(EmitContext &cx, int64_t total, int64_t wordsPerSlot,
+                   function_ref<SmallVector<Value>(Value)> load,
+                   function_ref<void(Value, ArrayRef<Value>)> store) {
+  EmitBuilder &b = cx.b;
+  const int64_t nthreads = cx.launch.threads;
+  const int64_t iters = llvm::divideCeil(total, nthreads);
+  const int64_t free = std::max<int64_t>(
+      kSyncStagingRegisterBudget - syncAccumulatorRegisters(cx), wordsPerSlot);
+  const int64_t most = std::clamp<int64_t>(
+      free / (wordsPerSlot + kSlotOverheadRegisters), 1, kMaxSlotsInFlight);
+  const int64_t batches = llvm::divideCeil(iters, most);
+  const int64_t perBatch = llvm::divideCeil(iters, batches);
+  auto loop = scf::ForOp::create(b, b.c(0), b.c(batches), b.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value first = b.mul(loop.getInductionVar(), perBatch * nthreads);
+  SmallVector<Value> slots;
+  SmallVector<SmallVector<Value>> words;
+  for (int64_t i = 0; i < perBatch; ++i) {
+    slots.push_back(b.add(b.add(cx.tid, first), i * nthreads));
+    words.push_back(load(slots.back()));
+  }
+  for (int64_t i = 0; i < perBatch; ++i) {
+    OpBuilder::InsertionGuard g2(b);
+    // Every slot of a full batch exists where the batches cover `total`
+    // exactly.
+    if (batches * perBatch * nthreads != total) {
+      auto inside =
+          scf::IfOp::create(b, TypeRange{}, b.ult(slots[i], total), false);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+    }
+    store(slots[i], words[i]);
+  }
+}
 
 /// The kw W taps of the weight row at `widx` (all indices but the last), as
 /// f32: vector loads of 4 taps when kw % 4 == 0, else one load per tap
@@ -66,46 +140,55 @@ void emit::emitStageInputs(EmitContext &cx, Value input, Value ci0,
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
-  const LaunchPlan &launch = cx.launch;
   const int64_t width = smemPlan.vectorInput ? 4 : 1;
   const int64_t kc = cfg.getCiChunk(), rows = smemPlan.stagedRows;
-  const int64_t slots = smemPlan.inputSpan / width, nthreads = launch.threads;
+  const int64_t slots = smemPlan.inputSpan / width;
   const int64_t total = kc * rows * slots;
-  auto loop = scf::ForOp::create(
-      b, b.c(0), b.c(llvm::divideCeil(total, nthreads)), b.c(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = b.add(cx.tid, b.mul(loop.getInductionVar(), nthreads));
-  Value xs = b.remu(e, slots), rest = b.divu(e, slots);
-  Value rr = b.remu(rest, rows), kci = b.divu(rest, rows);
-  Value ci = b.add(ci0, kci);
-  Value col = b.mul(xs, width);
-  Value iw = b.add(cx.iwMin, col), ihr = b.add(ih, rr);
-  Value ok = b.andI(b.andI(b.ult(e, total), b.ult(ci, g.cinPerGroup())),
-                    b.andI(b.inRange(iw, g.in[2]), b.inRange(ihr, g.in[1])));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, b.c(0)).getResult();
+  // Slot e's channel in the chunk, staged row and column.
+  struct Coords {
+    Value kci, rr, col, ok;
   };
-  SmallVector<Value> idx = cx.fullIndex(cx.n, clamp(b.add(ciBase, ci)),
-                                        clamp(id), clamp(ihr), clamp(iw));
-  SmallVector<Value, 4> values;
-  if (width == 1) {
-    values.push_back(emitInputElement(cx, input, idx));
-  } else {
-    Value v = emitInputVector(cx, input, idx);
-    for (int64_t i = 0; i < width; ++i)
-      values.push_back(vector::ExtractOp::create(b, v, i));
-  }
-  Value addr = b.add(b.add(b.add(b.mul(kci, smemPlan.xsStride),
-                                 b.mul(rr, smemPlan.xsRowStride)),
-                           col),
-                     smemPlan.xsOffset);
-  // Slots past `total` write nothing.
-  auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  for (auto [i, v] : llvm::enumerate(values))
-    cx.sstore(emitRoundOperand(cx, arith::SelectOp::create(b, ok, v, b.f(0.0))),
-              b.add(addr, static_cast<int64_t>(i)));
+  auto coords = [&](Value e) {
+    Value xs = b.remu(e, slots), rest = b.divu(e, slots);
+    Value rr = b.remu(rest, rows), kci = b.divu(rest, rows);
+    Value col = b.mul(xs, width);
+    Value ci = b.add(ci0, kci);
+    Value iw = b.add(cx.iwMin, col), ihr = b.add(ih, rr);
+    Value ok = b.andI(b.andI(b.ult(e, total), b.ult(ci, g.cinPerGroup())),
+                      b.andI(b.inRange(iw, g.in[2]), b.inRange(ihr, g.in[1])));
+    return Coords{kci, rr, col, ok};
+  };
+  auto load = [&](Value e) {
+    Coords at = coords(e);
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, at.ok, v, b.c(0)).getResult();
+    };
+    Value iw = b.add(cx.iwMin, at.col), ihr = b.add(ih, at.rr);
+    SmallVector<Value> idx =
+        cx.fullIndex(cx.n, clamp(b.add(ciBase, b.add(ci0, at.kci))), clamp(id),
+                     clamp(ihr), clamp(iw));
+    SmallVector<Value> values;
+    if (width == 1) {
+      values.push_back(emitInputElement(cx, input, idx));
+    } else {
+      Value v = emitInputVector(cx, input, idx);
+      for (int64_t i = 0; i < width; ++i)
+        values.push_back(vector::ExtractOp::create(b, v, i));
+    }
+    return values;
+  };
+  auto store = [&](Value e, ArrayRef<Value> values) {
+    Coords at = coords(e);
+    Value addr = b.add(b.add(b.add(b.mul(at.kci, smemPlan.xsStride),
+                                   b.mul(at.rr, smemPlan.xsRowStride)),
+                             at.col),
+                       smemPlan.xsOffset);
+    for (auto [i, v] : llvm::enumerate(values))
+      cx.sstore(
+          emitRoundOperand(cx, arith::SelectOp::create(b, at.ok, v, b.f(0.0))),
+          b.add(addr, static_cast<int64_t>(i)));
+  };
+  emitBatchedStaging(cx, total, width, load, store);
 }
 
 void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
@@ -115,59 +198,64 @@ void emit::emitStageWeights(EmitContext &cx, Value weight, Value ci0,
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
-  const LaunchPlan &launch = cx.launch;
   const int64_t kc = cfg.getCiChunk(), sb = smemPlan.subBlock;
   const int64_t hTaps = smemPlan.hTapsPerRound;
-  const int64_t kw = g.k[2], nthreads = launch.threads;
+  const int64_t kw = g.k[2];
   const int64_t total = kc * sb * hTaps;
-  // One (input channel, h tap, output channel) triple per thread and
-  // iteration; its kw taps are contiguous in memory: 16-byte vector loads
-  // when kw % 4 == 0.
-  auto loop = scf::ForOp::create(
-      b, b.c(0), b.c(llvm::divideCeil(total, nthreads)), b.c(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = b.add(cx.tid, b.mul(loop.getInductionVar(), nthreads));
-  Value cl = b.remu(e, sb), rest = b.divu(e, sb);
-  Value ha = hTaps > 1 ? b.remu(rest, hTaps) : b.c(0);
-  Value kci = hTaps > 1 ? b.divu(rest, hTaps) : rest;
-  Value ci = b.add(ci0, kci), co = b.add(coInGroup, cl);
-  Value ok = b.andI(
-      b.andI(b.ult(e, total), b.cmp(arith::CmpIPredicate::ult, ha, hValid)),
-      b.andI(b.ult(ci, g.cinPerGroup()), b.ult(co, g.coutPerGroup())));
-  auto clamp = [&](Value v) {
-    return arith::SelectOp::create(b, ok, v, b.c(0)).getResult();
-  };
-  Value tapH = b.add(th, b.mul(ha, hStep));
-  SmallVector<Value> widx;
   const bool forward = cx.a.conv.getForwardWeight();
-  if (forward) {
-    // [Cout, Cin/groups, *k], taps reversed: output channel (group,
-    // co) first, the input channel within its group second.
-    Value grpCo = b.mul(b.divu(ciBase, g.cinPerGroup()), g.coutPerGroup());
-    widx = {clamp(b.add(grpCo, co)), clamp(ci)};
-    if (g.rank == 5)
-      widx.push_back(clamp(b.sub(b.c(g.k[0] - 1), td)));
-    if (g.rank >= 4)
-      widx.push_back(clamp(b.sub(b.c(g.k[1] - 1), tapH)));
-  } else {
-    widx = {clamp(b.add(ciBase, ci)), clamp(co)};
-    if (g.rank == 5)
-      widx.push_back(clamp(td));
-    if (g.rank >= 4)
-      widx.push_back(clamp(tapH));
-  }
-  SmallVector<Value> taps = loadWeightRow(cx, weight, widx, forward);
-  auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  for (int64_t t = 0; t < kw; ++t) {
-    Value v = arith::SelectOp::create(b, ok, taps[t], b.f(0.0));
-    cx.sstore(emitRoundOperand(cx, v),
-              b.add(b.add(b.add(b.mul(kci, smemPlan.wsCiStride),
-                                b.add(b.mul(ha, kw * sb), t * sb)),
-                          cl),
-                    smemPlan.wsOffset));
-  }
+  // One (input channel, h tap, output channel) triple per slot; its kw taps
+  // are contiguous in memory: 16-byte vector loads when kw % 4 == 0.
+  struct Coords {
+    Value cl, ha, kci, ok;
+  };
+  auto coords = [&](Value e) {
+    Value cl = b.remu(e, sb), rest = b.divu(e, sb);
+    Value ha = hTaps > 1 ? b.remu(rest, hTaps) : b.c(0);
+    Value kci = hTaps > 1 ? b.divu(rest, hTaps) : rest;
+    Value ci = b.add(ci0, kci), co = b.add(coInGroup, cl);
+    Value ok = b.andI(
+        b.andI(b.ult(e, total), b.cmp(arith::CmpIPredicate::ult, ha, hValid)),
+        b.andI(b.ult(ci, g.cinPerGroup()), b.ult(co, g.coutPerGroup())));
+    return Coords{cl, ha, kci, ok};
+  };
+  auto load = [&](Value e) {
+    Coords at = coords(e);
+    auto clamp = [&](Value v) {
+      return arith::SelectOp::create(b, at.ok, v, b.c(0)).getResult();
+    };
+    Value ci = b.add(ci0, at.kci), co = b.add(coInGroup, at.cl);
+    Value tapH = b.add(th, b.mul(at.ha, hStep));
+    SmallVector<Value> widx;
+    if (forward) {
+      // [Cout, Cin/groups, *k], taps reversed: output channel (group,
+      // co) first, the input channel within its group second.
+      Value grpCo = b.mul(b.divu(ciBase, g.cinPerGroup()), g.coutPerGroup());
+      widx = {clamp(b.add(grpCo, co)), clamp(ci)};
+      if (g.rank == 5)
+        widx.push_back(clamp(b.sub(b.c(g.k[0] - 1), td)));
+      if (g.rank >= 4)
+        widx.push_back(clamp(b.sub(b.c(g.k[1] - 1), tapH)));
+    } else {
+      widx = {clamp(b.add(ciBase, ci)), clamp(co)};
+      if (g.rank == 5)
+        widx.push_back(clamp(td));
+      if (g.rank >= 4)
+        widx.push_back(clamp(tapH));
+    }
+    return loadWeightRow(cx, weight, widx, forward);
+  };
+  auto store = [&](Value e, ArrayRef<Value> taps) {
+    Coords at = coords(e);
+    for (int64_t t = 0; t < kw; ++t) {
+      Value v = arith::SelectOp::create(b, at.ok, taps[t], b.f(0.0));
+      cx.sstore(emitRoundOperand(cx, v),
+                b.add(b.add(b.add(b.mul(at.kci, smemPlan.wsCiStride),
+                                  b.add(b.mul(at.ha, kw * sb), t * sb)),
+                            at.cl),
+                      smemPlan.wsOffset));
+    }
+  };
+  emitBatchedStaging(cx, total, kw, load, store);
 }
 
 Value emit::emitRoundOperand(EmitContext &cx, Value v) {
