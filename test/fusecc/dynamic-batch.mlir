@@ -27,10 +27,10 @@
 // CHECK-NEXT: workspace 1 f32 8*b intermediate
 // CHECK-NEXT: workspace 2 f32 2048 scratch
 // CHECK-NEXT: workspace 3 f32 2048 scratch
-// CHECK-NEXT: launch dec_k0_wpack grid 8 1 1 block 256 1 1 smem 0 params 2 1 w2
+// CHECK-NEXT: launch dec_k0_wpack grid 1 1 1 block 256 1 1 smem 0 params 2 1 w2
 // CHECK-NEXT: launch dec_k0 grid 4 1 b block 128 1 1 smem {{[0-9]+}} params 5 0 1 2 w2 w0
 // CHECK-NEXT: launch dec_k2 grid 1 1 b block 256 1 1 smem {{[0-9]+}} params 2 w0 w1
-// CHECK-NEXT: launch dec_k1_wpack grid 8 1 1 block 256 1 1 smem 0 params 2 1 w3
+// CHECK-NEXT: launch dec_k1_wpack grid 1 1 1 block 256 1 1 smem 0 params 2 1 w3
 // CHECK-NEXT: launch dec_k1 grid 4 1 b block 128 1 1 smem {{[0-9]+}} params 6 0 1 2 w1 w3 3
 // CHECK: graph %4 = reshape %3 shape=-1,8,256
 // CHECK-NEXT: graph %5 = softmax %4 dim=2

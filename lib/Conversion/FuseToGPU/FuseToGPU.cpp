@@ -97,9 +97,8 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
   };
   if (auto pack = WeightPackPlan::get(*a, *kernel.getConfig()))
     if (failed(relayout(buildWeightPackFunction(gpuModule, kernel, *a),
-                        a->storedOperand(a->conv.getWeight()),
-                        pack->totalElems,
-                        pack->totalElems)))
+                        a->storedOperand(a->conv.getWeight()), pack->totalElems,
+                        weightPackThreadsNeeded(*pack, a->geom))))
       return failure();
   if (auto ipack = InputPackPlan::get(*a, *kernel.getConfig()))
     if (failed(relayout(buildInputPackFunction(gpuModule, kernel, *a),

@@ -102,29 +102,50 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   KernelAnalysis a = analysis;
   auto f32 = Float32Type::get(ctx);
   ImplicitLocOpBuilder b(kernel.getLoc(), ctx);
+  const WeightPackTaps per = weightPackTaps(g);
   Value idx;
-  gpu::GPUFuncOp func =
-      createRelayoutFunction(b, gpuModule, kernel, "_wpack",
-                             a.storedOperand(a.conv.getWeight()),
-                             pack->totalElems, pack->totalElems, idx);
+  gpu::GPUFuncOp func = createRelayoutFunction(
+      b, gpuModule, kernel, "_wpack", a.storedOperand(a.conv.getWeight()),
+      pack->totalElems, weightPackThreadsNeeded(*pack, g), idx);
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   auto split = [&](Value &rest, int64_t size) {
     return takeDigit(b, rest, size);
+  };
+  auto addI = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y); };
+  auto mulI = [&](Value x, int64_t y) {
+    return arith::MulIOp::create(b, x, c(y));
   };
   // Image element (t, kg, cl, j) of (ct, td, th, chunk): input channel
   // chunk x ciChunk + 4 kg + j (half operands: 8 kg + j and 8 kg + 4 + j),
   // output channel ct x tileC + cl (cl below the image's channels), tap t.
   // Split-operand kernels store a round's hi image, then its lo image.
+  // Element strides of the packed digits, fastest first: j, cl, kg, t,
+  // part, chunk, th, td, ct.
+  const int64_t planes = wgmmaPlanes(cfg);
+  const int64_t sT = 4 * pack->imageChannels * planes;
+  const int64_t sPart = sT * g.k[2], sChunk = sPart * pack->parts;
+  const int64_t sTh = sChunk * pack->numChunks, sTd = sTh * pack->kh;
+  const int64_t sCt = sTd * pack->kd;
+  // A thread packs `per.h` x `per.w` taps of one (j, cl, kg, part, chunk,
+  // td, ct) (and th, t where it packs one of them): the taps of a weight
+  // row are contiguous in the source (read as 16-byte vectors where kw is a
+  // multiple of 4), and for each tap the warp's stores are contiguous. One
+  // element per thread read every tap of a row in a different warp
+  // (heatmap_head's 2048 x 256 x 4 x 4 weights: 40 us on the H200, twice
+  // the traffic's time; docs/perf.md 168).
   Value rest = idx;
   Value j = split(rest, 4), cl = split(rest, pack->imageChannels);
-  Value kg = split(rest, wgmmaPlanes(cfg)), t = split(rest, g.k[2]);
+  Value kg = split(rest, planes);
+  Value t0 = per.w == 1 ? split(rest, g.k[2]) : c(0);
   Value part = pack->parts > 1 ? split(rest, pack->parts) : Value();
-  Value chunk = split(rest, pack->numChunks), th = split(rest, pack->kh);
+  Value chunk = split(rest, pack->numChunks);
+  Value th0 = per.h == 1 ? split(rest, pack->kh) : c(0);
   Value td = split(rest, pack->kd), ct = rest;
-  auto addI = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y); };
-  auto mulI = [&](Value x, int64_t y) {
-    return arith::MulIOp::create(b, x, c(y));
-  };
+  Value base = addI(addI(j, mulI(cl, 4)), mulI(kg, 4 * pack->imageChannels));
+  base = addI(base, addI(mulI(chunk, sChunk), mulI(td, sTd)));
+  base = addI(base, mulI(ct, sCt));
+  if (part)
+    base = addI(base, mulI(part, sPart));
   Value co = addI(mulI(ct, cfg.getTileC()), cl);
   // wgmma kernels have one group. A forward convolution's weight is
   // [Cout, Cin, *k] with its taps reversed.
@@ -132,9 +153,14 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   auto tap = [&](Value x, int64_t k) -> Value {
     return forward ? arith::SubIOp::create(b, c(k - 1), x).getResult() : x;
   };
-  // The weight of input channel `ci` (within the chunk's first ciChunk),
-  // 0 outside the weights.
-  auto weightAt = [&](Value ciInChunk) {
+  Value weight = func.getArgument(0);
+  const bool f32Weights =
+      cast<MemRefType>(weight.getType()).getElementType().isF32();
+  Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
+  // The weights of input channel `ci` (within the chunk's first ciChunk)
+  // at taps (th, t0 .. t0 + per.w - 1) loaded, and a function of t - t0
+  // giving each as f32 (0 outside the weights).
+  auto weightRow = [&](Value ciInChunk, Value th) {
     Value ci = addI(mulI(chunk, cfg.getCiChunk()), ciInChunk);
     Value ok = arith::AndIOp::create(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ci, c(g.cin)),
@@ -148,41 +174,91 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       widx.push_back(tap(td, g.k[0]));
     if (g.rank >= 4)
       widx.push_back(tap(th, g.k[1]));
-    widx.push_back(tap(t, g.k[2]));
-    Value v = memref::LoadOp::create(b, func.getArgument(0), widx);
-    if (!v.getType().isF32()) // half weights, widened exactly
-      v = arith::ExtFOp::create(b, f32, v);
-    return arith::SelectOp::create(
-               b, ok, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0)))
-        .getResult();
+    // Source taps, ascending: the row's first tap is t0 (k - t0 - per.w
+    // reversed).
+    SmallVector<Value> src(per.w);
+    if (per.w % 4 == 0 && f32Weights) {
+      auto v4Ty = VectorType::get({4}, f32);
+      for (int64_t q = 0; q < per.w; q += 4) {
+        SmallVector<Value> at(widx);
+        at.push_back(c(q));
+        Value v =
+            vector::LoadOp::create(b, v4Ty, weight, at,
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
+        for (int64_t i = 0; i < 4; ++i)
+          src[q + i] = vector::ExtractOp::create(b, v, i);
+      }
+    } else {
+      for (int64_t i = 0; i < per.w; ++i) {
+        SmallVector<Value> at(widx);
+        at.push_back(per.w == 1 ? tap(t0, g.k[2]) : c(i));
+        src[i] = memref::LoadOp::create(b, weight, at);
+      }
+    }
+    // Each tap widened and zeroed outside the weights as it is used.
+    return [=, &b](int64_t i) -> Value {
+      Value v = src[forward && per.w > 1 ? per.w - 1 - i : i];
+      if (!v.getType().isF32()) // half weights, widened exactly
+        v = arith::ExtFOp::create(b, f32, v);
+      return arith::SelectOp::create(b, ok, v, zero).getResult();
+    };
   };
-  if (cfg.getTypes().usesHalfOperands()) {
-    // Packed half words (packHalfWord): plane kg holds channels 8 kg + j
-    // and 8 kg + 4 + j.
-    Value lo = addI(mulI(kg, 8), j);
-    Value word = packHalfWord(b, cfg.getTypes().getOperand(),
-                              weightAt(lo),
-                              weightAt(addI(lo, c(4))));
-    memref::StoreOp::create(b, word, func.getArgument(1), ValueRange{idx});
-    return func;
+  Value out = func.getArgument(1);
+  for (int64_t hi = 0; hi < per.h; ++hi) {
+    Value th = per.h == 1 ? th0 : c(hi);
+    Value rowBase = addI(base, mulI(th, sTh));
+    auto store = [&](Value v, int64_t i) {
+      Value t = per.w == 1 ? t0 : c(i);
+      memref::StoreOp::create(b, v, out,
+                              ValueRange{addI(rowBase, mulI(t, sT))});
+    };
+    if (cfg.getTypes().usesHalfOperands()) {
+      // Packed half words (packHalfWord): plane kg holds channels 8 kg + j
+      // and 8 kg + 4 + j.
+      Value lo = addI(mulI(kg, 8), j);
+      auto los = weightRow(lo, th);
+      auto his = weightRow(addI(lo, c(4)), th);
+      for (int64_t i = 0; i < per.w; ++i)
+        store(packHalfWord(b, cfg.getTypes().getOperand(), los(i), his(i)), i);
+      continue;
+    }
+    auto row = weightRow(addI(mulI(kg, 4), j), th);
+    for (int64_t i = 0; i < per.w; ++i) {
+      Value v = row(i);
+      // TF32, rounded to nearest (ties away) once here instead of per block.
+      Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+          b, b.getI32Type(), v,
+          NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
+      Value stored = arith::BitcastOp::create(b, f32, tf32);
+      if (part) {
+        // The lo part: the rest, rounded to TF32 too (3xTF32).
+        Value restBits = NVVM::ConvertFloatToTF32Op::create(
+            b, b.getI32Type(), arith::SubFOp::create(b, v, stored),
+            NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
+        Value lo = arith::BitcastOp::create(b, f32, restBits);
+        Value isLo =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, part, c(0));
+        stored = arith::SelectOp::create(b, isLo, lo, stored);
+      }
+      store(stored, i);
+    }
   }
-  Value v = weightAt(addI(mulI(kg, 4), j));
-  // TF32, rounded to nearest (ties away) once here instead of per block.
-  Value tf32 = NVVM::ConvertFloatToTF32Op::create(
-      b, b.getI32Type(), v,
-      NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
-  Value stored = arith::BitcastOp::create(b, f32, tf32);
-  if (part) {
-    // The lo part: the rest, rounded to TF32 too (3xTF32).
-    Value restBits = NVVM::ConvertFloatToTF32Op::create(
-        b, b.getI32Type(), arith::SubFOp::create(b, v, stored),
-        NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA));
-    Value lo = arith::BitcastOp::create(b, f32, restBits);
-    Value isLo = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, part, c(0));
-    stored = arith::SelectOp::create(b, isLo, lo, stored);
-  }
-  memref::StoreOp::create(b, stored, func.getArgument(1), ValueRange{idx});
   return func;
+}
+
+WeightPackTaps fusecc::weightPackTaps(const fuse::ConvGeometry &g) {
+  const int64_t kh = g.k[1], kw = g.k[2];
+  if (kh * kw <= kMaxWeightPackTaps)
+    return {kh, kw};
+  if (kw <= kMaxWeightPackTaps)
+    return {1, kw};
+  return {1, 1};
+}
+
+int64_t fusecc::weightPackThreadsNeeded(const fuse::WeightPackPlan &pack,
+                                        const fuse::ConvGeometry &g) {
+  WeightPackTaps per = weightPackTaps(g);
+  return pack.totalElems / (per.h * per.w);
 }
 
 FailureOr<gpu::GPUFuncOp>

@@ -40,10 +40,11 @@
 // CHECK-NOT:     arith.divf
 // CHECK:         gpu.return
 
-// The weight re-layout: one element per thread, zero past the tensor, TF32.
+// The weight re-layout: the 4 x 4 taps of one (input, output channel) pair
+// per thread (16-byte row loads), zero past the tensor, TF32.
 // CHECK-LABEL: gpu.func @sig_k0_wpack(
 // CHECK-SAME:    %[[WA:.*]]: memref<16x64x4x4xf32> {llvm.noalias}, %[[PA:.*]]: memref<16384xf32> {llvm.noalias}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
-// CHECK:         memref.load %[[WA]]
+// CHECK:         vector.load %[[WA]]
 // CHECK:         arith.select
 // CHECK:         nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK:         memref.store %{{.*}}, %[[PA]]

@@ -44,10 +44,26 @@ buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
 /// Threads per block of the weight re-layout kernel (one element each).
 constexpr int64_t kWeightPackThreads = 256;
 
+/// Most weight taps one thread of the weight re-layout kernel packs.
+constexpr int64_t kMaxWeightPackTaps = 32;
+
+/// The H x W taps one thread of the weight re-layout kernel packs: all of
+/// a kernel's taps where they are at most kMaxWeightPackTaps, else the W
+/// taps of one row where those are, else one.
+struct WeightPackTaps {
+  int64_t h = 1, w = 1;
+};
+WeightPackTaps weightPackTaps(const fuse::ConvGeometry &g);
+
+/// Threads the weight re-layout kernel needs: one per `weightPackTaps`
+/// elements of the packed weights.
+int64_t weightPackThreadsNeeded(const fuse::WeightPackPlan &pack,
+                                const fuse::ConvGeometry &g);
+
 /// Builds `<kernel>_wpack(weight, packed)`: writes the `WeightPackPlan`
 /// layout of the convolution's weights (TF32-rounded, zero-padded) for the
-/// main kernel's asynchronous copies. Grid: ceil(totalElems / 256) blocks of
-/// `kWeightPackThreads`.
+/// main kernel's asynchronous copies. Grid: ceil(weightPackThreadsNeeded /
+/// 256) blocks of `kWeightPackThreads`.
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildWeightPackFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                         const fuse::KernelAnalysis &analysis);
