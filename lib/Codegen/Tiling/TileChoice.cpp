@@ -279,7 +279,17 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 /// re-layout: dcgan_generator's 64 -> 3 layer took 59.5 us on wgmma on the
 /// H200 (docs/perf.md 156), ~12x its memory floor. mma.sync by default;
 /// a tuning entry (`"wgmma": 1`) or wgmma=always still picks wgmma.
-bool fewChannelsForWgmma(const KernelAnalysis &a, Type operandType) {
+/// Not where the kernel has a prologue: its input is staged through the
+/// prologue on either path (no input re-layout on wgmma), and the wgmma
+/// main loop loads a round ahead while mma.sync's staging waits: the RGB
+/// layers of vae_decoder (upsample folded) and unet_decoder (concat
+/// folded) took 0.160 / 0.107 ms on wgmma against 0.327 / 0.186 on
+/// mma.sync with batched staging (H200, docs/perf.md 170). Split-operand
+/// (ieee) kernels were not measured so and keep mma.sync.
+bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types) {
+  const Type operandType = types.getOperand();
+  if (a.hasPrologue() && !types.usesSplitTF32())
+    return false;
   // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the
   // target description names no wgmma shape (a module without
   // #fuse.target, wgmma forced).
@@ -534,7 +544,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
            (LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target) &&
-            !fewChannelsForWgmma(a, tensorTypes.getOperand()))) &&
+            !fewChannelsForWgmma(a, tensorTypes))) &&
           gridAllows(wg) && (!half || InputPackPlan::get(a, wg)) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
