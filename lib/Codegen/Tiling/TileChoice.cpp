@@ -284,7 +284,7 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 /// main loop loads a round ahead while mma.sync's staging waits: the RGB
 /// layers of vae_decoder (upsample folded) and unet_decoder (concat
 /// folded) took 0.160 / 0.107 ms on wgmma against 0.327 / 0.186 on
-/// mma.sync with batched staging (H200, docs/perf.md 170). Split-operand
+/// mma.sync with batched staging (H200, docs/perf.md 171). Split-operand
 /// (ieee) kernels were not measured so and keep mma.sync.
 bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types) {
   const Type operandType = types.getOperand();

@@ -132,7 +132,7 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   // multiple of 4), and for each tap the warp's stores are contiguous. One
   // element per thread read every tap of a row in a different warp
   // (heatmap_head's 2048 x 256 x 4 x 4 weights: 40 us on the H200, twice
-  // the traffic's time; docs/perf.md 168).
+  // the traffic's time; 16.8 us so, docs/perf.md 171).
   Value rest = idx;
   Value j = split(rest, 4), cl = split(rest, pack->imageChannels);
   Value kg = split(rest, planes);

@@ -49,7 +49,7 @@ static constexpr int64_t kSlotOverheadRegisters = 2;
 /// addresses live. 88 to 104 spilled 24-128 bytes in vae_decoder's and
 /// unet_decoder's RGB layers (64 accumulators) where main did not; 80 adds
 /// no spill to the 33 examples, the decoders and the model graphs in ieee
-/// or tf32 (ptxas -v, docs/perf.md 168).
+/// or tf32 (ptxas -v, docs/perf.md 171).
 static constexpr int64_t kSyncStagingRegisterBudget = 80;
 
 /// Emits a synchronous staging loop over `total` slots distributed over the
@@ -58,8 +58,9 @@ static constexpr int64_t kSyncStagingRegisterBudget = 80;
 /// `load(e)` returns the loaded words of slot e (branch-free, clamped in
 /// bounds for any e), `store(e, words)` stores them (called only where
 /// e < total). A loop of one load and one store per iteration waits for
-/// every load in turn: an RGB layer's upsampled staging (66 iterations a
-/// round, one word each) ran at ~12x its memory floor (docs/perf.md 168).
+/// every load in turn: vae_decoder's RGB layer on mma.sync (upsample
+/// folded, 66 one-word slots per thread and round) took 0.547 ms alone on
+/// the H200, 1% of its floor; batched, 0.327 ms (docs/perf.md 171).
 /// The slots in flight are bounded by the registers the accumulators leave
 /// (`wordsPerSlot` words each, plus kSlotOverheadRegisters); the batches are
 /// balanced, so at most one slot per batch and thread past the last iteration

@@ -3,7 +3,7 @@
 // Layers of at most 16 output channels (fewChannelsForWgmma): mma.sync by
 // default (tile-kernels-wgmma.mlir's rgb_layer), unless the kernel stages
 // its input through a prologue: no input re-layout on either path, and the
-// wgmma main loop loads a round ahead (docs/perf.md 170: vae_decoder's RGB
+// wgmma main loop loads a round ahead (docs/perf.md 171: vae_decoder's RGB
 // layer 0.160 ms on wgmma against 0.327 on mma.sync, H200). Split-operand
 // (ieee) kernels keep mma.sync.
 
