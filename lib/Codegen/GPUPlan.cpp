@@ -393,8 +393,9 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   // input, write the packed copy) is small beside the output the kernel
   // must write anyway: at most 20% of it. Measured (docs/perf.md section
   // 48): 14-15% on kb1_77, kb2_20, kb2_34, kb2_49 (1-4% faster), 28% on
-  // kb2_91 (7% slower). Half-operand kernels always take it: only the
-  // re-layout packs their channel pairs into the words wgmma reads.
+  // kb2_91 (7% slower). Half-operand kernels follow the same rule: without
+  // the re-layout they pack their channel pairs as they stage the input
+  // (docs/perf.md 168).
   const int64_t inputElems = saturatingMul(
       saturatingMul(saturatingMul(saturatingMul(g.n, g.cin), g.in[0]), g.in[1]),
       g.in[2]);
@@ -402,8 +403,7 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
       saturatingMul(saturatingMul(saturatingMul(g.n, g.cout), g.out[0]),
                     g.out[1]),
       g.out[2]);
-  if (!cfg.getTypes().usesHalfOperands() &&
-      saturatingMul(5, saturatingAdd(inputElems, p.totalElems)) > outputElems)
+  if (saturatingMul(5, saturatingAdd(inputElems, p.totalElems)) > outputElems)
     return std::nullopt;
   return p;
 }

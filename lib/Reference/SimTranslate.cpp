@@ -214,12 +214,16 @@ private:
 
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       inst.opc = Opc::ConstBits;
+      // bf16/f16 constants (a staged input's zeros) are held, as every
+      // half value, as the f32 of the same value (exact).
       auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
       if (dense && isa<VectorType>(c.getType()) && dense.isSplat() &&
-          dense.getElementType().isF32()) {
-        inst.imm = fromF(dense.getSplatValue<APFloat>().convertToFloat());
+          (dense.getElementType().isF32() ||
+           isSimFloat(dense.getElementType()))) {
+        inst.imm = fromF(static_cast<float>(
+            dense.getSplatValue<APFloat>().convertToDouble()));
       } else if (auto fa = dyn_cast<FloatAttr>(c.getValue())) {
-        if (!fa.getType().isF32())
+        if (!fa.getType().isF32() && !isSimFloat(fa.getType()))
           return fail(&op, "non-f32 float constant");
         inst.imm = fromF(static_cast<float>(fa.getValueAsDouble()));
       } else if (auto ia = dyn_cast<IntegerAttr>(c.getValue())) {
@@ -229,7 +233,8 @@ private:
                                               : ia.getValue().getSExtValue(),
                                        w));
       } else {
-        return fail(&op, "unsupported constant (only scalar f32/int/index)");
+        return fail(&op, "unsupported constant (only f32/bf16/f16 floats and "
+                         "splats, int, index)");
       }
     } else if (isa<vector::FromElementsOp>(op)) {
       inst.opc = Opc::Copy;

@@ -4,6 +4,7 @@
 // RUN: fusecc-check --plan-prologue=always --precision=tf32 --tile-rows=1 %s | FileCheck %s
 // RUN: fusecc-check --plan-prologue=always --precision=tf32 --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc-check --plan-prologue=always --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
+// RUN: fusecc-check --plan-prologue=always --precision=bf16 --chip=sm_90a --tile-wgmma=always %s | FileCheck %s
 // RUN: fusecc %s --plan-prologue=always --precision=tf32 --emit=plan | FileCheck %s --check-prefix=ALWAYS
 // RUN: fusecc %s --precision=tf32 --emit=plan | FileCheck %s --check-prefix=AUTO
 // A prologue folded into the convolution's input staging: the simulator

@@ -531,9 +531,9 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
   // weight re-layout's launch and workspace are not paid back: the
   // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
   // mma.sync, docs/perf.md 56).
-  // Half operands on wgmma need both operands re-laid out into packed
-  // half words (WeightPackPlan, InputPackPlan: rows of the input a multiple
-  // of 4, no prologue).
+  // Half operands on wgmma: weights re-laid out into packed half words
+  // (WeightPackPlan), the input packed by the re-layout kernel or as it is
+  // staged (InputPackPlan, Staging.cpp).
   if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
       knobs.wgmma >= 0)
     if (TileConfigAttr wg = withSplitRows(
@@ -545,7 +545,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
            (LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target) &&
             !fewChannelsForWgmma(a, tensorTypes))) &&
-          gridAllows(wg) && (!half || InputPackPlan::get(a, wg)) &&
+          gridAllows(wg) &&
           !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
         cfg = wg;

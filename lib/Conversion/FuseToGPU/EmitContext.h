@@ -360,11 +360,11 @@ void emitStageWeights(EmitContext &cx, Value weight, Value ci0, Value ciBase,
 /// (staged row, column quad, channel group), the channel group fastest
 /// (the 16-byte stores of a quarter warp then hit distinct banks).
 struct InputItems {
-  int64_t groups = 0, quads = 0, total = 0, perItem = 0;
+  int64_t channels = 0, groups = 0, quads = 0, total = 0, perItem = 0;
 };
 InputItems inputItems(const EmitContext &cx);
-/// Items whose staged values (16 registers each) fit beside the wgmma
-/// accumulators at once.
+/// Items whose staged values (16 registers each, 32 for half operands)
+/// fit beside the wgmma accumulators at once.
 int64_t inputBatch(const EmitContext &cx);
 /// The raw 16-byte loads (or words) of some items of a round and whether
 /// each lies inside the input, loaded ahead of their stores.

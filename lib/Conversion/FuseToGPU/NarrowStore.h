@@ -5,7 +5,9 @@
 // kernel whose last op is a cast to bf16/f16 writes the half type itself.
 // Its values are f32 throughout; at the store each is rounded to the
 // output memref's element type, to nearest even, which is exact after the
-// cast's own rounding (CastOp::buildScalar).
+// cast's own rounding (CastOp::buildScalar). Half wgmma operands are
+// stored the same way, two channels to a word (`packHalfWord`: the
+// re-layout kernels' images and the input a wgmma kernel stages itself).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #define FUSECC_LIB_CONVERSION_FUSETOGPU_NARROWSTORE_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -38,6 +41,31 @@ inline mlir::Value narrowForStore(mlir::ImplicitLocOpBuilder &b,
         b, elem, mlir::vector::ExtractOp::create(b, v, k)));
   return mlir::vector::FromElementsOp::create(
       b, mlir::VectorType::get(vec.getShape(), elem), halves);
+}
+
+/// Two f32 values rounded to nearest even to `half` (bf16 or f16; values
+/// of that type already are taken as they are) and packed into one 32-bit
+/// word, `lo` in the low half, as the f32 of the same bits: a word of a
+/// half-operand wgmma operand. Plane `kg` of a half
+/// operand (`wgmmaPlanes`: ciChunk / 8 of them) holds channels 8 kg + j
+/// (low) and 8 kg + 4 + j (high) in word j: the hardware reads
+/// them as k = 8 kg + 2 j and 8 kg + 2 j + 1, a bijection of the channels
+/// that both operands share, so the products are the same.
+inline mlir::Value packHalfWord(mlir::ImplicitLocOpBuilder &b,
+                                mlir::Type half, mlir::Value lo,
+                                mlir::Value hi) {
+  auto narrow = [&](mlir::Value v) -> mlir::Value {
+    if (v.getType() == half)
+      return v;
+    return mlir::arith::TruncFOp::create(b, half, v);
+  };
+  mlir::Value l = narrow(lo);
+  mlir::Value h = narrow(hi);
+  mlir::Value pair = mlir::vector::FromElementsOp::create(
+      b, mlir::VectorType::get({2}, half), mlir::ValueRange{l, h});
+  mlir::Value bits =
+      mlir::LLVM::BitcastOp::create(b, b.getI32Type(), pair);
+  return mlir::arith::BitcastOp::create(b, b.getF32Type(), bits);
 }
 
 /// Bytes of one element of the output memref `out`.

@@ -13,6 +13,8 @@
 
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
 
+#include "NarrowStore.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -32,23 +34,6 @@ static Value takeDigit(ImplicitLocOpBuilder &b, Value &rest, int64_t size) {
   Value digit = arith::RemUIOp::create(b, rest, radix);
   rest = arith::DivUIOp::create(b, rest, radix);
   return digit;
-}
-
-/// Two f32 values rounded to nearest even to `half` (bf16 or f16) and
-/// packed into one 32-bit word, `lo` in the low half, as the f32 of the
-/// same bits: a word of a half-operand wgmma image. Plane `kg` of a half
-/// image (`wgmmaPlanes`: ciChunk / 8 of them) holds channels 8 kg + j
-/// (low) and 8 kg + 4 + j (high) in word j: the hardware reads
-/// them as k = 8 kg + 2 j and 8 kg + 2 j + 1, a bijection of the channels
-/// that both operands share, so the products are the same.
-static Value packHalfWord(ImplicitLocOpBuilder &b, Type half, Value lo,
-                          Value hi) {
-  Value l = arith::TruncFOp::create(b, half, lo);
-  Value h = arith::TruncFOp::create(b, half, hi);
-  Value pair = vector::FromElementsOp::create(b, VectorType::get({2}, half),
-                                              ValueRange{l, h});
-  Value bits = LLVM::BitcastOp::create(b, b.getI32Type(), pair);
-  return arith::BitcastOp::create(b, b.getF32Type(), bits);
 }
 
 /// A re-layout kernel `<kernel><suffix>(source, packed)`: 256-thread
@@ -219,7 +204,9 @@ fusecc::buildWeightPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       auto los = weightRow(lo, th);
       auto his = weightRow(addI(lo, c(4)), th);
       for (int64_t i = 0; i < per.w; ++i)
-        store(packHalfWord(b, cfg.getTypes().getOperand(), los(i), his(i)), i);
+        store(emit::packHalfWord(b, cfg.getTypes().getOperand(), los(i),
+                                 his(i)),
+              i);
       continue;
     }
     auto row = weightRow(addI(mulI(kg, 4), j), th);
@@ -321,7 +308,7 @@ fusecc::buildInputPackFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       // and 8 kg + 4 + j.
       Value lo = arith::AddIOp::create(
           b, arith::MulIOp::create(b, kg, c(8)), c(j));
-      vals.push_back(packHalfWord(
+      vals.push_back(emit::packHalfWord(
           b, cfg.getTypes().getOperand(), inputAt(lo),
           inputAt(arith::AddIOp::create(b, lo, c(4)))));
       continue;

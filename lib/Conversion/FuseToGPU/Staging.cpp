@@ -9,11 +9,13 @@
 // wgmma main loop stages into one of two buffers: the weights (and a
 // re-laid-out input) by 16-byte asynchronous copies (cp.async) of the
 // re-layout kernels' images, the input otherwise through registers in
-// K-major groups of 4 channels, loaded up to a round ahead of their stores.
+// K-major groups of 4 channels (8 for half operands, two to a word:
+// `packHalfWord`), loaded up to a round ahead of their stores.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "NarrowStore.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -288,15 +290,34 @@ SplitTF32 emit::emitSplitTF32(EmitBuilder &b, Value v) {
   return s;
 }
 
+/// The type of the values a wgmma kernel's register-staged items carry:
+/// the half operand type itself where the kernel reads the input in that
+/// type and no prologue computes it (2-byte values, loaded raw and packed
+/// as they are: half the registers of widened ones), else f32.
+static Type stagedInputType(const EmitContext &cx) {
+  Type f32 = Float32Type::get(cx.cfg.getContext());
+  Type operand = cx.cfg.getTypes().getOperand();
+  if (!isa<BFloat16Type, Float16Type>(operand) || cx.a.hasPrologue())
+    return f32;
+  ConvTransposeOp conv = cx.a.conv;
+  Value input = cx.memOf.lookup(conv.getInput());
+  if (!input || cast<MemRefType>(input.getType()).getElementType() != operand)
+    return f32;
+  return operand;
+}
+
 InputItems emit::inputItems(const EmitContext &cx) {
   TileConfigAttr cfg = cx.cfg;
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
   InputItems items;
-  items.groups = cfg.getCiChunk() / 4;
+  // An item is one plane's channels (4; 8 for half operands) at a column
+  // quad of a staged row.
+  items.channels = wgmmaChannelsPerPlane(cfg);
+  items.groups = cfg.getCiChunk() / items.channels;
   items.quads = smemPlan.inputSpan / 4;
   items.total = items.groups * items.quads * smemPlan.stagedRows;
-  // Raw values per item: 4 16-byte vectors (one per channel), or 16 words.
-  items.perItem = smemPlan.vectorInput ? 4 : 16;
+  // Raw values per item: a 4-column vector per channel, or its words.
+  items.perItem = smemPlan.vectorInput ? items.channels : 4 * items.channels;
   return items;
 }
 
@@ -330,13 +351,17 @@ int64_t emit::inputBatch(const EmitContext &cx) {
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   // The staged values of an item take 16 registers beside the accumulators
-  // (two sets with split operands: the running sums and the round's).
+  // (two sets with split operands: the running sums and the round's); half
+  // operands' 8 channels 16 as well, or 32 where they are widened to f32
+  // (stagedInputType).
   int64_t accRegs = 0;
   for (int64_t p = 0; p < g.stride[2]; ++p)
     accRegs += cx.wgmmaAccRows() * cx.wgmmaAccN(p) / 2;
   if (cfg.usesSplitTF32())
     accRegs *= 2;
-  return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / 16);
+  const int64_t itemRegs = 4 * wgmmaChannelsPerPlane(cfg) *
+                           stagedInputType(cx).getIntOrFloatBitWidth() / 32;
+  return std::max<int64_t>(1, (kStagingRegisterBudget - accRegs) / itemRegs);
 }
 
 /// The raw 16-byte loads (or words) of items [first, last) of round `q`
@@ -354,6 +379,7 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
   Value input = cx.memOf.lookup(cx.a.conv.getInput()); // null: a prologue
   // Bounds that hold for every round need no test.
   const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
+  const Type staged = stagedInputType(cx);
   RawInputs raw;
   for (int64_t it = first; it < last; ++it) {
     auto [e, inside] = itemElement(cx, items, it);
@@ -367,8 +393,8 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
     auto clamp = [&](Value cond, Value v) {
       return arith::SelectOp::create(b, cond, v, b.c(0)).getResult();
     };
-    for (int64_t ci = 0; ci < 4; ++ci) {
-      Value chan = b.add(b.add(r.ci0, b.mul(kg, 4)), ci);
+    for (int64_t ci = 0; ci < items.channels; ++ci) {
+      Value chan = b.add(b.add(r.ci0, b.mul(kg, items.channels)), ci);
       Value ok =
           ciAlwaysIn ? rowOk : b.andI(rowOk, b.ult(chan, g.cinPerGroup()));
       if (smemPlan.vectorInput) {
@@ -376,7 +402,13 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
         SmallVector<Value> idx =
             cx.fullIndex(cx.n, clamp(okv, chan), clamp(okv, r.id),
                          clamp(okv, ihr), clamp(okv, iw));
-        raw.values.push_back(emitInputVector(cx, input, idx));
+        raw.values.push_back(
+            staged.isF32()
+                ? emitInputVector(cx, input, idx)
+                : vector::LoadOp::create(b, VectorType::get({4}, staged),
+                                         input, idx, /*nontemporal=*/false,
+                                         llvm::MaybeAlign(8))
+                      .getResult());
         raw.valid.push_back(okv);
         continue;
       }
@@ -386,7 +418,9 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
         SmallVector<Value> idx =
             cx.fullIndex(cx.n, clamp(okj, chan), clamp(okj, r.id),
                          clamp(okj, ihr), clamp(okj, iwj));
-        raw.values.push_back(emitInputElement(cx, input, idx));
+        raw.values.push_back(
+            staged.isF32() ? emitInputElement(cx, input, idx)
+                           : memref::LoadOp::create(b, input, idx).getResult());
         raw.valid.push_back(okj);
       }
     }
@@ -398,9 +432,10 @@ RawInputs emit::emitLoadRoundInputsIf(EmitContext &cx, Value cond, Value q,
                                       int64_t iters) {
   EmitBuilder &b = cx.b;
   const int64_t n = iters * inputItems(cx).perItem;
+  const Type staged = stagedInputType(cx);
   Type valueTy = cx.smemPlan.vectorInput
-                     ? Type(VectorType::get({4}, b.getF32Type()))
-                     : Type(b.getF32Type());
+                     ? Type(VectorType::get({4}, staged))
+                     : staged;
   SmallVector<Type> types(n, valueTy);
   types.append(n, b.getI1Type());
   auto ifOp = scf::IfOp::create(b, types, cond, true);
@@ -446,10 +481,13 @@ void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
     // Split-operand kernels store the TF32 hi parts here and the lo parts
     // at the same place of the lo area.
     const bool split = cx.cfg.usesSplitTF32();
-    // Column j of the item: its 4 channels, TF32-rounded, one 16-byte store.
+    const bool half = items.channels == 8;
+    // Column j of the item: its 4 channels, TF32-rounded (its 8 channels
+    // rounded to the half type, channels w and w + 4 in word w), one
+    // 16-byte store.
     for (int64_t j = 0; j < 4; ++j) {
-      SmallVector<Value, 4> rounded, lo;
-      for (int64_t ci = 0; ci < 4; ++ci) {
+      SmallVector<Value, 8> rounded, lo;
+      for (int64_t ci = 0; ci < items.channels; ++ci) {
         Value v, ok;
         if (smemPlan.vectorInput) {
           v = vector::ExtractOp::create(b, raw.values[at + ci], j);
@@ -458,7 +496,13 @@ void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
           v = raw.values[at + 4 * ci + j];
           ok = raw.valid[at + 4 * ci + j];
         }
-        Value x = arith::SelectOp::create(b, ok, v, b.f(0.0));
+        Value zero =
+            arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
+        Value x = arith::SelectOp::create(b, ok, v, zero);
+        if (half) {
+          rounded.push_back(x);
+          continue;
+        }
         if (split) {
           SplitTF32 parts = emitSplitTF32(b, x);
           rounded.push_back(parts.hi);
@@ -466,6 +510,13 @@ void emit::emitStoreRoundInputs(EmitContext &cx, const RawInputs &raw,
           continue;
         }
         rounded.push_back(emitRoundOperand(cx, x));
+      }
+      if (half) {
+        Type operand = cx.cfg.getTypes().getOperand();
+        SmallVector<Value, 4> words;
+        for (int64_t w = 0; w < 4; ++w)
+          words.push_back(packHalfWord(b, operand, rounded[w], rounded[w + 4]));
+        rounded.assign(words.begin(), words.end());
       }
       Value v = vector::FromElementsOp::create(b, v4Ty, rounded);
       vector::StoreOp::create(b, v, cx.smem, ValueRange{b.add(base, 4 * j)},
