@@ -498,6 +498,17 @@ TileConfigAttr withSplitRows(KernelOp kernel, const KernelAnalysis &a,
 }
 } // namespace
 
+ConvMath fuse::tensorCoreMath(const KernelAnalysis &a, ConvMath math,
+                              Type storage) {
+  const bool halfStorage = (math == ConvMath::BF16 && storage.isBF16()) ||
+                           (math == ConvMath::F16 && storage.isF16());
+  std::optional<MmaShape> tf32 =
+      a.target.mmaShape(FloatTF32Type::get(storage.getContext()));
+  if (halfStorage && tf32 && a.geom.cinPerGroup() <= tf32->k)
+    return ConvMath::TF32;
+  return math;
+}
+
 FailureOr<TileConfigAttr>
 fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
                        ConvMath math, Type storage, bool pinnedIeee,

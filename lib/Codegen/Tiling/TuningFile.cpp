@@ -153,6 +153,14 @@ fuse::lookupTunedChoice(const llvm::StringMap<TunedChoice> &tuned,
     source = "entry for this kernel";
     return it->second;
   }
+  if (math == ConvMath::TF32 && !a.operandCasts.empty()) {
+    auto twin = tuned.find(a.tuningKey(kernel, ConvMath::TF32,
+                                       /*storageCasts=*/false));
+    if (twin == tuned.end())
+      return std::nullopt;
+    source = "entry for this kernel's f32 twin";
+    return twin->second;
+  }
   MLIRContext *ctx = kernel.getContext();
   Type operand =
       KernelTypesAttr::operandTypeOf(ctx, math, /*tensorCores=*/true);

@@ -77,8 +77,11 @@ llvm::LogicalResult checkTunedChoice(mlir::Operation *op, const TunedChoice &k,
 /// shared memory and wgmma count (`wgmmaPlanes`, docs/design/math.md). A
 /// twin that chose mma.sync does not: there TF32 and half stage the same
 /// f32 bytes, while half wgmma stages half of them, so the TF32 choice
-/// between the paths says nothing of the half one's. `source` says which
-/// entry it was, for diagnostics.
+/// between the paths says nothing of the half one's. A kernel on half
+/// storage that computes in TF32 (`tensorCoreMath`: few input channels)
+/// takes its twin's entry as it is, on either path: the same kernel, its
+/// input loaded from 2-byte elements. `source` says which entry it was,
+/// for diagnostics.
 std::optional<TunedChoice>
 lookupTunedChoice(const llvm::StringMap<TunedChoice> &tuned, KernelOp kernel,
                   const KernelAnalysis &a, ConvMath math, std::string &source);

@@ -106,8 +106,11 @@ struct TileKernelsPass
       // convolution's operands so; convMathFor); its element types follow
       // from the path the tiling takes (KernelTypesAttr::decide).
       const Type storage = convStorageType(a->conv);
-      const ConvMath math = convMathFor(static_cast<Precision>(precision),
-                                        storage, *pinnedIeee);
+      // Half math with few input channels runs in TF32 (tensorCoreMath).
+      const ConvMath math = tensorCoreMath(
+          *a,
+          convMathFor(static_cast<Precision>(precision), storage, *pinnedIeee),
+          storage);
       // Options set on the command line win over measured choices.
       TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
                         warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
