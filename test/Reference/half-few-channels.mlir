@@ -3,8 +3,8 @@
 // TileChoice.h): every bf16 / f16 value is a TF32 value, so the products
 // and the f32 accumulation are those of the half math, without a half
 // k-step of 16 that would stage and multiply twice the zero channels.
-// kb2_50's shape (3 channels, an average pool in the epilogue, the f32
-// result rounded by a cast kernel), 8 channels with a bias and relu stored
+// kb2_50's shape (3 channels, an average pool in the epilogue, which
+// stores the bf16 result itself), 8 channels with a bias and relu stored
 // in f16, and 2 groups of 4 channels; on mma.sync, and on wgmma (the input
 // re-laid out or staged from the half storage, widened and TF32-rounded,
 // which is exact). 9 channels keep bf16 math. --precision=fp16 on bf16
@@ -15,6 +15,7 @@
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --tile-rows=1 | FileCheck %s
 // RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=TYPES
 // RUN: fusecc %s --precision=fp16 --emit=fused | FileCheck %s --check-prefix=ASKED
+// RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 
 // CHECK: @pooled_3ch: PASS {{.*}} storage bf16
 // CHECK: @relu_8ch_f16: PASS {{.*}} storage f16
@@ -30,6 +31,9 @@
 // TYPES: types = <tf32, storage = bf16, operand = tf32
 // TYPES-LABEL: func.func @bf16_9ch
 // TYPES: ciChunk = 16, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mma
+// The pooled epilogue stores its bf16 result itself: no cast kernel.
+// PLAN: plan @pooled_3ch: 1 kernel, 0 buffers (0 bytes)
+// PLAN: writes result (2x16x3x5x5xbf16)
 // ASKED-LABEL: func.func @pooled_3ch
 // ASKED: types = <f16, storage = bf16, operand = f16
 

@@ -13,13 +13,15 @@
 // 2-byte loads widened; 8-byte vector loads of 4 elements where rows and
 // W taps are multiples of 4) and multiplies them on the tensor cores with
 // operands of the graph's type (mma.sync m16n8k16, f32 accumulation),
-// whatever --precision says: the rounding to the operand type is exact.
+// whatever --precision says: the rounding to the operand type is exact;
+// with at most 8 input channels in TF32, which holds every half value
+// exactly (tensorCoreMath; test/Reference/half-few-channels.mlir).
 // The mixed-precision export (f32 weights) stays an f32 convolution.
 
 // TYPES-LABEL: func.func @bf16_conv_gelu
-// TYPES: fuse.kernel "bf16_conv_gelu_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) {config = #fuse.tile<{{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
+// TYPES: fuse.kernel "bf16_conv_gelu_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) {config = #fuse.tile<{{.*}}types = <tf32, storage = bf16, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC
 // TYPES-LABEL: func.func @f16_conv_softmax
-// TYPES: types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
+// TYPES: types = <tf32, storage = f16, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC
 // TYPES-LABEL: func.func @mixed_cast
 // TYPES: types = <ieee, storage = f32, operand = f32,
 // TYPES-LABEL: func.func @bf16_vector_staging

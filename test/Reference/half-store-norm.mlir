@@ -39,10 +39,11 @@
 // PLAN-NEXT: step 0 f16_residual_3d_k0 (convolution)
 // PLAN-NEXT: reads arg0 arg1 arg2
 // PLAN-NEXT: writes result (1x32x6x6x8xf16)
-// PLAN-LABEL: plan @bf16_pool_bias: 2 kernels
-// PLAN-NEXT: buffer b0
+// A pooled epilogue stores its half result itself too (no cast kernel).
+// PLAN-LABEL: plan @bf16_pool_bias: 1 kernel, 0 buffers
 // PLAN-NEXT: step 0 bf16_pool_bias_k0 (convolution, pooled epilogue
 // PLAN-NEXT: reads arg0 arg1 arg2
+// PLAN-NEXT: writes result (2x16x3x7x7xbf16)
 // PLAN-LABEL: plan @bf16_box_sums:
 // PLAN: (box sums: conv_transpose_tap_sums, 15 planes of 35, {{.*}}scalar loads
 // PLAN-NEXT: reads arg0

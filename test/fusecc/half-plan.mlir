@@ -6,7 +6,8 @@
 // BUNDLE: {{^}}precision fp16{{$}}
 // The plan of an f16 graph (docs/design/types.md): the convolution reads
 // the half input, weight and bias itself (its operand casts: f16 loads
-// widened, f16 operands on mma.sync m16n8k16), the group_norm's f16
+// widened; 4 input channels: TF32 operands on mma.sync, exact for f16
+// values, tensorCoreMath), the group_norm's f16
 // parameters are widened by elementwise kernels into f32 buffers, the
 // convolution writes f32, the partial statistics are f32 (4 bytes each,
 // whatever the tensors' type), the result is rounded to f16 by the
@@ -28,7 +29,7 @@
 // CHECK-NOT: step 4
 // RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @f16_conv_groupnorm
-// FUSED: fuse.kernel "f16_conv_groupnorm_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) {config = #fuse.tile<{{.*}}types = <f16, storage = f16, operand = f16, accumulator = f32, statistics = f32>, mmaWarpsC
+// FUSED: fuse.kernel "f16_conv_groupnorm_k0" ins(%arg0, %arg1, %arg2 : tensor<2x4x3x3x3xf16>, tensor<4x8x2x2x2xf16>, tensor<8xf16>) {config = #fuse.tile<{{.*}}types = <tf32, storage = f16, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC
 // FUSED-NEXT: ^bb0(%[[X:.*]]: tensor<2x4x3x3x3xf16>, %[[W:.*]]: tensor<4x8x2x2x2xf16>, %[[B:.*]]: tensor<8xf16>):
 // FUSED-NEXT: %[[XF:.*]] = fuse.cast %[[X]] : tensor<2x4x3x3x3xf16> -> tensor<2x4x3x3x3xf32>
 // FUSED-NEXT: %[[WF:.*]] = fuse.cast %[[W]]

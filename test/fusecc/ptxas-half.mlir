@@ -28,8 +28,8 @@
 // The half graph's convolution whatever --precision says: no TF32.
 // NOTF32-NOT: cvt.rna.tf32.f32
 
-func.func @bf16_conv_silu(%x: tensor<2x4x5x5xbf16>, %w: tensor<4x8x3x3xbf16>, %b: tensor<8xbf16>) -> tensor<2x8x11x11xbf16> {
-  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x5x5xbf16>, tensor<4x8x3x3xbf16>, tensor<8xbf16>) -> tensor<2x8x11x11xbf16>
+func.func @bf16_conv_silu(%x: tensor<2x16x5x5xbf16>, %w: tensor<16x8x3x3xbf16>, %b: tensor<8xbf16>) -> tensor<2x8x11x11xbf16> {
+  %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x16x5x5xbf16>, tensor<16x8x3x3xbf16>, tensor<8xbf16>) -> tensor<2x8x11x11xbf16>
   %s = fuse.silu %y : tensor<2x8x11x11xbf16>
   return %s : tensor<2x8x11x11xbf16>
 }

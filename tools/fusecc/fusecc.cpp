@@ -185,7 +185,9 @@ LogicalResult prepareBatch(ModuleOp module) {
 /// The precision a bundle records: the arithmetic that fuse-tile-kernels
 /// chose for the convolution kernels (their #fuse.types math) when any of
 /// them multiplies bf16 or f16 operands (a graph stored in a half type), as
-/// "bf16" / "fp16"; otherwise the requested --precision.
+/// "bf16" / "fp16", or computes in TF32 on half storage (tensorCoreMath:
+/// few input channels, the half values exact), as its storage type;
+/// otherwise the requested --precision.
 std::string bundlePrecisionOf(ModuleOp module,
                               const fusecc::PipelineOptions &options) {
   std::optional<fusecc::fuse::ConvMath> half;
@@ -194,9 +196,14 @@ std::string bundlePrecisionOf(ModuleOp module,
     if (!cfg || !cfg.getTypes())
       return;
     fusecc::fuse::ConvMath math = cfg.getTypes().getMath();
+    mlir::Type storage = cfg.getTypes().getStorage();
     if (math == fusecc::fuse::ConvMath::BF16 ||
         math == fusecc::fuse::ConvMath::F16)
       half = math;
+    else if (math == fusecc::fuse::ConvMath::TF32 && !half &&
+             (storage.isBF16() || storage.isF16()))
+      half = storage.isBF16() ? fusecc::fuse::ConvMath::BF16
+                              : fusecc::fuse::ConvMath::F16;
   });
   if (!half)
     return fusecc::toString(options.precision).str();

@@ -218,9 +218,10 @@ struct WeightPackPlan {
 /// [padL + W + padR columns][4 words: TF32-rounded channels or packed half
 /// pairs], zero outside the input, so that a round's staged rows are contiguous 16-byte runs
 /// (asynchronous copies, no transpose or rounding in the main kernel).
-/// Used where the extra pass is at most 20% of the output's traffic, and
-/// not by split-operand (tf32x3) kernels, which split the input as they
-/// stage it through registers.
+/// Used where the extra pass is at most 20% of the output's traffic (30%
+/// for half operands, and every 3-D half kernel: GPUPlan.cpp), and not by
+/// split-operand (tf32x3) kernels, which split the input as they stage it
+/// through registers.
 struct InputPackPlan {
   int64_t numChunks = 0, groups = 0, padL = 0, width = 0;
   int64_t totalElems = 0;

@@ -504,7 +504,10 @@ ConvMath fuse::tensorCoreMath(const KernelAnalysis &a, ConvMath math,
                            (math == ConvMath::F16 && storage.isF16());
   std::optional<MmaShape> tf32 =
       a.target.mmaShape(FloatTF32Type::get(storage.getContext()));
-  if (halfStorage && tf32 && a.geom.cinPerGroup() <= tf32->k)
+  // A prologue's f32 result would be rounded to TF32, not to the half
+  // type the graph holds it in: such kernels keep the half math.
+  if (halfStorage && tf32 && !a.hasPrologue() &&
+      a.geom.cinPerGroup() <= tf32->k)
     return ConvMath::TF32;
   return math;
 }

@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "NarrowStore.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -264,8 +265,11 @@ emitPooledStores(EmitContext &cx,
     forEachPooledElement(cx, [&](const PooledElement &pe) {
       DenseMap<Value, Value> memo;
       memo[poolResult] = pooledValue(pe);
-      memref::StoreOp::create(b, emitElementValue(cx, result, elementOf(pe), memo),
-                              out, pe.coords);
+      memref::StoreOp::create(
+          b,
+          narrowForStore(b, out,
+                         emitElementValue(cx, result, elementOf(pe), memo)),
+          out, pe.coords);
     });
     return;
   }

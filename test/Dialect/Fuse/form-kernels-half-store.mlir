@@ -65,15 +65,33 @@ func.func @f32_also_returned(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>) -
 
 // -----
 
-// A pooled epilogue stores f32 only: the cast kernel stays.
+// A pooled epilogue stores the half result too (PooledEpilogue.cpp rounds
+// at its stores): no cast kernel.
 
 // CHECK-LABEL: func.func @bf16_conv_maxpool
-// CHECK: fuse.kernel "bf16_conv_maxpool_k0" {{.*}} -> tensor<1x4x4x4xf32>
-// CHECK: fuse.kernel "bf16_conv_maxpool_k1" {{.*}} -> tensor<1x4x4x4xbf16>
+// CHECK: %[[K:.*]] = fuse.kernel "bf16_conv_maxpool_k0" {{.*}} -> tensor<1x4x4x4xbf16>
+// CHECK: fuse.max_pool
+// CHECK-NEXT: %[[C:.*]] = fuse.cast %{{.*}} : tensor<1x4x4x4xf32> -> tensor<1x4x4x4xbf16>
+// CHECK-NEXT: fuse.yield %[[C]]
+// CHECK-NOT: fuse.kernel
+// CHECK: return %[[K]]
 func.func @bf16_conv_maxpool(%x: tensor<1x2x4x4xbf16>, %w: tensor<2x4x2x2xbf16>) -> tensor<1x4x4x4xbf16> {
   %y = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x4x4xbf16>, tensor<2x4x2x2xbf16>) -> tensor<1x4x8x8xbf16>
   %p = fuse.max_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x4x8x8xbf16> -> tensor<1x4x4x4xbf16>
   return %p : tensor<1x4x4x4xbf16>
+}
+
+// -----
+
+// A reduction over the channels stores f32 only: the cast kernel stays.
+
+// CHECK-LABEL: func.func @bf16_conv_channel_mean
+// CHECK: fuse.kernel "bf16_conv_channel_mean_k0" {{.*}} -> tensor<1x1x8x8xf32>
+// CHECK: fuse.kernel "bf16_conv_channel_mean_k1" {{.*}} -> tensor<1x1x8x8xbf16>
+func.func @bf16_conv_channel_mean(%x: tensor<1x2x4x4xbf16>, %w: tensor<2x4x2x2xbf16>) -> tensor<1x1x8x8xbf16> {
+  %y = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x4x4xbf16>, tensor<2x4x2x2xbf16>) -> tensor<1x4x8x8xbf16>
+  %m = fuse.mean %y {dims = array<i64: 1>, keepdim = true} : tensor<1x4x8x8xbf16> -> tensor<1x1x8x8xbf16>
+  return %m : tensor<1x1x8x8xbf16>
 }
 
 // -----

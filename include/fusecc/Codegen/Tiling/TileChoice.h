@@ -36,12 +36,13 @@ int64_t maxTileRowWidth(const TargetInfo &target, int64_t strideW);
 /// The math convolution kernel `a` runs: `math` (convMathFor), except that
 /// bf16 / f16 math on storage of that half type whose groups have at most
 /// one TF32 k-step of input channels (the target's mma.sync K for TF32: 8)
-/// runs in TF32. Every bf16 and f16 value is a TF32 value (8 exponent bits,
-/// at least 10 significand bits), so the products and the f32 accumulation
+/// and whose input no prologue computes runs in TF32. Every bf16 and f16
+/// value is a TF32 value (8 exponent bits, at least 10 significand bits),
+/// so the products and the f32 accumulation
 /// are those of the half math; but a half k-step (16) would stage and
 /// multiply twice the zero-padded channels: kb2_50 (3 input channels, a
 /// pooled epilogue) ran 1.11 ms in bf16 against 0.43 in TF32 on the H200
-/// (docs/perf.md 166, 168).
+/// (docs/perf.md 166, 172).
 ConvMath tensorCoreMath(const KernelAnalysis &a, ConvMath math,
                         mlir::Type storage);
 

@@ -74,15 +74,26 @@ bool isHalfStoreOf(Operation *op, const OpGroup &group) {
 }
 
 /// A half store (`isHalfStoreOf`) by a convolution kernel: its epilogue
-/// is elementwise, or normalises in the tile (a softmax over the channels,
-/// a layer norm over the last dim), and stores through the tile walk or
-/// the register runs, which round a half result (Epilogue.cpp's
-/// `narrowForStore`). Pooled and channel-reduction epilogues keep the cast
-/// kernel: their store paths write f32 only.
+/// is elementwise, normalises in the tile (a softmax over the channels,
+/// a layer norm over the last dim) or pools, and stores through the tile
+/// walk, the register runs or the pooled stores, which round a half result
+/// (`narrowForStore`). Channel-reduction epilogues keep the cast kernel:
+/// their store paths write f32 only.
 bool isHalfStoreCast(Operation *op, const OpGroup &group) {
-  return isHalfStoreOf(op, group) && llvm::none_of(group, [](Operation *o) {
-           return isa<WindowOpInterface>(o);
-         });
+  if (!isHalfStoreOf(op, group))
+    return false;
+  auto conv = cast<ConvTransposeOp>(group.front());
+  ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
+  // Each window op's operand shape: the convolution's for the first, the
+  // previous window's result for a channel reduction after a pooling.
+  ArrayRef<int64_t> shape = convShape;
+  for (Operation *o : group)
+    if (auto w = dyn_cast<WindowOpInterface>(o)) {
+      if (isChannelReduction(w, shape))
+        return false;
+      shape = cast<RankedTensorType>(o->getResult(0).getType()).getShape();
+    }
+  return true;
 }
 
 /// Ops that can run on the tile of a fused kernel after the convolution
