@@ -137,6 +137,16 @@ def timed(fn, x, reps):
     return start.elapsed_time(end) / reps
 
 
+def call_checked(compiled, ref_model, x):
+    """One call of `compiled` on `x`: its rel-L2 against the float64
+    reference and the warnings it gave (fallbacks, shape mismatches)."""
+    with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = compiled(x)
+        expected = ref_model(x.double())
+    return rel_l2(y, expected), caught
+
+
 def run(name, make, way, batches, options, args):
     torch.manual_seed(0)
     model, sample = make()
@@ -156,11 +166,7 @@ def run(name, make, way, batches, options, args):
         x = torch.rand((batch,) + sample, device="cuda")
         if way == "mark_dynamic":
             torch._dynamo.mark_dynamic(x, 0)
-        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            y = compiled(x)
-            expected = ref_model(x.double())
-        err = rel_l2(y, expected)
+        err, caught = call_checked(compiled, ref_model, x)
         fell_back = any("outside the 1.." in str(w.message) for w in caught)
         bundles = [path for report in driver.history
                    for _, path in report["compiled"]]
@@ -205,11 +211,7 @@ def run(name, make, way, batches, options, args):
         before = len(driver.history)
         other = (sample[0],) + tuple(2 * d for d in sample[1:])
         x = torch.rand((5,) + other, device="cuda")
-        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            y = compiled(x)
-            expected = ref_model(x.double())
-        err = rel_l2(y, expected)
+        err, caught = call_checked(compiled, ref_model, x)
         mismatch = any("at these shapes" in str(w.message) for w in caught)
         line_ok = err < limit
         print("%-10s %-13s batch 5 at %s: rel-L2 %.2e %s, %d more backend "

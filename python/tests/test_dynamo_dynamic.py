@@ -316,6 +316,24 @@ class Specialised(unittest.TestCase):
     """torch.compile(..., dynamic=True): every size symbolic; the batch
     stays dynamic, the others are taken at their hints and guarded."""
 
+
+    def compile_one(self, gm, args, expected):
+        """Compiles `gm` with the fake compiler (ieee, sm_90a) into one
+        bundle whose entry returns `expected`; returns the backend's report
+        and the fuse graph it translated."""
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            with torch.no_grad(), mock.patch(
+                    "fusecc.module.load",
+                    side_effect=lambda path: FakeModule(
+                        path, FakeEntry(lambda x: expected, 0))):
+                backend_layer.compile_graph(gm, args, {
+                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                    "precision": "ieee"})
+            report = dict(backend_layer.last_report)
+            self.assertEqual(len(report["compiled"]), 1, report)
+            with open(report["compiled"][0][1]) as f:
+                return report, f.read()
     def setUp(self):
         GuardedSymInt.guarded.clear()
 
@@ -445,19 +463,7 @@ class Specialised(unittest.TestCase):
                      (batch,) + tuple(tm.shape[1:]))
             node.meta["tensor_meta"] = tm._replace(shape=shape)
         expected = Lifted()(*args)
-        with tempfile.TemporaryDirectory() as d:
-            cli = FakeCompiler(d)
-            with torch.no_grad(), mock.patch(
-                    "fusecc.module.load",
-                    side_effect=lambda path: FakeModule(
-                        path, FakeEntry(lambda x: expected, 0))):
-                gm = backend_layer.compile_graph(gm, args, {
-                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
-                    "precision": "ieee"})
-            report = dict(backend_layer.last_report)
-            self.assertEqual(len(report["compiled"]), 1, report)
-            with open(report["compiled"][0][1]) as f:
-                text = f.read()
+        report, text = self.compile_one(gm, args, expected)
         self.assertIn("tensor<?x8x3x3xf32>", text)
         self.assertIn("tensor<4xf32>", text)
         self.assertNotIn("tensor<?xf32>", text)
@@ -501,19 +507,7 @@ class Specialised(unittest.TestCase):
                 node.meta["tensor_meta"] = tm._replace(
                     shape=(batch,) + tuple(tm.shape[1:]))
         expected = Floats()(*args)
-        with tempfile.TemporaryDirectory() as d:
-            cli = FakeCompiler(d)
-            with torch.no_grad(), mock.patch(
-                    "fusecc.module.load",
-                    side_effect=lambda path: FakeModule(
-                        path, FakeEntry(lambda x: expected, 0))):
-                gm = backend_layer.compile_graph(gm, args, {
-                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
-                    "precision": "ieee"})
-            report = dict(backend_layer.last_report)
-            self.assertEqual(len(report["compiled"]), 1, report)
-            with open(report["compiled"][0][1]) as f:
-                text = f.read()
+        report, text = self.compile_one(gm, args, expected)
         self.assertIn("tensor<?x8x3x3xf32>", text)
         self.assertIn("1.0e-05", text)
         self.assertEqual(sorted(GuardedSymInt.guarded), ["zuf0", "zuf1"])
