@@ -323,6 +323,15 @@ static void call_once(fusecc_module_t module, fusecc_bundle_t bundle, size_t e,
     break;
   }
   fusecc_status_code_t code = code_of(status), want = code_of(expected);
+  // A call without a batch (kinds 0, 1, 3) on an entry with a launch-time
+  // batch is refused before its arguments are looked at, naming the calls
+  // that take one (module.c batch_required).
+  if ((kind == 0 || kind == 1 || kind == 3) && e < entries && max_batch) {
+    want = FUSECC_STATUS_INVALID_ARGUMENT;
+    require(!status || strstr(fusecc_status_message(status),
+                               "has a launch-time batch"),
+            "a batch-less call on a dynamic entry names the batch calls");
+  }
   if (!injected) {
     if (code != want)
       fprintf(stderr, "fuzz_runtime: call kind %u: got '%s', expected '%s'\n",
