@@ -122,3 +122,18 @@ func.func @not_reduced_through(%x: tensor<2x3x9x8xf32>, %y: tensor<2x3x8x8xf32>)
   %u2 = fuse.mean %u1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xf32> -> tensor<2x3xf32>
   return %a2, %g2, %e2, %m2, %v2, %p2, %o2, %u2, %u1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3x4xf32>, tensor<2x3xf32>, tensor<2x3x4x4xf32>
 }
+
+// -----
+
+// A bf16 graph run through the pass alone (the pipeline widens it first):
+// the factor of a sum of averages is a bf16 constant of the right value
+// (it read 0.0 when built from an f32 APFloat).
+// CHECK-LABEL: func.func @sum_of_avg_bf16
+// CHECK: %[[S:.*]] = fuse.sum %arg0 {dims = array<i64: 2, 3>} : tensor<2x3x8x8xbf16> -> tensor<2x3xbf16>
+// CHECK: %[[C:.*]] = arith.constant dense<2.500000e-01> : tensor<bf16>
+// CHECK: fuse.mul %[[S]], %[[C]]
+func.func @sum_of_avg_bf16(%y: tensor<2x3x8x8xbf16>) -> tensor<2x3xbf16> {
+  %p = fuse.avg_pool %y {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x3x8x8xbf16> -> tensor<2x3x4x4xbf16>
+  %s = fuse.sum %p {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xbf16> -> tensor<2x3xbf16>
+  return %s : tensor<2x3xbf16>
+}

@@ -153,11 +153,13 @@ void reduceThroughPools(func::FuncOp func) {
     Location loc = reduction->getLoc();
     Value r = reduction->getResult(0);
     auto ty = cast<RankedTensorType>(r.getType());
+    // (FloatAttr rounds the factor to the element type's own semantics: a
+    // bf16 or f16 graph run through this pass before fuse-widen-half.)
     Value scale = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(
             RankedTensorType::get({}, ty.getElementType()),
-            APFloat(static_cast<float>(factor))));
+            b.getFloatAttr(ty.getElementType(), factor).getValue()));
     auto scaled = MulOp::create(b, loc, ty, r, scale);
     r.replaceAllUsesExcept(scaled.getResult(), scaled);
   }
