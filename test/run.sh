@@ -65,9 +65,22 @@ fi
 if [[ "${FUSECC_SANITIZE:-1}" != 0 ]]; then
   run_counted sanitize-compiler bash .ci/sanitize-compiler.sh
 fi
-# Python package (python/fusecc): GPU-free unit tests.
+# Python package (python/fusecc): GPU-free unit tests, on the interpreter
+# that sees Debian's python3-torch and python3-onnx (/usr/bin/python3; a
+# python3 earlier on PATH, e.g. pyenv's, does not), or $FUSECC_PYTHON.
 py_passed=0 py_failed=0 py_rc=0
-python3 -m unittest discover -s python/tests -v >"$log.python" 2>&1
+python=${FUSECC_PYTHON:-}
+if [[ -z $python ]]; then
+  python=python3
+  for py in /usr/bin/python3 "$(command -v python3 || true)"; do
+    if [[ -x $py ]] && "$py" -c "import torch" >/dev/null 2>&1; then
+      python=$py
+      break
+    fi
+  done
+fi
+echo "python/tests: on $python"
+"$python" -m unittest discover -s python/tests -v >"$log.python" 2>&1
 py_rc=$?
 py_ran=$(grep -oE "^Ran [0-9]+ test" "$log.python" | grep -oE "[0-9]+" || echo 0)
 py_bad=$(grep -oE "(failures|errors)=[0-9]+" "$log.python" |

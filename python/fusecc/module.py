@@ -266,7 +266,7 @@ class EntryFunction:
 
     def _stream(self, stream):
         if stream is None:
-            if torch is None:
+            if _STREAM_GETTER is None:
                 raise ArgumentError("entry '%s': pass stream= (a CUstream "
                                     "handle) when PyTorch is not installed"
                                     % self.name)
@@ -477,7 +477,7 @@ class EntryFunction:
         wrong; with kwargs None (cached_call), _REJECTED is returned
         instead."""
         if stream is None:
-            if torch is None:
+            if _STREAM_GETTER is None:
                 handle = self._stream(stream)  # Raises.
             else:
                 handle = _STREAM_GETTER(self.module.device_index)

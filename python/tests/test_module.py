@@ -269,7 +269,9 @@ class Errors(unittest.TestCase):
 
     def test_without_torch(self):
         x, w, y = layer_args()
-        with mock.patch.object(module, "torch", None):
+        # Without PyTorch the module has neither torch nor a stream getter.
+        with mock.patch.object(module, "torch", None), \
+                mock.patch.object(module, "_STREAM_GETTER", None):
             self.check("allocating outputs needs PyTorch; pass out=",
                        lambda f: f(x, w, stream=0))
             self.check("pass stream= (a CUstream handle) when PyTorch is not "
