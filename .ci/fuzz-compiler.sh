@@ -9,7 +9,8 @@
 #   graph-fuzzer    structure-aware, from an empty corpus;
 #   onnx-fuzzer     (fusecc built with libonnx-dev) ONNX protobuf bytes,
 #                   seeded with fuzz/corpus/onnx-fuzzer (structured
-#                   mutations of exports: fuzz/make_onnx_seeds.py).
+#                   mutations of exports: fuzz/make_onnx_seeds.py) and
+#                   fuzz/corpus/onnx-fuzzer-campaign (units campaigns found).
 # A crash, sanitizer report, timeout (FUSECC_FUZZ_TIMEOUT s per input) or
 # out-of-memory fails the target; its input is kept under
 # build-san/fuzz-artifacts/. Prints "fuzz-compiler: N passed, M failed".
@@ -70,11 +71,12 @@ run compile-fuzzer "$work/corpus-compile" fuzz/regressions/compile-fuzzer \
 # (fuzz/regressions/graph-fuzzer) run first, every time.
 run graph-fuzzer "$work/corpus-graph" fuzz/regressions/graph-fuzzer \
   -len_control=0 -max_len=128
-# Past findings (fuzz/regressions/onnx-fuzzer) and the committed seeds run
-# first, every time.
+# Past findings (fuzz/regressions/onnx-fuzzer), the committed seeds and the
+# units past campaigns found (fuzz/corpus/onnx-fuzzer-campaign, merged with
+# -merge=1: each adds coverage) run first, every time.
 if [[ -x "$build/bin/onnx-fuzzer" ]]; then
   run onnx-fuzzer "$work/corpus-onnx" fuzz/regressions/onnx-fuzzer \
-    fuzz/corpus/onnx-fuzzer -max_len=65536
+    fuzz/corpus/onnx-fuzzer fuzz/corpus/onnx-fuzzer-campaign -max_len=65536
 fi
 echo "fuzz-compiler: $passed passed, $failed failed"
 ((failed == 0))
