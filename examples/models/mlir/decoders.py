@@ -37,10 +37,14 @@ class Graph:
     def ty(shape):
         return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
 
-    def arg(self, name, shape):
+    def arg(self, name, shape, check_mean=None):
         value = "%%a%d" % len(self.args)
-        self.args.append('%s: %s {fuse.name = "%s"}'
-                         % (value, self.ty(shape), name))
+        # fuse.check.mean: fusecc-check draws the input about this mean (a
+        # running variance must be positive, or the outputs are all NaN).
+        extra = ("" if check_mean is None
+                 else ", fuse.check.mean = %s : f64" % check_mean)
+        self.args.append('%s: %s {fuse.name = "%s"%s}'
+                         % (value, self.ty(shape), name, extra))
         return value, list(shape)
 
     def op(self, text, shape):
@@ -87,7 +91,8 @@ class Graph:
 
     def batch_norm(self, prefix, x):
         c = x[1][1]
-        ps = [self.arg(prefix + "." + p, [c])
+        ps = [self.arg(prefix + "." + p, [c],
+                       4.0 if p == "running_var" else None)
               for p in ("running_mean", "running_var", "weight", "bias")]
         types = ", ".join(self.ty(v[1]) for v in [x] + ps)
         return self.op(

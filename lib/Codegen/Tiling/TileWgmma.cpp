@@ -92,8 +92,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   }
   // Clusters split a channel softmax; other kernels' channel tiles are
   // independent blocks anyway.
-  // A channel reduction's results are built in one block.
-  if (!a.needsAllChannels || a.channelWindow)
+  // A channel reduction's or contraction's results are built in one block.
+  if (!a.needsAllChannels || a.channelEpilogue())
     forcedCluster = 1;
   if (forcedCluster == 0) {
     // A block of all 128 channels holds one row (its accumulators allow no

@@ -531,6 +531,16 @@ void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
 void emitChannelWindowEpilogue(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
+// ContractionEpilogue.cpp: a 1x1 convolution in the epilogue
+//===----------------------------------------------------------------------===//
+
+/// The epilogue of a channel contraction (`a.contraction`), the block
+/// holding all channels: per position of the tile, each output channel's
+/// sum over the tile's channels (through the elementwise ops before it)
+/// times the weights, plus the bias, then the ops after it and the stores.
+void emitChannelContractionEpilogue(EmitContext &cx);
+
+//===----------------------------------------------------------------------===//
 // LineReduction.cpp: softmax / log_softmax / layer_norm
 //===----------------------------------------------------------------------===//
 

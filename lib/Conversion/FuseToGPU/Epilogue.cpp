@@ -348,7 +348,7 @@ static bool hasCheapScalarCode(ElementwiseOpInterface op) {
 
 bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
   KernelAnalysis &a = cx.a;
-  if (!cx.cfg.usesWgmma() || a.pool || a.channelWindow ||
+  if (!cx.cfg.usesWgmma() || a.pool || a.channelEpilogue() ||
       !a.reductions.empty() || cx.stats || cx.statsOnly ||
       cx.cfg.getClusterC() > 1)
     return false;

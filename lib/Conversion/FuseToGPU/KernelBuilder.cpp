@@ -100,6 +100,9 @@ static void emitKernelBody(EmitContext &cx) {
   } else if (cx.a.channelWindow) {
     mainLoop();
     emitChannelWindowEpilogue(cx);
+  } else if (cx.a.contraction) {
+    mainLoop();
+    emitChannelContractionEpilogue(cx);
   } else {
     mainLoop();
     emitEpilogue(cx);
@@ -125,7 +128,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   if (analysis.needsAllChannels && cfg.getTileC() * cfg.getClusterC() < g.cout)
     return kernel.emitOpError("tile config holds ")
            << cfg.getTileC() << " x " << cfg.getClusterC()
-           << " channels (tileC x clusterC); its channel softmax needs all "
+           << " channels (tileC x clusterC); its channel epilogue needs all "
            << g.cout << " in one block or cluster";
   if (cfg.getClusterC() > 1 && launch.numCTiles != cfg.getClusterC())
     return kernel.emitOpError("tile config has clusterC = ")

@@ -180,7 +180,7 @@ func.func @no_return(%x: tensor<1x4x5xf32>) -> tensor<1x4x5xf32> {
 // A channel softmax needs all channels of a position in one block or in
 // one cluster of blocks.
 func.func @softmax_channels_split(%x: tensor<1x4x2x8xf32>, %w: tensor<4x128x4x4xf32>) -> tensor<1x128x5x17xf32> {
-  // expected-error@+1 {{'fuse.kernel' op tile config holds 64 x 1 channels (tileC x clusterC); its channel softmax needs all 128 in one block or cluster}}
+  // expected-error@+1 {{'fuse.kernel' op tile config holds 64 x 1 channels (tileC x clusterC); its channel epilogue needs all 128 in one block or cluster}}
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x2x8xf32>, tensor<4x128x4x4xf32>) {config = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 16, wgmmaGroups = 1>} -> tensor<1x128x5x17xf32> {
   ^bb0(%a: tensor<1x4x2x8xf32>, %b: tensor<4x128x4x4xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>,

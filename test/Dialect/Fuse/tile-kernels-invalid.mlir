@@ -163,8 +163,10 @@ func.func @epilogue_grows_shape(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>,
 
 // -----
 
-func.func @two_convolutions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
-  // expected-error@+1 {{'fuse.kernel' op has more than one convolution; a kernel computes one}}
+// A kernel computes one convolution, and at most one channel contraction
+// (a 1x1 convolution of its epilogue's value) after it.
+func.func @three_convolutions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'fuse.kernel' op has more than one convolution after its first; an epilogue contracts the channels at most once}}
   %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
   ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
     %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
@@ -173,9 +175,47 @@ func.func @two_convolutions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> ten
     %d = fuse.conv_transpose %c, %b {stride = array<i64: 1>, padding = array<i64: 0>,
            output_padding = array<i64: 0>, dilation = array<i64: 1>}
          : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %e = fuse.conv_transpose %d, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %e : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @second_conv_not_contraction(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>, %w3: tensor<4x4x3xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w, %w3 : tensor<1x4x5xf32>, tensor<4x4x1xf32>, tensor<4x4x3xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>, %b3: tensor<4x4x3xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    // expected-error@+1 {{'fuse.conv_transpose' op is a second convolution in a kernel but no channel contraction of the epilogue's value (expected kernel size 1, stride 1, no padding, one group and at most 23 output channels on}}
+    %d = fuse.conv_transpose %c, %b3 {stride = array<i64: 1>, padding = array<i64: 1>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x3xf32>) -> tensor<1x4x5xf32>
     fuse.yield %d : tensor<1x4x5xf32>
   }
   return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @contraction_after_pool(%x: tensor<1x4x6xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x3xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x6xf32>, tensor<4x4x1xf32>) -> tensor<1x4x3xf32> {
+  ^bb0(%a: tensor<1x4x6xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x6xf32>, tensor<4x4x1xf32>) -> tensor<1x4x6xf32>
+    %p = fuse.max_pool %c {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x4x6xf32> -> tensor<1x4x3xf32>
+    // expected-error@+1 {{'fuse.conv_transpose' op contracts a pooled, reduced or normalised value; a channel contraction in an epilogue follows elementwise ops only}}
+    %d = fuse.conv_transpose %p, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x3xf32>, tensor<4x4x1xf32>) -> tensor<1x4x3xf32>
+    fuse.yield %d : tensor<1x4x3xf32>
+  }
+  return %0 : tensor<1x4x3xf32>
 }
 
 // -----

@@ -126,6 +126,31 @@ bool fusecc::fuse::isChannelReduction(WindowOpInterface op,
          op.getReducedDims() == SmallVector<int64_t>{1};
 }
 
+int64_t fusecc::fuse::maxContractionChannels(const TargetInfo &target) {
+  const DeviceFacts &f = target.getFacts();
+  return static_cast<int64_t>(2 * f.fp32Tflops * 1e12 / f.copyBytesPerSecond);
+}
+
+bool fusecc::fuse::isChannelContraction(ConvTransposeOp conv,
+                                        ArrayRef<int64_t> convShape,
+                                        const TargetInfo &target) {
+  auto inTy = conv.getInput().getType();
+  auto outTy = conv.getResult().getType();
+  if (inTy.getShape() != convShape || convShape.size() < 3 ||
+      conv.getGroups() != 1 || outTy.getDimSize(1) < 1 ||
+      outTy.getDimSize(1) > maxContractionChannels(target))
+    return false;
+  auto wTy = conv.getWeight().getType();
+  for (int64_t d = 2; d < inTy.getRank(); ++d)
+    if (wTy.getDimSize(d) != 1 || outTy.getDimSize(d) != inTy.getDimSize(d))
+      return false;
+  auto ones = [](ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  };
+  return ones(conv.getStride(), 1) && ones(conv.getPadding(), 0) &&
+         ones(conv.getOutputPadding(), 0);
+}
+
 PooledEpilogue::Passes PooledEpilogue::passesFor(int64_t rows,
                                                  int64_t strideH) const {
   Passes ps;
@@ -311,16 +336,18 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
 /// True if `c` widens a bf16 / f16 kernel input to f32 for a convolution
 /// kernel that reads it directly (an operand cast,
 /// KernelAnalysis::operandCasts): every reader of its value is the
-/// convolution `conv` or an elementwise op of its epilogue (after it),
-/// whose loads widen the element.
+/// convolution `conv`, an elementwise op of its epilogue or its channel
+/// contraction (after it, reading the weight or bias), whose loads widen
+/// the element.
 static bool isOperandCast(CastOp c, Operation *conv) {
   auto arg = dyn_cast<BlockArgument>(c.getInput());
   return arg && isHalfType(getElementTypeOrSelf(arg.getType())) &&
          getElementTypeOrSelf(c.getType()).isF32() && !c->use_empty() &&
          llvm::all_of(c->getUsers(), [&](Operation *u) {
-           return u == conv || (conv && isa<ElementwiseOpInterface>(u) &&
-                                u->getBlock() == conv->getBlock() &&
-                                conv->isBeforeInBlock(u));
+           return u == conv ||
+                  (conv && isa<ElementwiseOpInterface, ConvTransposeOp>(u) &&
+                   u->getBlock() == conv->getBlock() &&
+                   conv->isBeforeInBlock(u));
          });
 }
 
@@ -343,10 +370,10 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     }
   for (Operation &op : body.without_terminator()) {
     if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
-      if (a.conv)
-        return kernel.emitOpError(
-            "has more than one convolution; a kernel computes one");
-      a.conv = conv;
+      // A second convolution is checked as a channel contraction with the
+      // epilogue below.
+      if (!a.conv)
+        a.conv = conv;
       continue;
     }
     if (!a.conv) {
@@ -369,6 +396,14 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   a.geom = ConvGeometry::get(a.conv);
   if (failed(checkGeometryLimits(a.conv, a.geom, a.target)))
     return failure();
+  for (Operation &op : body.without_terminator())
+    if (auto conv = dyn_cast<ConvTransposeOp>(op); conv && conv != a.conv) {
+      if (a.contraction)
+        return kernel.emitOpError(
+            "has more than one convolution after its first; an epilogue "
+            "contracts the channels at most once");
+      a.contraction = conv;
+    }
   for (Value v : a.conv->getOperands())
     if (!isa<BlockArgument>(a.storedOperand(v)) &&
         !(v == a.conv.getInput() && !a.prologue.empty()))
@@ -412,6 +447,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
   // The epilogue's ops before its window op: after it, the tile holds the
   // window's result, and their values are not there.
   DenseSet<Operation *> beforeWindow;
+  bool contracted = false; // After the channel contraction.
   for (Operation &op : body.without_terminator()) {
     if (a.isParam(&op))
       continue;
@@ -421,7 +457,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
       beforeWindow.insert(&op);
       continue;
     }
-    if (a.pool || a.channelWindow)
+    if (a.pool || a.channelWindow || contracted)
       for (Value v : op.getOperands())
         if (Operation *def = v.getDefiningOp();
             def && beforeWindow.contains(def) && !isa<arith::ConstantOp>(def) &&
@@ -430,9 +466,34 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
           return op.emitOpError("reads a value from before the kernel's "
                                 "window op; after it, an epilogue reads the "
                                 "pooled or reduced value");
-    if (!a.pool && !a.channelWindow && !isa<WindowOpInterface>(op))
+    if (!a.pool && !a.channelWindow && !contracted &&
+        !isa<WindowOpInterface>(op) && &op != a.contraction.getOperation())
       beforeWindow.insert(&op);
+    if (&op == a.contraction.getOperation()) {
+      if (a.pool || a.channelWindow || !a.reductions.empty())
+        return op.emitOpError("contracts a pooled, reduced or normalised "
+                              "value; a channel contraction in an epilogue "
+                              "follows elementwise ops only");
+      if (!isChannelContraction(a.contraction, shape, a.target))
+        return op.emitOpError("is a second convolution in a kernel but no "
+                              "channel contraction of the epilogue's value "
+                              "(expected kernel size 1, stride 1, no "
+                              "padding, one group and at most ")
+               << maxContractionChannels(a.target)
+               << " output channels on " << a.target.describe() << ")";
+      for (Value v : {a.contraction.getWeight(), a.contraction.getBias()})
+        if (v && !isa<BlockArgument>(a.storedOperand(v)))
+          return op.emitOpError("weight and bias of a channel contraction "
+                                "must be kernel inputs");
+      contracted = true;
+      a.needsAllChannels = true;
+      shape = a.contraction.getResult().getType().getShape();
+      continue;
+    }
     if (auto window = dyn_cast<WindowOpInterface>(op)) {
+      if (contracted)
+        return op.emitOpError("follows a channel contraction; its epilogue "
+                              "takes elementwise ops only");
       // A pooling may be followed by a reduction over the channels.
       if (a.channelWindow || (a.pool && !isChannelReduction(window, shape)))
         return op.emitOpError("is a second window op in a convolution "
@@ -468,10 +529,11 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
         return op.emitOpError("result shape differs from the ")
                << (a.pool            ? "pooled"
                    : a.channelWindow ? "reduced"
+                   : contracted      ? "contracted"
                                      : "convolution")
                << " output; the fused epilogue must keep it";
     if (auto norm = dyn_cast<NormalizationOpInterface>(op)) {
-      if (a.pool || a.channelWindow)
+      if (a.pool || a.channelWindow || contracted)
         return op.emitOpError("follows a window epilogue; a normalisation "
                               "after pooling or a reduction gets a kernel "
                               "of its own");
@@ -499,7 +561,7 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
         return op.emitOpError("operand does not broadcast to the kernel's "
                               "output shape");
   }
-  if ((a.pool || a.channelWindow) &&
+  if ((a.pool || a.channelWindow || a.contraction) &&
       kernel.getResult().getType().getShape() != shape)
     return kernel.emitOpError("yields a value from before its window op; a "
                               "window epilogue's result is the pooled or "

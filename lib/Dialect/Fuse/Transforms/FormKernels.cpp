@@ -73,14 +73,23 @@ bool isHalfStoreOf(Operation *op, const OpGroup &group) {
   });
 }
 
+/// The channel contraction of `group` (a convolution after its root,
+/// `isChannelContraction`), or null.
+ConvTransposeOp contractionOf(const OpGroup &group) {
+  for (Operation *o : llvm::drop_begin(group))
+    if (auto conv = dyn_cast<ConvTransposeOp>(o))
+      return conv;
+  return {};
+}
+
 /// A half store (`isHalfStoreOf`) by a convolution kernel: its epilogue
 /// is elementwise, normalises in the tile (a softmax over the channels,
 /// a layer norm over the last dim) or pools, and stores through the tile
 /// walk, the register runs or the pooled stores, which round a half result
-/// (`narrowForStore`). Channel-reduction epilogues keep the cast kernel:
-/// their store paths write f32 only.
+/// (`narrowForStore`). Channel-reduction and channel-contraction
+/// epilogues keep the cast kernel: their store paths write f32 only.
 bool isHalfStoreCast(Operation *op, const OpGroup &group) {
-  if (!isHalfStoreOf(op, group))
+  if (!isHalfStoreOf(op, group) || contractionOf(group))
     return false;
   auto conv = cast<ConvTransposeOp>(group.front());
   ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
@@ -102,12 +111,47 @@ bool isHalfStoreCast(Operation *op, const OpGroup &group) {
 /// after elementwise ops only, a pooling (`PooledEpilogue`: blocks then
 /// hold whole windows) or a reduction over the channels (blocks hold all
 /// channels), followed by elementwise ops on its value; a pooling may be
-/// followed (after elementwise ops) by a reduction over the channels.
+/// followed (after elementwise ops) by a reduction over the channels. In
+/// place of the window op, a channel contraction (`isChannelContraction`:
+/// a 1x1 convolution of few output channels, blocks holding all channels)
+/// of an elementwise epilogue value, followed by elementwise ops on its
+/// value.
 bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
   if (isHalfStoreCast(op, group))
     return true;
   if (!isF32Only(op))
     return false;
+  if (ConvTransposeOp contraction = contractionOf(group)) {
+    // After it, the tile holds no value the ops could read: only the
+    // contraction's result and what follows it.
+    ArrayRef<Operation *> ops = group.getArrayRef();
+    ArrayRef<Operation *> before(ops.begin(),
+                                 llvm::find(ops, contraction.getOperation()));
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        if (llvm::is_contained(before, def))
+          return false;
+    return isa<ElementwiseOpInterface>(op) &&
+           op->getResult(0).getType() == contraction.getResult().getType();
+  }
+  if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
+    auto root = cast<ConvTransposeOp>(group.front());
+    Operation *in = conv.getInput().getDefiningOp();
+    auto outside = [&](Value v) {
+      return !v || !llvm::is_contained(group, v.getDefiningOp());
+    };
+    // The kernel rounds the contraction's operands as its convolution's
+    // (emitChannelContractionEpilogue): both must be stored alike.
+    return in && group.contains(in) && outside(conv.getWeight()) &&
+           outside(conv.getBias()) &&
+           convStorageType(conv) == convStorageType(root) &&
+           llvm::all_of(group,
+                        [&](Operation *o) {
+                          return o == root || isa<ElementwiseOpInterface>(o);
+                        }) &&
+           isChannelContraction(conv, root.getResult().getType().getShape(),
+                                getTargetInfo(root));
+  }
   Operation *lastWindow = nullptr;
   int64_t windows = 0;
   for (Operation *o : group)
@@ -597,7 +641,12 @@ struct FormKernelsPass
     });
     unsigned counter = 0;
     DenseMap<Value, Prologue> prologues;
+    // Convolutions taken into an earlier kernel (erased; compared by
+    // address only).
+    DenseSet<Operation *> absorbed;
     for (Operation *root : roots) {
+      if (absorbed.contains(root))
+        continue; // A channel contraction in an earlier kernel's epilogue.
       Value input = cast<ConvTransposeOp>(root).getInput();
       auto it = prologues.find(input);
       if (it == prologues.end())
@@ -619,10 +668,15 @@ struct FormKernelsPass
       // read by the kernel itself, widened as it is loaded, instead of
       // through an f32 copy that an elementwise kernel writes (2 + 4 + 4
       // bytes an element moved instead of 2).
+      // A channel contraction's weight and bias likewise (its input is the
+      // epilogue's value).
       for (Operation *op : group) {
-        if (op == root || !isa<ElementwiseOpInterface>(op))
+        if (op == root || !isa<ElementwiseOpInterface, ConvTransposeOp>(op))
           continue;
-        for (Value v : op->getOperands()) {
+        auto operands = op->getOperands();
+        if (isa<ConvTransposeOp>(op))
+          operands = operands.drop_front();
+        for (Value v : operands) {
           auto c = v.getDefiningOp<CastOp>();
           if (!c || !isStoredHalfWidening(c) || llvm::is_contained(copied, c))
             continue;
@@ -634,6 +688,8 @@ struct FormKernelsPass
         }
       }
       llvm::append_range(copied, it->second.ops);
+      if (ConvTransposeOp contraction = contractionOf(group))
+        absorbed.insert(contraction);
       formKernel(func, group, counter, copied);
     }
     eraseDeadOps(func);

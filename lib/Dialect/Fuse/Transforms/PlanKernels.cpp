@@ -128,8 +128,9 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
   if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
     return {};
-  // A window epilogue's tile holds the values before pooling or reducing.
-  if (a->pool || a->channelWindow)
+  // A window epilogue's tile holds the values before pooling, reducing or
+  // contracting.
+  if (a->pool || a->channelEpilogue())
     return {};
   if (!epilogueStatsGroups(root, ty))
     return {};
@@ -490,6 +491,10 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
     });
     if (kernelKindOf(k) == KernelKind::Convolution && k.getConfig()) {
       FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(k);
+      if (succeeded(a) && a->contraction)
+        os << ", channel contraction: " << a->geom.cout << " -> "
+           << a->contraction.getResult().getType().getDimSize(1)
+           << " channels (1x1 convolution) in the epilogue";
       if (succeeded(a) && a->pool) {
         TileConfigAttr cfg = *k.getConfig();
         LaunchPlan launch = LaunchPlan::get(*a, cfg);

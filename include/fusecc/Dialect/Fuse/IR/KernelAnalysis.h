@@ -183,6 +183,28 @@ constexpr int64_t kPrologueTileC = 64;
 bool isChannelReduction(WindowOpInterface op,
                         llvm::ArrayRef<int64_t> convShape);
 
+/// True if `conv` is a *channel contraction* of a value of `convShape`, a
+/// convolution kernel's epilogue value: a convolution of kernel size 1
+/// along every spatial dim, stride 1, no padding, one group, reading
+/// `convShape` and writing the same positions, with at most
+/// `maxContractionChannels(target)` output channels. Per position it is
+/// `out[j] = bias[j] + sum_c in[c] W[j, c]`: a kernel whose blocks hold all
+/// the channels of its convolution computes it in its epilogue, so the
+/// contracted tensor never reaches device memory (a heatmap head's final
+/// 1x1 conv). The one rule: fuse-form-kernels takes such a convolution
+/// into the epilogue, and the kernel analysis accepts it there.
+bool isChannelContraction(ConvTransposeOp conv,
+                          llvm::ArrayRef<int64_t> convShape,
+                          const TargetInfo &target);
+/// The most output channels of a channel contraction in an epilogue. The
+/// contraction adds `2 C J` FP32 FMA flops per position on the CUDA cores
+/// (after the main loop, which it does not overlap), and saves writing and
+/// reading the `C`-channel f32 tensor, `8 C` bytes per position at the
+/// device's copy rate. It joins where its flops take at most half the time
+/// of the bytes it saves: `2 C J / F <= 4 C / BW`, i.e. `J <= 2 F / BW`
+/// (H200: 2 x 51 TFLOP/s / 4.26 TB/s = 23; A100: 19).
+int64_t maxContractionChannels(const TargetInfo &target);
+
 /// What a fused kernel's epilogue requires of its tiling.
 struct KernelAnalysis {
   ConvTransposeOp conv;
@@ -229,6 +251,14 @@ struct KernelAnalysis {
   /// over dim 1) applied in the epilogue, if any: the block holds all
   /// channels and builds one result per position from its tile.
   WindowOpInterface channelWindow;
+  /// A channel contraction (`isChannelContraction`: a 1x1 convolution of
+  /// few output channels) applied in the epilogue, if any: the block holds
+  /// all channels and builds each position's output channels from its
+  /// tile, then the elementwise ops after it.
+  ConvTransposeOp contraction;
+  /// The epilogue ends in a reduction or contraction over the channels,
+  /// built per position from the tile (not a pooling).
+  bool channelEpilogue() const { return channelWindow || contraction; }
   /// A block holds the whole row of convolution positions that its
   /// epilogue reads (a last-dim reduction or a pooled epilogue).
   bool wholeRow() const { return needsWholeRow || pool.has_value(); }
