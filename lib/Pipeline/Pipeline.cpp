@@ -152,6 +152,13 @@ struct CodegenCLOptions {
                      "box sums of its input and a convolution of output "
                      "size 1 (default true)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+  Opt<bool> channelContraction{
+      "plan-channel-contraction",
+      llvm::cl::desc("A 1x1 convolution of few output channels is applied "
+                     "in the epilogue of the convolution kernel that "
+                     "produces its input, where its blocks hold all "
+                     "channels (default true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<fusecc::PrologueFusion> prologue{
       "plan-prologue",
       llvm::cl::desc("A convolution's prologue (elementwise and window ops "
@@ -200,6 +207,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.planRecomputeConv = o.recomputeConv;
   options.planReduceThroughConv = o.reduceThroughConv;
   options.planPrologue = o.prologue;
+  options.planChannelContraction = o.channelContraction;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -322,6 +330,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   }
   fuse::FuseFormKernelsOptions form;
   form.prologue = options.planPrologue;
+  form.channelContraction = options.planChannelContraction;
   fpm.addPass(fuse::createFuseFormKernels(form));
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;

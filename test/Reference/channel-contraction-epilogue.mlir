@@ -6,6 +6,7 @@
 // RUN: fusecc-check --chip=sm_90a --tile-wgmma=always --precision=fp16 %s | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --emit=fused | FileCheck %s --check-prefix=FUSED
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --plan-channel-contraction=false --emit=plan | FileCheck %s --check-prefix=OFF
 // Channel contractions (a 1x1 convolution of few output channels, stride 1,
 // no padding, one group: isChannelContraction) applied in the epilogue of
 // the convolution kernel that produces their input: every block holds all
@@ -62,6 +63,8 @@
 // FUSED-NOT: fuse.kernel
 
 // PLAN-LABEL: plan @heatmap_small: 1 kernel, 0 buffers
+// OFF-LABEL: plan @heatmap_small: 2 kernels, 1 buffer
+// OFF-NOT: channel contraction
 // PLAN: step 0 heatmap_small_k0 (convolution, channel contraction: 32 -> 5 channels (1x1 convolution) in the epilogue)
 
 func.func @heatmap_small(%x: tensor<2x8x5x5xf32>, %w: tensor<8x32x4x4xf32>, %m: tensor<32xf32>, %v: tensor<32xf32> {fuse.check.mean = 4.0 : f64}, %g: tensor<32xf32>, %bb: tensor<32xf32>, %hw: tensor<5x32x1x1xf32>, %hb: tensor<5xf32>) -> tensor<2x5x10x10xf32> {

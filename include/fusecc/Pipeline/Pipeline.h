@@ -73,6 +73,9 @@ struct PipelineOptions {
   /// window ops computing its input) folded into its input staging: where
   /// the cost rule says so, always, or never.
   PrologueFusion planPrologue = PrologueFusion::Auto;
+  /// fuse-form-kernels: a 1x1 convolution of few output channels applied
+  /// in the epilogue of the convolution kernel producing its input.
+  bool planChannelContraction = true;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

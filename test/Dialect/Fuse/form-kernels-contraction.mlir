@@ -1,10 +1,21 @@
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels))' | FileCheck %s
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels{channel-contraction=false}))' | FileCheck %s --check-prefix=OFF
 
 // Channel contractions (isChannelContraction: a 1x1 convolution of at most
 // maxContractionChannels output channels, 23 on the default H200, stride 1,
 // no padding, one group) join the kernel of the convolution whose
 // elementwise epilogue value they read, with the elementwise ops after
-// them; anything else leaves the 1x1 convolution a kernel of its own.
+// them; anything else leaves the 1x1 convolution a kernel of its own, as
+// does channel-contraction=false.
+
+// OFF-LABEL: func.func @head
+// OFF: fuse.kernel "head_k0"
+// OFF-NOT: forward_weight
+// OFF: fuse.yield
+// OFF: fuse.kernel "head_k1"
+// OFF-NEXT: ^bb0
+// OFF-NEXT: fuse.conv_transpose {{.*}}forward_weight
+// OFF-NEXT: fuse.sigmoid
 
 // CHECK-LABEL: func.func @head
 // CHECK-NEXT: %[[K:.*]] = fuse.kernel "head_k0" ins(%arg0, %arg1, %arg2, %arg3 : tensor<2x8x5x5xf32>, tensor<8x32x4x4xf32>, tensor<5x32x1x1xf32>, tensor<5xf32>) -> tensor<2x5x10x10xf32> {

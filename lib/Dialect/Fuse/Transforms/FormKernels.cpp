@@ -115,8 +115,9 @@ bool isHalfStoreCast(Operation *op, const OpGroup &group) {
 /// place of the window op, a channel contraction (`isChannelContraction`:
 /// a 1x1 convolution of few output channels, blocks holding all channels)
 /// of an elementwise epilogue value, followed by elementwise ops on its
-/// value.
-bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
+/// value (unless `contractions` is false).
+bool isConvEpilogueOp(Operation *op, const OpGroup &group,
+                      bool contractions) {
   if (isHalfStoreCast(op, group))
     return true;
   if (!isF32Only(op))
@@ -135,6 +136,8 @@ bool isConvEpilogueOp(Operation *op, const OpGroup &group) {
            op->getResult(0).getType() == contraction.getResult().getType();
   }
   if (auto conv = dyn_cast<ConvTransposeOp>(op)) {
+    if (!contractions)
+      return false;
     auto root = cast<ConvTransposeOp>(group.front());
     Operation *in = conv.getInput().getDefiningOp();
     auto outside = [&](Value v) {
@@ -662,7 +665,10 @@ struct FormKernelsPass
             c && isStoredHalfWidening(c) && !llvm::is_contained(copied, c) &&
             !(v == input && !it->second.ops.empty()))
           copied.push_back(c);
-      OpGroup group = growGroup({root}, isConvEpilogueOp);
+      OpGroup group =
+          growGroup({root}, [&](Operation *op, const OpGroup &g) {
+            return isConvEpilogueOp(op, g, channelContraction);
+          });
       // Epilogue operand casts: a half graph input or constant that the
       // epilogue's elementwise ops read (a residual, kb2_26's add_input) is
       // read by the kernel itself, widened as it is loaded, instead of

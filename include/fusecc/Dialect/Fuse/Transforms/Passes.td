@@ -284,12 +284,21 @@ def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
     the prologue kernel's reads and write, the stagings of its result);
     elementwise prologues (V = 1) always pay. The decision is recorded on
     the convolution (`fuse.prologue`) and printed by `--emit=plan`.
+
+    A 1x1 convolution of few output channels reading a convolution's
+    elementwise epilogue value (a channel contraction,
+    `isChannelContraction`) joins that convolution's kernel, which then
+    holds all channels per block and contracts them in its epilogue
+    (`channel-contraction=false`: never; it keeps a kernel of its own).
   }];
   let options = [
     Option<"prologue", "prologue", "::fusecc::PrologueFusion",
            "::fusecc::PrologueFusion::Auto",
            "Fold a convolution's prologue into its input staging",
            [{::fusecc::optionValues<::fusecc::PrologueFusion>()}]>,
+    Option<"channelContraction", "channel-contraction", "bool", "true",
+           "Apply a 1x1 convolution of few output channels in the epilogue "
+           "of the convolution kernel that produces its input">,
   ];
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
 }
