@@ -97,3 +97,17 @@ func.func @unet_step(%x: tensor<?x4x4x4xf32>, %skip: tensor<?x4x8x8xf32>,
   %r = fuse.relu %p : tensor<?x6x4x4xf32>
   return %r : tensor<?x6x4x4xf32>
 }
+
+// A mean of a max pooling (issue 37's pool_reduce): the pooled epilogue's
+// moments records in the per-sample workspace, the pooled tensor on chip.
+// CHECK-DAG: @mean_of_max_pool[batch=1]: PASS
+// CHECK-DAG: @mean_of_max_pool[batch=5]: PASS
+// WG-DAG: @mean_of_max_pool[batch=3]: PASS
+// SPLIT: @mean_of_max_pool[batch=2]: PASS
+func.func @mean_of_max_pool(%x: tensor<?x5x6x8xf32>, %w: tensor<5x7x4x4xf32>) -> tensor<?x7xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
+       : (tensor<?x5x6x8xf32>, tensor<5x7x4x4xf32>) -> tensor<?x7x12x16xf32>
+  %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<?x7x12x16xf32> -> tensor<?x7x6x8xf32>
+  %2 = fuse.mean %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<?x7x6x8xf32> -> tensor<?x7xf32>
+  return %2 : tensor<?x7xf32>
+}

@@ -522,7 +522,8 @@ void emitBulkStoreEpilogue(EmitContext &cx, ArrayRef<EpilogueRun> runs);
 /// result over the window elements of the pass (the pooling op's `buildAt`,
 /// the elementwise ops before it per element) combined into the block's
 /// pooled accumulators; then the ops after the pool per pooled element and
-/// the stores to global memory.
+/// the stores to global memory (none where `cx.statsOnly`), and with
+/// `cx.stats` the partial statistics records of those final values.
 void emitPooledKernel(EmitContext &cx, llvm::function_ref<void()> mainLoop);
 /// The epilogue of a reduction over the channels (`a.channelWindow`), the
 /// block holding all of them: per position of the tile, the reduction's

@@ -43,12 +43,24 @@
 // partial walks keep the occupancy of large tiles (kb2_78 1.88 against
 // 2.65 ms).
 //
+// Where the plan gives the result to a reduction or normalisation over
+// whole channel groups of each sample (`cx.stats`: moments, max or min
+// records, EpilogueStatsLayout), the kernel also writes the records of its
+// final pooled values (`emitPooledStatistics`, after the stores, from the
+// same accumulators or kept tiles); read only by reductions
+// (`cx.statsOnly`), the pooled tensor is not stored at all (issue 37: a
+// mean of a max_pool, an amax of an avg_pool).
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
 #include "NarrowStore.h"
+#include "WarpReduce.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace fusecc;
@@ -234,6 +246,143 @@ Value keptElement(EmitContext &cx, ValueRange at) {
   return emitElementValue(cx, pool.op->getOperand(0), el, memo);
 }
 
+/// Pooled element `pe` as an element of the kernel's result (the ops after
+/// the pool read it at these coordinates).
+Element resultElement(EmitContext &cx, const PooledElement &pe) {
+  Element el;
+  el.ch = pe.ch;
+  el.cl = pe.cl;
+  el.od = cx.pd;
+  el.oh = pe.ph;
+  el.ow = pe.pw;
+  return el;
+}
+
+/// Writes the partial statistics records (`EpilogueStatsLayout`: moments,
+/// max or min) of the kernel's result over the block's pooled elements,
+/// every value evaluated from its pooled value (`pooledValue`, after the
+/// last pass) through the ops after the pool. As in
+/// emitEpilogueStatistics, teams of `partsPerBlock` warps take the groups
+/// the block's channels meet in turn; a team's warps take a group's
+/// elements (valid pooled rows x its channels x the pooled row, positions
+/// fastest) 32 at a time, part, part + parts, ...; each folds its elements
+/// with shuffles and lane 0 writes the record. Moments are sums of d = v -
+/// shift and d^2, the shift being the group's first element in the block.
+void emitPooledStatistics(
+    EmitContext &cx, function_ref<Value(const PooledElement &)> pooledValue) {
+  EmitBuilder &b = cx.b;
+  const EpilogueStatsLayout &l = *cx.stats;
+  const PooledEpilogue &pool = *cx.a.pool;
+  const ConvGeometry &g = cx.g;
+  Value poolResult = pool.op->getResult(0);
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  const int64_t warps = cx.launch.threads / 32, parts = l.partsPerBlock;
+  const int64_t teams = warps / parts, cpg = l.channelsPerGroup;
+  const int64_t width = pool.out[2];
+  Value lane = b.remu(cx.tid, 32), warp = b.divu(cx.tid, 32);
+  Value team = b.divu(warp, parts), part = b.remu(warp, parts);
+  auto minU = [&](Value x, Value y) -> Value {
+    return arith::MinUIOp::create(b, x, y);
+  };
+  Value rowsValid = minU(b.c(cx.launch.pooled.pooledRows),
+                         b.sub(b.c(pool.out[1]), cx.ph0));
+  Value cEnd = minU(b.add(cx.co0, cx.cfg.getTileC()), b.c(g.cout));
+  Value gFirst = b.divu(cx.co0, cpg);
+  Value gEnd = b.add(b.divu(b.sub(cEnd, b.c(1)), cpg), 1);
+  // Spatial block s = (pd x H blocks + hb) x W tiles + wt.
+  Value spatial = b.add(
+      b.mul(b.add(b.mul(cx.pd, cx.launch.numHBlocks), cx.hBlock),
+            cx.launch.numWTiles),
+      cx.wTile);
+  auto addF = [&](Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, x, y);
+  };
+  const bool isMin = l.kind == StatsKind::Min;
+  auto extreme = [&](Value x, Value y) -> Value {
+    return isMin ? arith::MinimumFOp::create(b, x, y).getResult()
+                 : arith::MaximumFOp::create(b, x, y).getResult();
+  };
+
+  auto groups = scf::ForOp::create(b, b.add(gFirst, team), gEnd, b.c(teams));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(groups.getBody());
+  Value grp = groups.getInductionVar();
+  // The group's channels in the tile, [cA, cA + nc) tile-relative.
+  Value cA = b.sub(arith::MaxUIOp::create(b, cx.co0, b.mul(grp, cpg)), cx.co0);
+  Value nc = b.sub(b.sub(minU(cEnd, b.mul(b.add(grp, 1), cpg)), cx.co0), cA);
+  // The final value of the group's element i (positions fastest, then
+  // channels, then pooled rows).
+  auto valueAt = [&](Value i) {
+    Value line = b.divu(i, width);
+    PooledElement pe =
+        pooledElement(cx, b.add(cA, arith::RemUIOp::create(b, line, nc)),
+                      arith::DivUIOp::create(b, line, nc), b.remu(i, width));
+    DenseMap<Value, Value> memo;
+    memo[poolResult] = pooledValue(pe);
+    return emitElementValue(cx, result, resultElement(cx, pe), memo);
+  };
+  const bool moments = l.kind == StatsKind::Moments;
+  Value shift = moments ? valueAt(b.c(0)) : Value();
+  Value zero = cx.constant(0.0);
+  Value noExtreme = cx.constant(isMin ? INFINITY : -INFINITY);
+  SmallVector<Value> init =
+      moments ? SmallVector<Value>{zero, zero, zero} : SmallVector<Value>{
+                                                           noExtreme};
+  Value total = b.mul(b.mul(nc, rowsValid), width);
+  auto loop = scf::ForOp::create(b, b.add(b.mul(part, 32), lane), total,
+                                 b.c(parts * 32), init);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    Value v = valueAt(loop.getInductionVar());
+    if (moments) {
+      // count, sum of d, sum of d^2.
+      Value d = arith::SubFOp::create(b, v, shift);
+      acc = {addF(acc[0], cx.constant(1.0)), addF(acc[1], d),
+             math::FmaOp::create(b, d, d, acc[2])};
+    } else {
+      acc[0] = extreme(acc[0], v); // NaN propagates.
+    }
+    scf::YieldOp::create(b, acc);
+  }
+  SmallVector<Value, 4> fields;
+  if (moments) {
+    Value count = emitWarpAllReduce(b, loop.getResult(0), 32, addF);
+    Value s1 = emitWarpAllReduce(b, loop.getResult(1), 32, addF);
+    Value s2 = emitWarpAllReduce(b, loop.getResult(2), 32, addF);
+    Value nonEmpty =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count, zero);
+    Value delta = arith::SelectOp::create(
+        b, nonEmpty, arith::DivFOp::create(b, s1, count), zero);
+    // M2 = S2 - S1^2 / n (emitEpilogueStatistics: the shift is an element
+    // of the set, so only (1 + ((mean - shift) / std)^2) ulps are lost).
+    Value m2 = arith::MaximumFOp::create(
+        b, arith::SubFOp::create(b, s2, arith::MulFOp::create(b, s1, delta)),
+        zero);
+    fields = {count, shift, delta, m2};
+  } else {
+    fields = {emitWarpAllReduce(b, loop.getResult(0), 32, extreme)};
+  }
+
+  // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
+  Value set = b.add(b.mul(cx.n, l.groups), grp);
+  Value tileInGroup = b.sub(cx.cTile, b.divu(b.mul(grp, cpg), l.tileC));
+  Value record = b.add(
+      b.mul(b.add(b.mul(b.add(b.mul(set, l.spatialBlocks), spatial),
+                        l.tilesPerGroup),
+                  tileInGroup),
+            parts),
+      part);
+  Value first = b.mul(record, l.recordSize());
+  auto lane0 = scf::IfOp::create(
+      b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, lane, b.c(0)), false);
+  b.setInsertionPointToStart(&lane0.getThenRegion().front());
+  for (auto [k, v] : llvm::enumerate(fields))
+    memref::StoreOp::create(b, v, cx.statsOut, ValueRange{b.add(first, k)});
+}
+
 } // namespace
 
 /// The ops after the pool on every pooled element of the block (whose
@@ -250,29 +399,30 @@ emitPooledStores(EmitContext &cx,
   Value poolResult = pool.op->getResult(0);
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
-  Value out = cx.func.getArguments().back();
   auto elementOf = [&](const PooledElement &pe) {
-    Element el;
-    el.ch = pe.ch;
-    el.cl = pe.cl;
-    el.od = cx.pd;
-    el.oh = pe.ph;
-    el.ow = pe.pw;
-    return el;
+    return resultElement(cx, pe);
   };
   WindowOpInterface channels = cx.a.channelWindow;
   if (!channels) {
-    forEachPooledElement(cx, [&](const PooledElement &pe) {
-      DenseMap<Value, Value> memo;
-      memo[poolResult] = pooledValue(pe);
-      memref::StoreOp::create(
-          b,
-          narrowForStore(b, out,
-                         emitElementValue(cx, result, elementOf(pe), memo)),
-          out, pe.coords);
-    });
+    // The pooled values read for the records are the same whether or not
+    // they are also stored (the accumulators and kept tiles are final).
+    if (!cx.statsOnly) {
+      Value out = cx.func.getArguments().back();
+      forEachPooledElement(cx, [&](const PooledElement &pe) {
+        DenseMap<Value, Value> memo;
+        memo[poolResult] = pooledValue(pe);
+        memref::StoreOp::create(
+            b,
+            narrowForStore(b, out,
+                           emitElementValue(cx, result, elementOf(pe), memo)),
+            out, pe.coords);
+      });
+    }
+    if (cx.stats)
+      emitPooledStatistics(cx, pooledValue);
     return;
   }
+  Value out = cx.func.getArguments().back();
   const int64_t width = pool.out[2];
   const int64_t total = cx.launch.pooled.pooledRows * width;
   const bool keepdim =

@@ -149,3 +149,68 @@ func.func @not_whole_channels(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x3x3xf32>) 
   %1 = fuse.amax %c {dims = array<i64: 1>, keepdim = false} : tensor<2x8x5x7xf32> -> tensor<2x5x7xf32>
   return %0, %1 : tensor<2x8x5xf32>, tensor<2x5x7xf32>
 }
+
+// -----
+
+// A mean of a max pooling (not composable: fuse-compose-pools keeps the
+// pool): the pooled epilogue writes moments records of its pooled values
+// and, read only by the reduction, keeps its result on chip.
+// CHECK-LABEL: func.func @mean_of_max_pool
+// CHECK: fuse.kernel "mean_of_max_pool_k0"
+// CHECK-SAME: fuse.plan.stats_groups = 8 : i64, fuse.plan.stats_kind = "moments", fuse.plan.stats_only
+// CHECK: fuse.max_pool
+// CHECK: fuse.kernel "mean_of_max_pool_k1"
+// CHECK-SAME: fuse.plan.epilogue_stats
+// NOEPI-LABEL: func.func @mean_of_max_pool
+// NOEPI-NOT: fuse.plan.stats
+// NOEPI: return
+// PLAN-LABEL: plan @mean_of_max_pool: 2 kernels, 1 buffer
+// PLAN: pooled epilogue: max_pool
+// PLAN: keeps its result (2x8x3x4xf32) on chip, partial statistics of 8 groups per sample to b0
+// PLAN: (reduction: mean, 16 sets of 12, partial statistics from mean_of_max_pool_k0's epilogue
+func.func @mean_of_max_pool(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x4x4xf32>) -> tensor<2x8xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x4xf32>, tensor<4x8x4x4xf32>) -> tensor<2x8x6x8xf32>
+  %p = fuse.max_pool %c {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x8x6x8xf32> -> tensor<2x8x3x4xf32>
+  %0 = fuse.mean %p {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x8x3x4xf32> -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// An amax of an average pooling with an op between: (max) records of the
+// values after the clamp.
+// CHECK-LABEL: func.func @amax_of_avg_pool
+// CHECK: fuse.kernel "amax_of_avg_pool_k0"
+// CHECK-SAME: fuse.plan.stats_groups = 8 : i64, fuse.plan.stats_kind = "max", fuse.plan.stats_only
+// CHECK: fuse.avg_pool
+// CHECK: fuse.clamp
+// CHECK: fuse.kernel "amax_of_avg_pool_k1"
+// CHECK-SAME: fuse.plan.epilogue_stats
+// PLAN-LABEL: plan @amax_of_avg_pool: 2 kernels
+// PLAN: keeps its result (2x8x2x3xf32) on chip, partial statistics (max) of 8 groups per sample to b0
+func.func @amax_of_avg_pool(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x4x4xf32>) -> tensor<2x8xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x4xf32>, tensor<4x8x4x4xf32>) -> tensor<2x8x6x8xf32>
+  %p = fuse.avg_pool %c {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x8x6x8xf32> -> tensor<2x8x2x3xf32>
+  %q = fuse.clamp %p {min = 0.0 : f64, max = 1.0 : f64} : tensor<2x8x2x3xf32>
+  %0 = fuse.amax %q {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x8x2x3xf32> -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// A softmax over the spatial dims of a pooled result would need (max, sum
+// of exp) records, which a pooled epilogue does not write: the softmax
+// computes its own statistics from the stored pooled result.
+// CHECK-LABEL: func.func @softmax_of_max_pool
+// CHECK-NOT: fuse.plan.stats_groups
+// CHECK: return
+// PLAN-LABEL: plan @softmax_of_max_pool: 2 kernels
+// PLAN-NOT: partial statistics from
+// PLAN: writes result
+func.func @softmax_of_max_pool(%x: tensor<2x4x3x4xf32>, %w: tensor<4x8x4x4xf32>) -> tensor<2x8x12xf32> {
+  %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x4xf32>, tensor<4x8x4x4xf32>) -> tensor<2x8x6x8xf32>
+  %p = fuse.max_pool %c {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x8x6x8xf32> -> tensor<2x8x3x4xf32>
+  %v = fuse.reshape %p : tensor<2x8x3x4xf32> -> tensor<2x8x12xf32>
+  %0 = fuse.softmax %v {dim = 2 : i64} : tensor<2x8x12xf32>
+  return %0 : tensor<2x8x12xf32>
+}

@@ -90,19 +90,17 @@ func.func @branches(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %w2: tensor<4x
 // -----
 
 // conv -> max_pool (in the conv kernel's epilogue) -> group_norm: the
-// normalisation reads the pooled result from a buffer and computes its
-// statistics itself (a pooled epilogue's tile holds the values before
-// pooling, so it writes no partial statistics). The pre-pool tensor has no
-// buffer.
+// pooled epilogue writes the group_norm's moments records of its pooled
+// values and stores the pooled result, which the normalisation reads once,
+// to normalise it. The pre-pool tensor has no buffer.
 
 // EPI-LABEL: func.func @pooled_then_gn
-// EPI-SAME: fuse.plan.buffers = [{elements = 200 : i64, first = 0 : i64, last = 1 : i64, role = "intermediate", type = f32}]
+// EPI-SAME: fuse.plan.buffers = [{elements = 80 : i64, first = 0 : i64, last = 1 : i64, role = "partials", type = f32}, {elements = 200 : i64, first = 0 : i64, last = 1 : i64, role = "intermediate", type = f32}]
 // EPI: %[[Y:.*]] = fuse.kernel "pooled_then_gn_k0"
-// EPI-NOT: stats_groups
-// EPI-SAME: fuse.plan.result = 0 : i64
+// EPI-SAME: fuse.plan.partials = 0 : i64, fuse.plan.result = 1 : i64, fuse.plan.stats_groups = 2 : i64, fuse.plan.stats_kind = "moments"}
 // EPI: fuse.max_pool
 // EPI: fuse.kernel "pooled_then_gn_k1" ins(%[[Y]],
-// EPI-NOT: fuse.plan.epilogue_stats
+// EPI-SAME: fuse.plan.epilogue_stats
 // EPI: fuse.group_norm
 func.func @pooled_then_gn(%x: tensor<2x4x5x5xf32>, %w: tensor<4x4x2x2xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x5x5xf32> {
   %c = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x5x5xf32>, tensor<4x4x2x2xf32>) -> tensor<2x4x10x10xf32>

@@ -128,9 +128,14 @@ static KernelOp epilogueStatsCandidate(KernelOp k) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(producer);
   if (failed(a) || LaunchPlan::get(*a, *producer.getConfig()).threads % 32)
     return {};
-  // A window epilogue's tile holds the values before pooling, reducing or
-  // contracting.
-  if (a->pool || a->channelEpilogue())
+  // A channel epilogue's tile holds the values before reducing or
+  // contracting. A pooled epilogue writes the records of its pooled values
+  // (one pass: moments or extremes) where each block holds whole pooled
+  // rows.
+  if (a->channelEpilogue())
+    return {};
+  if (a->pool && (root.kind == StatsKind::MaxSumExp ||
+                  LaunchPlan::get(*a, *producer.getConfig()).numWTiles != 1))
     return {};
   if (!epilogueStatsGroups(root, ty))
     return {};
@@ -150,8 +155,10 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
   l.channelsPerGroup = a->geom.cout / groups;
   l.tileC = cfg.getTileC();
   l.numCTiles = launch.numCTiles;
+  // A pooled epilogue's blocks enumerate the pooled result (LaunchPlan).
   l.spatialBlocks = saturatingMul(
-      saturatingMul(launch.numWTiles, launch.numHBlocks), a->geom.out[0]);
+      saturatingMul(launch.numWTiles, launch.numHBlocks),
+      a->pool ? a->pool->out[0] : a->geom.out[0]);
   // Partial statistics are f32 whatever the tensors' storage.
   l.elementType = Float32Type::get(conv.getContext());
   for (int64_t g = 0; g < groups; ++g)

@@ -70,14 +70,19 @@ constexpr int64_t kDefaultSplitChunk = 16384;
 ///  - MaxSumExp: their max m and the sum of exp(v - m) (exp(v) where m is
 ///    -inf: an empty record, or one of -inf values only, is (-inf, 0));
 ///  - Max / Min: their max (min), -inf (+inf) when empty; NaN propagates.
-/// A record may count no element.
+/// A record may count no element. A pooled epilogue (one W tile: whole
+/// pooled rows per block) writes moments or extremes of its pooled values
+/// (through the ops after the pool), its blocks' s enumerating the pooled
+/// depth and H blocks (LaunchPlan), so that the pooled tensor need not
+/// reach device memory for a reduction after it.
 struct EpilogueStatsLayout {
   /// Values per record of moments: count, shift, mean - shift, M2.
   static constexpr int64_t kRecordSize = 4;
   StatsKind kind = StatsKind::Moments;
   int64_t batch = 0, groups = 0, channelsPerGroup = 0;
   int64_t tileC = 0, numCTiles = 0;
-  /// Blocks per batch element and channel tile: W tiles x H blocks x depth.
+  /// Blocks per batch element and channel tile: W tiles x H blocks x depth
+  /// (the pooled depth for a pooled epilogue).
   int64_t spatialBlocks = 0;
   /// The most channel tiles one group meets.
   int64_t tilesPerGroup = 0;
