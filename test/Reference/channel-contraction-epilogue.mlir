@@ -26,6 +26,7 @@
 // CHECK: @shared_input#0: PASS
 // CHECK: @shared_input#1: PASS
 // CHECK: @bf16_head: PASS
+// CHECK: @bf16_mma_head: PASS
 
 // FUSED-LABEL: func.func @heatmap_small
 // FUSED: fuse.kernel "heatmap_small_k0"
@@ -53,14 +54,16 @@
 // FUSED-LABEL: func.func @shared_input
 // FUSED: fuse.kernel "shared_input_k0"
 // FUSED: fuse.kernel "shared_input_k1"
-// bf16: the contraction multiplies the f32 epilogue values by the exact
-// bf16 weights in f32; the bf16 result is rounded by the cast kernel.
+// bf16: the kernel reads the bf16 weights itself and stores the bf16
+// result itself (a half store: the cast joins the kernel).
 // FUSED-LABEL: func.func @bf16_head
 // FUSED: fuse.kernel "bf16_head_k0"
 // FUSED: fuse.conv_transpose
 // FUSED: fuse.conv_transpose
-// FUSED: fuse.kernel "bf16_head_k1"
+// FUSED-NEXT: fuse.cast
+// FUSED-NEXT: fuse.yield {{.*}}bf16>
 // FUSED-NOT: fuse.kernel
+// FUSED-LABEL: func.func @bf16_mma_head
 
 // PLAN-LABEL: plan @heatmap_small: 1 kernel, 0 buffers
 // OFF-LABEL: plan @heatmap_small: 2 kernels, 1 buffer
@@ -127,4 +130,14 @@ func.func @bf16_head(%x: tensor<2x8x5x5xbf16>, %w: tensor<8x32x4x4xbf16>, %b: te
   %1 = fuse.relu %0 : tensor<2x32x10x10xbf16>
   %2 = fuse.conv %1, %hw, %hb {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x32x10x10xbf16>, tensor<5x32x1x1xbf16>, tensor<5xbf16>) -> tensor<2x5x10x10xbf16>
   return %2 : tensor<2x5x10x10xbf16>
+}
+
+// bf16 operands on the tensor cores (16 input channels): the contraction
+// rounds the f32 epilogue value to bf16 as the kernel's convolution rounds
+// its operands (a half graph's intermediate as PyTorch stores it).
+func.func @bf16_mma_head(%x: tensor<2x16x5x5xbf16>, %w: tensor<16x32x4x4xbf16>, %hw: tensor<7x32x1x1xbf16>, %hb: tensor<7xbf16>) -> tensor<2x7x10x10xbf16> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x16x5x5xbf16>, tensor<16x32x4x4xbf16>) -> tensor<2x32x10x10xbf16>
+  %1 = fuse.silu %0 : tensor<2x32x10x10xbf16>
+  %2 = fuse.conv %1, %hw, %hb {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x32x10x10xbf16>, tensor<7x32x1x1xbf16>, tensor<7xbf16>) -> tensor<2x7x10x10xbf16>
+  return %2 : tensor<2x7x10x10xbf16>
 }

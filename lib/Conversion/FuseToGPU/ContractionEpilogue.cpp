@@ -21,13 +21,15 @@
 // many as the block's threads allow, at most a warp), each summing the
 // channels c = part, part + lanes, ... into J accumulators in registers;
 // an XOR-shuffle all-reduce combines the lanes' sums, and lane `j mod
-// lanes` stores output channel j. The weights are read from global memory
+// lanes` stores output channel j (rounded to a half result's type where the
+// kernel stores one). The weights are read from global memory
 // by uniform loads (one address per warp and channel, served by the L1),
 // widened where the graph stores them in half (an operand cast).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "NarrowStore.h"
 #include "WarpReduce.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -150,7 +152,10 @@ void emit::emitChannelContractionEpilogue(EmitContext &cx) {
     at.cl = b.c(j);
     DenseMap<Value, Value> memo;
     memo[contraction.getResult()] = sum;
-    memref::StoreOp::create(b, emitElementValue(cx, result, at, memo), out,
-                            cx.fullIndex(cx.n, at.ch, cx.od, at.oh, at.ow));
+    // A half result (a half store, FormKernels' isHalfStoreCast) is
+    // rounded by the cast's evaluation; the narrowing is then exact.
+    memref::StoreOp::create(
+        b, narrowForStore(b, out, emitElementValue(cx, result, at, memo)), out,
+        cx.fullIndex(cx.n, at.ch, cx.od, at.oh, at.ow));
   }
 }

@@ -86,10 +86,10 @@ ConvTransposeOp contractionOf(const OpGroup &group) {
 /// is elementwise, normalises in the tile (a softmax over the channels,
 /// a layer norm over the last dim) or pools, and stores through the tile
 /// walk, the register runs or the pooled stores, which round a half result
-/// (`narrowForStore`). Channel-reduction and channel-contraction
+/// (`narrowForStore`), as does a channel contraction's. Channel-reduction
 /// epilogues keep the cast kernel: their store paths write f32 only.
 bool isHalfStoreCast(Operation *op, const OpGroup &group) {
-  if (!isHalfStoreOf(op, group) || contractionOf(group))
+  if (!isHalfStoreOf(op, group))
     return false;
   auto conv = cast<ConvTransposeOp>(group.front());
   ArrayRef<int64_t> convShape = conv.getResult().getType().getShape();
