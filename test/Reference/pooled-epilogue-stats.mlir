@@ -35,6 +35,7 @@
 // CHECK: @group_norm_of_max: PASS
 // CHECK: @mean_of_returned_max#0: PASS
 // CHECK: @mean_of_returned_max#1: PASS
+// CHECK: @amax_all_of_avg: PASS
 // CHECK: @mean_of_max_wide: PASS
 // CHECK: @amin_of_avg_wide: PASS
 // CHECK: @mean_of_max_bf16: PASS {{.*}} storage bf16
@@ -122,6 +123,17 @@ func.func @mean_of_returned_max(%x: tensor<2x5x6x8xf32>, %w: tensor<5x7x4x4xf32>
   %1 = fuse.max_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<2x7x12x16xf32> -> tensor<2x7x6x8xf32>
   %2 = fuse.mean %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x7x6x8xf32> -> tensor<2x7xf32>
   return %1, %2 : tensor<2x7x6x8xf32>, tensor<2x7xf32>
+}
+
+// An amax over all non-batch dims: one set per sample, whose 20 channels
+// span channel tiles (--tile-c=16) and teams of warps.
+// PLAN-LABEL: plan @amax_all_of_avg: 2 kernels
+// PLAN: keeps its result (3x20x3x4xf32) on chip, partial statistics (max) of 1 group per sample
+func.func @amax_all_of_avg(%x: tensor<3x4x3x4xf32>, %w: tensor<4x20x4x4xf32>, %b: tensor<20xf32>) -> tensor<3xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x4x3x4xf32>, tensor<4x20x4x4xf32>, tensor<20xf32>) -> tensor<3x20x6x8xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<3x20x6x8xf32> -> tensor<3x20x3x4xf32>
+  %2 = fuse.amax %1 {dims = array<i64: 1, 2, 3>, keepdim = false} : tensor<3x20x3x4xf32> -> tensor<3xf32>
+  return %2 : tensor<3xf32>
 }
 
 // Wide rows of 70 and 64 channels: partial windows combined after each

@@ -312,12 +312,15 @@ void emitPooledStatistics(
   Value cA = b.sub(arith::MaxUIOp::create(b, cx.co0, b.mul(grp, cpg)), cx.co0);
   Value nc = b.sub(b.sub(minU(cEnd, b.mul(b.add(grp, 1), cpg)), cx.co0), cA);
   // The final value of the group's element i (positions fastest, then
-  // channels, then pooled rows).
+  // channels, then pooled rows); a group of one channel (a reduction over
+  // the spatial dims) divides by constants only.
   auto valueAt = [&](Value i) {
     Value line = b.divu(i, width);
     PooledElement pe =
-        pooledElement(cx, b.add(cA, arith::RemUIOp::create(b, line, nc)),
-                      arith::DivUIOp::create(b, line, nc), b.remu(i, width));
+        cpg == 1 ? pooledElement(cx, cA, line, b.remu(i, width))
+                 : pooledElement(
+                       cx, b.add(cA, arith::RemUIOp::create(b, line, nc)),
+                       arith::DivUIOp::create(b, line, nc), b.remu(i, width));
     DenseMap<Value, Value> memo;
     memo[poolResult] = pooledValue(pe);
     return emitElementValue(cx, result, resultElement(cx, pe), memo);
