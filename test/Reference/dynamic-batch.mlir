@@ -111,3 +111,16 @@ func.func @mean_of_max_pool(%x: tensor<?x5x6x8xf32>, %w: tensor<5x7x4x4xf32>) ->
   %2 = fuse.mean %1 {dims = array<i64: 2, 3>, keepdim = false} : tensor<?x7x6x8xf32> -> tensor<?x7xf32>
   return %2 : tensor<?x7xf32>
 }
+
+// A 1x1 convolution applied in its producer's epilogue (a channel
+// contraction): its weights and bias are shared by every sample.
+// CHECK-DAG: @contraction_head[batch=1]: PASS
+// CHECK-DAG: @contraction_head[batch=5]: PASS
+// WG-DAG: @contraction_head[batch=3]: PASS
+func.func @contraction_head(%x: tensor<?x8x5x5xf32>, %w: tensor<8x32x4x4xf32>, %hw: tensor<5x32x1x1xf32>, %hb: tensor<5xf32>) -> tensor<?x5x10x10xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x32x4x4xf32>) -> tensor<?x32x10x10xf32>
+  %1 = fuse.relu %0 : tensor<?x32x10x10xf32>
+  %2 = fuse.conv %1, %hw, %hb {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<?x32x10x10xf32>, tensor<5x32x1x1xf32>, tensor<5xf32>) -> tensor<?x5x10x10xf32>
+  %3 = fuse.sigmoid %2 : tensor<?x5x10x10xf32>
+  return %3 : tensor<?x5x10x10xf32>
+}
