@@ -18,6 +18,8 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 
 using namespace mlir;
 using namespace fusecc;
@@ -307,7 +309,7 @@ Tensor evalSimpleOp(Operation &op, ArrayRef<const Tensor *> ins) {
 
 FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
                                          const ref::ResultHook &hook,
-                                         ref::ConvOperands convOperands) {
+                                         const ref::ConvOperandsFn &convOperands) {
   DenseMap<Value, Tensor> env;
   for (auto [arg, t] : llvm::zip(block.getArguments(), args)) {
     if (shapeOf(arg) != t.shape) {
@@ -337,12 +339,14 @@ FailureOr<std::vector<Tensor>> evalBlock(Block &block, ArrayRef<Tensor> args,
     // A convolution's input and weight as the tensor cores read them
     // (rounded to TF32 or a half type; transposed and forward convolutions).
     Tensor x, w;
-    if (convOperands != ref::ConvOperands::Exact &&
-        isa<ConvTransposeOp, ConvOp>(op)) {
+    ref::ConvOperands rounding = isa<ConvTransposeOp, ConvOp>(op)
+                                     ? convOperands(op)
+                                     : ref::ConvOperands::Exact;
+    if (rounding != ref::ConvOperands::Exact) {
       x = *ins[0], w = *ins[1];
       for (Tensor *t : {&x, &w})
         for (double &v : t->data)
-          v = ref::roundConvOperand(v, convOperands);
+          v = ref::roundConvOperand(v, rounding);
       ins[0] = &x, ins[1] = &w;
     }
     Tensor result;
@@ -403,12 +407,56 @@ FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
                                              ArrayRef<Tensor> inputs,
                                              const ResultHook &hook,
                                              ConvOperands convOperands) {
+  return evaluate(func, inputs, hook,
+                  [convOperands](Operation &) { return convOperands; });
+}
+
+FailureOr<std::vector<Tensor>> ref::evaluate(func::FuncOp func,
+                                             ArrayRef<Tensor> inputs,
+                                             const ResultHook &hook,
+                                             const ConvOperandsFn &convOperands) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return func.emitOpError("reference: expected a single-block function");
   if (inputs.size() != func.getNumArguments())
     return func.emitOpError("reference: expected ")
            << func.getNumArguments() << " inputs, got " << inputs.size();
   return evalBlock(func.getBody().front(), inputs, hook, convOperands);
+}
+
+ref::ConvOperandsFn ref::convOperandsOfKernels(ModuleOp tiled,
+                                               ConvOperands fallback) {
+  // Per location: the rounding of the kernels holding a convolution there,
+  // or nothing where two disagree.
+  auto byLoc = std::make_shared<DenseMap<Location, std::optional<ConvOperands>>>();
+  tiled.walk([&](KernelOp kernel) {
+    auto config = kernel.getConfigAttr();
+    if (!config)
+      return;
+    KernelTypesAttr types = config.getTypes();
+    ConvOperands r = ConvOperands::Exact;
+    if (!types.usesSplitTF32()) {
+      Type operand = types.getOperand();
+      if (isa<FloatTF32Type>(operand))
+        r = ConvOperands::TF32;
+      else if (isa<BFloat16Type>(operand))
+        r = ConvOperands::BF16;
+      else if (isa<Float16Type>(operand))
+        r = ConvOperands::F16;
+    }
+    kernel.getBody().walk([&](Operation *op) {
+      if (!isa<ConvTransposeOp, ConvOp>(op))
+        return;
+      auto [it, inserted] = byLoc->try_emplace(op->getLoc(), r);
+      if (!inserted && it->second != r)
+        it->second = std::nullopt;
+    });
+  });
+  return [byLoc, fallback](Operation &conv) {
+    auto it = byLoc->find(conv.getLoc());
+    if (it == byLoc->end() || !it->second)
+      return fallback;
+    return *it->second;
+  };
 }
 
 FailureOr<Tensor> ref::evaluateOp(Operation &op,

@@ -61,6 +61,27 @@ mlir::FailureOr<std::vector<Tensor>> evaluate(mlir::func::FuncOp func,
                                               ConvOperands convOperands =
                                                   ConvOperands::Exact);
 
+/// How one convolution op's operands are rounded (the kernel that runs it
+/// decides: `convOperandsOfKernels`).
+using ConvOperandsFn = std::function<ConvOperands(mlir::Operation &conv)>;
+
+/// `evaluate` with the rounding chosen per convolution by `convOperands`.
+mlir::FailureOr<std::vector<Tensor>>
+evaluate(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
+         const ResultHook &hook, const ConvOperandsFn &convOperands);
+
+/// How the kernels of `tiled` (after fuse-tile-kernels) round each
+/// convolution's operands, from their `#fuse.types` (operand f32: Exact,
+/// also for split-operand tf32x3; tf32, bf16, f16), keyed by the
+/// convolution's location, which the graph it was compiled from shares.
+/// With `fallback` for a convolution `tiled` has no kernel for, or that
+/// kernels of different operand types recompute. Where the graph-wide
+/// choice is not what a kernel does (an FMA-path kernel multiplies in f32
+/// in a tf32 graph), a reference rounding every convolution alike matches
+/// no mix of paths.
+ConvOperandsFn convOperandsOfKernels(mlir::ModuleOp tiled,
+                                     ConvOperands fallback);
+
 /// Evaluates one convolution, elementwise, normalisation or window op of a
 /// graph on `operands` (one per operand, shapes must match); emits an error
 /// on the op and fails for other ops.

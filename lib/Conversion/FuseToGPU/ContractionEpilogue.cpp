@@ -107,8 +107,19 @@ void emit::emitChannelContractionEpilogue(EmitContext &cx) {
       b.andI(b.ult(slot, positions),
              b.andI(b.ult(el.oh, g.out[1]), b.ult(el.ow, g.out[2])));
 
-  // sum_c v[c] W[j, c] over this lane's channels.
+  // sum_c v[c] W[j, c] over this lane's channels, at valid positions only:
+  // a position past the output's edge (a partial last block, a clamped
+  // slot) has no element to read in the epilogue's other operands, and
+  // contributes zeros to the shuffles (graph-fuzzer, session 34: an added
+  // tensor was read one row past its end).
   SmallVector<Value> zeros(outChannels, b.f(0.0));
+  auto ifValid = scf::IfOp::create(
+      b, TypeRange(SmallVector<Type>(outChannels, b.getF32Type())), valid,
+      /*withElse=*/true);
+  OpBuilder::InsertionGuard validGuard(b);
+  b.setInsertionPointToStart(&ifValid.getElseRegion().front());
+  scf::YieldOp::create(b, zeros);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
   auto cLoop = scf::ForOp::create(b, part, b.c(channels), b.c(lanes), zeros);
   {
     OpBuilder::InsertionGuard g2(b);
@@ -131,11 +142,13 @@ void emit::emitChannelContractionEpilogue(EmitContext &cx) {
     }
     scf::YieldOp::create(b, next);
   }
+  scf::YieldOp::create(b, cLoop.getResults());
+  b.setInsertionPointAfter(ifValid);
   auto addF = [&](Value x, Value y) -> Value {
     return arith::AddFOp::create(b, x, y);
   };
   for (int64_t j = 0; j < outChannels; ++j) {
-    Value sum = cLoop.getResult(j);
+    Value sum = ifValid.getResult(j);
     if (lanes > 1)
       sum = emitWarpAllReduce(b, sum, lanes, addF);
     Value stores = valid;
