@@ -675,6 +675,12 @@ fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
   if (entry_index >= bundle->entry_count)
     return fusecc_bundle_validate_args(bundle, entry_index, NULL, 0);
   const fusecc_entry_t *entry = &bundle->entries[entry_index];
+  // Validation's order (fusecc_bundle_validate_args_batch): the batch, then
+  // the arguments, so that a call with both wrong reports what the other
+  // launch calls report.
+  fusecc_status_t batch_status = fusecc_check_batch(entry, batch);
+  if (batch_status)
+    return batch_status;
   if (pointer_count != entry->arg_count)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                               "entry '%s' takes %zu args, got %zu", entry->name,

@@ -572,6 +572,14 @@ Value emitExpShift(EmitBuilder &b, Value m);
 void emitEpilogueStatistics(EmitContext &cx, Value result = Value(),
                             Value out = Value());
 
+/// Stores one partial statistics record (`EpilogueStatsLayout`): lane 0
+/// (`lane`) of warp `part` of its team writes `fields` (the kind's
+/// record: moments or an extreme) for group `grp` of spatial block
+/// `spatial`, at record (((n G + g) S + s) T + ct - firstTile(g)) P + part
+/// of `cx.statsOut`.
+void emitStatsRecordStore(EmitContext &cx, Value grp, Value spatial,
+                          Value part, Value lane, ArrayRef<Value> fields);
+
 //===----------------------------------------------------------------------===//
 // ClusterExchange.cpp: thread block clusters
 //===----------------------------------------------------------------------===//

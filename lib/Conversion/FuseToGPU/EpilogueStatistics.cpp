@@ -63,6 +63,30 @@ Value maxU(EmitBuilder &b, Value x, Value y) {
 
 } // namespace
 
+void emit::emitStatsRecordStore(EmitContext &cx, Value grp, Value spatial,
+                                Value part, Value lane,
+                                ArrayRef<Value> fields) {
+  EmitBuilder &b = cx.b;
+  const EpilogueStatsLayout &l = *cx.stats;
+  const int64_t cpg = l.channelsPerGroup, parts = l.partsPerBlock;
+  // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
+  Value set = b.add(b.mul(cx.n, l.groups), grp);
+  Value tileInGroup = b.sub(cx.cTile, b.divu(b.mul(grp, cpg), l.tileC));
+  Value record = b.add(
+      b.mul(b.add(b.mul(b.add(b.mul(set, l.spatialBlocks), spatial),
+                        l.tilesPerGroup),
+                  tileInGroup),
+            parts),
+      part);
+  Value first = b.mul(record, l.recordSize());
+  OpBuilder::InsertionGuard guard(b);
+  auto lane0 = scf::IfOp::create(
+      b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, lane, b.c(0)), false);
+  b.setInsertionPointToStart(&lane0.getThenRegion().front());
+  for (auto [k, v] : llvm::enumerate(fields))
+    memref::StoreOp::create(b, v, cx.statsOut, ValueRange{b.add(first, k)});
+}
+
 void emit::emitEpilogueStatistics(EmitContext &cx, Value result, Value out) {
   EmitBuilder &b = cx.b;
   const EpilogueStatsLayout &l = *cx.stats;
@@ -297,19 +321,5 @@ void emit::emitEpilogueStatistics(EmitContext &cx, Value result, Value out) {
     fields = {count, shift, delta, m2};
   }
 
-  // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
-  Value set = b.add(b.mul(cx.n, l.groups), grp);
-  Value tileInGroup = b.sub(cx.cTile, b.divu(b.mul(grp, cpg), l.tileC));
-  Value record = b.add(
-      b.mul(b.add(b.mul(b.add(b.mul(set, l.spatialBlocks), spatial),
-                        l.tilesPerGroup),
-                  tileInGroup),
-            parts),
-      part);
-  Value first = b.mul(record, l.recordSize());
-  auto lane0 = scf::IfOp::create(
-      b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, lane, b.c(0)), false);
-  b.setInsertionPointToStart(&lane0.getThenRegion().front());
-  for (auto [k, v] : llvm::enumerate(fields))
-    memref::StoreOp::create(b, v, cx.statsOut, ValueRange{b.add(first, k)});
+  emitStatsRecordStore(cx, grp, spatial, part, lane, fields);
 }

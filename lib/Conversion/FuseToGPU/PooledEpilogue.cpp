@@ -369,21 +369,7 @@ void emitPooledStatistics(
     fields = {emitWarpAllReduce(b, loop.getResult(0), 32, extreme)};
   }
 
-  // Record (((n G + g) S + s) T + ct - firstTile(g)) P + part.
-  Value set = b.add(b.mul(cx.n, l.groups), grp);
-  Value tileInGroup = b.sub(cx.cTile, b.divu(b.mul(grp, cpg), l.tileC));
-  Value record = b.add(
-      b.mul(b.add(b.mul(b.add(b.mul(set, l.spatialBlocks), spatial),
-                        l.tilesPerGroup),
-                  tileInGroup),
-            parts),
-      part);
-  Value first = b.mul(record, l.recordSize());
-  auto lane0 = scf::IfOp::create(
-      b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, lane, b.c(0)), false);
-  b.setInsertionPointToStart(&lane0.getThenRegion().front());
-  for (auto [k, v] : llvm::enumerate(fields))
-    memref::StoreOp::create(b, v, cx.statsOut, ValueRange{b.add(first, k)});
+  emitStatsRecordStore(cx, grp, spatial, part, lane, fields);
 }
 
 } // namespace
