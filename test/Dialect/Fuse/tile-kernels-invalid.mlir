@@ -435,3 +435,59 @@ func.func @parameter_op_window(%x: tensor<1x4x5x5xf32>, %w: tensor<4x8x3x3xf32>,
   }
   return %0 : tensor<1x8x7x7xf32>
 }
+
+// -----
+
+func.func @two_contractions(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  // expected-error@+1 {{'fuse.kernel' op has more than one convolution after its first; an epilogue contracts the channels at most once}}
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %d = fuse.conv_transpose %c, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %e = fuse.conv_transpose %d, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %e : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @contraction_weight_computed(%x: tensor<1x4x5xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32> {
+  ^bb0(%a: tensor<1x4x5xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    %n = fuse.neg %b : tensor<4x4x1xf32>
+    // expected-error@+1 {{'fuse.conv_transpose' op weight and bias of a channel contraction must be kernel inputs}}
+    %d = fuse.conv_transpose %c, %n {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x5xf32>, tensor<4x4x1xf32>) -> tensor<1x4x5xf32>
+    fuse.yield %d : tensor<1x4x5xf32>
+  }
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @pool_after_contraction(%x: tensor<1x4x6xf32>, %w: tensor<4x4x1xf32>) -> tensor<1x4x3xf32> {
+  %0 = fuse.kernel "k" ins(%x, %w : tensor<1x4x6xf32>, tensor<4x4x1xf32>) -> tensor<1x4x3xf32> {
+  ^bb0(%a: tensor<1x4x6xf32>, %b: tensor<4x4x1xf32>):
+    %c = fuse.conv_transpose %a, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x6xf32>, tensor<4x4x1xf32>) -> tensor<1x4x6xf32>
+    %d = fuse.conv_transpose %c, %b {stride = array<i64: 1>, padding = array<i64: 0>,
+           output_padding = array<i64: 0>, dilation = array<i64: 1>}
+         : (tensor<1x4x6xf32>, tensor<4x4x1xf32>) -> tensor<1x4x6xf32>
+    // expected-error@+1 {{'fuse.max_pool' op follows a channel contraction; its epilogue takes elementwise ops only}}
+    %p = fuse.max_pool %d {kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x4x6xf32> -> tensor<1x4x3xf32>
+    fuse.yield %p : tensor<1x4x3xf32>
+  }
+  return %0 : tensor<1x4x3xf32>
+}
