@@ -572,6 +572,10 @@ Value emitExpShift(EmitBuilder &b, Value m);
 void emitEpilogueStatistics(EmitContext &cx, Value result = Value(),
                             Value out = Value());
 
+/// The block's spatial index in the statistics records: (depth x H blocks
+/// + H block) x W tiles + W tile, `depth` the output (or pooled) depth.
+Value emitStatsSpatialBlock(EmitContext &cx, Value depth);
+
 /// Stores one partial statistics record (`EpilogueStatsLayout`): lane 0
 /// (`lane`) of warp `part` of its team writes `fields` (the kind's
 /// record: moments or an extreme) for group `grp` of spatial block

@@ -63,6 +63,14 @@ Value maxU(EmitBuilder &b, Value x, Value y) {
 
 } // namespace
 
+Value emit::emitStatsSpatialBlock(EmitContext &cx, Value depth) {
+  EmitBuilder &b = cx.b;
+  // s = (depth x H blocks + hb) x W tiles + wt.
+  return b.add(b.mul(b.add(b.mul(depth, cx.launch.numHBlocks), cx.hBlock),
+                     cx.launch.numWTiles),
+               cx.wTile);
+}
+
 void emit::emitStatsRecordStore(EmitContext &cx, Value grp, Value spatial,
                                 Value part, Value lane,
                                 ArrayRef<Value> fields) {
@@ -109,11 +117,7 @@ void emit::emitEpilogueStatistics(EmitContext &cx, Value result, Value out) {
   Value cEnd = minU(b, b.add(cx.co0, cfg.getTileC()), b.c(g.cout));
   Value gFirst = b.divu(cx.co0, cpg);
   Value gEnd = b.add(b.divu(b.sub(cEnd, b.c(1)), cpg), 1);
-  // Spatial block s = (od x H blocks + hb) x W tiles + wt.
-  Value spatial = b.add(
-      b.mul(b.add(b.mul(cx.od, cx.launch.numHBlocks), cx.hBlock),
-            cx.launch.numWTiles),
-      cx.wTile);
+  Value spatial = emitStatsSpatialBlock(cx, cx.od);
   Value widthF = arith::UIToFPOp::create(
       b, f, arith::IndexCastUIOp::create(b, b.getI64Type(), width));
 

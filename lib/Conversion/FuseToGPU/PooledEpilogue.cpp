@@ -290,11 +290,7 @@ void emitPooledStatistics(
   Value cEnd = minU(b.add(cx.co0, cx.cfg.getTileC()), b.c(g.cout));
   Value gFirst = b.divu(cx.co0, cpg);
   Value gEnd = b.add(b.divu(b.sub(cEnd, b.c(1)), cpg), 1);
-  // Spatial block s = (pd x H blocks + hb) x W tiles + wt.
-  Value spatial = b.add(
-      b.mul(b.add(b.mul(cx.pd, cx.launch.numHBlocks), cx.hBlock),
-            cx.launch.numWTiles),
-      cx.wTile);
+  Value spatial = emitStatsSpatialBlock(cx, cx.pd);
   auto addF = [&](Value x, Value y) -> Value {
     return arith::AddFOp::create(b, x, y);
   };
