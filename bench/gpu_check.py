@@ -28,7 +28,6 @@ import math
 import os
 import platform
 import secrets
-import statistics
 import sys
 import traceback
 
@@ -42,6 +41,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
 import random_summary  # noqa: E402
+from timing import time_ms  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -212,24 +212,6 @@ def make_inputs(entry, graph, device, wide=False):
 def buffers_for(tensors):
     return fusecc.runtime.buffers((t.data_ptr(), t.numel() * t.element_size())
                                   for t in tensors)
-
-
-def time_ms(run, sets, reps, warmup):
-    """Median milliseconds of run(i) over `reps` CUDA-event-timed calls,
-    rotating over `sets` input sets, after `warmup` untimed calls."""
-    for i in range(warmup):
-        run(i % sets)
-    torch.cuda.synchronize()
-    times = []
-    for i in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run(i % sets)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def shape_summary(entry):

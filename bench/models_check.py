@@ -42,7 +42,6 @@ import importlib.util
 import json
 import os
 import platform
-import statistics
 import sys
 import traceback
 import warnings
@@ -57,6 +56,7 @@ import torch  # noqa: E402
 import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
 from accuracy import DTYPE_REL_L2_FLOOR, REL_L2_LIMIT, rel_l2  # noqa: E402
+from timing import time_ms  # noqa: E402
 
 #: --dtype -> (torch dtype, rel-L2 floor: the type's unit roundoff, the
 #: accuracy rule's DTYPE_REL_L2_FLOOR).
@@ -96,22 +96,6 @@ def randomize_statistics(module, generator):
                                             generator=generator) - 0.5)
             m.running_var.copy_(torch.rand(m.running_var.shape,
                                            generator=generator) + 0.5)
-
-
-def time_ms(fn, reps, warmup):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
 
 
 def kernel_profile(fn, reps):
@@ -176,6 +160,10 @@ def run_model(name, build, shapes, precision, args):
                 ("fusecc", lambda: torch.compile(module, backend="fusecc")),
                 ("fusecc_cg", lambda: torch.compile(
                     module, backend="fusecc", mode="reduce-overhead"))]
+    if args.alt_arg:  # An A/B variant: the same backend, more CLI flags.
+        variants.append(("fusecc_alt", lambda: torch.compile(
+            module, backend="fusecc",
+            options={"extra_args": tuple(args.alt_arg)})))
     with torch.no_grad():
         for label, make in variants:
             torch._dynamo.reset()
@@ -191,7 +179,7 @@ def run_model(name, build, shapes, precision, args):
                     row[label + "_allclose"] = bool(torch.allclose(
                         out.double(), ref, rtol=HALF_ALLCLOSE,
                         atol=HALF_ALLCLOSE)) and out.dtype == dtype
-                row[label + "_ms"] = time_ms(lambda: fn(*inputs), args.reps,
+                row[label + "_ms"] = time_ms(lambda _: fn(*inputs), 1, args.reps,
                                              args.warmup)
                 if args.profile:
                     row[label + "_kernels"] = kernel_profile(
@@ -340,6 +328,9 @@ def main():
     p.add_argument("--dtype", choices=sorted(DTYPES), default="f32",
                    help="the models' and inputs' dtype (eager and Inductor "
                    "run in it too)")
+    p.add_argument("--alt-arg", action="append", default=[], metavar="ARG",
+                   help="also time a 'fusecc_alt' variant compiled with "
+                   "this extra fusecc argument (repeatable; A/B timing)")
     args = p.parse_args()
     if args.precompile:
         return 1 if precompile(load_models(), args.precompile, args.chip,
