@@ -15,7 +15,8 @@
 #
 # Usage: python3 bench/gpu_check.py [--bundles DIR] [--lib PATH] [--filter S]
 #                                   [--reps N] [--warmup N] [--no-time]
-#                                   [--no-compile] [--seed N] [--out DIR]
+#                                   [--no-compile] [--profile CALLS]
+#                                   [--seed N] [--out DIR]
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -41,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
 import random_summary  # noqa: E402
-from timing import time_ms  # noqa: E402
+from timing import kernel_profile, time_ms  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -463,6 +464,9 @@ def check_entry(bundle, entry, args, device):
         bundle.launch(entry.index, buffer_sets[i], stream)
 
     row["fusecc_ms"] = time_ms(run_fusecc, sets, args.reps, args.warmup)
+    if args.profile:
+        row["fusecc_kernels"] = kernel_profile(lambda: run_fusecc(0),
+                                               args.profile)
 
     # Eager and torch.compile run what a PyTorch user of this bundle runs:
     # a graph stored in a half type in that type (model.to(dtype): the same
@@ -487,6 +491,9 @@ def check_entry(bundle, entry, args, device):
                 row["compile_ms"] = time_ms(lambda i: compiled(*eager_sets[i]),
                                             sets, args.reps,
                                             max(args.warmup, 3))
+                if args.profile:
+                    row["compile_kernels"] = kernel_profile(
+                        lambda: compiled(*eager_sets[0]), args.profile)
             except Exception as error:  # Inductor failures are not ours.
                 row["compile_error"] = "%s: %s" % (type(error).__name__,
                                                    str(error).splitlines()[0]
@@ -621,6 +628,10 @@ def main():
     parser.add_argument("--time-only", action="store_true",
                         help="screening: time fusecc only, no check and no "
                              "baselines (rows say TIMED, never PASS)")
+    parser.add_argument("--profile", type=int, default=0, metavar="CALLS",
+                        help="also record the GPU kernels of fusecc and "
+                        "torch.compile over CALLS calls (torch.profiler): "
+                        "fusecc_kernels / compile_kernels in gpu_check.json")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: a new one each run)")
     parser.add_argument("--manifest", default=None,

@@ -56,7 +56,7 @@ import torch  # noqa: E402
 import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
 from accuracy import DTYPE_REL_L2_FLOOR, REL_L2_LIMIT, rel_l2  # noqa: E402
-from timing import time_ms  # noqa: E402
+from timing import kernel_profile, time_ms  # noqa: E402
 
 #: --dtype -> (torch dtype, rel-L2 floor: the type's unit roundoff, the
 #: accuracy rule's DTYPE_REL_L2_FLOOR).
@@ -96,27 +96,6 @@ def randomize_statistics(module, generator):
                                             generator=generator) - 0.5)
             m.running_var.copy_(torch.rand(m.running_var.shape,
                                            generator=generator) + 0.5)
-
-
-def kernel_profile(fn, reps):
-    """The GPU kernels of one call of `fn`: [name, launches per call, us
-    per call], largest first, from torch.profiler over `reps` calls."""
-    from torch.profiler import ProfilerActivity, profile
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(reps):
-            fn()
-        torch.cuda.synchronize()
-    rows = []
-    for event in prof.key_averages():
-        # (device_time_total in PyTorch 2.4 on; cuda_time_total before)
-        total = getattr(event, "device_time_total", None)
-        if total is None:
-            total = event.cuda_time_total
-        if total > 0 and event.count >= reps:
-            rows.append([event.key[:120], event.count / reps,
-                         round(total / reps, 2)])
-    return sorted(rows, key=lambda r: -r[2])[:24]
 
 
 def set_tf32(enabled):

@@ -9,7 +9,7 @@
 # from an idle stream with CUDA events.
 #
 # ===--------------------------------------------------------------------=== #
-"""CUDA-event timing with a time-bounded warm-up."""
+"""CUDA-event timing with a time-bounded warm-up; per-kernel profiles."""
 
 import statistics
 import time
@@ -41,3 +41,25 @@ def time_ms(run, sets, reps, warmup):
         end.synchronize()
         times.append(begin.elapsed_time(end))
     return statistics.median(times)
+
+
+def kernel_profile(fn, reps):
+    """The GPU kernels of one call of `fn`: [name, launches per call, us
+    per call], largest first, from torch.profiler over `reps` calls."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    rows = []
+    for event in prof.key_averages():
+        # (device_time_total in PyTorch 2.4 on; cuda_time_total before)
+        total = getattr(event, "device_time_total", None)
+        if total is None:
+            total = event.cuda_time_total
+        if total > 0 and event.count >= reps:
+            rows.append([event.key[:120], event.count / reps,
+                         round(total / reps, 2)])
+    return sorted(rows, key=lambda r: -r[2])[:24]
