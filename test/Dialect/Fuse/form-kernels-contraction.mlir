@@ -53,6 +53,23 @@ func.func @too_many_channels(%x: tensor<1x4x4x4xf32>, %w: tensor<4x16x4x4xf32>, 
 
 // -----
 
+// 256 input channels: more than a producer's block holds without widening
+// its tile (kMaxContractionInputChannels, 128).
+// CHECK-LABEL: func.func @too_wide_input
+// CHECK: fuse.kernel "too_wide_input_k0"
+// CHECK-NOT: fuse.conv_transpose {{.*}}forward_weight
+// CHECK: fuse.yield
+// CHECK: fuse.kernel "too_wide_input_k1"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuse.conv_transpose {{.*}}forward_weight
+func.func @too_wide_input(%x: tensor<1x4x4x4xf32>, %w: tensor<4x256x4x4xf32>, %hw: tensor<17x256x1x1xf32>) -> tensor<1x17x8x8xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x256x4x4xf32>) -> tensor<1x256x8x8xf32>
+  %1 = fuse.conv_transpose %0, %hw {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, forward_weight} : (tensor<1x256x8x8xf32>, tensor<17x256x1x1xf32>) -> tensor<1x17x8x8xf32>
+  return %1 : tensor<1x17x8x8xf32>
+}
+
+// -----
+
 // A 3x3 convolution, two groups, a channel softmax before the 1x1
 // convolution: none joins.
 // CHECK-LABEL: func.func @declined

@@ -138,6 +138,7 @@ bool fusecc::fuse::isChannelContraction(ConvTransposeOp conv,
   auto outTy = conv.getResult().getType();
   if (inTy.getShape() != convShape || convShape.size() < 3 ||
       conv.getGroups() != 1 || outTy.getDimSize(1) < 1 ||
+      inTy.getDimSize(1) > kMaxContractionInputChannels ||
       outTy.getDimSize(1) > maxContractionChannels(target))
     return false;
   auto wTy = conv.getWeight().getType();

@@ -192,10 +192,19 @@ bool isChannelReduction(WindowOpInterface op,
 /// the channels of its convolution computes it in its epilogue, so the
 /// contracted tensor never reaches device memory (a heatmap head's final
 /// 1x1 conv). The one rule: fuse-form-kernels takes such a convolution
-/// into the epilogue, and the kernel analysis accepts it there.
+/// into the epilogue, and the kernel analysis accepts it there. The
+/// contracted tensor has at most `kMaxContractionInputChannels` channels.
 bool isChannelContraction(ConvTransposeOp conv,
                           llvm::ArrayRef<int64_t> convShape,
                           const TargetInfo &target);
+/// The most channels a channel contraction reads (its producer's output
+/// channels). The producer's blocks must then hold all of them: up to 128
+/// (two 64-channel warpgroups) that is the tile the producer takes anyway;
+/// wider, the tile grows to all channels at one row per block and fewer
+/// blocks per SM. heatmap_head's 256-channel producer ran 117 us slower
+/// that way, more than the 84 us kernel the contraction saved (H200,
+/// docs/perf.md section 176).
+constexpr int64_t kMaxContractionInputChannels = 128;
 /// The most output channels of a channel contraction in an epilogue. The
 /// contraction adds `2 C J` FP32 FMA flops per position on the CUDA cores
 /// (after the main loop, which it does not overlap), and saves writing and
