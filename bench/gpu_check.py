@@ -731,7 +731,10 @@ def main():
                                % (100 * row["mode_fraction"],
                                   "pass" if row["wide"]["pass"] else "FAIL",
                                   row["wide"]["rel_l2"]))
-                print("  %s: %s%s" % (entry.name, row["status"], detail))
+                if "fusecc_ms" in row:
+                    detail += "; fusecc %.4f ms" % row["fusecc_ms"]
+                print("  %s: %s%s" % (entry.name, row["status"], detail),
+                      flush=True)
                 torch.cuda.empty_cache()
         except (FuseccError, BundleError) as error:
             if args.filter in name:
