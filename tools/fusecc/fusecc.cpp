@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusecc/Codegen/Tiling/TileChoice.h"
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 #include "fusecc/Dialect/Fuse/Transforms/Plan.h"
@@ -308,10 +309,16 @@ LogicalResult compile(MLIRContext &ctx, SourceMgr &sourceMgr) {
       if (failed(a))
         return WalkResult::interrupt();
       // The kernel's math as fuse-tile-kernels decides it (a convolution
-      // pinned to FP32 FMA is tuned as an ieee kernel).
-      fusecc::fuse::ConvMath math = fusecc::fuse::convMathFor(
-          options.precision, fusecc::fuse::convStorageType(a->conv),
-          a->conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName));
+      // pinned to FP32 FMA is tuned as an ieee kernel; half math with few
+      // input channels as a tf32 one, tensorCoreMath), so that the key is
+      // the one its tuning-file lookup uses.
+      const mlir::Type storage = fusecc::fuse::convStorageType(a->conv);
+      fusecc::fuse::ConvMath math = fusecc::fuse::tensorCoreMath(
+          *a,
+          fusecc::fuse::convMathFor(
+              options.precision, storage,
+              a->conv->hasAttr(fusecc::fuse::kConvPrecisionAttrName)),
+          storage);
       output->os() << kernel.getKernelName() << "\t"
                    << a->tuningKey(kernel, math) << "\n";
       return WalkResult::advance();
