@@ -27,8 +27,7 @@ for graph in examples/*.mlir; do
   for type in bf16 f16; do
     half="$out/graphs/$name.$type.mlir"
     # Every f32 tensor type becomes the half type (ranked and 0-d).
-    sed -E "s/x f32>/x $type>/g; s/xf32>/x$type>/g; s/tensor<f32>/tensor<$type>/g" \
-      "$graph" >"$half"
+    python3 bench/half_graphs.py "$type" "$graph" "$half"
     compile_checked "$half" "$out/$name.$type.fcb" --chip=sm_90a "$@"
     compiled=$((compiled + 1))
   done
