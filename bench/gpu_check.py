@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
 import random_summary  # noqa: E402
-from timing import kernel_profile, time_ms  # noqa: E402
+from timing import MIN_WARM_S, kernel_profile, time_ms  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -410,7 +410,7 @@ def check_entry(bundle, entry, args, device):
         buffers = buffers_for(inputs + outputs)
         row["fusecc_ms"] = time_ms(
             lambda i: bundle.launch(entry.index, buffers, stream), 1,
-            args.reps, args.warmup)
+            args.reps, args.warmup, args.warm_s)
         return row
     shapes = {}
     results = check_outputs(bundle, entry, graph, reference, baseline, inputs,
@@ -628,6 +628,10 @@ def main():
     parser.add_argument("--time-only", action="store_true",
                         help="screening: time fusecc only, no check and no "
                              "baselines (rows say TIMED, never PASS)")
+    parser.add_argument("--warm-s", type=float, default=MIN_WARM_S,
+                        help="with --time-only: seconds of warm-up calls "
+                             "per variant (default %s, timing.py; "
+                             "bench/tune.py screens with less)" % MIN_WARM_S)
     parser.add_argument("--profile", type=int, default=0, metavar="CALLS",
                         help="also record the GPU kernels of fusecc and "
                         "torch.compile over CALLS calls (torch.profiler): "

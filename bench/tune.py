@@ -12,7 +12,13 @@
 #   ieee:
 #   --tile-threads, --tile-max-w), keeping one bundle per distinct
 #   #fuse.tile config, and writes out/tune/candidates.json (graph,
-#   precision, tuning key, knobs and config of each variant).
+#   precision, tuning key, knobs and config of each variant). The
+#   precisions bf16 and f16 tune the graph stored in that type
+#   (bench/half_graphs.py, as bench/half_bundles.sh makes it: its math
+#   follows the storage) over the tensor-core knobs, under the key fusecc
+#   looks such a kernel up by (its own entry wins over its tf32 twin's).
+#   A graph is skipped where an entry under its --emit=tuning-keys key
+#   would not apply (lookup_applies: a compiler that prints another key).
 #
 #   measure (GPU machine, PyTorch + CUDA, after building the runtime):
 #     python3 bench/tune.py measure out/tune --lib build-rt/libfusecc_runtime.so
@@ -38,6 +44,30 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from half_graphs import HALF_TYPES, write_half_graph  # noqa: E402
+
+# Half kernels' tensor-core knobs: rows (8 leaves a half kernel on FMA),
+# the tile length, input channels per round in the half MMA's K (16;
+# tensorCoreMath's TF32 kernels take 8 at 0), the channel tile, merged H
+# taps, wgmma or mma.sync, warpgroups per 64 channels, channel-softmax
+# clusters.
+HALF_GRID = [("--tile-rows", "rows", [0, 1, 2, 4]),
+             ("--tile-max-w", "max_tile_w", [0, 80, 112]),
+             ("--tile-ci-chunk", "ci_chunk", [0, 16, 32, 64]),
+             ("--tile-c", "tile_c", [0, 32, 128]),
+             ("--tile-merge-h", "merge_h", [0, 1]),
+             ("--tile-wgmma", "wgmma", [-1, 0]),
+             ("--tile-wgmma-split", "wgmma_split", [0, 1, 2]),
+             ("--tile-cluster-c", "cluster_c", [0, 1])]
+# --quick for half kernels: rows, channels per round (a half round
+# stages half the bytes of a tf32 one: longer rounds than the twin's) and
+# merged taps, about 12 distinct configs per example graph and type (with
+# the tile length and the warpgroup split too, 30: more than one device
+# call can screen, docs/perf.md 177).
+HALF_QUICK_GRID = [("--tile-rows", "rows", [0, 1, 2, 4]),
+                   ("--tile-ci-chunk", "ci_chunk", [0, 32, 64]),
+                   ("--tile-merge-h", "merge_h", [0, 1])]
 # Knob grids per precision: (fusecc flag, tuning-file field, values); 0 is
 # the cost model's choice.
 GRIDS = {
@@ -60,6 +90,8 @@ GRIDS = {
     # (--tile-warps-c was in the grid once and never won: perf.md 22.)
     "ieee": [("--tile-threads", "threads", [0, 64, 256, 512]),
              ("--tile-max-w", "max_tile_w", [0, 32, 64])],
+    "bf16": HALF_GRID,
+    "f16": HALF_GRID,
 }
 
 
@@ -77,7 +109,10 @@ QUICK_GRIDS = {
              ("--tile-max-w", "max_tile_w", [0, 80]),
              ("--tile-ci-chunk", "ci_chunk", [0, 8, 16, 32]),
              ("--tile-merge-h", "merge_h", [0, 1])],
+    "bf16": HALF_QUICK_GRID,
+    "f16": HALF_QUICK_GRID,
 }
+PRECISIONS = list(GRIDS)
 
 
 # Command-line values whose tuning-file value differs (the file's 0 always
@@ -129,6 +164,49 @@ def pin_knobs(knobs, config):
     return pinned
 
 
+def precision_flags(precision):
+    """fusecc flags that select `precision` on its graph: none for a half
+    type (the graph is stored in it, half_graphs.py, and its math follows
+    the storage), else --precision."""
+    return [] if precision in HALF_TYPES else ["--precision=" + precision]
+
+
+def tuned_graph(graph, precision, out):
+    """The graph file whose kernel `precision` tunes: `graph` itself, or,
+    for a half type, `graph` stored in that type, written once to
+    <out>/graphs/<name>.<precision>.mlir."""
+    if precision not in HALF_TYPES:
+        return graph
+    name = os.path.splitext(os.path.basename(graph))[0]
+    half = os.path.join(out, "graphs", "%s.%s.mlir" % (name, precision))
+    os.makedirs(os.path.dirname(half), exist_ok=True)
+    write_half_graph(graph, half, precision)
+    return half
+
+
+def grid_points(grid, chip):
+    """Every point of `grid` as (fusecc flags, tuning-file knobs), in grid
+    order (the first point of a config names its variant)."""
+    points = []
+    for values in itertools.product(*[v for _, _, v in grid]):
+        flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
+        knobs = {field: TUNING_VALUES.get(field, {}).get(v, v)
+                 for (_, field, _), v in zip(grid, values)}
+        points.append((flags + ["--chip=" + chip], knobs))
+    return points
+
+
+def is_mma(config):
+    """Whether a #fuse.tile config runs on the tensor cores."""
+    return "mmaWarpsC" in config or "wgmmaN" in config
+
+
+def entry_knobs(knobs, config):
+    """The tuning-file knobs recorded for a measured variant: its grid
+    knobs, pinned (pin_knobs) where it runs on the tensor cores."""
+    return pin_knobs(knobs, config) if is_mma(config) else dict(knobs)
+
+
 def prepare_one(graph, precision, args, pool):
     """The variants of one (graph, precision): every grid point's config
     from `--emit=fused` (in parallel on `pool`), one bundle per distinct
@@ -136,8 +214,11 @@ def prepare_one(graph, precision, args, pool):
     the result does not depend on the order the calls finish in). Returns
     the candidates.json entry, or None."""
     name = os.path.splitext(os.path.basename(graph))[0]
-    keys = fusecc([graph, "--precision=" + precision, "--chip=" + args.chip,
-                   "--emit=tuning-keys"], args.fusecc).strip().splitlines()
+    source = graph
+    graph = tuned_graph(graph, precision, args.out)
+    pflags = precision_flags(precision)
+    keys = fusecc([graph, "--chip=" + args.chip, "--emit=tuning-keys"] +
+                  pflags, args.fusecc).strip().splitlines()
     if len(keys) != 1:
         print("tune: %s has %d kernels; only single-kernel graphs are "
               "tuned, skipped" % (graph, len(keys)))
@@ -146,18 +227,13 @@ def prepare_one(graph, precision, args, pool):
     folder = os.path.join(args.out, "%s.%s" % (name, precision))
     shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
     os.makedirs(folder)
-    grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
-    points = []
-    for values in itertools.product(*[v for _, _, v in grid]):
-        flags = ["%s=%d" % (flag, v) for (flag, _, _), v in zip(grid, values)]
-        knobs = {field: TUNING_VALUES.get(field, {}).get(v, v)
-                 for (_, field, _), v in zip(grid, values)}
-        points.append((flags + ["--chip=" + args.chip], knobs))
+    points = grid_points((QUICK_GRIDS if args.quick else GRIDS)[precision],
+                         args.chip)
 
     def config_of(flags):
         try:
-            fused = fusecc([graph, "--precision=" + precision,
-                            "--emit=fused"] + flags, args.fusecc)
+            fused = fusecc([graph, "--emit=fused"] + pflags + flags,
+                           args.fusecc)
         except subprocess.CalledProcessError:
             return None  # Knobs the tiling rejects for this graph.
         # One nesting level: the config's `types = <...>`.
@@ -169,40 +245,67 @@ def prepare_one(graph, precision, args, pool):
     for (flags, knobs), config in zip(points, configs):
         if config is None:
             continue
-        mma = "mmaWarpsC" in config or "wgmmaN" in config
-        if (not mma and precision != "ieee") or config in seen:
+        if (not is_mma(config) and precision != "ieee") or config in seen:
             continue  # FMA fallback of tf32, or a config already covered.
         seen.add(config)
         vname = variant_name(knobs)
         chosen.append((vname, flags))
         variants[vname] = dict(knobs, config=config)
-    list(pool.map(lambda v: fusecc(
-        [graph, "--precision=" + precision, "-o",
-         os.path.join(folder, "%s.%s.fcb" % (v[0], precision))] + v[1],
-        args.fusecc), chosen))
     if "auto" not in variants:
         print("tune: %s (%s): the cost model's config is not a "
               "tensor-core config; skipped" % (graph, precision))
         return None
+    if not lookup_applies(key, variants, folder, config_of, args.chip):
+        print("tune: %s (%s): fusecc --tuning does not look its kernel up "
+              "by the key --emit=tuning-keys prints (%s; an older "
+              "compiler?): skipped" % (name, precision, key))
+        return None
+    list(pool.map(lambda v: fusecc(
+        [graph, "-o", os.path.join(folder, "%s.%s.fcb" % (v[0], precision))]
+        + pflags + v[1], args.fusecc), chosen))
     current = None
     if args.current:
         # What fusecc picks today with the shipped tuning file (its base's
-        # entries included): a variant of its own when no grid point has
-        # its config, so a measured entry must beat it.
+        # entries, a half kernel's tf32 twin's, included): a variant of its
+        # own when no grid point has its config, so a measured entry must
+        # beat it.
         flags = args.current.split() + ["--chip=" + args.chip]
         config = config_of(flags)
         current = next((v for v, k in variants.items()
                         if k["config"] == config), None)
         if current is None and config is not None:
-            fusecc([graph, "--precision=" + precision, "-o",
+            fusecc([graph, "-o",
                     os.path.join(folder, "current.%s.fcb" % precision)] +
-                   flags, args.fusecc)
+                   pflags + flags, args.fusecc)
             variants["current"] = {"config": config}
             current = "current"
     print("tune: %s (%s): %d variants" % (name, precision, len(variants)),
           flush=True)
-    return {"graph": name, "precision": precision, "key": key,
+    cand = {"graph": name, "precision": precision, "key": key,
             "chip": args.chip, "variants": variants, "current": current}
+    if precision in HALF_TYPES:
+        cand["storage"] = precision
+        cand["source"] = source
+    return cand
+
+
+def lookup_applies(key, variants, folder, config_of, chip):
+    """Whether fusecc applies an entry recorded under `key`: the first
+    variant other than the cost model's, written as the entry of a tuning
+    file (its knobs as `measure` records them), must not compile back to
+    the cost model's config. True where there is no such variant."""
+    other = next((v for v in variants if v != "auto"), None)
+    if other is None:
+        return True
+    knobs = dict(variants[other])
+    config = knobs.pop("config")
+    path = os.path.join(folder, "lookup-check.json")
+    with open(path, "w") as f:
+        json.dump({"entries": [dict({"key": key},
+                                    **entry_knobs(knobs, config))]}, f)
+    compiled = config_of(["--tuning=" + path, "--chip=" + chip])
+    os.remove(path)
+    return compiled != variants["auto"]["config"]
 
 
 def prepare(args):
@@ -212,15 +315,76 @@ def prepare(args):
     import concurrent.futures
     os.makedirs(args.out, exist_ok=True)
     candidates = {}
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for graph, precision in itertools.product(args.graphs,
-                                                  args.precisions):
-            cand = prepare_one(graph, precision, args, pool)
+    pairs = list(itertools.product(args.graphs, args.precisions))
+    # Several graphs at a time (each waits on its few fusecc calls in
+    # turn), their fusecc processes all on the one `pool`.
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool, \
+            concurrent.futures.ThreadPoolExecutor(
+                max(1, args.jobs // 4)) as graphs:
+        for cand in graphs.map(
+                lambda p: prepare_one(p[0], p[1], args, pool), pairs):
             if cand:
-                candidates["%s.%s" % (cand["graph"], precision)] = cand
+                candidates["%s.%s" % (cand["graph"], cand["precision"])] = \
+                    cand
     with open(os.path.join(args.out, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=2)
     return 0
+
+
+def tuning_entry(cand, best, times):
+    """The tuning-file entry of candidate `cand` (a candidates.json value)
+    whose variant `best` measured fastest (`times`: ms per variant name):
+    its key, pinned knobs, graph (and "storage", the half type its graph
+    was stored in: bench/half_graphs.py, for the tuning-file check), the
+    config and both times. fusecc reads only the key and the knobs."""
+    knobs = dict(cand["variants"][best])
+    config = knobs.pop("config")
+    entry = dict({"key": cand["key"]}, **entry_knobs(knobs, config),
+                 graph=cand["graph"])
+    if cand.get("storage"):
+        entry["storage"] = cand["storage"]
+    entry.update(config=config, ms=round(times[best], 4),
+                 cost_model_ms=round(times["auto"], 4))
+    return entry
+
+
+def tuning_file(entries, candidates, device, margin, keep=None):
+    """The tuning file of measured `entries` (tuning_entry) for the
+    `candidates` measured (candidates.json's, less those --only left out)
+    on `device`: with `keep` (a tuning file), that file's entries for
+    kernels this run did not measure (other precisions, other graphs)
+    carried over first, and its "base" (the file its kernels without an
+    entry fall back to)."""
+    kept, base = [], None
+    if keep:
+        tuned = {c["key"] for c in candidates.values()}
+        with open(keep) as f:
+            earlier = json.load(f)
+        kept = [e for e in earlier["entries"] if e["key"] not in tuned]
+        base = earlier.get("base")
+    result = {
+        "device": device,
+        "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds"),
+        "margin": margin,
+        "entries": kept + entries,
+    }
+    if base:
+        result["base"] = base
+    return result
+
+
+def run_gpu_check(lib, folder, check_out, reps, flags):
+    """Runs bench/gpu_check.py (no torch.compile baseline) on the bundles
+    in `folder`, its output in `check_out`; returns its gpu_check.json."""
+    subprocess.run([sys.executable, os.path.join(REPO, "bench",
+                                                 "gpu_check.py"),
+                    "--bundles", folder, "--lib", lib, "--no-compile",
+                    "--reps", str(reps), "--out", check_out] + list(flags),
+                   check=False, stdout=subprocess.DEVNULL)
+    with open(os.path.join(check_out, "gpu_check.json")) as f:
+        return json.load(f)
 
 
 def measure(args):
@@ -229,38 +393,15 @@ def measure(args):
     out = args.out or os.environ.get("OUT") or args.folder
     os.makedirs(out, exist_ok=True)
     entries, lines, device = [], [], None
+
     def gpu_check(folder, check_out, *flags, reps=args.reps):
-        subprocess.run([sys.executable, os.path.join(REPO, "bench",
-                                                     "gpu_check.py"),
-                        "--bundles", folder, "--lib", args.lib,
-                        "--no-compile", "--reps", str(reps), "--out",
-                        check_out] + list(flags), check=False,
-                       stdout=subprocess.DEVNULL)
-        with open(os.path.join(check_out, "gpu_check.json")) as f:
-            return json.load(f)
+        return run_gpu_check(args.lib, folder, check_out, reps, flags)
 
     def write_results():
         """tuning.json and the table so far (rewritten after every graph, so
         a call that runs out of time keeps what it measured)."""
-        kept, base = [], None
-        if args.keep:
-            # Entries of an earlier file for kernels this run did not tune,
-            # and the file its kernels without an entry fall back to.
-            tuned = {c["key"] for c in candidates.values()}
-            with open(args.keep) as f:
-                earlier = json.load(f)
-            kept = [e for e in earlier["entries"] if e["key"] not in tuned]
-            base = earlier.get("base")
-        result = {
-            "device": device,
-            "chip": next(iter(candidates.values()), {}).get("chip", "sm_90"),
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
-                timespec="seconds"),
-            "margin": args.margin,
-            "entries": kept + entries,
-        }
-        if base:
-            result["base"] = base
+        result = tuning_file(entries, chosen, device, args.margin,
+                             args.keep)
         with open(os.path.join(out, "tuning.json"), "w") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
@@ -306,7 +447,8 @@ def measure(args):
         folder = os.path.join(args.folder, "batch-screen")
         batch(folder, lambda name, vname: True)
         report = gpu_check(folder, os.path.join(out, "screen"), "--time-only",
-                           "--warmup", "3", reps=args.screen_reps)
+                           "--warmup", "3", "--warm-s",
+                           str(args.screen_warm_s), reps=args.screen_reps)
         screened = {}
         for name, rows in rows_by_graph(report).items():
             timed = sorted((row["fusecc_ms"], row["variant"])
@@ -352,14 +494,7 @@ def measure(args):
             # base's entry.
             best = ref if args.record_all and ref != "current" else None
         if best is not None:
-            v = dict(cand["variants"][best])
-            config = v.pop("config")
-            if "mmaWarpsC" in config or "wgmmaN" in config:
-                v = pin_knobs(v, config)
-            entries.append(dict({"key": cand["key"]}, **v,
-                                graph=cand["graph"], config=config,
-                                ms=round(times[best], 4),
-                                cost_model_ms=round(times["auto"], 4)))
+            entries.append(tuning_entry(cand, best, times))
         write_results()
     write_results()
     print("tune: %d entries written to %s" % (len(entries),
@@ -373,7 +508,9 @@ def main():
     p = sub.add_parser("prepare")
     p.add_argument("graphs", nargs="+")
     p.add_argument("--precisions", nargs="+", default=["tf32", "ieee"],
-                   choices=["tf32", "ieee"])
+                   choices=PRECISIONS,
+                   help="tf32, ieee (the f32 graph), bf16, f16 (the graph "
+                        "stored in that type, bench/half_graphs.py)")
     p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
     p.add_argument("--quick", action="store_true",
                    help="the smaller grid (QUICK_GRIDS)")
@@ -397,6 +534,10 @@ def main():
                         "fastest (0: check every variant)")
     m.add_argument("--screen-reps", type=int, default=8,
                    help="timed runs per variant in the screening pass")
+    m.add_argument("--screen-warm-s", type=float, default=0.02,
+                   help="seconds of warm-up calls per variant in the "
+                        "screening pass (its variants run back to back: "
+                        "the GPU does not idle as after a compile)")
     m.add_argument("--margin", type=float, default=0.03,
                    help="record a variant only if it is this much faster")
     m.add_argument("--out", default=None)

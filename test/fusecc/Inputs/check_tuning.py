@@ -7,13 +7,20 @@ Usage: check_tuning.py FUSECC TUNING_JSON EXAMPLES_DIR
 Prints one line per entry ("OK <graph> <config>") or exits 1 with the
 mismatch. A file with a "base" is checked with the entries it takes from
 its base chain (those of its own keys replaced by its own), compiled with
-the file itself."""
+the file itself. An entry with a "storage" type (bf16 / f16: bench/tune.py's
+half kernels) is checked on its graph stored in that type
+(bench/half_graphs.py), whose math follows the storage."""
 
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "bench"))
+from half_graphs import write_half_graph  # noqa: E402
 
 
 def effective_entries(path, depth=0):
@@ -45,20 +52,25 @@ def main():
     if not entries:
         print("check_tuning: no entries in %s" % tuning)
         return 1
+    tmp = tempfile.TemporaryDirectory()
     for e in entries:
         graph = os.path.join(examples, e["graph"] + ".mlir")
-        precision = e["key"].split()[0]
-        keys = subprocess.run([fusecc, graph, "--precision=" + precision, chip,
-                               keep_convs, "--emit=tuning-keys"], check=True,
-                              capture_output=True, text=True).stdout
+        flags = ["--precision=" + e["key"].split()[0], chip, keep_convs]
+        if e.get("storage"):
+            half = os.path.join(tmp.name, "%s.%s.mlir" % (e["graph"],
+                                                          e["storage"]))
+            write_half_graph(graph, half, e["storage"])
+            graph, flags = half, [chip, keep_convs]
+        keys = subprocess.run([fusecc, graph, "--emit=tuning-keys"] + flags,
+                              check=True, capture_output=True,
+                              text=True).stdout
         kernel_keys = [k.split("\t", 1)[1] for k in keys.splitlines()]
         if e["key"] not in kernel_keys:
             print("check_tuning: %s: key %r is not one of\n%s"
                   % (e["graph"], e["key"], keys))
             return 1
-        fused = subprocess.run([fusecc, graph, "--precision=" + precision,
-                                chip, keep_convs, "--tuning=" + tuning,
-                                "--emit=fused"],
+        fused = subprocess.run([fusecc, graph, "--tuning=" + tuning,
+                                "--emit=fused"] + flags,
                                check=True, capture_output=True,
                                text=True).stdout
         # The tiled kernels in order, as --emit=tuning-keys lists them (a
@@ -69,7 +81,8 @@ def main():
             print("check_tuning: %s: compiled to %s, recorded %s"
                   % (e["graph"], config, e["config"]))
             return 1
-        print("OK %s %s" % (e["graph"], config))
+        print("OK %s%s %s" % (e["graph"], "." + e["storage"]
+                              if e.get("storage") else "", config))
     print("reproduced %d of %d entries" % (len(entries), len(entries)))
     return 0
 
