@@ -491,8 +491,12 @@ def measure(args):
             # Nothing beats today's choice by the margin: record it as
             # measured (--record-all) if it is a grid point; "current"
             # alone (a base entry's config outside the grid) stays the
-            # base's entry.
-            best = ref if args.record_all and ref != "current" else None
+            # base's entry, except for a half kernel, where it is the tf32
+            # twin's entry scaled: pinned as the half kernel's own, so that
+            # retuning the twin does not move it.
+            own = ref != "current" or (
+                cand.get("storage") and is_mma(cand["variants"][ref]["config"]))
+            best = ref if args.record_all and own else None
         if best is not None:
             entries.append(tuning_entry(cand, best, times))
         write_results()

@@ -289,6 +289,19 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(kb2["config"], MMA_CONFIG)
         self.assertEqual((kb2["rows"], kb2["wgmma"]), (4, -1))
 
+    def test_half_twin_choice_recorded_as_its_own(self):
+        # Today's choice of kb1_57 bf16 (its tf32 twin's entry, a config
+        # outside the grid) within the margin of the fastest: --record-all
+        # pins it as the half kernel's own entry.
+        self.times["kb1_57.bf16__current"] = ("PASS", 1.49)
+        kb1 = self.measure("--record-all")["entries"][1]
+        self.assertEqual(kb1["config"], AUTO_CONFIG.replace("tileW = 80",
+                                                            "tileW = 72"))
+        self.assertEqual((kb1["rows"], kb1["ci_chunk"], kb1["max_tile_w"],
+                          kb1["wgmma"], kb1["storage"]),
+                         (2, 16, 72, 1, "bf16"))
+        self.assertEqual(kb1["ms"], 1.49)
+
     def test_without_record_all_only_winners(self):
         entries = self.measure()["entries"]
         self.assertEqual([e["key"].split()[0] for e in entries],
