@@ -495,7 +495,8 @@ def measure(args):
             # twin's entry scaled: pinned as the half kernel's own, so that
             # retuning the twin does not move it.
             own = ref != "current" or (
-                cand.get("storage") and is_mma(cand["variants"][ref]["config"]))
+                cand.get("storage") and
+                is_mma(cand["variants"][ref]["config"]))
             best = ref if args.record_all and own else None
         if best is not None:
             entries.append(tuning_entry(cand, best, times))
