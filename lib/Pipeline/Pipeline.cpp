@@ -132,6 +132,13 @@ struct CodegenCLOptions {
       llvm::cl::desc("Elements per block of a reduction set split over "
                      "blocks (default 16384)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> mergeRecords{
+      "plan-merge-records",
+      llvm::cl::desc("Records per set of epilogue statistics past which a "
+                     "normalisation of several blocks per set merges them "
+                     "once per set, and the fewest one block of that merge "
+                     "takes (default 1024)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<bool> epilogueStats{
       "plan-epilogue-stats",
       llvm::cl::desc("A normalisation or reduction over whole channel "
@@ -203,6 +210,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileClusterC = o.clusterC;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
+  options.planMergeRecords = o.mergeRecords;
   options.planEpilogueStats = o.epilogueStats;
   options.planRecomputeConv = o.recomputeConv;
   options.planReduceThroughConv = o.reduceThroughConv;
@@ -357,6 +365,8 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
     plan.warpSetLimit = options.planWarpSetLimit;
   if (options.planSplitChunk)
     plan.splitChunk = options.planSplitChunk;
+  if (options.planMergeRecords)
+    plan.mergeRecords = options.planMergeRecords;
   plan.epilogueStats = options.planEpilogueStats;
   fpm.addPass(fuse::createFusePlanKernels(plan));
 }

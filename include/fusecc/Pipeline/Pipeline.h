@@ -57,6 +57,9 @@ struct PipelineOptions {
   /// fuse-plan-kernels: the longest reduction set a warp normalises alone
   /// and the chunk of a set split over blocks (0: the pass defaults).
   int64_t planWarpSetLimit = 0, planSplitChunk = 0;
+  /// fuse-plan-kernels: the records per set of epilogue statistics past
+  /// which a normalisation merges them once per set (0: the pass default).
+  int64_t planMergeRecords = 0;
   /// fuse-plan-kernels: statistics of whole channel groups (group_norm,
   /// softmax, logsumexp, amax, ...) from the producing convolution's
   /// epilogue.

@@ -356,6 +356,15 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
           if (!buf)
             return kernel.emitOpError("has no partials workspace in the plan");
           v = buffers[*buf];
+          // The workspace holds every value the launch indexes (a split's
+          // partials, or the epilogue's records and their merged records).
+          int64_t need =
+              cast<MemRefType>(l.func.getArgumentTypes()[j]).getNumElements();
+          if (plan->buffers[*buf].elements < need)
+            return kernel.emitOpError("partials workspace b")
+                   << *buf << " holds " << plan->buffers[*buf].elements
+                   << " values; launch " << l.func.getName() << " needs "
+                   << need;
           break;
         }
         }

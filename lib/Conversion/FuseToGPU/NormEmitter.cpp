@@ -474,6 +474,61 @@ NormRecord NormEmitter::warpMergeRecords(NormRecord r) {
   return r;
 }
 
+NormRecord NormEmitter::loadRecord(Value mem, Value at) {
+  NormRecord q;
+  for (int64_t i = 0, e = EpilogueStatsLayout::recordSizeOf(kind); i < e; ++i)
+    q.fields.push_back(load(mem, add(at, c(i))));
+  return q;
+}
+
+NormRecord NormEmitter::mergeRecordRange(Value mem, Value first, Value end,
+                                         int64_t step,
+                                         function_ref<Value(Value)> recordAt) {
+  auto loop = scf::ForOp::create(b, first, end, c(step), emptyRecord().fields);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    NormRecord q = loadRecord(mem, recordAt(loop.getInductionVar()));
+    NormRecord acc;
+    acc.fields.append(loop.getRegionIterArgs().begin(),
+                      loop.getRegionIterArgs().end());
+    scf::YieldOp::create(b, mergeRecords(acc, q).fields);
+  }
+  NormRecord r;
+  r.fields.append(loop.getResults().begin(), loop.getResults().end());
+  return r;
+}
+
+NormRecord NormEmitter::blockMergeRecords(NormRecord r, Value tid) {
+  r = warpMergeRecords(r);
+  const int64_t fields = r.fields.size();
+  assert(fields * kNormWarps <= kNormSharedFloats &&
+         "a record per warp fits the shared statistics");
+  {
+    OpBuilder::InsertionGuard g(b);
+    Value lane = arith::RemUIOp::create(b, tid, c(32));
+    Value warp = arith::DivUIOp::create(b, tid, c(32));
+    auto first = scf::IfOp::create(
+        b, TypeRange{},
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, c(0)), false);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    Value slot = mul(warp, c(fields));
+    for (auto [i, v] : llvm::enumerate(r.fields))
+      memref::StoreOp::create(b, v, smem, ValueRange{add(slot, c(i))});
+  }
+  gpu::BarrierOp::create(b);
+  auto warpRecord = [&](int64_t w) {
+    NormRecord rec;
+    for (int64_t i = 0; i < fields; ++i)
+      rec.fields.push_back(sload(fields * w + i));
+    return rec;
+  };
+  NormRecord acc = warpRecord(0);
+  for (int64_t w = 1; w < kNormWarps; ++w)
+    acc = mergeRecords(acc, warpRecord(w));
+  return acc;
+}
+
 NormStats NormEmitter::recordStats(const NormRecord &r) {
   switch (kind) {
   case StatsKind::Moments:

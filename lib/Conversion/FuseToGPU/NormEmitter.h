@@ -158,6 +158,21 @@ struct NormEmitter {
   NormRecord mergeRecords(const NormRecord &acc, const NormRecord &q);
   /// Merges `r` over the 32 lanes of a warp (every lane gets the result).
   NormRecord warpMergeRecords(NormRecord r);
+  /// The record of this kind whose first value is `mem[at]`.
+  NormRecord loadRecord(mlir::Value mem, mlir::Value at);
+  /// Merges the records of `mem` whose first values are `recordAt(k)`, for
+  /// k = first, first + step, ... below `end`, in order into one per-thread
+  /// record (empty where there is none).
+  NormRecord
+  mergeRecordRange(mlir::Value mem, mlir::Value first, mlir::Value end,
+                   int64_t step,
+                   llvm::function_ref<mlir::Value(mlir::Value)> recordAt);
+  /// Merges `r` over the block whose thread this is (`tid`): over each
+  /// warp by shuffles, then lane 0 of each warp stores its record in
+  /// shared memory and after one barrier every thread merges the warps'
+  /// records in order (every thread gets the result). Uses the start of
+  /// `smem`: the block's first use of it.
+  NormRecord blockMergeRecords(NormRecord r, mlir::Value tid);
   /// A merged record as statistics (sets `shift` for moments).
   NormStats recordStats(const NormRecord &r);
 };

@@ -17,7 +17,9 @@
 //    the convolution computing the input wrote (EpilogueStatistics.cpp),
 //    moments each with its own shift, (max, sum of exp) or extremes; the
 //    threads of a block merge them in parallel. The input is read once
-//    (not at all by a reduction).
+//    (not at all by a reduction). Where the records are many and a set
+//    has several blocks (`NormLayout::mergeParts`), `<kernel>_merge`
+//    merges them once per set first and the blocks merge its results.
 // A reduction kernel (sum, mean, amax, amin, logsumexp) takes the same
 // shapes and stores one result per set instead of normalising it. The
 // statistics of each kind, stable throughout, are in NormEmitter.cpp.
@@ -31,6 +33,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace fusecc;
@@ -82,13 +86,19 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                           l.root.reduces() && onlyFeeds(rootIn, l.root.op);
   // Parameters: every kernel input (the root's input flat, unless skipped),
   // [partials], the output (flat).
-  auto makeContext = [&](StringRef name, bool withPartials,
-                         bool statsOnly) -> StandaloneContext {
+  // A `statsOnly` launch writes only partials (and reads the root's input
+  // unless `recordsOnly`: it merges partials only).
+  auto skips = [&](Value arg, bool statsOnly, bool recordsOnly) {
+    return (statsOnly && arg != rootIn) || (skipRootIn && arg == rootIn) ||
+           recordsOnly;
+  };
+  auto makeContext = [&](StringRef name, bool withPartials, bool statsOnly,
+                         bool recordsOnly = false) -> StandaloneContext {
     SmallVector<Type> argTypes;
     StandaloneLaunch launch;
     Block &body = kernel.getBody().front();
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-      if ((statsOnly && arg != rootIn) || (skipRootIn && arg == rootIn))
+      if (skips(arg, statsOnly, recordsOnly))
         continue;
       argTypes.push_back(arg == rootIn ? flatOf(arg.getType())
                                        : memrefOf(arg.getType()));
@@ -109,7 +119,7 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
                          l.statsType};
     int64_t next = 0;
     for (BlockArgument arg : body.getArguments()) {
-      if ((statsOnly && arg != rootIn) || (skipRootIn && arg == rootIn))
+      if (skips(arg, statsOnly, recordsOnly))
         continue;
       cx.memOf[arg] = func.getArgument(next++);
     }
@@ -319,12 +329,81 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     break;
   }
   case NormLayout::Mode::Epilogue: {
-    // The producing convolution's epilogue wrote the records; every block
-    // of a set merges them (its threads in parallel, then shuffles and the
-    // warps' results through shared memory) and normalises its chunk, or,
+    // The producing convolution's epilogue wrote the records; the blocks of
+    // a set merge them (their threads in parallel, then shuffles and the
+    // warps' results through shared memory) and normalise their chunk, or,
     // for a reduction of few records per set, one warp per set merges them.
+    // With `mergeParts`, a launch of its own first merges each set's
+    // records once, into `mergeParts` records per set, and the normalising
+    // blocks merge only those.
     const EpilogueStatsLayout &ps = *l.producerStats;
     const int64_t fields = ps.recordSize();
+    const int64_t recordsPerSpatial = ps.tilesPerGroup * ps.partsPerBlock;
+    // The epilogue's records of set o: `count` of them, record k's first
+    // value at `at(k)`. The group's channel tiles: its records of one
+    // spatial block are the first tiles x partsPerBlock of the block's
+    // tilesPerGroup x parts.
+    struct SetRecords {
+      Value count;
+      std::function<Value(Value)> at;
+    };
+    auto epilogueRecords = [&](NormEmitter &em, Value o) {
+      Value grp = arith::RemUIOp::create(b, o, em.c(ps.groups));
+      Value cpg = em.c(ps.channelsPerGroup), tileC = em.c(ps.tileC);
+      Value firstTile = arith::DivUIOp::create(b, em.mul(grp, cpg), tileC);
+      Value lastTile = arith::DivUIOp::create(
+          b,
+          arith::SubIOp::create(b, em.mul(em.add(grp, em.c(1)), cpg),
+                                em.c(1)),
+          tileC);
+      Value tiles =
+          em.add(arith::SubIOp::create(b, lastTile, firstTile), em.c(1));
+      Value perSpatial = em.mul(tiles, em.c(ps.partsPerBlock));
+      Value base = em.mul(o, em.c(ps.spatialBlocks * recordsPerSpatial));
+      auto at = [&em, &b = b, perSpatial, base, recordsPerSpatial,
+                 fields](Value k) {
+        Value s = arith::DivUIOp::create(b, k, perSpatial);
+        Value rest = arith::RemUIOp::create(b, k, perSpatial);
+        Value rec =
+            em.add(base, em.add(em.mul(s, em.c(recordsPerSpatial)), rest));
+        return em.mul(rec, em.c(fields));
+      };
+      return SetRecords{em.mul(perSpatial, em.c(ps.spatialBlocks)), at};
+    };
+    // Merged record p of set o.
+    auto mergedAt = [&](NormEmitter &em, Value o, Value p) {
+      return em.add(em.c(l.mergedRecordsAt()),
+                    em.mul(em.add(em.mul(o, em.c(l.mergeParts)), p),
+                           em.c(fields)));
+    };
+    if (l.mergeParts) {
+      // Block (o, p) merges run p of set o's records, `run` of them.
+      StandaloneContext cx =
+          makeContext((kernel.getKernelName() + "_merge").str(), true,
+                      /*statsOnly=*/true, /*recordsOnly=*/true);
+      launches.back().gridX = sets * l.mergeParts;
+      NormEmitter em(cx, l);
+      setUp(em, cx, true);
+      ids();
+      Value o = arith::DivUIOp::create(b, bid, em.c(l.mergeParts));
+      Value p = arith::RemUIOp::create(b, bid, em.c(l.mergeParts));
+      const int64_t run =
+          llvm::divideCeil(l.epilogueRecordsPerSet(), l.mergeParts);
+      Value partials = cx.func.getArguments().back();
+      SetRecords recs = epilogueRecords(em, o);
+      Value first = em.mul(p, em.c(run));
+      Value end =
+          arith::MinUIOp::create(b, em.add(first, em.c(run)), recs.count);
+      NormRecord r = em.blockMergeRecords(
+          em.mergeRecordRange(partials, em.add(first, tid), end,
+                              kStandaloneThreads, recs.at),
+          tid);
+      ifLess(tid, 1);
+      Value at = mergedAt(em, o, p);
+      for (auto [i, v] : llvm::enumerate(r.fields))
+        memref::StoreOp::create(b, v, partials,
+                                ValueRange{em.add(at, em.c(i))});
+    }
     StandaloneContext cx = makeContext(kernel.getKernelName(), true, false);
     NormEmitter em(cx, l);
     setUp(em, cx, false);
@@ -344,70 +423,21 @@ fusecc::detail::buildNormalizationKernel(gpu::GPUModuleOp gpuModule,
     Value end =
         arith::MinUIOp::create(b, em.add(start, em.c(l.chunk)), em.c(l.len));
     Value partials = cx.func.getArgument(cx.func.getNumArguments() - 2);
-    // The group's channel tiles: its records of one spatial block are the
-    // first tiles x partsPerBlock of the block's tilesPerGroup x parts.
-    Value grp = arith::RemUIOp::create(b, o, em.c(ps.groups));
-    Value cpg = em.c(ps.channelsPerGroup), tileC = em.c(ps.tileC);
-    Value firstTile = arith::DivUIOp::create(b, em.mul(grp, cpg), tileC);
-    Value lastTile = arith::DivUIOp::create(
-        b,
-        arith::SubIOp::create(b, em.mul(em.add(grp, em.c(1)), cpg), em.c(1)),
-        tileC);
-    Value tiles =
-        em.add(arith::SubIOp::create(b, lastTile, firstTile), em.c(1));
-    Value perSpatial = em.mul(tiles, em.c(ps.partsPerBlock));
-    Value count = em.mul(perSpatial, em.c(ps.spatialBlocks));
-    const int64_t recordsPerSpatial = ps.tilesPerGroup * ps.partsPerBlock;
-    Value base = em.mul(o, em.c(ps.spatialBlocks * recordsPerSpatial));
-    auto loop = scf::ForOp::create(b, warpSet ? lane : tid, count,
-                                   em.c(warpSet ? 32 : kStandaloneThreads),
-                                   em.emptyRecord().fields);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value k = loop.getInductionVar();
-      Value s = arith::DivUIOp::create(b, k, perSpatial);
-      Value rest = arith::RemUIOp::create(b, k, perSpatial);
-      Value rec =
-          em.add(base, em.add(em.mul(s, em.c(recordsPerSpatial)), rest));
-      Value at = em.mul(rec, em.c(fields));
-      NormRecord q;
-      for (int64_t i = 0; i < fields; ++i)
-        q.fields.push_back(em.load(partials, em.add(at, em.c(i))));
-      NormRecord acc;
-      acc.fields.append(loop.getRegionIterArgs().begin(),
-                        loop.getRegionIterArgs().end());
-      scf::YieldOp::create(b, em.mergeRecords(acc, q).fields);
-    }
-    NormRecord merged;
-    merged.fields.append(loop.getResults().begin(), loop.getResults().end());
-    NormRecord r = em.warpMergeRecords(merged);
+    SetRecords recs =
+        l.mergeParts
+            ? SetRecords{em.c(l.mergeParts),
+                         [&](Value k) { return mergedAt(em, o, k); }}
+            : epilogueRecords(em, o);
+    NormRecord merged =
+        em.mergeRecordRange(partials, warpSet ? lane : tid, recs.count,
+                            warpSet ? 32 : kStandaloneThreads, recs.at);
     if (warpSet) {
-      em.storeReduction(o, em.recordStats(r),
+      em.storeReduction(o, em.recordStats(em.warpMergeRecords(merged)),
                         arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
                                               lane, cx.c(0)));
       break;
     }
-    {
-      OpBuilder::InsertionGuard g(b);
-      Value warp = arith::DivUIOp::create(b, tid, cx.c(32));
-      ifLess(lane, 1);
-      Value slot = em.mul(warp, cx.c(fields));
-      for (auto [i, v] : llvm::enumerate(r.fields))
-        memref::StoreOp::create(b, v, em.smem,
-                                ValueRange{em.add(slot, cx.c(i))});
-    }
-    gpu::BarrierOp::create(b);
-    auto warpRecord = [&](int64_t w) {
-      NormRecord rec;
-      for (int64_t i = 0; i < fields; ++i)
-        rec.fields.push_back(em.sload(fields * w + i));
-      return rec;
-    };
-    NormRecord acc = warpRecord(0);
-    for (int64_t w = 1; w < kNormWarps; ++w)
-      acc = em.mergeRecords(acc, warpRecord(w));
-    NormStats k = em.recordStats(acc);
+    NormStats k = em.recordStats(em.blockMergeRecords(merged, tid));
     if (l.root.reduces()) {
       em.storeReduction(o, k,
                         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,

@@ -132,3 +132,17 @@ func.func @stats_kind_mismatch(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>)
   }
   return %1 : tensor<2x8x1x1xf32>
 }
+
+// -----
+
+// A partials workspace smaller than what a launch indexes: 8 sets of 50
+// split into chunks of 12 need 8 x 5 partials of 2 values.
+func.func @partials_too_small(%x: tensor<2x4x50xf32>) -> tensor<2x4x50xf32> attributes {fuse.plan.buffers = [{elements = 8 : i64, first = 0 : i64, last = 0 : i64, role = "partials", type = f32}]} {
+  // expected-error@+1 {{'fuse.kernel' op partials workspace b0 holds 8 values; launch k_stats needs 80}}
+  %0 = fuse.kernel "k" ins(%x : tensor<2x4x50xf32>) {fuse.plan.partials = 0 : i64, fuse.plan.warp_set_limit = 8 : i64, fuse.plan.split_chunk = 12 : i64} -> tensor<2x4x50xf32> {
+  ^bb0(%a: tensor<2x4x50xf32>):
+    %s = fuse.softmax %a {dim = 2 : i64} : tensor<2x4x50xf32>
+    fuse.yield %s : tensor<2x4x50xf32>
+  }
+  return %0 : tensor<2x4x50xf32>
+}

@@ -13,7 +13,7 @@
 // leave the conv kernel with an empty reader list and crash in
 // StatsRoot::of.
 // CHECK-LABEL: func.func @issue38_large_batch
-// CHECK: fuse.kernel "issue38_large_batch_k1" {{.*}}{fuse.plan.partials = 1 : i64, fuse.plan.split_chunk
+// CHECK: fuse.kernel "issue38_large_batch_k1" {{.*}}{fuse.plan.merge_records = 1024 : i64, fuse.plan.partials = 1 : i64, fuse.plan.split_chunk
 // CHECK-NOT: fuse.plan.epilogue_stats
 // CHECK: return
 func.func @issue38_large_batch(%x: tensor<1000x1000x16x64x16xf32>, %w: tensor<1000x32x4x3x4xf32>, %d: tensor<64xf32>) -> tensor<1000x256x122x121x64xf32> {

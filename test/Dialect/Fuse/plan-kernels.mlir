@@ -30,7 +30,7 @@
 // EPI: %[[Y:.*]] = fuse.kernel "conv_gn_k0"
 // EPI-SAME: fuse.plan.partials = 0 : i64, fuse.plan.result = 1 : i64, fuse.plan.stats_groups = 4 : i64
 // EPI: fuse.kernel "conv_gn_k1" ins(%[[Y]],
-// EPI-SAME: fuse.plan.epilogue_stats, fuse.plan.partials = 0 : i64
+// EPI-SAME: fuse.plan.epilogue_stats, fuse.plan.merge_records = 1024 : i64, fuse.plan.partials = 0 : i64
 
 // SPLIT-LABEL: func.func @conv_gn
 // SPLIT-SAME: fuse.plan.buffers = [{elements = 400 : i64, first = 0 : i64, last = 1 : i64, role = "intermediate", type = f32}, {elements = 80 : i64, first = 1 : i64, last = 1 : i64, role = "partials", type = f32}]

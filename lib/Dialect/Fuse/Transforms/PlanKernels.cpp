@@ -50,12 +50,15 @@ static int64_t batchBoundOf(Operation *op) {
 static constexpr int64_t kMaxEpilogueStatsElements = int64_t(1) << 28;
 
 FailureOr<NormLayout> NormLayout::get(KernelOp kernel) {
-  int64_t warpLimit = kDefaultWarpSetLimit, splitChunk = kDefaultSplitChunk;
+  int64_t warpLimit = kDefaultWarpSetLimit, splitChunk = kDefaultSplitChunk,
+          mergeRecords = kDefaultMergeRecords;
   if (auto a = kernel->getAttrOfType<IntegerAttr>(kPlanWarpLimitAttr))
     warpLimit = a.getInt();
   if (auto a = kernel->getAttrOfType<IntegerAttr>(kPlanSplitChunkAttr))
     splitChunk = a.getInt();
-  return get(kernel, warpLimit, splitChunk);
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kPlanMergeRecordsAttr))
+    mergeRecords = a.getInt();
+  return get(kernel, warpLimit, splitChunk, mergeRecords);
 }
 
 KernelOp KernelPlan::statsProducer(KernelOp k) {
@@ -222,18 +225,26 @@ bool NormLayout::warpPerSet() const {
          epilogueRecordsPerSet() <= kWarpSetRecords;
 }
 
+int64_t NormLayout::mergedRecordsAt() const {
+  return mode == Mode::Epilogue ? producerStats->elements() : 0;
+}
+
 int64_t NormLayout::partialsElems() const {
   if (mode == Mode::Epilogue)
-    return producerStats->elements();
+    return saturatingAdd(
+        producerStats->elements(),
+        saturatingMul(saturatingMul(outer * inner, mergeParts),
+                      producerStats->recordSize()));
   return mode == Mode::Split ? outer * inner * parts * stats : 0;
 }
 
 FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
-                                      int64_t splitChunk) {
-  if (warpLimit < 1 || splitChunk < 4)
-    return kernel.emitOpError("warp-set-limit must be >= 1 and split-chunk "
-                              ">= 4, got ")
-           << warpLimit << " and " << splitChunk;
+                                      int64_t splitChunk,
+                                      int64_t mergeRecords) {
+  if (warpLimit < 1 || splitChunk < 4 || mergeRecords < 1)
+    return kernel.emitOpError("warp-set-limit and merge-records must be >= 1 "
+                              "and split-chunk >= 4, got ")
+           << warpLimit << ", " << mergeRecords << " and " << splitChunk;
   NormLayout l;
   const fusecc::TargetInfo target = getTargetInfo(kernel);
   l.root = StatsRoot::of(kernel);
@@ -322,6 +333,20 @@ FailureOr<NormLayout> NormLayout::get(KernelOp kernel, int64_t warpLimit,
       l.chunk = l.len;
     } else {
       splitSets();
+      // Many records and several blocks per set: merged once per set
+      // (kMergeOnceRecordsPerThread), by enough blocks to fill the target
+      // as a split set's blocks do, each taking at least `mergeRecords`
+      // records, at most one merged record per normalising thread; runs
+      // of one length, none empty in the sets of the most records.
+      const int64_t records = l.epilogueRecordsPerSet();
+      if (l.parts > 1 && records > mergeRecords) {
+        int64_t parts = std::clamp<int64_t>(
+            llvm::divideCeil(splitTargetBlocks(target), sets), 1,
+            std::clamp<int64_t>(records / mergeRecords, 1,
+                                kStandaloneThreads));
+        l.mergeParts =
+            llvm::divideCeil(records, llvm::divideCeil(records, parts));
+      }
     }
   } else if (l.inner > 1) {
     // One thread per column set, unless the sets are long and too few to
@@ -548,6 +573,10 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
           else
             os << l->parts << " block" << (l->parts == 1 ? "" : "s")
                << " per set: " << finish;
+          if (l->mergeParts)
+            os << ", records merged once per set by " << k.getKernelName()
+               << "_merge (" << l->mergeParts << " block"
+               << (l->mergeParts == 1 ? "" : "s") << " per set)";
           break;
         }
       }
@@ -669,6 +698,12 @@ struct PlanKernelsPass
       k->removeAttr(kPlanStatsKindAttr);
       k->removeAttr(kPlanEpilogueStatsAttr);
       k->removeAttr(kPlanStatsOnlyAttr);
+      if (kernelKindOf(k) == KernelKind::Normalization ||
+          kernelKindOf(k) == KernelKind::Reduction) {
+        k->setAttr(kPlanWarpLimitAttr, b.getI64IntegerAttr(warpSetLimit));
+        k->setAttr(kPlanSplitChunkAttr, b.getI64IntegerAttr(splitChunk));
+        k->setAttr(kPlanMergeRecordsAttr, b.getI64IntegerAttr(mergeRecords));
+      }
     }
     if (epilogueStats)
       for (KernelOp k : steps) {
@@ -733,11 +768,19 @@ struct PlanKernelsPass
         EpilogueStatsLayout layout =
             EpilogueStatsLayout::get(k, *KernelPlan::statsGroups(k),
                                      StatsRoot::of(consumers->second[0]).kind);
-        int64_t last = step;
-        for (KernelOp consumer : consumers->second)
+        // The epilogue's records, and after them the records merged once
+        // per set where a reader merges them so (its `mergeParts`; readers
+        // that do write the same merged records).
+        int64_t last = step, elements = layout.elements();
+        for (KernelOp consumer : consumers->second) {
           last = std::max(last, stepOf.lookup(consumer));
-        PlanBuffer p{PlanBuffer::Role::Partials, layout.elementType,
-                     layout.elements(), step, last};
+          FailureOr<NormLayout> l = NormLayout::get(consumer);
+          if (failed(l))
+            return signalPassFailure();
+          elements = std::max(elements, l->partialsElems());
+        }
+        PlanBuffer p{PlanBuffer::Role::Partials, layout.elementType, elements,
+                     step, last};
         int64_t idx = assign(p);
         k->setAttr(kPlanPartialsAttr, b.getI64IntegerAttr(idx));
         for (KernelOp consumer : consumers->second)
@@ -745,8 +788,6 @@ struct PlanKernelsPass
       }
       if (kernelKindOf(k) == KernelKind::Normalization ||
           kernelKindOf(k) == KernelKind::Reduction) {
-        k->setAttr(kPlanWarpLimitAttr, b.getI64IntegerAttr(warpSetLimit));
-        k->setAttr(kPlanSplitChunkAttr, b.getI64IntegerAttr(splitChunk));
         FailureOr<NormLayout> l = NormLayout::get(k);
         if (failed(l))
           return signalPassFailure();

@@ -389,7 +389,9 @@ def FusePlanKernels : Pass<"fuse-plan-kernels", "::mlir::func::FuncOp"> {
     dims) of a convolution kernel's result takes its partials from that
     kernel's epilogue instead (`epilogue-stats`): each conv block writes the
     statistics of its part of every set it meets, and the normalisation
-    kernel merges them and reads the result once. The function gets
+    kernel merges them and reads the result once (where a set has many
+    records and several blocks, once per set by a launch of its own:
+    `merge-records`). The function gets
     `fuse.plan.buffers` (role, element type, elements, first and last step
     of each buffer); a kernel gets `fuse.plan.result` (the buffer of its
     result) and `fuse.plan.partials`. `fusecc --emit=plan` prints it.
@@ -401,6 +403,11 @@ def FusePlanKernels : Pass<"fuse-plan-kernels", "::mlir::func::FuncOp"> {
     Option<"splitChunk", "split-chunk", "int64_t", "16384",
            "Elements per block of a reduction set split over blocks (before "
            "balancing; a multiple of 4 is used)">,
+    Option<"mergeRecords", "merge-records", "int64_t", "1024",
+           "Records per set of epilogue statistics past which a "
+           "normalisation of several blocks per set merges them once per "
+           "set in a launch of its own (kDefaultMergeRecords), and the "
+           "fewest records one block of that launch takes">,
     Option<"epilogueStats", "epilogue-stats", "bool", "true",
            "A normalisation over all non-batch dims of a convolution "
            "kernel's result takes its partial statistics from that kernel's "

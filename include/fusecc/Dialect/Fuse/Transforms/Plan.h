@@ -24,6 +24,9 @@ constexpr llvm::StringLiteral kPlanResultBufferAttr = "fuse.plan.result";
 constexpr llvm::StringLiteral kPlanPartialsAttr = "fuse.plan.partials";
 constexpr llvm::StringLiteral kPlanWarpLimitAttr = "fuse.plan.warp_set_limit";
 constexpr llvm::StringLiteral kPlanSplitChunkAttr = "fuse.plan.split_chunk";
+/// On a normalisation kernel: the records per set of epilogue statistics
+/// past which they are merged once per set (`NormLayout::mergeParts`).
+constexpr llvm::StringLiteral kPlanMergeRecordsAttr = "fuse.plan.merge_records";
 /// On a convolution kernel: the channel groups of the normalisation whose
 /// partial statistics its epilogue writes (to its `fuse.plan.partials`).
 constexpr llvm::StringLiteral kPlanStatsGroupsAttr = "fuse.plan.stats_groups";
@@ -54,6 +57,26 @@ constexpr llvm::StringLiteral kConstIdAttr = "fuse.const_id";
 constexpr int64_t kDefaultWarpSetLimit = 4096;
 /// Elements per block of a split reduction set, before balancing.
 constexpr int64_t kDefaultSplitChunk = 16384;
+
+/// Threads per block of the normalisation and elementwise kernels.
+constexpr int64_t kStandaloneThreads = 256;
+/// Records per thread of a normalising block past which an Epilogue
+/// normalisation of several blocks per set merges each set's records once,
+/// in a launch of its own (`NormLayout::mergeParts`), instead of in every
+/// block of the set. A thread merges its records one dependent global load
+/// after the other (~0.5 us each from DRAM) before its block streams its
+/// chunk, and the streaming of a full chunk (kDefaultSplitChunk elements,
+/// 4 quads in flight per thread) takes 4 such rounds: past 4 records per
+/// thread, every block of the set spends longer merging than normalising,
+/// and the extra launch (a few us) costs less than one block's merge. At
+/// 300-400 records per set (1-2 per thread) the merge is a fraction of the
+/// chunk and the launch would cost more than it saves.
+constexpr int64_t kMergeOnceRecordsPerThread = 4;
+/// Records per set past which they are merged once per set
+/// (`--plan-merge-records`), and the fewest records one block of that merge
+/// takes.
+constexpr int64_t kDefaultMergeRecords =
+    kMergeOnceRecordsPerThread * kStandaloneThreads;
 
 /// The partial statistics a convolution kernel's epilogue writes for a
 /// normalisation or reduction whose sets are `groups` channel groups of its
@@ -164,8 +187,22 @@ struct NormLayout {
 
   /// Epilogue: where the producer's partial statistics lie.
   std::optional<EpilogueStatsLayout> producerStats;
+  /// Epilogue, a normalisation of several blocks per set with more than
+  /// `fuse.plan.merge_records` records per set: a launch before the
+  /// normalising one (`<kernel>_merge`) merges each set's records once,
+  /// `mergeParts` blocks per set each merging a run of them into one record
+  /// in the partials workspace after the epilogue's records
+  /// (`mergedRecordsAt`); the normalising blocks then merge only those
+  /// `mergeParts` records (at most one per thread). 0: every normalising
+  /// block merges all its set's records.
+  int64_t mergeParts = 0;
 
+  /// Values of the partials workspace this kernel reads and writes.
   int64_t partialsElems() const;
+  /// Mode::Epilogue with `mergeParts`: the first value of the merged
+  /// records in the partials workspace, `mergeParts` records per set in set
+  /// order.
+  int64_t mergedRecordsAt() const;
   /// Records of one set that the producer's epilogue writes, at most.
   int64_t epilogueRecordsPerSet() const;
   /// Most records per set that one warp merges alone.
@@ -178,12 +215,10 @@ struct NormLayout {
   /// The layout under the limits recorded by fuse-plan-kernels (defaults
   /// where none are).
   static llvm::FailureOr<NormLayout> get(KernelOp kernel);
-  static llvm::FailureOr<NormLayout> get(KernelOp kernel, int64_t warpLimit,
-                                         int64_t splitChunk);
+  static llvm::FailureOr<NormLayout>
+  get(KernelOp kernel, int64_t warpLimit, int64_t splitChunk,
+      int64_t mergeRecords = kDefaultMergeRecords);
 };
-
-/// Threads per block of the normalisation and elementwise kernels.
-constexpr int64_t kStandaloneThreads = 256;
 
 /// One device buffer of the plan.
 struct PlanBuffer {
