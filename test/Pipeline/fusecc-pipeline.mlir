@@ -29,7 +29,7 @@
 // BAD: fusecc-opt: for the --precision option: 'fp8' is not a valid value (expected one of 'ieee', 'tf32', 'bf16', 'fp16', 'f16')
 // BADCHIP: fusecc-opt: for the --chip option: 'gfx90a' is not a valid value (expected one of 'sm_80', 'sm_90', 'sm_90a')
 // BADMATH: fusecc-opt: for the --epilogue-math option: 'approx' is not a valid value (expected one of 'auto', 'exact', 'fast')
-// BADWGMMA: fusecc-opt: for the --tile-wgmma option: '2' is not a valid value (expected one of 'auto', 'never', 'always', '-1', '0', '1')
+// BADWGMMA: fusecc-opt: for the --tile-wgmma option: '2' is not a valid value (expected one of 'auto', 'never', 'always', 'full-wave', '-1', '0', '1')
 // PASSES: fuse-tile-kernels{{{.*}} merge-h-taps=false precision=tf32 {{.*}} wgmma=always {{.*}}}
 // PASSES: fuse-convert-to-gpu{epilogue-math=exact}
 func.func @conv_gn(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x5x5xf32> {

@@ -235,14 +235,18 @@ FUSECC_OPTION_SPELLINGS(EpilogueMathMode, kEpilogueMathSpellings)
 // warpgroup MMA (the pass knows no chip: the tools resolve a WgmmaChoice).
 //===----------------------------------------------------------------------===//
 
-enum class WgmmaMode { Never, Always, FillsGrid };
+enum class WgmmaMode { Never, Always, FillsGrid, FullWave };
 
 inline constexpr OptionSpelling<WgmmaMode> kWgmmaModeSpellings[] = {
     {WgmmaMode::Never, "never", "mma.sync only (default)"},
     {WgmmaMode::Always, "always", "wgmma wherever a kernel fits"},
     {WgmmaMode::FillsGrid, "fills-grid",
      "wgmma where a kernel fits and its grid fills the target's SMs at "
-     "least once (the sm_90a default)"},
+     "least once or has as many blocks as the mma.sync tiling (the sm_90a "
+     "default)"},
+    {WgmmaMode::FullWave, "full-wave",
+     "wgmma where a kernel fits and its grid fills the target's SMs at "
+     "least once (the sm_90a default before session 35)"},
     {WgmmaMode::Never, "0", "old spelling of never"},
     {WgmmaMode::Always, "1", "old spelling of always"},
     {WgmmaMode::FillsGrid, "2", "old spelling of fills-grid"},
@@ -253,15 +257,18 @@ FUSECC_OPTION_SPELLINGS(WgmmaMode, kWgmmaModeSpellings)
 // WgmmaChoice: the tools' --tile-wgmma, resolved with the chip.
 //===----------------------------------------------------------------------===//
 
-enum class WgmmaChoice { Auto, Never, Always };
+enum class WgmmaChoice { Auto, Never, Always, FullWave };
 
 inline constexpr OptionSpelling<WgmmaChoice> kWgmmaChoiceSpellings[] = {
     {WgmmaChoice::Auto, "auto",
      "the chip decides: on sm_90a for grids of at least one block per SM "
-     "(default)"},
+     "or at least as many blocks as on mma.sync (default)"},
     {WgmmaChoice::Never, "never", "mma.sync"},
     {WgmmaChoice::Always, "always",
      "wgmma wherever a kernel fits (needs --chip=sm_90a)"},
+    {WgmmaChoice::FullWave, "full-wave",
+     "on sm_90a for grids of at least one block per SM only (the default "
+     "before session 35; A/B timing)"},
     {WgmmaChoice::Auto, "-1", "old spelling of auto"},
     {WgmmaChoice::Never, "0", "old spelling of never"},
     {WgmmaChoice::Always, "1", "old spelling of always"},
@@ -269,13 +276,15 @@ inline constexpr OptionSpelling<WgmmaChoice> kWgmmaChoiceSpellings[] = {
 FUSECC_OPTION_SPELLINGS(WgmmaChoice, kWgmmaChoiceSpellings)
 
 /// The fuse-tile-kernels mode of `choice` on `chip`: `auto` is fills-grid on
-/// sm_90a and never elsewhere.
+/// sm_90a and never elsewhere, `full-wave` likewise full-wave.
 inline WgmmaMode wgmmaModeFor(WgmmaChoice choice, Chip chip) {
   switch (choice) {
   case WgmmaChoice::Never:
     return WgmmaMode::Never;
   case WgmmaChoice::Always:
     return WgmmaMode::Always;
+  case WgmmaChoice::FullWave:
+    return chip == Chip::SM90a ? WgmmaMode::FullWave : WgmmaMode::Never;
   case WgmmaChoice::Auto:
     break;
   }

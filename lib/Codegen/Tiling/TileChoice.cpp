@@ -255,7 +255,8 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 }
 
 /// Blocks a default (sm_90a) wgmma kernel needs: one per SM of the target
-/// (one wave).
+/// (one wave), or as many as the kernel's mma.sync tiling has (see
+/// chooseTileConfig).
 int64_t wgmmaMinBlocks(const TargetInfo &target) { return target.numSMs(); }
 
 /// Blocks an ieee kernel needs to take the split-operand tensor-core path
@@ -540,29 +541,6 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
            (LaunchPlan::get(a, c).gridX >= splitTF32MinBlocks(a.target) &&
             a.geom.cinPerGroup() >= kSplitTF32MinInputChannels);
   };
-  // wgmma where the chip has it, unless a measurement chose mma.sync;
-  // by default only for grids of at least one wave (below that the
-  // weight re-layout's launch and workspace are not paid back: the
-  // small variants' tf32 / ieee time fell from 1.31 to 0.96 on
-  // mma.sync, docs/perf.md 56).
-  // Half operands on wgmma: weights re-laid out into packed half words
-  // (WeightPackPlan), the input packed by the re-layout kernel or as it is
-  // staged (InputPackPlan, Staging.cpp).
-  if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
-      knobs.wgmma >= 0)
-    if (TileConfigAttr wg = withSplitRows(
-            kernel, a, tensorTypes, knobs,
-            chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
-                              knobs.rows, knobs.ciChunk, knobs.tileC,
-                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC)))
-      if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
-          (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-           (LaunchPlan::get(a, wg).gridX >= wgmmaMinBlocks(a.target) &&
-            !fewChannelsForWgmma(a, tensorTypes))) &&
-          gridAllows(wg) &&
-          !(wgmma == WgmmaMode::FillsGrid && knobs.wgmma == 0 &&
-            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
-        cfg = wg;
   // mma.sync: the cost model's channel tile, then narrower ones where that
   // one does not fit the chip's limits (many taps per phase: rand37_61's
   // 64-tap stride-32 layer stages 64 channels' weights past shared memory
@@ -588,6 +566,45 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
     }
     return std::nullopt;
   };
+  // wgmma where the chip has it, unless a measurement chose mma.sync;
+  // by default for grids of at least one wave, or of at least half a wave
+  // and as many blocks as the mma.sync tiling's (full-wave: the first
+  // only). Below a wave the weight re-layout's launch and workspace were
+  // not paid back where wgmma's larger tiles left fewer blocks (the small
+  // variants' tf32 / ieee time fell from 1.31 to 0.96 on mma.sync, H100,
+  // docs/perf.md 56); with as many blocks, wgmma ran vae_decoder's 3x3
+  // 128 -> 128 convolutions at 32 x 32 (128 blocks either way) in 16 us
+  // against 95 on mma.sync (H200, docs/perf.md 179). Tiny grids (under
+  // half a wave) were not measured so and keep mma.sync.
+  auto wgmmaGridSuffices = [&](TileConfigAttr wg) {
+    const int64_t blocks = LaunchPlan::get(a, wg).gridX;
+    if (blocks >= wgmmaMinBlocks(a.target))
+      return true;
+    if (wgmma != WgmmaMode::FillsGrid)
+      return false;
+    if (2 * blocks < wgmmaMinBlocks(a.target))
+      return false;
+    std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
+    return mma && blocks >= LaunchPlan::get(a, *mma).gridX;
+  };
+  // Half operands on wgmma: weights re-laid out into packed half words
+  // (WeightPackPlan), the input packed by the re-layout kernel or as it is
+  // staged (InputPackPlan, Staging.cpp).
+  if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
+      knobs.wgmma >= 0)
+    if (TileConfigAttr wg = withSplitRows(
+            kernel, a, tensorTypes, knobs,
+            chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
+                              knobs.rows, knobs.ciChunk, knobs.tileC,
+                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC)))
+      if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
+          (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
+           (wgmmaGridSuffices(wg) && !fewChannelsForWgmma(a, tensorTypes))) &&
+          gridAllows(wg) &&
+          !((wgmma == WgmmaMode::FillsGrid || wgmma == WgmmaMode::FullWave) &&
+            knobs.wgmma == 0 &&
+            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
+        cfg = wg;
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
     const int64_t sw = a.geom.stride[2];

@@ -72,8 +72,27 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     TileConfigAttr narrow =
         chooseWgmmaConfig(kernel, a, types, maxTileW, 0, 0,
                           /*forcedTileC=*/64, 0, mergeH, forcedCluster);
-    if (!narrow || SharedMemoryPlan::get(a, narrow).rowsN == 0)
+    if (!narrow)
       return narrow;
+    const int64_t wave = a.target.numSMs();
+    if (SharedMemoryPlan::get(a, narrow).rowsN == 0) {
+      // Rows as separate N: at unit stride (one W phase, so the 128
+      // channels' accumulators leave room for rows) two warpgroups still
+      // share each staged input, with their own rows and chunk, where that
+      // keeps two blocks per SM and a wave: rand37_1 (48 -> 512, 7x7)
+      // 1.094 -> 0.789 ms, rand37_64 (192 -> 128, 3x3) 2.48 -> 1.94 ms; at
+      // strides >= 2 the measured wide tiles were 8-74% slower (rand37_2,
+      // 7, 28, 92; H200, docs/perf.md 179).
+      if (llvm::any_of(g.stride, [](int64_t s) { return s != 1; }))
+        return narrow;
+      TileConfigAttr wide = chooseWgmmaConfig(
+          kernel, a, types, maxTileW, 0, 0, /*forcedTileC=*/128, 0, mergeH,
+          forcedCluster);
+      if (wide && wide.getTileC() == 128 && kernelResidentBlocks(a, wide) >= 2 &&
+          LaunchPlan::get(a, wide).gridX >= wave)
+        return wide;
+      return narrow;
+    }
     TileConfigAttr wide = chooseWgmmaConfig(
         kernel, a, types, maxTileW, 0, narrow.getCiChunk(),
         /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
@@ -81,7 +100,6 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // the 64-channel one fills (the default wgmma mode then takes
     // mma.sync): unet_decoder's 512 -> 512 4x4 -> 8x8 layer at batch 16,
     // 256 blocks of 64 channels, 128 of 128.
-    const int64_t wave = a.target.numSMs();
     if (wide && wide.getTileC() == 128 &&
         SharedMemoryPlan::get(a, wide).rowsN > 0 &&
         kernelResidentBlocks(a, wide) >= 2 &&

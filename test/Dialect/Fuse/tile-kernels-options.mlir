@@ -8,7 +8,7 @@
 // PRECISION: error: {{$}}
 // PRECISION-NEXT: failed to add `fuse-tile-kernels` with options `precision=fp8`
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-tile-kernels{wgmma=3}))' 2>&1 | FileCheck %s --check-prefix=WGMMA
-// WGMMA: fusecc-opt: for the --wgmma option: '3' is not a valid value (expected one of 'never', 'always', 'fills-grid', '0', '1', '2')
+// WGMMA: fusecc-opt: for the --wgmma option: '3' is not a valid value (expected one of 'never', 'always', 'fills-grid', 'full-wave', '0', '1', '2')
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{threads=16}))' 2>&1 | FileCheck %s --check-prefix=THREADS16
 // THREADS16: tile-kernels-options.mlir:[[@LINE+41]]:1: error: fuse-tile-kernels: max-tile-w must be >= 8 and threads in [32, 1024], got max-tile-w=128 threads=16

@@ -1,4 +1,5 @@
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(fuse-attach-target{chip=sm_90a device=h200},func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=fills-grid}))' | FileCheck %s --check-prefix=WAVE
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(fuse-attach-target{chip=sm_90a device=h200},func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=full-wave}))' | FileCheck %s --check-prefix=WAVE
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(fuse-attach-target{chip=sm_90a device=h200},func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=fills-grid}))' | FileCheck %s --check-prefix=FILLS
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(fuse-attach-target{chip=sm_90 device=h200},func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=H200
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(fuse-attach-target{chip=sm_80 device=a100},func.func(fuse-form-kernels,fuse-tile-kernels))' | FileCheck %s --check-prefix=A100
 
@@ -6,9 +7,17 @@
 // (fusecc::TargetInfo): the shared memory per block and the SM count.
 // (tile-kernels-target-invalid.mlir: limits named with their target.)
 
-// wgmma by default only for a grid of at least one block per SM of the
-// target (numSMs: 132): its config here (2 rows, N = 64, 2 blocks along W)
-// has one block per output row.
+// wgmma under full-wave only for a grid of at least one block per SM of
+// the target (numSMs: 132): its config here (2 rows, N = 64, 2 blocks along
+// W) has one block per output row. The default (fills-grid) also takes it
+// for half a wave or more where mma.sync's grid is no larger (130 blocks
+// on wgmma, 65 x 2 on mma.sync here).
+// FILLS-LABEL: func.func @rows_130
+// FILLS: config = #fuse.tile<
+// FILLS-SAME: wgmmaN = 64
+// FILLS-LABEL: func.func @rows_132
+// FILLS: config = #fuse.tile<
+// FILLS-SAME: wgmmaN = 64
 // WAVE-LABEL: func.func @rows_130
 // WAVE: config = #fuse.tile<
 // WAVE-SAME: mmaTilesC = 1

@@ -25,6 +25,7 @@
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=auto --emit=fused | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=never --emit=fused | FileCheck %s --check-prefix=SM90
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=full-wave --emit=fused | FileCheck %s --check-prefix=FULLWAVE
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
 
 // kb2_34's layer: stride 2, 64 positions per row -> N = 32 per phase, one
@@ -35,10 +36,13 @@
 // Forced: 4 rows in two warpgroups of 2 rows each (kb2_34's tuned config).
 // SPLIT2-LABEL: fuse.kernel "conv3d_k0"
 // SPLIT2-SAME: threadsC = 32, {{.*}}rows = 4, wgmmaN = 32, wgmmaGroups = 2>
-// 128 blocks: mma.sync by default.
+// 128 blocks, as many as on mma.sync: wgmma by default (half a wave or
+// more); mma.sync under full-wave (a wave or more only).
 // DEFAULT-LABEL: fuse.kernel "conv3d_k0"
-// DEFAULT-NOT: wgmmaN
-// DEFAULT-SAME: mmaWarpsC
+// DEFAULT-SAME: wgmmaN = 32
+// FULLWAVE-LABEL: fuse.kernel "conv3d_k0"
+// FULLWAVE-NOT: wgmmaN
+// FULLWAVE-SAME: mmaWarpsC
 // SM90-LABEL: fuse.kernel "conv3d_k0"
 // SM90-SAME: mmaWarpsC
 // SM90-NOT: wgmmaN
