@@ -13,32 +13,17 @@
 
 import argparse
 import os
-import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "python")]
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "python"),
+                os.path.join(HERE, "..", "..", "bench")]
 
 import torch  # noqa: E402
 
 import fusecc  # noqa: E402
 import models  # noqa: E402
-
-
-def time_ms(fn, reps, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+from timing import time_ms  # noqa: E402  (bench/timing.py)
 
 
 def main():
@@ -68,12 +53,12 @@ def main():
             passed = err < tol and bool(torch.isfinite(y).all())
             ok &= passed
             with torch.no_grad():
-                eager = time_ms(lambda: module(x), args.reps)
+                eager = time_ms(lambda _: module(x), 1, args.reps, 5)
                 compiled = torch.compile(module)
                 compiled(x)
-                comp = time_ms(lambda: compiled(x), args.reps)
+                comp = time_ms(lambda _: compiled(x), 1, args.reps, 5)
             out = torch.empty_like(y)
-            fus = time_ms(lambda: m(x, out=out), args.reps)
+            fus = time_ms(lambda _: m(x, out=out), 1, args.reps, 5)
             rows.append((name, precision, list(shape), err,
                          "PASS" if passed else "FAIL", fus, eager, comp))
             print(rows[-1], flush=True)
