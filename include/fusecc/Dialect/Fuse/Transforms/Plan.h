@@ -262,6 +262,16 @@ struct KernelPlan {
   void print(mlir::func::FuncOp func, llvm::raw_ostream &os) const;
 };
 
+/// The channel groups per sample of the statistics a convolution's epilogue
+/// writes for `root`'s sets over a convolution result of type `ty` (the
+/// root's input or a view of it), or std::nullopt where the sets, read
+/// flat, are not consecutive runs of whole channels of one sample.
+std::optional<int64_t> epilogueStatsGroups(const StatsRoot &root,
+                                           mlir::RankedTensorType ty);
+/// The convolution kernel whose epilogue can write the partial statistics
+/// of normalisation or reduction kernel `k`, or null.
+KernelOp epilogueStatsCandidate(KernelOp k);
+
 } // namespace fusecc::fuse
 
 #endif // FUSECC_DIALECT_FUSE_TRANSFORMS_PLAN_H
