@@ -9,6 +9,8 @@
 #                                      machines without LLVM)
 #   fusecc/lib/libfusecc_runtime.so    the runtime (needs libcuda.so.1 only,
 #                                      loaded at run time)
+#   fusecc/tuning/<device>.json        the measured tile choices (tuning/),
+#                                      passed to the compiler by default
 #
 # They come from the CMake build directory $FUSECC_BUILD_DIR (default: the
 # repository's build/). If that directory has been configured, the step
@@ -80,6 +82,27 @@ def strip(path):
         subprocess.run(["strip", "--strip-all", path], check=True)
 
 
+def tuning_source(build_dir):
+    """The repository's tuning/: next to python/, or (pip may build from a
+    copy of python/) in the source tree the CMake build was configured
+    from. None where neither has one."""
+    candidates = [os.path.join(REPO, "tuning")]
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt")) as cache:
+            for line in cache:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    source = line.split("=", 1)[1].strip()
+                    # A runtime-only build (cmake -S runtime) names runtime/.
+                    candidates += [os.path.join(source, "tuning"),
+                                   os.path.join(source, "..", "tuning")]
+    except OSError:
+        pass
+    for path in candidates:
+        if os.path.isdir(path):
+            return os.path.normpath(path)
+    return None
+
+
 class BuildPyWithNatives(build_py):
     """build_py, then the compiler and runtime library into the package."""
 
@@ -102,6 +125,16 @@ class BuildPyWithNatives(build_py):
             sys.exit("fusecc setup.py: %s holds neither bin/fusecc nor "
                      "libfusecc_runtime.so: build fusecc first (bash "
                      ".ci/build.sh) or set FUSECC_BUILD_DIR" % build_dir)
+        # The measured tile choices (tuning/<device>.json), which
+        # fusecc.compiler.with_tuning passes to the compiler.
+        tuning = tuning_source(build_dir)
+        if tuning:
+            target = os.path.join(self.build_lib, "fusecc", "tuning")
+            os.makedirs(target, exist_ok=True)
+            for name in sorted(os.listdir(tuning)):
+                if name.endswith(".json"):
+                    shutil.copy2(os.path.join(tuning, name), target)
+            staged.append("tuning/*.json (from %s)" % tuning)
         print("fusecc setup.py: packaged " + ", ".join(staged), flush=True)
 
 

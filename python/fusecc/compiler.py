@@ -13,6 +13,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import copy
+import hashlib
 import os
 import shutil
 import subprocess
@@ -31,6 +32,56 @@ class CompileError(RuntimeError):
 
 # Where an installed package (python/setup.py) holds the compiler.
 PACKAGED_CLI = os.path.join(_PACKAGE_DIR, "bin", "fusecc")
+# And its copy of the repository's tuning/ (the measured tile choices,
+# <device>.json each, bench/tune.py).
+PACKAGED_TUNING = os.path.join(_PACKAGE_DIR, "tuning")
+
+
+def tuning_dir():
+    """The directory of measured tile choices that compilations from Python
+    (fusecc.compile, the dynamo backend) pass as `--tuning=` unless their
+    arguments name one: $FUSECC_TUNING (empty or "none": no tuning file),
+    the installed package's copy, then the repository's tuning/; None where
+    none exists. The compiler picks <device>.json from it (--device, the
+    H200 by default) and the cost model for kernels it has no entry for."""
+    env = os.environ.get("FUSECC_TUNING")
+    if env is not None:
+        return None if env in ("", "none") else env
+    for path in (PACKAGED_TUNING, os.path.join(_REPO_DIR, "tuning")):
+        if os.path.isdir(path):
+            return path
+    return None
+
+
+def with_tuning(extra_args):
+    """`extra_args` plus `--tuning=<tuning_dir()>` where they name no
+    --tuning and a tuning directory exists."""
+    args = list(extra_args)
+    if any(a == "--tuning" or a.startswith("--tuning=") for a in args):
+        return args
+    path = tuning_dir()
+    return args + ["--tuning=" + path] if path else args
+
+
+def tuning_digest(args):
+    """A hex SHA-256 over the tuning files `args` name (--tuning=FILE or
+    DIR: its *.json), for cache keys: a bundle compiled with other tile
+    choices is another bundle. Empty where `args` name none."""
+    paths = [a.split("=", 1)[1] for a in args if a.startswith("--tuning=")]
+    if not paths:
+        return ""
+    digest = hashlib.sha256()
+    for path in paths:
+        files = ([os.path.join(path, n) for n in sorted(os.listdir(path))
+                  if n.endswith(".json")] if os.path.isdir(path) else [path])
+        for name in files:
+            digest.update(os.path.basename(name).encode() + b"\0")
+            try:
+                with open(name, "rb") as f:
+                    digest.update(f.read())
+            except OSError:
+                digest.update(b"(unreadable)")
+    return digest.hexdigest()
 
 
 def cli_candidates():
@@ -73,7 +124,8 @@ def compile_onnx(onnx_path, output, precision="tf32", chip="sm_90a",
                          % (", ".join(PRECISIONS), precision))
     cli = cli or find_cli()
     command = [cli, os.fspath(onnx_path), "-o", os.fspath(output),
-               "--precision=" + precision, "--chip=" + chip] + list(extra_args)
+               "--precision=" + precision, "--chip=" + chip] + with_tuning(
+                   extra_args)
     result = subprocess.run(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     if result.returncode != 0:

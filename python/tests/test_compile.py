@@ -114,11 +114,54 @@ class Cli(unittest.TestCase):
 
     def test_command_line(self):
         out = os.path.join(self.dir, "out.fcb")
-        compiler.compile_onnx(self.onnx, out, "ieee", "sm_90", ["--x=1"],
-                              cli=self.cli)
+        with mock.patch.dict(os.environ, {"FUSECC_TUNING": "none"}):
+            compiler.compile_onnx(self.onnx, out, "ieee", "sm_90", ["--x=1"],
+                                  cli=self.cli)
         self.assertEqual(self.recorded()["args"], [
             self.onnx, "-o", out, "--precision=ieee", "--chip=sm_90", "--x=1"])
         self.assertTrue(os.path.exists(out))
+
+    def test_command_line_takes_the_shipped_tuning(self):
+        # Without FUSECC_TUNING and outside an installed package: the
+        # repository's tuning/ (the measured tile choices, <device>.json).
+        out = os.path.join(self.dir, "out.fcb")
+        shipped = os.path.join(samples.REPO, "tuning")
+        with mock.patch.dict(os.environ, {}):
+            os.environ.pop("FUSECC_TUNING", None)
+            self.assertEqual(compiler.tuning_dir(), shipped)
+            compiler.compile_onnx(self.onnx, out, cli=self.cli)
+            self.assertEqual(self.recorded()["args"][-1],
+                             "--tuning=" + shipped)
+            # A --tuning of the caller's is kept, and no second one added.
+            compiler.compile_onnx(self.onnx, out, extra_args=["--tuning=t.json"],
+                                  cli=self.cli)
+            self.assertEqual([a for a in self.recorded()["args"]
+                              if a.startswith("--tuning")], ["--tuning=t.json"])
+        mine = os.path.join(self.dir, "mine")
+        os.mkdir(mine)
+        with mock.patch.dict(os.environ, {"FUSECC_TUNING": mine}):
+            self.assertEqual(compiler.with_tuning(["-a"]),
+                             ["-a", "--tuning=" + mine])
+        for off in ("", "none"):
+            with mock.patch.dict(os.environ, {"FUSECC_TUNING": off}):
+                self.assertIsNone(compiler.tuning_dir())
+                self.assertEqual(compiler.with_tuning(("-a",)), ["-a"])
+
+    def test_tuning_digest_follows_the_files(self):
+        tuning = os.path.join(self.dir, "tuning")
+        os.mkdir(tuning)
+        path = os.path.join(tuning, "h200.json")
+        with open(path, "w") as f:
+            f.write('{"entries": []}')
+        args = ["--tuning=" + tuning]
+        first = compiler.tuning_digest(args)
+        self.assertRegex(first, "^[0-9a-f]{64}$")
+        self.assertEqual(compiler.tuning_digest(["--tuning=" + path]),
+                         compiler.tuning_digest(["--tuning=" + path]))
+        with open(path, "w") as f:
+            f.write('{"entries": [{"key": "k"}]}')
+        self.assertNotEqual(compiler.tuning_digest(args), first)
+        self.assertEqual(compiler.tuning_digest(["--x"]), "")
 
     def test_compiler_error_carries_its_messages(self):
         with self.assertRaises(fusecc.CompileError) as caught:
@@ -158,9 +201,9 @@ class Cli(unittest.TestCase):
             self.assertGreater(record["onnx_bytes"], 0)
             self.assertEqual(record["args"][0].rsplit("/", 1)[-1],
                              "model.onnx")
-            self.assertEqual(record["args"][3:], ["--precision=tf32",
-                                                  "--chip=sm_90a",
-                                                  "--emit=bundle"])
+            self.assertEqual(record["args"][3:], [
+                "--precision=tf32", "--chip=sm_90a", "--emit=bundle",
+                "--tuning=" + compiler.tuning_dir()])
             self.assertEqual(module.entries, ["layer", "pair"])
             self.assertEqual(module.path, kept)
             # The temporary directory is gone.

@@ -131,6 +131,23 @@ class InstalledWheel(unittest.TestCase):
                         "executable in the wheel (mode %o)" % mode)
         self.assertFalse([n for n in names if "tests/" in n], names)
 
+    def test_packaged_tuning(self):
+        # The shipped tile choices travel with the package, and compilations
+        # from Python find that copy before the repository's.
+        with zipfile.ZipFile(self.wheel) as wheel:
+            names = set(wheel.namelist())
+        shipped = sorted(n for n in os.listdir(os.path.join(samples.REPO,
+                                                             "tuning"))
+                         if n.endswith(".json"))
+        self.assertTrue(shipped)
+        for name in shipped:
+            self.assertIn("fusecc/tuning/" + name, names)
+        found = self.probe(
+            "import fusecc.compiler as c\n"
+            "print(json.dumps([c.tuning_dir(), c.with_tuning(['-x'])]))")
+        package = os.path.join(self.site, "fusecc", "tuning")
+        self.assertEqual(found, [package, ["-x", "--tuning=" + package]])
+
     def test_dynamo_backend_entry_point(self):
         with zipfile.ZipFile(self.wheel) as wheel:
             names = set(wheel.namelist())

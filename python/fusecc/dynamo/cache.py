@@ -87,7 +87,13 @@ def compiled_bundle(text, precision, chip, extra_args=(), cli=None,
         cli, ident = None, os.environ.get("FUSECC_COMPILER_ID", "")
         if not ident:
             raise
-    key = cache_key(text, precision, chip, extra_args, ident)
+    # The shipped tile choices (fusecc.compiler.tuning_dir) unless the
+    # options name a tuning file; the key holds their digest, not the path.
+    extra_args = compiler_layer.with_tuning(extra_args)
+    key_args = [a for a in extra_args if not a.startswith("--tuning=")]
+    digest = compiler_layer.tuning_digest(extra_args)
+    key = cache_key(text, precision, chip,
+                    key_args + (["tuning:" + digest] if digest else []), ident)
     bundle = os.path.join(directory, key + ".fcb")
     error = os.path.join(directory, key + ".err")
     if os.path.exists(bundle):
