@@ -71,6 +71,53 @@ def launches_per_call(entry):
     return max(1, len(entry.launches))
 
 
+def step_costs(f, inputs, outputs, stream, args, sync=None,
+               allocates=False):
+    """Host us of each step of the entry's cached call f(*inputs,
+    out=outputs, stream=stream) (--steps), each timed alone in a loop of
+    its own (a lambda's call, ~0.03-0.05 us, included in each): the whole
+    call with outputs given and allocated, the tensor guard, the current
+    stream's lookup (stream None), the data pointers, their packing, the
+    runtime call through Module.launch_pointers and as the bare foreign
+    call the cached path makes, and the outputs' allocation."""
+    module, index = f.module, f.entry.index
+    values = tuple(inputs) + tuple(outputs)
+    count = len(values)
+    kind = type(outputs)
+    steps = {}
+
+    def timed(name, fn):
+        fn()
+        steps[name] = host_us(fn, args.rounds, args.calls, sync)
+    timed("call_out", lambda: f(*inputs, out=outputs, stream=stream))
+    if allocates:
+        timed("call_alloc", lambda: f(*inputs, stream=stream))
+    guard = next((c for k, c, _ in f._guards if k is kind), None)
+    if guard is not None:
+        timed("guard", lambda: guard(*values))
+    getter = fusecc.module._STREAM_GETTER
+    handle = stream
+    if stream is None:
+        device_index = module.device_index
+        timed("stream", lambda: getter(device_index))
+        handle = getter(device_index)
+    data_ptr = type(values[0]).data_ptr
+    timed("data_ptrs", lambda: list(map(data_ptr, values)))
+    pack = f._pack
+    timed("data_ptrs_and_pack", lambda: pack(*map(data_ptr, values)))
+    packed = pack(*map(data_ptr, values))
+    timed("runtime_call", lambda: module.launch_pointers(index, packed, count,
+                                                         handle))
+    launch = getattr(f, "_launch", None)  # Bound by newer packages only.
+    if launch is not None:
+        function, module_handle = launch
+        timed("foreign_call", lambda: function(module_handle, index, packed,
+                                               count, handle))
+    if allocates:
+        timed("allocate", lambda: f._allocate(stream))
+    return steps
+
+
 # ---------------------------------------------------------------------------
 # GPU
 # ---------------------------------------------------------------------------
@@ -199,6 +246,9 @@ def measure_gpu(args):
                                               False)
                 row[key + "_sync_us"] = gpu_us(torch, call, args.calls, True)
             module.set_launch_graphs(True)
+            if args.steps:
+                row["steps_us"] = step_costs(f, inputs, outputs, None, args,
+                                             torch.cuda.synchronize, True)
             row["stats"] = module.launch_stats()
             row["cached_by"] = cached_by(f)
             row["capture_max_abs_diff"] = capture_check(torch, f, inputs,
@@ -265,8 +315,8 @@ def torch_tensor_factory(args):
     import torch
     check_tensor = fusecc.module.check_tensor
 
-    def check_on_cuda(tensor, arg, what, device_index):
-        return check_tensor(_OnCuda(tensor), arg, what, device_index)
+    def check_on_cuda(tensor, arg, what, device_index, batch=0):
+        return check_tensor(_OnCuda(tensor), arg, what, device_index, batch)
     fusecc.module.check_tensor = check_on_cuda
 
     if args.stub_guard:
@@ -322,6 +372,23 @@ def measure_fake_bundle(args, lib, path, FakeTensor):
             row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls)
             row[key + "_us_per_kernel"] = \
                 row[key + "_raw_us"] / launches_per_call(entry)
+        if args.torch:
+            # The allocating form f(*inputs), outputs on the CPU (the
+            # output specs _allocate keeps, with the CPU as their device).
+            import torch
+            cpu = torch.device("cpu")
+            f._output_specs[0] = [
+                (a.shape, fusecc.module.torch_dtype(a.dtype), cpu)
+                for a in entry.outputs]
+
+            def alloc_call():
+                f(*inputs, stream=1)
+            alloc_call()
+            row["graph_alloc_call_us"] = host_us(alloc_call, args.rounds,
+                                                 args.calls)
+        if args.steps:
+            row["steps_us"] = step_costs(f, inputs, outputs, 1, args,
+                                         allocates=args.torch)
         row["full_checks_call_us"] = host_us(checked, args.rounds,
                                            args.calls)
         row["stats"] = module.launch_stats()
@@ -345,6 +412,12 @@ def print_row(row):
                      ("_sync_us", "synced us"))
                  if key + suffix in row]
         print("  %-6s %s" % (key, ", ".join(parts)))
+    if "graph_alloc_call_us" in row:
+        print("  graph  outputs allocated: %.2f host us/call"
+              % row["graph_alloc_call_us"])
+    if "steps_us" in row:
+        print("  steps (host us): %s" % ", ".join(
+            "%s %.2f" % item for item in row["steps_us"].items()))
     if "full_checks_call_us" in row:
         print("  full argument checks every call: %.2f host us/call"
               % row["full_checks_call_us"])
@@ -368,6 +441,8 @@ def main():
     parser.add_argument("--stub-guard", action="store_true",
                         help="with --fake --torch: a tensor guard that "
                              "always holds in place of PyTorch's")
+    parser.add_argument("--steps", action="store_true",
+                        help="also time each step of the cached call alone")
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--json", help="write the rows here")

@@ -212,6 +212,13 @@ class EntryFunction:
         self._input_count = len(entry.inputs)
         self._arg_count = len(entry.inputs) + len(entry.outputs)
         self._pack = struct.Struct("@%dQ" % self._arg_count).pack
+        self._index = entry.index
+        self._device_index = module.device_index
+        # The runtime's pointer launch and the module handle, bound once
+        # (Module.pointer_launch; None where the module has none: a stub,
+        # or closed, and Module.launch_pointers is called instead).
+        launch = getattr(module, "pointer_launch", None)
+        self._launch = launch() if launch is not None else None
         # Per batch, the outputs' (shape, torch dtype, device) (_allocate).
         self._output_specs = {}
         # A dynamic batch (bundle version 4): calls take any batch in
@@ -365,10 +372,19 @@ class EntryFunction:
                 values = args + tuple(out)
             else:
                 values = args + (out,)
-            data_ptr = self._known(values, kind)
-            if data_ptr is not False:
+            # _known's guard loop, inlined (the cached path's cost).
+            for guard_kind, check, data_ptr in self._guards:
+                if guard_kind is kind:
+                    try:
+                        held = check(*values)
+                    except Exception:  # Not tensors, wrong length: a miss.
+                        held = False
+                    if held:
+                        return self._fast_call(args, values, out, stream,
+                                               kwargs, data_ptr)
+            if self._checked and self._signature_known(values, kind):
                 return self._fast_call(args, values, out, stream, kwargs,
-                                       data_ptr)
+                                       None)
         buffer_array, results, handle, tensors = self.prepare(
             *args, out=out, stream=stream, **kwargs)
         if values is not None and all(
@@ -416,13 +432,16 @@ class EntryFunction:
                         return data_ptr
                 except Exception:  # Not tensors, wrong length: a miss.
                     pass
-        if self._checked:
-            try:
-                if self._signature(values, kind) in self._checked:
-                    return None
-            except TypeError:  # Unhashable metadata: never cached.
-                pass
+        if self._checked and self._signature_known(values, kind):
+            return None
         return False
+
+    def _signature_known(self, values, kind):
+        """Whether the Python signature of `values` passed the checks."""
+        try:
+            return self._signature(values, kind) in self._checked
+        except TypeError:  # Unhashable metadata: never cached.
+            return False
 
     def _remember(self, values, kind):
         """Remembers the signature of `values`, which passed prepare(): as a
@@ -477,46 +496,83 @@ class EntryFunction:
         wrong; with kwargs None (cached_call), _REJECTED is returned
         instead."""
         if stream is None:
-            if _STREAM_GETTER is None:
-                handle = self._stream(stream)  # Raises.
-            else:
-                handle = _STREAM_GETTER(self.module.device_index)
+            getter = _STREAM_GETTER
+            handle = (getter(self._device_index) if getter is not None
+                      else self._stream(stream))  # Raises without one.
         elif type(stream) is int:
             handle = stream
         else:
             handle = self._stream(stream)
-        # The signature (shapes included) passed prepare(): its batch.
-        batch = (values[self._batch_input].shape[0] if self.max_batch
-                 else 0)
+        if self.max_batch:
+            return self._fast_call_batch(args, values, out, stream, kwargs,
+                                         data_ptr, handle)
         if out is None:
-            results = (self._allocate(stream, batch) if batch
-                       else self._allocate(stream))
+            results = self._allocate(stream)
+            values = args + tuple(results)
+        if data_ptr is None:
+            pointers = self._pack(*[t.data_ptr() for t in values])
+        else:
+            pointers = self._pack(*map(data_ptr, values))
+        launch = self._launch
+        if launch is not None:
+            # One foreign call; a status only on failure.
+            status = launch[0](launch[1], self._index, pointers,
+                               self._arg_count, handle)
+            if not status:
+                if out is not None:
+                    return out
+                return results[0] if len(results) == 1 else tuple(results)
+            try:
+                self.module.launch_failed(status)
+            except runtime_binding.FuseccError as error:
+                if error.code != "INVALID_ARGUMENT":
+                    raise
+                rejected = error
+        else:
+            try:
+                self.module.launch_pointers(self._index, pointers,
+                                            self._arg_count, handle)
+            except runtime_binding.FuseccError as error:
+                if error.code != "INVALID_ARGUMENT":
+                    raise
+                rejected = error
+            else:
+                if out is not None:
+                    return out
+                return results[0] if len(results) == 1 else tuple(results)
+        return self._rejected(args, out, stream, kwargs, rejected)
+
+    def _fast_call_batch(self, args, values, out, stream, kwargs, data_ptr,
+                         handle):
+        """_fast_call of a dynamic-batch entry: the batch from the first
+        batched input (its shape passed prepare() with the signature)."""
+        batch = values[self._batch_input].shape[0]
+        if out is None:
+            results = self._allocate(stream, batch)
             values = args + tuple(results)
         if data_ptr is None:
             pointers = self._pack(*[t.data_ptr() for t in values])
         else:
             pointers = self._pack(*map(data_ptr, values))
         try:
-            if batch:
-                self.module.launch_pointers(self.entry.index, pointers,
-                                            self._arg_count, handle,
-                                            batch=batch)
-            else:
-                self.module.launch_pointers(self.entry.index, pointers,
-                                            self._arg_count, handle)
+            self.module.launch_pointers(self._index, pointers,
+                                        self._arg_count, handle, batch=batch)
         except runtime_binding.FuseccError as error:
             if error.code != "INVALID_ARGUMENT":
                 raise
-            rejected = error
-        else:
-            if out is not None:
-                return out
-            return results[0] if len(results) == 1 else tuple(results)
+            return self._rejected(args, out, stream, kwargs, error)
+        if out is not None:
+            return out
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _rejected(self, args, out, stream, kwargs, error):
+        """A pointer the runtime rejected (misaligned, overlapping):
+        _REJECTED for cached_call (kwargs None), else prepare()'s located
+        error (or `error` should prepare() find none)."""
         if kwargs is None:
             return _REJECTED
-        # A misaligned or overlapping pointer: prepare() names the argument.
         self.prepare(*args, out=out, stream=stream, **kwargs)
-        raise rejected
+        raise error
 
 
 #: What _fast_call returns for cached_call when the runtime rejects a
@@ -670,11 +726,30 @@ class Module:
             status = self._launch_pointers(module, entry_index, pointers,
                                            count, stream)
         if status:
-            if not module:
-                self.runtime.lib.fusecc_status_free(status)
-                raise runtime_binding.FuseccError("%s: module is closed"
-                                                  % self.path)
-            self.runtime.check(status, "fusecc_module_launch_pointers")
+            self.launch_failed(status)
+
+    def pointer_launch(self):
+        """What the entries' cached path calls, bound once per entry:
+        (fusecc_module_launch_pointers, the module handle as an int), or
+        None when the module is closed. The function returns a status
+        handle, 0 or None when the launch was enqueued; launch_failed
+        raises for the others. Module.close() unbinds it from the entries
+        (a handle of a closed module is never passed)."""
+        handle = self._loaded.module.value
+        if not handle:
+            return None
+        return (self._launch_pointers, handle)
+
+    def launch_failed(self, status):
+        """Raises FuseccError for the failed status of a pointer launch
+        (and frees it)."""
+        if not self._loaded.module:
+            self.runtime.lib.fusecc_status_free(status)
+            raise runtime_binding.FuseccError("%s: module is closed"
+                                              % self.path)
+        self.runtime.check(status, "fusecc_module_launch_pointers")
+        raise runtime_binding.FuseccError(
+            "%s: fusecc_module_launch_pointers failed" % self.path)
 
     def launch_raw(self, entry_index, buffer_array, stream):
         """fusecc_module_launch alone: no checks beyond the runtime's and no
@@ -697,6 +772,8 @@ class Module:
 
     def close(self):
         """Unloads the module (also when garbage collected)."""
+        for entry in self.__dict__.get("_entries", {}).values():
+            entry._launch = None  # Module.launch_pointers says "closed".
         loaded = self.__dict__.get("_loaded")
         if loaded is not None:
             loaded.close()
