@@ -78,8 +78,9 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
     its own (a lambda's call, ~0.03-0.05 us, included in each): the whole
     call with outputs given and allocated, the tensor guard, the current
     stream's lookup (stream None), the data pointers, their packing, the
-    runtime call through Module.launch_pointers and as the bare foreign
-    call the cached path makes, and the outputs' allocation."""
+    runtime call through Module.launch_pointers, the packed record and the
+    bare foreign call the cached path makes with it, and the outputs'
+    allocation."""
     module, index = f.module, f.entry.index
     values = tuple(inputs) + tuple(outputs)
     count = len(values)
@@ -110,9 +111,15 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
                                                          handle))
     launch = getattr(f, "_launch", None)  # Bound by newer packages only.
     if launch is not None:
+        # The packed record of fusecc_module_launch_packed and the bare
+        # foreign call the cached path makes with it.
         function, module_handle = launch
-        timed("foreign_call", lambda: function(module_handle, index, packed,
-                                               count, handle))
+        pack_record = f._pack_record
+        timed("data_ptrs_and_record", lambda: pack_record(
+            module_handle, index, 0, handle, count, *map(data_ptr, values)))
+        record = pack_record(module_handle, index, 0, handle, count,
+                             *map(data_ptr, values))
+        timed("foreign_call", lambda: function(record))
     if allocates:
         timed("allocate", lambda: f._allocate(stream))
     return steps

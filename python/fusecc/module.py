@@ -41,6 +41,10 @@ ALIGNMENT = 16
 SIGNATURE_CACHE_SIZE = 16
 #: Tensor guards remembered per entry (the oldest is dropped past this).
 GUARD_CACHE_SIZE = 4
+#: FUSECC_PACKED_POINTERS of runtime.h: the words of a packed launch
+#: record before the argument pointers (module, entry, batch, stream,
+#: count).
+_PACKED_POINTERS = 5
 
 
 def _tensor_guards_class():
@@ -212,6 +216,8 @@ class EntryFunction:
         self._input_count = len(entry.inputs)
         self._arg_count = len(entry.inputs) + len(entry.outputs)
         self._pack = struct.Struct("@%dQ" % self._arg_count).pack
+        self._pack_record = struct.Struct(
+            "@%dQ" % (_PACKED_POINTERS + self._arg_count)).pack
         self._index = entry.index
         self._device_index = module.device_index
         # The runtime's pointer launch and the module handle, bound once
@@ -490,11 +496,11 @@ class EntryFunction:
 
     def _fast_call(self, args, values, out, stream, kwargs, data_ptr):
         """A call whose signature passed prepare() before: reads the data
-        pointers (with `data_ptr`, or each tensor's own) and launches
-        (fusecc_module_launch_pointers checks their alignment and overlap).
-        Where the runtime rejects them, prepare() reports which argument is
-        wrong; with kwargs None (cached_call), _REJECTED is returned
-        instead."""
+        pointers (with `data_ptr`, or each tensor's own) and launches with
+        one foreign call, fusecc_module_launch_packed (the runtime checks
+        the pointers' alignment and overlap). Where the runtime rejects
+        them, prepare() reports which argument is wrong; with kwargs None
+        (cached_call), _REJECTED is returned instead."""
         if stream is None:
             getter = _STREAM_GETTER
             handle = (getter(self._device_index) if getter is not None
@@ -503,22 +509,28 @@ class EntryFunction:
             handle = stream
         else:
             handle = self._stream(stream)
-        if self.max_batch:
-            return self._fast_call_batch(args, values, out, stream, kwargs,
-                                         data_ptr, handle)
+        # The signature (shapes included) passed prepare(): its batch.
+        batch = (values[self._batch_input].shape[0] if self.max_batch
+                 else 0)
         if out is None:
-            results = self._allocate(stream)
+            results = (self._allocate(stream, batch) if batch
+                       else self._allocate(stream))
             values = args + tuple(results)
-        if data_ptr is None:
-            pointers = self._pack(*[t.data_ptr() for t in values])
-        else:
-            pointers = self._pack(*map(data_ptr, values))
+        pointers = (map(data_ptr, values) if data_ptr is not None
+                    else [t.data_ptr() for t in values])
         launch = self._launch
-        if launch is not None:
-            # One foreign call; a status only on failure.
-            status = launch[0](launch[1], self._index, pointers,
-                               self._arg_count, handle)
-            if not status:
+        try:
+            if launch is None:  # A stub module, or a closed one.
+                raise struct.error
+            # The record of fusecc_module_launch_packed (FUSECC_PACKED_*).
+            record = self._pack_record(launch[1], self._index, batch, handle,
+                                       self._arg_count, *pointers)
+        except struct.error:  # A stream handle no u64 holds, or no launch.
+            record = None
+            pointers = self._pack(*[t.data_ptr() for t in values])
+        if record is not None:
+            status = launch[0](record)
+            if not status:  # Enqueued.
                 if out is not None:
                     return out
                 return results[0] if len(results) == 1 else tuple(results)
@@ -527,36 +539,15 @@ class EntryFunction:
             except runtime_binding.FuseccError as error:
                 if error.code != "INVALID_ARGUMENT":
                     raise
-                rejected = error
-        else:
-            try:
+                return self._rejected(args, out, stream, kwargs, error)
+        try:
+            if batch:
+                self.module.launch_pointers(self._index, pointers,
+                                            self._arg_count, handle,
+                                            batch=batch)
+            else:
                 self.module.launch_pointers(self._index, pointers,
                                             self._arg_count, handle)
-            except runtime_binding.FuseccError as error:
-                if error.code != "INVALID_ARGUMENT":
-                    raise
-                rejected = error
-            else:
-                if out is not None:
-                    return out
-                return results[0] if len(results) == 1 else tuple(results)
-        return self._rejected(args, out, stream, kwargs, rejected)
-
-    def _fast_call_batch(self, args, values, out, stream, kwargs, data_ptr,
-                         handle):
-        """_fast_call of a dynamic-batch entry: the batch from the first
-        batched input (its shape passed prepare() with the signature)."""
-        batch = values[self._batch_input].shape[0]
-        if out is None:
-            results = self._allocate(stream, batch)
-            values = args + tuple(results)
-        if data_ptr is None:
-            pointers = self._pack(*[t.data_ptr() for t in values])
-        else:
-            pointers = self._pack(*map(data_ptr, values))
-        try:
-            self.module.launch_pointers(self._index, pointers,
-                                        self._arg_count, handle, batch=batch)
         except runtime_binding.FuseccError as error:
             if error.code != "INVALID_ARGUMENT":
                 raise
@@ -607,6 +598,7 @@ class Module:
         self._launch_pointers = self.runtime.lib.fusecc_module_launch_pointers
         self._launch_pointers_batch = \
             self.runtime.lib.fusecc_module_launch_pointers_batch
+        self._launch_packed = self.runtime.lib.fusecc_module_launch_packed
         self._entries = {e.name: EntryFunction(self, e)
                          for e in self.bundle.entries}
 
@@ -726,30 +718,29 @@ class Module:
             status = self._launch_pointers(module, entry_index, pointers,
                                            count, stream)
         if status:
-            self.launch_failed(status)
+            self.launch_failed(status, "fusecc_module_launch_pointers")
 
     def pointer_launch(self):
         """What the entries' cached path calls, bound once per entry:
-        (fusecc_module_launch_pointers, the module handle as an int), or
-        None when the module is closed. The function returns a status
-        handle, 0 or None when the launch was enqueued; launch_failed
-        raises for the others. Module.close() unbinds it from the entries
-        (a handle of a closed module is never passed)."""
+        (fusecc_module_launch_packed, the module handle as an int), or None
+        when the module is closed. The function takes the packed record
+        (bytes) and returns a status handle, 0 or None when the launch was
+        enqueued; launch_failed raises for the others. Module.close()
+        unbinds it from the entries (a handle of a closed module is never
+        packed)."""
         handle = self._loaded.module.value
         if not handle:
             return None
-        return (self._launch_pointers, handle)
+        return (self._launch_packed, handle)
 
-    def launch_failed(self, status):
-        """Raises FuseccError for the failed status of a pointer launch
-        (and frees it)."""
+    def launch_failed(self, status, what="fusecc_module_launch_packed"):
+        """Raises FuseccError for the failed (non-NULL) status of the
+        pointer launch `what`, and frees it."""
         if not self._loaded.module:
             self.runtime.lib.fusecc_status_free(status)
             raise runtime_binding.FuseccError("%s: module is closed"
                                               % self.path)
-        self.runtime.check(status, "fusecc_module_launch_pointers")
-        raise runtime_binding.FuseccError(
-            "%s: fusecc_module_launch_pointers failed" % self.path)
+        self.runtime.check(status, what)
 
     def launch_raw(self, entry_index, buffer_array, stream):
         """fusecc_module_launch alone: no checks beyond the runtime's and no

@@ -151,6 +151,9 @@ class Runtime:
             "fusecc_module_launch_pointers_batch": (
                 status, [handle, size, size, ctypes.c_char_p, size,
                          ctypes.c_void_p]),
+            # Every argument in one record of native u64s (bytes): one
+            # argument to convert per call (the entries' cached path).
+            "fusecc_module_launch_packed": (status, [ctypes.c_char_p]),
             "fusecc_module_set_launch_graphs": (status, [handle,
                                                          ctypes.c_int]),
             "fusecc_module_launch_stats": (

@@ -3,8 +3,8 @@
 # EntryFunction's cached path against libfusecc_runtime.so on the fake CUDA
 # driver (runtime/test/fake_cuda.c): after a call passed the argument
 # checks, a call of the same signature makes one foreign call,
-# fusecc_module_launch_pointers, bound once per entry (Module.pointer_launch)
-# and unbound by Module.close(). What the cache may never change: a
+# fusecc_module_launch_packed (one argument: the packed record), bound once
+# per entry (Module.pointer_launch) and unbound by Module.close(). What the cache may never change: a
 # tensor whose shape, dtype, device or strides differ from the cached
 # call's gets the first call's error, naming the argument, with outputs
 # given or allocated, and launches nothing; a driver failure on the cached
@@ -164,13 +164,27 @@ class CachedLaunch(FakeDriverCase):
             with self.assertRaises(fusecc.FuseccError) as caught:
                 f(x, w, out=y, stream=5)
             self.assertEqual(caught.exception.code, "CUDA_ERROR")
-            self.assertIn("fusecc_module_launch_pointers: CUDA_ERROR",
+            self.assertIn("fusecc_module_launch_packed: CUDA_ERROR",
                           str(caught.exception))
             self.assertNotIsInstance(caught.exception, fusecc.ArgumentError)
             self.assertEqual(self.fake.fake_cuda_live_allocations(), 0)
             # The cache is intact: the next call launches.
             self.reset()
             self.assertIs(f(x, w, out=y, stream=5), y)
+            self.assertEqual(len(self.log()), 4)
+
+    def test_stream_no_record_holds_takes_the_pointer_call(self):
+        # -1: not a u64 for the record; ctypes passes it to
+        # fusecc_module_launch_pointers as the uncached call does.
+        with self.load() as module:
+            f = module.layer
+            x, w, y = layer_args()
+            f(x, w, out=y, stream=5)
+            self.reset()
+            with mock.patch.object(module, "launch_pointers",
+                                   wraps=module.launch_pointers) as call:
+                self.assertIs(f(x, w, out=y, stream=-1), y)
+                self.assertEqual(call.call_count, 1)
             self.assertEqual(len(self.log()), 4)
 
     def test_close_unbinds_every_entry(self):

@@ -727,6 +727,19 @@ fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
   return status;
 }
 
+fusecc_status_t fusecc_module_launch_packed(const uint64_t *record) {
+  if (!record)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_launch_packed: record is NULL");
+  fusecc_module_t module =
+      (fusecc_module_t)(uintptr_t)record[FUSECC_PACKED_MODULE];
+  CUstream stream = (CUstream)(uintptr_t)record[FUSECC_PACKED_STREAM];
+  return fusecc_module_launch_pointers_batch(
+      module, (size_t)record[FUSECC_PACKED_ENTRY],
+      (size_t)record[FUSECC_PACKED_BATCH], record + FUSECC_PACKED_POINTERS,
+      (size_t)record[FUSECC_PACKED_COUNT], stream);
+}
+
 fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
                                                 int enabled) {
   if (!module)

@@ -242,6 +242,63 @@ static void test_launch_pointers(fusecc_module_t module) {
   CHECK_LOG("");
 }
 
+/// fusecc_module_launch_packed: fusecc_module_launch_pointers_batch with its
+/// arguments read from one record (module, entry, batch, stream, count,
+/// pointers), its checks and errors included.
+static void test_launch_packed(fusecc_module_t module) {
+  uint64_t record[FUSECC_PACKED_POINTERS + 3] = {
+      (uint64_t)(uintptr_t)module, 0, 0, 7, 3, 0x100000, 0x200000, 0x300000};
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch_packed(record));
+  CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
+            "alloc 12 s7 -> 0x10100000\n"
+            "launch relayout_p2 s7 0x200000 0x10000000\n"
+            "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 "
+            "0x200000\n"
+            "free 0x10000000 s7\n"
+            "free 0x10100000 s7\n");
+  // Entry 1 (one argument) on stream 9.
+  uint64_t one[FUSECC_PACKED_POINTERS + 1] = {(uint64_t)(uintptr_t)module, 1,
+                                              0, 9, 1, 0x400000};
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch_packed(one));
+  CHECK_LOG("launch k_p1 s9 0x400000\n");
+
+  fake_reset(-1, -1, -1);
+  CHECK_STATUS(fusecc_module_launch_packed(NULL),
+               FUSECC_STATUS_INVALID_ARGUMENT, "record is NULL");
+  record[FUSECC_PACKED_MODULE] = 0;
+  CHECK_STATUS(fusecc_module_launch_packed(record),
+               FUSECC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  record[FUSECC_PACKED_MODULE] = (uint64_t)(uintptr_t)module;
+  record[FUSECC_PACKED_ENTRY] = 2;
+  CHECK_STATUS(fusecc_module_launch_packed(record), FUSECC_STATUS_OUT_OF_RANGE,
+               "entry index 2 out of range");
+  record[FUSECC_PACKED_ENTRY] = 0;
+  record[FUSECC_PACKED_BATCH] = 4;
+  CHECK_STATUS(fusecc_module_launch_packed(record),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' has static shapes (no launch-time batch); pass "
+               "batch 0, got 4");
+  record[FUSECC_PACKED_BATCH] = 0;
+  record[FUSECC_PACKED_COUNT] = 2;
+  CHECK_STATUS(fusecc_module_launch_packed(record),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' takes 3 args, got 2");
+  record[FUSECC_PACKED_COUNT] = 3;
+  record[FUSECC_PACKED_POINTERS + 1] = 0x200004;
+  CHECK_STATUS(fusecc_module_launch_packed(record),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' arg 1 'weight': device pointer 0x200004 is not "
+               "16-byte aligned");
+  record[FUSECC_PACKED_POINTERS + 1] = 0x200000;
+  record[FUSECC_PACKED_POINTERS + 2] = 0x100000 + 64; // inside x
+  CHECK_STATUS(fusecc_module_launch_packed(record),
+               FUSECC_STATUS_INVALID_ARGUMENT,
+               "entry 'conv' arg 2 'y' (output) overlaps arg 0 'x'");
+  CHECK_LOG("");
+}
+
 static void test_launch_v1(void) {
   fusecc_bundle_t bundle = NULL;
   CHECK_OK(fusecc_bundle_parse(manifest_v1, strlen(manifest_v1), &bundle));
@@ -654,6 +711,7 @@ int main(void) {
   if (module) {
     test_launch(module);
     test_launch_pointers(module);
+    test_launch_packed(module);
     fusecc_module_release(module);
   }
   fake_pool_state(&created, &destroyed, &threshold);

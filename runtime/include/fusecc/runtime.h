@@ -614,6 +614,26 @@ fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
                                                     size_t pointer_count,
                                                     CUstream stream);
 
+/// The words of a fusecc_module_launch_packed record, in order; the
+/// argument pointers start at FUSECC_PACKED_POINTERS.
+enum {
+  FUSECC_PACKED_MODULE = 0,   ///< The module (fusecc_module_t).
+  FUSECC_PACKED_ENTRY = 1,    ///< The entry index.
+  FUSECC_PACKED_BATCH = 2,    ///< The launch-time batch (0: static shapes).
+  FUSECC_PACKED_STREAM = 3,   ///< The stream (CUstream).
+  FUSECC_PACKED_COUNT = 4,    ///< The number of argument pointers.
+  FUSECC_PACKED_POINTERS = 5, ///< The first argument pointer.
+};
+
+/// fusecc_module_launch_pointers_batch with all of its arguments in one
+/// record of native 64-bit words (see FUSECC_PACKED_*: module, entry index,
+/// batch, stream, pointer count N, then the N pointers): the same checks,
+/// context handling and errors. For foreign-function bindings that pay per
+/// argument converted (Python's ctypes: one pointer instead of five
+/// integers per launch). INVALID_ARGUMENT for a NULL record; the module
+/// word is trusted as the module argument of the other launch calls is.
+fusecc_status_t fusecc_module_launch_packed(const uint64_t *record);
+
 /// fusecc_module_launch_batch at the batch of the arguments' shapes
 /// (fusecc_bundle_batch_of_shapes): the call that takes what the caller's
 /// tensors are and says what does not fit.
