@@ -19,17 +19,20 @@
 # fills for small entries).
 #
 # Usage (GPU): launch_overhead.py BUNDLE.fcb... [--lib PATH] [--rounds N]
-#                                 [--calls N] [--json FILE]
+#                                 [--calls N] [--json FILE] [--steps]
+#                                 [--host-only]
 # Usage (CPU, no GPU): launch_overhead.py --fake [BUNDLE.fcb...] [--lib PATH]
 #   runs the Python and runtime paths against the runtime's fake CUDA driver
 #   (runtime/test/fake_cuda.c, libfusecc_fake_cuda.so next to the runtime)
 #   on FakeTensors (default: a two-kernel sample bundle): the host cost of
 #   fusecc's own code only (the fake's calls cost a log line each). With
 #   --torch, on PyTorch CPU tensors instead (their device passed off as
-#   cuda:0 to the first call's checks only): what reading PyTorch's tensor
+#   cuda:0 to the first call's checks only; outputs allocated on the CPU
+#   for the allocating form f(*inputs)): what reading PyTorch's tensor
 #   metadata costs the cached path. --stub-guard (with --torch) puts a
 #   tensor guard that always holds in place of PyTorch's TensorGuards (for
 #   a PyTorch older than 2.0, which lacks it): the rest of the cached path.
+# --steps (both): each step of the cached call timed alone (step_costs).
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -230,7 +233,7 @@ def measure_gpu(args):
                    "kernels": len(entry.launches),
                    "steps": len(getattr(entry, "steps", entry.launches)),
                    "workspaces": len(getattr(entry, "workspaces", []))}
-            for graphs in (False, True):
+            for graphs in (True,) if args.host_only else (False, True):
                 module.set_launch_graphs(graphs)
                 key = "graph" if graphs else "direct"
 
@@ -249,6 +252,8 @@ def measure_gpu(args):
                                                sync)
                 row[key + "_us_per_kernel"] = \
                     row[key + "_raw_us"] / launches_per_call(entry)
+                if args.host_only:
+                    continue
                 row[key + "_gpu_us"] = gpu_us(torch, raw, args.calls * 4,
                                               False)
                 row[key + "_sync_us"] = gpu_us(torch, call, args.calls, True)
@@ -258,6 +263,10 @@ def measure_gpu(args):
                                              torch.cuda.synchronize, True)
             row["stats"] = module.launch_stats()
             row["cached_by"] = cached_by(f)
+            if args.host_only:
+                rows.append(row)
+                print_row(row)
+                continue
             row["capture_max_abs_diff"] = capture_check(torch, f, inputs,
                                                         outputs)
             try:
@@ -448,6 +457,9 @@ def main():
     parser.add_argument("--stub-guard", action="store_true",
                         help="with --fake --torch: a tensor guard that "
                              "always holds in place of PyTorch's")
+    parser.add_argument("--host-only", action="store_true",
+                        help="GPU: host us with graphs on only (no GPU "
+                             "times, no capture or torch.compile checks)")
     parser.add_argument("--steps", action="store_true",
                         help="also time each step of the cached call alone")
     parser.add_argument("--rounds", type=int, default=21)

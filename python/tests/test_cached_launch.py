@@ -1,15 +1,15 @@
-# ===- python/tests/test_cached_launch.py - The cached call, real runtime -=== #
+# ===- python/tests/test_cached_launch.py - The cached call, runtime ---=== #
 #
 # EntryFunction's cached path against libfusecc_runtime.so on the fake CUDA
 # driver (runtime/test/fake_cuda.c): after a call passed the argument
 # checks, a call of the same signature makes one foreign call,
 # fusecc_module_launch_packed (one argument: the packed record), bound once
-# per entry (Module.pointer_launch) and unbound by Module.close(). What the cache may never change: a
-# tensor whose shape, dtype, device or strides differ from the cached
-# call's gets the first call's error, naming the argument, with outputs
-# given or allocated, and launches nothing; a driver failure on the cached
-# path is a FuseccError naming the runtime call. Needs the runtime built;
-# skipped otherwise (test_runtime.FakeDriverCase).
+# per entry (Module.pointer_launch) and unbound by Module.close(). What the
+# cache may never change: a tensor whose shape, dtype, device or strides
+# differ from the cached call's gets the first call's error, naming the
+# argument, with outputs given or allocated, and launches nothing; a driver
+# failure on the cached path is a FuseccError naming the runtime call.
+# Needs the runtime built; skipped otherwise (test_runtime.FakeDriverCase).
 #
 # ===--------------------------------------------------------------------=== #
 
