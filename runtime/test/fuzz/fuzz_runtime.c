@@ -314,6 +314,19 @@ static void call_once(fusecc_module_t module, fusecc_bundle_t bundle, size_t e,
     status = fusecc_module_launch_pointers(module, e, pointers, count, stream);
     break;
   case 4:
+    if ((r >> 60) & 1) {
+      // The same call as one packed record (fusecc_module_launch_packed).
+      uint64_t record[FUSECC_PACKED_POINTERS + kMaxArgs];
+      record[FUSECC_PACKED_MODULE] = (uint64_t)(uintptr_t)module;
+      record[FUSECC_PACKED_ENTRY] = e;
+      record[FUSECC_PACKED_BATCH] = batch;
+      record[FUSECC_PACKED_STREAM] = (uint64_t)(uintptr_t)stream;
+      record[FUSECC_PACKED_COUNT] = count;
+      memcpy(record + FUSECC_PACKED_POINTERS, pointers,
+             count * sizeof(pointers[0]));
+      status = fusecc_module_launch_packed(record);
+      break;
+    }
     status = fusecc_module_launch_pointers_batch(module, e, batch, pointers,
                                                  count, stream);
     break;
