@@ -10,10 +10,12 @@
 // and a convolution of output size 1, against the float64 reference of
 // the original graph: batch 1 and 3, odd channels, spatial sizes 1, 5, 7,
 // strides 1, 2, 3, padding, output_padding, dilation, groups, 1-D and 3-D,
-// boxes that are empty for some taps. The box sums are a kernel of one
-// block per plane (every element read once, region sums composed per
-// tap): rows of 3 to 1040 elements, scalar or 16-byte loads, rows wider
-// than the block, rows narrower than a warp, 1 to 17 column regions (the
+// boxes that are empty for some taps. The box sums are a kernel of a
+// group of warps per plane (every element read once, region sums composed
+// per tap; test/Reference/box-sums-planes.mlir for several planes per
+// block): rows of 3 to 1040 elements, scalar or 16-byte loads, rows wider
+// than the plane's threads, rows narrower than a warp, every load of a
+// thread issued at once, 1 to 17 column regions (the
 // last beyond what a thread keeps: the window op per element instead, a
 // warp per box of 512 positions or more).
 // The small convolution is pinned to FP32 FMA, so tf32 runs meet the ieee
@@ -50,7 +52,7 @@
 // CHECK-NOT: FAIL
 
 // PLAN-LABEL: plan @kb2_44_small: 2 kernels
-// PLAN: (box sums: conv_transpose_tap_sums, 15 planes of 35, one block of 64 threads per plane, scalar loads, 2x2 regions, 9 taps)
+// PLAN: (box sums: conv_transpose_tap_sums, 15 planes of 35, one block of 32 threads per plane, scalar loads (2 per thread at once), 2x2 regions, 9 taps)
 // PLAN-NEXT: reads arg0
 // PLAN-NEXT: writes b0 (3x5x3x3xf32)
 // PLAN: (convolution, prologue: conv_transpose_tap_sums kept
@@ -62,9 +64,9 @@
 // PLAN-LABEL: plan @conv1d_mean:
 // PLAN: (convolution, prologue: conv_transpose_tap_sums folded
 // PLAN-LABEL: plan @vector_rows:
-// PLAN: (box sums: conv_transpose_tap_sums, 9 planes of 48, one block of 32 threads per plane, 16-byte loads, 2x2 regions, 9 taps)
+// PLAN: (box sums: conv_transpose_tap_sums, 9 planes of 48, one block of 32 threads per plane, 16-byte loads (2 per thread at once), 2x2 regions, 9 taps)
 // PLAN-LABEL: plan @wide_vector_rows:
-// PLAN: (box sums: conv_transpose_tap_sums, 1 plane of 3120, one block of 256 threads per plane, 16-byte loads, 3x4 regions, 25 taps)
+// PLAN: (box sums: conv_transpose_tap_sums, 1 plane of 3120, one block of 128 threads per plane, 16-byte loads (9 per thread at once), 3x4 regions, 25 taps)
 // PLAN-LABEL: plan @many_column_regions:
 // PLAN: (elementwise)
 
@@ -136,8 +138,8 @@ func.func @warp_box(%x: tensor<1x3x40x30xf32>, %w: tensor<3x5x3x3xf32>, %b: tens
   return %1 : tensor<1x5x1x1xf32>
 }
 
-// Rows of 3 positions, 200 rows: 85 rows per block step, the block's last
-// thread idle.
+// Rows of 3 positions, 200 rows: 32 rows per step of the plane's 96
+// threads.
 func.func @warp_narrow_rows(%x: tensor<1x2x200x3xf32>, %w: tensor<2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 1>, dilation = array<i64: 1, 1>} : (tensor<1x2x200x3xf32>, tensor<2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x200x6xf32>
   %1 = fuse.sum %0 {dims = array<i64: 2, 3>} : tensor<1x3x200x6xf32> -> tensor<1x3xf32>
@@ -158,8 +160,8 @@ func.func @vector_rows(%x: tensor<3x3x6x8xf32>, %w: tensor<3x5x3x3xf32>, %b: ten
   return %1 : tensor<3x5x1x1xf32>
 }
 
-// Rows of 1040 (260 quads): wider than the block, the second column unit
-// of a thread lies in the row for 4 threads only; 5x5 taps, dilation 2,
+// Rows of 1040 (260 quads): wider than the plane's 128 threads, the third
+// column unit of a thread lies in the row for 4 threads only; 5x5 taps, dilation 2,
 // stride 3 on W.
 func.func @wide_vector_rows(%x: tensor<1x1x3x1040xf32>, %w: tensor<1x2x5x5xf32>, %b: tensor<2xf32>) -> tensor<1x2xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 3>, padding = array<i64: 2, 4>, output_padding = array<i64: 0, 2>, dilation = array<i64: 1, 2>} : (tensor<1x1x3x1040xf32>, tensor<1x2x5x5xf32>, tensor<2xf32>) -> tensor<1x2x3x3120xf32>
@@ -167,7 +169,8 @@ func.func @wide_vector_rows(%x: tensor<1x1x3x1040xf32>, %w: tensor<1x2x5x5xf32>,
   return %1 : tensor<1x2xf32>
 }
 
-// Rows of 1037 (scalar, 5 column units per thread), two rows.
+// Rows of 1037 (scalar, 5 column units per thread), two rows: 10 loads
+// a thread at once.
 func.func @wide_scalar_rows(%x: tensor<1x3x2x1037xf32>, %w: tensor<3x1x2x3xf32>) -> tensor<1x1x1x1xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 2>, padding = array<i64: 0, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x2x1037xf32>, tensor<3x1x2x3xf32>) -> tensor<1x1x3x2073xf32>
   %1 = fuse.mean %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x1x3x2073xf32> -> tensor<1x1x1x1xf32>

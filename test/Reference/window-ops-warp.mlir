@@ -28,7 +28,7 @@
 // input (a box-sums kernel), then a convolution of output size 1; the
 // second mean of kb2_44's chain folds away.
 // RTC-LABEL: plan @mean_hw_twice: 2 kernels
-// RTC: step 0 mean_hw_twice_k1 (box sums: conv_transpose_tap_sums, 6 planes of 156, one block of 160 threads per plane
+// RTC: step 0 mean_hw_twice_k1 (box sums: conv_transpose_tap_sums, 6 planes of 156, one block of 32 threads per plane
 // RTC-NEXT: reads arg0
 // RTC-NEXT: writes b0 (2x3x3x3xf32)
 // RTC: step 1 mean_hw_twice_k0 (convolution, prologue: conv_transpose_tap_sums kept

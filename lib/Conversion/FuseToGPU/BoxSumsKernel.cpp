@@ -1,22 +1,26 @@
 //===- BoxSumsKernel.cpp - per-tap box sums in one pass per plane ---------===//
 //
-// The box-sums kernel (`KernelKind::BoxSums`, layout in BoxSums.h): one
-// block per (sample, channel) plane of a `fuse.conv_transpose_tap_sums`
-// input. Per spatial dim the ends of the taps' intervals cut the plane
-// into regions; the block reads every element once and sums each region
-// cell:
+// The box-sums kernel (`KernelKind::BoxSums`, layout in BoxSums.h): the
+// (sample, channel) planes of a `fuse.conv_transpose_tap_sums` input, a
+// group of whole warps per plane and one or several planes per block. Per
+// spatial dim the ends of the taps' intervals cut the plane into regions;
+// the plane's threads read every element once and sum each region cell:
 //  - a thread's columns are fixed (`t mod unitsPerRow` plus multiples of
-//    the block), so the column region of each of its accumulators is known
-//    once; the rows are walked one leading-dims region cell at a time
-//    (unrolled at compile time), `unroll` row steps per loop iteration
-//    with their 16-byte (or scalar) loads issued together;
+//    the plane's threads), so the column region of each of its
+//    accumulators is known once; the rows are walked one leading-dims
+//    region cell at a time (unrolled at compile time), either every row
+//    step unrolled and all of the thread's loads issued before any sum
+//    (rows past a cell load an in-cell row and add nothing), or `unroll`
+//    row steps per loop iteration with their 16-byte (or scalar) loads
+//    issued together;
 //  - after each row cell the thread splits its accumulators by column
 //    region, warps reduce each region's sum with shuffles and lane 0
 //    stores it in the warp's shared slots;
-//  - after a barrier the warps' slots are added per cell, and after
-//    another each thread composes taps: the sum of the cells inside the
-//    tap's box (per dim a range of regions found from the tap's interval),
-//    times `scale`.
+//  - after a barrier the slots of a plane's warps are added per cell, and
+//    after another each thread composes taps of one of the block's planes:
+//    the sum of the cells inside the tap's box (per dim a range of regions
+//    found from the tap's interval), times `scale`. A last block past the
+//    planes reads the last plane again and stores nothing of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +57,8 @@ private:
   const BoxSumsLayout &l;
   ConvTransposeTapSumsOp op;
   Value in, out, smem;
-  Value tid, lane, warp, planeBase;
+  /// The thread in the block and in its plane, and the block's first plane.
+  Value tid, ptid, lane, warp, planeBase, firstPlane;
   /// The thread's row slot and, per column unit m, its first column and
   /// whether it lies in the row (null: always).
   Value rowSlot, active;
@@ -76,13 +81,27 @@ private:
   Value regionOf(size_t dim, Value x);
 
   void setUpThread();
-  /// Sums row cell `cell` (leading-dims region indices `at`) into the
-  /// warps' shared slots of its cells.
-  void sumRowCell(int64_t cell, ArrayRef<int64_t> at);
+  /// The first row and extent per leading dim of lead cell `cell`, and its
+  /// row count.
+  int64_t cellExtent(int64_t cell, SmallVectorImpl<int64_t> &start,
+                     SmallVectorImpl<int64_t> &ext);
+  /// Sums row cell `cell` into the warps' shared slots of its cells with
+  /// a loop of row steps.
+  void sumRowCell(int64_t cell);
+  /// Sums every row cell with all row steps unrolled, the thread's loads
+  /// issued before any sum (BoxSumsLayout::straight).
+  void sumCellsStraight();
+  /// Per row `q` of `qs` (rows of the cell `start` x `ext` of the leading
+  /// dims) and column unit, the loaded elements.
+  SmallVector<SmallVector<Value>>
+  loadRows(ArrayRef<Value> qs, ArrayRef<int64_t> start, ArrayRef<int64_t> ext);
   /// Adds the elements of plane row `q` of the cell (rows `start` x `ext`
   /// of the leading dims) to `acc`: loads all `steps` rows first.
   SmallVector<Value> addRows(ArrayRef<Value> qs, ArrayRef<int64_t> start,
                              ArrayRef<int64_t> ext, SmallVector<Value> acc);
+  /// Reduces the thread's accumulators of row cell `cell` per column
+  /// region over the warp into the warp's shared slots.
+  void storeCell(int64_t cell, ArrayRef<Value> acc);
   void combineWarps();
   void composeTaps();
 };
@@ -101,24 +120,38 @@ void BoxSumsEmitter::setUpThread() {
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, tid, c(32));
   warp = arith::DivUIOp::create(b, tid, c(32));
-  planeBase =
-      mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), c(l.rows * l.rowLen));
+  const int64_t perPlane = l.threadsPerPlane;
+  firstPlane =
+      mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), c(l.planesPerBlock));
+  Value plane = firstPlane;
+  ptid = tid;
+  if (l.planesPerBlock > 1) {
+    plane = add(plane, arith::DivUIOp::create(b, tid, c(perPlane)));
+    ptid = arith::RemUIOp::create(b, tid, c(perPlane));
+    // A last block past the planes reads the last one again.
+    if (l.planes % l.planesPerBlock != 0)
+      plane = arith::MinUIOp::create(b, plane, c(l.planes - 1));
+  }
+  planeBase = mul(plane, c(l.rows * l.rowLen));
   const size_t last = l.cuts.size() - 1;
   if (l.unitsPerThread == 1) {
     // Whole rows per step: threads past rowsPerStep rows take none.
-    rowSlot = arith::DivUIOp::create(b, tid, c(l.unitsPerRow));
-    active = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid,
-                                   c(l.rowsPerStep * l.unitsPerRow));
+    rowSlot = arith::DivUIOp::create(b, ptid, c(l.unitsPerRow));
+    active =
+        l.rowsPerStep * l.unitsPerRow == perPlane
+            ? Value()
+            : Value(arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ptid,
+                                          c(l.rowsPerStep * l.unitsPerRow)));
     unitColumn.push_back(
-        mul(arith::RemUIOp::create(b, tid, c(l.unitsPerRow)), c(l.vector)));
+        mul(arith::RemUIOp::create(b, ptid, c(l.unitsPerRow)), c(l.vector)));
     unitValid.push_back(Value());
   } else {
-    // Rows wider than the block: every thread on every row.
+    // Rows wider than the plane's threads: every thread on every row.
     rowSlot = c(0);
     for (int64_t m = 0; m < l.unitsPerThread; ++m) {
-      Value unit = add(tid, c(m * l.threads));
+      Value unit = add(ptid, c(m * perPlane));
       unitColumn.push_back(mul(unit, c(l.vector)));
-      bool partial = (m + 1) * l.threads > l.unitsPerRow;
+      bool partial = (m + 1) * perPlane > l.unitsPerRow;
       unitValid.push_back(
           partial ? Value(arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
                                                 unit, c(l.unitsPerRow)))
@@ -131,10 +164,9 @@ void BoxSumsEmitter::setUpThread() {
         accRegion.push_back(regionOf(last, add(col, c(v))));
 }
 
-SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
-                                           ArrayRef<int64_t> start,
-                                           ArrayRef<int64_t> ext,
-                                           SmallVector<Value> acc) {
+SmallVector<SmallVector<Value>>
+BoxSumsEmitter::loadRows(ArrayRef<Value> qs, ArrayRef<int64_t> start,
+                         ArrayRef<int64_t> ext) {
   Type inElem = cast<MemRefType>(in.getType()).getElementType();
   const int64_t inBytes = inElem.getIntOrFloatBitWidth() / 8;
   // Per row step and unit: the loaded elements (none where the unit lies
@@ -188,6 +220,14 @@ SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
       loaded.push_back(SmallVector<Value>(inRow.getResults()));
     }
   }
+  return loaded;
+}
+
+SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
+                                           ArrayRef<int64_t> start,
+                                           ArrayRef<int64_t> ext,
+                                           SmallVector<Value> acc) {
+  SmallVector<SmallVector<Value>> loaded = loadRows(qs, start, ext);
   const size_t units = unitColumn.size();
   for (auto [i, values] : llvm::enumerate(loaded))
     for (auto [v, x] : llvm::enumerate(values)) {
@@ -197,19 +237,33 @@ SmallVector<Value> BoxSumsEmitter::addRows(ArrayRef<Value> qs,
   return acc;
 }
 
-void BoxSumsEmitter::sumRowCell(int64_t cell, ArrayRef<int64_t> at) {
-  SmallVector<int64_t> start, ext;
-  int64_t cellRows = 1;
+int64_t BoxSumsEmitter::cellExtent(int64_t cell,
+                                   SmallVectorImpl<int64_t> &start,
+                                   SmallVectorImpl<int64_t> &ext) {
+  // Leading-dims region indices of `cell`, row-major.
+  const size_t lead = l.cuts.size() - 1;
+  SmallVector<int64_t> at(lead, 0);
+  int64_t rest = cell;
+  for (size_t i = lead; i-- > 0;) {
+    at[i] = rest % l.regions(i);
+    rest /= l.regions(i);
+  }
+  int64_t rows = 1;
   for (auto [i, r] : llvm::enumerate(at)) {
     start.push_back(l.cuts[i][r]);
     ext.push_back(l.cuts[i][r + 1] - l.cuts[i][r]);
-    cellRows *= ext.back();
+    rows *= ext.back();
   }
+  return rows;
+}
+
+void BoxSumsEmitter::sumRowCell(int64_t cell) {
+  SmallVector<int64_t> start, ext;
+  const int64_t cellRows = cellExtent(cell, start, ext);
   // Inactive threads start past the cell's rows.
   Value first =
-      l.unitsPerThread == 1
-          ? Value(arith::SelectOp::create(b, active, rowSlot, c(cellRows)))
-          : rowSlot;
+      active ? Value(arith::SelectOp::create(b, active, rowSlot, c(cellRows)))
+             : rowSlot;
   SmallVector<Value> acc(unitColumn.size() * l.vector, fzero());
   const int64_t step = l.rowsPerStep;
   // `unroll` row steps per iteration while all are in the cell, then one.
@@ -238,7 +292,51 @@ void BoxSumsEmitter::sumRowCell(int64_t cell, ArrayRef<int64_t> at) {
   }
   scf::ForOp rest = rowLoop(first, cellRows, 1);
   acc.assign(rest.getResults().begin() + 1, rest.getResults().end());
+  storeCell(cell, acc);
+}
 
+void BoxSumsEmitter::sumCellsStraight() {
+  // Every row step of every cell: its rows (an in-cell row where the step
+  // passes the cell or the thread is inactive) and whether they count.
+  struct Step {
+    int64_t cell;
+    Value valid;
+    SmallVector<SmallVector<Value>> loaded;
+  };
+  SmallVector<Step> steps;
+  for (int64_t cell = 0; cell < l.leadCells(); ++cell) {
+    SmallVector<int64_t> start, ext;
+    const int64_t rows = cellExtent(cell, start, ext);
+    for (int64_t s = 0; s * l.rowsPerStep < rows; ++s) {
+      Value q = add(rowSlot, c(s * l.rowsPerStep));
+      Value valid = active;
+      if ((s + 1) * l.rowsPerStep > rows) {
+        Value inCell =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, c(rows));
+        valid = valid ? Value(arith::AndIOp::create(b, valid, inCell)) : inCell;
+      }
+      if (valid)
+        q = arith::SelectOp::create(b, valid, q, c(0));
+      steps.push_back({cell, valid, loadRows({q}, start, ext)});
+    }
+  }
+  const size_t units = unitColumn.size();
+  SmallVector<SmallVector<Value>> acc(
+      l.leadCells(), SmallVector<Value>(units * l.vector, fzero()));
+  for (Step &st : steps)
+    for (auto [u, values] : llvm::enumerate(st.loaded))
+      for (auto [v, x] : llvm::enumerate(values)) {
+        Value term =
+            st.valid ? Value(arith::SelectOp::create(b, st.valid, x, fzero()))
+                     : x;
+        Value &a = acc[st.cell][u * l.vector + v];
+        a = addf(a, term);
+      }
+  for (int64_t cell = 0; cell < l.leadCells(); ++cell)
+    storeCell(cell, acc[cell]);
+}
+
+void BoxSumsEmitter::storeCell(int64_t cell, ArrayRef<Value> acc) {
   // Per column region: the thread's sum, the warp's, into the warp's slot.
   const int64_t colRegions = l.regions(l.cuts.size() - 1);
   auto addF = [&](Value x, Value y) { return addf(x, y); };
@@ -268,19 +366,27 @@ void BoxSumsEmitter::sumRowCell(int64_t cell, ArrayRef<int64_t> at) {
 
 void BoxSumsEmitter::combineWarps() {
   // Cell totals after the warps' slots: slots [warps x cells, + cells).
+  // Plane p's warps are the block's warps [p wpp, (p + 1) wpp), so its
+  // cell's slots are wpp cells apart from (p wpp) cells + the cell.
   gpu::BarrierOp::create(b);
-  const int64_t warps = l.threads / 32;
-  auto loop = scf::ForOp::create(b, tid, c(l.cells()), c(l.threads));
+  const int64_t warps = l.threads / 32, wpp = l.threadsPerPlane / 32;
+  auto loop =
+      scf::ForOp::create(b, tid, c(l.planesPerBlock * l.cells()), c(l.threads));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value cell = loop.getInductionVar();
-    Value sum = memref::LoadOp::create(b, smem, ValueRange{cell});
-    for (int64_t w = 1; w < warps; ++w)
+    Value i = loop.getInductionVar();
+    Value first = i;
+    if (l.planesPerBlock > 1 && wpp > 1) {
+      Value p = arith::DivUIOp::create(b, i, c(l.cells()));
+      first = add(i, mul(p, c((wpp - 1) * l.cells())));
+    }
+    Value sum = memref::LoadOp::create(b, smem, ValueRange{first});
+    for (int64_t w = 1; w < wpp; ++w)
       sum = addf(sum, memref::LoadOp::create(
-                          b, smem, ValueRange{add(cell, c(w * l.cells()))}));
+                          b, smem, ValueRange{add(first, c(w * l.cells()))}));
     memref::StoreOp::create(b, sum, smem,
-                            ValueRange{add(cell, c(warps * l.cells()))});
+                            ValueRange{add(i, c(warps * l.cells()))});
   }
   gpu::BarrierOp::create(b);
 }
@@ -289,10 +395,18 @@ void BoxSumsEmitter::composeTaps() {
   const int64_t warps = l.threads / 32;
   ArrayRef<int64_t> k = op.getKernelSize();
   const size_t nsp = k.size();
-  auto loop = scf::ForOp::create(b, tid, c(l.taps()), c(l.threads));
+  auto loop =
+      scf::ForOp::create(b, tid, c(l.planesPerBlock * l.taps()), c(l.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value tap = loop.getInductionVar();
+  // Tap `tap` of the block's plane `p`, whose cell totals start at
+  // (warps + p) cells.
+  Value i = loop.getInductionVar(), tap = i, p = c(0);
+  if (l.planesPerBlock > 1) {
+    p = arith::DivUIOp::create(b, i, c(l.taps()));
+    tap = arith::RemUIOp::create(b, i, c(l.taps()));
+  }
+  Value totals = mul(add(p, c(warps)), c(l.cells()));
   // Per dim the tap index, its interval and the regions it covers.
   SmallVector<Value> lo(nsp), hi(nsp);
   Value rest = tap;
@@ -309,9 +423,8 @@ void BoxSumsEmitter::composeTaps() {
   std::function<Value(size_t, Value, Value)> nest = [&](size_t i, Value flat,
                                                         Value acc) -> Value {
     if (i == nsp)
-      return addf(acc,
-                  memref::LoadOp::create(
-                      b, smem, ValueRange{add(flat, c(warps * l.cells()))}));
+      return addf(
+          acc, memref::LoadOp::create(b, smem, ValueRange{add(flat, totals)}));
     auto inner = scf::ForOp::create(b, lo[i], hi[i], c(1), ValueRange{acc});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(inner.getBody());
@@ -324,23 +437,27 @@ void BoxSumsEmitter::composeTaps() {
   if (scale != 1.0)
     sum = arith::MulFOp::create(
         b, sum, arith::ConstantOp::create(b, b.getF32FloatAttr(scale)));
-  Value plane = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  memref::StoreOp::create(b, sum, out,
-                          ValueRange{add(mul(plane, c(l.taps())), tap)});
+  Value at = add(mul(add(firstPlane, p), c(l.taps())), tap);
+  if (l.planes % l.planesPerBlock == 0) {
+    memref::StoreOp::create(b, sum, out, ValueRange{at});
+    return;
+  }
+  auto inside =
+      scf::IfOp::create(b, TypeRange{},
+                        arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                              add(firstPlane, p), c(l.planes)),
+                        false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  memref::StoreOp::create(b, sum, out, ValueRange{at});
 }
 
 void BoxSumsEmitter::emit() {
   setUpThread();
-  const size_t lead = l.cuts.size() - 1;
-  SmallVector<int64_t> at(lead, 0);
-  for (int64_t cell = 0; cell < l.leadCells(); ++cell) {
-    // Leading-dims region indices of `cell`, row-major.
-    int64_t rest = cell;
-    for (size_t i = lead; i-- > 0;) {
-      at[i] = rest % l.regions(i);
-      rest /= l.regions(i);
-    }
-    sumRowCell(cell, at);
+  if (l.straight) {
+    sumCellsStraight();
+  } else {
+    for (int64_t cell = 0; cell < l.leadCells(); ++cell)
+      sumRowCell(cell);
   }
   combineWarps();
   composeTaps();
@@ -379,7 +496,7 @@ fusecc::detail::buildBoxSumsKernel(gpu::GPUModuleOp gpuModule,
 
   StandaloneLaunch launch;
   launch.func = func;
-  launch.gridX = l.planes;
+  launch.gridX = l.blocks();
   launch.blockX = l.threads;
   launch.sharedBytes = l.sharedBytes();
   launch.params = {{StandaloneLaunch::ParamKind::Input, 0},

@@ -5,7 +5,9 @@
 // threads on consecutive elements (coalesced), every input read with
 // broadcasting and the kernel's elementwise DAG evaluated in registers. A
 // window op (pooling, reduction, reshape) in the DAG loops over its window
-// in the thread, evaluating its operand's DAG at each position.
+// in the thread, evaluating its operand's DAG at each position; a long
+// window shared along contiguous runs (a reduction over trailing dims, a
+// box, an adaptive pool's long rows) is built by the lanes of a warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,8 +141,41 @@ gpu::GPUFuncOp fusecc::detail::createStandaloneFunc(
   return func;
 }
 
-/// Window volume from which a warp builds each result element together.
+/// Window volume from which a warp builds each result element together,
+/// where the window's op shares it among the lanes along runs of at least
+/// kMinLaneRun consecutive elements (laneRunOf).
 constexpr int64_t kWarpWindowVolume = 512;
+constexpr int64_t kMinLaneRun = 8;
+
+/// Consecutive operand elements (in memory) the lanes of a warp read
+/// together where `w` shares its window among them (WindowLanes): a
+/// reduction's lanes walk its flattened reduced positions (contiguous over
+/// the reduced dims that end the operand's shape), a tap-sums box's lanes
+/// its rows (of up to the operand's row length), an adaptive pool's lanes
+/// the innermost window dim (its shortest window). 0 for the ops that do
+/// not share (every lane would build the whole window). A run of 1 (a
+/// reduction over rows, an adaptive pool over H at full W: rand37_7) reads
+/// one element per 32-byte sector a lane; a thread per result element then
+/// reads consecutive elements in consecutive threads instead.
+static int64_t laneRunOf(WindowOpInterface w) {
+  Operation *op = w;
+  ArrayRef<int64_t> in =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+  ArrayRef<int64_t> out =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (isa<AdaptiveAvgPoolOp, AdaptiveMaxPoolOp>(op))
+    return out.back() == 1 ? in.back() : in.back() / out.back();
+  if (isa<ConvTransposeTapSumsOp>(op))
+    return in.back();
+  if (w.getSetReduction() == SetReduction::None)
+    return 0;
+  SmallVector<int64_t> dims = w.getReducedDims();
+  int64_t run = 1;
+  for (int64_t d = static_cast<int64_t>(in.size()) - 1;
+       d >= 0 && llvm::is_contained(dims, d); --d)
+    run *= in[d];
+  return run;
+}
 
 FailureOr<SmallVector<StandaloneLaunch>>
 fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
@@ -162,12 +197,20 @@ fusecc::detail::buildElementwiseKernel(gpu::GPUModuleOp gpuModule,
   ArrayRef<int64_t> shape = kernel.getResult().getType().getShape();
   int64_t numel = kernel.getResult().getType().getNumElements();
   // A long window (a reduction over many elements) is built by a warp per
-  // result element, its lanes sharing the window; else a thread per element.
+  // result element, its lanes sharing the window, where every long window
+  // is shared along runs of consecutive elements; else a thread per element
+  // (consecutive threads on consecutive result elements read consecutive
+  // window positions; the window loop's constant-trip loops are unrolled,
+  // several loads in flight per thread).
   int64_t longest = 0;
+  bool shared = true;
   body.walk([&](WindowOpInterface w) {
-    longest = std::max(longest, w.getWindowVolume());
+    int64_t volume = w.getWindowVolume();
+    longest = std::max(longest, volume);
+    if (volume >= kWarpWindowVolume && laneRunOf(w) < kMinLaneRun)
+      shared = false;
   });
-  const int64_t perElement = longest >= kWarpWindowVolume ? 32 : 1;
+  const int64_t perElement = longest >= kWarpWindowVolume && shared ? 32 : 1;
   const int64_t elemsPerBlock = kStandaloneThreads / perElement;
   int64_t grid = llvm::divideCeil(numel, elemsPerBlock);
   if (grid > std::numeric_limits<int32_t>::max())

@@ -17,7 +17,7 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 
 /// Threads per block at most, and 16-byte loads (or scalar loads) a thread
-/// has in flight per row-loop iteration.
+/// has in flight per row-loop iteration (row steps not all unrolled).
 static constexpr int64_t kMaxThreads = 256;
 static constexpr int64_t kVectorLoadsInFlight = 4;
 static constexpr int64_t kScalarLoadsInFlight = 8;
@@ -31,6 +31,21 @@ int64_t BoxSumsLayout::leadCells() const {
 
 int64_t BoxSumsLayout::cells() const {
   return leadCells() * regions(cuts.size() - 1);
+}
+
+int64_t BoxSumsLayout::rowSteps() const {
+  int64_t steps = 0;
+  for (int64_t cell = 0, n = leadCells(); cell < n; ++cell) {
+    // The cell's rows: the product of its regions' extents, row-major.
+    int64_t rest = cell, cellRows = 1;
+    for (size_t i = cuts.size() - 1; i-- > 0;) {
+      int64_t r = rest % regions(i);
+      rest /= regions(i);
+      cellRows *= cuts[i][r + 1] - cuts[i][r];
+    }
+    steps += llvm::divideCeil(cellRows, rowsPerStep);
+  }
+  return steps;
 }
 
 int64_t BoxSumsLayout::taps() const {
@@ -89,16 +104,28 @@ std::optional<BoxSumsLayout> BoxSumsLayout::get(KernelOp kernel) {
   // Rows of a multiple of 4 keep every row 16-byte aligned (the buffer is).
   l.vector = l.rowLen % 4 == 0 ? 4 : 1;
   l.unitsPerRow = l.rowLen / l.vector;
-  l.threads = std::clamp<int64_t>(llvm::alignTo(l.rows * l.unitsPerRow, 32), 32,
-                                  kMaxThreads);
-  l.unitsPerThread = llvm::divideCeil(l.unitsPerRow, l.threads);
-  l.rowsPerStep = std::max<int64_t>(1, l.threads / l.unitsPerRow);
+  // About kLoadsPerThread units a thread, and no more accumulators than a
+  // thread keeps (a row wider than the plane's threads gives each several
+  // column units).
+  int64_t t =
+      std::max(llvm::divideCeil(l.rows * l.unitsPerRow, kLoadsPerThread),
+               llvm::divideCeil(l.unitsPerRow, kMaxAccumulators / l.vector));
+  l.threadsPerPlane =
+      std::clamp<int64_t>(llvm::alignTo(t, 32), 32, kMaxThreads);
+  // Planes share a block while the grid keeps kMinBlocks blocks: blocks of
+  // a warp or two would leave an SM's thread slots unused.
+  l.planesPerBlock = std::clamp<int64_t>(l.planes / kMinBlocks, 1,
+                                         kMaxThreads / l.threadsPerPlane);
+  l.threads = l.planesPerBlock * l.threadsPerPlane;
+  l.unitsPerThread = llvm::divideCeil(l.unitsPerRow, l.threadsPerPlane);
+  l.rowsPerStep = std::max<int64_t>(1, l.threadsPerPlane / l.unitsPerRow);
   const int64_t inFlight =
       l.vector == 4 ? kVectorLoadsInFlight : kScalarLoadsInFlight;
   l.unroll = std::max<int64_t>(1, inFlight / l.unitsPerThread);
   if (l.unitsPerThread * l.vector > kMaxAccumulators ||
       l.regions(nsp - 1) > kMaxColumnRegions || l.leadCells() > kMaxLeadCells ||
-      l.cells() > kMaxCells || l.planes > std::numeric_limits<int32_t>::max())
+      l.cells() > kMaxCells || l.blocks() > std::numeric_limits<int32_t>::max())
     return std::nullopt;
+  l.straight = l.rowSteps() * l.unitsPerThread <= kMaxStraightLoads;
   return l;
 }

@@ -472,9 +472,20 @@ static void evaluateAdaptive(Operation *op, bool isMax, ArrayRef<double> x,
   });
 }
 
+/// Row positions a lane loads per loop iteration of a long adaptive row.
+static constexpr int64_t kAdaptiveLaneUnroll = 8;
+
+/// Builds the adaptive window at result coordinates `coords`. A dim whose
+/// output size divides its input size has windows of one constant length
+/// `in / out` starting at `o * (in / out)` (PyTorch's bounds, exactly), so
+/// its loop has a constant trip count; other dims compute PyTorch's
+/// `[floor(o in / out), ceil((o + 1) in / out))`. With `lanes`, the lanes
+/// share the window: the outer window dims are walked by every lane, the
+/// innermost (contiguous) one strided by lane, and the lanes' partial
+/// results combine with the window's rule (sum or NaN-propagating max).
 static Value buildAdaptive(Operation *op, bool isMax, OpBuilder &b,
-                           Location loc, ValueRange coords,
-                           OperandAt operandAt) {
+                           Location loc, ValueRange coords, OperandAt operandAt,
+                           const WindowLanes *lanes) {
   Emit e{b, loc, elementTypeOf(op->getOperand(0))};
   ArrayRef<int64_t> in =
       cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
@@ -483,12 +494,16 @@ static Value buildAdaptive(Operation *op, bool isMax, OpBuilder &b,
   int64_t sp = static_cast<int64_t>(in.size()) - 2;
   SmallVector<Value> pos = {coords[0], coords[1]};
   Value count = e.idx(1);
-  SmallVector<std::pair<Value, Value>> bounds;
+  SmallVector<Value> lo, hi;
   for (int64_t i = 0; i < sp; ++i) {
     Value start, end;
     if (out[i + 2] == 1) { // Global along this dim.
       start = e.idx(0);
       end = e.idx(in[i + 2]);
+    } else if (in[i + 2] % out[i + 2] == 0) { // Windows of one length.
+      int64_t k = in[i + 2] / out[i + 2];
+      start = e.muli(coords[i + 2], e.idx(k));
+      end = e.addi(start, e.idx(k));
     } else {
       Value o = coords[i + 2];
       start = arith::DivUIOp::create(b, loc, e.muli(o, e.idx(in[i + 2])),
@@ -497,23 +512,63 @@ static Value buildAdaptive(Operation *op, bool isMax, OpBuilder &b,
           b, loc, e.muli(e.addi(o, e.idx(1)), e.idx(in[i + 2])),
           e.idx(out[i + 2]));
     }
-    bounds.push_back({start, end});
-    count = e.muli(count, e.subi(end, start));
-  }
-  SmallVector<Value> lo, hi;
-  for (auto [start, end] : bounds) {
     lo.push_back(start);
     hi.push_back(end);
+    count = e.muli(count, e.subi(end, start));
   }
-  Value acc = e.loopNest(
-      lo, hi, e.flt(isMax ? -std::numeric_limits<double>::infinity() : 0.0),
-      [&](ArrayRef<Value> r, Value acc) -> Value {
-        SmallVector<Value> at(pos);
-        llvm::append_range(at, r);
-        Value v = operandAt(b, loc, at);
-        return isMax ? Value(arith::MaximumFOp::create(b, loc, acc, v))
-                     : Value(arith::AddFOp::create(b, loc, acc, v));
-      });
+  auto combine = [&](Value acc, Value v) -> Value {
+    return isMax ? Value(arith::MaximumFOp::create(b, loc, acc, v))
+                 : Value(arith::AddFOp::create(b, loc, acc, v));
+  };
+  Value init = e.flt(isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  Value acc;
+  if (lanes && lanes->count > 1) {
+    // Long rows: kAdaptiveLaneUnroll positions per lane and iteration,
+    // loaded independently (one load in flight per lane would leave the
+    // kernel bound by memory latency); positions past the row load its
+    // first element and combine the identity.
+    const int64_t rowMax =
+        out.back() == 1 ? in.back() : adaptiveMaxLength(in.back(), out.back());
+    const int64_t unroll = rowMax >= 2 * kAdaptiveLaneUnroll * lanes->count
+                               ? kAdaptiveLaneUnroll
+                               : 1;
+    Value innerLo = lo.pop_back_val(), innerHi = hi.pop_back_val();
+    Value part = e.loopNest(lo, hi, init, [&](ArrayRef<Value> r, Value a) {
+      auto inner = scf::ForOp::create(b, loc, e.addi(innerLo, lanes->lane),
+                                      innerHi, e.idx(lanes->count * unroll),
+                                      ValueRange{a});
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(inner.getBody());
+      SmallVector<Value> at(pos);
+      llvm::append_range(at, r);
+      at.push_back(Value());
+      SmallVector<Value> values;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value w = e.addi(inner.getInductionVar(), e.idx(u * lanes->count));
+        if (u == 0) {
+          at.back() = w;
+          values.push_back(operandAt(b, loc, at));
+          continue;
+        }
+        Value inside = e.cmp(arith::CmpIPredicate::slt, w, innerHi);
+        at.back() = arith::SelectOp::create(b, loc, inside, w, innerLo);
+        values.push_back(arith::SelectOp::create(
+            b, loc, inside, operandAt(b, loc, at), init));
+      }
+      Value next = inner.getRegionIterArgs()[0];
+      for (Value v : values)
+        next = combine(next, v);
+      scf::YieldOp::create(b, loc, ValueRange{next});
+      return inner.getResult(0);
+    });
+    acc = lanes->allReduce(part, combine);
+  } else {
+    acc = e.loopNest(lo, hi, init, [&](ArrayRef<Value> r, Value a) -> Value {
+      SmallVector<Value> at(pos);
+      llvm::append_range(at, r);
+      return combine(a, operandAt(b, loc, at));
+    });
+  }
   if (isMax)
     return acc;
   return arith::DivFOp::create(b, loc, acc, e.toF(count));
@@ -529,8 +584,8 @@ static std::string adaptiveAttrs(Operation *op) {
   LogicalResult OP::verify() { return verifyAdaptivePool(*this); }             \
   int64_t OP::getWindowVolume() { return adaptiveVolume(*this); }              \
   Value OP::buildAt(OpBuilder &b, Location loc, ValueRange coords,             \
-                    OperandAt operandAt, const WindowLanes *) {                \
-    return buildAdaptive(*this, IS_MAX, b, loc, coords, operandAt);            \
+                    OperandAt operandAt, const WindowLanes *lanes) {           \
+    return buildAdaptive(*this, IS_MAX, b, loc, coords, operandAt, lanes);     \
   }                                                                            \
   void OP::evaluateReference(ArrayRef<ArrayRef<double>> operands,              \
                              MutableArrayRef<double> out) {                    \

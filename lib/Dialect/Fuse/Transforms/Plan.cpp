@@ -580,8 +580,12 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
         grid += (i ? "x" : "") + std::to_string(l->regions(i));
       os << ": " << l->op->getName().stripDialect() << ", " << l->planes
          << " plane" << (l->planes == 1 ? "" : "s") << " of "
-         << l->rows * l->rowLen << ", one block of " << l->threads
-         << " threads per plane, ";
+         << l->rows * l->rowLen << ", ";
+      if (l->planesPerBlock == 1)
+        os << "one block of " << l->threads << " threads per plane, ";
+      else
+        os << l->planesPerBlock << " planes per block of " << l->threads
+           << " threads, " << l->threadsPerPlane << " per plane, ";
       // Vectors of 4 elements: 16 bytes of f32, 8 of half storage.
       const int64_t bytes =
           getElementTypeOrSelf(k.getInputs().front().getType())
@@ -591,7 +595,11 @@ void KernelPlan::print(func::FuncOp func, raw_ostream &os) const {
         os << 4 * bytes << "-byte";
       else
         os << "scalar";
-      os << " loads, " << grid << " regions, " << l->taps() << " taps";
+      os << " loads";
+      if (l->straight)
+        os << " (" << l->rowSteps() * l->unitsPerThread
+           << " per thread at once)";
+      os << ", " << grid << " regions, " << l->taps() << " taps";
     }
     os << ")\n    reads";
     for (Value in : k.getInputs()) {
