@@ -122,6 +122,11 @@ struct CodegenCLOptions {
       llvm::cl::desc("Blocks per cluster sharing a channel softmax on wgmma: "
                      "1, 2, 4, 8 (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<fusecc::TileRules> rules{
+      "tile-rules", llvm::cl::desc("Rules of the tile cost model (A/B timing)"),
+      llvm::cl::cat(fusecc::optionCategory()),
+      llvm::cl::init(fusecc::TileRules::Current),
+      fusecc::optionValues<fusecc::TileRules>()};
   Opt<int64_t> warpSetLimit{
       "plan-warp-set-limit",
       llvm::cl::desc("Longest reduction set one warp normalises alone "
@@ -208,6 +213,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.ieeeTensorCores = o.ieeeTensorCores;
   options.tileWgmmaSplit = o.wgmmaSplit;
   options.tileClusterC = o.clusterC;
+  options.tileRules = o.rules;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
   options.planMergeRecords = o.mergeRecords;
@@ -355,6 +361,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.ieeeTensorCores = options.ieeeTensorCores;
   tile.wgmmaSplit = options.tileWgmmaSplit;
   tile.clusterC = options.tileClusterC;
+  tile.rules = options.tileRules;
   if (options.tileThreads)
     tile.threads = options.tileThreads;
   if (options.tileMaxW)

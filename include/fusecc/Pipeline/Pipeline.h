@@ -52,6 +52,8 @@ struct PipelineOptions {
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).
   int64_t tileClusterC = 0;
+  /// Rules of the tile cost model: `fuse-tile-kernels{rules=...}`.
+  TileRules tileRules = TileRules::Current;
   /// FMA-path threads per block and largest row segment (0: pass default).
   int64_t tileThreads = 0, tileMaxW = 0;
   /// fuse-plan-kernels: the longest reduction set a warp normalises alone

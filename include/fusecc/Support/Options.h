@@ -331,6 +331,23 @@ inline constexpr OptionSpelling<PrologueFusion> kPrologueFusionSpellings[] = {
 };
 FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
 
+//===----------------------------------------------------------------------===//
+// TileRules: which rules of the tile cost model fuse-tile-kernels{rules}
+// applies (the older set is kept for A/B timing).
+//===----------------------------------------------------------------------===//
+
+enum class TileRules { Current, Session35 };
+
+inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
+    {TileRules::Current, "current", "the cost model's rules (default)"},
+    {TileRules::Session35, "session35",
+     "the input-channel chunk and few-channel wgmma rules before session 36: "
+     "wgmma chunks without the residency rule, mma.sync chunks of 16, "
+     "layers of <= 16 output channels on mma.sync whatever their reduction "
+     "(A/B timing)"},
+};
+FUSECC_OPTION_SPELLINGS(TileRules, kTileRulesSpellings)
+
 #undef FUSECC_OPTION_SPELLINGS
 
 } // namespace fusecc

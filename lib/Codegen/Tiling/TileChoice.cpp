@@ -123,13 +123,40 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   return success();
 }
 
+/// Valid taps of one stride phase, at most, over all dims of `g`: a phase
+/// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
+int64_t tapsPerPhase(const ConvGeometry &g) {
+  int64_t taps = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int64_t s = std::max<int64_t>(1, g.stride[d]);
+    const int64_t step = s / std::gcd(s, std::max<int64_t>(1, g.dil[d]));
+    taps = saturatingMul(taps, llvm::divideCeil(g.k[d], step));
+  }
+  return taps;
+}
+
+/// Products one output of `g` sums on average: its group's input channels
+/// times the kernel's taps over the strides' phases (each tap of a dim
+/// serves one of its stride's phases; borders ignored). A phase of a
+/// stride larger than the kernel has no taps at all.
+int64_t meanReductionPerOutput(const ConvGeometry &g) {
+  int64_t taps = 1, phases = 1;
+  for (int d = 0; d < 3; ++d) {
+    taps = saturatingMul(taps, g.k[d]);
+    phases = saturatingMul(phases, std::max<int64_t>(1, g.stride[d]));
+  }
+  return saturatingMul(g.cinPerGroup(), taps) / phases;
+}
+
+/// Taps per phase up to which mma.sync rounds take 32 input channels where
+/// that costs no shared memory (chooseMMAConfigWithWarps).
+constexpr int64_t kWideChunkMaxTapsPerPhase = 2;
+
 /// `chooseMMAConfig` for a given number of channel warps.
-TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
-                                        const KernelAnalysis &a,
-                                        KernelTypesAttr types, int64_t maxTileW,
-                                        int64_t forcedRows,
-                                        int64_t forcedCiChunk, int64_t mTiles,
-                                        int64_t warpsC, int64_t mergeH) {
+TileConfigAttr chooseMMAConfigWithWarps(
+    KernelOp kernel, const KernelAnalysis &a, KernelTypesAttr types,
+    int64_t maxTileW, int64_t forcedRows, int64_t forcedCiChunk, int64_t mTiles,
+    int64_t warpsC, int64_t mergeH, TileRules rules) {
   const ConvGeometry &g = a.geom;
   int64_t sw = g.stride[2];
   int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
@@ -194,6 +221,31 @@ TileConfigAttr chooseMMAConfigWithWarps(KernelOp kernel,
         /*clusterC=*/int64_t{1});
     if (!cfg)
       return {};
+    // Rounds of 32 channels where the block holds one 16-channel tile (a
+    // layer of at most 16 output channels) and a phase has at most
+    // kWideChunkMaxTapsPerPhase taps (a round of 16 channels then gives
+    // each warp at most 2 k-steps x 2 taps of MMAs between two barriers),
+    // the staging of 32 fits in the shared memory the block has anyway (it
+    // aliases the output tile) and pads no more channels than 16: half the
+    // rounds and barriers at no cost in blocks per SM. Issue 37's rand37_36
+    // (96 -> 3, 7 x 2 taps at stride 4 x 4: 2 x 1 taps a phase, 33 KB
+    // either way) 1.61 -> 1.38 ms; with 48 or 64 channels per block the
+    // rounds carry 3-4x the MMAs and 32 channels were slower (rand37_60,
+    // 3 channel warps, 3.50 -> 3.88 ms; residual_decoder's 2 x 2 stride-2
+    // layers, 0.121 -> 0.132 ms for the graph; H200, docs/perf.md 185).
+    if (rules == TileRules::Current && !forcedCiChunk && !half &&
+        !types.usesSplitTF32() && ciChunk == 16 && !mergeH && !sparseRounds &&
+        warpsC * tilesC == 1 && tapsPerPhase(g) <= kWideChunkMaxTapsPerPhase &&
+        llvm::alignTo(g.cinPerGroup(), 32) ==
+            llvm::alignTo(g.cinPerGroup(), 16))
+      if (TileConfigAttr wider = TileConfigAttr::getChecked(
+              [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
+              cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
+              int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
+              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1});
+          wider && SharedMemoryPlan::get(a, wider).bytes() <=
+                       SharedMemoryPlan::get(a, cfg).bytes())
+        cfg = wider;
     if (rows == 1 || forcedRows ||
         SharedMemoryPlan::get(a, cfg).bytes() <= twoBlocksSharedBytes(a.target))
       return cfg;
@@ -212,7 +264,7 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                KernelTypesAttr types, int64_t maxTileW,
                                int64_t forcedRows, int64_t forcedCiChunk,
                                int64_t forcedTileC, int64_t forcedWarpsC,
-                               int64_t mergeH) {
+                               int64_t mergeH, TileRules rules) {
   const ConvGeometry &g = a.geom;
   // A block's channels must lie in one group, in whole 16-channel tiles.
   int64_t channels =
@@ -226,9 +278,9 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   }
   int64_t mTiles = llvm::divideCeil(channels, 16);
   if (forcedWarpsC)
-    return chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
-                                    forcedCiChunk, mTiles,
-                                    std::min(forcedWarpsC, mTiles), mergeH);
+    return chooseMMAConfigWithWarps(
+        kernel, a, types, maxTileW, forcedRows, forcedCiChunk, mTiles,
+        std::min(forcedWarpsC, mTiles), mergeH, rules);
   // At most two 16-channel tiles per warp, so that rows fit in registers;
   // if that leaves a block one row only (many positions per warp), more
   // channel warps of one tile each, so that rows can share the weights.
@@ -243,12 +295,12 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
   }
   TileConfigAttr cfg =
       chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
-                               forcedCiChunk, mTiles, warpsC, mergeH);
+                               forcedCiChunk, mTiles, warpsC, mergeH, rules);
   bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
   if (tryMore && moreWarpsC > warpsC)
-    if (TileConfigAttr alt =
-            chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
-                                     forcedCiChunk, mTiles, moreWarpsC, mergeH))
+    if (TileConfigAttr alt = chooseMMAConfigWithWarps(
+            kernel, a, types, maxTileW, forcedRows, forcedCiChunk, mTiles,
+            moreWarpsC, mergeH, rules))
       if (!cfg || alt.getRows() > 1)
         return alt;
   return cfg;
@@ -271,6 +323,10 @@ int64_t splitTF32MinBlocks(const TargetInfo &target) { return target.numSMs(); }
 /// 16: 0.49 against 0.65 ms, docs/perf.md 95).
 constexpr int64_t kSplitTF32MinInputChannels = 16;
 
+/// Mean products per output from which a layer of few output channels
+/// takes wgmma (fewChannelsForWgmma).
+constexpr int64_t kFewChannelsWgmmaMinReduction = 1024;
+
 /// True if the wgmma instruction's M (64 output channels for every operand
 /// type) would be at most a quarter full: a convolution of one group with
 /// at most 16 output channels (a DCGAN or decoder's RGB layer, 3 channels)
@@ -287,9 +343,21 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 /// folded) took 0.160 / 0.107 ms on wgmma against 0.327 / 0.186 on
 /// mma.sync with batched staging (H200, docs/perf.md 171). Split-operand
 /// (ieee) kernels were not measured so and keep mma.sync.
-bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types) {
+/// Nor where an output sums at least kFewChannelsWgmmaMinReduction
+/// products on average (`meanReductionPerOutput`): the main loop, which
+/// wgmma pipelines, then outweighs the re-layout and the fuller M. Issue
+/// 37's rand37_63 (192 -> 3 channels, 15 taps at stride 2: 1440 products
+/// an output) ran 2.50 ms on mma.sync against 2.02 on wgmma; rand37_40
+/// (384 -> 3, 5 x 4 x 1 taps at strides 3 x 3 x 4: 213 on average, up to
+/// 1536 in a phase, three of four W phases empty) 13.8 against 23.3;
+/// dcgan's RGB layer sums 256 (H200, docs/perf.md 179, 185).
+bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
+                         TileRules rules) {
   const Type operandType = types.getOperand();
   if (a.hasPrologue() && !types.usesSplitTF32())
+    return false;
+  if (rules == TileRules::Current && !types.usesSplitTF32() &&
+      meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReduction)
     return false;
   // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the
   // target description names no wgmma shape (a module without
@@ -455,15 +523,15 @@ constexpr int64_t kPooledMMAMaxChannels = 32;
 /// (docs/perf.md 100).
 bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
                            TileConfigAttr wg, KernelTypesAttr types,
-                           const TunedChoice &knobs) {
+                           const TunedChoice &knobs, TileRules rules) {
   if (!a.pool || a.geom.coutPerGroup() > kPooledMMAMaxChannels ||
       SharedMemoryPlan::get(a, wg).poolSlots > 0)
     return false;
   // mma.sync's own choice of rows, else fewer rows per pass.
   for (int64_t rows : {knobs.rows, int64_t(2), int64_t(1)}) {
     TileConfigAttr mma =
-        chooseMMAConfig(kernel, a, types, knobs.maxTileW, rows,
-                        knobs.ciChunk, knobs.tileC, knobs.warpsC, knobs.mergeH);
+        chooseMMAConfig(kernel, a, types, knobs.maxTileW, rows, knobs.ciChunk,
+                        knobs.tileC, knobs.warpsC, knobs.mergeH, rules);
     if (mma && succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
         SharedMemoryPlan::get(a, mma).poolSlots > 0)
       return true;
@@ -481,15 +549,15 @@ bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
 /// full-precision operands, and where the grid still fills the chip.
 TileConfigAttr withSplitRows(KernelOp kernel, const KernelAnalysis &a,
                              KernelTypesAttr types, const TunedChoice &knobs,
-                             TileConfigAttr wg) {
+                             TileConfigAttr wg, TileRules rules) {
   if (!wg || knobs.rows || knobs.ciChunk || knobs.tileC || knobs.wgmmaSplit ||
       knobs.mergeH || knobs.clusterC || knobs.wgmma ||
       a.geom.stride[2] < 8 || a.needsAllChannels || types.usesSplitTF32() ||
       wg.getRows() != 1 || wg.getWgmmaN() != 16 ||
       wg.getWgmmaGroups() != wg.getTileC() / 64)
     return wg;
-  TileConfigAttr two = chooseWgmmaConfig(kernel, a, types, knobs.maxTileW, 0,
-                                         0, 0, /*forcedSplit=*/2, 0, 0);
+  TileConfigAttr two = chooseWgmmaConfig(kernel, a, types, knobs.maxTileW, 0, 0,
+                                         0, /*forcedSplit=*/2, 0, 0, rules);
   if (!two || two.getRows() != 2 || two.getWgmmaN() != 16 ||
       two.getTileC() != wg.getTileC() ||
       failed(checkLimits(kernel, a, two, /*report=*/false)) ||
@@ -514,9 +582,9 @@ ConvMath fuse::tensorCoreMath(const KernelAnalysis &a, ConvMath math,
 }
 
 FailureOr<TileConfigAttr>
-fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
-                       ConvMath math, Type storage, bool pinnedIeee,
-                       WgmmaMode wgmma, IeeeTensorCores ieeeTensorCores,
+fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
+                       Type storage, bool pinnedIeee, WgmmaMode wgmma,
+                       IeeeTensorCores ieeeTensorCores, TileRules rules,
                        const TunedChoice &knobs) {
   const bool tf32 = math == ConvMath::TF32;
   // bf16 / f16 operands on mma.sync m16n8k16 (not yet on wgmma).
@@ -557,9 +625,9 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
     for (int64_t tileC : {knobs.tileC, int64_t(32), int64_t(16)}) {
       if (tileC != knobs.tileC && (knobs.tileC || a.needsAllChannels))
         break;
-      TileConfigAttr mma = chooseMMAConfig(
-          kernel, a, tensorTypes, maxTileW, knobs.rows, knobs.ciChunk, tileC,
-          knobs.warpsC, knobs.mergeH);
+      TileConfigAttr mma = chooseMMAConfig(kernel, a, tensorTypes, maxTileW,
+                                           knobs.rows, knobs.ciChunk, tileC,
+                                           knobs.warpsC, knobs.mergeH, rules);
       if (!mma || failed(checkLimits(kernel, a, mma, /*report=*/false)))
         continue;
       return mma;
@@ -596,14 +664,17 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
             kernel, a, tensorTypes, knobs,
             chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
                               knobs.rows, knobs.ciChunk, knobs.tileC,
-                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC)))
+                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC,
+                              rules),
+            rules))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
-           (wgmmaGridSuffices(wg) && !fewChannelsForWgmma(a, tensorTypes))) &&
+           (wgmmaGridSuffices(wg) &&
+            !fewChannelsForWgmma(a, tensorTypes, rules))) &&
           gridAllows(wg) &&
           !((wgmma == WgmmaMode::FillsGrid || wgmma == WgmmaMode::FullWave) &&
             knobs.wgmma == 0 &&
-            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs)))
+            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules)))
         cfg = wg;
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
@@ -630,7 +701,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
     for (int64_t rows : {int64_t(2), int64_t(1)})
       if (TileConfigAttr mma = chooseMMAConfig(
               kernel, a, tensorTypes, knobs.maxTileW, rows, knobs.ciChunk,
-              knobs.tileC, knobs.warpsC, knobs.mergeH))
+              knobs.tileC, knobs.warpsC, knobs.mergeH, rules))
         if (succeeded(checkLimits(kernel, a, mma, /*report=*/false)) &&
             gridAllows(mma) && SharedMemoryPlan::get(a, mma).poolSlots > 0) {
           cfg = mma;

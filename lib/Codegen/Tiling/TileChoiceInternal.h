@@ -35,7 +35,8 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                  KernelTypesAttr types, int64_t maxTileW,
                                  int64_t forcedRows, int64_t forcedCiChunk,
                                  int64_t forcedTileC, int64_t forcedSplit,
-                                 int64_t mergeH, int64_t forcedCluster);
+                                 int64_t mergeH, int64_t forcedCluster,
+                                 TileRules rules);
 
 } // namespace fusecc::fuse
 

@@ -54,7 +54,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                        int64_t forcedRows,
                                        int64_t forcedCiChunk,
                                        int64_t forcedTileC, int64_t forcedSplit,
-                                       int64_t mergeH, int64_t forcedCluster) {
+                                       int64_t mergeH, int64_t forcedCluster,
+                                       TileRules rules) {
   const ConvGeometry &g = a.geom;
   if (g.groups != 1)
     return {};
@@ -71,7 +72,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       !types.usesSplitTF32()) {
     TileConfigAttr narrow =
         chooseWgmmaConfig(kernel, a, types, maxTileW, 0, 0,
-                          /*forcedTileC=*/64, 0, mergeH, forcedCluster);
+                          /*forcedTileC=*/64, 0, mergeH, forcedCluster, rules);
     if (!narrow)
       return narrow;
     const int64_t wave = a.target.numSMs();
@@ -85,9 +86,9 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // 7, 28, 92; H200, docs/perf.md 179).
       if (llvm::any_of(g.stride, [](int64_t s) { return s != 1; }))
         return narrow;
-      TileConfigAttr wide = chooseWgmmaConfig(
-          kernel, a, types, maxTileW, 0, 0, /*forcedTileC=*/128, 0, mergeH,
-          forcedCluster);
+      TileConfigAttr wide = chooseWgmmaConfig(kernel, a, types, maxTileW, 0, 0,
+                                              /*forcedTileC=*/128, 0, mergeH,
+                                              forcedCluster, rules);
       if (wide && wide.getTileC() == 128 && kernelResidentBlocks(a, wide) >= 2 &&
           LaunchPlan::get(a, wide).gridX >= wave)
         return wide;
@@ -95,7 +96,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     }
     TileConfigAttr wide = chooseWgmmaConfig(
         kernel, a, types, maxTileW, 0, narrow.getCiChunk(),
-        /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster);
+        /*forcedTileC=*/128, 0, narrow.getMergeHTaps(), forcedCluster, rules);
     // Not where the wider blocks would leave the grid short of a wave that
     // the 64-channel one fills (the default wgmma mode then takes
     // mma.sync): unet_decoder's 512 -> 512 4x4 -> 8x8 layer at batch 16,
@@ -120,13 +121,13 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // combines their statistics, stage half the weight bytes per output and
     // half the rounds: kb2_91 -3 to -5% (docs/perf.md section 76).
     TileConfigAttr one =
-        chooseWgmmaConfig(kernel, a, types, maxTileW, forcedRows,
-                          forcedCiChunk, forcedTileC, forcedSplit, mergeH, 1);
+        chooseWgmmaConfig(kernel, a, types, maxTileW, forcedRows, forcedCiChunk,
+                          forcedTileC, forcedSplit, mergeH, 1, rules);
     if (one && one.getRows() == 1 && one.getTileC() == 128 && !forcedRows &&
         !forcedSplit)
       if (TileConfigAttr two = chooseWgmmaConfig(
               kernel, a, types, maxTileW, /*forcedRows=*/2, forcedCiChunk,
-              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2))
+              forcedTileC, /*forcedSplit=*/2, /*mergeH=*/1, 2, rules))
         return two;
     return one;
   }
@@ -354,6 +355,22 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                 kernelResidentBlocks(a, eight) > resident)
               return eight;
           }
+          // Blocks of up to 256 threads take 16 channels so that two
+          // blocks share an SM; where a round's weights (chunk x every tap
+          // of the block's W phases x 64 channels, double-buffered) keep
+          // even 16 channels to one block per SM, the smaller chunk that
+          // admits two: issue 37's rand37_52 (1-D, 24 -> 96 channels, 14
+          // taps at stride 3: 123 KB at 16) 3.15 -> 1.79 ms at 8; the
+          // 16 x 16 stride-8 and 32 x 32 stride-16 upscore layers
+          // (rand37_7, 14, 57, 85, 90: 135-137 KB at 16) 12-28% faster
+          // (H200, docs/perf.md 185).
+          if (rules == TileRules::Current && !forcedCiChunk &&
+              !types.usesSplitTF32() && threads <= 256 &&
+              kernelResidentBlocks(a, cfg) < 2)
+            for (int64_t smaller = tf32Chunk / 2; smaller >= 8; smaller /= 2)
+              if (TileConfigAttr less = make(n, chunkScale * smaller, mergeH);
+                  less && kernelResidentBlocks(a, less) >= 2)
+                return less;
           return cfg;
         }
         const int64_t resident = kernelResidentBlocks(a, cfg);

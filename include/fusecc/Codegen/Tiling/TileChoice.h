@@ -52,15 +52,16 @@ ConvMath tensorCoreMath(const KernelAnalysis &a, ConvMath math,
 /// kConvPrecisionAttrName): a wgmma tiling as `wgmma` allows (tf32 and
 /// split operands), else an mma.sync one, for tf32, bf16 and f16 kernels
 /// and for ieee ones with split operands as `ieeeTensorCores` allows; else
-/// the FP32 FMA tiling. The config carries the kernel's element types
-/// (KernelTypesAttr::decide for the path taken). `knobs` are the options
-/// merged with the kernel's tuning-file entry (checked). Emits why no FMA
-/// tiling fits and fails.
+/// the FP32 FMA tiling. `rules` selects the cost model's rules (the older
+/// set of TileRules::Session35 for A/B timing). The config carries the kernel's
+/// element types (KernelTypesAttr::decide for the path taken). `knobs` are the
+/// options merged with the kernel's tuning-file entry (checked). Emits why no
+/// FMA tiling fits and fails.
 llvm::FailureOr<TileConfigAttr>
-chooseTileConfig(KernelOp kernel, const KernelAnalysis &a,
-                 ConvMath math, mlir::Type storage, bool pinnedIeee,
-                 WgmmaMode wgmma,
-                 IeeeTensorCores ieeeTensorCores, const TunedChoice &knobs);
+chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
+                 mlir::Type storage, bool pinnedIeee, WgmmaMode wgmma,
+                 IeeeTensorCores ieeeTensorCores, TileRules rules,
+                 const TunedChoice &knobs);
 
 } // namespace fusecc::fuse
 

@@ -124,7 +124,7 @@ struct TileKernelsPass
       }
       FailureOr<TileConfigAttr> cfg =
           chooseTileConfig(kernel, *a, math, storage, *pinnedIeee, wgmma,
-                           ieeeTensorCores, knobs);
+                           ieeeTensorCores, rules, knobs);
       if (failed(cfg))
         return WalkResult::interrupt();
       kernel.setConfigAttr(*cfg);

@@ -364,6 +364,12 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "
            "cost model; 1, 2, 4 or 8). Ignored for other kernels">,
+    Option<"rules", "rules", "::fusecc::TileRules",
+           "::fusecc::TileRules::Current",
+           "Rules of the cost model: current (default) or session35 (the "
+           "input-channel chunk and few-channel wgmma rules before session "
+           "36, for A/B timing)",
+           [{::fusecc::optionValues<::fusecc::TileRules>()}]>,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py), or a "
            "directory of them (its <device>.json for the module's target "
