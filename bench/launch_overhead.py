@@ -82,7 +82,8 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
     call with outputs given and allocated, the tensor guard, the current
     stream's lookup (stream None), the data pointers, their packing, the
     runtime call through Module.launch_pointers, the packed record and the
-    bare foreign call the cached path makes with it, and the outputs'
+    bare foreign call the cached path makes with it, the whole calls again
+    through Module.launch_pointers and once more packed, and the outputs'
     allocation."""
     module, index = f.module, f.entry.index
     values = tuple(inputs) + tuple(outputs)
@@ -123,6 +124,19 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
         record = pack_record(module_handle, index, 0, handle, count,
                              *map(data_ptr, values))
         timed("foreign_call", lambda: function(record))
+        # The same calls through Module.launch_pointers (the path without
+        # the packed record), in the same process: the record's own effect.
+        f._launch = None
+        try:
+            timed("call_out_unpacked",
+                  lambda: f(*inputs, out=outputs, stream=stream))
+            if allocates:
+                timed("call_alloc_unpacked", lambda: f(*inputs, stream=stream))
+        finally:
+            f._launch = launch
+        timed("call_out_again", lambda: f(*inputs, out=outputs, stream=stream))
+        if allocates:
+            timed("call_alloc_again", lambda: f(*inputs, stream=stream))
     if allocates:
         timed("allocate", lambda: f._allocate(stream))
     return steps
@@ -253,6 +267,10 @@ def measure_gpu(args):
                 row[key + "_us_per_kernel"] = \
                     row[key + "_raw_us"] / launches_per_call(entry)
                 if args.host_only:
+                    # GPU us per call of the raw launch (is the host ahead
+                    # of the GPU, with a queue to fill?).
+                    row[key + "_gpu_us"] = gpu_us(torch, raw, args.calls,
+                                                  False)
                     continue
                 row[key + "_gpu_us"] = gpu_us(torch, raw, args.calls * 4,
                                               False)
@@ -458,8 +476,9 @@ def main():
                         help="with --fake --torch: a tensor guard that "
                              "always holds in place of PyTorch's")
     parser.add_argument("--host-only", action="store_true",
-                        help="GPU: host us with graphs on only (no GPU "
-                             "times, no capture or torch.compile checks)")
+                        help="GPU: host us with graphs on only, the raw "
+                             "launch's GPU us (no synced times, no capture "
+                             "or torch.compile checks)")
     parser.add_argument("--steps", action="store_true",
                         help="also time each step of the cached call alone")
     parser.add_argument("--rounds", type=int, default=21)

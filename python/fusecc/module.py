@@ -519,34 +519,27 @@ class EntryFunction:
         pointers = (map(data_ptr, values) if data_ptr is not None
                     else [t.data_ptr() for t in values])
         launch = self._launch
-        try:
-            if launch is None:  # A stub module, or a closed one.
-                raise struct.error
-            # The record of fusecc_module_launch_packed (FUSECC_PACKED_*).
-            record = self._pack_record(launch[1], self._index, batch, handle,
-                                       self._arg_count, *pointers)
-        except struct.error:  # A stream handle no u64 holds, or no launch.
-            record = None
-            pointers = self._pack(*[t.data_ptr() for t in values])
-        if record is not None:
-            status = launch[0](record)
-            if not status:  # Enqueued.
-                if out is not None:
-                    return out
-                return results[0] if len(results) == 1 else tuple(results)
+        record = None
+        if launch is not None:  # None: a stub module, or a closed one.
             try:
-                self.module.launch_failed(status)
-            except runtime_binding.FuseccError as error:
-                if error.code != "INVALID_ARGUMENT":
-                    raise
-                return self._rejected(args, out, stream, kwargs, error)
+                # The record of fusecc_module_launch_packed
+                # (FUSECC_PACKED_*).
+                record = self._pack_record(launch[1], self._index, batch,
+                                           handle, self._arg_count,
+                                           *pointers)
+            except struct.error:  # A stream handle no u64 holds.
+                pointers = [t.data_ptr() for t in values]
         try:
-            if batch:
-                self.module.launch_pointers(self._index, pointers,
+            if record is not None:
+                status = launch[0](record)
+                if status:  # Raises, naming the call and the code.
+                    self.module.launch_failed(status)
+            elif batch:
+                self.module.launch_pointers(self._index, self._pack(*pointers),
                                             self._arg_count, handle,
                                             batch=batch)
             else:
-                self.module.launch_pointers(self._index, pointers,
+                self.module.launch_pointers(self._index, self._pack(*pointers),
                                             self._arg_count, handle)
         except runtime_binding.FuseccError as error:
             if error.code != "INVALID_ARGUMENT":
