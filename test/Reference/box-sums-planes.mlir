@@ -2,6 +2,7 @@
 // RUN: fusecc-check --precision=tf32 %s | FileCheck %s
 // RUN: fusecc %s --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: fusecc %s --emit=gpu | FileCheck %s --check-prefix=GPU
+// RUN: fusecc %s --emit=fused | FileCheck %s --check-prefix=FUSED
 //
 // Box-sums kernels (BoxSums.h) of many small planes: a warp or two per
 // plane (about 8 loads a thread), several planes per block while the grid
@@ -20,7 +21,20 @@
 // CHECK: @loop_rows: PASS
 // CHECK: @bf16_planes: PASS {{.*}} storage bf16
 // CHECK: @f16_planes_vec: PASS {{.*}} storage f16
+// CHECK: @conv_output_1x1: PASS
+// CHECK: @conv_rows_of_one: PASS
 // CHECK-NOT: FAIL
+
+// The convolution of output size 1 after the box sums (FP32 FMA) takes one
+// thread along W: its rows hold one position (docs/perf.md 186).
+// FUSED-LABEL: func.func @planes_tail(
+// FUSED: fuse.kernel "planes_tail_k0" {{.*}}#fuse.tile<tileW = 1, tileC = 32, threadsW = 1, threadsC = 32, chanPerThread = 1,
+// Convolutions whose rows hold one position, on the FMA path: 1 x 1 outputs
+// with bias and relu, and 9 rows of 1 (stride 1 along W).
+// FUSED-LABEL: func.func @conv_output_1x1(
+// FUSED: #fuse.tile<tileW = 1, {{.*}}threadsW = 1,
+// FUSED-LABEL: func.func @conv_rows_of_one(
+// FUSED: #fuse.tile<tileW = 1, {{.*}}threadsW = 1,
 
 // PLAN-LABEL: plan @planes_tail:
 // PLAN: (box sums: conv_transpose_tap_sums, 2101 planes of 30, 2 planes per block of 64 threads, 32 per plane, scalar loads (3 per thread at once), 3x3 regions, 9 taps)
@@ -80,4 +94,15 @@ func.func @f16_planes_vec(%x: tensor<2x1026x8x8xf16>, %w: tensor<1026x2x3x3xf16>
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x1026x8x8xf16>, tensor<1026x2x3x3xf16>) -> tensor<2x2x8x8xf16>
   %1 = fuse.sum %0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<2x2x8x8xf16> -> tensor<2x2x1x1xf16>
   return %1 : tensor<2x2x1x1xf16>
+}
+
+func.func @conv_output_1x1(%x: tensor<2x5x1x1xf32>, %w: tensor<5x40x1x1xf32>, %b: tensor<40xf32>) -> tensor<2x40x1x1xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x5x1x1xf32>, tensor<5x40x1x1xf32>, tensor<40xf32>) -> tensor<2x40x1x1xf32>
+  %1 = fuse.relu %0 : tensor<2x40x1x1xf32>
+  return %1 : tensor<2x40x1x1xf32>
+}
+
+func.func @conv_rows_of_one(%x: tensor<2x5x7x1xf32>, %w: tensor<5x9x3x1xf32>) -> tensor<2x9x9x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x5x7x1xf32>, tensor<5x9x3x1xf32>) -> tensor<2x9x9x1xf32>
+  return %0 : tensor<2x9x9x1xf32>
 }

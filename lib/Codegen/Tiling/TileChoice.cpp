@@ -381,8 +381,11 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   MLIRContext *ctx = kernel.getContext();
   // Threads along W: a multiple of the W stride, so that the positions a
   // thread owns (strided by threadsW) share one stride phase and one tap set.
+  // Rows of one position at stride 1 (the convolution of output size 1
+  // after box sums) take one: 16 would leave 15 of every 16 threads idle
+  // (rand37_15's, 89 us for 28 M multiply-adds; docs/perf.md 184).
   int64_t sw = g.stride[2];
-  int64_t threadsW = llvm::alignTo(16, sw);
+  int64_t threadsW = a.rowWidth() == 1 && sw == 1 ? 1 : llvm::alignTo(16, sw);
   if (threadsW > threads) {
     if (!report)
       return failure();
