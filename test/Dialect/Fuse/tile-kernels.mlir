@@ -236,9 +236,10 @@ func.func @conv1d_long(%x: tensor<3x32x200xf32>, %w: tensor<32x16x4xf32>) -> ten
 
 // -----
 
-// Tiny 1-D conv: 3 output channels, 1 output position.
+// Tiny 1-D conv: 3 output channels, 1 output position: rows of one
+// position take one thread along W, the channel threads a whole warp.
 // CHECK-LABEL: func.func @conv1d_tiny
-// CHECK: {config = #fuse.tile<tileW = 16, tileC = 4, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 1, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
+// CHECK: {config = #fuse.tile<tileW = 1, tileC = 32, threadsW = 1, threadsC = 32, chanPerThread = 1, ciChunk = 1, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 func.func @conv1d_tiny(%x: tensor<1x1x1xf32>, %w: tensor<1x3x1xf32>) -> tensor<1x3x1xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
