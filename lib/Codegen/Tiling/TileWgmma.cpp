@@ -223,40 +223,6 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
             clusterC);
       };
-      // Several rows of a 2-D W-stride > 1 kernel whose every H phase
-      // takes the same number (>= 2) of taps, with >= 128 input channels,
-      // stage all H taps of a round at once where two blocks still share
-      // an SM (or as many as before, if fewer): each round then stages
-      // rows + taps - 1 input rows instead of rows per tap and issues its
-      // taps' MMAs between one pair of barriers. Measured on the H200
-      // (docs/perf.md 182, 186): k4-s2 layers of 128-512 input channels
-      // 2-14% faster (heatmap_head's and unet_decoder's, rand37_39); of 24
-      // and 64 channels 10-21% slower (rand37_91, bn_train2d), 3-D layers
-      // (kb2_20, 34, 49, 100: 32-64 channels, 3 taps at stride 2) 7-39%
-      // slower, 3x3-s2 ones (1 or 2 taps a phase) up to 6% slower; a
-      // one-row tile merged 49% slower (unet_decoder's 3-channel layer).
-      // Not where rows or warpgroups are given: a tuning entry's pinned
-      // config stays what was measured.
-      const bool mergesEvenTaps = g.k[0] == 1 && g.k[1] % g.stride[1] == 0 &&
-                                  g.k[1] / g.stride[1] >= 2 &&
-                                  g.cinPerGroup() >= 128;
-      auto mergedTapsIfKept = [&](TileConfigAttr cfg, int64_t n,
-                                  int64_t rows) {
-        if (rules != TileRules::Current || mergeH || forcedRows ||
-            forcedSplit || rows < 2 || sw == 1 || types.usesSplitTF32() ||
-            !mergesEvenTaps)
-          return cfg;
-        TileConfigAttr merged = make(n, cfg.getCiChunk(), 1);
-        if (!merged)
-          return cfg;
-        SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
-        if (plan.hTapsPerRound > 1 &&
-            plan.bytes() <= a.target.sharedBytesPerBlock() &&
-            kernelResidentBlocks(a, merged) >=
-                std::min<int64_t>(2, kernelResidentBlocks(a, cfg)))
-          return merged;
-        return cfg;
-      };
       // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
       // hold N / 2 accumulators per thread however many rows they are: the
       // rows fit where that N does. Unforced, two rows take the longest
@@ -403,21 +369,16 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
               kernelResidentBlocks(a, cfg) < 2)
             for (int64_t smaller = tf32Chunk / 2; smaller >= 8; smaller /= 2)
               if (TileConfigAttr less = make(n, chunkScale * smaller, mergeH);
-                  less && kernelResidentBlocks(a, less) >= 2) {
-                cfg = less;
-                break;
-              }
-          return mergedTapsIfKept(cfg, n, rows);
+                  less && kernelResidentBlocks(a, less) >= 2)
+                return less;
+          return cfg;
         }
         const int64_t resident = kernelResidentBlocks(a, cfg);
         if (resident > bestResident)
           best = cfg, bestResident = resident;
       }
-      // Rows as one N of a W-stride > 1 kernel merge their H taps on the
-      // same terms (below the rule above, which wants three blocks per
-      // SM at 8 channels).
       if (best)
-        return mergedTapsIfKept(best, n, rows);
+        return best;
     }
   }
   return {};

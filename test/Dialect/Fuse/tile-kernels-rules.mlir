@@ -73,37 +73,3 @@ func.func @wide_block(%x: tensor<1x128x16x16xf32>, %w: tensor<128x64x2x2xf32>, %
   %1 = fuse.relu %0 : tensor<1x64x32x32xf32>
   return %1 : tensor<1x64x32x32xf32>
 }
-
-
-
-// Merged H taps (docs/perf.md 186): heatmap_head's last deconvolution
-// (2-D, k4 s2: two H taps in every phase, 256 input channels, 4 rows of
-// 24 positions) stages both taps of a round at once; with 64 input
-// channels (bn_train2d's shape) or in 3-D (kb2_20's 3x3x3 at stride 2) the
-// rounds keep one tap each, as under the old rules.
-// CHECK-LABEL: fuse.kernel "wide_k4s2_k0"
-// CHECK-SAME: ciChunk = 16, {{.*}}rows = 4, mergeHTaps = 1, wgmmaN = 24, wgmmaGroups = 1>
-// OLD-LABEL: fuse.kernel "wide_k4s2_k0"
-// OLD-SAME: ciChunk = 16, {{.*}}rows = 4, wgmmaN = 24, wgmmaGroups = 1>
-func.func @wide_k4s2(%x: tensor<4x256x32x24xf32>, %w: tensor<256x256x4x4xf32>) -> tensor<4x256x64x48xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<4x256x32x24xf32>, tensor<256x256x4x4xf32>) -> tensor<4x256x64x48xf32>
-  return %0 : tensor<4x256x64x48xf32>
-}
-
-// CHECK-LABEL: fuse.kernel "narrow_k4s2_k0"
-// CHECK-NOT: mergeHTaps
-// CHECK-SAME: wgmmaGroups
-// OLD-LABEL: fuse.kernel "narrow_k4s2_k0"
-func.func @narrow_k4s2(%x: tensor<32x64x32x32xf32>, %w: tensor<64x128x4x4xf32>) -> tensor<32x128x64x64xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<32x64x32x32xf32>, tensor<64x128x4x4xf32>) -> tensor<32x128x64x64xf32>
-  return %0 : tensor<32x128x64x64xf32>
-}
-
-// CHECK-LABEL: fuse.kernel "volume_k3s2_k0"
-// CHECK-NOT: mergeHTaps
-// CHECK-SAME: wgmmaGroups
-// OLD-LABEL: fuse.kernel "volume_k3s2_k0"
-func.func @volume_k3s2(%x: tensor<4x128x8x16x16xf32>, %w: tensor<128x64x3x3x3xf32>) -> tensor<4x64x16x32x32xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, output_padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>} : (tensor<4x128x8x16x16xf32>, tensor<128x64x3x3x3xf32>) -> tensor<4x64x16x32x32xf32>
-  return %0 : tensor<4x64x16x32x32xf32>
-}
