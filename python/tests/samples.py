@@ -213,3 +213,25 @@ class FakeTensor:
         """A tensor sharing this one's memory from `byte_offset` on."""
         return FakeTensor(shape or self.shape, self.dtype.name, self.device,
                           ptr=self._ptr + byte_offset)
+
+
+def check_tensors_as_cuda(module_lib):
+    """A mock patch of `module_lib.check_tensor` that passes every tensor's
+    device off as cuda:0 (PyTorch CPU tensors through the checks of CUDA
+    arguments); start it and stop it like any patch."""
+    from unittest import mock
+    check_tensor = module_lib.check_tensor
+
+    class OnCuda:
+        class device:
+            type, index = "cuda", 0
+
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+        def __getattr__(self, name):
+            return getattr(self.tensor, name)
+    return mock.patch.object(
+        module_lib, "check_tensor",
+        lambda t, *rest: check_tensor(OnCuda(t), *rest))
+

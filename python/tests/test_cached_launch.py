@@ -23,7 +23,7 @@ sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
 from fusecc import module as module_lib  # noqa: E402
-from samples import FakeDevice, FakeTensor  # noqa: E402
+from samples import FakeDevice, FakeTensor, check_tensors_as_cuda  # noqa: E402,E501
 from test_runtime import FakeDriverCase  # noqa: E402
 
 
@@ -208,20 +208,7 @@ class CachedLaunchTorch(FakeDriverCase):
 
     def setUp(self):
         super().setUp()
-        check_tensor = module_lib.check_tensor
-
-        class OnCuda:
-            class device:
-                type, index = "cuda", 0
-
-            def __init__(self, tensor):
-                self.tensor = tensor
-
-            def __getattr__(self, name):
-                return getattr(self.tensor, name)
-        patch = mock.patch.object(
-            module_lib, "check_tensor",
-            lambda t, *rest: check_tensor(OnCuda(t), *rest))
+        patch = check_tensors_as_cuda(module_lib)
         patch.start()
         self.addCleanup(patch.stop)
 

@@ -321,20 +321,7 @@ class TorchGuards(unittest.TestCase):
     PyTorch's TensorGuards where it has one (>= 2.0), else FakeGuards."""
 
     def setUp(self):
-        check_tensor = module.check_tensor
-
-        class OnCuda:
-            class device:
-                type, index = "cuda", 0
-
-            def __init__(self, tensor):
-                self.tensor = tensor
-
-            def __getattr__(self, name):
-                return getattr(self.tensor, name)
-        patches = [mock.patch.object(
-            module, "check_tensor",
-            lambda t, *rest: check_tensor(OnCuda(t), *rest))]
+        patches = [samples.check_tensors_as_cuda(module)]
         if module.TensorGuards is None:
             patches.append(mock.patch.object(module, "TensorGuards",
                                              FakeGuards))

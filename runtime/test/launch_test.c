@@ -75,6 +75,17 @@ static const char manifest_v1[] =
     "ptx 13\n"
     ".version 8.0\n";
 
+/// The driver log of sample_v2's entry 0 with arguments 0x100000, 0x200000,
+/// 0x300000 on stream 7 (its workspace and the re-layout launch included),
+/// which every launch path of that call must produce.
+static const char kEntry0LogOnStream7[] =
+    "alloc 256 s7 -> 0x10000000\n"
+    "alloc 12 s7 -> 0x10100000\n"
+    "launch relayout_p2 s7 0x200000 0x10000000\n"
+    "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 0x200000\n"
+    "free 0x10000000 s7\n"
+    "free 0x10100000 s7\n";
+
 static void test_launch(fusecc_module_t module) {
   CUstream stream = (CUstream)(uintptr_t)7;
   fusecc_buffer_t args[3] = {
@@ -84,13 +95,7 @@ static void test_launch(fusecc_module_t module) {
   // where the launch records say w<k>, and freed after the last launch.
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
-            "alloc 12 s7 -> 0x10100000\n"
-            "launch relayout_p2 s7 0x200000 0x10000000\n"
-            "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 "
-            "0x200000\n"
-            "free 0x10000000 s7\n"
-            "free 0x10100000 s7\n");
+  CHECK_LOG(kEntry0LogOnStream7);
   CHECK(fake_live_allocations() == 0);
 
   // By name, and on the legacy default stream.
@@ -192,13 +197,7 @@ static void test_launch_pointers(fusecc_module_t module) {
   fake_context_calls(&pushes, &pops);
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch_pointers(module, 0, pointers, 3, stream));
-  CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
-            "alloc 12 s7 -> 0x10100000\n"
-            "launch relayout_p2 s7 0x200000 0x10000000\n"
-            "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 "
-            "0x200000\n"
-            "free 0x10000000 s7\n"
-            "free 0x10100000 s7\n");
+  CHECK_LOG(kEntry0LogOnStream7);
   fake_context_calls(&pushes_after, &pops_after);
   CHECK(pushes_after == pushes && pops_after == pops);
 
@@ -250,13 +249,7 @@ static void test_launch_packed(fusecc_module_t module) {
       (uint64_t)(uintptr_t)module, 0, 0, 7, 3, 0x100000, 0x200000, 0x300000};
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch_packed(record));
-  CHECK_LOG("alloc 256 s7 -> 0x10000000\n"
-            "alloc 12 s7 -> 0x10100000\n"
-            "launch relayout_p2 s7 0x200000 0x10000000\n"
-            "launch main_p5 s7 0x100000 0x10000000 0x300000 0x10100000 "
-            "0x200000\n"
-            "free 0x10000000 s7\n"
-            "free 0x10100000 s7\n");
+  CHECK_LOG(kEntry0LogOnStream7);
   // Entry 1 (one argument) on stream 9.
   uint64_t one[FUSECC_PACKED_POINTERS + 1] = {(uint64_t)(uintptr_t)module, 1,
                                               0, 9, 1, 0x400000};
