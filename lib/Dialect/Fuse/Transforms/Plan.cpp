@@ -168,40 +168,39 @@ EpilogueStatsLayout EpilogueStatsLayout::get(KernelOp conv, int64_t groups,
   return l;
 }
 
-StringRef fusecc::fuse::stringifyStatsKind(StatsKind k) {
-  switch (k) {
-  case StatsKind::Moments:
-    return "moments";
-  case StatsKind::MaxSumExp:
-    return "max_sum_exp";
-  case StatsKind::Max:
-    return "max";
-  case StatsKind::Min:
-    return "min";
-  }
+namespace {
+/// Each statistics kind's name in the plan text and what its records hold.
+struct StatsKindInfo {
+  StatsKind kind;
+  const char *name, *description;
+};
+constexpr StatsKindInfo kStatsKinds[] = {
+    {StatsKind::Moments, "moments", "count, shift, mean, M2"},
+    {StatsKind::MaxSumExp, "max_sum_exp", "max, sum of exp"},
+    {StatsKind::Max, "max", "max"},
+    {StatsKind::Min, "min", "min"},
+};
+const StatsKindInfo &statsKindInfo(StatsKind k) {
+  for (const StatsKindInfo &info : kStatsKinds)
+    if (info.kind == k)
+      return info;
   llvm_unreachable("statistics kind");
+}
+} // namespace
+
+StringRef fusecc::fuse::stringifyStatsKind(StatsKind k) {
+  return statsKindInfo(k).name;
 }
 
 std::optional<StatsKind> fusecc::fuse::parseStatsKind(StringRef s) {
-  for (StatsKind k : {StatsKind::Moments, StatsKind::MaxSumExp, StatsKind::Max,
-                      StatsKind::Min})
-    if (s == stringifyStatsKind(k))
-      return k;
+  for (const StatsKindInfo &info : kStatsKinds)
+    if (s == info.name)
+      return info.kind;
   return std::nullopt;
 }
 
 StringRef fusecc::fuse::describeStatsKind(StatsKind k) {
-  switch (k) {
-  case StatsKind::Moments:
-    return "count, shift, mean, M2";
-  case StatsKind::MaxSumExp:
-    return "max, sum of exp";
-  case StatsKind::Max:
-    return "max";
-  case StatsKind::Min:
-    return "min";
-  }
-  llvm_unreachable("statistics kind");
+  return statsKindInfo(k).description;
 }
 
 int64_t NormLayout::epilogueRecordsPerSet() const {
