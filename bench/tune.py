@@ -19,6 +19,8 @@
 #   looks such a kernel up by (its own entry wins over its tf32 twin's).
 #   A graph is skipped where an entry under its --emit=tuning-keys key
 #   would not apply (lookup_applies: a compiler that prints another key).
+#   --quick --singles: the quick grid plus each knob it leaves out alone
+#   (issue 37's held-out measurement, docs/perf.md 191).
 #
 #   measure (GPU machine, PyTorch + CUDA, after building the runtime):
 #     python3 bench/tune.py measure out/tune --lib build-rt/libfusecc_runtime.so
@@ -30,6 +32,13 @@
 #   file's other entries and its "base"); `fusecc --tuning=FILE`, or
 #   `--tuning=tuning --device=<device>` (examples/run.sh, for the h200),
 #   then reproduces the choice without a GPU.
+#
+#   report (anywhere, after measure):
+#     python3 bench/tune.py report out/tune OUT... [--manifest FILE]
+#   the cost model's time over the best passing variant's for every graph
+#   measured (the check pass of each measure output OUT), how many are
+#   within --within (issue 37: 15%), and for each miss the #fuse.tile
+#   fields the faster config changes.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -196,6 +205,31 @@ def grid_points(grid, chip):
     return points
 
 
+# --singles: values a knob takes alone besides its grid values (wgmma
+# wherever a kernel fits, CLI 1: section 179's winner on half-wave grids,
+# too costly in the full grid's product).
+SINGLE_EXTRA_VALUES = {"wgmma": [1]}
+
+
+def single_points(grid, chip, fields):
+    """Every non-default value of each knob of `grid` whose field is not
+    in `fields` (the product grid's), that knob alone with the others at
+    the cost model's choice, as (fusecc flags, tuning-file knobs): with
+    --singles, the knobs a --quick grid leaves out (the channel tile, the
+    main loop, warpgroups, clusters) tried one at a time, at a few points
+    per graph instead of the full grid's thousands."""
+    points = []
+    for flag, field, values in grid:
+        if field in fields:
+            continue
+        for v in values[1:] + SINGLE_EXTRA_VALUES.get(field, []):
+            knobs = {f: TUNING_VALUES.get(f, {}).get(vals[0], vals[0])
+                     for _, f, vals in grid}
+            knobs[field] = TUNING_VALUES.get(field, {}).get(v, v)
+            points.append((["%s=%d" % (flag, v), "--chip=" + chip], knobs))
+    return points
+
+
 def is_mma(config):
     """Whether a #fuse.tile config runs on the tensor cores."""
     return "mmaWarpsC" in config or "wgmmaN" in config
@@ -227,8 +261,11 @@ def prepare_one(graph, precision, args, pool):
     folder = os.path.join(args.out, "%s.%s" % (name, precision))
     shutil.rmtree(folder, ignore_errors=True)  # No stale variants.
     os.makedirs(folder)
-    points = grid_points((QUICK_GRIDS if args.quick else GRIDS)[precision],
-                         args.chip)
+    grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
+    points = grid_points(grid, args.chip)
+    if args.singles:
+        points += single_points(GRIDS[precision], args.chip,
+                                {field for _, field, _ in grid})
 
     def config_of(flags):
         try:
@@ -507,6 +544,104 @@ def measure(args):
     return 0
 
 
+def config_fields(config):
+    """The `name = value` fields of a #fuse.tile config (its element types
+    as one field)."""
+    body = config[len("#fuse.tile<"):-1]
+    types = re.search(r"types = <[^<>]*>", body)
+    fields = dict(re.findall(r"(\w+) = (\w+)", re.sub(
+        r"types = <[^<>]*>", "", body)))
+    if types:
+        fields["types"] = types.group(0)[len("types = "):]
+    return fields
+
+
+def config_change(auto, other):
+    """The fields `other` (a #fuse.tile config) changes from `auto`, as
+    "name a->b" (a field one of them lacks: "none")."""
+    a, b = config_fields(auto), config_fields(other)
+    return " ".join("%s %s->%s" % (k, a.get(k, "none"), b.get(k, "none"))
+                    for k in sorted(set(a) | set(b), key=list(
+                        {**a, **b}).index) if a.get(k) != b.get(k))
+
+
+def report_rows(candidates, reports, within):
+    """One row per candidate measured in `reports` (gpu_check reports of
+    measure's check pass): its passing variants' times, the cost model's
+    ("auto"), the fastest, their ratio and whether it is within
+    `within`. Candidates whose cost-model variant did not pass are left
+    out, as measure leaves them out."""
+    times = {}
+    for report in reports:
+        for row in report["rows"]:
+            name, _, rest = row["bundle"].partition("__")
+            cand = candidates.get(name)
+            if cand is None or row.get("status") != "PASS" or \
+                    not row.get("fusecc_ms"):
+                continue
+            vname = rest[:-len(".%s.fcb" % cand["precision"])]
+            if vname in cand["variants"]:
+                times.setdefault(name, {})[vname] = row["fusecc_ms"]
+    rows = []
+    for name, t in sorted(times.items()):
+        if "auto" not in t:
+            continue
+        best = min(t, key=t.get)
+        ratio = t["auto"] / t[best]
+        variants = candidates[name]["variants"]
+        rows.append({"name": name, "graph": candidates[name]["graph"],
+                     "auto_ms": t["auto"], "best": best,
+                     "best_ms": t[best], "ratio": ratio,
+                     "within": ratio <= 1.0 + within,
+                     "checked": len(t), "variants": len(variants),
+                     "change": config_change(variants["auto"]["config"],
+                                             variants[best]["config"])})
+    return rows
+
+
+def report(args):
+    with open(os.path.join(args.folder, "candidates.json")) as f:
+        candidates = json.load(f)
+    reports = []
+    for out in args.outs:
+        with open(os.path.join(out, "check", "gpu_check.json")) as f:
+            reports.append(json.load(f))
+    graphs = {}
+    if args.manifest:
+        with open(args.manifest) as f:
+            graphs = {g["name"]: g for g in json.load(f)["graphs"]}
+    rows = report_rows(candidates, reports, args.within)
+    print("| graph | family | split | variants (checked) | cost model ms "
+          "| best | best ms | ratio | what the best changes |\n"
+          "|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        g = graphs.get(r["graph"], {})
+        print("| %s | %s | %s | %d (%d) | %.4f | %s | %.4f | %s%.2f%s | %s |"
+              % (r["graph"], g.get("family", ""), g.get("split", ""),
+                 r["variants"], r["checked"], r["auto_ms"], r["best"],
+                 r["best_ms"], "" if r["within"] else "**", r["ratio"],
+                 "" if r["within"] else "**",
+                 r["change"] if r["best"] != "auto" else ""))
+    groups = [("all", rows)]
+    for key in ("split", "family"):
+        for value in sorted({graphs.get(r["graph"], {}).get(key)
+                             for r in rows} - {None}):
+            groups.append(("%s %s" % (key, value), [
+                r for r in rows
+                if graphs.get(r["graph"], {}).get(key) == value]))
+    print()
+    for label, group in groups:
+        inside = sum(r["within"] for r in group)
+        print("%s: %d of %d within %d%% (%.1f%%)" % (
+            label, inside, len(group), round(100 * args.within),
+            100.0 * inside / max(len(group), 1)))
+    misses = sorted((r["ratio"] for r in rows if not r["within"]),
+                    reverse=True)
+    print("misses (cost model / best): %s" % ", ".join(
+        "%.2f" % m for m in misses))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -519,6 +654,10 @@ def main():
     p.add_argument("--out", default=os.path.join(REPO, "out", "tune"))
     p.add_argument("--quick", action="store_true",
                    help="the smaller grid (QUICK_GRIDS)")
+    p.add_argument("--singles", action="store_true",
+                   help="also each knob of the full grid that the grid "
+                        "(--quick's) leaves out, alone at each of its "
+                        "values")
     p.add_argument("--chip", default="sm_90a",
                    help="target of the variants (sm_90a: wgmma and mma.sync "
                         "variants of tf32 kernels)")
@@ -556,8 +695,19 @@ def main():
     m.add_argument("--keep", default=None,
                    help="tuning file whose entries for kernels not tuned "
                         "in this run are carried over")
+    r = sub.add_parser("report")
+    r.add_argument("folder", help="the prepared folder (candidates.json)")
+    r.add_argument("outs", nargs="+",
+                   help="measure outputs (their check/gpu_check.json)")
+    r.add_argument("--manifest", default=None,
+                   help="a bench/random_layers.py manifest.json: families "
+                        "and splits")
+    r.add_argument("--within", type=float, default=0.15,
+                   help="the cost model's time may exceed the best by this "
+                        "(issue 37: 0.15)")
     args = parser.parse_args()
-    return prepare(args) if args.command == "prepare" else measure(args)
+    return {"prepare": prepare, "measure": measure,
+            "report": report}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,33 @@ class GridTest(unittest.TestCase):
         self.assertEqual(never["wgmma"], -1)  # mma.sync in the file
         self.assertEqual(len(points), 4 * 3 * 4 * 3 * 2 * 2 * 3 * 2)
 
+    def test_single_points_add_the_knobs_the_quick_grid_leaves_out(self):
+        quick = {field for _, field, _ in tune.QUICK_GRIDS["tf32"]}
+        points = tune.single_points(tune.GRIDS["tf32"], "sm_90a", quick)
+        flags = [f for f, _ in points]
+        # Each point sets one knob outside the quick grid, at a value
+        # other than the cost model's; wgmma also at "always" (CLI 1).
+        self.assertEqual([f[0] for f in flags], [
+            "--tile-c=32", "--tile-c=128", "--tile-wgmma=0",
+            "--tile-wgmma=1", "--tile-wgmma-split=1", "--tile-wgmma-split=2",
+            "--tile-cluster-c=1"])
+        self.assertTrue(all(f[-1] == "--chip=sm_90a" for f in flags))
+        knobs = dict((f[0], k) for f, k in points)
+        self.assertEqual(knobs["--tile-wgmma=0"]["wgmma"], -1)  # mma.sync
+        self.assertEqual(knobs["--tile-wgmma=1"]["wgmma"], 1)
+        self.assertEqual(knobs["--tile-c=128"],
+                         dict(rows=0, max_tile_w=0, ci_chunk=0, tile_c=128,
+                              merge_h=0, wgmma=0, wgmma_split=0,
+                              cluster_c=0))
+        # Distinct names: no single point is named "auto".
+        names = {tune.variant_name(k) for _, k in points}
+        self.assertEqual(len(names), len(points))
+        self.assertNotIn("auto", names)
+        # With the full grid nothing is left out.
+        self.assertEqual(tune.single_points(
+            tune.GRIDS["tf32"], "sm_90a",
+            {field for _, field, _ in tune.GRIDS["tf32"]}), [])
+
     def test_precision_flags_and_graph(self):
         self.assertEqual(tune.precision_flags("tf32"), ["--precision=tf32"])
         self.assertEqual(tune.precision_flags("bf16"), [])
@@ -329,13 +356,57 @@ class MeasureTest(unittest.TestCase):
 
 
 @unittest.skipUnless(os.access(FUSECC, os.X_OK), "no build/bin/fusecc")
+class ReportTest(unittest.TestCase):
+    """report: the cost model's time over the best passing variant's."""
+
+    def test_config_change(self):
+        self.assertEqual(tune.config_change(AUTO_CONFIG, AUTO_CONFIG), "")
+        self.assertEqual(tune.config_change(AUTO_CONFIG, WGMMA_CONFIG),
+                         "ciChunk 16->32")
+        self.assertEqual(
+            tune.config_change(WGMMA_CONFIG,
+                               WGMMA_CONFIG.replace("mergeHTaps = 1, ", "")),
+            "mergeHTaps 1->none")
+        self.assertEqual(tune.config_fields(MMA_CONFIG)["types"],
+                         "<tf32, storage = bf16, operand = tf32, accumulator"
+                         " = f32, statistics = f32>")
+
+    def test_rows_within_and_misses(self):
+        cands = {
+            "g1.tf32": {"graph": "g1", "precision": "tf32", "variants": {
+                "auto": {"config": AUTO_CONFIG},
+                "c32": {"config": WGMMA_CONFIG}}},
+            "g2.tf32": {"graph": "g2", "precision": "tf32", "variants": {
+                "auto": {"config": AUTO_CONFIG},
+                "c32": {"config": WGMMA_CONFIG}}},
+            "g3.tf32": {"graph": "g3", "precision": "tf32", "variants": {
+                "auto": {"config": AUTO_CONFIG}}}}
+
+        def row(name, ms, status="PASS"):
+            return {"bundle": name + ".tf32.fcb", "status": status,
+                    "fusecc_ms": ms}
+        report = {"rows": [
+            row("g1.tf32__auto", 1.10), row("g1.tf32__c32", 1.0),
+            row("g2.tf32__auto", 1.20), row("g2.tf32__c32", 1.0),
+            # A faster variant that failed its check is never the best.
+            row("g3.tf32__auto", 1.0), row("g3.tf32__c32", 0.5, "FAIL"),
+            row("other.tf32__auto", 1.0)]}
+        rows = tune.report_rows(cands, [report], 0.15)
+        self.assertEqual([r["name"] for r in rows],
+                         ["g1.tf32", "g2.tf32", "g3.tf32"])
+        self.assertEqual([r["within"] for r in rows], [True, False, True])
+        self.assertAlmostEqual(rows[1]["ratio"], 1.2)
+        self.assertEqual(rows[1]["change"], "ciChunk 16->32")
+        self.assertEqual((rows[2]["best"], rows[2]["checked"]), ("auto", 1))
+
+
 class HalfKeyTest(unittest.TestCase):
     """prepare_one on half graphs with the built compiler (a two-point grid):
     the key fusecc looks each kernel up by."""
 
     def prepare(self, graph, precision):
         args = argparse.Namespace(out=self.out, quick=True, chip="sm_90a",
-                                  fusecc=FUSECC, current="")
+                                  fusecc=FUSECC, current="", singles=False)
         grid = [("--tile-rows", "rows", [0, 1])]
         import concurrent.futures
         with mock.patch.dict(tune.QUICK_GRIDS, {precision: grid}), \
