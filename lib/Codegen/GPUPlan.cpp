@@ -78,7 +78,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   };
   p.xsRowStride = p.inputSpan;
   p.subBlock = cfg.usesTensorCores()
-                   ? cfg.getTileC()
+                   ? cfg.mmaStagedChannels()
                    : cfg.getThreadsC() * cfg.getChanPerThread();
   // The valid H taps of a block's rows form a progression of at most
   // ceil(kh / step) taps; `hTaps` of them are staged per round.
@@ -164,7 +164,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     // With several channel sub-blocks, tiles are written while later
     // sub-blocks still stage (and kept pass tiles while later passes
     // stage): no aliasing then.
-    bool alias = p.subBlock == cfg.getTileC() && p.poolSlots == 0;
+    bool alias = p.subBlock >= cfg.getTileC() && p.poolSlots == 0;
     p.tilesOffset = alias ? 0 : staging;
     p.statsOffset =
         alias ? std::max(staging, tiles) : saturatingAdd(staging, tiles);

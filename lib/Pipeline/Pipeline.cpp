@@ -117,6 +117,13 @@ struct CodegenCLOptions {
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
                      "rows / split rows (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> positionsM{
+      "tile-positions-m",
+      llvm::cl::desc("mma.sync tiles with output positions on the MMA's M "
+                     "side, channels on N (layers of at most 16 channels per "
+                     "group): 1 where they fit, -1 never (default: cost "
+                     "model)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> clusterC{
       "tile-cluster-c",
       llvm::cl::desc("Blocks per cluster sharing a channel softmax on wgmma: "
@@ -213,6 +220,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.ieeeTensorCores = o.ieeeTensorCores;
   options.tileWgmmaSplit = o.wgmmaSplit;
   options.tileClusterC = o.clusterC;
+  options.tilePositionsM = o.positionsM;
   options.tileRules = o.rules;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
@@ -361,6 +369,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.ieeeTensorCores = options.ieeeTensorCores;
   tile.wgmmaSplit = options.tileWgmmaSplit;
   tile.clusterC = options.tileClusterC;
+  tile.positionsM = options.tilePositionsM;
   tile.rules = options.tileRules;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

@@ -52,6 +52,9 @@ struct PipelineOptions {
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).
   int64_t tileClusterC = 0;
+  /// mma.sync tiles with positions on M: 1 where they fit, -1 never (0:
+  /// cost model).
+  int64_t tilePositionsM = 0;
   /// Rules of the tile cost model: `fuse-tile-kernels{rules=...}`.
   TileRules tileRules = TileRules::Current;
   /// FMA-path threads per block and largest row segment (0: pass default).

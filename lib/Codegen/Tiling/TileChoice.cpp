@@ -23,12 +23,13 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 
 int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
-                                int64_t maxPositions, int64_t tileOverhead) {
+                                int64_t maxPositions, int64_t tileOverhead,
+                                int64_t quantum) {
   const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
   if (a.wholeRow())
-    return llvm::alignTo(perPhase, 8);
-  int64_t best = std::numeric_limits<int64_t>::max(), positions = 8;
-  for (int64_t p = 8; p <= maxPositions; p += 8) {
+    return llvm::alignTo(perPhase, quantum);
+  int64_t best = std::numeric_limits<int64_t>::max(), positions = quantum;
+  for (int64_t p = quantum; p <= maxPositions; p += quantum) {
     int64_t cost = llvm::divideCeil(perPhase, p) * (p + tileOverhead);
     if (cost < best)
       best = cost, positions = p;
@@ -218,7 +219,7 @@ TileConfigAttr chooseMMAConfigWithWarps(
         types, warpsC, warpsW, tilesC, tilesW, rows,
         mergeH ? mergeH : int64_t{sparseRounds},
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1});
+        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0});
     if (!cfg)
       return {};
     // Rounds of 32 channels where the block holds one 16-channel tile (a
@@ -242,7 +243,7 @@ TileConfigAttr chooseMMAConfigWithWarps(
               [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
               cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
               int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
-              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1});
+              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0});
           wider && SharedMemoryPlan::get(a, wider).bytes() <=
                        SharedMemoryPlan::get(a, cfg).bytes())
         cfg = wider;
@@ -468,7 +469,8 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, types,
       int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
-      /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1});
+      /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1},
+      /*mmaPositionsM=*/int64_t{0});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))
@@ -658,11 +660,34 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
     return mma && blocks >= LaunchPlan::get(a, *mma).gridX;
   };
+  // mma.sync tiles with positions on M (TilePositionsM.cpp): first where
+  // asked for (`positions-m=1`, a tuning entry), else where the cost model
+  // prefers them and no other tensor-core tiling fits (below).
+  auto positionsOnM = [&]() -> std::optional<TileConfigAttr> {
+    // At the default max-tile-w, up to 64 positions a phase (four M
+    // tiles): a block of few channels is small, and its input rows'
+    // staged windows overlap less (rand37_43: one W tile of 3 x 64
+    // positions for its 187-wide rows instead of two of 3 x 32).
+    const int64_t maxTileW =
+        knobs.maxTileW == kDefaultMaxTileW
+            ? std::max<int64_t>(knobs.maxTileW, 64 * a.geom.stride[2])
+            : knobs.maxTileW;
+    TileConfigAttr pm =
+        choosePositionsOnMConfig(kernel, a, tensorTypes, maxTileW, knobs.rows,
+                                 knobs.ciChunk, knobs.mergeH);
+    if (!pm || failed(checkLimits(kernel, a, pm, /*report=*/false)) ||
+        !gridAllows(pm))
+      return std::nullopt;
+    return pm;
+  };
+  if ((tf32 || splitTF32 || half) && knobs.positionsM == 1)
+    if (std::optional<TileConfigAttr> pm = positionsOnM())
+      cfg = *pm;
   // Half operands on wgmma: weights re-laid out into packed half words
   // (WeightPackPlan), the input packed by the re-layout kernel or as it is
   // staged (InputPackPlan, Staging.cpp).
-  if ((tf32 || splitTF32 || half) && wgmma != WgmmaMode::Never &&
-      knobs.wgmma >= 0)
+  if ((tf32 || splitTF32 || half) && failed(cfg) &&
+      wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
     if (TileConfigAttr wg = withSplitRows(
             kernel, a, tensorTypes, knobs,
             chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
@@ -696,9 +721,14 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     if (mma && gridAllows(*mma))
       cfg = *mma;
   }
+  if ((tf32 || splitTF32 || half) && failed(cfg) && knobs.positionsM == 0 &&
+      prefersPositionsOnM(a))
+    if (std::optional<TileConfigAttr> pm = positionsOnM())
+      cfg = *pm;
   // A pooled epilogue keeps its pass tiles where fewer rows per pass
   // allow it (each window evaluated once, see keepsFewerPooledTiles).
   if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&
+      !cfg->positionsOnM() &&
       (cfg->getTypes() == tensorTypes) &&
       SharedMemoryPlan::get(a, *cfg).poolSlots == 0)
     for (int64_t rows : {int64_t(2), int64_t(1)})

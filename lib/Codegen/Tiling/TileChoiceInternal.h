@@ -14,12 +14,14 @@
 namespace fusecc::fuse {
 
 /// Positions of one W stride phase per block on the tensor-core paths: the
-/// whole row (in multiples of 8) if a reduction or a pooled epilogue needs
-/// it, else the multiple of 8 up to `maxPositions` that covers the phase
-/// with the least waste plus `tileOverhead` positions' worth of cost per
-/// tile (a larger overhead prefers longer tiles).
+/// whole row (in multiples of `quantum`) if a reduction or a pooled
+/// epilogue needs it, else the multiple of `quantum` up to `maxPositions`
+/// that covers the phase with the least waste plus `tileOverhead`
+/// positions' worth of cost per tile (a larger overhead prefers longer
+/// tiles).
 int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
-                          int64_t maxPositions, int64_t tileOverhead);
+                          int64_t maxPositions, int64_t tileOverhead,
+                          int64_t quantum = 8);
 
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
@@ -37,6 +39,25 @@ TileConfigAttr chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                  int64_t forcedTileC, int64_t forcedSplit,
                                  int64_t mergeH, int64_t forcedCluster,
                                  TileRules rules);
+
+/// mma.sync config with positions on the MMA's M side
+/// (`TileConfigAttr::positionsOnM`): `sw x warpsW` warps, each computing
+/// `tilesW` 16-position tiles of its W phase by the block's channels in
+/// 8-channel N tiles, for `rows` rows. The block's channels are one
+/// group's (at most 16), or all of a one-group layer's. Returns a null
+/// attribute where the kernel does not fit (more channels per group, a
+/// grouped channel reduction, too many accumulators). `types` as for
+/// mma.sync (tf32, tf32x3, bf16, f16).
+TileConfigAttr choosePositionsOnMConfig(KernelOp kernel,
+                                        const KernelAnalysis &a,
+                                        KernelTypesAttr types, int64_t maxTileW,
+                                        int64_t forcedRows,
+                                        int64_t forcedCiChunk, int64_t mergeH);
+
+/// True if the cost model gives kernel `a` positions on M where no other
+/// tensor-core tiling fits (the rule and its evidence in
+/// TilePositionsM.cpp).
+bool prefersPositionsOnM(const KernelAnalysis &a);
 
 } // namespace fusecc::fuse
 

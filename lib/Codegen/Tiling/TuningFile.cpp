@@ -74,7 +74,8 @@ static LogicalResult readTuningFileInto(Location loc, StringRef path,
                                {"merge_h", &c.mergeH},
                                {"wgmma", &c.wgmma},
                                {"wgmma_split", &c.wgmmaSplit},
-                               {"cluster_c", &c.clusterC}})
+                               {"cluster_c", &c.clusterC},
+                               {"positions_m", &c.positionsM}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -138,6 +139,9 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
       k.wgmmaSplit != 4)
     return error() << "wgmma-split must be 0 (auto), 1, 2 or 4, got "
                    << k.wgmmaSplit;
+  if (k.positionsM < -1 || k.positionsM > 1)
+    return error() << "positions-m must be -1 (never), 0 (auto) or 1, got "
+                   << k.positionsM;
   if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
       k.clusterC != 4 && k.clusterC != 8)
     return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
@@ -190,6 +194,7 @@ TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
   knobs.wgmma = t.wgmma;
   knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
   knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
+  knobs.positionsM = knobs.positionsM ? knobs.positionsM : t.positionsM;
   // threads / max-tile-w always have values: the entry's win over the
   // defaults unless the options were changed from them.
   if (t.threads && options.threads == kDefaultThreads)

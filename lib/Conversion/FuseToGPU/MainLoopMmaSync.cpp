@@ -9,7 +9,10 @@
 // every fragment into TF32 hi + lo in registers and issue three MMAs per
 // tile and k-step (3xTF32). Half-operand kernels (bf16, f16 math) stage f32
 // operands, round pairs of TF32-step fragments to the half type in
-// registers and issue one `mma.sync m16n8k16` per pair.
+// registers and issue one `mma.sync m16n8k16` per pair. With positions on
+// M (`TileConfigAttr::positionsOnM`) the same loads feed the exchanged
+// operands: 16-position input fragments as A, 8-channel weight fragments
+// as B, accumulators of 16 positions x 8 channels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,11 +118,22 @@ static void emitHalfMmaSteps(EmitContext &cx, SmallVectorImpl<Value> &acc,
                                 b.add(b.mul(k0, smemPlan.wsCiStride), wTap),
                                 b.add(b.mul(k1, smemPlan.wsCiStride), wTap)};
   };
+  const bool posM = cfg.positionsOnM();
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ks += 2) {
     std::array<Value, 4> r0 = rowsOf(ks), r1 = rowsOf(ks + 1);
-    // Weight fragments, shared by all rows of the block.
+    // Weight fragments, shared by all rows of the block: A (16 channels),
+    // or with positions on M, B (8 channels: k = t and t + 4 of each step
+    // at channel `mBase`, the B value pattern of the input below).
     SmallVector<SmallVector<Value, 4>> aFrag;
     for (int64_t mi = 0; mi < mt; ++mi) {
+      if (posM) {
+        Value m = b.add(mBase, mi * 8);
+        aFrag.push_back(
+            {packHalf2(b, half, frag(b.add(r0[2], m)), frag(b.add(r1[2], m))),
+             packHalf2(b, half, frag(b.add(r0[3], m)),
+                       frag(b.add(r1[3], m)))});
+        continue;
+      }
       Value m = b.add(mBase, mi * 16);
       auto vals = [&](const std::array<Value, 4> &r) {
         return std::array<Value, 4>{
@@ -134,6 +148,25 @@ static void emitHalfMmaSteps(EmitContext &cx, SmallVectorImpl<Value> &acc,
     }
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {
+        if (posM) {
+          // The input as A: positions g and g + 8 of the 16-position tile.
+          Value col = b.add(b.add(xCol, b.add(nBase, ni * 16)),
+                            rr * smemPlan.xsRowStride);
+          auto vals = [&](const std::array<Value, 4> &r) {
+            return std::array<Value, 4>{
+                frag(b.add(r[0], col)), frag(b.add(r[0], b.add(col, 8))),
+                frag(b.add(r[1], col)), frag(b.add(r[1], b.add(col, 8)))};
+          };
+          std::array<Value, 4> v0 = vals(r0), v1 = vals(r1);
+          SmallVector<Value, 4> xFrag;
+          for (int64_t i = 0; i < 4; ++i)
+            xFrag.push_back(packHalf2(b, half, v0[i], v1[i]));
+          for (int64_t mi = 0; mi < mt; ++mi) {
+            Value &accum = acc[(rr * mt + mi) * nt + ni];
+            accum = mma(xFrag, aFrag[mi], accum);
+          }
+          continue;
+        }
         Value col =
             b.add(b.add(xCol, b.add(nBase, ni * 8)), rr * smemPlan.xsRowStride);
         Value b00 = frag(b.add(r0[0], col)), b01 = frag(b.add(r0[1], col));
@@ -180,8 +213,13 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
   // Staged input column of position j = 0 of this warp's phase at tap t.
   Value xCol = b.add(b.sub(b.divExact(b.sub(owp, b.mul(t, dw)), sw), cx.iwMin),
                      b.mul(hRow, smemPlan.xsRowStride));
-  Value nBase = b.add(b.mul(cx.mmaWW, nt * 8), cx.mmaGroup);
-  Value mBase = b.add(b.mul(cx.mmaWC, mt * 16), cx.mmaGroup);
+  // Positions on M: this warp's positions are 16-position tiles (lane
+  // group g and g + 8 of each), its channels one 8-channel N tile each
+  // (one channel warp).
+  const bool posM = cfg.positionsOnM();
+  Value nBase = b.add(b.mul(cx.mmaWW, nt * (posM ? 16 : 8)), cx.mmaGroup);
+  Value mBase =
+      posM ? cx.mmaGroup : b.add(b.mul(cx.mmaWC, mt * 16), cx.mmaGroup);
   Value wTap = b.add(b.add(b.mul(t, sb), b.mul(ha, kw * sb)),
                      b.add(base, smemPlan.wsOffset));
   Value xBase = b.add(base, smemPlan.xsOffset);
@@ -237,23 +275,39 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
     Value xRow1 = b.add(b.mul(k1, smemPlan.xsStride), xBase);
     Value wRow0 = b.add(b.mul(k0, smemPlan.wsCiStride), wTap);
     Value wRow1 = b.add(b.mul(k1, smemPlan.wsCiStride), wTap);
-    // Weight fragments (hi, lo) are shared by all rows of the block.
-    SmallVector<std::pair<Value, Value>> aFrag;
+    // Weight fragments (hi, lo) are shared by all rows of the block: A
+    // fragments of 16 channels, or with positions on M, B fragments of 8.
+    SmallVector<std::pair<Value, Value>> wFrag;
     for (int64_t mi = 0; mi < mt; ++mi) {
+      if (posM) {
+        Value m = b.add(mBase, mi * 8);
+        wFrag.push_back(
+            fragments(bTy, {frag(b.add(wRow0, m)), frag(b.add(wRow1, m))}));
+        continue;
+      }
       Value m = b.add(mBase, mi * 16);
-      aFrag.push_back(fragments(
+      wFrag.push_back(fragments(
           aTy, {frag(b.add(wRow0, m)), frag(b.add(wRow0, b.add(m, 8))),
                 frag(b.add(wRow1, m)), frag(b.add(wRow1, b.add(m, 8)))}));
     }
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {
-        Value col =
-            b.add(b.add(xCol, b.add(nBase, ni * 8)), rr * smemPlan.xsRowStride);
-        auto [bHi, bLo] =
-            fragments(bTy, {frag(b.add(xRow0, col)), frag(b.add(xRow1, col))});
+        // Input fragments: B of 8 positions, or A of 16 (positions g and
+        // g + 8) with positions on M.
+        Value col = b.add(b.add(xCol, b.add(nBase, ni * (posM ? 16 : 8))),
+                          rr * smemPlan.xsRowStride);
+        auto [xHi, xLo] =
+            posM ? fragments(aTy, {frag(b.add(xRow0, col)),
+                                   frag(b.add(xRow0, b.add(col, 8))),
+                                   frag(b.add(xRow1, col)),
+                                   frag(b.add(xRow1, b.add(col, 8)))})
+                 : fragments(bTy,
+                             {frag(b.add(xRow0, col)), frag(b.add(xRow1, col))});
         for (int64_t mi = 0; mi < mt; ++mi) {
           Value &accum = acc[(rr * mt + mi) * nt + ni];
-          auto [aHi, aLo] = aFrag[mi];
+          auto [wHi, wLo] = wFrag[mi];
+          Value aHi = posM ? xHi : wHi, aLo = posM ? xLo : wLo;
+          Value bHi = posM ? wHi : xHi, bLo = posM ? wLo : xLo;
           if (!split) {
             accum = mma(aHi, bHi, accum);
             continue;
@@ -281,11 +335,48 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
   return SmallVector<Value>(hLoop.getResults());
 }
 
+/// emitMmaSyncStore with positions on M: accumulator (h, c) of a tile holds
+/// position g + 8 h of the 16-position tile and channel 2 t + c of the
+/// 8-channel tile; channels past the block's `tileC` (zero weights) are
+/// not stored.
+static void storePositionsOnM(EmitContext &cx, Value subBase,
+                              ArrayRef<Value> acc) {
+  EmitBuilder &b = cx.b;
+  TileConfigAttr cfg = cx.cfg;
+  const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
+  const int64_t sw = cx.g.stride[2], tileC = cfg.getTileC();
+  for (int64_t mi = 0; mi < mt; ++mi)
+    for (int64_t col = 0; col < 2; ++col) {
+      Value cl = b.add(subBase, b.add(b.mul(cx.mmaTig, 2), mi * 8 + col));
+      OpBuilder::InsertionGuard guard(b);
+      // Lanes of channels past the tile: only where tileC leaves some.
+      if ((mi + 1) * 8 > tileC) {
+        auto inside =
+            scf::IfOp::create(b, TypeRange{}, b.ult(cl, tileC), false);
+        b.setInsertionPointToStart(&inside.getThenRegion().front());
+      }
+      Value bias = emitConvBias(cx, cl);
+      for (int64_t rr = 0; rr < cfg.getRows(); ++rr)
+        for (int64_t ni = 0; ni < nt; ++ni)
+          for (int64_t half = 0; half < 2; ++half) {
+            Value j = b.add(b.add(b.mul(cx.mmaWW, nt * 16), cx.mmaGroup),
+                            ni * 16 + half * 8);
+            Value wl = b.add(cx.mmaPhase, b.mul(j, sw));
+            Value v = vector::ExtractOp::create(
+                b, acc[(rr * mt + mi) * nt + ni], ArrayRef<int64_t>{half, col});
+            cx.sstore(arith::AddFOp::create(b, v, bias),
+                      cx.tileAddr(0, b.c(rr), cl, wl));
+          }
+    }
+}
+
 void emit::emitMmaSyncStore(EmitContext &cx, Value subBase,
                             ArrayRef<Value> acc) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
+  if (cfg.positionsOnM())
+    return storePositionsOnM(cx, subBase, acc);
   const int64_t mt = cfg.getMmaTilesC(), nt = cfg.getMmaTilesW();
   const int64_t sw = g.stride[2];
   for (int64_t mi = 0; mi < mt; ++mi)

@@ -192,7 +192,8 @@ LogicalResult TileConfigAttr::verify(
     int64_t threadsW, int64_t threadsC, int64_t chanPerThread, int64_t ciChunk,
     KernelTypesAttr types, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
-    int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC) {
+    int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC,
+    int64_t mmaPositionsM) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -273,6 +274,8 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "clusterC must be 1, 2, 4 or 8, got " << clusterC;
   if (clusterC > 1 && !anyWgmma)
     return emitError() << "clusterC > 1 needs the wgmma path";
+  if (mmaPositionsM && !anyMma)
+    return emitError() << "mmaPositionsM needs mma.sync tiles";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";
@@ -280,7 +283,18 @@ LogicalResult TileConfigAttr::verify(
       return emitError() << "tensor cores (mma tiles) need tf32, tf32x3, "
                             "bf16 or f16 math, got "
                          << stringifyConvMath(math);
-    if (tileC != 16 * mmaWarpsC * mmaTilesC)
+    if (mmaPositionsM != 0 && mmaPositionsM != 1)
+      return emitError() << "mmaPositionsM must be 0 or 1, got "
+                         << mmaPositionsM;
+    if (mmaPositionsM && mmaWarpsC != 1)
+      return emitError() << "mmaWarpsC must be 1 with positions on M, got "
+                         << mmaWarpsC;
+    if (mmaPositionsM && (tileC > 8 * mmaTilesC || tileC <= 8 * (mmaTilesC - 1)))
+      return emitError() << "tileC (" << tileC
+                         << ") must need all of the mmaTilesC 8-channel N "
+                            "tiles ("
+                         << mmaTilesC << ") with positions on M";
+    if (!mmaPositionsM && tileC != 16 * mmaWarpsC * mmaTilesC)
       return emitError() << "tileC (" << tileC
                          << ") must be 16 * mmaWarpsC * mmaTilesC ("
                          << 16 * mmaWarpsC * mmaTilesC << ")";

@@ -52,7 +52,7 @@ struct TileKernelsPass
   void runOnOperation() override {
     if (failed(checkTunedChoice(getOperation(),
                                 {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps,
-                                 0, wgmmaSplit, clusterC})))
+                                 0, wgmmaSplit, clusterC, positionsM})))
       return signalPassFailure();
     const TargetInfo target = getTargetInfo(getOperation());
     if (maxTileW < 8 || threads < target.warpSize() ||
@@ -112,8 +112,9 @@ struct TileKernelsPass
           convMathFor(static_cast<Precision>(precision), storage, *pinnedIeee),
           storage);
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,   ciChunk,    tileC, threads,    maxTileW,
-                        warpsC, mergeHTaps, 0,     wgmmaSplit, clusterC};
+      TunedChoice knobs{rows,       ciChunk,    tileC, threads,
+                        maxTileW,   warpsC,     mergeHTaps, 0,
+                        wgmmaSplit, clusterC,   positionsM};
       std::string which;
       if (std::optional<TunedChoice> entry =
               lookupTunedChoice(tuned, kernel, *a, math, which)) {

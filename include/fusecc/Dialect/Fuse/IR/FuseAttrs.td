@@ -131,6 +131,14 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     row, each warp computing `mmaTilesC` 16-channel by `mmaTilesW`
     8-position `mma.sync` tiles of its phase; `threadsW`, `threadsC` and
     `chanPerThread` then describe only the epilogue's element loops.
+    With `mmaPositionsM = 1` the roles are exchanged for layers of few
+    output channels: each warp computes `mmaTilesW` tiles of 16 positions
+    of its phase (the MMA's M) by `mmaTilesC` tiles of 8 channels (its N;
+    `mmaWarpsC = 1`, `tileC <= 8 * mmaTilesC`): the input is the A operand,
+    the weights (staged for `8 * mmaTilesC` channels, zero past the
+    group's) the B operand, so a 3-channel layer fills 3 of 8 columns of
+    the MMA instead of 3 of 16 rows, and a grouped layer of 1-8 channels
+    per group runs on the tensor cores at all.
     `rows` output rows along H of one stride phase (oh, oh + stride_h, ...)
     share a block: they use the same taps, so each staged weight chunk
     serves `rows` times more multiply-adds (tensor-core path only).
@@ -172,7 +180,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$mergeHTaps,
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaN,
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups,
-                        DefaultValuedParameter<"int64_t", "1">:$clusterC);
+                        DefaultValuedParameter<"int64_t", "1">:$clusterC,
+                        DefaultValuedParameter<"int64_t", "0">:$mmaPositionsM);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -185,6 +194,14 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     /// TF32 hi + lo (mma.sync: in registers; wgmma: both parts staged),
     /// three MMAs per step.
     bool usesSplitTF32() const { return getTypes().usesSplitTF32(); }
+    /// True if its mma.sync tiles put positions on the MMA's M side and
+    /// channels on N (`mmaPositionsM`).
+    bool positionsOnM() const { return getMmaPositionsM() != 0; }
+    /// Channels whose weights the tensor-core main loop stages together:
+    /// the N tiles' 8 channels each with positions on M, else the tile's.
+    int64_t mmaStagedChannels() const {
+      return positionsOnM() ? 8 * getMmaTilesC() : getTileC();
+    }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }
     /// Warpgroups that share the rows of one channel group.

@@ -360,6 +360,11 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
     Option<"wgmmaSplit", "wgmma-split", "int64_t", "0",
            "wgmma warpgroups per channel group, each taking rows / split "
            "rows (0: cost model; a power of two dividing rows)">,
+    Option<"positionsM", "positions-m", "int64_t", "0",
+           "mma.sync tiles with output positions on the MMA's M side and "
+           "channels on N, for layers of at most 16 output channels per "
+           "group: 1 wherever they fit, -1 never, 0 the cost model "
+           "(grouped layers whose groups are not whole 16-channel tiles)">,
     Option<"clusterC", "cluster-c", "int64_t", "0",
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "
