@@ -7,6 +7,9 @@
 // RUN: fusecc --precision=tf32 --chip=sm_90a %s --emit=fused | FileCheck %s --check-prefix=AUTO
 // RUN: fusecc --precision=tf32 --tile-positions-m=1 %s --emit=fused | FileCheck %s --check-prefix=FORCED
 // RUN: fusecc --precision=bf16 --tile-positions-m=1 %s --emit=fused | FileCheck %s --check-prefix=BF16
+// RUN: echo '{"entries": [{"key": "tf32 r3 n2 c20x3 g1 b1 in1x1x9 k1x1x7 s1x1x4 p0x0x2 d1x1x1 out1x1x36 | conv_transpose tanh", "positions_m": 1}, {"key": "tf32 r5 n1 c32x4 g2 b1 in3x2x7 k4x1x3 s3x1x3 p3x0x4 d1x1x2 out4x2x16 | conv_transpose sigmoid", "positions_m": -1}]}' > %t.json
+// RUN: fusecc --precision=tf32 --tuning=%t.json %s --emit=fused | FileCheck %s --check-prefix=TUNED
+// RUN: fusecc-check --precision=tf32 --tuning=%t.json %s | FileCheck %s
 // mma.sync tiles with output positions on the MMA's M side and channels on
 // N (TileConfigAttr::positionsOnM, lib/Codegen/Tiling/TilePositionsM.cpp):
 // grouped layers of 1-2 channels per group (the cost model's choice: they
@@ -37,6 +40,14 @@
 // FORCED: tileC = 12, {{.*}}mmaTilesC = 2, {{.*}}mmaPositionsM = 1>
 // FORCED-LABEL: func.func @pm_softmax
 // FORCED: tileC = 5, {{.*}}mmaPositionsM = 1>
+
+// A tuning entry asks for the tiling (`"positions_m": 1`) or keeps a
+// layer off it (-1: rand37_43's shape back on FMA).
+// TUNED-LABEL: func.func @pm_grouped3d
+// TUNED-NOT: mmaPositionsM
+// TUNED: operand = f32
+// TUNED-LABEL: func.func @pm_rgb1d
+// TUNED: tileC = 3, {{.*}}mmaPositionsM = 1>
 
 // BF16-LABEL: func.func @pm_grouped3d
 // BF16: types = <bf16, {{.*}}operand = bf16{{.*}}mmaPositionsM = 1>

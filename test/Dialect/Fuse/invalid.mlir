@@ -839,6 +839,34 @@ func.func @tile_cluster_three() attributes {cfg = #fuse.tile<tileW = 144, tileC 
 
 // -----
 
+// expected-error@+1 {{mmaPositionsM must be 0 or 1, got 2}}
+func.func @tile_positions_m_two() attributes {cfg = #fuse.tile<tileW = 64, tileC = 3, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1, mmaPositionsM = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tileC (12) must need all of the mmaTilesC 8-channel N tiles (1) with positions on M}}
+func.func @tile_positions_m_channels() attributes {cfg = #fuse.tile<tileW = 64, tileC = 12, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1, mmaPositionsM = 1>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{mmaWarpsC must be 1 with positions on M, got 2}}
+func.func @tile_positions_m_warps() attributes {cfg = #fuse.tile<tileW = 64, tileC = 8, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1, mmaPositionsM = 1>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{mmaPositionsM needs mma.sync tiles}}
+func.func @tile_positions_m_fma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 8, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = f32, accumulator = f32, statistics = f32>, mmaPositionsM = 1>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{clusterC > 1 needs the wgmma path}}
 func.func @tile_cluster_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, clusterC = 2>} {
   return

@@ -65,3 +65,6 @@ func.func @stride100(%x: tensor<1x8x2xf32>, %w: tensor<8x64x1xf32>) -> tensor<1x
        : (tensor<1x8x2xf32>, tensor<8x64x1xf32>) -> tensor<1x64x101xf32>
   return %0 : tensor<1x64x101xf32>
 }
+
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{positions-m=2}))' 2>&1 | FileCheck %s --check-prefix=POSM
+// POSM: error: fuse-tile-kernels: positions-m must be -1 (never), 0 (auto) or 1, got 2
