@@ -33,17 +33,6 @@ using namespace fusecc;
 using namespace fusecc::fuse;
 using namespace fusecc::emit;
 
-/// Every line of the tile starts in global memory at a multiple of this
-/// many elements (buffers are 16-byte aligned, runtime.h): 4, 2 or 1.
-static int64_t lineStartAlignment(EmitContext &cx) {
-  const int64_t w = cx.g.out[2], tileW = cx.cfg.getTileW();
-  const bool oneTile = cx.launch.numWTiles == 1;
-  for (int64_t a : {4, 2})
-    if (w % a == 0 && (oneTile || tileW % a == 0))
-      return a;
-  return 1;
-}
-
 /// The vector width of a run's stores to the tile: runs start at
 /// multiples of their length (2 x W stride), so a chunk of gcd(alignment,
 /// length) is as aligned in the tile as in the tensor.
@@ -114,17 +103,6 @@ void emit::chooseBulkStore(EmitContext &cx) {
            .isF32())
     return;
   cx.bulkStride = bulkLineStride(cx);
-}
-
-/// Element offset in global memory of position 0 of `line`'s tile line.
-static Value lineStart(EmitContext &cx, const Element &line) {
-  EmitBuilder &b = cx.b;
-  auto outTy = cast<MemRefType>(cx.func.getArguments().back().getType());
-  SmallVector<Value> idx = cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
-  Value linear = idx[0];
-  for (size_t d = 1; d < idx.size(); ++d)
-    linear = b.add(b.mul(linear, outTy.getDimSize(d)), idx[d]);
-  return linear;
 }
 
 /// `line`'s offset modulo 4 in global memory (0 where that is static).

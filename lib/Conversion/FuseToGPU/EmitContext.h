@@ -462,6 +462,11 @@ Value emitConvBias(EmitContext &cx, Value cl);
 /// positions, the first even, in the tile and in the output).
 void forEachTileElement(EmitContext &cx,
                         llvm::function_ref<void(ArrayRef<Element>, bool)> body);
+/// Every line of the tile starts in global memory at a multiple of this
+/// many elements (buffers are 16-byte aligned, runtime.h): 4, 2 or 1.
+int64_t lineStartAlignment(const EmitContext &cx);
+/// Element offset in global memory of position 0 of `line`'s tile line.
+Value lineStart(EmitContext &cx, const Element &line);
 /// Scalar value of graph value `v` at tile element `el`.
 Value emitElementValue(EmitContext &cx, Value v, const Element &el,
                        llvm::DenseMap<Value, Value> &memo);

@@ -6,9 +6,11 @@
 // tile (`emitElementValue`: elementwise ops per element straight from the
 // tile, reductions normalised on load, kernel inputs broadcast) and stores
 // it to global memory, consecutive threads on consecutive W positions
-// (coalesced; 16-byte stores where rows are multiples of 4 long). Where the
-// plan asks for partial statistics of the result, a single-pass kind
-// (moments, extremes) makes the statistics pass the walk itself
+// (coalesced; 16-byte stores where rows are multiples of 4 long; a half
+// result of other rows in 8-byte chunks aligned in global memory,
+// `emitHalfChunks`). Where the plan asks for partial statistics of
+// the result, a single-pass kind (moments, extremes) makes the statistics
+// pass the walk itself
 // (EpilogueStatistics.cpp); for (max, sum of exp) the final values go back
 // to tile 0 for its two passes.
 //
@@ -152,14 +154,20 @@ forEachTileElementByLanes(EmitContext &cx,
   }
 }
 
+/// True if the tile walk takes the lane-per-position mapping
+/// (`forEachTileElementByLanes`).
+static bool usesLaneWalk(const EmitContext &cx) {
+  return cx.g.out[2] % 4 != 0 && cx.tileLineWidth() >= kLaneEpilogueWidth &&
+         cx.launch.threads % 32 == 0;
+}
+
 void emit::forEachTileElement(
     EmitContext &cx, function_ref<void(ArrayRef<Element>, bool)> body) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const LaunchPlan &launch = cx.launch;
-  if (g.out[2] % 4 != 0 && cx.tileLineWidth() >= kLaneEpilogueWidth &&
-      launch.threads % 32 == 0) {
+  if (usesLaneWalk(cx)) {
     forEachTileElementByLanes(cx, body);
     return;
   }
@@ -250,6 +258,189 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   return result;
 }
 
+int64_t emit::lineStartAlignment(const EmitContext &cx) {
+  const int64_t w = cx.g.out[2], tileW = cx.cfg.getTileW();
+  const bool oneTile = cx.launch.numWTiles == 1;
+  for (int64_t a : {4, 2})
+    if (w % a == 0 && (oneTile || tileW % a == 0))
+      return a;
+  return 1;
+}
+
+Value emit::lineStart(EmitContext &cx, const Element &line) {
+  EmitBuilder &b = cx.b;
+  auto outTy = cast<MemRefType>(cx.func.getArguments().back().getType());
+  SmallVector<Value> idx = cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
+  Value linear = idx[0];
+  for (size_t d = 1; d < idx.size(); ++d)
+    linear = b.add(b.mul(linear, outTy.getDimSize(d)), idx[d]);
+  return linear;
+}
+
+/// Positions of a half chunk: 4 consecutive positions of a tile line, the
+/// first 4-element (8-byte) aligned in global memory.
+static constexpr int64_t kHalfChunk = 4;
+
+/// True if the result is stored by `emitHalfChunks`: 2-byte elements in
+/// lines that do not all start 4-element aligned (rows of odd length or of
+/// 2 mod 4) and that the quad walk would take (the lane walk of long rows
+/// stores as many bytes per instruction at fewer instructions a
+/// position), without statistics (their walk writes values back to the
+/// tile) or pass tiles.
+static bool usesHalfChunks(EmitContext &cx, Value out) {
+  return out && !cx.stats && !cx.tileBase && outElementBytes(out) == 2 &&
+         lineStartAlignment(cx) < kHalfChunk && !usesLaneWalk(cx);
+}
+
+/// Tile elements per shared-memory load of a chunk's values: a chunk's
+/// first position is as aligned in the tile as the line's start is in
+/// global memory where the tile's line bases are (2: two 8-byte loads; 1:
+/// element by element).
+static int64_t chunkLoadWidth(EmitContext &cx) {
+  const SharedMemoryPlan &p = cx.smemPlan;
+  for (int64_t a : {kHalfChunk, int64_t{2}})
+    if (lineStartAlignment(cx) % a == 0 && p.tileStride % a == 0 &&
+        p.tileSkew % a == 0 && p.tilesOffset % a == 0 && !cx.tileBase)
+      return a;
+  return 1;
+}
+
+namespace {
+/// A tile line of the half walk: its coordinates, whether it is inside the
+/// tensor, its positions inside the tensor and the positions before its
+/// first 4-element boundary in global memory.
+struct HalfLine {
+  Element line;
+  Value valid, len, head;
+};
+} // namespace
+
+/// Line `id` of the block's tile for the half walk.
+static HalfLine halfLine(EmitContext &cx, Value id) {
+  EmitBuilder &b = cx.b;
+  const int64_t width = cx.tileLineWidth();
+  HalfLine l;
+  l.line = cx.tileLine(id);
+  l.valid = cx.lineInside(l.line);
+  l.len = cx.launch.numWTiles == 1
+              ? b.c(width)
+              : arith::MinSIOp::create(b, b.sub(b.c(cx.g.out[2]), cx.ow0),
+                                       b.c(width))
+                    .getResult();
+  Value shift = b.remu(lineStart(cx, l.line), kHalfChunk);
+  l.head = b.remu(b.sub(b.c(kHalfChunk), shift), kHalfChunk);
+  return l;
+}
+
+/// Position `wl` of `l`'s line.
+static Element halfElement(EmitContext &cx, const HalfLine &l, Value wl) {
+  Element el = l.line;
+  el.wl = wl;
+  el.ow = cx.b.add(cx.ow0, wl);
+  return el;
+}
+
+/// The walk of a half result whose lines start at any 2-byte alignment
+/// (docs/perf.md 193), in two passes over (line, item) pairs, consecutive
+/// threads on consecutive items of a line, no item partly outside its
+/// line (a warp's lanes take one path). A line's positions after its
+/// `head` (up to 3 before its first 4-element boundary in global memory)
+/// come in `inner` chunks of 4, as many as every line has: each one
+/// 8-byte store of 4 halves (converted in pairs; 256 contiguous bytes per
+/// warp store), its tile values two 8-byte loads where the tile's lines
+/// allow (`chunkLoadWidth`). The `rest` positions (the head and those past
+/// the last chunk) follow one by one, as do the chunks past the end of a
+/// shorter line of the row's last W tile.
+static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
+  EmitBuilder &b = cx.b;
+  const int64_t threads = cx.launch.threads;
+  const int64_t width = cx.tileLineWidth();
+  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  const int64_t maxHead = kHalfChunk - lineStartAlignment(cx);
+  const int64_t inner =
+      width > maxHead ? (width - maxHead) / kHalfChunk : int64_t{0};
+  const int64_t rest = width - kHalfChunk * inner;
+  auto evaluate = [&](const Element &el, Value conv) {
+    DenseMap<Value, Value> memo;
+    if (conv)
+      memo[cx.a.conv->getResult(0)] = conv;
+    return emitElementValue(cx, result, el, memo);
+  };
+  if (inner > 0) {
+    OpBuilder::InsertionGuard guard(b);
+    auto loop =
+        scf::ForOp::create(b, cx.tid, b.c(lines * inner), b.c(threads));
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    HalfLine l = halfLine(cx, b.divu(e, inner));
+    Value wl0 = b.add(l.head, b.mul(b.remu(e, inner), kHalfChunk));
+    SmallVector<Element, kHalfChunk> els;
+    for (int64_t i = 0; i < kHalfChunk; ++i)
+      els.push_back(halfElement(cx, l, b.add(wl0, i)));
+    Value ok = l.valid;
+    if (cx.launch.numWTiles > 1) {
+      // The last W tile's lines are shorter: their chunks past the end
+      // store the positions inside one by one.
+      Value whole =
+          b.cmp(arith::CmpIPredicate::ule, b.add(wl0, kHalfChunk), l.len);
+      auto ifWhole = scf::IfOp::create(b, TypeRange{}, whole, true);
+      b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+      for (const Element &el : els) {
+        auto ifIn = scf::IfOp::create(
+            b, TypeRange{},
+            b.andI(l.valid, b.cmp(arith::CmpIPredicate::ult, el.wl, l.len)),
+            false);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+        memref::StoreOp::create(
+            b, narrowForStore(b, out, evaluate(el, Value())), out,
+            cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+      }
+      b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+    }
+    auto ifOk = scf::IfOp::create(b, TypeRange{}, ok, false);
+    b.setInsertionPointToStart(&ifOk.getThenRegion().front());
+    const int64_t vec = chunkLoadWidth(cx);
+    SmallVector<Value, kHalfChunk> values;
+    for (int64_t k = 0; k < kHalfChunk; k += vec) {
+      if (vec == 1) {
+        values.push_back(evaluate(els[k], Value()));
+        continue;
+      }
+      Value v = vector::LoadOp::create(
+          b, VectorType::get({vec}, b.getF32Type()), cx.smem,
+          ValueRange{cx.tileAddr(0, els[k].r, els[k].cl, els[k].wl)}, false,
+          llvm::MaybeAlign(4 * vec));
+      for (int64_t i = 0; i < vec; ++i)
+        values.push_back(
+            evaluate(els[k + i], vector::ExtractOp::create(b, v, i)));
+    }
+    Value chunk = vector::FromElementsOp::create(
+        b, VectorType::get({kHalfChunk}, b.getF32Type()), values);
+    vector::StoreOp::create(
+        b, narrowForStore(b, out, chunk), out,
+        cx.fullIndex(cx.n, els[0].ch, cx.od, els[0].oh, els[0].ow),
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(kHalfChunk * outElementBytes(out)));
+  }
+  // Item k of a line's rest: position k in its head, else k + 4 inner.
+  OpBuilder::InsertionGuard guard(b);
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(lines * rest), b.c(threads));
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  HalfLine l = halfLine(cx, b.divu(e, rest));
+  Value k = b.remu(e, rest);
+  Value wl = arith::SelectOp::create(
+      b, b.cmp(arith::CmpIPredicate::ult, k, l.head), k,
+      b.add(k, kHalfChunk * inner));
+  Value ok = b.andI(l.valid, b.cmp(arith::CmpIPredicate::ult, wl, l.len));
+  auto ifOk = scf::IfOp::create(b, TypeRange{}, ok, false);
+  b.setInsertionPointToStart(&ifOk.getThenRegion().front());
+  Element el = halfElement(cx, l, wl);
+  memref::StoreOp::create(b, narrowForStore(b, out, evaluate(el, Value())),
+                          out, cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+}
+
 void emit::emitEpilogue(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   for (auto [ordinal, op] : llvm::enumerate(cx.a.reductions))
@@ -262,6 +453,10 @@ void emit::emitEpilogue(EmitContext &cx) {
   // (kb2_19: docs/perf.md 102).
   if (cx.stats && cx.stats->kind != StatsKind::MaxSumExp) {
     emitEpilogueStatistics(cx, result, out);
+    return;
+  }
+  if (usesHalfChunks(cx, out)) {
+    emitHalfChunks(cx, result, out);
     return;
   }
   forEachTileElement(cx, [&](ArrayRef<Element> els, bool pairs) {
