@@ -23,6 +23,8 @@
 // CHECK: @pm_rgb1d: PASS
 // CHECK: @pm_twelve2d: PASS
 // CHECK: @pm_softmax: PASS
+// CHECK: @pm_grouped8: PASS
+// CHECK: @pm_grouped1: PASS
 // CHECK-NOT: FAIL
 
 // AUTO-LABEL: func.func @pm_grouped3d
@@ -32,6 +34,10 @@
 // AUTO-LABEL: func.func @pm_rgb1d
 // AUTO-NOT: mmaPositionsM
 // AUTO-LABEL: func.func @pm_twelve2d
+// AUTO-NOT: mmaPositionsM
+// AUTO-LABEL: func.func @pm_grouped8
+// AUTO: tileC = 12, {{.*}}mmaTilesC = 2, {{.*}}mmaPositionsM = 1>
+// AUTO-LABEL: func.func @pm_grouped1
 // AUTO-NOT: mmaPositionsM
 
 // FORCED-LABEL: func.func @pm_rgb1d
@@ -85,4 +91,16 @@ func.func @pm_softmax(%x: tensor<1x16x4x9xf32>, %w: tensor<16x5x2x2xf32>, %b: te
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x4x9xf32>, tensor<16x5x2x2xf32>, tensor<5xf32>) -> tensor<1x5x8x18xf32>
   %1 = fuse.softmax %0 {dim = 1 : i64} : tensor<1x5x8x18xf32>
   return %1 : tensor<1x5x8x18xf32>
+}
+
+// rand37_76's kind: 2 groups of 8 -> 12 channels (one k-step of real
+// channels: the cost model's choice), and rand37_23's, 1 -> 12 (FMA).
+func.func @pm_grouped8(%x: tensor<2x16x19xf32>, %w: tensor<16x12x7xf32>, %b: tensor<24xf32>) -> tensor<2x24x25xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 2 : i64} : (tensor<2x16x19xf32>, tensor<16x12x7xf32>, tensor<24xf32>) -> tensor<2x24x25xf32>
+  return %0 : tensor<2x24x25xf32>
+}
+
+func.func @pm_grouped1(%x: tensor<1x4x6x7xf32>, %w: tensor<4x12x2x3xf32>) -> tensor<1x48x13x16xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x4x6x7xf32>, tensor<4x12x2x3xf32>) -> tensor<1x48x13x16xf32>
+  return %0 : tensor<1x48x13x16xf32>
 }

@@ -124,9 +124,9 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   return success();
 }
 
-/// Valid taps of one stride phase, at most, over all dims of `g`: a phase
-/// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
-int64_t tapsPerPhase(const ConvGeometry &g) {
+} // namespace
+
+int64_t fuse::tapsPerPhase(const ConvGeometry &g) {
   int64_t taps = 1;
   for (int d = 0; d < 3; ++d) {
     const int64_t s = std::max<int64_t>(1, g.stride[d]);
@@ -135,6 +135,8 @@ int64_t tapsPerPhase(const ConvGeometry &g) {
   }
   return taps;
 }
+
+namespace {
 
 /// Products one output of `g` sums on average: its group's input channels
 /// times the kernel's taps over the strides' phases (each tap of a dim
@@ -661,8 +663,8 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     return mma && blocks >= LaunchPlan::get(a, *mma).gridX;
   };
   // mma.sync tiles with positions on M (TilePositionsM.cpp): first where
-  // asked for (`positions-m=1`, a tuning entry), else where the cost model
-  // prefers them and no other tensor-core tiling fits (below).
+  // asked for (`positions-m=1`, a tuning entry) or where the cost model
+  // prefers them (`prefersPositionsOnM`).
   auto positionsOnM = [&]() -> std::optional<TileConfigAttr> {
     // At the default max-tile-w, up to 64 positions a phase (four M
     // tiles): a block of few channels is small, and its input rows'
@@ -674,14 +676,24 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
             : knobs.maxTileW;
     TileConfigAttr pm =
         choosePositionsOnMConfig(kernel, a, tensorTypes, maxTileW, knobs.rows,
-                                 knobs.ciChunk, knobs.mergeH);
+                                 knobs.ciChunk, knobs.mergeH, rules);
     if (!pm || failed(checkLimits(kernel, a, pm, /*report=*/false)) ||
         !gridAllows(pm))
       return std::nullopt;
     return pm;
   };
-  if ((tf32 || splitTF32 || half) && knobs.positionsM == 1)
-    if (std::optional<TileConfigAttr> pm = positionsOnM())
+  // By the rule, one-group layers only in tf32 (measured; split and half
+  // operands keep their tiles) where the grid fills the chip once (small
+  // generators' RGB layers were not measured), and not where wgmma was
+  // asked for (`wgmma=always`).
+  if ((tf32 || splitTF32 || half) &&
+      (knobs.positionsM == 1 ||
+       (knobs.positionsM == 0 && wgmma != WgmmaMode::Always &&
+        (tf32 || a.geom.groups > 1) &&
+        prefersPositionsOnM(a, rules, knobs))))
+    if (std::optional<TileConfigAttr> pm = positionsOnM();
+        pm && (knobs.positionsM == 1 || a.geom.groups > 1 ||
+               LaunchPlan::get(a, *pm).gridX >= a.target.numSMs()))
       cfg = *pm;
   // Half operands on wgmma: weights re-laid out into packed half words
   // (WeightPackPlan), the input packed by the re-layout kernel or as it is
@@ -721,10 +733,6 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     if (mma && gridAllows(*mma))
       cfg = *mma;
   }
-  if ((tf32 || splitTF32 || half) && failed(cfg) && knobs.positionsM == 0 &&
-      prefersPositionsOnM(a))
-    if (std::optional<TileConfigAttr> pm = positionsOnM())
-      cfg = *pm;
   // A pooled epilogue keeps its pass tiles where fewer rows per pass
   // allow it (each window evaluated once, see keepsFewerPooledTiles).
   if (succeeded(cfg) && a.pool && !knobs.rows && !cfg->usesWgmma() &&

@@ -52,12 +52,18 @@ TileConfigAttr choosePositionsOnMConfig(KernelOp kernel,
                                         const KernelAnalysis &a,
                                         KernelTypesAttr types, int64_t maxTileW,
                                         int64_t forcedRows,
-                                        int64_t forcedCiChunk, int64_t mergeH);
+                                        int64_t forcedCiChunk, int64_t mergeH,
+                                        TileRules rules);
 
-/// True if the cost model gives kernel `a` positions on M where no other
-/// tensor-core tiling fits (the rule and its evidence in
-/// TilePositionsM.cpp).
-bool prefersPositionsOnM(const KernelAnalysis &a);
+/// True if the cost model gives kernel `a` positions on M before the other
+/// tensor-core tilings under `rules` and tuned `knobs` (the rule and its
+/// evidence in TilePositionsM.cpp).
+bool prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
+                         const TunedChoice &knobs);
+
+/// Valid taps of one stride phase, at most, over all dims of `g`: a phase
+/// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
+int64_t tapsPerPhase(const ConvGeometry &g);
 
 } // namespace fusecc::fuse
 

@@ -28,10 +28,17 @@ constexpr int64_t kMaxChannelTiles = 2;
 constexpr int64_t kMaxTiles = 16;
 
 /// Input channels per group from which a grouped layer of few output
-/// channels per group takes positions on M by default: each k-step is then
-/// at least half real channels. Depthwise and other narrow groups (a k-step
-/// of 8 holding 1-4 real channels, an N of 8 holding 1-2) keep FP32 FMA.
-constexpr int64_t kMinInputChannels = 16;
+/// channels per group takes positions on M by default: one full TF32
+/// k-step. Measured on the H200 against main's FP32 FMA tiles (docs/perf.md
+/// 192): rand37_76 (8 -> 12 channels a group) 0.544 -> 0.282 ms, rand37_23
+/// (1 -> 12) 0.111 -> 0.121. Depthwise and other narrow groups keep FMA.
+constexpr int64_t kMinInputChannels = 8;
+/// Positions of a W phase from which a one-group layer takes positions on
+/// M by default (prefersPositionsOnM): generators' RGB layers, 16-32, lost
+/// 1-21%; at 64 rand37_40 and 38 won (0.86, 0.74) but the RGB layers of
+/// dcgan_generator and residual_decoder (64, k4 s2 like the generators'),
+/// not measured, would change too.
+constexpr int64_t kMinPhasePositions = 128;
 } // namespace
 
 TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
@@ -40,7 +47,8 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
                                               int64_t maxTileW,
                                               int64_t forcedRows,
                                               int64_t forcedCiChunk,
-                                              int64_t mergeH) {
+                                              int64_t mergeH,
+                                              TileRules rules) {
   const ConvGeometry &g = a.geom;
   // A block's channels are all of its group's (its inputs are that
   // group's), or all of a one-group layer's; a channel reduction needs all
@@ -73,9 +81,19 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
     if (rows > 1 && (rows * tilesC * tilesW > kMaxTiles || rows > rowsNeeded))
       continue;
     // Input channels per round: one k-step where the group has no more, 16
-    // otherwise (half operands: one k16 step), as on channels-on-M tiles.
+    // otherwise (half operands: one k16 step), as on channels-on-M tiles;
+    // 32 for a one-group layer of at most 2 taps a phase whose channels
+    // fill 32 as well as 16, as there (a round then carries twice the
+    // MMAs between two barriers): rand37_36 (96 -> 3, 2 x 1 taps a phase)
+    // 1.412 -> 1.183 ms; grouped rand37_43 (2 taps a phase) 3.625 -> 3.695
+    // keeps 16 (H200, docs/perf.md 192).
+    const bool wide = rules == TileRules::Current && g.groups == 1 &&
+                      !half && !types.usesSplitTF32() && !mergeH &&
+                      tapsPerPhase(g) <= 2 && cinK > 16 &&
+                      llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
     const int64_t ciChunk = forcedCiChunk ? llvm::alignTo(forcedCiChunk, kStep)
                             : cinK <= kStep || half ? kStep
+                            : wide                  ? 32
                                                     : 16;
     TileConfigAttr cfg = TileConfigAttr::getChecked(
         [&] { return kernel.emitOpError(); }, kernel.getContext(),
@@ -93,13 +111,40 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
   return {};
 }
 
-bool fuse::prefersPositionsOnM(const KernelAnalysis &a) {
+bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
+                               const TunedChoice &knobs) {
   const ConvGeometry &g = a.geom;
+  // One-group layers of at most 8 output channels (the channels-on-M
+  // tiles fill at most half of mma.sync's M of 16, an eighth of wgmma's 64):
+  // half the MMAs for the same shared-memory loads. Forced on 9 such
+  // layers of the seed-37 set (H200, docs/perf.md 192), against main's
+  // tiles: rand37_40 13.74 -> 11.87 ms, rand37_5 0.441 -> 0.370, rand37_25
+  // 0.402 -> 0.359, rand37_78 0.701 -> 0.607, rand37_44 1.543 -> 1.491,
+  // rand37_63 (wgmma on main) 2.00 -> 1.72, rand37_36 1.387 -> 1.183 with
+  // 32-channel rounds; slower: rand37_3 (1-D, stride 1, 10 taps) 2.01 ->
+  // 2.14. Then on the 15 other seed-37 graphs such a rule changed
+  // (request 3): rand37_37 / 38 / 87 / 88 0.65-0.76, decoders' 8-channel
+  // layers 0.81-0.94, but the RGB layers of generators (rows of 16-32
+  // positions a phase) 1.01-1.21 and rand37_46 (a 1x1 kernel: one tap a
+  // phase) 1.56. Hence only phases of at least kMinPhasePositions positions
+  // and 2 taps: of the 24 measured layers that keeps 9 at 0.65-0.89 and
+  // rand37_3 (+7%). Not with a prologue: vae_decoder's RGB layer (upsample
+  // folded) took 397 us against 151 on wgmma, whose main loop stages a
+  // round ahead while this one waits on the prologue's staging. Not
+  // measured, so left as they were: pooled epilogues, channel reductions,
+  // tuning entries for the channels-on-M tiles, the older rule set.
+  if (g.groups == 1)
+    return rules == TileRules::Current && g.cout <= 8 &&
+           g.cinPerGroup() >= 16 && !a.hasPrologue() && !a.pool &&
+           !a.needsAllChannels && tapsPerPhase(g) >= 2 &&
+           llvm::divideCeil(a.rowWidth(), g.stride[2]) >= kMinPhasePositions &&
+           !knobs.tileC && !knobs.warpsC && !knobs.wgmma &&
+           !knobs.wgmmaSplit && !knobs.clusterC;
   // Grouped layers whose groups' channels are not whole 16-channel tiles
   // have no channels-on-M tiling (a block would reach into the next
   // group's channels) and ran on FP32 FMA: issue 37's rand37_43 (256 -> 2
-  // channels per group, 2 groups) at 0.40x torch.compile (docs/perf.md
-  // 163, 176).
+  // channels per group, 2 groups) 5.97 -> 3.59 ms, rand37_18 (32 -> 12, 8
+  // groups) 2.82 -> 1.93 (H200, docs/perf.md 192).
   return g.groups > 1 && g.coutPerGroup() % 16 != 0 &&
          g.coutPerGroup() <= 8 * kMaxChannelTiles &&
          g.cinPerGroup() >= kMinInputChannels && !a.needsAllChannels;

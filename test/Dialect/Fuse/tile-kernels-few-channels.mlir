@@ -1,5 +1,13 @@
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
-// RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=SPLIT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-positions-m=-1 --emit=fused | FileCheck %s
+// RUN: fusecc %s --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-positions-m=-1 --emit=fused | FileCheck %s --check-prefix=SPLIT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=PM
+// With positions on M allowed (the default, docs/perf.md 192) the layer
+// with a prologue keeps wgmma and the DCGAN layer (32 positions a phase)
+// mma.sync's channels-on-M tiles.
+// PM-LABEL: fuse.kernel "rgb_after_upsample_k0"
+// PM-SAME: tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 1>
+// PM-LABEL: fuse.kernel "rgb_layer_k0"
+// PM-SAME: tileC = 16, {{.*}}mmaWarpsC = 1
 // Layers of at most 16 output channels (fewChannelsForWgmma): mma.sync by
 // default (tile-kernels-wgmma.mlir's rgb_layer), unless the kernel stages
 // its input through a prologue: no input re-layout on either path, and the

@@ -13,7 +13,8 @@
 // `wgmmaPlanes`), so the packed weights of @big hold its 32 x 64 x 9
 // weights in 9216 words, two per word, and the packed input its 8 x 32 x
 // 8 x 16 values (rows padded to 24) in 24576 words.
-// A kernel no tensor-core tiling fits (groups of 8 channels) multiplies in
+// A kernel no tensor-core tiling fits (groups of 4 -> 8 channels: no
+// 16-channel tile, and too few input channels for positions on M) multiplies in
 // f32 on the FMA units: its math stays bf16 (epilogue-math=auto is fast, as
 // for tf32), its operand type is f32.
 
@@ -75,12 +76,13 @@ func.func @rgb(%x: tensor<2x3x8x8xf32>, %w: tensor<3x16x4x4xf32>) -> tensor<2x16
 
 // -----
 
-// Groups of 8 output channels fit no 16-channel MMA tile: FMA, f32 operands.
+// Groups of 4 -> 8 channels fit no 16-channel MMA tile, and positions on M
+// takes groups of 8 input channels or more: FMA, f32 operands.
 // BF16-LABEL: fuse.kernel "groups8_k0"
 // BF16-SAME: types = <bf16, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
 // F16-LABEL: fuse.kernel "groups8_k0"
 // F16-SAME: types = <f16, storage = f32, operand = f32, accumulator = f32, statistics = f32>>
-func.func @groups8(%x: tensor<1x16x4x5xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x9x11xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x4x5xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x9x11xf32>
+func.func @groups8(%x: tensor<1x8x4x5xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x16x9x11xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x8x4x5xf32>, tensor<8x8x3x3xf32>) -> tensor<1x16x9x11xf32>
   return %0 : tensor<1x16x9x11xf32>
 }

@@ -1,7 +1,25 @@
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-positions-m=-1 --emit=fused | FileCheck %s
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-rules=session35 --emit=fused | FileCheck %s --check-prefix=OLD
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=PM
 // The rules of session 36 (issue 37's unseen layers, docs/perf.md 179 and
-// 185) against `--tile-rules=session35`, which restores the ones before.
+// 185) against `--tile-rules=session35`, which restores the ones before;
+// the channels-on-M rules with positions on M off (`--tile-positions-m=-1`).
+// By default (session 37, docs/perf.md 192) one-group layers of at most 8
+// channels whose W phases have at least 128 positions and 2 taps take
+// mma.sync tiles with positions on M (long_reduction, few_taps_long: 32
+// channels a round where a phase has at most 2 taps, rand37_36's layer);
+// shorter phases (few_taps: 32 positions, the generators' RGB layers:
+// short_reduction) keep the channels-on-M tiles.
+// PM-LABEL: fuse.kernel "few_taps_k0"
+// PM-SAME: tileC = 16, {{.*}}ciChunk = 32, {{.*}}rows = 4>
+// PM-LABEL: fuse.kernel "long_reduction_k0"
+// PM-SAME: tileC = 3, {{.*}}ciChunk = 16, {{.*}}mmaPositionsM = 1>
+// PM-LABEL: fuse.kernel "short_reduction_k0"
+// PM-SAME: tileC = 16, {{.*}}rows = 4>
+// PM-LABEL: fuse.kernel "empty_phases_k0"
+// PM-SAME: tileC = 16, {{.*}}rows = 4>
+// PM-LABEL: fuse.kernel "few_taps_long_k0"
+// PM-SAME: tileC = 3, {{.*}}ciChunk = 32, {{.*}}mmaPositionsM = 1>
 
 // A long 1-D kernel (14 taps at stride 3, dilation 2: rand37_52's layer):
 // a round of 16 channels stages 16 x 14 taps x 64 channels of weights,
@@ -72,4 +90,10 @@ func.func @wide_block(%x: tensor<1x128x16x16xf32>, %w: tensor<128x64x2x2xf32>, %
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x128x16x16xf32>, tensor<128x64x2x2xf32>, tensor<64xf32>) -> tensor<1x64x32x32xf32>
   %1 = fuse.relu %0 : tensor<1x64x32x32xf32>
   return %1 : tensor<1x64x32x32xf32>
+}
+
+// rand37_36's layer at its full width (510 positions: 128 a phase).
+func.func @few_taps_long(%x: tensor<8x96x16x128xf32>, %w: tensor<96x3x7x2xf32>, %b: tensor<3xf32>) -> tensor<8x3x67x510xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 4, 4>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<8x96x16x128xf32>, tensor<96x3x7x2xf32>, tensor<3xf32>) -> tensor<8x3x67x510xf32>
+  return %0 : tensor<8x3x67x510xf32>
 }

@@ -20,10 +20,10 @@
 // By default (wgmma=fills-grid, fusecc --chip=sm_90a) only kernels whose
 // wgmma grid fills an H100 once (>= 132 blocks) use it; smaller ones stay
 // on mma.sync.
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=fills-grid}))' | FileCheck %s --check-prefix=DEFAULT
-// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=2}))' | FileCheck %s --check-prefix=DEFAULT
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --emit=fused | FileCheck %s --check-prefix=DEFAULT
-// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=auto --emit=fused | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=fills-grid positions-m=-1}))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=tf32 wgmma=2 positions-m=-1}))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-positions-m=-1 --emit=fused | FileCheck %s --check-prefix=DEFAULT
+// RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=auto --tile-positions-m=-1 --emit=fused | FileCheck %s --check-prefix=DEFAULT
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=never --emit=fused | FileCheck %s --check-prefix=SM90
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=full-wave --emit=fused | FileCheck %s --check-prefix=FULLWAVE
 // RUN: fusecc %s --precision=tf32 --chip=sm_90a --tile-wgmma=0 --emit=fused | FileCheck %s --check-prefix=SM90
@@ -268,7 +268,8 @@ func.func @rows_one_n_merged(%x: tensor<1x32x8x64xf32>, %w: tensor<32x128x3x3xf3
 // A DCGAN generator's RGB layer: 3 output channels fill 3 of wgmma's 64
 // (21 times the multiply-adds), so by default it runs on mma.sync (16
 // channels, `fewChannelsForWgmma`; docs/perf.md 156: 59.5 us on wgmma at
-// batch 64); wgmma=always still takes wgmma.
+// batch 64); wgmma=always still takes wgmma. (DEFAULT runs with positions
+// on M off: tile-kernels-few-channels.mlir checks that default.)
 // CHECK-LABEL: fuse.kernel "rgb_layer_k0"
 // CHECK-SAME: tileC = 64, {{.*}}wgmmaN = 32, wgmmaGroups = 1>
 // DEFAULT-LABEL: fuse.kernel "rgb_layer_k0"
