@@ -162,7 +162,12 @@ def pin_knobs(knobs, config):
     # The tile length: the cost model's W search depends on the other
     # knobs, so a pinned entry caps it at the measured length.
     pin("max_tile_w", config_field(config, "tileW") or 0)
-    pin("tile_c", config_field(config, "tileC") or 0)
+    # Positions on M (mmaPositionsM = 1): its tileC is all of a group's
+    # channels, not a channel-tile knob (those are multiples of 16).
+    if config_field(config, "mmaPositionsM"):
+        pin("positions_m", 1)
+    else:
+        pin("tile_c", config_field(config, "tileC") or 0)
     pin("ci_chunk", config_field(config, "ciChunk") or 0)
     pin("merge_h", config_field(config, "mergeHTaps") or 0)
     # The main loop: wgmma (1) or mma.sync (-1, TUNING_VALUES).

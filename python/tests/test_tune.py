@@ -166,6 +166,25 @@ class GridTest(unittest.TestCase):
             self.assertNotIn("f32>", text)
 
 
+class PinTest(unittest.TestCase):
+    """pin_knobs: a recorded entry selects the measured config."""
+
+    def test_positions_on_m_pins_the_tiling_not_the_channels(self):
+        config = MMA_CONFIG.replace("tileC = 16", "tileC = 3").replace(
+            "rows = 4>", "rows = 4, mmaPositionsM = 1>")
+        pinned = tune.pin_knobs({"rows": 0, "ci_chunk": 0}, config)
+        self.assertEqual(pinned["positions_m"], 1)
+        # tile-c must be a multiple of 16 (checkTunedChoice): not pinned.
+        self.assertNotIn("tile_c", pinned)
+        self.assertEqual((pinned["rows"], pinned["ci_chunk"],
+                          pinned["wgmma"]), (4, 8, -1))
+
+    def test_channels_on_m_pins_the_channel_tile(self):
+        pinned = tune.pin_knobs({"rows": 0}, MMA_CONFIG)
+        self.assertEqual(pinned["tile_c"], 16)
+        self.assertNotIn("positions_m", pinned)
+
+
 class LookupTest(unittest.TestCase):
     """lookup_applies: an entry under the printed key must change the
     config (else the compiler does not look the kernel up by that key)."""
