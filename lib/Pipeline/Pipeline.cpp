@@ -122,7 +122,7 @@ struct CodegenCLOptions {
       llvm::cl::desc("mma.sync tiles with output positions on the MMA's M "
                      "side, channels on N (layers of at most 16 channels per "
                      "group): 1 where they fit, -1 never (default: cost "
-                     "model)"),
+                     "model: narrow groups, long-row few-channel layers)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> clusterC{
       "tile-cluster-c",

@@ -364,7 +364,8 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "mma.sync tiles with output positions on the MMA's M side and "
            "channels on N, for layers of at most 16 output channels per "
            "group: 1 wherever they fit, -1 never, 0 the cost model "
-           "(grouped layers whose groups are not whole 16-channel tiles)">,
+           "(grouped layers whose groups are not whole 16-channel tiles; "
+           "tf32 one-group layers of at most 8 channels with long rows)">,
     Option<"clusterC", "cluster-c", "int64_t", "0",
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "
