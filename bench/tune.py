@@ -20,7 +20,8 @@
 #   A graph is skipped where an entry under its --emit=tuning-keys key
 #   would not apply (lookup_applies: a compiler that prints another key).
 #   --quick --singles: the quick grid plus each knob it leaves out alone
-#   (issue 37's held-out measurement, docs/perf.md 191).
+#   (issue 37's held-out measurement, docs/perf.md 191), and positions on M
+#   on or off (SINGLE_ONLY_GRIDS, docs/perf.md 192).
 #
 #   measure (GPU machine, PyTorch + CUDA, after building the runtime):
 #     python3 bench/tune.py measure out/tune --lib build-rt/libfusecc_runtime.so
@@ -214,6 +215,13 @@ def grid_points(grid, chip):
 # wherever a kernel fits, CLI 1: section 179's winner on half-wave grids,
 # too costly in the full grid's product).
 SINGLE_EXTRA_VALUES = {"wgmma": [1]}
+# --singles: knobs tried only alone, never in a grid's product: mma.sync
+# tiles with positions on M (1) or never (-1), for layers of at most 16
+# channels a group (elsewhere the tiling does not fit and the point
+# compiles to the cost model's config, which prepare drops as seen).
+SINGLE_ONLY_GRIDS = {
+    precision: [("--tile-positions-m", "positions_m", [0, 1, -1])]
+    for precision in ("tf32", "bf16", "f16")}
 
 
 def single_points(grid, chip, fields):
@@ -269,8 +277,9 @@ def prepare_one(graph, precision, args, pool):
     grid = (QUICK_GRIDS if args.quick else GRIDS)[precision]
     points = grid_points(grid, args.chip)
     if args.singles:
-        points += single_points(GRIDS[precision], args.chip,
-                                {field for _, field, _ in grid})
+        points += single_points(
+            GRIDS[precision] + SINGLE_ONLY_GRIDS.get(precision, []),
+            args.chip, {field for _, field, _ in grid})
 
     def config_of(flags):
         try:

@@ -145,6 +145,16 @@ class GridTest(unittest.TestCase):
         names = {tune.variant_name(k) for _, k in points}
         self.assertEqual(len(names), len(points))
         self.assertNotIn("auto", names)
+        # Positions on M is tried alone only (not in the grids' product).
+        only = tune.SINGLE_ONLY_GRIDS["tf32"]
+        self.assertNotIn("positions_m",
+                         {field for _, field, _ in tune.GRIDS["tf32"]})
+        extra = tune.single_points(tune.GRIDS["tf32"] + only, "sm_90a",
+                                   quick)
+        self.assertEqual([f[0] for f, _ in extra[len(points):]],
+                         ["--tile-positions-m=1", "--tile-positions-m=-1"])
+        self.assertEqual(extra[len(points)][1]["positions_m"], 1)
+        self.assertEqual(extra[len(points)][1]["tile_c"], 0)
         # With the full grid nothing is left out.
         self.assertEqual(tune.single_points(
             tune.GRIDS["tf32"], "sm_90a",
