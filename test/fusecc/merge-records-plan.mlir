@@ -7,16 +7,17 @@
 // several blocks per set merges each set's records once, in a launch of
 // its own before the normalising one (NormLayout::mergeParts, default
 // threshold 1024 records per set), at the shapes of issue 37's rand37_99
-// (layer_norm over H x W: 32 sets of 4.7 M, 36816 records per set of
-// spatial blocks x tiles, 288 blocks per set: every block merged all of
-// them) and rand37_63 (group_norm, 2 sets of 6.3 M). The partials
+// (layer_norm over H x W: 32 sets of 4.7 M, 18432 records per set of
+// spatial blocks x tiles on its two-row mma.sync tile, 36816 on wgmma
+// before session 37's tiny-reduction rule; 288 blocks per set: every
+// block merged all of them) and rand37_63 (group_norm, 2 sets of 6.3 M). The partials
 // workspace holds the merged records after the epilogue's: rand37_99
 // 32 sets x 17 x 4 values more. kb2_19 and kb2_61 (300-400 records per
 // set, 33-39 blocks) merge in every block as before.
 
 // CHECK-LABEL: plan @rand37_99_layer2d: 2 kernels
-// CHECK: buffer b0 partials f32 x 4714624
-// CHECK: step 1 rand37_99_layer2d_k1 (normalization: layer_norm, 32 sets of 4704778, partial statistics from rand37_99_layer2d_k0's epilogue (36816 per set), 288 blocks per set: combine + normalise, records merged once per set by rand37_99_layer2d_k1_merge (17 blocks per set))
+// CHECK: buffer b0 partials f32 x 2361472
+// CHECK: step 1 rand37_99_layer2d_k1 (normalization: layer_norm, 32 sets of 4704778, partial statistics from rand37_99_layer2d_k0's epilogue (18432 per set), 288 blocks per set: combine + normalise, records merged once per set by rand37_99_layer2d_k1_merge (17 blocks per set))
 // CHECK-LABEL: plan @rand37_63_layer1d: 2 kernels
 // CHECK: (normalization: group_norm, 2 sets of 6291465, {{.*}}, 385 blocks per set: combine + normalise, records merged once per set by rand37_63_layer1d_k1_merge ({{[0-9]+}} blocks per set))
 

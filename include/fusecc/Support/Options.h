@@ -336,10 +336,14 @@ FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
 // applies (the older set is kept for A/B timing).
 //===----------------------------------------------------------------------===//
 
-enum class TileRules { Current, Session35 };
+enum class TileRules { Current, Session36, Session35 };
 
 inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
     {TileRules::Current, "current", "the cost model's rules (default)"},
+    {TileRules::Session36, "session36",
+     "the rules before session 37: layers of 17-32 output channels and "
+     "channel reductions of few channels on wgmma whatever their reduction "
+     "(A/B timing)"},
     {TileRules::Session35, "session35",
      "the input-channel chunk and few-channel wgmma rules before session 36: "
      "wgmma chunks without the residency rule, mma.sync chunks of 16, "

@@ -236,7 +236,7 @@ TileConfigAttr chooseMMAConfigWithWarps(
     // rounds carry 3-4x the MMAs and 32 channels were slower (rand37_60,
     // 3 channel warps, 3.50 -> 3.88 ms; residual_decoder's 2 x 2 stride-2
     // layers, 0.121 -> 0.132 ms for the graph; H200, docs/perf.md 185).
-    if (rules == TileRules::Current && !forcedCiChunk && !half &&
+    if (rules != TileRules::Session35 && !forcedCiChunk && !half &&
         !types.usesSplitTF32() && ciChunk == 16 && !mergeH && !sparseRounds &&
         warpsC * tilesC == 1 && tapsPerPhase(g) <= kWideChunkMaxTapsPerPhase &&
         llvm::alignTo(g.cinPerGroup(), 32) ==
@@ -330,6 +330,10 @@ constexpr int64_t kSplitTF32MinInputChannels = 16;
 /// takes wgmma (fewChannelsForWgmma).
 constexpr int64_t kFewChannelsWgmmaMinReduction = 1024;
 
+/// Mean products per output below which a layer of at most half the wgmma
+/// M in output channels takes mma.sync (fewChannelsForWgmma).
+constexpr int64_t kTinyReductionMaxProducts = 32;
+
 /// True if the wgmma instruction's M (64 output channels for every operand
 /// type) would be at most a quarter full: a convolution of one group with
 /// at most 16 output channels (a DCGAN or decoder's RGB layer, 3 channels)
@@ -354,12 +358,23 @@ constexpr int64_t kFewChannelsWgmmaMinReduction = 1024;
 /// (384 -> 3, 5 x 4 x 1 taps at strides 3 x 3 x 4: 213 on average, up to
 /// 1536 in a phase, three of four W phases empty) 13.8 against 23.3;
 /// dcgan's RGB layer sums 256 (H200, docs/perf.md 179, 185).
+/// Also (TF32 operands) a layer of at most half the wgmma M in output
+/// channels, a channel reduction's too, whose outputs each sum fewer than
+/// kTinyReductionMaxProducts products on average: such a kernel is bound
+/// by its stores and staging, which mma.sync's fuller M and smaller tiles
+/// serve better. Issue 37's held-out layers (seed 41, docs/perf.md 191):
+/// fitted on rand41_42 (4 -> 24 channels, 7 products an output, wgmma
+/// 0.78 ms, mma.sync 0.62) and rand41_57 (24 -> 32, 9: 1.54 / 1.36), bounded
+/// by rand41_82 (24 -> 32, 42 products: wgmma 11% faster); held out
+/// rand41_50 (4 -> 32, 21: 1.53 / 1.32), rand41_86 (4 -> 32, 5: -10%),
+/// rand41_59 (32 -> 24, 64: wgmma 17% faster, unchanged) and rand41_83 (a
+/// log-softmax over 4 channels, 12: 0.53 / 0.20).
 bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
                          TileRules rules) {
   const Type operandType = types.getOperand();
   if (a.hasPrologue() && !types.usesSplitTF32())
     return false;
-  if (rules == TileRules::Current && !types.usesSplitTF32() &&
+  if (rules != TileRules::Session35 && !types.usesSplitTF32() &&
       meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReduction)
     return false;
   // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the
@@ -368,6 +383,11 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
   std::optional<MmaShape> wg = a.target.wgmmaShape(operandType);
   std::optional<MmaShape> mma = a.target.mmaShape(operandType);
   const int64_t wgM = wg ? wg->m : 64;
+  if (rules == TileRules::Current && mma && a.geom.groups == 1 &&
+      isa<FloatTF32Type>(operandType) && !types.usesSplitTF32() &&
+      a.geom.cout <= wgM / 2 &&
+      meanReductionPerOutput(a.geom) < kTinyReductionMaxProducts)
+    return true;
   return mma && a.geom.groups == 1 && !a.needsAllChannels &&
          a.geom.cout <= std::max<int64_t>(mma->m, wgM / 4);
 }

@@ -364,7 +364,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           // 16 x 16 stride-8 and 32 x 32 stride-16 upscore layers
           // (rand37_7, 14, 57, 85, 90: 135-137 KB at 16) 12-28% faster
           // (H200, docs/perf.md 185).
-          if (rules == TileRules::Current && !forcedCiChunk &&
+          if (rules != TileRules::Session35 && !forcedCiChunk &&
               !types.usesSplitTF32() && threads <= 256 &&
               kernelResidentBlocks(a, cfg) < 2)
             for (int64_t smaller = tf32Chunk / 2; smaller >= 8; smaller /= 2)
