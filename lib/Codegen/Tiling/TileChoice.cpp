@@ -368,7 +368,9 @@ constexpr int64_t kTinyReductionMaxProducts = 32;
 /// by rand41_82 (24 -> 32, 42 products: wgmma 11% faster); held out
 /// rand41_50 (4 -> 32, 21: 1.53 / 1.32), rand41_86 (4 -> 32, 5: -10%),
 /// rand41_59 (32 -> 24, 64: wgmma 17% faster, unchanged) and rand41_83 (a
-/// log-softmax over 4 channels, 12: 0.53 / 0.20).
+/// log-softmax over 4 channels, 12: 0.53 / 0.20); on seed 37 rand37_99
+/// (4 -> 32, 3: 1.06 / 0.94 ms) but rand37_30 (3-D, 32 -> 24, 24: 1.34 /
+/// 1.43, the one changed layer that lost; H200).
 bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
                          TileRules rules) {
   const Type operandType = types.getOperand();
