@@ -342,8 +342,8 @@ inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
     {TileRules::Current, "current", "the cost model's rules (default)"},
     {TileRules::Session36, "session36",
      "the rules before session 37: layers of 17-32 output channels and "
-     "channel reductions of few channels on wgmma whatever their reduction "
-     "(A/B timing)"},
+     "channel reductions of few channels on wgmma whatever their reduction, "
+     "one-group layers never with positions on M (A/B timing)"},
     {TileRules::Session35, "session35",
      "the input-channel chunk and few-channel wgmma rules before session 36: "
      "wgmma chunks without the residency rule, mma.sync chunks of 16, "
