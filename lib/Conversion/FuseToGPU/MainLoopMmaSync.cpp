@@ -118,65 +118,53 @@ static void emitHalfMmaSteps(EmitContext &cx, SmallVectorImpl<Value> &acc,
                                 b.add(b.mul(k0, smemPlan.wsCiStride), wTap),
                                 b.add(b.mul(k1, smemPlan.wsCiStride), wTap)};
   };
+  // An A operand (m16 x k16: four registers of value pairs) from rows
+  // `lo` and `hi` of both steps' row sets at `off` and `off` + 8, and a B
+  // operand (k16 x n8: two registers) from the same rows at `off`.
+  auto aOperand = [&](const std::array<Value, 4> &r0,
+                      const std::array<Value, 4> &r1, int lo, int hi,
+                      Value off) {
+    auto vals = [&](const std::array<Value, 4> &r) {
+      return std::array<Value, 4>{
+          frag(b.add(r[lo], off)), frag(b.add(r[lo], b.add(off, 8))),
+          frag(b.add(r[hi], off)), frag(b.add(r[hi], b.add(off, 8)))};
+    };
+    std::array<Value, 4> v0 = vals(r0), v1 = vals(r1);
+    SmallVector<Value, 4> regs;
+    for (int64_t i = 0; i < 4; ++i)
+      regs.push_back(packHalf2(b, half, v0[i], v1[i]));
+    return regs;
+  };
+  auto bOperand = [&](const std::array<Value, 4> &r0,
+                      const std::array<Value, 4> &r1, int lo, int hi,
+                      Value off) {
+    Value v00 = frag(b.add(r0[lo], off)), v01 = frag(b.add(r0[hi], off));
+    Value v10 = frag(b.add(r1[lo], off)), v11 = frag(b.add(r1[hi], off));
+    return SmallVector<Value, 4>{packHalf2(b, half, v00, v10),
+                                 packHalf2(b, half, v01, v11)};
+  };
   const bool posM = cfg.positionsOnM();
   for (int64_t ks = 0; ks < cfg.getCiChunk() / 8; ks += 2) {
     std::array<Value, 4> r0 = rowsOf(ks), r1 = rowsOf(ks + 1);
-    // Weight fragments, shared by all rows of the block: A (16 channels),
-    // or with positions on M, B (8 channels: k = t and t + 4 of each step
-    // at channel `mBase`, the B value pattern of the input below).
-    SmallVector<SmallVector<Value, 4>> aFrag;
-    for (int64_t mi = 0; mi < mt; ++mi) {
-      if (posM) {
-        Value m = b.add(mBase, mi * 8);
-        aFrag.push_back(
-            {packHalf2(b, half, frag(b.add(r0[2], m)), frag(b.add(r1[2], m))),
-             packHalf2(b, half, frag(b.add(r0[3], m)),
-                       frag(b.add(r1[3], m)))});
-        continue;
-      }
-      Value m = b.add(mBase, mi * 16);
-      auto vals = [&](const std::array<Value, 4> &r) {
-        return std::array<Value, 4>{
-            frag(b.add(r[2], m)), frag(b.add(r[2], b.add(m, 8))),
-            frag(b.add(r[3], m)), frag(b.add(r[3], b.add(m, 8)))};
-      };
-      std::array<Value, 4> v0 = vals(r0), v1 = vals(r1);
-      SmallVector<Value, 4> regs;
-      for (int64_t i = 0; i < 4; ++i)
-        regs.push_back(packHalf2(b, half, v0[i], v1[i]));
-      aFrag.push_back(regs);
-    }
+    // Weight fragments, shared by all rows of the block: A (16 channels at
+    // `mBase`), or with positions on M, B (8 channels), rows 2 and 3.
+    SmallVector<SmallVector<Value, 4>> wFrag;
+    for (int64_t mi = 0; mi < mt; ++mi)
+      wFrag.push_back(posM ? bOperand(r0, r1, 2, 3, b.add(mBase, mi * 8))
+                           : aOperand(r0, r1, 2, 3, b.add(mBase, mi * 16)));
+    // The input, rows 0 and 1: B (8 positions), or with positions on M, A
+    // (positions g and g + 8 of a 16-position tile).
+    const int64_t posTile = posM ? 16 : 8;
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t ni = 0; ni < nt; ++ni) {
-        if (posM) {
-          // The input as A: positions g and g + 8 of the 16-position tile.
-          Value col = b.add(b.add(xCol, b.add(nBase, ni * 16)),
-                            rr * smemPlan.xsRowStride);
-          auto vals = [&](const std::array<Value, 4> &r) {
-            return std::array<Value, 4>{
-                frag(b.add(r[0], col)), frag(b.add(r[0], b.add(col, 8))),
-                frag(b.add(r[1], col)), frag(b.add(r[1], b.add(col, 8)))};
-          };
-          std::array<Value, 4> v0 = vals(r0), v1 = vals(r1);
-          SmallVector<Value, 4> xFrag;
-          for (int64_t i = 0; i < 4; ++i)
-            xFrag.push_back(packHalf2(b, half, v0[i], v1[i]));
-          for (int64_t mi = 0; mi < mt; ++mi) {
-            Value &accum = acc[(rr * mt + mi) * nt + ni];
-            accum = mma(xFrag, aFrag[mi], accum);
-          }
-          continue;
-        }
-        Value col =
-            b.add(b.add(xCol, b.add(nBase, ni * 8)), rr * smemPlan.xsRowStride);
-        Value b00 = frag(b.add(r0[0], col)), b01 = frag(b.add(r0[1], col));
-        Value b10 = frag(b.add(r1[0], col)), b11 = frag(b.add(r1[1], col));
-        SmallVector<Value, 2> bFrag;
-        bFrag.push_back(packHalf2(b, half, b00, b10));
-        bFrag.push_back(packHalf2(b, half, b01, b11));
+        Value col = b.add(b.add(xCol, b.add(nBase, ni * posTile)),
+                          rr * smemPlan.xsRowStride);
+        SmallVector<Value, 4> xFrag =
+            posM ? aOperand(r0, r1, 0, 1, col) : bOperand(r0, r1, 0, 1, col);
         for (int64_t mi = 0; mi < mt; ++mi) {
           Value &accum = acc[(rr * mt + mi) * nt + ni];
-          accum = mma(aFrag[mi], bFrag, accum);
+          accum = posM ? mma(xFrag, wFrag[mi], accum)
+                       : mma(wFrag[mi], xFrag, accum);
         }
       }
   }
