@@ -84,7 +84,8 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
     runtime call through Module.launch_pointers, the packed record and the
     bare foreign call the cached path makes with it, the whole calls again
     through Module.launch_pointers and once more packed, and the outputs'
-    allocation."""
+    allocation (_allocate, and each PyTorch call that could make the first
+    output: allocation_steps)."""
     module, index = f.module, f.entry.index
     values = tuple(inputs) + tuple(outputs)
     count = len(values)
@@ -139,7 +140,54 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
             timed("call_alloc_again", lambda: f(*inputs, stream=stream))
     if allocates:
         timed("allocate", lambda: f._allocate(stream))
+        allocation_steps(f, inputs, timed)
+        if hasattr(f, "_recipes"):  # Newer packages only.
+            # The cached call with outputs by torch.empty (_allocate), in
+            # the same process: the templates' own effect.
+            recipes, f._recipes = f._recipes, _NoRecipes()
+            try:
+                timed("call_alloc_torch_empty",
+                      lambda: f(*inputs, stream=stream))
+            finally:
+                f._recipes = recipes
+            timed("call_alloc_again2", lambda: f(*inputs, stream=stream))
     return steps
+
+
+class _NoRecipes(dict):
+    """EntryFunction._recipes that holds no allocation templates and
+    builds none: every allocating call through _allocate."""
+
+    def __contains__(self, batch):
+        return True
+
+    def get(self, batch, default=None):
+        return default
+
+
+def allocation_steps(f, inputs, timed):
+    """The first output's allocation alone, by each PyTorch call that could
+    make it (same shape, dtype and device): torch.empty with the cached
+    dtype and device objects (what _allocate calls), Tensor.new_empty on
+    the first input (the cached path's recipe, where the output's dtype is
+    the input's), torch.empty_strided, torch.empty_like of a template."""
+    specs = f._output_specs.get(0)
+    if not specs or not inputs:
+        return
+    import torch
+    shape, dtype, device = specs[0]
+    template, strides = inputs[0], torch.empty(0).new_empty(shape).stride()
+    like = torch.empty(shape, dtype=dtype, device=device)
+    empty, new_empty = torch.empty, torch.Tensor.new_empty
+    timed("alloc_torch_empty", lambda: empty(shape, dtype=dtype,
+                                             device=device))
+    timed("alloc_new_empty_dtype",
+          lambda: new_empty(template, shape, dtype=dtype))
+    if template.dtype == dtype:
+        timed("alloc_new_empty", lambda: new_empty(template, shape))
+    timed("alloc_empty_strided", lambda: torch.empty_strided(
+        shape, strides, dtype=dtype, device=device))
+    timed("alloc_empty_like", lambda: torch.empty_like(like))
 
 
 # ---------------------------------------------------------------------------

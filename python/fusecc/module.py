@@ -25,6 +25,7 @@
 import struct
 
 from . import bundle as bundle_format
+from .allocation import EMPTY_LIKE as _EMPTY_LIKE, allocation_recipe
 from . import runtime as runtime_binding
 
 try:
@@ -225,8 +226,10 @@ class EntryFunction:
         # or closed, and Module.launch_pointers is called instead).
         launch = getattr(module, "pointer_launch", None)
         self._launch = launch() if launch is not None else None
-        # Per batch, the outputs' (shape, torch dtype, device) (_allocate).
+        # Per batch, the outputs' (shape, torch dtype, device) (_allocate),
+        # and the cached path's templates for them (allocation_recipe).
         self._output_specs = {}
+        self._recipes = {}
         # A dynamic batch (bundle version 4): calls take any batch in
         # [1, max_batch], read from the first batched input's dim 0.
         self.max_batch = entry.max_batch
@@ -294,6 +297,10 @@ class EntryFunction:
                         % (self.name, type(stream).__name__))
 
     def _allocate(self, stream, batch=0):
+        """Fresh outputs for a call at `batch` (0: static shapes) as a list:
+        torch.empty on the module's device, on `stream` (None or a handle:
+        PyTorch's current stream). Also keeps the cached path's templates
+        for the batch (allocation_recipe)."""
         if torch is None:
             raise ArgumentError("entry '%s': allocating outputs needs "
                                 "PyTorch; pass out=" % self.name)
@@ -307,6 +314,10 @@ class EntryFunction:
             if len(self._output_specs) >= SIGNATURE_CACHE_SIZE:
                 del self._output_specs[next(iter(self._output_specs))]
             self._output_specs[batch] = specs
+        if batch not in self._recipes:
+            if len(self._recipes) >= SIGNATURE_CACHE_SIZE:
+                del self._recipes[next(iter(self._recipes))]
+            self._recipes[batch] = allocation_recipe(specs)
         if stream is None or not isinstance(stream, torch.cuda.Stream):
             return [torch.empty(shape, dtype=dtype, device=device)
                     for shape, dtype, device in specs]
@@ -513,9 +524,17 @@ class EntryFunction:
         batch = (values[self._batch_input].shape[0] if self.max_batch
                  else 0)
         if out is None:
-            results = (self._allocate(stream, batch) if batch
-                       else self._allocate(stream))
-            values = args + tuple(results)
+            # Fresh outputs on the current stream, by empty_like of the
+            # batch's templates (allocation_recipe); through _allocate for
+            # a stream object or where there are none.
+            recipe = self._recipes.get(batch)
+            if recipe is not None and (stream is None or type(stream) is int):
+                results = ((_EMPTY_LIKE(recipe[0]),) if len(recipe) == 1
+                           else tuple(map(_EMPTY_LIKE, recipe)))
+            else:
+                results = tuple(self._allocate(stream, batch) if batch
+                                else self._allocate(stream))
+            values = args + results
         pointers = (map(data_ptr, values) if data_ptr is not None
                     else [t.data_ptr() for t in values])
         launch = self._launch
@@ -547,7 +566,7 @@ class EntryFunction:
             return self._rejected(args, out, stream, kwargs, error)
         if out is not None:
             return out
-        return results[0] if len(results) == 1 else tuple(results)
+        return results[0] if len(results) == 1 else results
 
     def _rejected(self, args, out, stream, kwargs, error):
         """A pointer the runtime rejected (misaligned, overlapping):
