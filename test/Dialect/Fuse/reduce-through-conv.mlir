@@ -107,7 +107,55 @@ func.func @global_avg_pool(%x: tensor<2x3x4x3xf32>, %w: tensor<3x4x3x3xf32>, %b:
 
 // -----
 
-// Not rewritten: a mean over some of the spatial dims.
+// An adaptive average pool to size 1 along H only (issue 37's rand37_7
+// in small: 16 x 16 taps at stride 8): box sums along H, W kept (its tap
+// sums are the input: 3 taps at stride 1, padding 2), and a conv of output
+// height 1 that keeps W's stride and padding.
+// CHECK-LABEL: func.func @partial_pool_h
+// CHECK: %[[T:.*]] = fuse.conv_transpose_tap_sums %arg0 {dilation = array<i64: 1, 1>, kernel_size = array<i64: 16, 3>, output_size = array<i64: 64, 1>, padding = array<i64: 4, 2>, scale = 1.562500e-02 : f64, stride = array<i64: 8, 1>} : tensor<2x3x8x3xf32> -> tensor<2x3x16x3xf32>
+// CHECK-NEXT: %[[M:.*]] = fuse.conv_transpose %[[T]], %arg1 {dilation = array<i64: 1, 1>, fuse.precision = #fuse.conv_math<ieee>, output_padding = array<i64: 0, 0>, padding = array<i64: 15, 4>, stride = array<i64: 1, 8>} : (tensor<2x3x16x3xf32>, tensor<3x4x16x16xf32>) -> tensor<2x4x1x24xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @partial_pool_h(%x: tensor<2x3x8x3xf32>, %w: tensor<3x4x16x16xf32>) -> tensor<2x4x1x24xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 8, 8>, padding = array<i64: 4, 4>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x8x3xf32>, tensor<3x4x16x16xf32>) -> tensor<2x4x64x24xf32>
+  %1 = fuse.adaptive_avg_pool %0 : tensor<2x4x64x24xf32> -> tensor<2x4x1x24xf32>
+  return %1 : tensor<2x4x1x24xf32>
+}
+
+// -----
+
+// A sum over W only, not kept: the kept H keeps stride 2, padding 1 and
+// output padding 1; the sum is the mean times W's 64 positions.
+// CHECK-LABEL: func.func @partial_sum_w
+// CHECK: %[[T:.*]] = fuse.conv_transpose_tap_sums %arg0 {dilation = array<i64: 1, 1>, kernel_size = array<i64: 5, 16>, output_size = array<i64: 1, 64>, padding = array<i64: 4, 4>, scale = 1.562500e-02 : f64, stride = array<i64: 1, 8>} : tensor<1x3x5x8xf32> -> tensor<1x3x5x16xf32>
+// CHECK-NEXT: %[[M:.*]] = fuse.conv_transpose %[[T]], %arg1, %arg2 {dilation = array<i64: 1, 1>, fuse.precision = #fuse.conv_math<ieee>, output_padding = array<i64: 1, 0>, padding = array<i64: 1, 15>, stride = array<i64: 2, 1>} : (tensor<1x3x5x16xf32>, tensor<3x4x4x16xf32>, tensor<4xf32>) -> tensor<1x4x11x1xf32>
+// CHECK-NEXT: %[[P:.*]] = arith.constant dense<6.400000e+01> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = fuse.mul %[[M]], %[[P]]
+// CHECK-NEXT: %[[R:.*]] = fuse.reshape %[[S]] : tensor<1x4x11x1xf32> -> tensor<1x4x11xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @partial_sum_w(%x: tensor<1x3x5x8xf32>, %w: tensor<3x4x4x16xf32>, %b: tensor<4xf32>) -> tensor<1x4x11xf32> {
+  %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 8>, padding = array<i64: 1, 4>, output_padding = array<i64: 1, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x5x8xf32>, tensor<3x4x4x16xf32>, tensor<4xf32>) -> tensor<1x4x11x64xf32>
+  %1 = fuse.sum %0 {dims = array<i64: 3>} : tensor<1x4x11x64xf32> -> tensor<1x4x11xf32>
+  return %1 : tensor<1x4x11xf32>
+}
+
+// -----
+
+// Not rewritten: an adaptive pool that neither keeps nor reduces W.
+// CHECK-LABEL: func.func @partial_pool_resized
+// CHECK-NOT: fuse.conv_transpose_tap_sums
+// CHECK: fuse.adaptive_avg_pool
+func.func @partial_pool_resized(%x: tensor<2x3x8x3xf32>, %w: tensor<3x4x16x16xf32>) -> tensor<2x4x1x12xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 8, 8>, padding = array<i64: 4, 4>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x8x3xf32>, tensor<3x4x16x16xf32>) -> tensor<2x4x64x24xf32>
+  %1 = fuse.adaptive_avg_pool %0 : tensor<2x4x64x24xf32> -> tensor<2x4x1x12xf32>
+  return %1 : tensor<2x4x1x12xf32>
+}
+
+// -----
+
+// Not rewritten: a mean over some of the spatial dims whose small
+// convolution would save less than 8x the products (H: 7 positions at
+// stride 2), or whose box sums would read more than the convolution
+// writes (W: 16 taps of a 2 x 40 input for 2 x 31 outputs).
 // CHECK-LABEL: func.func @some_spatial_dims
 // CHECK-NOT: fuse.conv_transpose_tap_sums
 // CHECK: fuse.mean
@@ -115,6 +163,15 @@ func.func @some_spatial_dims(%x: tensor<2x3x4x3xf32>, %w: tensor<3x4x3x3xf32>, %
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 1>, dilation = array<i64: 1, 1>} : (tensor<2x3x4x3xf32>, tensor<3x4x3x3xf32>, tensor<4xf32>) -> tensor<2x4x7x6xf32>
   %1 = fuse.mean %0 {dims = array<i64: 2>, keepdim = true} : tensor<2x4x7x6xf32> -> tensor<2x4x1x6xf32>
   return %1 : tensor<2x4x1x6xf32>
+}
+
+// CHECK-LABEL: func.func @partial_reads_more
+// CHECK-NOT: fuse.conv_transpose_tap_sums
+// CHECK: fuse.mean
+func.func @partial_reads_more(%x: tensor<1x1x2x40xf32>, %w: tensor<1x1x1x16xf32>) -> tensor<1x1x2x1xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 12>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x1x2x40xf32>, tensor<1x1x1x16xf32>) -> tensor<1x1x2x31xf32>
+  %1 = fuse.mean %0 {dims = array<i64: 3>, keepdim = true} : tensor<1x1x2x31xf32> -> tensor<1x1x2x1xf32>
+  return %1 : tensor<1x1x2x1xf32>
 }
 
 // -----

@@ -14,11 +14,18 @@
 // and a sum is that times the positions. The big convolution is gone; the
 // box sums read the input once from memory, the small convolution is a
 // few multiply-adds per result (pinned to FP32 FMA).
+// A mean or sum over some of the spatial dims (an adaptive average pool to
+// size 1 along H only, issue 37's rand37_7) is the same along the reduced
+// dims; a kept dim d is a tap-sums dim of `in_d` taps at stride 1 and
+// padding `in_d - 1` (tap t covers exactly input `in_d - 1 - t`, so the
+// reversed result is the input itself), and the small convolution keeps
+// the original stride, padding, dilation and output padding along it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/IR/KernelAnalysis.h"
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -43,7 +50,29 @@ struct Candidate {
   /// value.
   SmallVector<std::pair<Operation *, unsigned>> chain;
   bool isSum = false;
+  /// Per spatial dim, whether the reduction sums over it (else it is kept).
+  SmallVector<bool> reduced;
 };
+
+/// A partial reduction's small convolution multiplies, per result element,
+/// this many times fewer products than the convolution it replaces at
+/// least (it runs on FP32 FMA, the replaced one on the tensor cores): the
+/// product over the reduced dims of `out_d / stride_d` (rand37_7: 128).
+constexpr int64_t kMinPartialWorkRatio = 8;
+
+/// The spatial dims an adaptive average pool reduces (output size 1) when
+/// every other spatial dim keeps its size; none otherwise.
+std::optional<SmallVector<bool>> adaptiveReducedDims(AdaptiveAvgPoolOp pool) {
+  ArrayRef<int64_t> in = pool.getInput().getType().getShape();
+  ArrayRef<int64_t> out = pool.getResult().getType().getShape();
+  SmallVector<bool> reduced;
+  for (size_t d = 2; d < in.size(); ++d) {
+    if (out[d] != 1 && out[d] != in[d])
+      return std::nullopt;
+    reduced.push_back(out[d] == 1 && in[d] > 1);
+  }
+  return reduced;
+}
 
 /// True if `v` is the same at every spatial position of a `[N, C,
 /// *spatial]` value of rank `rank` it broadcasts against: every spatial dim
@@ -63,15 +92,31 @@ bool isSpatiallyConstant(Value v, int64_t rank) {
 FailureOr<Candidate> candidateOf(WindowOpInterface reduction) {
   Candidate c;
   c.reduction = reduction;
-  SetReduction kind = reduction.getSetReduction();
-  if (kind != SetReduction::Sum && kind != SetReduction::Mean)
-    return failure();
-  c.isSum = kind == SetReduction::Sum;
   Value v = reduction->getOperand(0);
   auto ty = cast<RankedTensorType>(v.getType());
   int64_t rank = ty.getRank();
-  if (rank < 3 || reduction.getReducedDims() !=
-                      llvm::to_vector(llvm::seq<int64_t>(2, rank)))
+  if (rank < 3)
+    return failure();
+  SetReduction kind = reduction.getSetReduction();
+  if (kind == SetReduction::Sum || kind == SetReduction::Mean) {
+    // Some or all of the spatial dims, none of the others.
+    c.reduced.assign(rank - 2, false);
+    for (int64_t d : reduction.getReducedDims()) {
+      if (d < 2)
+        return failure();
+      c.reduced[d - 2] = true;
+    }
+  } else if (auto pool = dyn_cast<AdaptiveAvgPoolOp>(*reduction)) {
+    std::optional<SmallVector<bool>> reduced = adaptiveReducedDims(pool);
+    if (!reduced)
+      return failure();
+    c.reduced = std::move(*reduced);
+    kind = SetReduction::Mean;
+  } else {
+    return failure();
+  }
+  c.isSum = kind == SetReduction::Sum;
+  if (llvm::none_of(c.reduced, [](bool r) { return r; }))
     return failure();
   // Back from the reduction: affine elementwise ops whose one full-shaped
   // operand carries the value and whose others are spatially constant,
@@ -112,38 +157,91 @@ FailureOr<Candidate> candidateOf(WindowOpInterface reduction) {
   // the rewrite would build the same convolution again.
   if (ty.getNumElements() == ty.getDimSize(0) * ty.getDimSize(1))
     return failure();
+  if (llvm::all_of(c.reduced, [](bool r) { return r; }))
+    return c;
+  // Some dims kept: each is a tap-sums dim of as many taps as the input has
+  // positions (within the generated kernels' tap bound), and the rewrite
+  // must pay: the small convolution (FP32 FMA) takes kMinPartialWorkRatio
+  // times fewer products than the big one, and the box sums (each input
+  // read once per reduced-dim tap) read no more than the big convolution
+  // writes.
+  ArrayRef<int64_t> in = c.conv.getInput().getType().getShape();
+  ArrayRef<int64_t> k = c.conv.getWeight().getType().getShape();
+  ConvTransposeOp conv = c.conv;
+  int64_t ratio = 1, tapsRead = 1;
+  for (size_t d = 0; d < c.reduced.size(); ++d) {
+    if (!c.reduced[d]) {
+      if (in[d + 2] > kMaxKernelSize)
+        return failure();
+      continue;
+    }
+    ratio = saturatingMul(ratio, ty.getDimSize(d + 2) / conv.getStride()[d]);
+    tapsRead = saturatingMul(tapsRead, k[d + 2]);
+  }
+  const int64_t inputElems = conv.getInput().getType().getNumElements();
+  if (ratio < kMinPartialWorkRatio ||
+      saturatingMul(inputElems, tapsRead) > ty.getNumElements())
+    return failure();
   return c;
 }
 
-/// Builds the mean of the convolution over its positions (bias included)
-/// as box sums and a convolution of output size 1, before the reduction.
-Value buildMean(OpBuilder &b, Location loc, ConvTransposeOp conv) {
+/// Builds the mean of the convolution over its positions along the dims
+/// `reduced` says (bias included) as box sums and a convolution of output
+/// size 1 along them, before the reduction; kept dims keep the
+/// convolution's geometry.
+Value buildMean(OpBuilder &b, Location loc, ConvTransposeOp conv,
+                ArrayRef<bool> reduced) {
   auto xTy = conv.getInput().getType();
   auto wTy = conv.getWeight().getType();
   auto cTy = conv.getResult().getType();
-  int64_t nsp = conv.getNumSpatialDims();
+  ArrayRef<int64_t> in = xTy.getShape().drop_front(2);
   ArrayRef<int64_t> k = wTy.getShape().drop_front(2);
   ArrayRef<int64_t> out = cTy.getShape().drop_front(2);
   double positions = 1.0;
-  for (int64_t o : out)
-    positions *= static_cast<double>(o);
+  // Per dim: the tap sums' geometry (kept: `in` taps covering one input
+  // each) and the small convolution's.
+  SmallVector<int64_t> tapK, tapStride, tapPad, tapDil, tapOut;
+  SmallVector<int64_t> stride, pad, outPad, dil;
+  SmallVector<int64_t> meanShape = {cTy.getDimSize(0), cTy.getDimSize(1)};
   SmallVector<int64_t> tapShape = {xTy.getDimSize(0), xTy.getDimSize(1)};
-  llvm::append_range(tapShape, k);
+  for (size_t d = 0; d < reduced.size(); ++d) {
+    if (reduced[d]) {
+      positions *= static_cast<double>(out[d]);
+      tapK.push_back(k[d]);
+      tapStride.push_back(conv.getStride()[d]);
+      tapPad.push_back(conv.getPadding()[d]);
+      tapDil.push_back(conv.getDilation()[d]);
+      tapOut.push_back(out[d]);
+      stride.push_back(1);
+      pad.push_back(k[d] - 1);
+      outPad.push_back(0);
+      dil.push_back(1);
+      meanShape.push_back(1);
+    } else {
+      tapK.push_back(in[d]);
+      tapStride.push_back(1);
+      tapPad.push_back(in[d] - 1);
+      tapDil.push_back(1);
+      tapOut.push_back(1);
+      stride.push_back(conv.getStride()[d]);
+      pad.push_back(conv.getPadding()[d]);
+      outPad.push_back(conv.getOutputPadding()[d]);
+      dil.push_back(conv.getDilation()[d]);
+      meanShape.push_back(out[d]);
+    }
+    tapShape.push_back(tapK.back());
+  }
   auto taps = ConvTransposeTapSumsOp::create(
       b, loc, RankedTensorType::get(tapShape, xTy.getElementType()),
-      conv.getInput(), b.getDenseI64ArrayAttr(k), conv.getStrideAttr(),
-      conv.getPaddingAttr(), conv.getDilationAttr(),
-      b.getDenseI64ArrayAttr(out), b.getF64FloatAttr(1.0 / positions));
-  SmallVector<int64_t> ones(nsp, 1), zeros(nsp, 0), pad;
-  for (int64_t t : k)
-    pad.push_back(t - 1);
-  SmallVector<int64_t> meanShape = {cTy.getDimSize(0), cTy.getDimSize(1)};
-  meanShape.append(ones);
+      conv.getInput(), b.getDenseI64ArrayAttr(tapK),
+      b.getDenseI64ArrayAttr(tapStride), b.getDenseI64ArrayAttr(tapPad),
+      b.getDenseI64ArrayAttr(tapDil), b.getDenseI64ArrayAttr(tapOut),
+      b.getF64FloatAttr(1.0 / positions));
   auto mean = ConvTransposeOp::create(
       b, loc, RankedTensorType::get(meanShape, cTy.getElementType()), taps,
-      conv.getWeight(), conv.getBias(), b.getDenseI64ArrayAttr(ones),
-      b.getDenseI64ArrayAttr(pad), b.getDenseI64ArrayAttr(zeros),
-      b.getDenseI64ArrayAttr(ones), conv.getGroupsAttr(),
+      conv.getWeight(), conv.getBias(), b.getDenseI64ArrayAttr(stride),
+      b.getDenseI64ArrayAttr(pad), b.getDenseI64ArrayAttr(outPad),
+      b.getDenseI64ArrayAttr(dil), conv.getGroupsAttr(),
       conv.getForwardWeightAttr());
   mean->setAttr(kConvPrecisionAttrName,
                ConvMathAttr::get(b.getContext(), ConvMath::IEEE));
@@ -183,7 +281,7 @@ void rewrite(Candidate &c) {
   Operation *reduction = c.reduction;
   OpBuilder b(reduction);
   Location loc = reduction->getLoc();
-  Value m = buildMean(b, loc, c.conv);
+  Value m = buildMean(b, loc, c.conv, c.reduced);
   // mean(f(x)) = f(mean(x)) for f affine in x with spatially constant
   // coefficients: the same ops on the [N, C, 1, ...] mean.
   for (auto [op, path] : c.chain) {
@@ -201,8 +299,10 @@ void rewrite(Candidate &c) {
   }
   if (c.isSum) {
     double positions = 1.0;
-    for (int64_t o : c.conv.getResult().getType().getShape().drop_front(2))
-      positions *= static_cast<double>(o);
+    ArrayRef<int64_t> out = c.conv.getResult().getType().getShape();
+    for (size_t d = 0; d < c.reduced.size(); ++d)
+      if (c.reduced[d])
+        positions *= static_cast<double>(out[d + 2]);
     Value p = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),

@@ -176,7 +176,7 @@ def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
 
 def FuseReduceThroughConv
     : Pass<"fuse-reduce-through-conv", "::mlir::func::FuncOp"> {
-  let summary = "Rewrite a sum or mean over all spatial dims of a "
+  let summary = "Rewrite a sum or mean over spatial dims of a "
                 "transposed convolution without the convolution";
   let description = [{
     A sum or mean over all spatial dims of a transposed convolution's result
@@ -205,6 +205,16 @@ def FuseReduceThroughConv
     to TF32. A sum or mean over dims of size 1 that reads the rewritten
     value (a second mean over the dims the first kept, as in kb2_44) is an
     identity and becomes that value (reshaped where keepdim is false).
+
+    A sum or mean over some of the spatial dims (a contiguous run; an
+    adaptive average pool whose spatial output sizes are each 1 or the
+    input's) is rewritten the same way along the reduced dims, where the
+    product over them of `output size / stride` is at least 8 and the box
+    sums read no more elements than the convolution writes: a kept dim of
+    input size `in` is a tap-sums dim of `in` taps at stride 1, padding
+    `in - 1` and output size 1 (the input itself, taps reversed), and the
+    small convolution keeps the original stride, padding, dilation and
+    output padding along it.
 
     Example (kb2_44):
     ```
