@@ -408,6 +408,19 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   // Accumulators: one struct per (W phase, owned row), zero.
   const int64_t phases = sw, ownRows = cx.wgmmaAccRows();
   const bool splitTF32 = cfg.usesSplitTF32();
+  // A main loop of at most one round (static bound: one d tap, one h round,
+  // one channel chunk; kb1_81, W and H stride 5) issues its round into
+  // fresh accumulators, each one's first wgmma ignoring its input
+  // (scale-d = 0), as split operands do: with the zero accumulators as
+  // the wgmma's inputs, LLVM folds the one-trip loop and copies the zeros
+  // into each accumulator right before its wgmma, after the fence, and
+  // ptxas then waits for every earlier wgmma before the next one
+  // ("warpgroup.wait is injected").
+  const int64_t maxRounds =
+      cx.dTaps.maxCount *
+      (smemPlan.hTapsPerRound > 1 ? 1 : cx.hTaps.maxCount) *
+      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
+  const bool freshRound = splitTF32 || maxRounds <= 1;
   SmallVector<Value> init;
   for (int64_t p = 0; p < phases; ++p) {
     Value zero = LLVM::UndefOp::create(b, wgmmaAccType(cx, p));
@@ -448,14 +461,14 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     // the running sums with IEEE f32 adds once the round is done.
     SmallVector<bool> started;
     SmallVector<Value> fresh;
-    if (splitTF32) {
+    if (freshRound) {
       started.assign(numAcc, false);
       for (int64_t p = 0; p < phases; ++p)
         fresh.append(ownRows, LLVM::UndefOp::create(b, wgmmaAccType(cx, p)));
     }
-    SmallVector<Value> acc = issueRoundWgmma(cx, splitTF32 ? fresh : running,
+    SmallVector<Value> acc = issueRoundWgmma(cx, freshRound ? fresh : running,
                                              buf, emitDecodeRound(cx, q).hValid,
-                                             splitTF32 ? &started : nullptr);
+                                             freshRound ? &started : nullptr);
     RawInputs carried;
     if (pipelined) {
       const size_t n = (iterArgs.size() - numAcc) / 2;
@@ -521,10 +534,13 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
         }
         acc[k] = sum;
       }
+    }
+    // Accumulators the round did not write (W phases without a valid tap)
+    // keep their value; with a single round the fresh ones are the sums.
+    if (freshRound)
       for (int64_t k = 0; k < numAcc; ++k)
         if (!started[k])
           acc[k] = running[k];
-    }
     llvm::append_range(acc, ahead.values);
     llvm::append_range(acc, ahead.valid);
     emitCompleteStaging(cx, group);
