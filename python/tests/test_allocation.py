@@ -39,6 +39,14 @@ def cpu_specs(shapes_and_dtypes):
             for shape, dtype in shapes_and_dtypes]
 
 
+def storage_bytes(tensor):
+    """The bytes of the storage behind `tensor` (PyTorch 2.x's untyped
+    storage; 1.x's typed one)."""
+    if hasattr(tensor, "untyped_storage"):
+        return tensor.untyped_storage().nbytes()
+    return tensor.storage().nbytes()
+
+
 def no_torch_empty():
     """A patch under which torch.empty fails the test (the cached call
     must allocate without it)."""
@@ -56,8 +64,8 @@ class Recipe(unittest.TestCase):
         for template, (shape, dtype) in zip(recipe, OUTPUTS):
             with self.subTest(shape=shape, dtype=dtype):
                 # A few bytes behind the template, whatever the shape.
-                self.assertEqual(template.storage().size(), 1)
                 made = torch.empty(shape, dtype=getattr(torch, dtype))
+                self.assertEqual(storage_bytes(template), made.element_size())
                 first = allocation.EMPTY_LIKE(template)
                 second = allocation.EMPTY_LIKE(template)
                 for got in (first, second):
@@ -67,7 +75,7 @@ class Recipe(unittest.TestCase):
                     self.assertEqual(got.stride(), made.stride())
                     self.assertTrue(got.is_contiguous())
                     self.assertFalse(got.requires_grad)
-                    self.assertEqual(got.storage().size(), made.numel())
+                    self.assertEqual(storage_bytes(got), storage_bytes(made))
                 pointers = {template.data_ptr(), first.data_ptr(),
                             second.data_ptr()}
                 self.assertEqual(len(pointers), 3)
