@@ -20,6 +20,21 @@ using namespace fusecc::fuse;
 
 /// The plan with output-tile lines `tileStride` apart and the lines of
 /// channels 4..7 (mod 8) `tileSkew` further.
+/// compute-sanitizer's memcheck takes a wgmma operand as one span of 64
+/// rows x 32 bytes from its start. Weight planes of fewer than 64 channels
+/// (`wsPlaneStride` below 1 KB) make an A operand's footprint shorter; the
+/// last stage's last one then ends up to 1 KB - 16 wsChannels short of
+/// that span, past the staging: the allocation covers it (never read,
+/// docs/perf.md 145). The elements an allocation must span for that (0
+/// where nothing is needed).
+static int64_t wgmmaOperandSpanElems(const SharedMemoryPlan &p,
+                                     TileConfigAttr cfg) {
+  if (!cfg.usesWgmma() || p.wsChannels >= 64)
+    return 0;
+  return saturatingAdd(saturatingMul(p.numStages, p.stageElems),
+                       256 - 4 * p.wsChannels);
+}
+
 static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
                                          TileConfigAttr cfg, int64_t tileStride,
                                          int64_t tileSkew) {
@@ -175,15 +190,7 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
         saturatingAdd(p.statsOffset,
                       saturatingMul(saturatingMul(p.statsArrays, p.statsLen),
                                     static_cast<int64_t>(a.reductions.size())));
-    // compute-sanitizer's memcheck takes a wgmma operand as one span of
-    // 64 rows x 32 bytes from its start. Weight planes of fewer than 64
-    // channels (`wsPlaneStride` below 1 KB) make an A operand's footprint
-    // shorter; the last stage's last one then ends up to 1 KB - 16
-    // wsChannels short of that span, past the staging: the allocation
-    // covers it (never read, docs/perf.md 145).
-    if (cfg.usesWgmma() && p.wsChannels < 64)
-      p.totalElems = std::max(p.totalElems,
-                              saturatingAdd(staging, 256 - 4 * p.wsChannels));
+    p.totalElems = std::max(p.totalElems, wgmmaOperandSpanElems(p, cfg));
     p.poolOffset = p.poolElems = 0;
     if (a.pool && p.poolSlots == 0) {
       p.poolOffset = p.totalElems;
@@ -288,6 +295,15 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     }
   }
   return scalar;
+}
+
+SharedMemoryPlan SharedMemoryPlan::withoutTiles(TileConfigAttr cfg) const {
+  SharedMemoryPlan p = *this;
+  p.poolSlots = p.poolOffset = p.poolElems = 0;
+  p.totalElems = saturatingMul(p.numStages, p.stageElems);
+  p.tilesOffset = p.statsOffset = p.totalElems;
+  p.totalElems = std::max(p.totalElems, wgmmaOperandSpanElems(p, cfg));
+  return p;
 }
 
 int64_t fuse::residentBlocks(const TargetInfo &target, int64_t threads,

@@ -4,6 +4,7 @@
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
 // RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=GPU
 // RUN: fusecc --precision=ieee --ieee-tensor-cores=always --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=SPLIT
+// RUN: fusecc --precision=tf32 --chip=sm_90a --tile-wgmma=1 --emit=gpu %s | FileCheck %s --check-prefix=LAUNCH
 // The epilogue on the wgmma accumulators (docs/design/plans.md, "Kernels"):
 // where the result is a cheap elementwise function of the convolution,
 // constants and per-channel inputs, and each lane's run of 2 x stride
@@ -52,6 +53,14 @@
 // GPU: nvvm.wgmma.wait.group.sync.aligned 0
 // GPU: scf.yield
 // GPU: gpu.barrier
+
+// With no output tile the block allocates its staging buffers alone
+// (SharedMemoryPlan::withoutTiles): reg_s2 takes 34432 bytes of dynamic
+// shared memory where tile_exp, the same convolution and tiling with an
+// exp that keeps the tile, takes 44032 (the two buffers' 34432 and the
+// tile aliasing them: 64 channels x 4 rows x 43-word lines x 4 bytes).
+// LAUNCH: gpu.launch_func @fusecc_kernels::@reg_s2_k0 {{.*}} dynamic_shared_memory_size %c34432_i32
+// LAUNCH: gpu.launch_func @fusecc_kernels::@tile_exp_k0 {{.*}} dynamic_shared_memory_size %c44032_i32
 
 // CHECK: @reg_s2: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @reg_s1_rows: PASS rel-L2 {{[0-9.e+-]+}} max-abs

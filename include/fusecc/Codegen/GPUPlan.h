@@ -164,6 +164,14 @@ struct SharedMemoryPlan {
   int64_t bytes() const { return totalElems * 4; }
 
   static SharedMemoryPlan get(const KernelAnalysis &a, TileConfigAttr cfg);
+
+  /// This plan with no output tile, pooled slots or statistics arrays: the
+  /// staging buffers alone (and compute-sanitizer's wgmma operand span),
+  /// for a kernel whose epilogue runs on the accumulators and stores from
+  /// registers. The tiling's residency estimate (`kernelResidentBlocks`)
+  /// keeps counting the tile: it bounds the registers ptxas may give the
+  /// accumulators (docs/perf.md 199).
+  SharedMemoryPlan withoutTiles(TileConfigAttr cfg) const;
 };
 
 /// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel

@@ -62,12 +62,13 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
   if (failed(a))
     return failure();
-  FailureOr<gpu::GPUFuncOp> gpuFunc = buildKernelFunction(
-      gpuModule, kernel, *a, epilogueMathOf(kernel, epilogueMath));
+  int64_t sharedBytes = 0;
+  FailureOr<gpu::GPUFuncOp> gpuFunc =
+      buildKernelFunction(gpuModule, kernel, *a,
+                          epilogueMathOf(kernel, epilogueMath), &sharedBytes);
   if (failed(gpuFunc))
     return failure();
   LaunchPlan launch = LaunchPlan::get(*a, *kernel.getConfig());
-  SharedMemoryPlan smem = SharedMemoryPlan::get(*a, *kernel.getConfig());
   Location loc = kernel.getLoc();
   auto idx = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
@@ -117,7 +118,7 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
   gpu::KernelDim3 grid{idx(launch.gridX), one, one};
   gpu::KernelDim3 block{idx(launch.threads), one, one};
   Value smemBytes =
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem.bytes());
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
   gpu::LaunchFuncOp::create(b, loc, *gpuFunc, grid, block, smemBytes,
                             operands);
   for (Value workspace : workspaces)

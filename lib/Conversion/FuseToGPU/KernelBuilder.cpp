@@ -71,6 +71,14 @@ static void emitKernelBody(EmitContext &cx) {
   if (cx.pack)
     cx.packed = func.getArgument(--next);
 
+  // An epilogue on the accumulators that stores from registers never
+  // writes the output tile: the block allocates its staging buffers alone
+  // (kb2_20 in bf16: 75 -> 40 KB, two -> three blocks per SM; docs/perf.md
+  // 199).
+  cx.registerEpilogue = canEvaluateFromRegisters(cx);
+  if (cx.registerEpilogue)
+    cx.smemPlan = cx.smemPlan.withoutTiles(cx.cfg);
+
   auto wg =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
@@ -88,7 +96,6 @@ static void emitKernelBody(EmitContext &cx) {
       emitSyncMainLoop(cx);
     gpu::BarrierOp::create(b);
   };
-  cx.registerEpilogue = canEvaluateFromRegisters(cx);
   if (!cx.registerEpilogue)
     chooseBulkStore(cx);
   if (cx.registerEpilogue || cx.bulkStride) {
@@ -113,7 +120,8 @@ static void emitKernelBody(EmitContext &cx) {
 
 FailureOr<gpu::GPUFuncOp>
 fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
-                            const KernelAnalysis &analysis, EpilogueMath math) {
+                            const KernelAnalysis &analysis, EpilogueMath math,
+                            int64_t *sharedBytes) {
   if (!kernel.getConfig())
     return kernel.emitOpError("has no tile config; run fuse-tile-kernels "
                               "before fuse-convert-to-gpu");
@@ -192,6 +200,8 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   cx.stats = stats;
   cx.statsOnly = statsOnly;
   emitKernelBody(cx);
+  if (sharedBytes)
+    *sharedBytes = cx.smemPlan.bytes();
   rewriteSigmoidReciprocals(func, math);
   if (math == EpilogueMath::Fast)
     approximateExponentials(func);

@@ -28,18 +28,22 @@ enum class EpilogueMath {
 /// end of `gpuModule`. The function takes one memref per kernel input and
 /// then the output memref, all with the tensors' static shapes, and expects
 /// `LaunchPlan::get` blocks of `LaunchPlan::threads` threads with
-/// `SharedMemoryPlan::bytes()` bytes of dynamic shared memory.
+/// `sharedBytes` (below) bytes of dynamic shared memory.
 ///
 /// A wgmma kernel (`fuse::WeightPackPlan::get` is set) takes one more
 /// argument before the output: the weights re-laid out by the function of
 /// `buildWeightPackFunction`, launched before it on the same stream.
 ///
 /// `math` picks how the epilogue evaluates `exp` and the reciprocal of
-/// `1 / (1 + exp(y))` (see `EpilogueMath`).
+/// `1 / (1 + exp(y))` (see `EpilogueMath`). `sharedBytes`, where given,
+/// receives the dynamic shared memory the launch must give: the plan's, or
+/// its staging buffers alone where the epilogue stores from the
+/// accumulators (`SharedMemoryPlan::withoutTiles`).
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                     const fuse::KernelAnalysis &analysis,
-                    EpilogueMath math = EpilogueMath::Exact);
+                    EpilogueMath math = EpilogueMath::Exact,
+                    int64_t *sharedBytes = nullptr);
 
 /// Threads per block of the weight re-layout kernel (one element each).
 constexpr int64_t kWeightPackThreads = 256;
