@@ -9,6 +9,8 @@
 
 #include "SimulatorImpl.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::sim;
@@ -46,13 +48,16 @@ LogicalResult BlockExecutor::bulkStore(const Inst &inst, int lane) {
                 "bulk copy destination is not a kernel argument's global "
                 "address");
   MemDesc *d = &mems[id];
-  const int64_t first =
-      static_cast<int64_t>((dst & ((uint64_t(1) << kGlobalShift) - 1)) / 4);
-  const int64_t words = bytes / 4;
-  if (first + words > d->size)
+  // A half destination (2-byte elements) takes each shared word as two
+  // halves, the low one first (the bits packHalfWord packed).
+  const int64_t eb = d->elemBytes;
+  const int64_t first = static_cast<int64_t>(
+      (dst & ((uint64_t(1) << kGlobalShift) - 1)) / eb);
+  const int64_t words = bytes / 4, elems = bytes / eb;
+  if (first + elems > d->size)
     return fail(inst, lane,
                 "bulk copy of elements [" + std::to_string(first) + ", +" +
-                    std::to_string(words) + ") out of bounds of " + d->name +
+                    std::to_string(elems) + ") out of bounds of " + d->name +
                     " (" + std::to_string(d->size) + " elements)");
   const int64_t w0 = (static_cast<int64_t>(src) - kSmemWindowBase) / 4;
   for (int64_t i = 0; i < words; ++i) {
@@ -60,8 +65,18 @@ LogicalResult BlockExecutor::bulkStore(const Inst &inst, int lane) {
     if (failed(asyncProxyRead(
             inst, lane, w, "bulk copy (nvvm.cp.async.bulk.global.shared.cta")))
       return failure();
-    if (failed(storeAt(inst, lane, d, first + i, smem[w])))
-      return failure();
+    if (eb == 4) {
+      if (failed(storeAt(inst, lane, d, first + i, smem[w])))
+        return failure();
+    } else {
+      uint32_t bits;
+      std::memcpy(&bits, &smem[w], sizeof bits);
+      if (failed(storeAt(inst, lane, d, first + 2 * i,
+                         halfFromBits(bits & 0xFFFF, d->f16))) ||
+          failed(storeAt(inst, lane, d, first + 2 * i + 1,
+                         halfFromBits(bits >> 16, d->f16))))
+        return failure();
+    }
     ++sBulkPending[w];
   }
   bulkUncommitted[lane].push_back({w0, words});

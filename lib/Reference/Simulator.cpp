@@ -47,6 +47,9 @@ BlockExecutor::BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
     d.shape.assign(argTy.getShape().begin(), argTy.getShape().end());
     d.global = b;
     d.argIndex = argIndices[i];
+    Type elem = argTy.getElementType();
+    d.elemBytes = elem.isBF16() || elem.isF16() ? 2 : 4;
+    d.f16 = elem.isF16();
     d.name = "argument " + std::to_string(argIndices[i]);
     mems.push_back(d);
   }

@@ -263,6 +263,11 @@ struct MemDesc {
   int64_t sharedBase = 0; ///< Element offset into shared memory.
   Buffer *global = nullptr;
   int argIndex = -1;
+  /// A kernel argument's bytes per element as the kernel addresses it
+  /// (2 for bf16 / f16 storage, whose values are held as f32) and whether
+  /// its halves are f16.
+  int elemBytes = 4;
+  bool f16 = false;
   std::string name;
 };
 

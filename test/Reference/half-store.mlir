@@ -10,7 +10,7 @@
 // rounded to nearest even once in the epilogue (the cast's truncf; the
 // store's own truncf is then exact): 2-byte scalar stores, 4- and 8-byte
 // vectors of 2 and 4 halves where rows allow, on mma.sync (sm_90) and
-// wgmma (sm_90a, register epilogue; the bulk store is f32 only). Checked
+// wgmma (sm_90a, register epilogue; bulk stores: half-bulk-store.mlir). Checked
 // against float64 on the same half values with the half storage rule.
 
 // PLAN-LABEL: plan @bf16_bias_relu: 1 kernel, 0 buffers

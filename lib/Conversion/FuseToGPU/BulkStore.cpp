@@ -16,9 +16,17 @@
 // to the last) is one copy; the head and tail elements are stored one by
 // one.
 //
+// A half result (bf16 / f16) of lines that start at even elements holds
+// its tile in halves, two positions to a word (`packHalfWord`: a run's
+// position pair is one 4-byte shared store), shifted modulo 8 elements;
+// the pairs of a line's head and tail (up to 6 positions each side of its
+// 16-byte aligned middle) go from registers straight to global memory, so
+// that the copying thread reads no half back from the tile.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"
+#include "NarrowStore.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -40,20 +48,39 @@ static int64_t tileStoreWidth(EmitContext &cx) {
   return std::gcd(lineStartAlignment(cx), 2 * cx.g.stride[2]);
 }
 
+/// Whether the result is stored as halves (2-byte elements): the tile
+/// holds two positions to a word.
+static bool halfTile(EmitContext &cx) {
+  return outElementBytes(cx.func.getArguments().back()) == 2;
+}
+
+/// The alignment of every line start of a half result in elements (8, 4
+/// or 2: 16, 8 or 4 bytes), or 1.
+static int64_t halfLineAlignment(EmitContext &cx) {
+  const int64_t w = cx.g.out[2], tileW = cx.cfg.getTileW();
+  const bool oneTile = cx.launch.numWTiles == 1;
+  for (int64_t a : {8, 4, 2})
+    if (w % a == 0 && (oneTile || tileW % a == 0))
+      return a;
+  return 1;
+}
+
 /// Shared-memory wavefronts of one warp's store of run chunks to the tile
 /// with line stride `stride`: lane 4 g + t writes `vec` words at g x stride
-/// + 2 t x W stride; the hardware takes 32 / vec lanes at a time, and each
+/// + 2 t x W stride (a half tile: one word, the pair of positions 2 t, at
+/// g x stride + t); the hardware takes 32 / vec lanes at a time, and each
 /// takes as many wavefronts as words it puts on one bank.
 static int64_t tileStoreWavefronts(EmitContext &cx, int64_t stride) {
-  const int64_t vec = tileStoreWidth(cx), perPhase = 32 / vec;
+  const bool half = halfTile(cx);
+  const int64_t vec = half ? 1 : tileStoreWidth(cx), perPhase = 32 / vec;
+  const int64_t step = half ? 1 : 2 * cx.g.stride[2];
   int64_t total = 0;
   for (int64_t first = 0; first < 32; first += perPhase) {
     std::array<int64_t, 32> banks{};
     int64_t worst = 0;
     for (int64_t lane = first; lane < first + perPhase; ++lane)
       for (int64_t k = 0; k < vec; ++k) {
-        int64_t addr =
-            (lane / 4) * stride + 2 * (lane % 4) * cx.g.stride[2] + k;
+        int64_t addr = (lane / 4) * stride + (lane % 4) * step + k;
         worst = std::max(worst, ++banks[addr % 32]);
       }
     total += worst;
@@ -67,7 +94,12 @@ static int64_t tileStoreWavefronts(EmitContext &cx, int64_t stride) {
 /// shortest. 0 if none fits.
 static int64_t bulkLineStride(EmitContext &cx) {
   const SharedMemoryPlan &p = cx.smemPlan;
-  const int64_t need = cx.cfg.getTileW() + 4 - lineStartAlignment(cx);
+  // Words: a half tile's line takes its positions after a shift of up to
+  // 8 - alignment halves, two to a word.
+  const int64_t need =
+      halfTile(cx)
+          ? llvm::divideCeil(cx.cfg.getTileW() + 8 - halfLineAlignment(cx), 2)
+          : cx.cfg.getTileW() + 4 - lineStartAlignment(cx);
   const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
   int64_t best = 0, bestCost = 0;
   for (int64_t stride = llvm::alignTo(need, 4); stride < need + 32;
@@ -96,11 +128,12 @@ void emit::chooseBulkStore(EmitContext &cx) {
       (cx.g.stride[2] != 1 && !cx.cfg.usesSplitTF32()) ||
       !resultIsElementwiseInRegisters(cx))
     return;
-  // The output tile and its bulk copies hold f32: a half result (FormKernels'
-  // isHalfStoreCast) is stored by the register epilogue's runs instead.
-  if (!cast<MemRefType>(cx.func.getArguments().back().getType())
-           .getElementType()
-           .isF32())
+  // A half result (FormKernels' isHalfStoreCast) takes a tile of halves
+  // where its lines start at even elements (a run's pair of positions is
+  // one word); otherwise the tile walk stores it (Epilogue.cpp).
+  Type elem = cast<MemRefType>(cx.func.getArguments().back().getType())
+                  .getElementType();
+  if (!elem.isF32() && (!halfTile(cx) || halfLineAlignment(cx) < 2))
     return;
   cx.bulkStride = bulkLineStride(cx);
 }
@@ -119,10 +152,80 @@ static Value tileLineBase(EmitContext &cx, Value id, Value shift) {
   return b.add(b.add(b.mul(id, cx.bulkStride), shift), cx.smemPlan.tilesOffset);
 }
 
+namespace {
+/// A line of a half tile: the halves before its first 16-byte boundary in
+/// global memory (`head`), the end of its 16-byte aligned middle
+/// (`bodyEnd`), its positions inside the tensor (`len`), and the half
+/// index of its position 0 in shared memory (`base`, at the line's
+/// offset modulo 8 in global memory).
+struct HalfSpan {
+  Value head, bodyEnd, len, base;
+};
+} // namespace
+
+/// The span of half tile line `id` starting at global element `start`.
+static HalfSpan halfSpan(EmitContext &cx, Value id, Value start) {
+  EmitBuilder &b = cx.b;
+  HalfSpan s;
+  Value shift = halfLineAlignment(cx) == 8 ? b.c(0) : b.remu(start, 8);
+  s.len = cx.launch.numWTiles == 1
+              ? b.c(cx.tileLineWidth())
+              : arith::MinUIOp::create(b, b.sub(b.c(cx.g.out[2]), cx.ow0),
+                                       b.c(cx.cfg.getTileW()))
+                    .getResult();
+  s.head = arith::MinUIOp::create(b, b.remu(b.sub(b.c(8), shift), 8), s.len);
+  s.bodyEnd = b.add(s.head, b.mul(b.divu(b.sub(s.len, s.head), 8), 8));
+  s.base = b.add(
+      b.mul(b.add(b.mul(id, cx.bulkStride), cx.smemPlan.tilesOffset), 2),
+      shift);
+  return s;
+}
+
+/// storeLineRuns of a half tile: each run's pair of positions one word of
+/// the tile; a pair in the line's head or tail (never both: head, middle
+/// and tail are even) also straight to global memory, one 4-byte store.
+static void storeHalfLineRuns(EmitContext &cx,
+                              ArrayRef<const EpilogueRun *> runs) {
+  EmitBuilder &b = cx.b;
+  Value out = cx.func.getArguments().back();
+  Type half = cast<MemRefType>(out.getType()).getElementType();
+  const Element &line = runs.front()->line;
+  Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
+  HalfSpan span = halfSpan(cx, id, lineStart(cx, line));
+  for (const EpilogueRun *run : runs) {
+    assert(run->values.size() == 2 && "a half tile needs W stride 1");
+    if (!run->values[0])
+      continue;
+    Value v0 = emitRunValue(cx, *run, 0, runElement(cx, *run, 0));
+    Value v1 = emitRunValue(cx, *run, 1, runElement(cx, *run, 1));
+    cx.sstore(packHalfWord(b, half, v0, v1),
+              b.divu(b.add(span.base, run->wl0), 2));
+    using arith::CmpIPredicate;
+    Value edge = b.andI(
+        b.cmp(CmpIPredicate::ult, run->wl0, span.len),
+        arith::OrIOp::create(
+            b, b.cmp(CmpIPredicate::ult, run->wl0, span.head),
+            b.cmp(CmpIPredicate::uge, run->wl0, span.bodyEnd)));
+    auto ifEdge = scf::IfOp::create(b, TypeRange{}, edge, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifEdge.getThenRegion().front());
+    Value pair = vector::FromElementsOp::create(
+        b, VectorType::get({2}, b.getF32Type()), ValueRange{v0, v1});
+    vector::StoreOp::create(
+        b, narrowForStore(b, out, pair), out,
+        cx.fullIndex(cx.n, line.ch, cx.od, line.oh, b.add(cx.ow0, run->wl0)),
+        /*nontemporal=*/false, llvm::MaybeAlign(4));
+  }
+}
+
 /// Stores the kernel's result at the positions of `runs` (all of one line)
 /// to the line's tile.
 static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
   EmitBuilder &b = cx.b;
+  if (halfTile(cx)) {
+    storeHalfLineRuns(cx, runs);
+    return;
+  }
   const Element &line = runs.front()->line;
   Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
   Value base = tileLineBase(cx, id, lineShift(cx, lineStart(cx, line)));
@@ -183,6 +286,24 @@ static void emitLineCopies(EmitContext &cx) {
   Element line = cx.tileLine(id);
   auto ifInside = scf::IfOp::create(b, TypeRange{}, cx.lineInside(line), false);
   b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+  if (halfTile(cx)) {
+    // The middle only: its head and tail pairs went from registers.
+    Value start = lineStart(cx, line);
+    HalfSpan span = halfSpan(cx, id, start);
+    Value body = b.sub(span.bodyEnd, span.head);
+    auto ifBody = scf::IfOp::create(
+        b, TypeRange{}, b.cmp(arith::CmpIPredicate::ugt, body, b.c(0)), false);
+    b.setInsertionPointToStart(&ifBody.getThenRegion().front());
+    Value dst =
+        toPointer(b, b.add(outBase, b.mul(b.add(start, span.head), 2)), 1);
+    Value src = toPointer(
+        b, b.add(smemBase, b.mul(b.add(span.base, span.head), 2)), 3);
+    Value bytes = arith::IndexCastOp::create(b, b.getI32Type(), b.mul(body, 2));
+    NVVM::CpAsyncBulkSharedCTAToGlobalOp::create(b, dst, src, bytes,
+                                                 /*l2CacheHint=*/Value(),
+                                                 /*byteMask=*/Value());
+    return;
+  }
   Value start = lineStart(cx, line), shift = lineShift(cx, start);
   Value len =
       cx.launch.numWTiles == 1
