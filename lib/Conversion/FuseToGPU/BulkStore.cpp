@@ -130,10 +130,14 @@ void emit::chooseBulkStore(EmitContext &cx) {
     return;
   // A half result (FormKernels' isHalfStoreCast) takes a tile of halves
   // where its lines start at even elements (a run's pair of positions is
-  // one word); otherwise the tile walk stores it (Epilogue.cpp).
+  // one word) and it has rows (2-D and 3-D outputs); otherwise the tile
+  // walk stores it (Epilogue.cpp). Measured (docs/perf.md 198, bf16 / f16):
+  // the seven 2-D / 3-D kb1 layers 1-17% faster, the two 1-D ones (kb1_64,
+  // kb1_74, W tiles of 128 positions) 2-11% slower.
   Type elem = cast<MemRefType>(cx.func.getArguments().back().getType())
                   .getElementType();
-  if (!elem.isF32() && (!halfTile(cx) || halfLineAlignment(cx) < 2))
+  if (!elem.isF32() &&
+      (!halfTile(cx) || halfLineAlignment(cx) < 2 || cx.g.rank < 4))
     return;
   cx.bulkStride = bulkLineStride(cx);
 }
