@@ -336,10 +336,13 @@ FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
 // applies (the older set is kept for A/B timing).
 //===----------------------------------------------------------------------===//
 
-enum class TileRules { Current, Session36, Session35 };
+enum class TileRules { Current, Session37, Session36, Session35 };
 
 inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
     {TileRules::Current, "current", "the cost model's rules (default)"},
+    {TileRules::Session37, "session37",
+     "the rules before session 38: wgmma at large W strides whatever the "
+     "positions a phase (A/B timing)"},
     {TileRules::Session36, "session36",
      "the rules before session 37: layers of 17-32 output channels and "
      "channel reductions of few channels on wgmma whatever their reduction, "

@@ -385,9 +385,9 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
   std::optional<MmaShape> wg = a.target.wgmmaShape(operandType);
   std::optional<MmaShape> mma = a.target.mmaShape(operandType);
   const int64_t wgM = wg ? wg->m : 64;
-  if (rules == TileRules::Current && mma && a.geom.groups == 1 &&
-      isa<FloatTF32Type>(operandType) && !types.usesSplitTF32() &&
-      a.geom.cout <= wgM / 2 &&
+  if ((rules == TileRules::Current || rules == TileRules::Session37) && mma &&
+      a.geom.groups == 1 && isa<FloatTF32Type>(operandType) &&
+      !types.usesSplitTF32() && a.geom.cout <= wgM / 2 &&
       meanReductionPerOutput(a.geom) < kTinyReductionMaxProducts)
     return true;
   return mma && a.geom.groups == 1 && !a.needsAllChannels &&
@@ -684,6 +684,36 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
     return mma && blocks >= LaunchPlan::get(a, *mma).gridX;
   };
+  // Large W strides on wgmma: a warpgroup holds every W phase's
+  // accumulators, so its N (positions a phase) is 8 at W strides of 16 or
+  // more, and 16 at 8 where a block's 64-channel M is at most half used
+  // (<= 32 output channels); each staged operand then serves few
+  // positions. mma.sync spreads the phases over warps: by default, unforced
+  // tf32 layers there take its tiling of 64 / 32 / 16 positions per phase
+  // (stride >= 16; rand37_90, 32 channels 32 x 32 taps at stride 16: 4.82
+  // -> 2.97 ms) or of 128 (stride 8; rand37_21, 32 channels 16 x 16 taps:
+  // 2.70 -> 2.19 ms, where 64 positions took 3.26), the first that fits
+  // and that the grid allows (docs/perf.md 196).
+  auto longPhases = [&](TileConfigAttr wg) -> std::optional<TileConfigAttr> {
+    const int64_t sw = a.geom.stride[2];
+    if (rules != TileRules::Current || !tf32 || wgmma == WgmmaMode::Always ||
+        knobs.wgmma || knobs.rows || knobs.ciChunk || knobs.tileC ||
+        knobs.wgmmaSplit || knobs.mergeH || knobs.clusterC ||
+        knobs.maxTileW != kDefaultMaxTileW || a.wholeRow() ||
+        a.needsAllChannels || a.pool || a.geom.groups != 1)
+      return std::nullopt;
+    SmallVector<int64_t, 3> positions;
+    if (sw >= 16 && wg.getWgmmaN() == 8)
+      positions = {64, 32, 16};
+    else if (sw >= 8 && wg.getWgmmaN() == 16 && a.geom.cout <= 32)
+      positions = {128};
+    for (int64_t p : positions)
+      if (std::optional<TileConfigAttr> mma = mmaChannelTiles(p * sw);
+          mma && mma->getTileW() == p * sw && gridAllows(*mma) &&
+          LaunchPlan::get(a, *mma).gridX >= a.target.numSMs())
+        return mma;
+    return std::nullopt;
+  };
   // mma.sync tiles with positions on M (TilePositionsM.cpp): first where
   // asked for (`positions-m=1`, a tuning entry) or where the cost model
   // prefers them (`prefersPositionsOnM`).
@@ -736,8 +766,10 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
           gridAllows(wg) &&
           !((wgmma == WgmmaMode::FillsGrid || wgmma == WgmmaMode::FullWave) &&
             knobs.wgmma == 0 &&
-            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules)))
-        cfg = wg;
+            keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules))) {
+        std::optional<TileConfigAttr> mma = longPhases(wg);
+        cfg = mma ? *mma : wg;
+      }
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);
     const int64_t sw = a.geom.stride[2];

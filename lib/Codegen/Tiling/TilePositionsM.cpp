@@ -87,10 +87,11 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
     // MMAs between two barriers): rand37_36 (96 -> 3, 2 x 1 taps a phase)
     // 1.412 -> 1.183 ms; grouped rand37_43 (2 taps a phase) 3.625 -> 3.695
     // keeps 16 (H200, docs/perf.md 192).
-    const bool wide = rules == TileRules::Current && g.groups == 1 &&
-                      !half && !types.usesSplitTF32() && !mergeH &&
-                      tapsPerPhase(g) <= 2 && cinK > 16 &&
-                      llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
+    const bool wide =
+        (rules == TileRules::Current || rules == TileRules::Session37) &&
+        g.groups == 1 && !half && !types.usesSplitTF32() && !mergeH &&
+        tapsPerPhase(g) <= 2 && cinK > 16 &&
+        llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
     const int64_t ciChunk = forcedCiChunk ? llvm::alignTo(forcedCiChunk, kStep)
                             : cinK <= kStep || half ? kStep
                             : wide                  ? 32
@@ -134,12 +135,12 @@ bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
   // measured, so left as they were: pooled epilogues, channel reductions,
   // tuning entries for the channels-on-M tiles, the older rule set.
   if (g.groups == 1)
-    return rules == TileRules::Current && g.cout <= 8 &&
-           g.cinPerGroup() >= 16 && !a.hasPrologue() && !a.pool &&
-           !a.needsAllChannels && tapsPerPhase(g) >= 2 &&
+    return (rules == TileRules::Current || rules == TileRules::Session37) &&
+           g.cout <= 8 && g.cinPerGroup() >= 16 && !a.hasPrologue() &&
+           !a.pool && !a.needsAllChannels && tapsPerPhase(g) >= 2 &&
            llvm::divideCeil(a.rowWidth(), g.stride[2]) >= kMinPhasePositions &&
-           !knobs.tileC && !knobs.warpsC && !knobs.wgmma &&
-           !knobs.wgmmaSplit && !knobs.clusterC;
+           !knobs.tileC && !knobs.warpsC && !knobs.wgmma && !knobs.wgmmaSplit &&
+           !knobs.clusterC;
   // Grouped layers whose groups' channels are not whole 16-channel tiles
   // have no channels-on-M tiling (a block would reach into the next
   // group's channels) and ran on FP32 FMA: issue 37's rand37_43 (256 -> 2
