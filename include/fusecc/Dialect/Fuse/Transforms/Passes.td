@@ -382,9 +382,9 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "cost model; 1, 2, 4 or 8). Ignored for other kernels">,
     Option<"rules", "rules", "::fusecc::TileRules",
            "::fusecc::TileRules::Current",
-           "Rules of the cost model: current (default) or session35 (the "
-           "input-channel chunk and few-channel wgmma rules before session "
-           "36, for A/B timing)",
+           "Rules of the cost model: current (default), or for A/B timing "
+           "session37, session36, session35 (the rules before that "
+           "session; Options.h)",
            [{::fusecc::optionValues<::fusecc::TileRules>()}]>,
     Option<"tuningFile", "tuning-file", "std::string", "\"\"",
            "JSON file of measured tile choices (bench/tune.py), or a "
