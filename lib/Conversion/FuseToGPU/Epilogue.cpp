@@ -280,6 +280,8 @@ Value emit::lineStart(EmitContext &cx, const Element &line) {
 /// Positions of a half chunk: 4 consecutive positions of a tile line, the
 /// first 4-element (8-byte) aligned in global memory.
 static constexpr int64_t kHalfChunk = 4;
+/// Chunks a thread takes per iteration of the half walk's first pass.
+static constexpr int64_t kHalfChunksPerIteration = 3;
 
 /// True if the result is stored by `emitHalfChunks`: 2-byte elements in
 /// lines that do not all start 4-element aligned (rows of odd length or of
@@ -367,61 +369,92 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
     return emitElementValue(cx, result, el, memo);
   };
   if (inner > 0) {
+    // kHalfChunksPerIteration chunks per thread and iteration: every
+    // chunk's tile values are loaded first (unconditionally, from a line of
+    // the tile: items past the last are clamped to it), then each chunk is
+    // evaluated and stored under its checks, so that the loads of all of
+    // them are in flight together (kb1_77, whose walk at one chunk per
+    // iteration and 8 warps per SM was latency-bound: -3.1% in bf16 and
+    // f16, docs/perf.md 198).
     OpBuilder::InsertionGuard guard(b);
-    auto loop =
-        scf::ForOp::create(b, cx.tid, b.c(lines * inner), b.c(threads));
+    const int64_t total = lines * inner, per = kHalfChunksPerIteration;
+    const bool exact = total % (threads * per) == 0;
+    auto loop = scf::ForOp::create(b, cx.tid, b.c(total), b.c(threads * per));
     b.setInsertionPointToStart(loop.getBody());
-    Value e = loop.getInductionVar();
-    HalfLine l = halfLine(cx, b.divu(e, inner));
-    Value wl0 = b.add(l.head, b.mul(b.remu(e, inner), kHalfChunk));
-    SmallVector<Element, kHalfChunk> els;
-    for (int64_t i = 0; i < kHalfChunk; ++i)
-      els.push_back(halfElement(cx, l, b.add(wl0, i)));
-    Value ok = l.valid;
-    if (cx.launch.numWTiles > 1) {
-      // The last W tile's lines are shorter: their chunks past the end
-      // store the positions inside one by one.
-      Value whole =
-          b.cmp(arith::CmpIPredicate::ule, b.add(wl0, kHalfChunk), l.len);
-      auto ifWhole = scf::IfOp::create(b, TypeRange{}, whole, true);
-      b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
-      for (const Element &el : els) {
-        auto ifIn = scf::IfOp::create(
-            b, TypeRange{},
-            b.andI(l.valid, b.cmp(arith::CmpIPredicate::ult, el.wl, l.len)),
-            false);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-        memref::StoreOp::create(
-            b, narrowForStore(b, out, evaluate(el, Value())), out,
-            cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
-      }
-      b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
-    }
-    auto ifOk = scf::IfOp::create(b, TypeRange{}, ok, false);
-    b.setInsertionPointToStart(&ifOk.getThenRegion().front());
     const int64_t vec = chunkLoadWidth(cx);
-    SmallVector<Value, kHalfChunk> values;
-    for (int64_t k = 0; k < kHalfChunk; k += vec) {
-      if (vec == 1) {
-        values.push_back(evaluate(els[k], Value()));
-        continue;
+    struct Chunk {
+      Value inRange;
+      HalfLine l;
+      SmallVector<Element, kHalfChunk> els;
+      SmallVector<Value, kHalfChunk> conv;
+    };
+    SmallVector<Chunk, kHalfChunksPerIteration> chunks(per);
+    for (int64_t u = 0; u < per; ++u) {
+      Chunk &c = chunks[u];
+      Value e = b.add(loop.getInductionVar(), u * threads);
+      if (u > 0 && !exact) {
+        c.inRange = b.ult(e, total);
+        e = arith::MinUIOp::create(b, e, b.c(total - 1));
       }
-      Value v = vector::LoadOp::create(
-          b, VectorType::get({vec}, b.getF32Type()), cx.smem,
-          ValueRange{cx.tileAddr(0, els[k].r, els[k].cl, els[k].wl)}, false,
-          llvm::MaybeAlign(4 * vec));
-      for (int64_t i = 0; i < vec; ++i)
-        values.push_back(
-            evaluate(els[k + i], vector::ExtractOp::create(b, v, i)));
+      c.l = halfLine(cx, b.divu(e, inner));
+      Value wl0 = b.add(c.l.head, b.mul(b.remu(e, inner), kHalfChunk));
+      for (int64_t i = 0; i < kHalfChunk; ++i)
+        c.els.push_back(halfElement(cx, c.l, b.add(wl0, i)));
+      for (int64_t k = 0; k < kHalfChunk; k += vec) {
+        const Element &el = c.els[k];
+        Value addr = cx.tileAddr(0, el.r, el.cl, el.wl);
+        if (vec == 1) {
+          c.conv.push_back(cx.sload(addr));
+          continue;
+        }
+        Value v = vector::LoadOp::create(
+            b, VectorType::get({vec}, b.getF32Type()), cx.smem,
+            ValueRange{addr}, false, llvm::MaybeAlign(4 * vec));
+        for (int64_t i = 0; i < vec; ++i)
+          c.conv.push_back(vector::ExtractOp::create(b, v, i));
+      }
     }
-    Value chunk = vector::FromElementsOp::create(
-        b, VectorType::get({kHalfChunk}, b.getF32Type()), values);
-    vector::StoreOp::create(
-        b, narrowForStore(b, out, chunk), out,
-        cx.fullIndex(cx.n, els[0].ch, cx.od, els[0].oh, els[0].ow),
-        /*nontemporal=*/false,
-        llvm::MaybeAlign(kHalfChunk * outElementBytes(out)));
+    for (Chunk &c : chunks) {
+      OpBuilder::InsertionGuard g2(b);
+      if (c.inRange) {
+        auto ifIn = scf::IfOp::create(b, TypeRange{}, c.inRange, false);
+        b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+      }
+      const HalfLine &l = c.l;
+      Value wl0 = c.els[0].wl;
+      if (cx.launch.numWTiles > 1) {
+        // The last W tile's lines are shorter: their chunks past the end
+        // store the positions inside one by one.
+        Value whole =
+            b.cmp(arith::CmpIPredicate::ule, b.add(wl0, kHalfChunk), l.len);
+        auto ifWhole = scf::IfOp::create(b, TypeRange{}, whole, true);
+        b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+        for (auto [el, conv] : llvm::zip(c.els, c.conv)) {
+          auto ifIn = scf::IfOp::create(
+              b, TypeRange{},
+              b.andI(l.valid, b.cmp(arith::CmpIPredicate::ult, el.wl, l.len)),
+              false);
+          OpBuilder::InsertionGuard g3(b);
+          b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+          memref::StoreOp::create(
+              b, narrowForStore(b, out, evaluate(el, conv)), out,
+              cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+        }
+        b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+      }
+      auto ifOk = scf::IfOp::create(b, TypeRange{}, l.valid, false);
+      b.setInsertionPointToStart(&ifOk.getThenRegion().front());
+      SmallVector<Value, kHalfChunk> values;
+      for (auto [el, conv] : llvm::zip(c.els, c.conv))
+        values.push_back(evaluate(el, conv));
+      Value chunk = vector::FromElementsOp::create(
+          b, VectorType::get({kHalfChunk}, b.getF32Type()), values);
+      vector::StoreOp::create(
+          b, narrowForStore(b, out, chunk), out,
+          cx.fullIndex(cx.n, c.els[0].ch, cx.od, c.els[0].oh, c.els[0].ow),
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(kHalfChunk * outElementBytes(out)));
+    }
   }
   // Item k of a line's rest: position k in its head, else k + 4 inner.
   OpBuilder::InsertionGuard guard(b);
