@@ -126,6 +126,10 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
 
 } // namespace
 
+bool fuse::rowsShareNoTaps(const ConvGeometry &g) {
+  return g.in[1] == 1 && g.out[1] > 1;
+}
+
 int64_t fuse::tapsPerPhase(const ConvGeometry &g) {
   int64_t taps = 1;
   for (int d = 0; d < 3; ++d) {
@@ -206,7 +210,9 @@ TileConfigAttr chooseMMAConfigWithWarps(
                       : cin8 <= kStep || half ? kStep
                       : rows == 4 && cin8 <= 32 ? cin8
                                                 : 16;
-    if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded))
+    if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded ||
+                     (!forcedRows && rules == TileRules::Current &&
+                      rowsShareNoTaps(g))))
       continue;
     // A round that holds every input channel and still fills few of its
     // k-steps (kb2_50: 3 channels in a chunk of 8) costs a barrier and a

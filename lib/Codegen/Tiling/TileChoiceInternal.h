@@ -65,6 +65,18 @@ bool prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
 /// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
 int64_t tapsPerPhase(const ConvGeometry &g);
 
+/// True if the rows of one H stride phase of `g` never share a weight tap:
+/// an input one row high (a generator's 1x1 latent) gives output row oh
+/// the single tap kh = (oh + pad) / dil, a different one for every row. A
+/// block of several such rows runs one round per row's tap (or, with
+/// merged H taps, multiplies every tap with every row's positions), each
+/// for one row's products: the unforced tilings take one row per block.
+/// Issue 37's generators' first layers (H200, docs/perf.md 200): 53 -> 6-12
+/// us at batch 1 and 16 (mma.sync 4 rows -> wgmma or mma.sync 1 row),
+/// 27 -> 4-6 at 64 input channels, 82 -> 60 at batch 128 (512 channels),
+/// +3% at 128 channels.
+bool rowsShareNoTaps(const ConvGeometry &g);
+
 } // namespace fusecc::fuse
 
 #endif // FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H

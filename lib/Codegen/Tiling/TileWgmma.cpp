@@ -183,7 +183,9 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   for (int64_t rows : {8, 4, 2, 1}) {
     if (forcedRows && rows != forcedRows)
       continue;
-    if (rows > 1 && rows > rowsNeeded && !forcedRows)
+    if (rows > 1 && !forcedRows &&
+        (rows > rowsNeeded ||
+         (rules == TileRules::Current && rowsShareNoTaps(g))))
       continue;
     // One warpgroup per channel group (the rows split over several only
     // when forced): with the weights copied asynchronously, several small
