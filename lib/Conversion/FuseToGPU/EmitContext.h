@@ -202,6 +202,13 @@ struct EmitContext {
   /// stored from there: no output tile in shared memory
   /// (`canEvaluateFromRegisters`).
   bool registerEpilogue = false;
+  /// With `registerEpilogue`: the channel softmax whose statistics the
+  /// epilogue takes from the accumulators (`chooseRegisterSoftmax`), else
+  /// null.
+  mlir::Operation *registerSoftmax = nullptr;
+  /// Whether `chooseRegisterSoftmax` may pick that path (the
+  /// `register-softmax` option of fuse-convert-to-gpu).
+  bool registerSoftmaxAllowed = true;
   /// The result, evaluated on the wgmma accumulators, goes to global memory
   /// through an output tile and bulk copies, one per line
   /// (`chooseBulkStore`): the tile's line stride, else 0.
@@ -501,6 +508,26 @@ Element runElement(EmitContext &cx, const EpilogueRun &run, int64_t k);
 /// The kernel's result at position `k` of `run` (element `el`).
 Value emitRunValue(EmitContext &cx, const EpilogueRun &run, int64_t k,
                    const Element &el);
+
+//===----------------------------------------------------------------------===//
+// RegisterSoftmax.cpp: a channel softmax on the wgmma accumulators
+//===----------------------------------------------------------------------===//
+
+/// The kernel's channel softmax if its statistics can be taken from the
+/// wgmma accumulators (`emitRegisterSoftmax`), else null: one channel tile
+/// of all the convolution's channels, no cluster, rows not merged into N,
+/// the softmax (exp form) of the convolution itself followed by
+/// elementwise ops of it, constants and inputs constant along W, each
+/// lane's run one aligned vector, the exchange within the staging buffers.
+mlir::Operation *chooseRegisterSoftmax(EmitContext &cx);
+/// Replaces the convolution values of `runs` (fragment half 0's runs, then
+/// half 1's at the same positions) by the softmax of each position's
+/// channels: warp shuffles and an exchange of per-warp partials in shared
+/// memory (`channelWarp`: the warp's 16-channel group in the tile;
+/// `laneGroup`: lane / 4).
+void emitRegisterSoftmax(EmitContext &cx,
+                         llvm::MutableArrayRef<EpilogueRun> runs,
+                         Value channelWarp, Value laneGroup);
 
 //===----------------------------------------------------------------------===//
 // BulkStore.cpp: the result tile stored by bulk copies

@@ -662,7 +662,10 @@ Value emit::emitRunValue(EmitContext &cx, const EpilogueRun &run, int64_t k,
   Value result =
       cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
   DenseMap<Value, Value> memo;
-  memo[cx.a.conv.getResult()] = run.values[k];
+  // The run holds the convolution's values, or the softmax's where the
+  // epilogue took its statistics from the accumulators.
+  memo[cx.registerSoftmax ? Value(cx.registerSoftmax->getResult(0))
+                          : cx.a.conv.getResult()] = run.values[k];
   return emitElementValue(cx, result, el, memo);
 }
 

@@ -76,6 +76,12 @@ static void emitKernelBody(EmitContext &cx) {
   // (kb2_20 in bf16: 76.8 -> 45.6 KB, two -> three blocks per SM; docs/perf.md
   // 199).
   cx.registerEpilogue = canEvaluateFromRegisters(cx);
+  // So does a channel softmax whose block holds all the channels: its
+  // statistics come from the accumulators (docs/perf.md 201).
+  if (!cx.registerEpilogue && cx.registerSoftmaxAllowed) {
+    cx.registerSoftmax = chooseRegisterSoftmax(cx);
+    cx.registerEpilogue = cx.registerSoftmax != nullptr;
+  }
   if (cx.registerEpilogue)
     cx.smemPlan = cx.smemPlan.withoutTiles(cx.cfg);
 

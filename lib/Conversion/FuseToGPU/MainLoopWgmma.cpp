@@ -345,6 +345,9 @@ static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
   Value last = b.add(b.mul(b.add(b.mul(fl.tig, 2), lastFirst), sw), 2 * sw - 1);
   allInside = b.andI(allInside, b.andI(b.ult(b.add(cx.ow0, last), g.out[2]),
                                        b.ult(last, cfg.getTileW())));
+  if (cx.registerSoftmax)
+    emitRegisterSoftmax(cx, runs, b.add(b.mul(cx.wgChannelGroup, 4), fl.warp),
+                        fl.grp);
   if (cx.bulkStride)
     emitBulkStoreEpilogue(cx, runs);
   else
