@@ -91,6 +91,12 @@ struct CodegenCLOptions {
                                      "1, 2, 4 (default: cost model)"),
                       llvm::cl::cat(fusecc::optionCategory()),
                       llvm::cl::init(0)};
+  Opt<bool> registerSoftmax{
+      "register-softmax",
+      llvm::cl::desc("A channel softmax whose block holds all the channels "
+                     "takes its statistics from the wgmma accumulators "
+                     "(default: true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<bool> mergeH{"tile-merge-h",
                    llvm::cl::desc("Tensor-core rounds stage all valid H "
                                   "taps at once (default: no)"),
@@ -214,6 +220,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileC = o.tileC;
   options.tileWarpsC = o.warpsC;
   options.tileMergeH = o.mergeH;
+  options.registerSoftmax = o.registerSoftmax;
   options.tileThreads = o.threads;
   options.tileMaxW = o.maxW;
   options.tileWgmma = o.wgmma;
@@ -391,6 +398,7 @@ void fusecc::buildGPUPipeline(OpPassManager &pm,
                               const PipelineOptions &options) {
   FuseConvertToGPUOptions convert;
   convert.epilogueMath = options.epilogueMath;
+  convert.registerSoftmax = options.registerSoftmax;
   pm.addPass(createFuseConvertToGPU(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -3,6 +3,7 @@
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=bf16 | FileCheck %s
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=fp16 --tile-rows=1 | FileCheck %s
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=bf16 --register-softmax=false | FileCheck %s
 // RUN: fusecc %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 --emit=gpu | FileCheck %s --check-prefix=GPU
 // A channel softmax whose block holds all the convolution's channels takes
 // its statistics from the wgmma accumulators (RegisterSoftmax.cpp): warp

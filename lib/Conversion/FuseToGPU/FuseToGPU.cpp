@@ -58,14 +58,16 @@ Value viewAs(OpBuilder &b, Location loc, Value v, MemRefType type) {
 LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                                 KernelOp kernel, SmallVector<Value> operands,
                                 Value statsBuffer,
-                                EpilogueMathMode epilogueMath) {
+                                EpilogueMathMode epilogueMath,
+                                bool registerSoftmax) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
   if (failed(a))
     return failure();
   int64_t sharedBytes = 0;
   FailureOr<gpu::GPUFuncOp> gpuFunc =
       buildKernelFunction(gpuModule, kernel, *a,
-                          epilogueMathOf(kernel, epilogueMath), &sharedBytes);
+                          epilogueMathOf(kernel, epilogueMath), &sharedBytes,
+                          registerSoftmax);
   if (failed(gpuFunc))
     return failure();
   LaunchPlan launch = LaunchPlan::get(*a, *kernel.getConfig());
@@ -131,7 +133,8 @@ LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
 /// results, held in the plan's buffers (or in the output argument when the
 /// function returns them).
 LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
-                              EpilogueMathMode epilogueMath) {
+                              EpilogueMathMode epilogueMath,
+                              bool registerSoftmax) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("graph functions must have a single block");
   Block &body = func.getBody().front();
@@ -325,7 +328,7 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
             MemRefType::get({(*layout)->elements()}, (*layout)->elementType));
       }
       if (failed(launchConvolution(b, gpuModule, kernel, operands, stats,
-                                   epilogueMath)))
+                                   epilogueMath, registerSoftmax)))
         return failure();
       continue;
     }
@@ -407,7 +410,7 @@ struct FuseConvertToGPUPass
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     for (func::FuncOp f : funcs)
-      if (failed(convertFunction(f, gpuModule, epilogueMath)))
+      if (failed(convertFunction(f, gpuModule, epilogueMath, registerSoftmax)))
         return signalPassFailure();
   }
 };

@@ -127,7 +127,7 @@ static void emitKernelBody(EmitContext &cx) {
 FailureOr<gpu::GPUFuncOp>
 fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
                             const KernelAnalysis &analysis, EpilogueMath math,
-                            int64_t *sharedBytes) {
+                            int64_t *sharedBytes, bool registerSoftmax) {
   if (!kernel.getConfig())
     return kernel.emitOpError("has no tile config; run fuse-tile-kernels "
                               "before fuse-convert-to-gpu");
@@ -205,6 +205,7 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   EmitContext cx(b, kernel, analysis, func, math);
   cx.stats = stats;
   cx.statsOnly = statsOnly;
+  cx.registerSoftmaxAllowed = registerSoftmax;
   emitKernelBody(cx);
   if (sharedBytes)
     *sharedBytes = cx.smemPlan.bytes();

@@ -8,7 +8,7 @@
 // halves of a lane, the 8 lanes of one `lane % 4` and the warps of the
 // channel groups; so per position
 //  1. the thread's max of its two channels, the warp's by XOR shuffles
-//     over lanes 4, 8, 16 apart, one store per warp into a small exchange
+//     over lanes 4, 8, 16 apart, lane group 0's store into a small exchange
 //     (the staging buffers are free after the main loop), a barrier, and
 //     the block's max as one vector load of the warps' maxima;
 //  2. e = exp(x - max) per element (kept in registers), the warp's sum the
@@ -153,20 +153,16 @@ void emit::emitRegisterSoftmax(EmitContext &cx,
                          .getShuffleResult());
     return v;
   };
-  // Lane group 0 of each warp stores `values` (one a slot) at
-  // offset + position x warps + channel warp; then a barrier.
-  auto exchange = [&](ArrayRef<Value> values, int64_t offset) {
-    auto ifW = scf::IfOp::create(
-        b, TypeRange{}, b.cmp(arith::CmpIPredicate::eq, laneGroup, b.c(0)),
-        false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifW.getThenRegion().front());
-      for (auto [s, v] : llvm::zip(slots, values))
-        cx.sstore(v, b.add(b.add(b.mul(s.pos, ex.warps), channelWarp),
-                           b.c(offset)));
-    }
-    gpu::BarrierOp::create(b);
+  // Lane group 0 of each warp stores the warp's partial of a position at
+  // offset + position x warps + channel warp, right after its shuffles (one
+  // predicated store: nothing kept live until a common store point).
+  Value writer = b.cmp(arith::CmpIPredicate::eq, laneGroup, b.c(0));
+  auto store = [&](const Slot &s, Value v, int64_t offset) {
+    auto ifW = scf::IfOp::create(b, TypeRange{}, writer, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifW.getThenRegion().front());
+    cx.sstore(v, b.add(b.add(b.mul(s.pos, ex.warps), channelWarp),
+                       b.c(offset)));
   };
   auto loadWarps = [&](Value pos, int64_t offset,
                        function_ref<Value(Value, Value)> combine) {
@@ -186,16 +182,16 @@ void emit::emitRegisterSoftmax(EmitContext &cx,
   };
 
   // 1. The block's max of each position. (The staging buffers are read by
-  // other warps' last round until this barrier.)
-  SmallVector<Value> warpMax;
-  for (const Slot &s : slots)
-    warpMax.push_back(acrossLanes(maxF(runs[s.q].values[s.k],
-                                       runs[s.q + pairs].values[s.k]),
-                                  maxF));
+  // other warps' last round until the first barrier.)
   gpu::BarrierOp::create(b);
-  exchange(warpMax, ex.maxOffset);
+  for (const Slot &s : slots)
+    store(s,
+          acrossLanes(
+              maxF(runs[s.q].values[s.k], runs[s.q + pairs].values[s.k]),
+              maxF),
+          ex.maxOffset);
+  gpu::BarrierOp::create(b);
   // 2. exp(x - max) in place, and the sums.
-  SmallVector<Value> warpSum;
   for (const Slot &s : slots) {
     // About 0 where the max is -inf (as the tile path's emitExpShift).
     Value about = emitExpShift(b, loadWarps(s.pos, ex.maxOffset, maxF));
@@ -214,9 +210,9 @@ void emit::emitRegisterSoftmax(EmitContext &cx,
       runs[q].values[s.k] = e;
       sum = sum ? addF(sum, e) : e;
     }
-    warpSum.push_back(acrossLanes(sum, addF));
+    store(s, acrossLanes(sum, addF), ex.sumOffset);
   }
-  exchange(warpSum, ex.sumOffset);
+  gpu::BarrierOp::create(b);
   // 3. One thread per position: 1 / sum.
   {
     auto loop = scf::ForOp::create(b, cx.tid, b.c(ex.positions),

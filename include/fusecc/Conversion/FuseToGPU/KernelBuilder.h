@@ -38,12 +38,15 @@ enum class EpilogueMath {
 /// `1 / (1 + exp(y))` (see `EpilogueMath`). `sharedBytes`, where given,
 /// receives the dynamic shared memory the launch must give: the plan's, or
 /// its staging buffers alone where the epilogue stores from the
-/// accumulators (`SharedMemoryPlan::withoutTiles`).
+/// accumulators (`SharedMemoryPlan::withoutTiles`). `registerSoftmax`
+/// lets a channel softmax take its statistics from the wgmma accumulators
+/// (`fuse-convert-to-gpu{register-softmax}`).
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
 buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                     const fuse::KernelAnalysis &analysis,
                     EpilogueMath math = EpilogueMath::Exact,
-                    int64_t *sharedBytes = nullptr);
+                    int64_t *sharedBytes = nullptr,
+                    bool registerSoftmax = true);
 
 /// Threads per block of the weight re-layout kernel (one element each).
 constexpr int64_t kWeightPackThreads = 256;
