@@ -4,13 +4,15 @@
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=fp16 --tile-rows=1 | FileCheck %s
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 | FileCheck %s
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=bf16 --register-softmax=false | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=ieee --ieee-tensor-cores=always | FileCheck %s
 // RUN: fusecc %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 --emit=gpu | FileCheck %s --check-prefix=GPU
 // A channel softmax whose block holds all the convolution's channels takes
 // its statistics from the wgmma accumulators (RegisterSoftmax.cpp): warp
 // shuffles over the lanes of a fragment column, an exchange of the warps'
 // maxima and sums in the staging buffers, the rest of the epilogue on the
 // registers. Checked in the simulator against the float64 reference in
-// tf32 (fast and exact exp), bf16 and f16 operands: kb2_49's chain (3-D,
+// tf32 (fast and exact exp), bf16 and f16 operands and split (ieee)
+// operands, and on the tile path (--register-softmax=false): kb2_49's chain (3-D,
 // 64 channels), a plain softmax scaled by 3 (a wrong statistic shows;
 // two samples, rows cut at the tensor's edge), kb2_91's chain with 128
 // channels (two warpgroups' channel groups in one block with
