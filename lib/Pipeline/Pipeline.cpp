@@ -95,8 +95,8 @@ struct CodegenCLOptions {
       "register-softmax",
       llvm::cl::desc("A channel softmax whose block holds all the channels "
                      "takes its statistics from the wgmma accumulators "
-                     "(default: true)"),
-      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+                     "(default: false; docs/perf.md 201)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(false)};
   Opt<bool> mergeH{"tile-merge-h",
                    llvm::cl::desc("Tensor-core rounds stage all valid H "
                                   "taps at once (default: no)"),

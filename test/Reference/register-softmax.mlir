@@ -1,13 +1,14 @@
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=tf32 | FileCheck %s
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --epilogue-math=exact | FileCheck %s
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=bf16 | FileCheck %s
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=fp16 --tile-rows=1 | FileCheck %s
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=tf32 | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=tf32 --epilogue-math=exact | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=bf16 | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=fp16 --tile-rows=1 | FileCheck %s
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=tf32 --tile-cluster-c=1 | FileCheck %s
 // RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=bf16 --register-softmax=false | FileCheck %s
-// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --precision=ieee --ieee-tensor-cores=always | FileCheck %s
-// RUN: fusecc %s --chip=sm_90a --tile-wgmma=always --precision=tf32 --tile-cluster-c=1 --emit=gpu | FileCheck %s --check-prefix=GPU
-// A channel softmax whose block holds all the convolution's channels takes
-// its statistics from the wgmma accumulators (RegisterSoftmax.cpp): warp
+// RUN: fusecc-check %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=ieee --ieee-tensor-cores=always | FileCheck %s
+// RUN: fusecc %s --chip=sm_90a --tile-wgmma=always --register-softmax --precision=tf32 --tile-cluster-c=1 --emit=gpu | FileCheck %s --check-prefix=GPU
+// With --register-softmax (off by default: 37% slower on kb2_49 on the
+// H200, docs/perf.md 201) a channel softmax whose block holds all the
+// convolution's channels takes its statistics from the wgmma accumulators (RegisterSoftmax.cpp): warp
 // shuffles over the lanes of a fragment column, an exchange of the warps'
 // maxima and sums in the staging buffers, the rest of the epilogue on the
 // registers. Checked in the simulator against the float64 reference in

@@ -34,7 +34,8 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
     1e-6, far inside tf32's 2e-3. `auto` (the default) is `fast` in kernels
     whose precision is `tf32` and `exact` in `ieee` ones.
 
-    `register-softmax` (default true) lets a wgmma kernel whose block holds
+    `register-softmax` (default false: measured 37% slower on kb2_49,
+    docs/perf.md 201) lets a wgmma kernel whose block holds
     every channel of a channel softmax take the softmax's statistics from
     the accumulators (warp shuffles and a small exchange of per-warp
     partials) instead of passes over the output tile (docs/perf.md 201).
@@ -45,10 +46,11 @@ def FuseConvertToGPU : Pass<"fuse-convert-to-gpu", "::mlir::ModuleOp"> {
            "Epilogue exp and reciprocal: auto (fast for tf32 kernels, "
            "exact for ieee), exact, fast",
            [{::fusecc::optionValues<::fusecc::EpilogueMathMode>()}]>,
-    Option<"registerSoftmax", "register-softmax", "bool", /*default=*/"true",
+    Option<"registerSoftmax", "register-softmax", "bool", /*default=*/"false",
            "A channel softmax whose block holds all the convolution's "
            "channels takes its statistics from the wgmma accumulators "
-           "(RegisterSoftmax.cpp); false: through the output tile">
+           "(RegisterSoftmax.cpp; measured 37% slower on kb2_49: off by "
+           "default); false: through the output tile">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -37,7 +37,7 @@ struct PipelineOptions {
   /// `fuse-convert-to-gpu{epilogue-math=...}`.
   EpilogueMathMode epilogueMath = EpilogueMathMode::Auto;
   /// `fuse-convert-to-gpu{register-softmax=...}`.
-  bool registerSoftmax = true;
+  bool registerSoftmax = false;
   int optLevel = 3;
   /// Tiling overrides for tuning (0: the cost model decides).
   int64_t tileRows = 0, tileCiChunk = 0, tileC = 0, tileWarpsC = 0;

@@ -208,7 +208,7 @@ struct EmitContext {
   mlir::Operation *registerSoftmax = nullptr;
   /// Whether `chooseRegisterSoftmax` may pick that path (the
   /// `register-softmax` option of fuse-convert-to-gpu).
-  bool registerSoftmaxAllowed = true;
+  bool registerSoftmaxAllowed = false;
   /// The result, evaluated on the wgmma accumulators, goes to global memory
   /// through an output tile and bulk copies, one per line
   /// (`chooseBulkStore`): the tile's line stride, else 0.

@@ -19,6 +19,10 @@
 // Statistics in f32 as the tile path's; the fast form of exp (tf32
 // kernels) is the line reduction's, 2^(x log2(e) - max log2(e)).
 //
+// Off by default (`register-softmax`): correct (float64 PASS at full size)
+// but 34-37% slower than the tile path on kb2_49 on the H200, most likely
+// the unrolled epilogue's code size (docs/perf.md 201).
+//
 //===----------------------------------------------------------------------===//
 
 #include "EmitContext.h"

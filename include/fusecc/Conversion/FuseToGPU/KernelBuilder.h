@@ -46,7 +46,7 @@ buildKernelFunction(mlir::gpu::GPUModuleOp gpuModule, fuse::KernelOp kernel,
                     const fuse::KernelAnalysis &analysis,
                     EpilogueMath math = EpilogueMath::Exact,
                     int64_t *sharedBytes = nullptr,
-                    bool registerSoftmax = true);
+                    bool registerSoftmax = false);
 
 /// Threads per block of the weight re-layout kernel (one element each).
 constexpr int64_t kWeightPackThreads = 256;
