@@ -57,8 +57,9 @@ def main():
         graph = os.path.join(examples, e["graph"] + ".mlir")
         flags = ["--precision=" + e["key"].split()[0], chip, keep_convs]
         if e.get("storage"):
-            half = os.path.join(tmp.name, "%s.%s.mlir" % (e["graph"],
-                                                          e["storage"]))
+            # A model's graph is named by its path under examples/.
+            half = os.path.join(tmp.name, "%s.%s.mlir" % (
+                e["graph"].replace("/", "_"), e["storage"]))
             write_half_graph(graph, half, e["storage"])
             graph, flags = half, [chip, keep_convs]
         keys = subprocess.run([fusecc, graph, "--emit=tuning-keys"] + flags,
