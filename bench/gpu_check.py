@@ -184,11 +184,13 @@ def set_tf32(enabled):
 def make_inputs(entry, graph, device, wide=False):
     """Fresh random inputs: x (input 0) ~ U[0,1) like KernelBench, conv
     weights and biases ~ U(-1/sqrt(fan), 1/sqrt(fan)) like nn.ConvTranspose
-    (fan = weight.shape[1] * prod(kernel)), everything else ~ N(0, 1).
+    (fan = weight.shape[1] * prod(kernel)), a batch_norm's running variance
+    ~ U[0.5, 1.5), everything else ~ N(0, 1).
     `wide`: x ~ N(0, 1) and conv weights and biases four times wider, which
     moves every value of the graph across zero (as fusecc-check's wide
     draw)."""
     roles = graph.roles()
+    variances = graph.variance_inputs()
     tensors = []
     for i, arg in enumerate(entry.inputs):
         dtype = torch_dtype(arg.dtype)
@@ -202,6 +204,8 @@ def make_inputs(entry, graph, device, wide=False):
             t.uniform_(-bound, bound)
         elif not dtype.is_floating_point:
             t = torch.randint(0, 4, arg.shape, dtype=dtype, device=device)
+        elif i in variances:
+            t = torch.rand(arg.shape, dtype=dtype, device=device) + 0.5
         elif (i == 0 or arg.name in ("x", "input")) and not wide:
             t = torch.rand(arg.shape, dtype=dtype, device=device)
         else:
@@ -735,6 +739,9 @@ def main():
                                % (100 * row["mode_fraction"],
                                   "pass" if row["wide"]["pass"] else "FAIL",
                                   row["wide"]["rel_l2"]))
+                if row.get("ref_vacuous"):
+                    detail += ("; the float64 reference has no finite "
+                               "element: nothing was compared")
                 if "fusecc_ms" in row:
                     detail += "; fusecc %.4f ms" % row["fusecc_ms"]
                 print("  %s: %s%s" % (entry.name, row["status"], detail),

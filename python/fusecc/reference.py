@@ -162,6 +162,14 @@ class Graph:
                     roles.setdefault(operand, op)
         return roles
 
+    def variance_inputs(self):
+        """Value ids that feed a batch_norm as its running variance. A
+        checker draws them positive: a negative variance makes its channels
+        NaN, and through a following convolution the whole output, which
+        would compare NaN with NaN and check nothing."""
+        return {op.operands[2] for op in self.ops
+                if op.kind == "batch_norm" and len(op.operands) > 2}
+
     def conv_ops(self):
         return [op for op in self.ops if op.kind in CONV_OPS]
 

@@ -637,3 +637,44 @@ class IeeeAllowanceOnCpu(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class VacuousReferenceOnCpu(unittest.TestCase):
+    """A reference with no finite element compares NaN with NaN: the rule
+    fails it, and the checker draws a batch_norm's running variance
+    positive so that its graphs have a finite reference."""
+
+    def test_all_nan_reference_fails(self):
+        ref = torch.full((2, 3), float("nan"), dtype=torch.float64)
+        result = gpu_check.compare(ref.float(), ref, "tf32", "f32")
+        self.assertTrue(result["ref_vacuous"])
+        self.assertEqual(result["rel_l2"], 0.0)
+        self.assertFalse(result["pass"])
+
+    def test_partly_finite_reference_still_checks(self):
+        ref = torch.tensor([[1.0, float("nan")], [2.0, 3.0]],
+                           dtype=torch.float64)
+        result = gpu_check.compare(ref.float(), ref, "tf32", "f32")
+        self.assertFalse(result["ref_vacuous"])
+        self.assertTrue(result["pass"], result)
+        empty = torch.zeros(0, 4, dtype=torch.float64)
+        self.assertFalse(gpu_check.compare(empty.float(), empty, "tf32",
+                                           "f32")["ref_vacuous"])
+
+    def test_running_variance_drawn_positive(self):
+        graph = Graph(["%5 = batch_norm %0 %1 %2 %3 %4",
+                       "return %5"], 5)
+        self.assertEqual(graph.variance_inputs(), {2})
+        arg = argparse.Namespace
+        entry = argparse.Namespace(inputs=[
+            arg(name="x", dtype="f32", shape=(2, 64, 3, 3))] + [
+            arg(name="p%d" % i, dtype="f32", shape=(64,))
+            for i in range(1, 5)])
+        torch.manual_seed(0)
+        inputs = gpu_check.make_inputs(entry, graph, "cpu")
+        self.assertGreaterEqual(inputs[2].min().item(), 0.5)
+        self.assertLess(inputs[2].max().item(), 1.5)
+        # The mean and affine parameters stay N(0, 1): some negative.
+        self.assertLess(inputs[1].min().item(), 0.0)
+        self.assertTrue(torch.isfinite(graph(*inputs)[0]).all())
