@@ -490,6 +490,10 @@ bool canEvaluateFromRegisters(EmitContext &cx);
 /// convolution, constants and kernel inputs constant along W (no reduction,
 /// pooling, statistics or cluster) with cheap scalar code.
 bool resultIsElementwiseInRegisters(EmitContext &cx);
+/// True if every kernel input or parameter value `op` reads is constant
+/// along W (per channel or scalar): a register epilogue reads them once per
+/// fragment instead of in its scattered position pattern.
+bool readsOnlyValuesConstantAlongW(EmitContext &cx, mlir::Operation &op);
 /// Convolution values one thread holds at consecutive positions `wl0`,
 /// `wl0 + 1`, ... of one tile line (`line`: `r`, `cl`, `ch`, `oh` set),
 /// conv bias added; null where the thread holds no value.

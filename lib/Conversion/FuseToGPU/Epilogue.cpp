@@ -574,6 +574,24 @@ static bool hasCheapScalarCode(ElementwiseOpInterface op) {
   return cheap;
 }
 
+bool emit::readsOnlyValuesConstantAlongW(EmitContext &cx, Operation &op) {
+  KernelAnalysis &a = cx.a;
+  Block &body = cx.kernel.getBody().front();
+  // Kernel inputs other than the convolution's operands, and parameter
+  // values (per-channel, `KernelAnalysis::params`).
+  for (Value o : op.getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(o);
+    bool input = arg && arg.getOwner() == &body &&
+                 !llvm::is_contained(a.conv->getOperands(), o);
+    if (!input && !a.isParam(o.getDefiningOp()))
+      continue;
+    auto ty = cast<RankedTensorType>(o.getType());
+    if (ty.getRank() > 0 && ty.getDimSize(ty.getRank() - 1) != 1)
+      return false;
+  }
+  return true;
+}
+
 bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
   KernelAnalysis &a = cx.a;
   if (!cx.cfg.usesWgmma() || a.pool || a.channelEpilogue() ||
@@ -596,17 +614,8 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
       return false;
     // Inputs varying along W would be read in the fragment's scattered
     // pattern (kb2_26, 18% slower); per-channel parameters are fine.
-    // So are parameter values (per-channel, `KernelAnalysis::params`).
-    for (Value o : op.getOperands()) {
-      auto arg = dyn_cast<BlockArgument>(o);
-      bool input = arg && arg.getOwner() == &body &&
-                   !llvm::is_contained(a.conv->getOperands(), o);
-      if (!input && !a.isParam(o.getDefiningOp()))
-        continue;
-      auto ty = cast<RankedTensorType>(o.getType());
-      if (ty.getRank() > 0 && ty.getDimSize(ty.getRank() - 1) != 1)
-        return false;
-    }
+    if (!emit::readsOnlyValuesConstantAlongW(cx, op))
+      return false;
   }
   return true;
 }

@@ -103,18 +103,9 @@ Operation *emit::chooseRegisterSoftmax(EmitContext &cx) {
         isa<YieldOp, arith::ConstantOp>(o) || a.isParam(&o) ||
         llvm::is_contained(a.operandCasts, dyn_cast<CastOp>(o)))
       continue;
-    if (!isa<ElementwiseOpInterface>(o))
+    if (!isa<ElementwiseOpInterface>(o) ||
+        !emit::readsOnlyValuesConstantAlongW(cx, o))
       return nullptr;
-    for (Value v : o.getOperands()) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      bool input = arg && arg.getOwner() == &body &&
-                   !llvm::is_contained(a.conv->getOperands(), v);
-      if (!input && !a.isParam(v.getDefiningOp()))
-        continue;
-      auto ty = cast<RankedTensorType>(v.getType());
-      if (ty.getRank() > 0 && ty.getDimSize(ty.getRank() - 1) != 1)
-        return nullptr;
-    }
   }
   // The exchange fits the staging buffers.
   if (exchangeOf(cx).elems > cx.smemPlan.withoutTiles(cfg).totalElems)
