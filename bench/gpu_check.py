@@ -46,7 +46,8 @@ from timing import MIN_WARM_S, kernel_profile, time_ms  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
-from fusecc.reference import Graph, GraphError  # noqa: E402
+from fusecc.reference import (  # noqa: E402
+    RUNNING_VARIANCE_RANGE, Graph, GraphError)
 from fusecc.runtime import FuseccError  # noqa: E402
 
 # ---------------------------------------------------------------------------
@@ -185,7 +186,8 @@ def make_inputs(entry, graph, device, wide=False):
     """Fresh random inputs: x (input 0) ~ U[0,1) like KernelBench, conv
     weights and biases ~ U(-1/sqrt(fan), 1/sqrt(fan)) like nn.ConvTranspose
     (fan = weight.shape[1] * prod(kernel)), a batch_norm's running variance
-    ~ U[0.5, 1.5), everything else ~ N(0, 1).
+    ~ U[0.5, 1.5) (RUNNING_VARIANCE_RANGE, docs/design/checking.md),
+    everything else ~ N(0, 1).
     `wide`: x ~ N(0, 1) and conv weights and biases four times wider, which
     moves every value of the graph across zero (as fusecc-check's wide
     draw)."""
@@ -205,7 +207,9 @@ def make_inputs(entry, graph, device, wide=False):
         elif not dtype.is_floating_point:
             t = torch.randint(0, 4, arg.shape, dtype=dtype, device=device)
         elif i in variances:
-            t = torch.rand(arg.shape, dtype=dtype, device=device) + 0.5
+            low, high = RUNNING_VARIANCE_RANGE
+            t = low + (high - low) * torch.rand(arg.shape, dtype=dtype,
+                                                device=device)
         elif (i == 0 or arg.name in ("x", "input")) and not wide:
             t = torch.rand(arg.shape, dtype=dtype, device=device)
         else:

@@ -479,6 +479,9 @@ void checkDraw(const Case &c, func::FuncOp f, ModuleOp module,
       f, inputs, 0, r, tf32 ? &tf32Ref[0] : nullptr, o, limits, cond);
   if (cmp.pass)
     return;
+  if (cmp.vacuous)
+    finding(c, std::string(draw) + "the reference has no finite element: "
+                                   "nothing was compared");
   const int64_t i = cmp.firstBad;
   if (cmp.unwritten)
     finding(c,

@@ -107,6 +107,7 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
     c.operandsRelL2 = relL2Of(*tf32Ref, out.data, limits.storage);
     c.relL2Limit = std::max(c.relL2Limit, limits.roundingFactor * c.rounding);
   }
+  int64_t refFinite = 0;
   for (int64_t i = 0; i < ref.size(); ++i) {
     double r = ref.data[i], s = out.data[i];
     bool bad = false;
@@ -114,6 +115,7 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
     if (limits.storage == Storage::F16 && std::isfinite(r))
       if (double q = roundToStorage(r, Storage::F16); !std::isfinite(q))
         r = q;
+    refFinite += std::isfinite(r);
     if (!out.written[i]) {
       ++c.unwritten;
       bad = true;
@@ -140,8 +142,11 @@ Comparison ref::compareOutput(const Tensor &ref, const Tensor *tf32Ref,
       c.firstBad = i;
   }
   c.relL2 = relL2Of(ref, out.data, limits.storage);
+  // No finite reference element: NaN matched NaN, nothing was compared
+  // (docs/design/checking.md, "Vacuous references").
+  c.vacuous = ref.size() > 0 && refFinite == 0;
   c.pass = c.unwritten == 0 && c.nonFinite == 0 && c.notClose == 0 &&
-           std::isfinite(c.relL2) && c.relL2 < c.relL2Limit;
+           !c.vacuous && std::isfinite(c.relL2) && c.relL2 < c.relL2Limit;
   if (tf32Ref && c.pass) {
     const bool onTensorCores = std::isfinite(c.operandsRelL2) &&
                                c.operandsRelL2 < limits.operandsRelL2;

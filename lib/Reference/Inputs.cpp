@@ -40,8 +40,18 @@ struct Rng {
   }
 };
 
-/// What an argument is to the first convolution that uses it.
-enum class Role { ConvInput, ConvWeight, ConvBias, Other };
+/// What an argument is to the first convolution that uses it, or a
+/// batch_norm's running variance (unless it is a convolution's weight or
+/// bias).
+enum class Role { ConvInput, ConvWeight, ConvBias, RunningVariance, Other };
+
+/// Whether `arg` is some batch_norm's running variance.
+bool isRunningVariance(BlockArgument arg) {
+  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    auto bn = dyn_cast<fuse::BatchNormOp>(user);
+    return bn && bn.getRunningVar() == arg;
+  });
+}
 
 /// The stream of argument `argNumber` under `seed` in `draw`.
 Rng argumentStream(uint64_t seed, unsigned argNumber, InputDraw draw) {
@@ -86,6 +96,11 @@ std::vector<Tensor> makeInputs(func::FuncOp func, uint64_t seed,
                                            : Role::ConvBias;
       break;
     }
+    // A convolution's weight or bias first, then a running variance (as
+    // bench/gpu_check.py's make_inputs orders them).
+    if ((role == Role::Other || role == Role::ConvInput) &&
+        isRunningVariance(arg))
+      role = Role::RunningVariance;
     double shift = 0.0;
     if (auto m = func.getArgAttrOfType<FloatAttr>(arg.getArgNumber(),
                                                   "fuse.check.mean"))
@@ -100,6 +115,12 @@ std::vector<Tensor> makeInputs(func::FuncOp func, uint64_t seed,
       case Role::ConvWeight:
       case Role::ConvBias:
         x = (2.0 * rng.uniform() - 1.0) * bound * (wide ? 4.0 : 1.0);
+        break;
+      case Role::RunningVariance:
+        // Positive in both draws (docs/design/checking.md, "Vacuous
+        // references").
+        x = kRunningVarianceMin +
+            (kRunningVarianceMax - kRunningVarianceMin) * rng.uniform();
         break;
       case Role::Other:
         x = rng.normal();

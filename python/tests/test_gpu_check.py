@@ -12,6 +12,7 @@ import importlib.util
 import io
 import itertools
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -23,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import samples  # noqa: E402
-from fusecc.reference import Graph  # noqa: E402
+from fusecc.reference import RUNNING_VARIANCE_RANGE, Graph  # noqa: E402
 
 spec = importlib.util.spec_from_file_location(
     "gpu_check", os.path.join(samples.REPO, "bench", "gpu_check.py"))
@@ -635,9 +636,6 @@ class IeeeAllowanceOnCpu(unittest.TestCase):
         self.assertEqual(out.item(), 1.0 + 2.0 ** -11)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 @unittest.skipIf(torch is None, "PyTorch is not installed")
 class VacuousReferenceOnCpu(unittest.TestCase):
@@ -678,3 +676,24 @@ class VacuousReferenceOnCpu(unittest.TestCase):
         # The mean and affine parameters stay N(0, 1): some negative.
         self.assertLess(inputs[1].min().item(), 0.0)
         self.assertTrue(torch.isfinite(graph(*inputs)[0]).all())
+
+
+class RunningVarianceRuleShared(unittest.TestCase):
+    """fusecc-check (C++) and gpu_check.py draw a batch_norm's running
+    variance from one range (docs/design/checking.md, "Vacuous
+    references"): Inputs.h's constants equal RUNNING_VARIANCE_RANGE."""
+
+    def test_cpp_and_python_ranges_agree(self):
+        header = os.path.join(samples.REPO, "include", "fusecc", "Reference",
+                              "Inputs.h")
+        with open(header) as f:
+            text = f.read()
+        bounds = tuple(
+            float(re.search(r"constexpr double %s = ([0-9.]+);" % name,
+                            text).group(1))
+            for name in ("kRunningVarianceMin", "kRunningVarianceMax"))
+        self.assertEqual(bounds, RUNNING_VARIANCE_RANGE)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -10,7 +10,8 @@
 // reference output is mostly one value on these inputs (kb2_93's
 // gelu(min(conv + 0.5, 0)) is zero wherever conv > -0.5) is checked again on
 // wide inputs, with its own PASS/FAIL line: a check that compares zeros with
-// zeros checks nothing.
+// zeros checks nothing. One whose reference has no finite element fails,
+// with a line that says so: NaN against NaN checks nothing either.
 //
 // --reference-only evaluates only the reference and prints a checksum
 // (--print-output: every element), for tests of the reference itself.
@@ -477,6 +478,10 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
         outs() << " storage " << stored;
       outs() << " (" << fusecc::toString(options.precision) << drawNote
              << ")\n";
+      if (cmp.vacuous)
+        outs() << "@" << name << ": the reference has no finite element: "
+               << "nothing was compared (NaN matches NaN; "
+               << "docs/design/checking.md, \"Vacuous references\")\n";
       if (!pass && cmp.firstBad >= 0)
         outs() << "@" << name << ": first bad element "
                << indexStr(t.shape, cmp.firstBad) << ": reference "

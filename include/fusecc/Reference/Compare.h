@@ -3,7 +3,10 @@
 // The one criterion `fusecc-check` and the graph fuzzer apply to a simulated
 // kernel output (bench/gpu_check.py applies the same to the GPU's): every
 // element written, non-finite exactly where the reference is, each finite
-// element close, and a small relative L2 error. tf32 kernels multiply
+// element close, and a small relative L2 error. A reference with elements
+// but none finite fails whatever the kernel wrote: NaN matches NaN, so it
+// compares nothing (docs/design/checking.md, "Vacuous references";
+// bench/accuracy.py's `ref_vacuous` on the GPU). tf32 kernels multiply
 // TF32-rounded convolution operands: they are held to a strict limit against
 // the reference on such operands, and against the exact reference to what
 // that rounding alone costs the graph (a graph that amplifies it, such as a
@@ -113,6 +116,9 @@ struct Comparison {
   double relL2 = 0, maxAbs = 0;
   int64_t nonFinite = 0, unwritten = 0, refNonFinite = 0, notClose = 0;
   int64_t firstBad = -1; ///< First element that failed, -1 if none.
+  /// The reference has elements but no finite one (after a half result's
+  /// storage rounding): nothing was compared, and the comparison fails.
+  bool vacuous = false;
   /// The relative L2 limit applied (widened by the TF32 rounding).
   double relL2Limit = 0;
   /// tf32 only (-1 elsewhere): relative L2 error against the reference on
@@ -127,7 +133,8 @@ struct Comparison {
 /// reference on the rounded operands (`evaluate` with `convOperands`); null
 /// for ieee. A kernel that
 /// fell back to FP32 arithmetic (grouped convolutions off the tensor cores)
-/// passes at `fp32RelL2` against `ref` instead of the operands limit.
+/// passes at `fp32RelL2` against `ref` instead of the operands limit. A
+/// vacuous reference (`Comparison::vacuous`) fails.
 Comparison compareOutput(const Tensor &ref, const Tensor *tf32Ref,
                          const sim::Buffer &out, const CompareLimits &limits);
 

@@ -9,7 +9,11 @@
 // check whose reference is mostly one value (kb2_93's gelu(min(conv + 0.5,
 // 0)) is zero everywhere on the first draw at small channel counts) compares
 // zeros with zeros: the checkers then check the wide draw too
-// (bench/gpu_check.py does the same on the GPU).
+// (bench/gpu_check.py does the same on the GPU). A batch_norm's running
+// variance is drawn from U[0.5, 1.5) in both draws: an N(0, 1) variance
+// makes half its channels NaN, and through a following convolution the
+// whole output (docs/design/checking.md, "Vacuous references", the rule
+// python/fusecc/reference.py's RUNNING_VARIANCE_RANGE states too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +42,19 @@ enum class InputDraw {
 /// too.
 constexpr double kDegenerateFraction = 0.5;
 
+/// A batch_norm's running variance is drawn from U[kRunningVarianceMin,
+/// kRunningVarianceMax) (plus its `fuse.check.mean`), whatever the draw:
+/// positive, so that its channels are finite (docs/design/checking.md,
+/// "Vacuous references"; python/fusecc/reference.py's
+/// RUNNING_VARIANCE_RANGE, which a Python test holds equal to these).
+constexpr double kRunningVarianceMin = 0.5;
+constexpr double kRunningVarianceMax = 1.5;
+
 /// Deterministic inputs for every argument of `func` (seeded by `seed` and
 /// the argument's number), already rounded to f32: the reference sees
-/// exactly the values a kernel reads. An argument attribute
+/// exactly the values a kernel reads. A batch_norm's running variance (not
+/// also a convolution's weight or bias) is drawn from
+/// U[kRunningVarianceMin, kRunningVarianceMax). An argument attribute
 /// `fuse.check.mean = M` shifts that argument's values by M (tests of
 /// numerically hard statistics).
 std::vector<Tensor> makeInputs(mlir::func::FuncOp func, uint64_t seed,
