@@ -25,7 +25,6 @@
 import argparse
 import glob
 import json
-import math
 import os
 import sys
 
@@ -42,30 +41,8 @@ sys.path[:0] = [os.path.join(REPO, "python"), os.path.join(REPO, "bench")]
 import torch  # noqa: E402
 
 import fusecc  # noqa: E402
+from fusecc.inputs import make_inputs  # noqa: E402
 from gpu_check import compare, set_tf32, time_ms  # noqa: E402
-
-
-def make_inputs(entry, graph, batch, device):
-    """gpu_check.make_inputs at `batch`: x ~ U[0, 1), convolution weights
-    and biases ~ U(-1/sqrt(fan), 1/sqrt(fan)), the rest ~ N(0, 1)."""
-    roles = graph.roles()
-    tensors = []
-    for i, arg in enumerate(entry.inputs):
-        shape = arg.shape_at(batch)
-        dtype = fusecc.module.torch_dtype(arg.dtype)
-        conv = roles.get(i)
-        weight = conv.operands[1] if conv else None
-        if weight is not None and weight < len(entry.inputs):
-            w_shape = entry.inputs[weight].shape
-            bound = 1.0 / math.sqrt(w_shape[1] * math.prod(w_shape[2:]))
-            t = torch.empty(shape, dtype=dtype, device=device)
-            t.uniform_(-bound, bound)
-        elif i == 0 or arg.name in ("x", "input"):
-            t = torch.rand(shape, dtype=dtype, device=device)
-        else:
-            t = torch.randn(shape, dtype=dtype, device=device)
-        tensors.append(t)
-    return tensors
 
 
 def poisoned(entry, batch, device):
@@ -91,7 +68,7 @@ def check_entry(path, static_path, entry_name, lib, args, device):
     for batch in batches:
         row = {"bundle": os.path.basename(path), "entry": entry_name,
                "precision": precision, "max_batch": n, "batch": batch}
-        inputs = make_inputs(entry, graph, batch, device)
+        inputs = make_inputs(entry, graph, device, batch=batch)
         outputs = poisoned(entry, batch, device)
         f(*inputs, out=outputs)
         torch.cuda.synchronize()
@@ -133,7 +110,7 @@ def check_entry(path, static_path, entry_name, lib, args, device):
         torch.cuda.empty_cache()
     # Outside the bound: refused, nothing launched.
     try:
-        f(*make_inputs(entry, graph, n + 1, device))
+        f(*make_inputs(entry, graph, device, batch=n + 1))
         refused = False
     except fusecc.module.ArgumentError:
         refused = True

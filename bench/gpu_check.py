@@ -46,8 +46,11 @@ from timing import MIN_WARM_S, kernel_profile, time_ms  # noqa: E402
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
-from fusecc.reference import (  # noqa: E402
-    RUNNING_VARIANCE_RANGE, Graph, GraphError)
+# The entry's exact convolution FLOPs and the checkers' input draw
+# (python/fusecc), gpu_check's names too (python/tests/test_gpu_check.py).
+from fusecc.flops import conv_flops  # noqa: E402
+from fusecc.inputs import make_inputs  # noqa: E402
+from fusecc.reference import Graph, GraphError  # noqa: E402,F401
 from fusecc.runtime import FuseccError  # noqa: E402
 
 # ---------------------------------------------------------------------------
@@ -96,57 +99,6 @@ class Bundle:
             self.module = None
 
 
-def conv_flops(op, x_shape, w_shape):
-    """Exact FLOPs of one transposed conv: 2 * N * Cin * Cout/groups times,
-    per spatial dim, the number of (input position, tap) pairs that land
-    inside the output."""
-    rank = len(x_shape) - 2
-    if op.kind == "conv":
-        return forward_conv_flops(op, x_shape, w_shape)
-    stride = op.int_list("stride", rank, 1)
-    padding = op.int_list("padding", rank, 0)
-    output_padding = op.int_list("output_padding", rank, 0)
-    dilation = op.int_list("dilation", rank, 1)
-    n, cin = x_shape[0], x_shape[1]
-    # Each input channel feeds the w_shape[1] = Cout/groups outputs of its
-    # group.
-    macs = n * cin * w_shape[1]
-    for d in range(rank):
-        size_in, taps = x_shape[2 + d], w_shape[2 + d]
-        size_out = ((size_in - 1) * stride[d] - 2 * padding[d]
-                    + dilation[d] * (taps - 1) + output_padding[d] + 1)
-        pairs = 0
-        for t in range(taps):
-            offset = t * dilation[d] - padding[d]
-            # Inputs i in [0, size_in) with 0 <= i*stride + offset < size_out.
-            low = max(0, -(offset // stride[d]))
-            high = min(size_in - 1, (size_out - 1 - offset) // stride[d])
-            pairs += max(0, high - low + 1)
-        macs *= pairs
-    return 2 * macs
-
-
-def forward_conv_flops(op, x_shape, w_shape):
-    """Exact FLOPs of one forward conv (weight [Cout, Cin/groups, *k]): 2 *
-    N * Cout * Cin/groups times, per spatial dim, the number of (output
-    position, tap) pairs that read inside the input."""
-    rank = len(x_shape) - 2
-    stride = op.int_list("stride", rank, 1)
-    begin = op.int_list("padding", rank, 0)
-    end = op.int_list("padding_end", rank, 0) \
-        if "padding_end" in op.attrs else begin
-    dilation = op.int_list("dilation", rank, 1)
-    macs = x_shape[0] * w_shape[0] * w_shape[1]
-    for d in range(rank):
-        size_in, taps = x_shape[2 + d], w_shape[2 + d]
-        size_out = ((size_in + begin[d] + end[d] - dilation[d] * (taps - 1)
-                     - 1) // stride[d] + 1)
-        macs *= sum(1 for o in range(size_out) for t in range(taps)
-                    if 0 <= o * stride[d] - begin[d] + t * dilation[d]
-                    < size_in)
-    return 2 * macs
-
-
 # ---------------------------------------------------------------------------
 # Checking and timing
 # ---------------------------------------------------------------------------
@@ -180,42 +132,6 @@ def set_tf32(enabled):
         pass
     torch.backends.cudnn.allow_tf32 = enabled
     torch.backends.cuda.matmul.allow_tf32 = enabled
-
-
-def make_inputs(entry, graph, device, wide=False):
-    """Fresh random inputs: x (input 0) ~ U[0,1) like KernelBench, conv
-    weights and biases ~ U(-1/sqrt(fan), 1/sqrt(fan)) like nn.ConvTranspose
-    (fan = weight.shape[1] * prod(kernel)), a batch_norm's running variance
-    ~ U[0.5, 1.5) (RUNNING_VARIANCE_RANGE, docs/design/checking.md),
-    everything else ~ N(0, 1).
-    `wide`: x ~ N(0, 1) and conv weights and biases four times wider, which
-    moves every value of the graph across zero (as fusecc-check's wide
-    draw)."""
-    roles = graph.roles()
-    variances = graph.variance_inputs()
-    tensors = []
-    for i, arg in enumerate(entry.inputs):
-        dtype = torch_dtype(arg.dtype)
-        conv = roles.get(i)
-        weight = conv.operands[1] if conv else None
-        if weight is not None and weight < len(entry.inputs):
-            w_shape = entry.inputs[weight].shape
-            fan = w_shape[1] * math.prod(w_shape[2:])
-            bound = (4.0 if wide else 1.0) / math.sqrt(fan)
-            t = torch.empty(arg.shape, dtype=dtype, device=device)
-            t.uniform_(-bound, bound)
-        elif not dtype.is_floating_point:
-            t = torch.randint(0, 4, arg.shape, dtype=dtype, device=device)
-        elif i in variances:
-            low, high = RUNNING_VARIANCE_RANGE
-            t = low + (high - low) * torch.rand(arg.shape, dtype=dtype,
-                                                device=device)
-        elif (i == 0 or arg.name in ("x", "input")) and not wide:
-            t = torch.rand(arg.shape, dtype=dtype, device=device)
-        else:
-            t = torch.randn(arg.shape, dtype=dtype, device=device)
-        tensors.append(t)
-    return tensors
 
 
 def buffers_for(tensors):

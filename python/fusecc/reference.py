@@ -31,14 +31,6 @@ from .reference_ops import (  # noqa: F401 (OPS, f32: the module's names)
     CONV_OPS, OPS, GraphError, _tensor, f32, validate)
 
 
-# A batch_norm's running variance is drawn from U[low, high) by the checkers
-# (`Graph.variance_inputs`): positive, so that its channels are finite and
-# a reference is not all NaN (docs/design/checking.md, "Vacuous
-# references"; fusecc-check's kRunningVarianceMin / kRunningVarianceMax in
-# include/fusecc/Reference/Inputs.h, held equal by a test).
-RUNNING_VARIANCE_RANGE = (0.5, 1.5)
-
-
 def value_id(token, line):
     try:
         if not token.startswith("%"):
@@ -172,9 +164,10 @@ class Graph:
 
     def variance_inputs(self):
         """Value ids that feed a batch_norm as its running variance. A
-        checker draws them from RUNNING_VARIANCE_RANGE: a negative variance
-        makes its channels NaN, and through a following convolution the
-        whole output, which would compare NaN with NaN and check nothing."""
+        checker draws them from fusecc.inputs.RUNNING_VARIANCE_RANGE: a
+        negative variance makes its channels NaN, and through a following
+        convolution the whole output, which would compare NaN with NaN and
+        check nothing."""
         return {op.operands[2] for op in self.ops
                 if op.kind == "batch_norm" and len(op.operands) > 2}
 

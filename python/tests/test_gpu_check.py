@@ -24,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import samples  # noqa: E402
-from fusecc.reference import RUNNING_VARIANCE_RANGE, Graph  # noqa: E402
+from fusecc.inputs import RUNNING_VARIANCE_RANGE  # noqa: E402
+from fusecc.reference import Graph  # noqa: E402
 
 spec = importlib.util.spec_from_file_location(
     "gpu_check", os.path.join(samples.REPO, "bench", "gpu_check.py"))

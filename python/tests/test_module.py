@@ -14,7 +14,7 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from fusecc import bundle, module, runtime  # noqa: E402
+from fusecc import arguments, bundle, module, runtime  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 
@@ -176,7 +176,7 @@ class Errors(unittest.TestCase):
         self.check("entry 'layer' input 0 'x': expected a torch.Tensor or a "
                    "tensor with __dlpack__",
                    lambda f: f([1.0], w, out=y, stream=0), TypeError)
-        with mock.patch.object(module, "torch", None):
+        with mock.patch.object(arguments, "torch", None):
             self.check("with __dlpack__ (DLPack needs PyTorch, which is not "
                        "installed), got list",
                        lambda f: f([1.0], w, out=y, stream=0), TypeError)

@@ -13,7 +13,7 @@
 // variance is drawn from U[0.5, 1.5) in both draws: an N(0, 1) variance
 // makes half its channels NaN, and through a following convolution the
 // whole output (docs/design/checking.md, "Vacuous references", the rule
-// python/fusecc/reference.py's RUNNING_VARIANCE_RANGE states too).
+// python/fusecc/inputs.py's RUNNING_VARIANCE_RANGE states too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +45,8 @@ constexpr double kDegenerateFraction = 0.5;
 /// A batch_norm's running variance is drawn from U[kRunningVarianceMin,
 /// kRunningVarianceMax) (plus its `fuse.check.mean`), whatever the draw:
 /// positive, so that its channels are finite (docs/design/checking.md,
-/// "Vacuous references"; python/fusecc/reference.py's
-/// RUNNING_VARIANCE_RANGE, which a Python test holds equal to these).
+/// "Vacuous references"; python/fusecc/inputs.py's RUNNING_VARIANCE_RANGE,
+/// which a Python test holds equal to these).
 constexpr double kRunningVarianceMin = 0.5;
 constexpr double kRunningVarianceMax = 1.5;
 
