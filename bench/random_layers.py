@@ -45,7 +45,10 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "python"))
 from chips import floor_ms  # noqa: E402
+from fusecc.flops import transposed_conv_macs  # noqa: E402
 from vocab_graphs import conv_geometry, epilogue_op  # noqa: E402
 from workload_graphs import Builder, TranslateError, arr, tensor  # noqa: E402
 
@@ -65,24 +68,6 @@ FLOOR_RANGE_MS = (0.03, 3.0)
 LAYER_FAMILIES = [("layer1d", 15), ("layer2d", 35), ("layer3d", 20),
                   ("upscore", 15), ("pool_reduce", 15)]
 MODEL_BATCHES = [1, 16, 128]
-
-
-def conv_macs(x_shape, w_shape, s, p, op, d):
-    """Multiply-adds of a transposed convolution: N * Cin * Cout/groups
-    times, per spatial dim, the (input, tap) pairs that land inside the
-    output (as gpu_check.conv_flops counts them)."""
-    macs = x_shape[0] * x_shape[1] * w_shape[1]
-    for j in range(len(x_shape) - 2):
-        n, taps = x_shape[2 + j], w_shape[2 + j]
-        out = (n - 1) * s[j] - 2 * p[j] + d[j] * (taps - 1) + op[j] + 1
-        pairs = 0
-        for t in range(taps):
-            offset = t * d[j] - p[j]
-            low = max(0, -(offset // s[j]))
-            high = min(n - 1, (out - 1 - offset) // s[j])
-            pairs += max(0, high - low + 1)
-        macs *= pairs
-    return macs
 
 
 class Graph(Builder):
@@ -111,7 +96,7 @@ class Graph(Builder):
             "-> %s" % (y, ", ".join(operands), arr(s), arr(p), arr(op),
                        arr(d), groups, ", ".join(types),
                        tensor(self.shape[y])))
-        self.flops += 2 * conv_macs(xs, self.shape[w], s, p, op, d)
+        self.flops += 2 * transposed_conv_macs(xs, self.shape[w], s, p, op, d)
         return y
 
     def norm(self, kind, x, prefix):

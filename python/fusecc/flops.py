@@ -16,15 +16,25 @@ def conv_flops(op, x_shape, w_shape):
     rank = len(x_shape) - 2
     if op.kind == "conv":
         return forward_conv_flops(op, x_shape, w_shape)
-    stride = op.int_list("stride", rank, 1)
-    padding = op.int_list("padding", rank, 0)
-    output_padding = op.int_list("output_padding", rank, 0)
-    dilation = op.int_list("dilation", rank, 1)
+    return 2 * transposed_conv_macs(
+        x_shape, w_shape, op.int_list("stride", rank, 1),
+        op.int_list("padding", rank, 0),
+        op.int_list("output_padding", rank, 0),
+        op.int_list("dilation", rank, 1))
+
+
+def transposed_conv_macs(x_shape, w_shape, stride, padding, output_padding,
+                         dilation):
+    """Multiply-adds of a transposed conv of input `x_shape` and weight
+    `w_shape` ([Cin, Cout/groups, *kernel]) with per-dim lists `stride`,
+    `padding`, `output_padding` and `dilation`: N * Cin * Cout/groups
+    times, per spatial dim, the (input position, tap) pairs that land
+    inside the output (bench/random_layers.py counts its layers so)."""
     n, cin = x_shape[0], x_shape[1]
     # Each input channel feeds the w_shape[1] = Cout/groups outputs of its
     # group.
     macs = n * cin * w_shape[1]
-    for d in range(rank):
+    for d in range(len(x_shape) - 2):
         size_in, taps = x_shape[2 + d], w_shape[2 + d]
         size_out = ((size_in - 1) * stride[d] - 2 * padding[d]
                     + dilation[d] * (taps - 1) + output_padding[d] + 1)
@@ -36,7 +46,7 @@ def conv_flops(op, x_shape, w_shape):
             high = min(size_in - 1, (size_out - 1 - offset) // stride[d])
             pairs += max(0, high - low + 1)
         macs *= pairs
-    return 2 * macs
+    return macs
 
 
 def forward_conv_flops(op, x_shape, w_shape):

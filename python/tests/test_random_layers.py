@@ -111,7 +111,8 @@ class RandomLayers(unittest.TestCase):
                     ",".join(map(str, v)) for v in (s, p, op, d)))
         op_ = Graph([line, "return %2"], 2).ops[0]
         self.assertEqual(gpu_check.conv_flops(op_, x, w),
-                         2 * random_layers.conv_macs(x, w, s, p, op, d))
+                         2 * random_layers.transposed_conv_macs(
+                             x, w, s, p, op, d))
 
     def test_small_and_files(self):
         small = random_layers.generate(37, 10, True)
