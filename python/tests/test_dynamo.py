@@ -18,12 +18,12 @@ import unittest
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import (CHECK, CLI, F, REPO, needs_cli,  # noqa: E402
-                            needs_torch, nn, torch)
+from dynamo_support import (  # noqa: E402
+    CLI, F, REPO, arg_values, compiled_graph, needs_cli, needs_torch,
+    nn, prepare, torch)
 
 if torch is not None:
     from fusecc import bundle as bundle_format
-    from fusecc import reference
     from fusecc.dynamo import driver as backend_layer
     from fusecc.dynamo import cache
     from fusecc.dynamo.partition import partition_graph
@@ -97,18 +97,6 @@ if torch is not None:
             return torch.cumsum(y, 1).relu()
 
 
-def _prepare(module, *inputs):
-    gm = torch.fx.symbolic_trace(module)
-    ShapeProp(gm).propagate(*inputs)
-    return gm
-
-
-def _arg_values(translation, inputs):
-    values = []
-    for key in translation.arg_keys:
-        values.append(inputs[key[1]] if key[0] == "input"
-                      else getattr(key[1], key[2]))
-    return values
 
 
 @needs_torch
@@ -119,7 +107,7 @@ class Translation(unittest.TestCase):
         torch.manual_seed(0)
 
     def whole(self, module, *inputs):
-        gm = _prepare(module, *inputs)
+        gm = prepare(module, *inputs)
         return translate_graph(gm)
 
     def test_sequential_layers(self):
@@ -148,7 +136,7 @@ class Translation(unittest.TestCase):
                                  nn.SiLU()).eval()
         x = torch.randn(1, 3, 4, 4)
         a = self.whole(build(), x).text
-        gm = _prepare(build(), x)
+        gm = prepare(build(), x)
         for node in gm.graph.nodes:
             node.name = "renamed_" + node.name
         self.assertEqual(a, translate_graph(gm).text)
@@ -270,22 +258,10 @@ class CompiledTranslation(unittest.TestCase):
     def check(self, module, *inputs):
         torch.manual_seed(2)
         module = module.eval()
-        tr = translate_graph(_prepare(module, *inputs))
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "g.mlir")
-            with open(src, "w") as f:
-                f.write(tr.text)
-            out = os.path.join(d, "g.fcb")
-            run = subprocess.run([CLI, src, "-o", out], capture_output=True,
-                                 text=True)
-            self.assertEqual(run.returncode, 0, run.stderr + tr.text)
-            sim = subprocess.run([CHECK, src], capture_output=True, text=True)
-            self.assertEqual(sim.returncode, 0, sim.stdout + sim.stderr)
-            parsed = bundle_format.read(out)
-            graph = reference.entry_graph(parsed, parsed.entries[0])
-            values = [v.detach().double()
-                      for v in _arg_values(tr, list(inputs))]
-            got = graph(*values)
+        tr = translate_graph(prepare(module, *inputs))
+        graph = compiled_graph(self, tr.text)
+        got = graph(*[v.detach().double()
+                      for v in arg_values(tr, list(inputs))])
         expected = module.double()(*[x.double() for x in inputs])
         self.assertEqual(tuple(got.shape), tuple(expected.shape))
         # The reference rounds scalar attributes (slopes, eps) to float32,
@@ -326,7 +302,7 @@ class Partitioning(unittest.TestCase):
     def test_unsupported_nodes_stay(self):
         m = Split().eval()
         x = torch.randn(1, 4, 3, 3)
-        gm = _prepare(m, x)
+        gm = prepare(m, x)
         reasons = {}
         gm, names = partition_graph(gm, False, reasons)
         self.assertEqual(len(names), 2)
@@ -345,7 +321,7 @@ class Partitioning(unittest.TestCase):
 
     def test_grad_mode_leaves_trainable_layers(self):
         m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2), nn.ReLU())
-        gm = _prepare(m, torch.randn(1, 2, 3, 3))
+        gm = prepare(m, torch.randn(1, 2, 3, 3))
         reasons = {}
         _, names = partition_graph(gm, True, reasons)
         self.assertEqual(names, [])
@@ -353,7 +329,7 @@ class Partitioning(unittest.TestCase):
 
     def test_no_convolution_no_partition(self):
         m = nn.Sequential(nn.ReLU(), nn.Tanh())
-        gm = _prepare(m, torch.randn(2, 3))
+        gm = prepare(m, torch.randn(2, 3))
         _, names = partition_graph(gm, False)
         self.assertEqual(names, [])
 
@@ -393,7 +369,7 @@ class ExampleModels(unittest.TestCase):
                 inputs = [torch.randn((1,) + tuple(s[1:]))
                           for s in module.INPUTS]
                 with torch.no_grad():
-                    gm, names = partition_graph(_prepare(m, *inputs))
+                    gm, names = partition_graph(prepare(m, *inputs))
                 self.assertEqual(len(names), count)
                 outside = {describe(gm, n) for n in gm.graph.nodes
                            if n.op.startswith("call") and n.target not in
@@ -516,7 +492,7 @@ class Fallback(unittest.TestCase):
                 warnings.simplefilter("always")
                 for _ in range(2):
                     with torch.no_grad():
-                        gm = backend_layer.compile_graph(_prepare(m, x), [x],
+                        gm = backend_layer.compile_graph(prepare(m, x), [x],
                                                          options)
                         torch.testing.assert_close(gm(x), expected)
             mine = [w for w in caught
@@ -537,7 +513,7 @@ class Fallback(unittest.TestCase):
         backend_layer._warned.clear()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            gm = backend_layer.compile_graph(_prepare(m, x), [x],
+            gm = backend_layer.compile_graph(prepare(m, x), [x],
                                              {"chip": "sm_90a"})
         texts = [str(w.message) for w in caught]
         self.assertTrue(any("torch.no_grad()" in t for t in texts), texts)
@@ -551,7 +527,7 @@ class Fallback(unittest.TestCase):
         # `_dynamo_source`; the partitioner copies nodes without it.
         m = Split().eval()
         x = torch.randn(1, 4, 3, 3)
-        gm = _prepare(m, x)
+        gm = prepare(m, x)
         for node in gm.graph.nodes:
             if node.op == "placeholder":
                 node._dynamo_source = "source of " + node.name
@@ -571,7 +547,7 @@ class Fallback(unittest.TestCase):
         m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2))
         x = torch.randn(1, 2, 2, 2)
         with self.assertRaisesRegex(ValueError, "unknown option"):
-            backend_layer.compile_graph(_prepare(m, x), [x], {"speed": 1})
+            backend_layer.compile_graph(prepare(m, x), [x], {"speed": 1})
 
     @needs_cli
     def test_compile_only_fills_the_cache(self):
@@ -582,7 +558,7 @@ class Fallback(unittest.TestCase):
             options = {"cache_dir": d, "chip": "sm_90a", "precision": "tf32",
                        "load": False, "cli": CLI}
             with torch.no_grad():
-                backend_layer.compile_graph(_prepare(m, x), [x], options)
+                backend_layer.compile_graph(prepare(m, x), [x], options)
             report = backend_layer.last_report
             self.assertEqual(len(report["compiled"]), 1)
             path = report["compiled"][0][1]
@@ -591,7 +567,7 @@ class Fallback(unittest.TestCase):
                              [(1, 4, 3, 3), (4, 2, 4, 4), (2,)])
             stamp = os.stat(path).st_mtime_ns
             with torch.no_grad():
-                backend_layer.compile_graph(_prepare(m, x), [x], options)
+                backend_layer.compile_graph(prepare(m, x), [x], options)
             self.assertEqual(os.stat(path).st_mtime_ns, stamp)
 
 

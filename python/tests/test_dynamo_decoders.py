@@ -11,18 +11,14 @@
 # ===--------------------------------------------------------------------=== #
 
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import (CHECK, CLI, F, needs_cli,  # noqa: E402
-                            needs_torch, nn, torch)
+from dynamo_support import (arg_values, compiled_graph,  # noqa: E402
+                            F, needs_cli, needs_torch, nn, prepare, torch)
 
 if torch is not None:
-    from fusecc import bundle as bundle_format
-    from fusecc import reference
     from fusecc.dynamo.partition import partition_graph
     from fusecc.dynamo.translate import Unsupported, translate_graph
     from torch.fx.passes.shape_prop import ShapeProp
@@ -74,15 +70,6 @@ if torch is not None:
             return self.pw(self.up(torch.tanh(self.dw(x))))
 
 
-def _prepare(module, *inputs):
-    gm = torch.fx.symbolic_trace(module)
-    ShapeProp(gm).propagate(*inputs)
-    return gm
-
-
-def _arg_values(translation, inputs):
-    return [inputs[key[1]] if key[0] == "input" else getattr(key[1], key[2])
-            for key in translation.arg_keys]
 
 
 @needs_torch
@@ -91,7 +78,7 @@ class DecoderTranslation(unittest.TestCase):
         torch.manual_seed(0)
 
     def text(self, module, *inputs):
-        return translate_graph(_prepare(module.eval(), *inputs)).text
+        return translate_graph(prepare(module.eval(), *inputs)).text
 
     def test_unet_block(self):
         text = self.text(UNetBlock(), torch.randn(1, 4, 3, 3),
@@ -210,7 +197,7 @@ class DecoderTranslation(unittest.TestCase):
         m = Mixed().eval()
         x = torch.randn(1, 2, 3, 3)
         reasons = {}
-        gm, names = partition_graph(_prepare(m, x), False, reasons)
+        gm, names = partition_graph(prepare(m, x), False, reasons)
         # The bicubic resize splits the graph; both sides hold a
         # convolution (the forward one counts as one).
         self.assertEqual(len(names), 2)
@@ -228,21 +215,10 @@ class CompiledDecoders(unittest.TestCase):
     def check(self, module, *inputs):
         torch.manual_seed(3)
         module = module.eval()
-        tr = translate_graph(_prepare(module, *inputs))
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "g.mlir")
-            with open(src, "w") as f:
-                f.write(tr.text)
-            out = os.path.join(d, "g.fcb")
-            run = subprocess.run([CLI, src, "-o", out], capture_output=True,
-                                 text=True)
-            self.assertEqual(run.returncode, 0, run.stderr + tr.text)
-            sim = subprocess.run([CHECK, src], capture_output=True, text=True)
-            self.assertEqual(sim.returncode, 0, sim.stdout + sim.stderr)
-            parsed = bundle_format.read(out)
-            graph = reference.entry_graph(parsed, parsed.entries[0])
-            got = graph(*[v.detach().double()
-                          for v in _arg_values(tr, list(inputs))])
+        tr = translate_graph(prepare(module, *inputs))
+        graph = compiled_graph(self, tr.text)
+        got = graph(*[v.detach().double()
+                      for v in arg_values(tr, list(inputs))])
         with torch.no_grad():
             expected = module.double()(*[x.double() for x in inputs])
         got = got if isinstance(got, (tuple, list)) else (got,)

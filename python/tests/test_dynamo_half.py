@@ -13,18 +13,16 @@
 
 import copy
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import (CHECK, CLI, F, needs_cli,  # noqa: E402
-                            needs_torch, nn, torch)
+from dynamo_support import (CLI, F, arg_values,  # noqa: E402
+                            compiled_graph, needs_cli, needs_torch, nn,
+                            torch)
 
 if torch is not None:
-    from fusecc import bundle as bundle_format
-    from fusecc import reference
     from fusecc.dynamo import cache, driver
     from fusecc.dynamo.partition import partition_graph
     from fusecc.dynamo.translate import Unsupported, translate_graph
@@ -232,24 +230,9 @@ class HalfCompiled(unittest.TestCase):
 
     def check(self, module, x, expected=None):
         tr = translate_graph(_prepare(module, x))
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "g.mlir")
-            with open(src, "w") as f:
-                f.write(tr.text)
-            out = os.path.join(d, "g.fcb")
-            run = subprocess.run([CLI, src, "-o", out, "--precision=tf32",
-                                  "--chip=sm_90a"], capture_output=True,
-                                 text=True)
-            self.assertEqual(run.returncode, 0, run.stderr + tr.text)
-            sim = subprocess.run([CHECK, src], capture_output=True, text=True)
-            self.assertEqual(sim.returncode, 0, sim.stdout + sim.stderr)
-            parsed = bundle_format.read(out)
-            graph = reference.entry_graph(parsed, parsed.entries[0])
-            values = []
-            for key in tr.arg_keys:
-                v = x if key[0] == "input" else getattr(key[1], key[2])
-                values.append(v.detach().double())
-            got = graph(*values)
+        graph = compiled_graph(self, tr.text, "--precision=tf32",
+                               "--chip=sm_90a")
+        got = graph(*[v.detach().double() for v in arg_values(tr, [x])])
         if expected is None:
             expected = copy.deepcopy(module).double()(x.double())
         self.assertEqual(tuple(got.shape), tuple(expected.shape))
