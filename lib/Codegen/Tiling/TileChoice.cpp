@@ -3,8 +3,10 @@
 // The cost model of `fuse-tile-kernels`: per fused convolution kernel, the
 // output tile of a block, the thread grid and the register micro-tile,
 // within the limits that the kernel's reductions and the chip impose. The
-// FMA and mma.sync tilings and the choice between the paths are here; the
-// wgmma tiling is in TileWgmma.cpp, the tuning file in TuningFile.cpp.
+// choice between the paths and the limits every config must meet are here;
+// the FMA tiling is in TileFma.cpp, mma.sync in TileMma.cpp (positions on
+// M in TilePositionsM.cpp), wgmma in TileWgmma.cpp, the tuning file in
+// TuningFile.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,9 +41,6 @@ int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
 
 namespace {
 
-/// Accumulators one thread may hold before registers spill.
-constexpr int64_t kMaxAccumulators = 64;
-
 /// Positions per W phase a tensor-core tile holds at most: 2 position warps
 /// of at most 16 mma.sync tiles of 8, or a wgmma N of 256.
 constexpr int64_t kMaxTensorCorePhasePositions = 256;
@@ -60,21 +59,15 @@ int64_t fuse::maxTileRowWidth(const TargetInfo &target, int64_t strideW) {
                   kMaxTensorCorePhasePositions * sw);
 }
 
-namespace {
-
-/// The largest divisor of `n` that is at most `limit`.
-int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
+int64_t fuse::largestDivisorAtMost(int64_t n, int64_t limit) {
   for (int64_t d = std::min(n, limit); d > 1; --d)
     if (n % d == 0)
       return d;
   return 1;
 }
 
-/// Checks the limits every config must meet: shared memory and grid size.
-/// Emits the reason only if `report` (candidates that may fall back stay
-/// silent).
-LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
-                          TileConfigAttr cfg, bool report = true) {
+LogicalResult fuse::checkLimits(KernelOp kernel, const KernelAnalysis &a,
+                                TileConfigAttr cfg, bool report) {
   // A block of a grouped convolution computes channels of one group (its
   // inputs are that group's), unless it takes all channels. Only the
   // tensor-core tilings, checked silently, can miss this.
@@ -124,8 +117,6 @@ LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
   return success();
 }
 
-} // namespace
-
 bool fuse::rowsShareNoTaps(const ConvGeometry &g) {
   return g.in[1] == 1 && g.out[1] > 1;
 }
@@ -153,166 +144,6 @@ int64_t meanReductionPerOutput(const ConvGeometry &g) {
     phases = saturatingMul(phases, std::max<int64_t>(1, g.stride[d]));
   }
   return saturatingMul(g.cinPerGroup(), taps) / phases;
-}
-
-/// Taps per phase up to which mma.sync rounds take 32 input channels where
-/// that costs no shared memory (chooseMMAConfigWithWarps).
-constexpr int64_t kWideChunkMaxTapsPerPhase = 2;
-
-/// `chooseMMAConfig` for a given number of channel warps.
-TileConfigAttr chooseMMAConfigWithWarps(
-    KernelOp kernel, const KernelAnalysis &a, KernelTypesAttr types,
-    int64_t maxTileW, int64_t forcedRows, int64_t forcedCiChunk, int64_t mTiles,
-    int64_t warpsC, int64_t mergeH, TileRules rules) {
-  const ConvGeometry &g = a.geom;
-  int64_t sw = g.stride[2];
-  int64_t tilesC = llvm::divideCeil(mTiles, warpsC);
-  // A grouped block's channels are exactly one group's sub-block: rounded
-  // up to whole warps they would reach into the next group's channels,
-  // which read this group's inputs.
-  if (tilesC > 4 || (g.groups > 1 && tilesC * warpsC != mTiles))
-    return {};
-  // Positions per phase: the whole row if a reduction needs it, else the
-  // multiple of 8 that wastes least (plus a small per-tile overhead).
-  int64_t positions = positionsPerPhase(
-      a, sw, std::max<int64_t>(8, maxTileW / sw), /*tileOverhead=*/8);
-  int64_t nTiles = positions / 8;
-  int64_t warpsW = nTiles % 2 == 0 ? 2 : 1;
-  int64_t tilesW = nTiles / warpsW;
-  while (sw * warpsC * warpsW > 16 && warpsW > 1)
-    warpsW /= 2, tilesW *= 2;
-  if (sw * warpsC * warpsW * a.target.warpSize() >
-          a.target.maxThreadsPerBlock() ||
-      tilesC * tilesW > 16)
-    return {};
-  int64_t tileW = sw * positions;
-  // Rows of one H phase per block: each staged weight chunk then feeds
-  // `rows` times the multiply-adds. Take the most rows that fit the
-  // accumulator budget and keep two blocks per SM in shared memory.
-  int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
-  for (int64_t rows : {4, 2, 1}) {
-    if (forcedRows && rows != forcedRows)
-      continue;
-    // Input channels per round: 16, or all of them (<= 32) at once when a
-    // block has 4 rows, which halves the rounds and barriers (measured on
-    // the H100: kb2_20 0.95 -> 0.78 ms, kb2_49 1.19 -> 1.02; with 2 rows
-    // and 128 channels the larger staging was slower, see docs/perf.md).
-    // Half operands (m16n8k16: the target's mma.sync K for the operand
-    // type) take channels 16 at a time (a forced chunk of 8 is rounded
-    // up), one k16 step per round: with 32 channels and 4 rows of 2 x 2
-    // tiles the two k16 steps' fragments outgrow 128 registers (kb2_49
-    // bf16 spilled 96 bytes; 16 channels: 127 registers, no spill;
-    // test/fusecc/ptxas-half-mma.test).
-    const bool half = types.usesHalfOperands();
-    const int64_t kStep = a.target.mmaShape(types.getOperand())->k;
-    int64_t cin8 = llvm::alignTo(g.cinPerGroup(), kStep);
-    int64_t ciChunk = forcedCiChunk ? llvm::alignTo(forcedCiChunk, kStep)
-                      : cin8 <= kStep || half ? kStep
-                      : rows == 4 && cin8 <= 32 ? cin8
-                                                : 16;
-    if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded ||
-                     (!forcedRows && rules == TileRules::Current &&
-                      rowsShareNoTaps(g))))
-      continue;
-    // A round that holds every input channel and still fills few of its
-    // k-steps (kb2_50: 3 channels in a chunk of 8) costs a barrier and a
-    // staging per H tap for little work: stage a phase's H taps together.
-    // Unforced, the cost model's tiling of kb2_50 went from 1.15x to 1.03x
-    // its tuned time (docs/perf.md 102).
-    const bool sparseRounds = g.cinPerGroup() < ciChunk && g.k[1] > g.stride[1];
-    TileConfigAttr cfg = TileConfigAttr::getChecked(
-        [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
-        int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
-        /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        types, warpsC, warpsW, tilesC, tilesW, rows,
-        mergeH ? mergeH : int64_t{sparseRounds},
-        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0});
-    if (!cfg)
-      return {};
-    // Rounds of 32 channels where the block holds one 16-channel tile (a
-    // layer of at most 16 output channels) and a phase has at most
-    // kWideChunkMaxTapsPerPhase taps (a round of 16 channels then gives
-    // each warp at most 2 k-steps x 2 taps of MMAs between two barriers),
-    // the staging of 32 fits in the shared memory the block has anyway (it
-    // aliases the output tile) and pads no more channels than 16: half the
-    // rounds and barriers at no cost in blocks per SM. Issue 37's rand37_36
-    // (96 -> 3, 7 x 2 taps at stride 4 x 4: 2 x 1 taps a phase, 33 KB
-    // either way) 1.61 -> 1.38 ms; with 48 or 64 channels per block the
-    // rounds carry 3-4x the MMAs and 32 channels were slower (rand37_60,
-    // 3 channel warps, 3.50 -> 3.88 ms; residual_decoder's 2 x 2 stride-2
-    // layers, 0.121 -> 0.132 ms for the graph; H200, docs/perf.md 185).
-    if (rules != TileRules::Session35 && !forcedCiChunk && !half &&
-        !types.usesSplitTF32() && ciChunk == 16 && !mergeH && !sparseRounds &&
-        warpsC * tilesC == 1 && tapsPerPhase(g) <= kWideChunkMaxTapsPerPhase &&
-        llvm::alignTo(g.cinPerGroup(), 32) ==
-            llvm::alignTo(g.cinPerGroup(), 16))
-      if (TileConfigAttr wider = TileConfigAttr::getChecked(
-              [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
-              cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
-              int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
-              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0});
-          wider && SharedMemoryPlan::get(a, wider).bytes() <=
-                       SharedMemoryPlan::get(a, cfg).bytes())
-        cfg = wider;
-    if (rows == 1 || forcedRows ||
-        SharedMemoryPlan::get(a, cfg).bytes() <= twoBlocksSharedBytes(a.target))
-      return cfg;
-  }
-  return {};
-}
-
-/// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
-/// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
-/// 16 channels x 8 positions of one phase. `types` have tf32 math, tf32x3
-/// for an ieee kernel with split operands (the same tiling), or bf16 / f16
-/// (m16n8k16: channels staged 16 at a time).
-/// Returns a null attribute when the kernel does not fit this scheme (then
-/// the FMA path is used).
-TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
-                               KernelTypesAttr types, int64_t maxTileW,
-                               int64_t forcedRows, int64_t forcedCiChunk,
-                               int64_t forcedTileC, int64_t forcedWarpsC,
-                               int64_t mergeH, TileRules rules) {
-  const ConvGeometry &g = a.geom;
-  // A block's channels must lie in one group, in whole 16-channel tiles.
-  int64_t channels =
-      a.needsAllChannels ? g.cout : std::min<int64_t>(g.coutPerGroup(), 64);
-  if (g.groups > 1) {
-    if (a.needsAllChannels || g.coutPerGroup() % 16 != 0)
-      return {};
-    channels = 16 * largestDivisorAtMost(g.coutPerGroup() / 16, 4);
-  } else if (forcedTileC && !a.needsAllChannels) {
-    channels = std::min(forcedTileC, g.cout);
-  }
-  int64_t mTiles = llvm::divideCeil(channels, 16);
-  if (forcedWarpsC)
-    return chooseMMAConfigWithWarps(
-        kernel, a, types, maxTileW, forcedRows, forcedCiChunk, mTiles,
-        std::min(forcedWarpsC, mTiles), mergeH, rules);
-  // At most two 16-channel tiles per warp, so that rows fit in registers;
-  // if that leaves a block one row only (many positions per warp), more
-  // channel warps of one tile each, so that rows can share the weights.
-  // Grouped: channel warps that divide the tiles (the next divisor up, and
-  // the largest up to 4).
-  int64_t warpsC = std::clamp<int64_t>(llvm::divideCeil(mTiles, 2), 1, 4);
-  int64_t moreWarpsC = std::min<int64_t>(mTiles, 4);
-  if (g.groups > 1) {
-    while (mTiles % warpsC != 0)
-      ++warpsC;
-    moreWarpsC = largestDivisorAtMost(mTiles, 4);
-  }
-  TileConfigAttr cfg =
-      chooseMMAConfigWithWarps(kernel, a, types, maxTileW, forcedRows,
-                               forcedCiChunk, mTiles, warpsC, mergeH, rules);
-  bool tryMore = !cfg || (cfg.getRows() == 1 && !forcedRows);
-  if (tryMore && moreWarpsC > warpsC)
-    if (TileConfigAttr alt = chooseMMAConfigWithWarps(
-            kernel, a, types, maxTileW, forcedRows, forcedCiChunk, mTiles,
-            moreWarpsC, mergeH, rules))
-      if (!cfg || alt.getRows() > 1)
-        return alt;
-  return cfg;
 }
 
 /// Blocks a default (sm_90a) wgmma kernel needs: one per SM of the target
@@ -398,147 +229,6 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
     return true;
   return mma && a.geom.groups == 1 && !a.needsAllChannels &&
          a.geom.cout <= std::max<int64_t>(mma->m, wgM / 4);
-}
-
-/// The FMA-path config for blocks of `threads` threads; emits why none fits
-/// only if `report`.
-FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
-                                          const KernelAnalysis &a,
-                                          KernelTypesAttr types,
-                                          int64_t maxTileW, int64_t threads,
-                                          bool report,
-                                          int64_t maxCiChunk = 16) {
-  const ConvGeometry &g = a.geom;
-  MLIRContext *ctx = kernel.getContext();
-  // Threads along W: a multiple of the W stride, so that the positions a
-  // thread owns (strided by threadsW) share one stride phase and one tap set.
-  // Rows of one position at stride 1 (the convolution of output size 1
-  // after box sums) take one: 16 would leave 15 of every 16 threads idle
-  // (rand37_15's, 89 us for 28 M multiply-adds; docs/perf.md 184).
-  int64_t sw = g.stride[2];
-  int64_t threadsW = a.rowWidth() == 1 && sw == 1 ? 1 : llvm::alignTo(16, sw);
-  if (threadsW > threads) {
-    if (!report)
-      return failure();
-    return kernel.emitOpError("stride ")
-           << sw << " along the last dim needs more than " << threads
-           << " threads per block";
-  }
-  int64_t threadsCMax = threads / threadsW;
-
-  // Channel sub-block: channels computed together; inside one group.
-  int64_t cg = g.coutPerGroup();
-  int64_t subTarget = g.groups == 1 ? std::min<int64_t>(g.cout, 64)
-                                    : largestDivisorAtMost(cg, 64);
-  int64_t threadsC = g.groups == 1
-                         ? std::min(threadsCMax, subTarget)
-                         : largestDivisorAtMost(subTarget, threadsCMax);
-  // Warp shuffles in the reductions need whole warps.
-  int64_t warpQuantum = 32 / std::gcd<int64_t>(threadsW, 32);
-  if ((threadsW * threadsC) % 32 != 0) {
-    if (g.groups == 1) {
-      // Round up to whole warps, or down if that exceeds the budget.
-      threadsC = threadsW * static_cast<int64_t>(
-                                llvm::alignTo(threadsC, warpQuantum)) <=
-                         threads
-                     ? llvm::alignTo(threadsC, warpQuantum)
-                     : std::max(warpQuantum,
-                                static_cast<int64_t>(
-                                    llvm::alignDown(threadsC, warpQuantum)));
-    } else if (!a.reductions.empty()) {
-      // A grouped sub-block cannot be padded with channels: whole warps
-      // along W alone, threadsW a multiple of both the stride and 32.
-      threadsW = std::lcm<int64_t>(sw, 32);
-      if (threadsW > threads) {
-        if (!report)
-          return failure();
-        return kernel.emitOpError("grouped convolution with stride ")
-               << sw << " and a fused reduction needs " << threadsW
-               << " threads along the last dim for whole warps (at most "
-               << threads << ")";
-      }
-      threadsC = largestDivisorAtMost(subTarget, threads / threadsW);
-    }
-  }
-  if (threadsW * threadsC > threads) {
-    if (!report)
-      return failure();
-    return kernel.emitOpError("stride ")
-           << sw << " along the last dim needs " << threadsW * threadsC
-           << " threads per block for whole warps (at most " << threads << ")";
-  }
-  int64_t chanPerThread = llvm::divideCeil(subTarget, threadsC);
-  int64_t subBlock = threadsC * chanPerThread;
-  int64_t tileC =
-      a.needsAllChannels ? llvm::alignTo(g.cout, subBlock) : subBlock;
-
-  int64_t wo = a.rowWidth();
-  int64_t posPerThread;
-  if (a.wholeRow()) {
-    posPerThread = llvm::divideCeil(wo, threadsW);
-  } else {
-    int64_t cap = tileC > 64 ? std::min<int64_t>(maxTileW, 64) : maxTileW;
-    int64_t numTiles = llvm::divideCeil(wo, cap);
-    posPerThread = llvm::divideCeil(llvm::divideCeil(wo, numTiles), threadsW);
-  }
-  std::optional<int64_t> accumulators = checkedMul(chanPerThread, posPerThread);
-  if (!accumulators || *accumulators > kMaxAccumulators) {
-    if (!report)
-      return failure();
-    return kernel.emitOpError("needs ")
-           << (accumulators ? *accumulators
-                            : std::numeric_limits<int64_t>::max())
-           << " accumulators per thread for a last dim of " << wo
-           << " (at most " << kMaxAccumulators
-           << "); a reduction over this row needs a multi-kernel plan";
-  }
-  int64_t tileW = posPerThread * threadsW;
-  int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), maxCiChunk);
-  auto cfg = TileConfigAttr::getChecked(
-      [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
-      tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, types,
-      int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
-      /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
-      /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1},
-      /*mmaPositionsM=*/int64_t{0});
-  if (!cfg)
-    return failure();
-  if (failed(checkLimits(kernel, a, cfg, report)))
-    return failure();
-  return cfg;
-}
-
-/// The FMA-path config: blocks of `threads` threads (the measured best
-/// size, docs/perf.md) or, where the W stride, the accumulators of a
-/// whole-row reduction or the shared memory need it, the smallest larger
-/// power-of-two multiple up to the target's threads per block (fewer
-/// channels and positions per thread). Where none fits with input-channel
-/// chunks of 16, the same with smaller chunks (8, 4, 2, 1): the staged
-/// weights of a chunk are chunk x taps x channels, which a long kernel
-/// (64 W taps of 64 channels at stride 32, issue 37's rand37_61) takes
-/// past the shared memory at 16. The reason is reported for the largest
-/// block tried with chunks of 16.
-FailureOr<TileConfigAttr> chooseConfig(KernelOp kernel, const KernelAnalysis &a,
-                                       KernelTypesAttr types, int64_t maxTileW,
-                                       int64_t threads) {
-  auto sweep = [&](int64_t maxCiChunk, bool report) {
-    for (int64_t t = threads;; t *= 2) {
-      bool last = t * 2 > a.target.maxThreadsPerBlock();
-      FailureOr<TileConfigAttr> cfg =
-          chooseFMAConfig(kernel, a, types, maxTileW, t,
-                          /*report=*/report && last, maxCiChunk);
-      if (succeeded(cfg) || last)
-        return cfg;
-    }
-  };
-  for (int64_t maxCiChunk : {16, 8, 4, 2, 1}) {
-    if (maxCiChunk < 16 && a.geom.cinPerGroup() <= maxCiChunk)
-      break;
-    if (FailureOr<TileConfigAttr> cfg = sweep(maxCiChunk, /*report=*/false);
-        succeeded(cfg))
-      return cfg;
-  }
-  return sweep(16, /*report=*/true);
 }
 
 /// Output channels per group up to which a pooled epilogue prefers
@@ -809,7 +499,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
           break;
         }
   if (failed(cfg))
-    cfg = chooseConfig(kernel, a, fmaTypes, knobs.maxTileW,
-                       knobs.threads);
+    cfg =
+        chooseFMAPathConfig(kernel, a, fmaTypes, knobs.maxTileW, knobs.threads);
   return cfg;
 }

@@ -1,8 +1,9 @@
 //===- TileChoiceInternal.h - Tile choices shared in Tiling -----*- C++ -*-===//
 //
-// The pieces of the tile cost model shared by TileChoice.cpp and
-// TileWgmma.cpp: the wgmma tiling and what it shares with the other
-// tensor-core tilings.
+// The pieces of the tile cost model shared by its files: the FMA
+// (TileFma.cpp), mma.sync (TileMma.cpp, TilePositionsM.cpp) and wgmma
+// (TileWgmma.cpp) tilings, which TileChoice.cpp chooses between, and what
+// they share (the limits every config must meet, positions per phase).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,45 @@
 #include "fusecc/Codegen/Tiling/TileChoice.h"
 
 namespace fusecc::fuse {
+
+/// Accumulators one thread may hold before registers spill.
+constexpr int64_t kMaxAccumulators = 64;
+
+/// The largest divisor of `n` that is at most `limit`.
+int64_t largestDivisorAtMost(int64_t n, int64_t limit);
+
+/// Checks the limits every config must meet: shared memory and grid size.
+/// Emits the reason only if `report` (candidates that may fall back stay
+/// silent).
+llvm::LogicalResult checkLimits(KernelOp kernel, const KernelAnalysis &a,
+                                TileConfigAttr cfg, bool report = true);
+
+/// The FMA-path config: blocks of `threads` threads (the measured best
+/// size, docs/perf.md) or, where the W stride, the accumulators of a
+/// whole-row reduction or the shared memory need it, the smallest larger
+/// power-of-two multiple up to the target's threads per block (fewer
+/// channels and positions per thread). Where none fits with input-channel
+/// chunks of 16, the same with smaller chunks (8, 4, 2, 1): the staged
+/// weights of a chunk are chunk x taps x channels, which a long kernel
+/// (64 W taps of 64 channels at stride 32, issue 37's rand37_61) takes
+/// past the shared memory at 16. The reason is reported for the largest
+/// block tried with chunks of 16.
+llvm::FailureOr<TileConfigAttr>
+chooseFMAPathConfig(KernelOp kernel, const KernelAnalysis &a,
+                    KernelTypesAttr types, int64_t maxTileW, int64_t threads);
+
+/// Tensor-core (mma.sync m16n8k8 TF32) config: warps = W phases x channel
+/// warps x position warps; each warp computes mmaTilesC x mmaTilesW tiles of
+/// 16 channels x 8 positions of one phase. `types` have tf32 math, tf32x3
+/// for an ieee kernel with split operands (the same tiling), or bf16 / f16
+/// (m16n8k16: channels staged 16 at a time).
+/// Returns a null attribute when the kernel does not fit this scheme (then
+/// the FMA path is used).
+TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
+                               KernelTypesAttr types, int64_t maxTileW,
+                               int64_t forcedRows, int64_t forcedCiChunk,
+                               int64_t forcedTileC, int64_t forcedWarpsC,
+                               int64_t mergeH, TileRules rules);
 
 /// Positions of one W stride phase per block on the tensor-core paths: the
 /// whole row (in multiples of `quantum`) if a reduction or a pooled
