@@ -26,7 +26,9 @@
 import struct
 
 from . import bundle as bundle_format
-from .allocation import EMPTY_LIKE as _EMPTY_LIKE, allocation_recipe
+from . import fastpath
+from .allocation import (EMPTY_LIKE as _EMPTY_LIKE, allocation_recipe,
+                         strided_recipe)
 # The argument checks (fusecc.arguments), re-exported: fusecc.module's names.
 from .arguments import (  # noqa: F401
     ALIGNMENT, TORCH_DTYPE_NAMES, ArgumentError, as_tensor, check_aliasing,
@@ -277,19 +279,30 @@ class EntryFunction:
                 values = args + tuple(out)
             else:
                 values = args + (out,)
-            # _known's guard loop, inlined (the cached path's cost).
-            for guard_kind, check, data_ptr in self._guards:
+            # _known's guard loop, inlined (the cached path's cost): the
+            # signature's closure (fastpath.launcher) makes the call.
+            for guard_kind, check, data_ptr, fast in self._guards:
                 if guard_kind is kind:
                     try:
                         held = check(*values)
                     except Exception:  # Not tensors, wrong length: a miss.
                         held = False
                     if held:
+                        if fast is not None:
+                            result = fast(values, out, stream, kwargs)
+                            if result is not _MISS:
+                                return result
                         return self._fast_call(args, values, out, stream,
                                                kwargs, data_ptr)
-            if self._checked and self._signature_known(values, kind):
-                return self._fast_call(args, values, out, stream, kwargs,
-                                       None)
+            if self._checked:
+                fast = self._signature_known(values, kind)
+                if fast is not False:
+                    if fast is not None:
+                        result = fast(values, out, stream, kwargs)
+                        if result is not _MISS:
+                            return result
+                    return self._fast_call(args, values, out, stream, kwargs,
+                                           None)
         buffer_array, results, handle, tensors = self.prepare(
             *args, out=out, stream=stream, **kwargs)
         if values is not None and all(
@@ -316,11 +329,16 @@ class EntryFunction:
         inputs = tuple(inputs)
         if len(inputs) != self._input_count:
             return None
-        data_ptr = self._known(inputs, _NO_OUT)
-        if data_ptr is False:
+        known = self._known(inputs, _NO_OUT)
+        if known is False:
             return None
-        results = self._fast_call(inputs, inputs, None, None, None,
-                                  data_ptr)
+        data_ptr, fast = known
+        results = _MISS
+        if fast is not None:
+            results = fast(inputs, None, None, None)
+        if results is _MISS:
+            results = self._fast_call(inputs, inputs, None, None, None,
+                                      data_ptr)
         if results is _REJECTED:
             return None
         return list(results) if type(results) is tuple else [results]
@@ -328,23 +346,26 @@ class EntryFunction:
     def _known(self, values, kind):
         """Whether `values` (inputs, then the outputs given) match a guard
         or a signature remembered by _remember (newest first): False if
-        not, else how to read their data pointers (an unbound data_ptr, or
-        None: each tensor's own)."""
-        for guard_kind, check, data_ptr in self._guards:
+        not, else (how to read their data pointers: an unbound data_ptr,
+        or None: each tensor's own; the signature's closure or None)."""
+        for guard_kind, check, data_ptr, fast in self._guards:
             if guard_kind is kind:
                 try:
                     if check(*values):
-                        return data_ptr
+                        return data_ptr, fast
                 except Exception:  # Not tensors, wrong length: a miss.
                     pass
-        if self._checked and self._signature_known(values, kind):
-            return None
+        if self._checked:
+            fast = self._signature_known(values, kind)
+            if fast is not False:
+                return None, fast
         return False
 
     def _signature_known(self, values, kind):
-        """Whether the Python signature of `values` passed the checks."""
+        """False where the Python signature of `values` did not pass the
+        checks, else its closure (fastpath.launcher; None: none)."""
         try:
-            return self._signature(values, kind) in self._checked
+            return self._checked.get(self._signature(values, kind), False)
         except TypeError:  # Unhashable metadata: never cached.
             return False
 
@@ -367,7 +388,8 @@ class EntryFunction:
             data_ptr = None
             if all(type(v).data_ptr is _TENSOR_DATA_PTR for v in values):
                 data_ptr = _TENSOR_DATA_PTR
-            self._guards.insert(0, (kind, guard.check, data_ptr))
+            self._guards.insert(0, (kind, guard.check, data_ptr,
+                                    self._launcher(values, kind, data_ptr)))
             del self._guards[GUARD_CACHE_SIZE:]
             return
         try:
@@ -379,7 +401,39 @@ class EntryFunction:
             return
         if len(self._checked) >= SIGNATURE_CACHE_SIZE:
             del self._checked[next(iter(self._checked))]
-        self._checked[signature] = True
+        self._checked[signature] = self._launcher(values, kind, None)
+
+    def _launcher(self, values, kind, data_ptr):
+        """The closure of the cached call of the signature of `values`
+        (fastpath.launcher), or None where _fast_call makes it: a module
+        without the packed launch (a stub, or closed), outputs allocated
+        without templates."""
+        if self._launch is None:
+            return None
+        batch = (values[self._batch_input].shape[0] if self.max_batch
+                 else 0)
+        templates = strided = None
+        if kind is _NO_OUT:
+            templates = self._recipes.get(batch)
+            if not templates:
+                return None
+            strided = strided_recipe(self._output_specs[batch])
+        return fastpath.launcher(self._launch, self._index, batch,
+                                 self._arg_count, self._device_index,
+                                 _STREAM_GETTER, data_ptr, templates,
+                                 self._failed, strided)
+
+    def _failed(self, status, values, out, stream, kwargs):
+        """A closure's launch returned `status`: FuseccError, or for a
+        rejected pointer what _rejected says (prepare()'s located error;
+        _REJECTED for cached_call)."""
+        try:
+            self.module.launch_failed(status)
+        except runtime_binding.FuseccError as error:
+            if error.code != "INVALID_ARGUMENT":
+                raise
+            return self._rejected(values[:self._input_count], out, stream,
+                                  kwargs, error)
 
     @staticmethod
     def _signature(values, kind):
@@ -465,11 +519,21 @@ class EntryFunction:
         self.prepare(*args, out=out, stream=stream, **kwargs)
         raise error
 
+    def _unbind(self):
+        """The module was closed: its handle is never passed again (the
+        closures hold it, so they go; the checks they skipped stay
+        remembered)."""
+        self._launch = None
+        self._guards = [g[:3] + (None,) for g in self._guards]
+        self._checked = dict.fromkeys(self._checked)
+
 
 #: What _fast_call returns for cached_call when the runtime rejects a
-#: pointer; the kind of out= of a call that allocates its outputs.
+#: pointer; the kind of out= of a call that allocates its outputs; what a
+#: signature's closure returns for a call it leaves to _fast_call.
 _REJECTED = object()
 _NO_OUT = type(None)
+_MISS = fastpath.MISS
 
 
 class Module:
@@ -498,7 +562,7 @@ class Module:
         self._launch_pointers = self.runtime.lib.fusecc_module_launch_pointers
         self._launch_pointers_batch = \
             self.runtime.lib.fusecc_module_launch_pointers_batch
-        self._launch_packed = self.runtime.lib.fusecc_module_launch_packed
+        self._launch_packed = self.runtime.launch_packed_untyped
         self._entries = {e.name: EntryFunction(self, e)
                          for e in self.bundle.entries}
 
@@ -664,7 +728,7 @@ class Module:
     def close(self):
         """Unloads the module (also when garbage collected)."""
         for entry in self.__dict__.get("_entries", {}).values():
-            entry._launch = None  # Module.launch_pointers says "closed".
+            entry._unbind()  # Module.launch_pointers says "closed".
         loaded = self.__dict__.get("_loaded")
         if loaded is not None:
             loaded.close()

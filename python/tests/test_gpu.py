@@ -124,6 +124,30 @@ class Gpu(unittest.TestCase):
         torch.cuda.synchronize()
         self.assertTrue(torch.equal(out, self.expected(x, w)))
 
+    def test_cached_allocating_calls(self):
+        # The cached path's closure: fresh outputs each call (by
+        # _empty_strided_cuda where PyTorch has it), right values, the
+        # layout of torch.empty; a changed input is still named.
+        f = self.module.sample_ws
+        x, w = self.inputs()
+        results = [f(x, w) for _ in range(3)]
+        if fusecc.allocation.EMPTY_STRIDED_CUDA is not None:
+            self.assertTrue(any(g[3] is not None for g in f._guards))
+        made = torch.empty(64, 1024, device="cuda")
+        self.assertEqual(len({y.data_ptr() for y in results}), 3)
+        for y in results:
+            self.assertEqual((y.shape, y.dtype, y.device, y.stride()),
+                             (made.shape, made.dtype, made.device,
+                              made.stride()))
+            self.assertFalse(y.requires_grad)
+            self.assertTrue(torch.equal(y, self.expected(x, w)))
+        with self.assertRaisesRegex(fusecc.ArgumentError, "input 1 "
+                                    "'weight': expected shape"):
+            f(x, w[:512])
+        with self.assertRaisesRegex(fusecc.ArgumentError, "input 0 'x': "
+                                    "expected dtype"):
+            f(x.half(), w)
+
     def test_errors(self):
         x, w = self.inputs()
         with self.assertRaisesRegex(fusecc.ArgumentError, "input 0 'x': "
