@@ -4,7 +4,8 @@
 # Measures what launching a (multi-kernel) fusecc entry costs the host and
 # the GPU, with the runtime's CUDA-graph launch path on and off:
 #   - host us per Python entry call f(*inputs, out=outputs) after its first
-#     call (argument checks cached), and per raw runtime call
+#     call (argument checks cached), the same with outputs allocated
+#     (f(*inputs), whose result is dropped at once), and per raw runtime call
 #     (Module.launch_raw: fusecc_module_launch alone), each also divided by
 #     the entry's kernel launches (host us per kernel launch);
 #   - GPU us per call in steady state (CUDA events around many calls) and
@@ -13,14 +14,15 @@
 #     (the runtime sees a capturing stream and launches its steps into the
 #     caller's graph) and replayed gives the outputs of a plain call; and,
 #     for one-output entries, inside torch.compile(mode="reduce-overhead")
-#     through a torch.library custom op.
+#     through a torch.library custom op (not with --skip-compile); and the
+#     allocating call's outputs equal those of a call with outputs given.
 # Host times are medians over rounds of --calls calls each (timed with
 # perf_counter, no synchronization inside a round, so the GPU queue never
 # fills for small entries).
 #
 # Usage (GPU): launch_overhead.py BUNDLE.fcb... [--lib PATH] [--rounds N]
 #                                 [--calls N] [--json FILE] [--steps]
-#                                 [--host-only]
+#                                 [--host-only] [--skip-compile]
 # Usage (CPU, no GPU): launch_overhead.py --fake [BUNDLE.fcb...] [--lib PATH]
 #   runs the Python and runtime paths against the runtime's fake CUDA driver
 #   (runtime/test/fake_cuda.c, libfusecc_fake_cuda.so next to the runtime)
@@ -98,7 +100,7 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
     timed("call_out", lambda: f(*inputs, out=outputs, stream=stream))
     if allocates:
         timed("call_alloc", lambda: f(*inputs, stream=stream))
-    guard = next((c for k, c, _ in f._guards if k is kind), None)
+    guard = next((g[1] for g in f._guards if g[0] is kind), None)
     if guard is not None:
         timed("guard", lambda: guard(*values))
     getter = fusecc.module._STREAM_GETTER
@@ -126,22 +128,25 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
                              *map(data_ptr, values))
         timed("foreign_call", lambda: function(record))
         # The same calls through Module.launch_pointers (the path without
-        # the packed record), in the same process: the record's own effect.
-        f._launch = None
-        try:
-            timed("call_out_unpacked",
-                  lambda: f(*inputs, out=outputs, stream=stream))
-            if allocates:
-                timed("call_alloc_unpacked", lambda: f(*inputs, stream=stream))
-        finally:
-            f._launch = launch
+        # the packed record), in the same process: the record's own effect
+        # (older packages only: fusecc.fastpath's closures hold their own).
+        if not hasattr(fusecc, "fastpath"):
+            f._launch = None
+            try:
+                timed("call_out_unpacked",
+                      lambda: f(*inputs, out=outputs, stream=stream))
+                if allocates:
+                    timed("call_alloc_unpacked",
+                          lambda: f(*inputs, stream=stream))
+            finally:
+                f._launch = launch
         timed("call_out_again", lambda: f(*inputs, out=outputs, stream=stream))
         if allocates:
             timed("call_alloc_again", lambda: f(*inputs, stream=stream))
     if allocates:
         timed("allocate", lambda: f._allocate(stream))
         allocation_steps(f, inputs, timed)
-        if hasattr(f, "_recipes"):  # Newer packages only.
+        if hasattr(f, "_recipes") and not hasattr(fusecc, "fastpath"):
             # The cached call with outputs by torch.empty (_allocate), in
             # the same process: the templates' own effect.
             recipes, f._recipes = f._recipes, _NoRecipes()
@@ -151,7 +156,63 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
             finally:
                 f._recipes = recipes
             timed("call_alloc_again2", lambda: f(*inputs, stream=stream))
+    if hasattr(fusecc, "fastpath"):
+        closure_steps(f, inputs, outputs, stream, timed, allocates)
     return steps
+
+
+def closure_steps(f, inputs, outputs, stream, timed, allocates):
+    """Newer packages (fusecc.fastpath): the same cached calls in the same
+    process without the signatures' closures (EntryFunction._fast_call,
+    the path before them), and allocating ones with the closure's
+    empty_like templates instead of _empty_strided_cuda; then each again
+    with the closures; and an allocating call whose previous result is
+    still held (y = f(x) in a loop: the caching allocator alternates two
+    blocks, so the runtime re-points the graph on every call)."""
+    saved = list(f._guards)
+
+    def swap(guards):
+        f._guards = guards
+    try:
+        swap([g[:3] + (None,) for g in saved])
+        timed("call_out_general", lambda: f(*inputs, out=outputs,
+                                            stream=stream))
+        if allocates:
+            timed("call_alloc_general", lambda: f(*inputs, stream=stream))
+            templates_only = []
+            templates = f._recipes.get(0)
+            for kind, check, data_ptr, fast in saved:
+                if fast is not None and kind is type(None) and templates:
+                    fast = fusecc.fastpath.launcher(
+                        f._launch, f._index, 0, f._arg_count,
+                        f._device_index, fusecc.module._STREAM_GETTER,
+                        data_ptr, templates, f._failed, None)
+                templates_only.append((kind, check, data_ptr, fast))
+            swap(templates_only)
+            timed("call_alloc_templates",
+                  lambda: f(*inputs, stream=stream))
+    finally:
+        swap(saved)
+    timed("call_out_closure", lambda: f(*inputs, out=outputs, stream=stream))
+    if allocates:
+        timed("call_alloc_closure", lambda: f(*inputs, stream=stream))
+        held = [None]
+
+        def call_held():
+            held[0] = f(*inputs, stream=stream)
+        timed("call_alloc_held", call_held)
+        allocation = fusecc.allocation
+        specs = f._output_specs.get(0)
+        if allocation.EMPTY_STRIDED_CUDA is not None and specs:
+            shape, dtype, device = specs[0]
+            if getattr(device, "type", None) == "cuda":
+                strides = allocation.EMPTY_LIKE(
+                    f._recipes[0][0]).stride()
+                empty_strided = allocation.EMPTY_STRIDED_CUDA
+                timed("alloc_empty_strided_cuda", lambda: empty_strided(
+                    tuple(shape), strides, dtype))
+                current = allocation.CURRENT_DEVICE
+                timed("current_device", current)
 
 
 class _NoRecipes(dict):
@@ -302,14 +363,19 @@ def measure_gpu(args):
                 def call():
                     f(*inputs, out=outputs)
 
+                def alloc():
+                    f(*inputs)
+
                 def raw():
                     module.launch_raw(entry.index, buffers, stream)
-                for run in (call, raw, call):  # warm up (and build graphs)
+                for run in (call, raw, alloc, call):  # warm up (graphs)
                     run()
                 torch.cuda.synchronize()
                 sync = torch.cuda.synchronize
                 row[key + "_call_us"] = host_us(call, args.rounds,
                                                 args.calls, sync)
+                row[key + "_alloc_us"] = host_us(alloc, args.rounds,
+                                                 args.calls, sync)
                 row[key + "_raw_us"] = host_us(raw, args.rounds, args.calls,
                                                sync)
                 row[key + "_us_per_kernel"] = \
@@ -335,6 +401,23 @@ def measure_gpu(args):
                 continue
             row["capture_max_abs_diff"] = capture_check(torch, f, inputs,
                                                         outputs)
+            # The allocating call (the cached path's own allocation)
+            # against outputs given, and its outputs' layout.
+            f(*inputs, out=outputs)
+            got = f(*inputs)
+            got = got if isinstance(got, tuple) else (got,)
+            torch.cuda.synchronize()
+            row["alloc_max_abs_diff"] = max(
+                (a.double() - b.double()).abs().max().item()
+                for a, b in zip(got, outputs))
+            row["alloc_layout_ok"] = all(
+                a.shape == b.shape and a.dtype == b.dtype and
+                a.device == b.device and a.stride() == b.stride()
+                for a, b in zip(got, outputs))
+            if args.skip_compile:
+                rows.append(row)
+                print_row(row)
+                continue
             try:
                 row["compile_max_abs_diff"] = compile_check(torch, f, entry,
                                                             inputs)
@@ -489,7 +572,8 @@ def print_row(row):
     for key in ("direct", "graph"):
         parts = ["%s %.2f" % (label, row[key + suffix])
                  for suffix, label in (
-                     ("_call_us", "host us/call"), ("_raw_us", "runtime us"),
+                     ("_call_us", "host us/call"),
+                     ("_alloc_us", "allocating"), ("_raw_us", "runtime us"),
                      ("_us_per_kernel", "us/kernel"), ("_gpu_us", "GPU us"),
                      ("_sync_us", "synced us"))
                  if key + suffix in row]
@@ -503,7 +587,8 @@ def print_row(row):
     if "full_checks_call_us" in row:
         print("  full argument checks every call: %.2f host us/call"
               % row["full_checks_call_us"])
-    for key in ("cached_by", "capture_max_abs_diff", "compile_max_abs_diff"):
+    for key in ("cached_by", "capture_max_abs_diff", "alloc_max_abs_diff",
+                "alloc_layout_ok", "compile_max_abs_diff"):
         if key in row:
             print("  %s: %s" % (key, row[key]))
     print("  stats: %s" % row["stats"])
@@ -527,6 +612,8 @@ def main():
                         help="GPU: host us with graphs on only, the raw "
                              "launch's GPU us (no synced times, no capture "
                              "or torch.compile checks)")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="GPU: no torch.compile check")
     parser.add_argument("--steps", action="store_true",
                         help="also time each step of the cached call alone")
     parser.add_argument("--rounds", type=int, default=21)
