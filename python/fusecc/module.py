@@ -15,9 +15,10 @@
 # After a call passed its checks, the arguments' signature (type, shape,
 # strides, dtype, device of each tensor) is remembered: a later positional
 # call with the same signature only reads the data pointers and launches
-# with one foreign call (fusecc_module_launch_pointers, which checks their
+# with one foreign call (fusecc_module_launch_packed, which checks their
 # alignment and overlap; a failure there goes back through the checks for
-# a located error). With PyTorch, the signature is compared in C++ by
+# a located error), made by one closure per signature (fusecc/fastpath.py).
+# With PyTorch, the signature is compared in C++ by
 # PyTorch's own tensor guard (torch._C._dynamo.guards.TensorGuards, what
 # torch.compile's guards use) where it exists, else in Python.
 #
