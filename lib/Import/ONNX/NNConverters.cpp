@@ -404,10 +404,17 @@ LogicalResult convertBatchNorm(NodeContext &nc) {
   return success();
 }
 
-LogicalResult convertSoftmax(NodeContext &nc) {
-  if (failed(nc.checkAttributes({"axis"})))
-    return failure();
-  FailureOr<int64_t> axis = nc.attrInt("axis", nc.opset() < 13 ? 1 : -1);
+/// Input 0 of a node normalising along an axis (rank >= 1), its shape and
+/// the node's `axis` normalised for it.
+struct AxisInput {
+  Value x;
+  Shape shape;
+  int64_t axis;
+};
+
+/// Input 0 and the node's `axis` (as read, failed if it could not be)
+/// checked together (Softmax, LogSoftmax, LayerNormalization).
+FailureOr<AxisInput> inputAlongAxis(NodeContext &nc, FailureOr<int64_t> axis) {
   FailureOr<Value> x = nc.tensor(0);
   if (failed(axis) || failed(x))
     return failure();
@@ -418,23 +425,49 @@ LogicalResult convertSoftmax(NodeContext &nc) {
   FailureOr<int64_t> a = nc.normalizeAxis(*axis, rank, "axis");
   if (failed(a))
     return failure();
-  int64_t dim = *a;
+  return AxisInput{*x, std::move(xs), *a};
+}
+
+/// A Softmax or LogSoftmax's input and axis (default 1 before opset 13, -1
+/// from 13).
+FailureOr<AxisInput> softmaxInput(NodeContext &nc) {
+  if (failed(nc.checkAttributes({"axis"})))
+    return failure();
+  return inputAlongAxis(nc, nc.attrInt("axis", nc.opset() < 13 ? 1 : -1));
+}
+
+/// Before opset 13 a Softmax or LogSoftmax normalises dims `axis`.. of
+/// `xs` flattened: the one of them that is not 1 (the last if all are) and
+/// how many are not 1 (more than one: they must be flattened).
+std::pair<int64_t, int> coercedSoftmaxDim(const Shape &xs, int64_t axis) {
+  const int64_t rank = static_cast<int64_t>(xs.size());
+  int64_t dim = rank - 1;
+  int nonUnit = 0;
+  for (int64_t i = axis; i < rank; ++i)
+    if (xs[i] != 1) {
+      dim = i;
+      ++nonUnit;
+    }
+  return {dim, nonUnit};
+}
+
+LogicalResult convertSoftmax(NodeContext &nc) {
+  FailureOr<AxisInput> in = softmaxInput(nc);
+  if (failed(in))
+    return failure();
+  int64_t dim = in->axis;
   if (nc.opset() < 13) {
     // Softmax over the dims axis.. flattened: one dim if the others are 1.
-    dim = rank - 1;
-    int nonUnit = 0;
-    for (int64_t i = *a; i < rank; ++i)
-      if (xs[i] != 1) {
-        dim = i;
-        ++nonUnit;
-      }
+    auto [coerced, nonUnit] = coercedSoftmaxDim(in->shape, in->axis);
     if (nonUnit > 1)
       return nc.fail("opset " + std::to_string(nc.opset()) +
-                     " Softmax normalises dims " + std::to_string(*a) +
-                     ".. of " + shapeStr(xs) +
+                     " Softmax normalises dims " + std::to_string(in->axis) +
+                     ".. of " + shapeStr(in->shape) +
                      " together; fuse.softmax takes one dim");
+    dim = coerced;
   }
-  nc.setResult(fuse::SoftmaxOp::create(nc.builder(), nc.loc, x->getType(), *x,
+  nc.setResult(fuse::SoftmaxOp::create(nc.builder(), nc.loc, in->x.getType(),
+                                       in->x,
                                        nc.builder().getI64IntegerAttr(dim)));
   return success();
 }
@@ -445,19 +478,12 @@ LogicalResult convertSoftmax(NodeContext &nc) {
 /// else fuse.reshape to dims ..axis-1 and their product, fuse.log_softmax
 /// along it, and a fuse.reshape back.
 LogicalResult convertLogSoftmax(NodeContext &nc) {
-  if (failed(nc.checkAttributes({"axis"})))
+  FailureOr<AxisInput> in = softmaxInput(nc);
+  if (failed(in))
     return failure();
-  FailureOr<int64_t> axis = nc.attrInt("axis", nc.opset() < 13 ? 1 : -1);
-  FailureOr<Value> x = nc.tensor(0);
-  if (failed(axis) || failed(x))
-    return failure();
-  Shape xs = shapeOf(*x);
-  int64_t rank = static_cast<int64_t>(xs.size());
-  if (rank == 0)
-    return nc.fail("the input must have rank >= 1");
-  FailureOr<int64_t> a = nc.normalizeAxis(*axis, rank, "axis");
-  if (failed(a))
-    return failure();
+  const Shape &xs = in->shape;
+  const int64_t rank = static_cast<int64_t>(xs.size()), a = in->axis;
+  Value x = in->x;
   for (int64_t d : xs)
     if (d == 0)
       return nc.fail("input " + shapeStr(xs) +
@@ -467,30 +493,25 @@ LogicalResult convertLogSoftmax(NodeContext &nc) {
     return fuse::LogSoftmaxOp::create(b, nc.loc, v.getType(), v,
                                       b.getI64IntegerAttr(dim));
   };
-  int64_t dim = *a;
+  int64_t dim = a;
   bool flatten = false;
   if (nc.opset() < 13) {
-    dim = rank - 1;
-    int nonUnit = 0;
-    for (int64_t i = *a; i < rank; ++i)
-      if (xs[i] != 1) {
-        dim = i;
-        ++nonUnit;
-      }
+    auto [coerced, nonUnit] = coercedSoftmaxDim(xs, a);
+    dim = coerced;
     flatten = nonUnit > 1;
   }
   if (!flatten) {
-    nc.setResult(logSoftmax(*x, dim));
+    nc.setResult(logSoftmax(x, dim));
     return success();
   }
-  Shape flat(xs.begin(), xs.begin() + *a);
+  Shape flat(xs.begin(), xs.begin() + a);
   int64_t inner = 1;
-  for (int64_t i = *a; i < rank; ++i)
+  for (int64_t i = a; i < rank; ++i)
     inner *= xs[i];
   flat.push_back(inner);
-  Value r = fuse::ReshapeOp::create(b, nc.loc, nc.f32Type(flat), *x);
-  Value y = logSoftmax(r, *a);
-  nc.setResult(fuse::ReshapeOp::create(b, nc.loc, x->getType(), y));
+  Value r = fuse::ReshapeOp::create(b, nc.loc, nc.f32Type(flat), x);
+  Value y = logSoftmax(r, a);
+  nc.setResult(fuse::ReshapeOp::create(b, nc.loc, x.getType(), y));
   return success();
 }
 
@@ -552,17 +573,13 @@ LogicalResult convertLayerNorm(NodeContext &nc) {
   if (failed(nc.onlyOutputs(1, "the Mean and InvStdDev outputs are not "
                                "supported")))
     return failure();
-  FailureOr<Value> x = nc.tensor(0);
-  if (failed(x))
+  FailureOr<AxisInput> in = inputAlongAxis(nc, axis);
+  if (failed(in))
     return failure();
-  Shape xs = shapeOf(*x);
-  int64_t rank = static_cast<int64_t>(xs.size());
-  if (rank == 0)
-    return nc.fail("the input must have rank >= 1");
-  FailureOr<int64_t> a = nc.normalizeAxis(*axis, rank, "axis");
-  if (failed(a))
-    return failure();
-  llvm::ArrayRef<int64_t> norm = llvm::ArrayRef<int64_t>(xs).drop_front(*a);
+  const Shape &xs = in->shape;
+  const int64_t rank = static_cast<int64_t>(xs.size()), a = in->axis;
+  Value x = in->x;
+  llvm::ArrayRef<int64_t> norm = llvm::ArrayRef<int64_t>(xs).drop_front(a);
   FailureOr<Value> scale = normParam(nc, 1, norm);
   if (failed(scale))
     return failure();
@@ -575,7 +592,7 @@ LogicalResult convertLayerNorm(NodeContext &nc) {
   }
   OpBuilder &b = nc.builder();
   nc.setResult(fuse::LayerNormOp::create(
-      b, nc.loc, x->getType(), *x, *scale, bias, b.getI64IntegerAttr(rank - *a),
+      b, nc.loc, x.getType(), x, *scale, bias, b.getI64IntegerAttr(rank - a),
       b.getF64FloatAttr(static_cast<double>(*eps))));
   return success();
 }

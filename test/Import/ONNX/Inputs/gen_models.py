@@ -83,8 +83,8 @@ def bn_train(shape, outputs=("y", "rm", "rv"), opset=15, **attrs):
     return model(nodes, [vi("x", shape)], outs, inits, opset=opset)
 
 
-def logsoftmax(shape, opset, **attrs):
-    nodes = [helper.make_node("LogSoftmax", ["x"], ["y"], name="lsm", **attrs)]
+def logsoftmax(shape, opset, op_type="LogSoftmax", **attrs):
+    nodes = [helper.make_node(op_type, ["x"], ["y"], name="lsm", **attrs)]
     return model(nodes, [vi("x", shape)], [vi("y", shape)], opset=opset)
 
 
@@ -463,6 +463,8 @@ MODELS = {
     "logsoftmax_axis_bad": lambda: logsoftmax([2, 3, 4], 13, axis=3),
     "logsoftmax_scalar": lambda: logsoftmax([], 13),
     "logsoftmax_empty": logsoftmax_empty,
+    "softmax_v11_unit": lambda: logsoftmax([2, 3, 1, 1], 11, "Softmax"),
+    "softmax_v11_flat": lambda: logsoftmax([2, 3, 4], 11, "Softmax", axis=1),
     "elu": lambda: single("Elu"),
     "conv": lambda: single("Conv"),
     "fwd_conv_same": lambda: fwd_conv(auto_pad="SAME_UPPER", group=2, k=4),
