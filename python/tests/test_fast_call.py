@@ -23,24 +23,15 @@ sys.path[:0] = [os.path.dirname(HERE), HERE]
 from fusecc import bundle, module  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
-from test_module import StubModule  # noqa: E402
-
-
-def layer():
-    parsed = bundle.parse(samples.v2_fake_bundle())
-    stub = StubModule()
-    return module.EntryFunction(stub, parsed.entry("layer")), stub
-
-
-def layer_args():
-    return (FakeTensor((64, 1024)), FakeTensor((1024,)),
-            FakeTensor((64, 1024)))
+# The stub module, the "layer" entry on it and its arguments, as
+# test_module's calls use them.
+from test_module import StubModule, entry_function, layer_args  # noqa: E402
 
 
 class FastPath(unittest.TestCase):
 
     def test_second_call_skips_prepare(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=3)
         # Fresh tensors of the same signature: prepare() is not called,
@@ -55,7 +46,7 @@ class FastPath(unittest.TestCase):
         self.assertEqual(len(stub.launches), 2)
 
     def test_out_tuple_and_list_are_separate_signatures(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         out = (FakeTensor((64, 1024)),)
@@ -63,7 +54,7 @@ class FastPath(unittest.TestCase):
         self.assertEqual(stub.launches[-1][1][2][0], out[0].data_ptr())
 
     def test_changed_signature_is_checked_again(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         cases = [
@@ -83,7 +74,7 @@ class FastPath(unittest.TestCase):
         self.assertEqual(len(stub.launches), 1)
 
     def test_misaligned_or_overlapping_pointers_still_fail(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         base = FakeTensor((2, 64, 1024))
@@ -97,7 +88,7 @@ class FastPath(unittest.TestCase):
         self.assertEqual(len(stub.launches), 1)
 
     def test_named_inputs_take_the_checked_path(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         with mock.patch.object(f, "prepare",
@@ -107,7 +98,7 @@ class FastPath(unittest.TestCase):
         self.assertEqual(len(stub.launches), 2)
 
     def test_unhashable_metadata_is_never_cached(self):
-        f, stub = layer()
+        f, stub = entry_function()
 
         class Device:  # Equal by identity only, and unhashable.
             type, index = "cuda", 0
@@ -168,7 +159,7 @@ class Guards(unittest.TestCase):
             self.addCleanup(patch.stop)
 
     def test_second_call_checks_the_guard_only(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=3)
         self.assertEqual(len(f._guards), 1)
@@ -184,7 +175,7 @@ class Guards(unittest.TestCase):
             (y2.data_ptr(), 64 * 1024 * 4)], 4))
 
     def test_changed_tensor_fails_the_guard_and_is_named(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         cases = [
@@ -202,7 +193,7 @@ class Guards(unittest.TestCase):
         self.assertEqual(len(stub.launches), 1)
 
     def test_pointer_errors_come_from_the_checks(self):
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = layer_args()
         f(x, w, out=y, stream=0)
         base = FakeTensor((2, 64, 1024))
@@ -231,7 +222,7 @@ class Guards(unittest.TestCase):
         self.assertEqual(len(stub.launches), 2)
 
     def test_guard_that_cannot_be_built_falls_back(self):
-        f, stub = layer()
+        f, stub = entry_function()
         with mock.patch.object(module, "TensorGuards",
                                side_effect=TypeError("missing ...")):
             f(*layer_args()[:2], out=layer_args()[2], stream=0)
@@ -255,7 +246,7 @@ class Guards(unittest.TestCase):
             f(x, out=(FakeTensor((16,)),), stream=0)
 
     def test_guards_are_bounded(self):
-        f, stub = layer()
+        f, stub = entry_function()
         for i in range(module.GUARD_CACHE_SIZE + 3):
             kind = type("Tensor%d" % i, (FakeTensor,), {})
             f(kind((64, 1024)), FakeTensor((1024,)),
@@ -268,7 +259,7 @@ class CachedCall(unittest.TestCase):
     the signature is known; None, launching nothing, otherwise."""
 
     def setUp(self):
-        self.f, self.stub = layer()
+        self.f, self.stub = entry_function()
         allocated = []
 
         def allocate(stream, batch=0):
@@ -331,7 +322,7 @@ class TorchGuards(unittest.TestCase):
 
     def test_cached_call_reads_pointers_with_the_tensor_method(self):
         torch = module.torch
-        f, stub = layer()
+        f, stub = entry_function()
         x, w, y = (torch.empty(64, 1024), torch.empty(1024),
                    torch.empty(64, 1024))
         f(x, w, out=y, stream=0)
