@@ -20,18 +20,9 @@ fi
 build="${BUILD_DIR:-$repo/build-rt}"
 python="${PYTHON:-python3}"
 
-generator=()
-if command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-mkdir -p "$build"
-cmake -S "$repo/runtime" -B "$build" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 ||
-  { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" --target fusecc_runtime_shared fusecc-run >/dev/null ||
-  { cmake --build "$build"; exit 1; }
+source "$repo/bench/runtime_build.sh"
+build_runtime "$build" fusecc-run || exit 1
 lib="$build/libfusecc_runtime.so"
-[[ -f "$lib" ]] || { echo "gpu_check.sh: $lib was not built" >&2; exit 1; }
 
 cd "$repo"
 exec "$python" "$repo/bench/gpu_check.py" --bundles "$bundles" --lib "$lib" "$@"

@@ -18,18 +18,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build-rt}"
 python="${PYTHON:-python3}"
-generator=()
-if command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-mkdir -p "$build"
-cmake -S "$repo/runtime" -B "$build" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 ||
-  { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" --target fusecc_runtime_shared >/dev/null ||
-  { cmake --build "$build"; exit 1; }
+source "$repo/bench/runtime_build.sh"
+build_runtime "$build" || exit 1
 export FUSECC_RUNTIME_LIBRARY="$build/libfusecc_runtime.so"
-[[ -f "$FUSECC_RUNTIME_LIBRARY" ]] ||
-  { echo "models_check.sh: $FUSECC_RUNTIME_LIBRARY was not built" >&2; exit 1; }
 cd "$repo"
 exec "$python" "$repo/bench/models_check.py" "$@"

@@ -35,8 +35,8 @@ elif [[ "${1:-}" == --source ]]; then
   shift
 fi
 build="${BUILD_DIR:-$repo/build-rt}"
-cmake -S "$repo/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target fusecc_runtime_shared >/dev/null
+source "$repo/bench/runtime_build.sh"
+build_runtime "$build" || exit 1
 
 if ((stalls)); then
   reasons=(barrier long_scoreboard short_scoreboard mio_throttle

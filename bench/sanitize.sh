@@ -33,8 +33,8 @@ while [[ $# -gt 0 && "$1" != -- ]]; do tools+=("$1"); shift; done
 [[ "${1:-}" == -- ]] && shift
 ((${#tools[@]})) || tools=(memcheck racecheck synccheck initcheck)
 build="${BUILD_DIR:-$repo/build-rt}"
-cmake -S "$repo/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target fusecc_runtime_shared >/dev/null || exit 1
+source "$repo/bench/runtime_build.sh"
+build_runtime "$build" || exit 1
 status=0
 # One process per bundle: the float64 reference of a full-size layer takes
 # tens of GB of device memory, and a checker holding several of them (with
