@@ -6,7 +6,8 @@
 // ops directly) at small awkward shapes: batch 1 and 3, channels 1/3/5,
 // spatial sizes 1, 5, 7; after a transposed convolution and on a graph
 // input; with and without weight and bias. Running variances are graph
-// inputs shifted to mean 4 (fuse.check.mean) so that they are positive.
+// inputs shifted by 4 (fuse.check.mean), from fusecc-check's U[0.5, 1.5)
+// (docs/design/checking.md, "Vacuous references") to U[4.5, 5.5).
 
 // CHECK: @ct_bn_inference_affine: PASS
 // CHECK: @bn_inference_input: PASS

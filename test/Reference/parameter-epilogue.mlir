@@ -12,7 +12,9 @@
 // that fill no tile, 1-D, 2-D (stride 2: the wgmma register epilogue,
 // per-channel values in registers) and 3-D, a pooled epilogue after the
 // batch norm, a channel softmax after it; FMA, mma.sync, wgmma and split
-// operands. Running variances have mean 4 (fuse.check.mean), so positive.
+// operands. Running variances are shifted by 4 (fuse.check.mean): drawn
+// from U[4.5, 5.5) (fusecc-check draws them from U[0.5, 1.5) anyway,
+// docs/design/checking.md, "Vacuous references").
 
 // PLAN-LABEL: plan @bn_2d: 1 kernel, 0 buffers
 // PLAN-LABEL: plan @bn_1d: 1 kernel, 0 buffers
