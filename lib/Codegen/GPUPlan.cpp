@@ -55,7 +55,10 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // A prologue with window ops is evaluated element by element (a window
   // reads its operand at every window position): scalar staging. An
   // elementwise one loads its inputs of the input's shape as vectors.
-  p.vectorInput = g.in[2] % 4 == 0 && a.prologueIsElementwise();
+  // Not for blocks of samples, whose rows are staged from the first column
+  // their taps read (`samplesInputSpan`), a multiple of 4 or not.
+  p.vectorInput = g.in[2] % 4 == 0 && a.prologueIsElementwise() &&
+                  !cfg.spansSamples();
   if (p.vectorInput)
     p.inputSpan =
         std::min<int64_t>(llvm::alignTo(p.inputSpan + 3, 4), kSaturated);
@@ -70,12 +73,23 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // operand for 8 positions (dcgan_generator's 512 -> 256 layer, 4
   // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156).
   p.rowsN = 0;
+  // Blocks of whole samples' phases (`samples`, one W tile) stage the
+  // columns their taps read and no more: from the first tap's column of
+  // position 0 to the last column of the row (`samplesInputSpan`).
+  if (cfg.spansSamples()) {
+    p.inputSpan = samplesInputSpan(g);
+    const int64_t n = saturatingAdd(
+        saturatingMul(cfg.getRows() - 1, p.inputSpan), cfg.getWgmmaN());
+    if (n <= kMaxRowsN / g.stride[2])
+      p.rowsN = n;
+  }
   // (Not for split operands, unmeasured there.)
   const bool shortStridedRows = g.stride[2] > 1 && cfg.getWgmmaN() == 8 &&
                                 !a.wholeRow() && cfg.getClusterC() == 1 &&
                                 !cfg.usesSplitTF32();
-  if (cfg.usesWgmma() && (g.stride[2] == 1 || shortStridedRows) &&
-      cfg.getWgmmaRowSplit() == 1 && cfg.getRows() > 1) {
+  if (!cfg.spansSamples() && cfg.usesWgmma() &&
+      (g.stride[2] == 1 || shortStridedRows) && cfg.getWgmmaRowSplit() == 1 &&
+      cfg.getRows() > 1) {
     const int64_t span = llvm::alignTo(p.inputSpan, 8);
     const int64_t n =
         saturatingAdd(saturatingMul(cfg.getRows() - 1, span), cfg.getWgmmaN());
@@ -115,10 +129,18 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
       p.xsRowStride = saturatingMul(groups, p.xsPlaneStride);
       if (p.rowsN) {
         // Rows one after another in each plane: a warpgroup's rows are one
-        // run of 16-byte columns.
+        // run of 16-byte columns. Blocks of samples read up to
+        // `samplesOverread` columns past their last staged row (positions
+        // past the row's end, never stored): zeroed columns of the plane.
         p.xsRowStride = 4 * p.inputSpan;
+        p.xsPadCols = cfg.spansSamples()
+                          ? std::max<int64_t>(0, p.rowsN + samplesOverread(g) -
+                                                     p.stagedRows * p.inputSpan)
+                          : 0;
         p.xsPlaneStride =
-            llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride) - 4, 32) +
+            llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride) +
+                              4 * p.xsPadCols - 4,
+                          32) +
             4;
       }
       p.xsStride = 0;
@@ -212,6 +234,21 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   if (p.hTapsPerRound > 1 && p.bytes() > twoBlocksSharedBytes(a.target))
     layout(1);
   return p;
+}
+
+int64_t fuse::samplesInputSpan(const ConvGeometry &g) {
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t lo = llvm::divideFloorSigned(pw - (kw - 1) * dw, sw);
+  const int64_t hi = llvm::divideFloorSigned(g.out[2] - 1 + pw, sw);
+  return llvm::alignTo(std::max<int64_t>(1, hi - lo + 1), 8);
+}
+
+int64_t fuse::samplesOverread(const ConvGeometry &g) {
+  // Tap t of phase p starts at column floor((p + pw - t dw) / sw) - lo:
+  // at most floor((sw - 1 + pw) / sw) - lo.
+  const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
+  const int64_t lo = llvm::divideFloorSigned(pw - (kw - 1) * dw, sw);
+  return llvm::divideFloorSigned(sw - 1 + pw, sw) - lo + 4;
 }
 
 SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
@@ -382,12 +419,13 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   LaunchPlan launch = LaunchPlan::get(a, cfg);
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  // The staged window of W tile t starts at iwMin(t) (a multiple of 4) and
-  // spans inputSpan columns (as in the kernel's setUpRounds).
+  // The staged window of W tile t starts at iwMin(t) (a multiple of 4
+  // where the plan stages vectors) and spans inputSpan columns (as in the
+  // kernel's emitRoundCount).
   auto iwMin = [&](int64_t t) {
     int64_t first =
         llvm::divideFloorSigned(t * cfg.getTileW() + pw - (kw - 1) * dw, sw);
-    return llvm::divideFloorSigned(first, 4) * 4;
+    return smem.vectorInput ? llvm::divideFloorSigned(first, 4) * 4 : first;
   };
   InputPackPlan p;
   p.padL = std::max<int64_t>(0, -iwMin(0));
@@ -465,9 +503,14 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
   l.numHBlocks = saturatingAdd(
       saturatingMul(r, llvm::divideCeil(q + 1, rows)),
       q > 0 ? saturatingMul(sh - r, llvm::divideCeil(q, rows)) : 0);
+  // Blocks of `samples` samples: ceil(batch / samples) of them along the
+  // batch (the last one may run past it).
+  const int64_t batchBlocks =
+      cfg.spansSamples() ? llvm::divideCeil(g.n, cfg.getSamples()) : g.n;
   l.gridX = saturatingMul(
-      saturatingMul(saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), g.n),
-                    g.out[0]),
+      saturatingMul(
+          saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), batchBlocks),
+          g.out[0]),
       l.numHBlocks);
   return l;
 }

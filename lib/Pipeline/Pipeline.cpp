@@ -130,6 +130,12 @@ struct CodegenCLOptions {
                      "group): 1 where they fit, -1 never (default: cost "
                      "model: narrow groups, long-row few-channel layers)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> samples{
+      "tile-samples",
+      llvm::cl::desc("wgmma blocks of the whole H phases of this many "
+                     "samples where they fit, -1 never (default: cost "
+                     "model: short phases)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> clusterC{
       "tile-cluster-c",
       llvm::cl::desc("Blocks per cluster sharing a channel softmax on wgmma: "
@@ -228,6 +234,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileWgmmaSplit = o.wgmmaSplit;
   options.tileClusterC = o.clusterC;
   options.tilePositionsM = o.positionsM;
+  options.tileSamples = o.samples;
   options.tileRules = o.rules;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
@@ -377,6 +384,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.wgmmaSplit = options.tileWgmmaSplit;
   tile.clusterC = options.tileClusterC;
   tile.positionsM = options.tilePositionsM;
+  tile.samples = options.tileSamples;
   tile.rules = options.tileRules;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

@@ -52,6 +52,18 @@ inline int64_t blocksBySharedMemory(const TargetInfo &target, int64_t bytes) {
 int64_t residentBlocks(const TargetInfo &target, int64_t threads,
                        int64_t bytes);
 
+/// Staged input columns of a row of a block of whole samples' phases
+/// (`TileConfigAttr::samples`, one W tile): from the first column any
+/// valid tap of position 0 reads to the last one of the row's last
+/// position, rounded up to 8 (rows as one wgmma N: an 8-column group never
+/// straddles two rows). Such rows are staged by columns (no 16-byte
+/// vectors: the window need not start at a multiple of 4).
+int64_t samplesInputSpan(const ConvGeometry &g);
+
+/// Columns past a staged row that its wgmma N (at a tap's start column)
+/// may read, at most, plus a 16-byte margin of zeros.
+int64_t samplesOverread(const ConvGeometry &g);
+
 /// Registers per thread, beside its accumulators (`rowsN` / 2), of a wgmma
 /// block that stages all H taps of a round for its rows as one N. ptxas,
 /// sm_90a, under the cap of three blocks (168): 124 registers at rowsN 120
@@ -130,6 +142,10 @@ struct SharedMemoryPlan {
   /// phase for all of them. Staged input rows are then contiguous within a plane (planes
   /// hold all staged rows) and `inputSpan` is a multiple of 8. 0 elsewhere.
   int64_t rowsN = 0;
+  /// Blocks of samples (`TileConfigAttr::samples`): zeroed columns after
+  /// each plane's staged rows, which the last rows' positions past the row
+  /// end read (`samplesOverread`). 0 elsewhere.
+  int64_t xsPadCols = 0;
   /// Staging buffers: 2 with wgmma (round q + 1 is staged while the tensor
   /// cores read round q), else 1; buffer i starts at i x stageElems.
   int64_t numStages = 1;

@@ -57,6 +57,9 @@ struct PipelineOptions {
   /// mma.sync tiles with positions on M: 1 where they fit, -1 never (0:
   /// cost model).
   int64_t tilePositionsM = 0;
+  /// wgmma blocks of whole H phases of this many samples where they fit,
+  /// -1 never (0: cost model).
+  int64_t tileSamples = 0;
   /// Rules of the tile cost model: `fuse-tile-kernels{rules=...}`.
   TileRules tileRules = TileRules::Current;
   /// FMA-path threads per block and largest row segment (0: pass default).

@@ -5,8 +5,8 @@
 // within the limits that the kernel's reductions and the chip impose. The
 // choice between the paths and the limits every config must meet are here;
 // the FMA tiling is in TileFma.cpp, mma.sync in TileMma.cpp (positions on
-// M in TilePositionsM.cpp), wgmma in TileWgmma.cpp, the tuning file in
-// TuningFile.cpp.
+// M in TilePositionsM.cpp), wgmma in TileWgmma.cpp (blocks of several
+// samples in TileSamples.cpp), the tuning file in TuningFile.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,12 +448,15 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
   // staged (InputPackPlan, Staging.cpp).
   if ((tf32 || splitTF32 || half) && failed(cfg) &&
       wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
-    if (TileConfigAttr wg = withSplitRows(
-            kernel, a, tensorTypes, knobs,
-            chooseWgmmaConfig(kernel, a, tensorTypes, knobs.maxTileW,
-                              knobs.rows, knobs.ciChunk, knobs.tileC,
-                              knobs.wgmmaSplit, knobs.mergeH, knobs.clusterC,
-                              rules),
+    if (TileConfigAttr wg = withSamples(
+            kernel, a, knobs,
+            withSplitRows(kernel, a, tensorTypes, knobs,
+                          chooseWgmmaConfig(kernel, a, tensorTypes,
+                                            knobs.maxTileW, knobs.rows,
+                                            knobs.ciChunk, knobs.tileC,
+                                            knobs.wgmmaSplit, knobs.mergeH,
+                                            knobs.clusterC, rules),
+                          rules),
             rules))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||

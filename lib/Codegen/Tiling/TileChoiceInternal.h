@@ -63,6 +63,22 @@ int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
                           int64_t maxPositions, int64_t tileOverhead,
                           int64_t quantum = 8);
 
+/// Accumulators per thread a wgmma block of `threads` threads may hold:
+/// the default budget, the larger one of a single-warpgroup block, or the
+/// largest where its rows were forced (at 128 threads even 255 registers
+/// leave two blocks per SM). Split operands (tf32x3) keep each round's
+/// sums in a second set of accumulators: half the budget each.
+int64_t wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
+                               bool forcedRows);
+
+/// The wgmma config `wg` or, where the cost model prefers it or `knobs`
+/// ask for it, blocks of the whole H phases of several samples
+/// (`TileConfigAttr::samples`, TileSamples.cpp); `wg` itself where they do
+/// not fit or are not valid for the kernel's epilogue.
+TileConfigAttr withSamples(KernelOp kernel, const KernelAnalysis &a,
+                           const TunedChoice &knobs, TileConfigAttr wg,
+                           TileRules rules);
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared

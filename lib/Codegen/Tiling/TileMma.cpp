@@ -90,7 +90,8 @@ TileConfigAttr chooseMMAConfigWithWarps(
         types, warpsC, warpsW, tilesC, tilesW, rows,
         mergeH ? mergeH : int64_t{sparseRounds},
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0});
+        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0},
+        /*samples=*/int64_t{0});
     if (!cfg)
       return {};
     // Rounds of 32 channels where the block holds one 16-channel tile (a
@@ -114,7 +115,8 @@ TileConfigAttr chooseMMAConfigWithWarps(
               [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
               cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
               int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
-              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0});
+              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0},
+              /*samples=*/int64_t{0});
           wider && SharedMemoryPlan::get(a, wider).bytes() <=
                        SharedMemoryPlan::get(a, cfg).bytes())
         cfg = wider;

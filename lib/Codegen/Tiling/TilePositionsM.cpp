@@ -102,7 +102,8 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
         /*threadsC=*/warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk, types,
         /*mmaWarpsC=*/int64_t{1}, warpsW, tilesC, tilesW, rows, mergeH,
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{1});
+        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{1},
+        /*samples=*/int64_t{0});
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||

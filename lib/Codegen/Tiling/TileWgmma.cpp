@@ -16,38 +16,29 @@ using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 
-namespace {
-
 /// Accumulators per thread of a wgmma config: at 80 registers of
 /// accumulators a 256-thread block still fits two per SM (128 registers).
 /// This bounds the positions of one row (the wgmma N) for every block.
-constexpr int64_t kMaxWgmmaAccumulators = 80;
+static constexpr int64_t kMaxWgmmaAccumulators = 80;
 
 /// Accumulators per thread of a one-warpgroup (128-thread) block: ptxas
 /// keeps 96 in 128 registers without spilling (four blocks per SM where
 /// shared memory admits them). Two rows of 48-position phases at W stride
 /// 2 or of 32 at stride 3, where 80 allowed one: kb2_100 -10% (tf32) and
 /// -15% (ieee), four held-out layers -27% to +1.5% (docs/perf.md 130).
-constexpr int64_t kMaxWgmmaAccumulatorsOneGroup = 96;
+static constexpr int64_t kMaxWgmmaAccumulatorsOneGroup = 96;
 
 /// Accumulators per thread of a one-warpgroup block whose rows were forced
 /// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
-constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
+static constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 
-/// Accumulators per thread a wgmma block of `threads` threads may hold:
-/// the default budget, the larger one of a single-warpgroup block, or the
-/// largest where its rows were forced (at 128 threads even 255 registers
-/// leave two blocks per SM). Split operands (tf32x3) keep each round's
-/// sums in a second set of accumulators: half the budget each.
-int64_t wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
-                               bool forcedRows) {
+int64_t fuse::wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
+                                     bool forcedRows) {
   const int64_t budget = threads != 128 ? kMaxWgmmaAccumulators
                          : forcedRows   ? kMaxWgmmaAccumulatorsForced
                                         : kMaxWgmmaAccumulatorsOneGroup;
   return types.usesSplitTF32() ? budget / 2 : budget;
 }
-
-} // namespace
 
 TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                        KernelTypesAttr types, int64_t maxTileW,
@@ -223,7 +214,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
             /*chanPerThread=*/int64_t{1}, ciChunk, types, int64_t{0},
             int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
-            clusterC, /*mmaPositionsM=*/int64_t{0});
+            clusterC, /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0});
       };
       // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
       // hold N / 2 accumulators per thread however many rows they are: the

@@ -75,7 +75,8 @@ static LogicalResult readTuningFileInto(Location loc, StringRef path,
                                {"wgmma", &c.wgmma},
                                {"wgmma_split", &c.wgmmaSplit},
                                {"cluster_c", &c.clusterC},
-                               {"positions_m", &c.positionsM}})
+                               {"positions_m", &c.positionsM},
+                               {"samples", &c.samples}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -142,6 +143,9 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
   if (k.positionsM < -1 || k.positionsM > 1)
     return error() << "positions-m must be -1 (never), 0 (auto) or 1, got "
                    << k.positionsM;
+  if (k.samples < -1 || k.samples > 64)
+    return error() << "samples must be -1 (never), 0 (auto) or 1 to 64, got "
+                   << k.samples;
   if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
       k.clusterC != 4 && k.clusterC != 8)
     return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
@@ -195,6 +199,7 @@ TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
   knobs.wgmmaSplit = knobs.wgmmaSplit ? knobs.wgmmaSplit : t.wgmmaSplit;
   knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
   knobs.positionsM = knobs.positionsM ? knobs.positionsM : t.positionsM;
+  knobs.samples = knobs.samples ? knobs.samples : t.samples;
   // threads / max-tile-w always have values: the entry's win over the
   // defaults unless the options were changed from them.
   if (t.threads && options.threads == kDefaultThreads)

@@ -217,7 +217,7 @@ static void storeHalfLineRuns(EmitContext &cx,
         b, VectorType::get({2}, b.getF32Type()), ValueRange{v0, v1});
     vector::StoreOp::create(
         b, narrowForStore(b, out, pair), out,
-        cx.fullIndex(cx.n, line.ch, cx.od, line.oh, b.add(cx.ow0, run->wl0)),
+        cx.outputIndex(line.ch, cx.od, line.oh, b.add(cx.ow0, run->wl0)),
         /*nontemporal=*/false, llvm::MaybeAlign(4));
   }
 }
@@ -338,8 +338,7 @@ static void emitLineCopies(EmitContext &cx) {
     b.setInsertionPointToStart(&ifOne.getThenRegion().front());
     Value v = cx.sload(b.add(tileBase, wl));
     memref::StoreOp::create(
-        b, v, out,
-        cx.fullIndex(cx.n, line.ch, cx.od, line.oh, b.add(cx.ow0, wl)));
+        b, v, out, cx.outputIndex(line.ch, cx.od, line.oh, b.add(cx.ow0, wl)));
   };
   if (lineStartAlignment(cx) < 4)
     for (int64_t k = 0; k < 3; ++k)

@@ -169,6 +169,6 @@ void emit::emitChannelContractionEpilogue(EmitContext &cx) {
     // rounded by the cast's evaluation; the narrowing is then exact.
     memref::StoreOp::create(
         b, narrowForStore(b, out, emitElementValue(cx, result, at, memo)), out,
-        cx.fullIndex(cx.n, at.ch, cx.od, at.oh, at.ow));
+        cx.outputIndex(at.ch, cx.od, at.oh, at.ow));
   }
 }

@@ -278,9 +278,41 @@ struct EmitContext {
     el.oh = rowHeight(el.r);
     return el;
   }
-  /// True if the channel and the row of a tile line lie inside the tensor.
+  /// True if the channel and the row of a tile line lie inside the tensor
+  /// (blocks of samples: inside the batch; their rows' heights run on past
+  /// the sample's, `outputIndex`).
   Value lineInside(const Element &line) {
+    if (cfg.spansSamples())
+      return b.andI(b.ult(line.ch, g.cout),
+                    b.ult(b.add(n, b.divu(line.oh, g.out[1])), g.n));
     return b.andI(b.ult(line.ch, g.cout), b.ult(line.oh, g.out[1]));
+  }
+  /// Indices of the output-shaped element of the block's sample at
+  /// (channel, depth, height, position). A block of samples numbers its
+  /// rows' heights on through its samples (`rowHeight`: the output height
+  /// is rowsPerSample x stride_h): height h is row h mod H of sample
+  /// n + h / H.
+  SmallVector<Value> outputIndex(Value ch, Value d, Value h, Value w) {
+    if (!cfg.spansSamples())
+      return fullIndex(n, ch, d, h, w);
+    return fullIndex(b.add(n, b.divu(h, g.out[1])), ch, d, b.remu(h, g.out[1]),
+                     w);
+  }
+  /// Staged row `rr` of a round whose rows start at input row `ih`: its
+  /// sample, input row and whether that lies inside the input. Blocks of
+  /// samples stage rowsPerSample rows of each sample in turn.
+  struct StagedRow {
+    Value n, ih, ok;
+  };
+  StagedRow stagedRow(Value ih, Value rr) {
+    if (!cfg.spansSamples()) {
+      Value ihr = b.add(ih, rr);
+      return {n, ihr, b.inRange(ihr, g.in[1])};
+    }
+    const int64_t per = cfg.rowsPerSample();
+    Value sample = b.add(n, b.divu(rr, per));
+    Value ihr = b.add(ih, b.remu(rr, per));
+    return {sample, ihr, b.andI(b.inRange(ihr, g.in[1]), b.ult(sample, g.n))};
   }
   /// Address of (row r, channel cl, position wl) of an output tile.
   Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {

@@ -234,7 +234,7 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
     detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf,
                                  cx.elementType};
     SmallVector<Value> full =
-        cx.fullIndex(cx.n, el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
+        cx.outputIndex(el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
     result = sc.evaluate(v, full, nullptr, memo);
   } else if (auto ew = dyn_cast_or_null<ElementwiseOpInterface>(def)) {
     SmallVector<Value> operands;
@@ -246,7 +246,7 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
     // size-1 dims read index 0.
     auto ty = cast<RankedTensorType>(v.getType());
     SmallVector<Value> full =
-        cx.fullIndex(cx.n, el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
+        cx.outputIndex(el.ch, el.od ? el.od : cx.od, el.oh, el.ow);
     SmallVector<Value> idx;
     int64_t lead = cx.g.rank - ty.getRank();
     for (int64_t d = 0; d < ty.getRank(); ++d)
@@ -270,7 +270,7 @@ int64_t emit::lineStartAlignment(const EmitContext &cx) {
 Value emit::lineStart(EmitContext &cx, const Element &line) {
   EmitBuilder &b = cx.b;
   auto outTy = cast<MemRefType>(cx.func.getArguments().back().getType());
-  SmallVector<Value> idx = cx.fullIndex(cx.n, line.ch, cx.od, line.oh, cx.ow0);
+  SmallVector<Value> idx = cx.outputIndex(line.ch, cx.od, line.oh, cx.ow0);
   Value linear = idx[0];
   for (size_t d = 1; d < idx.size(); ++d)
     linear = b.add(b.mul(linear, outTy.getDimSize(d)), idx[d]);
@@ -436,9 +436,9 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
               false);
           OpBuilder::InsertionGuard g3(b);
           b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-          memref::StoreOp::create(
-              b, narrowForStore(b, out, evaluate(el, conv)), out,
-              cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+          memref::StoreOp::create(b, narrowForStore(b, out, evaluate(el, conv)),
+                                  out,
+                                  cx.outputIndex(el.ch, cx.od, el.oh, el.ow));
         }
         b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
       }
@@ -451,7 +451,7 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
           b, VectorType::get({kHalfChunk}, b.getF32Type()), values);
       vector::StoreOp::create(
           b, narrowForStore(b, out, chunk), out,
-          cx.fullIndex(cx.n, c.els[0].ch, cx.od, c.els[0].oh, c.els[0].ow),
+          cx.outputIndex(c.els[0].ch, cx.od, c.els[0].oh, c.els[0].ow),
           /*nontemporal=*/false,
           llvm::MaybeAlign(kHalfChunk * outElementBytes(out)));
     }
@@ -470,8 +470,8 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
   auto ifOk = scf::IfOp::create(b, TypeRange{}, ok, false);
   b.setInsertionPointToStart(&ifOk.getThenRegion().front());
   Element el = halfElement(cx, l, wl);
-  memref::StoreOp::create(b, narrowForStore(b, out, evaluate(el, Value())),
-                          out, cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+  memref::StoreOp::create(b, narrowForStore(b, out, evaluate(el, Value())), out,
+                          cx.outputIndex(el.ch, cx.od, el.oh, el.ow));
 }
 
 void emit::emitEpilogue(EmitContext &cx) {
@@ -517,7 +517,7 @@ void emit::emitEpilogue(EmitContext &cx) {
             b, v2Ty, ValueRange{values[k], values[k + 1]});
         vector::StoreOp::create(
             b, narrowForStore(b, out, v2), out,
-            cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow), false,
+            cx.outputIndex(els[k].ch, cx.od, els[k].oh, els[k].ow), false,
             llvm::MaybeAlign(2 * outElementBytes(out)));
       }
       return;
@@ -540,13 +540,13 @@ void emit::emitEpilogue(EmitContext &cx) {
       Value v4 = vector::FromElementsOp::create(b, v4Ty, values);
       vector::StoreOp::create(
           b, narrowForStore(b, out, v4), out,
-          cx.fullIndex(cx.n, els[0].ch, cx.od, els[0].oh, els[0].ow),
+          cx.outputIndex(els[0].ch, cx.od, els[0].oh, els[0].ow),
           /*nontemporal=*/false, llvm::MaybeAlign(4 * outElementBytes(out)));
       return;
     }
     for (auto [el, v] : llvm::zip(els, values))
       memref::StoreOp::create(b, narrowForStore(b, out, v), out,
-                              cx.fullIndex(cx.n, el.ch, cx.od, el.oh, el.ow));
+                              cx.outputIndex(el.ch, cx.od, el.oh, el.ow));
   });
   if (cx.stats) {
     gpu::BarrierOp::create(b);
@@ -646,7 +646,7 @@ static void storeRun(EmitContext &cx, ArrayRef<Element> els,
   Value out = cx.func.getArguments().back();
   for (size_t k = 0; k < values.size(); k += vec) {
     SmallVector<Value> idx =
-        cx.fullIndex(cx.n, els[k].ch, cx.od, els[k].oh, els[k].ow);
+        cx.outputIndex(els[k].ch, cx.od, els[k].oh, els[k].ow);
     if (vec == 1) {
       memref::StoreOp::create(b, narrowForStore(b, out, values[k]), out, idx);
       continue;

@@ -126,6 +126,9 @@ void emit::emitBlockDecomposition(EmitContext &cx) {
   if (!cx.a.pool) {
     cx.od = b.remu(r, g.out[0]);
     cx.n = b.divu(r, g.out[0]);
+    // Blocks of samples: the first of the block's `samples` samples.
+    if (cfg.spansSamples())
+      cx.n = b.mul(cx.n, cfg.getSamples());
   }
   cx.ow0 = b.mul(wt, cfg.getTileW());
   cx.co0 = b.mul(ct, cfg.getTileC());
@@ -178,7 +181,8 @@ Value emit::emitRoundCount(EmitContext &cx) {
   if (smemPlan.vectorInput)
     cx.iwMin = b.mul(b.floorDiv(cx.iwMin, 4), 4);
   cx.dTaps = emitTapRange(cx, b.add(cx.od, g.pad[0]), 0, 1);
-  cx.hTaps = emitTapRange(cx, b.add(cx.oh, g.pad[1]), 1, cfg.getRows());
+  // Every sample of a block of samples has the same rows: the taps of one.
+  cx.hTaps = emitTapRange(cx, b.add(cx.oh, g.pad[1]), 1, cfg.rowsPerSample());
   // Rounds of the main loop: (valid d tap, valid h tap, channel chunk), or
   // (valid d tap, channel chunk) with all valid h taps staged at once.
   cx.hRounds =

@@ -398,6 +398,34 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
       zero();
     }
   }
+  // Blocks of samples: the columns after each input plane's staged rows,
+  // which the N of the last rows reads past the row end, zeroed once.
+  if (smemPlan.xsPadCols > 0) {
+    const int64_t staged = smemPlan.stagedRows * smemPlan.xsRowStride;
+    const int64_t padWords = smemPlan.xsPlaneStride - staged;
+    const int64_t planes = wgmmaPlanes(cfg);
+    const int64_t total = smemPlan.numStages * planes * padWords;
+    for (int64_t it = 0; it * cx.launch.threads < total; ++it) {
+      Value e = b.add(cx.tid, it * cx.launch.threads);
+      auto zero = [&] {
+        Value plane = b.divu(e, padWords);
+        Value stage = b.divu(plane, planes);
+        Value addr =
+            b.add(b.add(b.mul(stage, smemPlan.stageElems), smemPlan.xsOffset),
+                  b.add(b.mul(b.remu(plane, planes), smemPlan.xsPlaneStride),
+                        b.add(b.remu(e, padWords), staged)));
+        cx.sstore(b.f(0.0), addr);
+      };
+      if ((it + 1) * cx.launch.threads <= total) {
+        zero();
+        continue;
+      }
+      auto ifIn = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+      zero();
+    }
+  }
   // Prologue: stage round 0 into buffer 0.
   {
     Value any = b.cmp(arith::CmpIPredicate::sgt, rounds, b.c(0));

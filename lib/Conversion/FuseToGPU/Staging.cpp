@@ -380,12 +380,14 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
   // Bounds that hold for every round need no test.
   const bool ciAlwaysIn = g.cinPerGroup() % cfg.getCiChunk() == 0;
   const Type staged = stagedInputType(cx);
+  // Blocks of samples: a row's sample may lie past the batch (clamped).
+  const bool spans = cfg.spansSamples();
   RawInputs raw;
   for (int64_t it = first; it < last; ++it) {
     auto [e, inside] = itemElement(cx, items, it);
     auto [kg, xq, rr] = itemCoords(cx, items, e);
-    Value iw = b.add(cx.iwMin, b.mul(xq, 4)), ihr = b.add(r.ih, rr);
-    Value rowOk = b.inRange(ihr, g.in[1]);
+    Value iw = b.add(cx.iwMin, b.mul(xq, 4));
+    auto [sample, ihr, rowOk] = cx.stagedRow(r.ih, rr);
     if (inside)
       rowOk = b.andI(rowOk, inside);
     // Clamped, branch-free loads: an element outside the input reads
@@ -400,8 +402,8 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
       if (smemPlan.vectorInput) {
         Value okv = b.andI(ok, b.inRange(iw, g.in[2]));
         SmallVector<Value> idx =
-            cx.fullIndex(cx.n, clamp(okv, chan), clamp(okv, r.id),
-                         clamp(okv, ihr), clamp(okv, iw));
+            cx.fullIndex(spans ? clamp(okv, sample) : sample, clamp(okv, chan),
+                         clamp(okv, r.id), clamp(okv, ihr), clamp(okv, iw));
         raw.values.push_back(
             staged.isF32()
                 ? emitInputVector(cx, input, idx)
@@ -416,8 +418,8 @@ static RawInputs loadRoundInputs(EmitContext &cx, Value q, int64_t first,
         Value iwj = b.add(iw, j);
         Value okj = b.andI(ok, b.inRange(iwj, g.in[2]));
         SmallVector<Value> idx =
-            cx.fullIndex(cx.n, clamp(okj, chan), clamp(okj, r.id),
-                         clamp(okj, ihr), clamp(okj, iwj));
+            cx.fullIndex(spans ? clamp(okj, sample) : sample, clamp(okj, chan),
+                         clamp(okj, r.id), clamp(okj, ihr), clamp(okj, iwj));
         raw.values.push_back(
             staged.isF32() ? emitInputElement(cx, input, idx)
                            : memref::LoadOp::create(b, input, idx).getResult());
@@ -574,17 +576,18 @@ static void copyRoundPackedInputs(EmitContext &cx, Value q, Value buf) {
     Value e = b.add(cx.tid, it * nthreads);
     Value col = b.remu(e, span), rest = b.divu(e, span);
     Value kg = b.remu(rest, groups), rr = b.divu(rest, groups);
-    Value ihr = b.add(r.ih, rr);
-    Value ok = b.inRange(ihr, g.in[1]);
+    auto [sample, ihr, ok] = cx.stagedRow(r.ih, rr);
     Value row = arith::SelectOp::create(b, ok, ihr, b.c(0));
-    Value plane = b.add(
-        b.mul(
-            b.add(b.mul(b.add(b.mul(b.add(b.mul(cx.n, g.in[0]), r.id), g.in[1]),
-                              row),
-                        cx.ipack->numChunks),
-                  chunk),
-            groups),
-        kg);
+    if (cx.cfg.spansSamples())
+      sample = arith::SelectOp::create(b, ok, sample, b.c(0));
+    Value plane =
+        b.add(b.mul(b.add(b.mul(b.add(b.mul(b.add(b.mul(sample, g.in[0]), r.id),
+                                            g.in[1]),
+                                      row),
+                                cx.ipack->numChunks),
+                          chunk),
+                    groups),
+              kg);
     Value src = b.mul(b.add(b.mul(plane, cx.ipack->width),
                             b.add(b.add(cx.iwMin, col), cx.ipack->padL)),
                       4);

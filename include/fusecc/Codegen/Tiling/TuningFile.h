@@ -37,12 +37,15 @@ struct TunedChoice {
   /// 1: mma.sync tiles with positions on M where they fit, -1: never (0:
   /// the cost model).
   int64_t positionsM = 0;
+  /// wgmma blocks of the whole H phases of this many samples, -1 never (0:
+  /// the cost model).
+  int64_t samples = 0;
 };
 
 /// Reads a tuning file: {"base": B, "entries": [{"key": K, "rows": R,
 /// "ci_chunk": C, "tile_c": T, "warps_c": C, "merge_h": M, "threads": N,
 /// "max_tile_w": W, "wgmma": G, "wgmma_split": S, "cluster_c": L,
-/// "positions_m": P}, ...]}
+/// "positions_m": P, "samples": S}, ...]}
 /// (every knob optional; other members, e.g. the measured times, are
 /// ignored). `base` (optional) names another tuning file, relative to this
 /// one's directory, whose entries apply to the kernels this file does not

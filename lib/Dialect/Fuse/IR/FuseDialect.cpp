@@ -193,7 +193,7 @@ LogicalResult TileConfigAttr::verify(
     KernelTypesAttr types, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
     int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC,
-    int64_t mmaPositionsM) {
+    int64_t mmaPositionsM, int64_t samples) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -276,6 +276,13 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "clusterC > 1 needs the wgmma path";
   if (mmaPositionsM && !anyMma)
     return emitError() << "mmaPositionsM needs mma.sync tiles";
+  if (samples < 0)
+    return emitError() << "samples must not be negative, got " << samples;
+  if (samples > 0 && (!anyWgmma || mergeHTaps || clusterC != 1 ||
+                      wgmmaGroups != tileC / 64 || rows % samples != 0))
+    return emitError() << "samples > 0 needs wgmma with one warpgroup per "
+                          "channel group, no merged H taps, no cluster and "
+                          "rows a multiple of samples";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";

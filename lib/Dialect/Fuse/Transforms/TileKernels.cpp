@@ -50,9 +50,9 @@ struct TileKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(checkTunedChoice(getOperation(),
-                                {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps,
-                                 0, wgmmaSplit, clusterC, positionsM})))
+    if (failed(checkTunedChoice(
+            getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps, 0,
+                             wgmmaSplit, clusterC, positionsM, samples})))
       return signalPassFailure();
     const TargetInfo target = getTargetInfo(getOperation());
     if (maxTileW < 8 || threads < target.warpSize() ||
@@ -91,10 +91,15 @@ struct TileKernelsPass
       // the static kernel of that batch's (the same grid thresholds and
       // tuning key); blocks enumerate the batch outermost, so the tiles
       // serve one sample as they serve N (docs/design/plans.md).
-      if (auto bound = getOperation()->getParentOfType<ModuleOp>()
-                           ->getAttrOfType<IntegerAttr>(kMaxBatchAttr))
+      // Its blocks never span samples (`TileConfigAttr::samples`): the
+      // kernel sees one.
+      if (auto bound = getOperation()
+                           ->getParentOfType<ModuleOp>()
+                           ->getAttrOfType<IntegerAttr>(kMaxBatchAttr)) {
         a->geom.n = saturatingMul(a->geom.n, std::max<int64_t>(
                                                  1, bound.getInt()));
+        a->perSampleLaunch = true;
+      }
       // A convolution pinned to FP32 (kConvPrecisionAttrName: the small
       // convolution of fuse-reduce-through-conv) takes the FMA path in
       // every mode.
@@ -112,9 +117,9 @@ struct TileKernelsPass
           convMathFor(static_cast<Precision>(precision), storage, *pinnedIeee),
           storage);
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,       ciChunk,    tileC, threads,
-                        maxTileW,   warpsC,     mergeHTaps, 0,
-                        wgmmaSplit, clusterC,   positionsM};
+      TunedChoice knobs{rows,       ciChunk,  tileC,      threads,
+                        maxTileW,   warpsC,   mergeHTaps, 0,
+                        wgmmaSplit, clusterC, positionsM, samples};
       std::string which;
       if (std::optional<TunedChoice> entry =
               lookupTunedChoice(tuned, kernel, *a, math, which)) {

@@ -164,6 +164,16 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     the per-position statistics of the others through distributed shared
     memory.
 
+    `samples > 0` (wgmma only) makes a block's `rows` all rows of one H
+    stride phase of `samples` consecutive samples (`rows / samples` a
+    sample, the output height a multiple of the H stride): row r is row
+    r mod (rows / samples) of sample n0 + r / (rows / samples), so that
+    layers whose phases are few rows short reuse each staged weight over
+    several samples' positions. Such blocks stage one H tap per round, take
+    their rows as one wgmma N, and the staged rows as close as their taps
+    allow (`SharedMemoryPlan::inputSpan`); a last block past the batch
+    leaves its missing samples' rows out. 0: rows of one sample.
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32,
     operand = f32, accumulator = f32, statistics = f32>>`
@@ -181,7 +191,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaN,
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups,
                         DefaultValuedParameter<"int64_t", "1">:$clusterC,
-                        DefaultValuedParameter<"int64_t", "0">:$mmaPositionsM);
+                        DefaultValuedParameter<"int64_t", "0">:$mmaPositionsM,
+                        DefaultValuedParameter<"int64_t", "0">:$samples);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -204,6 +215,13 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     }
     /// True if it runs on Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
     bool usesWgmma() const { return getWgmmaN() > 0; }
+    /// True if a block's rows are whole phases of several (or one) samples
+    /// (`samples`).
+    bool spansSamples() const { return getSamples() > 0; }
+    /// Rows of one sample in a block: `rows / samples`, or `rows`.
+    int64_t rowsPerSample() const {
+      return spansSamples() ? getRows() / getSamples() : getRows();
+    }
     /// Warpgroups that share the rows of one channel group.
     int64_t getWgmmaRowSplit() const {
       return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) : 0;

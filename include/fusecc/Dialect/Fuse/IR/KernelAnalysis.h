@@ -249,6 +249,9 @@ struct KernelAnalysis {
   /// The kernel input that holds convolution operand `v` (its input,
   /// weight or bias): the half input an operand cast widens, else `v`.
   mlir::Value storedOperand(mlir::Value v) const;
+  /// The kernel runs once per sample of a launch-time batch (`--max-batch`,
+  /// set by fuse-tile-kernels): its blocks cannot span samples.
+  bool perSampleLaunch = false;
   /// The epilogue needs all output channels of a position in one block.
   bool needsAllChannels = false;
   /// The epilogue needs a whole row of the last dim in one block.

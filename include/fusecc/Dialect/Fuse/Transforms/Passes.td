@@ -376,6 +376,10 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "group: 1 wherever they fit, -1 never, 0 the cost model "
            "(grouped layers whose groups are not whole 16-channel tiles; "
            "tf32 one-group layers of at most 8 channels with long rows)">,
+    Option<"samples", "samples", "int64_t", "0",
+           "wgmma blocks of the whole H stride phases of this many samples "
+           "(TileConfigAttr::samples) where they fit, -1 never, 0 the cost "
+           "model (short phases of one-tile rows, elementwise epilogues)">,
     Option<"clusterC", "cluster-c", "int64_t", "0",
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "
