@@ -71,7 +71,9 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // rows of a larger W stride (a phase of at most 8 positions, N = 8),
   // whose rows would each issue an m64n8 that reads the whole weight
   // operand for 8 positions (dcgan_generator's 512 -> 256 layer, 4
-  // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156).
+  // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156); in TF32,
+  // phases of up to `kMaxStridedRowsPhaseN` positions, pooled epilogues
+  // included (docs/perf.md 215).
   p.rowsN = 0;
   // Blocks of whole samples' phases (`samples`, one W tile) stage the
   // columns their taps read and no more: from the first tap's column of
@@ -83,10 +85,13 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     if (n <= kMaxRowsN / g.stride[2])
       p.rowsN = n;
   }
-  // (Not for split operands, unmeasured there.)
-  const bool shortStridedRows = g.stride[2] > 1 && cfg.getWgmmaN() == 8 &&
-                                !a.wholeRow() && cfg.getClusterC() == 1 &&
-                                !cfg.usesSplitTF32();
+  // (Not for split operands, unmeasured there; half operands: N = 8 only.)
+  const int64_t phaseN = cfg.getWgmmaN();
+  const bool tf32 = cfg.getMath() == ConvMath::TF32;
+  const bool shortStridedRows = g.stride[2] > 1 && cfg.getClusterC() == 1 &&
+                                !cfg.usesSplitTF32() &&
+                                ((phaseN == 8 && !a.wholeRow()) ||
+                                 (tf32 && phaseN <= kMaxStridedRowsPhaseN));
   if (!cfg.spansSamples() && cfg.usesWgmma() &&
       (g.stride[2] == 1 || shortStridedRows) && cfg.getWgmmaRowSplit() == 1 &&
       cfg.getRows() > 1) {

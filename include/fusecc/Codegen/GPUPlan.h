@@ -25,6 +25,19 @@ namespace fusecc::fuse {
 /// kb1_57/kb1_65/kb1_71 with rows as one N, docs/perf.md 116).
 constexpr int64_t kMaxRowsN = 192;
 
+/// The longest W phase (wgmma N) of a W stride > 1 whose rows a TF32
+/// warpgroup issues as one N (`SharedMemoryPlan::rowsN`): 4 rows of a
+/// 16-position phase as one m64n88 instead of four m64n16, each of which
+/// reads the whole 64-channel weight operand from shared memory for 16
+/// positions. Phases of 16: all 8 graphs of the 157 that it changes faster
+/// (rand37_39 0.306 -> 0.208 ms, unet_decoder's dynamo graph -7%, dec1 and
+/// gen2 -2 to -8%, kb2_26 and decoder2d -3%); phases of 32 (m64n72 for two
+/// rows of 32) were mixed: rand37_91 -20%, bn_train2d -12%, but kb2_38 +11%,
+/// kb2_49 +9%, rand37_92 +2% (such rows lose the vector accumulator stores,
+/// and pooled ones keep their pass tiles at fewer blocks per SM), so they
+/// keep one N per row (H200, docs/perf.md 215).
+constexpr int64_t kMaxStridedRowsPhaseN = 16;
+
 /// Registers per thread that kernels budget for: ptxas is asked to keep
 /// `residentThreadsPerSM` threads resident (`.minnctapersm` = that / threads
 /// per block).
