@@ -55,11 +55,13 @@
 // GPU: gpu.barrier
 
 // With no output tile the block allocates its staging buffers alone
-// (SharedMemoryPlan::withoutTiles): reg_s2 takes 34432 bytes of dynamic
+// (SharedMemoryPlan::withoutTiles): reg_s2 takes 29568 bytes of dynamic
 // shared memory where tile_exp, the same convolution and tiling with an
-// exp that keeps the tile, takes 44032 (the two buffers' 34432 and the
+// exp that keeps the tile, takes 44032 (the two buffers' 29568 and the
 // tile aliasing them: 64 channels x 4 rows x 43-word lines x 4 bytes).
-// LAUNCH: gpu.launch_func @fusecc_kernels::@reg_s2_k0 {{.*}} dynamic_shared_memory_size %c34432_i32
+// (Its 4 rows of 16-position phases are one wgmma N: docs/perf.md 215;
+// 34432 bytes before, one N a row.)
+// LAUNCH: gpu.launch_func @fusecc_kernels::@reg_s2_k0 {{.*}} dynamic_shared_memory_size %c29568_i32
 // LAUNCH: gpu.launch_func @fusecc_kernels::@tile_exp_k0 {{.*}} dynamic_shared_memory_size %c44032_i32
 
 // CHECK: @reg_s2: PASS rel-L2 {{[0-9.e+-]+}} max-abs
