@@ -176,8 +176,8 @@ private:
     bool vectorAware =
         isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
             vector::ExtractOp, vector::LoadOp, vector::StoreOp,
-            vector::FromElementsOp, nvgpu::MmaSyncOp, NVVM::MmaOp,
-            LLVM::BitcastOp, arith::TruncFOp>(op);
+            vector::FromElementsOp, vector::BroadcastOp, nvgpu::MmaSyncOp,
+            NVVM::MmaOp, LLVM::BitcastOp, arith::TruncFOp>(op);
     bool structAware =
         isa<arith::SelectOp, scf::ForOp, scf::IfOp, LLVM::UndefOp,
             LLVM::PoisonOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
@@ -238,6 +238,13 @@ private:
       }
     } else if (isa<vector::FromElementsOp>(op)) {
       inst.opc = Opc::Copy;
+    } else if (auto bc = dyn_cast<vector::BroadcastOp>(op)) {
+      // A scalar splat (an empty block's line value, EmptyBlocks.cpp): the
+      // scalar's slot copied to each element.
+      inst.opc = Opc::Copy;
+      if (isa<VectorType>(bc.getSourceType()))
+        return fail(&op, "only vector.broadcast of a scalar is supported");
+      inst.in.assign(inst.out.size(), inst.in.front());
     } else if (auto e = dyn_cast<vector::ExtractOp>(op)) {
       inst.opc = Opc::Extract;
       if (!e.getDynamicPosition().empty())

@@ -512,6 +512,10 @@ Value emitElementValue(EmitContext &cx, Value v, const Element &el,
 /// The reductions' statistics, then the kernel's result at every element
 /// of the tile stored to global memory.
 void emitEpilogue(EmitContext &cx);
+/// True if the tile walk stores the kernel's half result in chunks of 4
+/// positions aligned in global memory (`emitHalfChunks`: lines that do not
+/// all start 4-element aligned, narrower than the lane walk's rows).
+bool usesHalfChunkWalk(EmitContext &cx);
 /// True if the kernel's result can be evaluated on the wgmma accumulators
 /// in registers and stored from there: an elementwise function of the
 /// convolution, constants and per-channel kernel inputs with cheap scalar
@@ -544,6 +548,23 @@ Element runElement(EmitContext &cx, const EpilogueRun &run, int64_t k);
 /// The kernel's result at position `k` of `run` (element `el`).
 Value emitRunValue(EmitContext &cx, const EpilogueRun &run, int64_t k,
                    const Element &el);
+
+//===----------------------------------------------------------------------===//
+// EmptyBlocks.cpp: blocks without a valid tap store constants
+//===----------------------------------------------------------------------===//
+
+/// True if the kernel's blocks that run no main-loop round (whose rows or
+/// depth have no valid tap) store their result directly
+/// (`emitEmptyBlockStores`): a half result that is an elementwise function
+/// of the convolution and of values constant along W
+/// (`resultIsElementwiseInRegisters`) and that the tile walk would store
+/// in chunks (`usesHalfChunkWalk`), in a layer whose stride and dilation
+/// leave some rows or depths without a valid tap.
+bool storesEmptyBlocksDirectly(EmitContext &cx);
+/// The result of a block whose accumulators are zero: each line's value
+/// (the epilogue of the conv bias) stored as 16-byte vectors where aligned
+/// in global memory, the other positions one by one.
+void emitEmptyBlockStores(EmitContext &cx);
 
 //===----------------------------------------------------------------------===//
 // RegisterSoftmax.cpp: a channel softmax on the wgmma accumulators

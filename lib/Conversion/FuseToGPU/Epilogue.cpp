@@ -294,6 +294,10 @@ static bool usesHalfChunks(EmitContext &cx, Value out) {
          lineStartAlignment(cx) < kHalfChunk && !usesLaneWalk(cx);
 }
 
+bool emit::usesHalfChunkWalk(EmitContext &cx) {
+  return !cx.statsOnly && usesHalfChunks(cx, cx.func.getArguments().back());
+}
+
 /// Tile elements per shared-memory load of a chunk's values: a chunk's
 /// first position is as aligned in the tile as the line's start is in
 /// global memory where the tile's line bases are (2: two 8-byte loads; 1:

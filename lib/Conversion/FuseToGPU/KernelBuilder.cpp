@@ -104,6 +104,16 @@ static void emitKernelBody(EmitContext &cx) {
   };
   if (!cx.registerEpilogue)
     chooseBulkStore(cx);
+  // A block without a valid tap (no main-loop round) stores its lines'
+  // constant values directly (EmptyBlocks.cpp); the others run the main
+  // loop and the epilogue below.
+  if (storesEmptyBlocksDirectly(cx)) {
+    Value none = b.cmp(arith::CmpIPredicate::eq, emitRoundCount(cx), b.c(0));
+    auto ifNone = scf::IfOp::create(b, TypeRange{}, none, true);
+    b.setInsertionPointToStart(&ifNone.getThenRegion().front());
+    emitEmptyBlockStores(cx);
+    b.setInsertionPointToStart(&ifNone.getElseRegion().front());
+  }
   if (cx.registerEpilogue || cx.bulkStride) {
     // The epilogue runs on the accumulators: stored from registers, or
     // through the output tile by bulk copies.
@@ -120,6 +130,7 @@ static void emitKernelBody(EmitContext &cx) {
     mainLoop();
     emitEpilogue(cx);
   }
+  b.setInsertionPointToEnd(&func.getBody().front());
   emitClusterStartWait(cx);
   gpu::ReturnOp::create(b);
 }
