@@ -52,7 +52,9 @@ bool emit::storesEmptyBlocksDirectly(EmitContext &cx) {
   // walk's pairs, rows of 638: ~5 instructions a pair, cheaper than these
   // stores' index arithmetic a vector and their 2-byte edge stores) 5%
   // slower, so the lane walk keeps empty blocks.
-  if (cx.statsOnly || cx.stats ||
+  // (Not for blocks of several samples, whose rows' heights run on
+  // through their samples: unmeasured there.)
+  if (cx.statsOnly || cx.stats || cx.cfg.spansSamples() ||
       outElementBytes(cx.func.getArguments().back()) != 2 ||
       !resultIsElementwiseInRegisters(cx) || !usesHalfChunkWalk(cx))
     return false;
