@@ -354,6 +354,25 @@ static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
     emitEpilogueRuns(cx, runs, allInside);
 }
 
+/// Calls `body(e)` for the elements e in [0, total) that this thread takes:
+/// e = tid + i * threads, unrolled at emit time; only the last, partial
+/// sweep is guarded by `e < total`.
+static void forEachThreadElement(EmitContext &cx, int64_t total,
+                                 llvm::function_ref<void(Value)> body) {
+  EmitBuilder &b = cx.b;
+  for (int64_t it = 0; it * cx.launch.threads < total; ++it) {
+    Value e = b.add(cx.tid, it * cx.launch.threads);
+    if ((it + 1) * cx.launch.threads <= total) {
+      body(e);
+      continue;
+    }
+    auto ifIn = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    body(e);
+  }
+}
+
 void emit::emitWgmmaMainLoop(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
@@ -376,27 +395,15 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   if (smemPlan.wsPadElems > 0) {
     const int64_t parts = cfg.usesSplitTF32() ? 2 : 1;
     const int64_t total = smemPlan.numStages * parts * smemPlan.wsPadElems;
-    for (int64_t it = 0; it * cx.launch.threads < total; ++it) {
-      Value e = b.add(cx.tid, it * cx.launch.threads);
-      auto zero = [&] {
-        Value area = b.add(
-            b.mul(b.divu(e, parts * smemPlan.wsPadElems), smemPlan.stageElems),
-            smemPlan.wsOffset);
-        Value part = b.remu(b.divu(e, smemPlan.wsPadElems), parts);
-        area =
-            b.add(area, b.mul(part, smemPlan.wsLoOffset - smemPlan.wsOffset));
-        cx.sstore(b.f(0.0), b.add(b.add(area, smemPlan.wsPadOffset),
-                                  b.remu(e, smemPlan.wsPadElems)));
-      };
-      if ((it + 1) * cx.launch.threads <= total) {
-        zero();
-        continue;
-      }
-      auto ifIn = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-      zero();
-    }
+    forEachThreadElement(cx, total, [&](Value e) {
+      Value area = b.add(
+          b.mul(b.divu(e, parts * smemPlan.wsPadElems), smemPlan.stageElems),
+          smemPlan.wsOffset);
+      Value part = b.remu(b.divu(e, smemPlan.wsPadElems), parts);
+      area = b.add(area, b.mul(part, smemPlan.wsLoOffset - smemPlan.wsOffset));
+      cx.sstore(b.f(0.0), b.add(b.add(area, smemPlan.wsPadOffset),
+                                b.remu(e, smemPlan.wsPadElems)));
+    });
   }
   // Blocks of samples: the columns after each input plane's staged rows,
   // which the N of the last rows reads past the row end, zeroed once.
@@ -405,26 +412,15 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     const int64_t padWords = smemPlan.xsPlaneStride - staged;
     const int64_t planes = wgmmaPlanes(cfg);
     const int64_t total = smemPlan.numStages * planes * padWords;
-    for (int64_t it = 0; it * cx.launch.threads < total; ++it) {
-      Value e = b.add(cx.tid, it * cx.launch.threads);
-      auto zero = [&] {
-        Value plane = b.divu(e, padWords);
-        Value stage = b.divu(plane, planes);
-        Value addr =
-            b.add(b.add(b.mul(stage, smemPlan.stageElems), smemPlan.xsOffset),
-                  b.add(b.mul(b.remu(plane, planes), smemPlan.xsPlaneStride),
-                        b.add(b.remu(e, padWords), staged)));
-        cx.sstore(b.f(0.0), addr);
-      };
-      if ((it + 1) * cx.launch.threads <= total) {
-        zero();
-        continue;
-      }
-      auto ifIn = scf::IfOp::create(b, TypeRange{}, b.ult(e, total), false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-      zero();
-    }
+    forEachThreadElement(cx, total, [&](Value e) {
+      Value plane = b.divu(e, padWords);
+      Value stage = b.divu(plane, planes);
+      Value addr =
+          b.add(b.add(b.mul(stage, smemPlan.stageElems), smemPlan.xsOffset),
+                b.add(b.mul(b.remu(plane, planes), smemPlan.xsPlaneStride),
+                      b.add(b.remu(e, padWords), staged)));
+      cx.sstore(b.f(0.0), addr);
+    });
   }
   // Prologue: stage round 0 into buffer 0.
   {
