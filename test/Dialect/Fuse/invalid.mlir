@@ -895,3 +895,17 @@ func.func @ls_empty(%x: tensor<2x0x5xf32>) -> tensor<2x0x5xf32> {
   %0 = fuse.log_softmax %x {dim = 1 : i64} : tensor<2x0x5xf32>
   return %0 : tensor<2x0x5xf32>
 }
+
+// -----
+
+// expected-error@+1 {{samples must not be negative, got -1}}
+func.func @tile_samples_negative() attributes {cfg = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1, samples = -1>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{samples > 0 needs wgmma with one warpgroup per channel group, no merged H taps, no cluster and rows a multiple of samples}}
+func.func @tile_samples_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, samples = 2>} {
+  return
+}

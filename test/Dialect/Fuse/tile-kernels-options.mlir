@@ -68,3 +68,5 @@ func.func @stride100(%x: tensor<1x8x2xf32>, %w: tensor<8x64x1xf32>) -> tensor<1x
 
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{positions-m=2}))' 2>&1 | FileCheck %s --check-prefix=POSM
 // POSM: error: fuse-tile-kernels: positions-m must be -1 (never), 0 (auto) or 1, got 2
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{samples=65}))' 2>&1 | FileCheck %s --check-prefix=SAMPLES
+// SAMPLES: error: fuse-tile-kernels: samples must be -1 (never), 0 (auto) or 1 to 64, got 65
