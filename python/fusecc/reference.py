@@ -183,12 +183,12 @@ class Graph:
         """Runs the graph. When `shapes` is a dict, records the shape of
         every tensor value in it (value id -> tuple). When `conv_operand`
         is given, it maps the input and weight operands of every
-        conv_transpose that are results of other ops (not graph inputs or
-        constants, which a caller adjusts itself, e.g. rounds to TF32).
-        When `conv` is given, every conv_transpose is computed as
-        `conv(evaluate, operands)`, where `evaluate(operands)` is the op's
-        own evaluation (a model of a kernel's arithmetic, e.g. split
-        operands)."""
+        convolution (conv_transpose and forward conv: CONV_OPS) that are
+        results of other ops (not graph inputs or constants, which a caller
+        adjusts itself, e.g. rounds to TF32). When `conv` is given, every
+        convolution is computed as `conv(evaluate, operands)`, where
+        `evaluate(operands)` is the op's own evaluation (a model of a
+        kernel's arithmetic, e.g. split operands)."""
         if torch is None:
             raise ImportError("evaluating a graph needs PyTorch")
         values = dict(enumerate(inputs))
@@ -200,10 +200,10 @@ class Graph:
                         if v not in sources}
         for op in self.ops:
             a = [values[i] for i in op.operands]
-            if computed is not None and op.kind == "conv_transpose":
+            if computed is not None and op.kind in CONV_OPS:
                 a = [conv_operand(v) if k < 2 and op.operands[k] in computed
                      else v for k, v in enumerate(a)]
-            if conv is not None and op.kind == "conv_transpose":
+            if conv is not None and op.kind in CONV_OPS:
                 value = conv(lambda operands, op=op: op.evaluate(op, operands,
                                                                  env), a)
             else:

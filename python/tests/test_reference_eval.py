@@ -274,6 +274,34 @@ class Evaluation(EvaluationCase):
         self.assertTrue(torch.equal(
             out, F.conv_transpose2d(h * 2, w1, stride=2)))
 
+    def test_conv_operand_hook_sees_forward_convolutions(self):
+        # A forward conv reading a conv_transpose's result (heatmap_head's
+        # final 1x1 Conv2d): its operand is a convolution operand too, which
+        # a tf32 kernel rounds (docs/perf.md 217: without it the
+        # TF32-rounded-operand reference missed that rounding).
+        x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
+        w0 = torch.randn(2, 2, 2, 2, dtype=torch.float64)
+        w1 = torch.randn(3, 2, 1, 1, dtype=torch.float64)
+        lines = ["%1 = const_tensor c0", "%2 = conv_transpose %0 %1 stride=2,2",
+                 "%3 = relu %2", "%4 = const_tensor c1",
+                 "%5 = conv %3 %4 stride=1,1 padding=0,0", "return %5"]
+        seen = []
+
+        def hook(value):
+            seen.append(tuple(value.shape))
+            return value * 2
+        out = Graph(lines, 1, [w0, w1]).evaluate([x], conv_operand=hook)
+        self.assertEqual(seen, [(1, 2, 6, 6)])
+        h = F.conv_transpose2d(x, w0, stride=2).relu()
+        self.assertTrue(torch.allclose(out, F.conv2d(h * 2, w1)))
+        calls = []
+
+        def conv(evaluate, operands):
+            calls.append(len(operands))
+            return evaluate(operands)
+        Graph(lines, 1, [w0, w1]).evaluate([x], conv=conv)
+        self.assertEqual(calls, [2, 2])
+
     def test_conv_hook_replaces_every_convolution(self):
         x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
         w = torch.randn(2, 2, 2, 2, dtype=torch.float64)
