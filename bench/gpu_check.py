@@ -107,10 +107,11 @@ class Bundle:
 from accuracy import (  # noqa: E402,F401 (the rule: bench/accuracy.py)
     AUTOCAST_DTYPE, DEGENERATE_FRACTION, DEGENERATE_SAMPLE,
     DTYPE_REL_L2_FLOOR, HALF_STORE_FACTOR, IEEE_MODEL_FACTOR, REL_L2_LIMIT,
-    SPLIT_MODEL_REL_L2_LIMIT, TF32_OPERANDS_REL_L2_LIMIT,
-    TF32_ROUNDING_FACTOR, allclose_with_rounding, autocast, compare,
-    ieee_allowance, mode_fraction, rel_l2, round_bf16, round_fp16,
-    round_operand, round_tf32, sound, split_operand_conv)
+    SPLIT_MODEL_REL_L2_LIMIT, TF32_F32_MODEL_FACTOR,
+    TF32_OPERANDS_REL_L2_LIMIT, TF32_ROUNDING_FACTOR, allclose_with_rounding,
+    autocast, compare, ieee_allowance, mode_fraction, rel_l2, round_bf16,
+    round_fp16, round_operand, round_tf32, sound, split_operand_conv,
+    tf32_operands_limit)
 
 L2_ROTATION_BYTES = 60 << 20
 MAX_ROTATION_SETS = 64
@@ -160,6 +161,25 @@ def launch_poisoned(bundle, entry, inputs, device):
     return outputs
 
 
+def f32_operands_model(rounded_graph, rounded, round_op, device):
+    """The graph on TF32-rounded operands (`rounded_graph` with its rounded
+    constants, the rounded inputs `rounded`, every computed convolution
+    operand rounded by `round_op`) evaluated in float32 with TF32 off: the
+    FP32 model of a tf32 kernel (bench/accuracy.py,
+    TF32_F32_MODEL_FACTOR). Returns a tuple of outputs; TF32 is on again
+    after it (tf32 bundles only)."""
+    graph = rounded_graph.bind(torch.float32, device)
+    set_tf32(False)
+    try:
+        with torch.no_grad():
+            outs = graph.evaluate(
+                [t.float() if t.is_floating_point() else t for t in rounded],
+                conv_operand=lambda v: round_op(v).to(v.dtype))
+    finally:
+        set_tf32(True)
+    return outs if isinstance(outs, tuple) else (outs,)
+
+
 def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                   shapes, device, draw):
     """Every output of one launch on `inputs` (drawn as `draw` says) against
@@ -207,6 +227,10 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                 [t.double() for t in rounded],
                 conv_operand=lambda v: round_op(v).to(v.dtype))
         refs = refs if isinstance(refs, tuple) else (refs,)
+        models = None
+        if bundle.precision == "tf32":
+            models = f32_operands_model(rounded_graph, rounded, round_op,
+                                        device)
         torch_outs = None
         storage = sorted({a.dtype for a in entry.inputs if a.dtype != "f32"})
         if bundle.precision in AUTOCAST_DTYPE:
@@ -227,7 +251,18 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                 else:
                     with autocast(bundle.precision):
                         torch_outs = baseline(*[t.float() for t in inputs])
-            if torch_outs is not None:
+        elif bundle.precision == "tf32":
+            # PyTorch's own TF32 run (check_entry set TF32 on): reported
+            # next to ours, not a limit (cuDNN need not round its operands
+            # as cvt.rna does, docs/perf.md 217).
+            with torch.no_grad():
+                tf32_outs = baseline(*[t.float() for t in inputs])
+            tf32_outs = (tf32_outs if isinstance(tf32_outs, tuple)
+                         else (tf32_outs,))
+            for result, value, ref in zip(results, tf32_outs, refs):
+                result["rel_l2_torch_operands"] = rel_l2(value.float(), ref)
+            del tf32_outs
+        if torch_outs is not None:
                 torch_outs = (torch_outs if isinstance(torch_outs, tuple)
                               else (torch_outs,))
         for i, (result, out, ref) in enumerate(zip(results, outputs, refs)):
@@ -241,6 +276,12 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                 rounding = rel_l2(ref.to(torch_dtype(dtype)), ref)
                 result["rel_l2_storage_rounding"] = rounding
                 limit = max(limit, HALF_STORE_FACTOR * rounding)
+            if models is not None and dtype == "f32":
+                # Chained convolutions: what FP32 arithmetic on the same
+                # rounded operands moves the graph (TF32_F32_MODEL_FACTOR).
+                model_err = rel_l2(models[i], ref)
+                result["rel_l2_f32_model"] = model_err
+                limit = max(limit, tf32_operands_limit(model_err))
             if torch_outs is not None:
                 torch_err = rel_l2(torch_outs[i].float(), ref)
                 result["rel_l2_torch_operands"] = torch_err
@@ -297,7 +338,7 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
             fp32_ok = result["rel_l2"] < REL_L2_LIMIT["ieee"]
             if not (tf32_ok or fp32_ok):
                 result["pass"] = False
-        del refs, rounded, rounded_graph, exact
+        del refs, rounded, rounded_graph, exact, models
     return results
 
 
@@ -645,6 +686,12 @@ def main():
                     detail += ", %.2e against %s-rounded operands" % (
                         row["rel_l2_tf32_operands"],
                         str(row.get("precision", "tf32")).upper())
+                if "rel_l2_f32_model" in row:
+                    detail += (" (limit %.2e; FP32 on them %.2e, PyTorch "
+                               "TF32 %.2e)" % (
+                                   row["rel_l2_tf32_operands_limit"],
+                                   row["rel_l2_f32_model"],
+                                   row.get("rel_l2_torch_operands", math.nan)))
                 if "rel_l2_tf32_rounding" in row:
                     detail += (", limit %.2e (TF32 rounding alone: %.2e)"
                                % (row["rel_l2_limit"],
