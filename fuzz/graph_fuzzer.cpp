@@ -476,7 +476,8 @@ void checkDraw(const Case &c, func::FuncOp f, ModuleOp module,
   // own rounding moves the reference (Conditioning.h).
   fusecc::ref::Conditioning cond;
   fusecc::ref::Comparison cmp = fusecc::ref::compareWithConditioning(
-      f, inputs, 0, r, tf32 ? &tf32Ref[0] : nullptr, o, limits, cond);
+      f, inputs, 0, r, tf32 ? &tf32Ref[0] : nullptr, o, limits, cond,
+      tf32 ? &rounding : nullptr);
   if (cmp.pass)
     return;
   if (cmp.vacuous)

@@ -19,7 +19,8 @@ namespace fusecc::ref {
 
 Conditioning measureConditioning(func::FuncOp f,
                                  const std::vector<Tensor> &inputs,
-                                 const Tensor &ref, unsigned result) {
+                                 const Tensor &ref, unsigned result,
+                                 const ConvOperandsFn *rounding) {
   // The reference again, every op's result moved by one ulp of f32 (the
   // error of one rounded f32 op: exp, a division); the kernel may be off by
   // a small multiple of that. Two patterns of signs: alternating, and
@@ -47,6 +48,12 @@ Conditioning measureConditioning(func::FuncOp f,
   // sqrt(eps): the rows after it are noise in any f32 evaluation).
   auto sensitivityOf = [&](function_ref<double(int64_t)> sign) {
     int64_t k = 0;
+    // On rounded operands the hook sees each convolution's rounded input
+    // and weight; its moved result is rounded again where the next
+    // convolution reads it.
+    const ConvOperandsFn exact = [](Operation &) {
+      return ConvOperands::Exact;
+    };
     FailureOr<std::vector<Tensor>> ref2 = evaluate(
         f, inputs,
         [&](Operation &op, ArrayRef<const Tensor *> operands, Tensor &t) {
@@ -94,7 +101,8 @@ Conditioning measureConditioning(func::FuncOp f,
               shift += sign(k++) * std::fabs(moved->data[i] - t.data[i]);
             t.data[i] += shift;
           }
-        });
+        },
+        rounding ? *rounding : exact);
     double num2 = 0;
     if (succeeded(ref2))
       for (int64_t i = 0; i < ref.size(); ++i) {
@@ -117,18 +125,23 @@ Conditioning measureConditioning(func::FuncOp f,
   return c;
 }
 
-Comparison compareWithConditioning(func::FuncOp func,
-                                   const std::vector<Tensor> &inputs,
-                                   unsigned result, const Tensor &ref,
-                                   const Tensor *tf32Ref,
-                                   const sim::Buffer &out,
-                                   CompareLimits &limits, Conditioning &cond) {
+Comparison compareWithConditioning(
+    func::FuncOp func, const std::vector<Tensor> &inputs, unsigned result,
+    const Tensor &ref, const Tensor *tf32Ref, const sim::Buffer &out,
+    CompareLimits &limits, Conditioning &cond, const ConvOperandsFn *rounding) {
   Comparison cmp = compareOutput(ref, tf32Ref, out, limits);
   if (cmp.pass || cmp.unwritten != 0 || cmp.nonFinite != 0 || cmp.vacuous)
     return cmp;
   cond = measureConditioning(func, inputs, ref, result);
   limits.widen(cond.relL2);
   limits.elementSlack = &cond.slack;
+  if (tf32Ref && rounding) {
+    // Chained convolutions: the rounded-operand reference moves with every
+    // flip of a later operand's rounding that FP32 error causes.
+    cond.operandsRelL2 =
+        measureConditioning(func, inputs, *tf32Ref, result, rounding).relL2;
+    limits.operandsRelL2 = std::max(limits.operandsRelL2, cond.operandsRelL2);
+  }
   return compareOutput(ref, tf32Ref, out, limits);
 }
 

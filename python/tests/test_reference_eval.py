@@ -282,8 +282,9 @@ class Evaluation(EvaluationCase):
         x = torch.randn(1, 2, 3, 3, dtype=torch.float64)
         w0 = torch.randn(2, 2, 2, 2, dtype=torch.float64)
         w1 = torch.randn(3, 2, 1, 1, dtype=torch.float64)
-        lines = ["%1 = const_tensor c0", "%2 = conv_transpose %0 %1 stride=2,2",
-                 "%3 = relu %2", "%4 = const_tensor c1",
+        lines = ["%1 = const_tensor c0",
+                 "%2 = conv_transpose %0 %1 stride=2,2", "%3 = relu %2",
+                 "%4 = const_tensor c1",
                  "%5 = conv %3 %4 stride=1,1 padding=0,0", "return %5"]
         seen = []
 

@@ -248,6 +248,8 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     double refSeconds;
     /// The batch the kernels run at (0: a static graph).
     int64_t batch = 0;
+    /// How `tf32Ref` rounds each convolution's operands.
+    fusecc::ref::ConvOperandsFn rounding = {};
   };
   std::vector<Case> cases;
   // Refuse what cannot be simulated before allocating anything.
@@ -361,9 +363,9 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
     if (operands == fusecc::ref::ConvOperands::Exact)
       continue;
     auto t0 = std::chrono::steady_clock::now();
-    FailureOr<std::vector<Tensor>> r32 = fusecc::ref::evaluate(
-        c.func, c.inputs, {},
-        fusecc::ref::convOperandsOfKernels(*module, operands));
+    c.rounding = fusecc::ref::convOperandsOfKernels(*module, operands);
+    FailureOr<std::vector<Tensor>> r32 =
+        fusecc::ref::evaluate(c.func, c.inputs, {}, c.rounding);
     if (failed(r32)) {
       outs() << "@" << c.func.getSymName() << ": FAIL (reference evaluation)\n";
       return 1;
@@ -456,7 +458,7 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
       fusecc::ref::Conditioning cond;
       fusecc::ref::Comparison cmp = fusecc::ref::compareWithConditioning(
           c.func, c.inputs, i, t, c.tf32Ref.empty() ? nullptr : &c.tf32Ref[i],
-          out, lim, cond);
+          out, lim, cond, c.tf32Ref.empty() ? nullptr : &c.rounding);
       bool pass = cmp.pass;
       allPass &= pass;
       outs() << "@" << name << (c.ref.size() > 1 ? "#" + std::to_string(i) : "")
@@ -472,8 +474,22 @@ int run(MLIRContext &ctx, SourceMgr &sourceMgr) {
                                                                  : "f16")
                << "-operands rel-L2 " << format("%.3e", cmp.operandsRelL2)
                << " rounding " << format("%.3e", cmp.rounding);
+      if (verbose && !lim.elementSlack) {
+        // -v: both conditionings even where the fixed limits held (how
+        // close a chain of convolutions is to needing them).
+        cond = fusecc::ref::measureConditioning(c.func, c.inputs, t, i);
+        lim.elementSlack = &cond.slack;
+        if (!c.tf32Ref.empty())
+          cond.operandsRelL2 =
+              fusecc::ref::measureConditioning(c.func, c.inputs, c.tf32Ref[i],
+                                               i, &c.rounding)
+                  .relL2;
+      }
       if (lim.elementSlack)
         outs() << " conditioning " << format("%.3e", cond.relL2);
+      if (cond.operandsRelL2 >= 0)
+        outs() << " operands-conditioning "
+               << format("%.3e", cond.operandsRelL2);
       if (lim.storage != Storage::F32)
         outs() << " storage " << stored;
       outs() << " (" << fusecc::toString(options.precision) << drawNote
