@@ -40,10 +40,12 @@ TF32_OPERANDS_REL_L2_LIMIT = 1e-4
 # earlier convolution's result, that result differs from the float64 one by
 # FP32 accumulation error, and wherever the two straddle a TF32 rounding
 # boundary the next operand rounds one TF32 unit apart; those flips pass
-# through the later layers (heatmap_head's four chained convolutions:
-# docs/perf.md 217). The model makes the same flips a kernel makes, so the
-# limit scales with the graph, not with a count of layers; a graph without
+# through the later layers (vae_decoder's graph: the model 2.2e-4 from the
+# rounded-operand graph, ours 2.5e-4, PyTorch's TF32 run 6.6e-4; docs/perf.md
+# 217-218). The model makes the same flips a kernel makes, so the limit
+# scales with the graph, not with a count of layers; a graph without
 # chained convolutions keeps the fixed limit (its model is at FP32 error).
+# The C++ checkers use the same factor (lib/Reference/Conditioning.cpp).
 TF32_F32_MODEL_FACTOR = 4.0
 # A tf32 result may be this many times as far from the exact graph as the
 # exact graph on TF32-rounded operands is (used when over REL_L2_LIMIT).
