@@ -263,8 +263,8 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
                 result["rel_l2_torch_operands"] = rel_l2(value.float(), ref)
             del tf32_outs
         if torch_outs is not None:
-                torch_outs = (torch_outs if isinstance(torch_outs, tuple)
-                              else (torch_outs,))
+            torch_outs = (torch_outs if isinstance(torch_outs, tuple)
+                          else (torch_outs,))
         for i, (result, out, ref) in enumerate(zip(results, outputs, refs)):
             err = rel_l2(out, ref)
             limit = TF32_OPERANDS_REL_L2_LIMIT
