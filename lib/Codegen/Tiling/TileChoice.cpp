@@ -26,14 +26,14 @@ using namespace fusecc::fuse;
 
 int64_t fuse::positionsPerPhase(const KernelAnalysis &a, int64_t sw,
                                 int64_t maxPositions, int64_t tileOverhead,
-                                int64_t quantum) {
+                                int64_t quantum, bool preferLonger) {
   const int64_t perPhase = llvm::divideCeil(a.rowWidth(), sw);
   if (a.wholeRow())
     return llvm::alignTo(perPhase, quantum);
   int64_t best = std::numeric_limits<int64_t>::max(), positions = quantum;
   for (int64_t p = quantum; p <= maxPositions; p += quantum) {
     int64_t cost = llvm::divideCeil(perPhase, p) * (p + tileOverhead);
-    if (cost < best)
+    if (cost < best || (preferLonger && cost == best))
       best = cost, positions = p;
   }
   return positions;
@@ -129,6 +129,12 @@ int64_t fuse::tapsPerPhase(const ConvGeometry &g) {
     taps = saturatingMul(taps, llvm::divideCeil(g.k[d], step));
   }
   return taps;
+}
+
+int64_t fuse::phasesWithTaps(const ConvGeometry &g, int64_t dim) {
+  const int64_t s = std::max<int64_t>(1, g.stride[dim]);
+  const int64_t step = s / std::gcd(s, std::max<int64_t>(1, g.dil[dim]));
+  return std::max<int64_t>(1, std::min(g.k[dim], step));
 }
 
 namespace {

@@ -58,10 +58,10 @@ TileConfigAttr chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
 /// epilogue needs it, else the multiple of `quantum` up to `maxPositions`
 /// that covers the phase with the least waste plus `tileOverhead`
 /// positions' worth of cost per tile (a larger overhead prefers longer
-/// tiles).
+/// tiles); of equal costs the shortest, or the longest if `preferLonger`.
 int64_t positionsPerPhase(const KernelAnalysis &a, int64_t sw,
                           int64_t maxPositions, int64_t tileOverhead,
-                          int64_t quantum = 8);
+                          int64_t quantum = 8, bool preferLonger = false);
 
 /// Accumulators per thread a wgmma block of `threads` threads may hold:
 /// the default budget, the larger one of a single-warpgroup block, or the
@@ -120,6 +120,13 @@ bool prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
 /// Valid taps of one stride phase, at most, over all dims of `g`: a phase
 /// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
 int64_t tapsPerPhase(const ConvGeometry &g);
+
+/// Stride phases of dim `dim` of `g` that have a valid tap: tap t serves
+/// residue (t x dilation) mod stride, so min(k, stride / gcd(stride,
+/// dilation)) of the stride's phases (kb1_81, k3 s5 d2: 3 of 5). The wgmma
+/// main loop issues nothing into the accumulators of the other W phases,
+/// which stay the constant zero and take no registers.
+int64_t phasesWithTaps(const ConvGeometry &g, int64_t dim);
 
 /// True if the rows of one H stride phase of `g` never share a weight tap:
 /// an input one row high (a generator's 1x1 latent) gives output row oh

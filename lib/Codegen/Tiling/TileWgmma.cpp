@@ -136,19 +136,38 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // Positions per phase (the wgmma N): the whole row if a reduction needs
   // it, else the multiple of 8 that wastes least, larger tiles preferred
   // (fewer, longer tensor-core instructions per staged operand).
-  // One row's accumulators (all W phases x N / 2 per thread) must fit the
+  // One row's accumulators (W phases x N / 2 per thread) must fit the
   // budget, or no row count fits: at stride 2 the default 128 positions
   // would need 128 and wgmma was never chosen for wide rows. Split
   // operands (tf32x3) have half the budget. The default budget (of any
   // block size) bounds N, so that N does not depend on the rows.
+  // Only the W phases with a valid tap hold accumulator registers
+  // (`phasesWithTaps`: kb1_81, k3 s5 d2, 3 of 5; the main loop issues
+  // nothing into the others, which stay the constant zero). The unforced
+  // choice of tf32 and half operands still counts every phase, which
+  // bounds the output tile (all phases' positions): the longer tiles and
+  // more rows that counting the phases with taps gives them were 3-92%
+  // slower on 11 of 18 tf32 / half kernels, mostly at half the blocks per
+  // SM (seed-37 layers, kb1_77, kb1_81; docs/perf.md 220). Split operands,
+  // whose budget is half, and tiles whose rows or length are given (tuning
+  // entries, --tile-rows, --tile-max-w) count the phases with taps: ieee
+  // 10-41% faster on 6 of 7 seed-37 layers (one 12% slower); kb1_81 bf16
+  // on one row of N 48 6% faster than N 32 (220).
+  const bool tapPhasesOnly =
+      types.usesSplitTF32() || forcedRows || maxTileW != kDefaultMaxTileW;
+  const int64_t accPhases = tapPhasesOnly ? phasesWithTaps(g, 2) : sw;
   const int64_t accumulatorN = std::max<int64_t>(
-      8,
-      2 * wgmmaAccumulatorBudget(types, /*threads=*/0, false) / sw / 8 * 8);
+      8, 2 * wgmmaAccumulatorBudget(types, /*threads=*/0, false) / accPhases /
+             8 * 8);
   const int64_t maxN = std::min<int64_t>(
       {256, accumulatorN,
        maxTileW == kDefaultMaxTileW ? 128
                                     : std::max<int64_t>(8, maxTileW / sw)});
-  int64_t N = positionsPerPhase(a, sw, maxN, /*tileOverhead=*/16);
+  // A given tile length takes the longest N of the least cost: kb1_81's
+  // 240 N 48, where 32 covers its 128 positions a phase at equal cost.
+  int64_t N = positionsPerPhase(a, sw, maxN, /*tileOverhead=*/16,
+                                /*quantum=*/8,
+                                /*preferLonger=*/maxTileW != kDefaultMaxTileW);
   if (N > 256)
     return {};
   const int64_t rowsNeeded = llvm::divideCeil(g.out[1], g.stride[1]);
@@ -185,7 +204,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
     // won while weights were staged through registers, docs/perf.md section
     // 28; one warpgroup per channel group with the most rows that fit won
     // on kb2_20, kb2_49 and kb2_91 since, section 40). The accumulators
-    // (all W phases x own rows x N / 2) bound the rows.
+    // (W phases with a tap x own rows x N / 2) bound the rows.
     for (int64_t split = 1; split <= rows; split *= 2) {
       // Unforced, two warpgroups share one channel group's rows only as the
       // merged-tap candidate below: four rows of a W-stride > 1 kernel
@@ -225,7 +244,8 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // rows of 98 with merged H taps, 6.15 -> 5.21 against one row of 104;
       // docs/perf.md 116-117).
       // Short rows of a W stride > 1 (N = 8) are rows as one N too where
-      // all W phases' accumulators (W stride x N / 2) fit the budget; their
+      // the accumulators of all W phases with a tap (x N / 2) fit the
+      // budget; their
       // blocks take the most rows that do (a row each issued an m64n8,
       // which reads the whole weight operand for 8 positions: 4 rows of
       // 8 positions at span 16 issue one m64n56 instead of four m64n8,
@@ -235,7 +255,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
         if (!probe)
           return false;
         const int64_t rowsN = SharedMemoryPlan::get(a, probe).rowsN;
-        return rowsN > 0 && (sw == 1 || sw * rowsN / 2 <= budget);
+        return rowsN > 0 && (sw == 1 || accPhases * rowsN / 2 <= budget);
       };
       int64_t n = N;
       bool oneN = rows > 1 && rowsAsOneN(N);
@@ -256,7 +276,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           break;
         }
       }
-      if (!oneN && sw * (rows / split) * n / 2 > budget)
+      if (!oneN && accPhases * (rows / split) * n / 2 > budget)
         continue;
       // Rows split over two warpgroups, all valid H taps of a round staged
       // at once, where that halves the staged input rows, two blocks still
