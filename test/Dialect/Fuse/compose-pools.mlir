@@ -137,3 +137,43 @@ func.func @sum_of_avg_bf16(%y: tensor<2x3x8x8xbf16>) -> tensor<2x3xbf16> {
   %s = fuse.sum %p {dims = array<i64: 2, 3>, keepdim = false} : tensor<2x3x4x4xbf16> -> tensor<2x3xbf16>
   return %s : tensor<2x3xbf16>
 }
+
+// -----
+
+// Pools whose every window is one element (kernel 1, stride 1, no padding)
+// are their operand and go (rand37_59): the convolution's result takes their
+// uses.
+// CHECK-LABEL: func.func @identity_pools
+// CHECK-NEXT: %[[C:.*]] = fuse.conv_transpose
+// CHECK-NEXT: %[[M:.*]] = fuse.minimum %[[C]]
+// CHECK-NEXT: %[[R:.*]] = fuse.relu %[[M]]
+// CHECK-NEXT: return %[[R]]
+func.func @identity_pools(%x: tensor<2x4x9xf32>, %w: tensor<4x6x3xf32>, %m: tensor<f32>) -> tensor<2x6x27xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 3>, padding = array<i64: 0>, output_padding = array<i64: 0>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<2x4x9xf32>, tensor<4x6x3xf32>) -> tensor<2x6x27xf32>
+  %1 = fuse.avg_pool %0 {kernel_size = array<i64: 1>, stride = array<i64: 1>, padding = array<i64: 0>, count_include_pad = false, ceil_mode = true} : tensor<2x6x27xf32> -> tensor<2x6x27xf32>
+  %2 = fuse.minimum %1, %m : tensor<2x6x27xf32>, tensor<f32> -> tensor<2x6x27xf32>
+  %3 = fuse.max_pool %2 {kernel_size = array<i64: 1>, stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 2>} : tensor<2x6x27xf32> -> tensor<2x6x27xf32>
+  %4 = fuse.relu %3 : tensor<2x6x27xf32>
+  return %4 : tensor<2x6x27xf32>
+}
+
+// -----
+
+// Not the identity: a divisor override, a stride, a pool of a graph input
+// (no value would be left for it to take the pool's place), and a value
+// with another use.
+// CHECK-LABEL: func.func @not_identity
+// CHECK: fuse.avg_pool %arg0
+// CHECK: fuse.avg_pool {{.*}}divisor_override = 2
+// CHECK: fuse.max_pool {{.*}}stride = array<i64: 2>
+// CHECK: fuse.max_pool
+// CHECK: return
+func.func @not_identity(%x: tensor<1x2x8xf32>) -> (tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x4xf32>, tensor<1x2x8xf32>) {
+  %0 = fuse.avg_pool %x {kernel_size = array<i64: 1>, stride = array<i64: 1>, padding = array<i64: 0>} : tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  %1 = fuse.relu %0 : tensor<1x2x8xf32>
+  %2 = fuse.avg_pool %1 {kernel_size = array<i64: 1>, stride = array<i64: 1>, padding = array<i64: 0>, divisor_override = 2 : i64} : tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  %3 = fuse.tanh %2 : tensor<1x2x8xf32>
+  %4 = fuse.max_pool %3 {kernel_size = array<i64: 1>, stride = array<i64: 2>, padding = array<i64: 0>} : tensor<1x2x8xf32> -> tensor<1x2x4xf32>
+  %5 = fuse.max_pool %3 {kernel_size = array<i64: 1>, stride = array<i64: 1>, padding = array<i64: 0>} : tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  return %3, %2, %4, %5 : tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x4xf32>, tensor<1x2x8xf32>
+}

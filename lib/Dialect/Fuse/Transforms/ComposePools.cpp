@@ -29,6 +29,12 @@
 // (amax) or box sums through the convolution (sum, mean), and the pooled
 // tensor is never computed (issue 37's pool_reduce family).
 //
+// First of all, a max_pool or avg_pool whose every window is one element
+// (kernel 1, stride 1, no padding, no divisor override: its result has its
+// operand's type) of a value computed for it alone is that value, and goes
+// (rand37_59: an avg_pool of kernel 1 after a convolution, whose kernel
+// then has an elementwise epilogue).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fusecc/Dialect/Fuse/Transforms/Passes.h"
@@ -165,9 +171,36 @@ void reduceThroughPools(func::FuncOp func) {
   }
 }
 
+/// True if `op` is a max or average pooling whose every window is one
+/// element of its operand at the same position (the identity), of a value
+/// an op computes for it alone (which then takes its uses: no graph input
+/// or value becomes a result twice).
+bool isIdentityPool(Operation *op) {
+  auto pool = dyn_cast<WindowOpInterface>(op);
+  Value x = isa<MaxPoolOp, AvgPoolOp>(op) ? op->getOperand(0) : Value();
+  if (!x || !x.getDefiningOp() || !x.hasOneUse() ||
+      !pool.getSlidingWindow() || op->hasAttr("divisor_override") ||
+      x.getType() != op->getResult(0).getType())
+    return false;
+  const SlidingWindow &w = *pool.getSlidingWindow();
+  auto ones = [](ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  };
+  return ones(w.kernel, 1) && ones(w.stride, 1) && ones(w.padding, 0);
+}
+
 struct FuseComposePools
     : fusecc::fuse::impl::FuseComposePoolsBase<FuseComposePools> {
   void runOnOperation() override {
+    SmallVector<Operation *> identities;
+    getOperation().walk([&](Operation *op) {
+      if (isIdentityPool(op))
+        identities.push_back(op);
+    });
+    for (Operation *op : identities) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
     SmallVector<Operation *> pools;
     getOperation().walk([&](WindowOpInterface op) {
       if (op.getSlidingWindow())

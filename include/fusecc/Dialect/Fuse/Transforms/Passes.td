@@ -139,6 +139,9 @@ def FuseComposePools : Pass<"fuse-compose-pools", "::mlir::func::FuncOp"> {
   let summary = "Rewrite a pooling of a pooling as one pooling, and a "
                 "global reduction of a pooling as one reduction, where exact";
   let description = [{
+    A max_pool or avg_pool whose every window is one element (kernel 1,
+    stride 1, no padding, no divisor override) is its operand and goes.
+
     A max_pool of a max_pool, or an avg_pool of an avg_pool, whose inner
     result has no other use becomes one pooling of the inner operand when
     the two are exactly one sliding window: no padding or ceil_mode; for
