@@ -316,7 +316,7 @@ SharedMemoryPlan SharedMemoryPlan::get(const KernelAnalysis &a,
     const int64_t n = width > p ? llvm::divideCeil(width - p, sw) : 0;
     return std::clamp<int64_t>(llvm::alignTo(n, 8), 8, cfg.getWgmmaN());
   };
-  if (sw <= 2 && phaseN(0) == phaseN(sw - 1)) {
+  if (sw <= 2 && phaseN(0) == phaseN(sw - 1) && !cfg.splitsPhases()) {
     int64_t stride = 8 * sw;
     while (stride < tileW)
       stride += 32;

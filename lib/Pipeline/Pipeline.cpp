@@ -123,6 +123,11 @@ struct CodegenCLOptions {
       llvm::cl::desc("wgmma warpgroups per 64-channel group, each taking "
                      "rows / split rows (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> phaseSplit{
+      "tile-phase-split",
+      llvm::cl::desc("wgmma warpgroups that share a block's W phases: 2 or 4 "
+                     "where they fit, -1 never (default: cost model)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> positionsM{
       "tile-positions-m",
       llvm::cl::desc("mma.sync tiles with output positions on the MMA's M "
@@ -235,6 +240,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tileClusterC = o.clusterC;
   options.tilePositionsM = o.positionsM;
   options.tileSamples = o.samples;
+  options.tilePhaseSplit = o.phaseSplit;
   options.tileRules = o.rules;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
@@ -385,6 +391,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.clusterC = options.tileClusterC;
   tile.positionsM = options.tilePositionsM;
   tile.samples = options.tileSamples;
+  tile.phaseSplit = options.tilePhaseSplit;
   tile.rules = options.tileRules;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

@@ -54,6 +54,9 @@ struct PipelineOptions {
   int64_t tileWgmmaSplit = 0;
   /// Blocks per cluster sharing a channel softmax (0: cost model).
   int64_t tileClusterC = 0;
+  /// wgmma warpgroups sharing a block's W phases: 2 or 4, -1 never (0:
+  /// cost model).
+  int64_t tilePhaseSplit = 0;
   /// mma.sync tiles with positions on M: 1 where they fit, -1 never (0:
   /// cost model).
   int64_t tilePositionsM = 0;

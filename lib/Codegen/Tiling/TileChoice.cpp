@@ -401,6 +401,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     if (rules != TileRules::Current || !tf32 || wgmma == WgmmaMode::Always ||
         knobs.wgmma || knobs.rows || knobs.ciChunk || knobs.tileC ||
         knobs.wgmmaSplit || knobs.mergeH || knobs.clusterC ||
+        knobs.phaseSplit > 0 ||
         knobs.maxTileW != kDefaultMaxTileW || a.wholeRow() ||
         a.needsAllChannels || a.pool || a.geom.groups != 1)
       return std::nullopt;
@@ -472,8 +473,11 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
           !((wgmma == WgmmaMode::FillsGrid || wgmma == WgmmaMode::FullWave) &&
             knobs.wgmma == 0 &&
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules))) {
+        // mma.sync's long phases first (measured faster than split phases
+        // at <= 32 channels in tf32: rand37_21, 65, 70, 90; docs/perf.md
+        // 229), then wgmma phases split over warpgroups.
         std::optional<TileConfigAttr> mma = longPhases(wg);
-        cfg = mma ? *mma : wg;
+        cfg = mma ? *mma : withPhaseSplit(kernel, a, knobs, wg, rules);
       }
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);

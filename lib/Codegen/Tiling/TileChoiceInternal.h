@@ -79,6 +79,16 @@ TileConfigAttr withSamples(KernelOp kernel, const KernelAnalysis &a,
                            const TunedChoice &knobs, TileConfigAttr wg,
                            TileRules rules);
 
+/// The wgmma config `wg` or, where the cost model prefers it or `knobs`
+/// ask for it (`phaseSplit`), blocks whose W phases are spread over 2 or 4
+/// warpgroups (`TileConfigAttr::wgmmaPhaseSplit`, TilePhaseSplit.cpp): 64
+/// channels, one row, N = 64 positions a phase at W stride 8; `wg` itself
+/// where they do not fit or the kernel's taps or epilogue do not allow
+/// them.
+TileConfigAttr withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
+                              const TunedChoice &knobs, TileConfigAttr wg,
+                              TileRules rules);
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared

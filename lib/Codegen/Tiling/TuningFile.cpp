@@ -76,7 +76,8 @@ static LogicalResult readTuningFileInto(Location loc, StringRef path,
                                {"wgmma_split", &c.wgmmaSplit},
                                {"cluster_c", &c.clusterC},
                                {"positions_m", &c.positionsM},
-                               {"samples", &c.samples}})
+                               {"samples", &c.samples},
+                               {"phase_split", &c.phaseSplit}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -143,6 +144,10 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
   if (k.positionsM < -1 || k.positionsM > 1)
     return error() << "positions-m must be -1 (never), 0 (auto) or 1, got "
                    << k.positionsM;
+  if (k.phaseSplit != 0 && k.phaseSplit != -1 && k.phaseSplit != 2 &&
+      k.phaseSplit != 4)
+    return error() << "phase-split must be -1 (never), 0 (auto), 2 or 4, got "
+                   << k.phaseSplit;
   if (k.samples < -1 || k.samples > 64)
     return error() << "samples must be -1 (never), 0 (auto) or 1 to 64, got "
                    << k.samples;
@@ -200,6 +205,7 @@ TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
   knobs.clusterC = knobs.clusterC ? knobs.clusterC : t.clusterC;
   knobs.positionsM = knobs.positionsM ? knobs.positionsM : t.positionsM;
   knobs.samples = knobs.samples ? knobs.samples : t.samples;
+  knobs.phaseSplit = knobs.phaseSplit ? knobs.phaseSplit : t.phaseSplit;
   // threads / max-tile-w always have values: the entry's win over the
   // defaults unless the options were changed from them.
   if (t.threads && options.threads == kDefaultThreads)

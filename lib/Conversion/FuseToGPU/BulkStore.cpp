@@ -124,7 +124,8 @@ void emit::chooseBulkStore(EmitContext &cx) {
   // 2- to 4-way conflicting tile stores, lost up to 11%. An expensive
   // epilogue (gelu, mish, tanh) evaluated on the accumulators lost 2 to
   // 14% in either mode, as did a walk over the tile in place.
-  if (!cx.cfg.usesWgmma() || cx.smemPlan.tilesOffset % 4 != 0 ||
+  if (!cx.cfg.usesWgmma() || cx.cfg.splitsPhases() ||
+      cx.smemPlan.tilesOffset % 4 != 0 ||
       (cx.g.stride[2] != 1 && !cx.cfg.usesSplitTF32()) ||
       !resultIsElementwiseInRegisters(cx))
     return;

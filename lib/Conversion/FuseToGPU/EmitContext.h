@@ -234,6 +234,9 @@ struct EmitContext {
   /// wgmma: this warpgroup's channel group and row-split index, and the
   /// shared-memory window address of `smem` >> 4 (descriptor encoding).
   Value wgChannelGroup, wgRowSplit, smemEnc;
+  /// The first W phase of this thread's warpgroup where the block's phases
+  /// are split over warpgroups (`wgmmaPhaseSplit`); null otherwise.
+  Value wgPhase0;
   /// Clusters (`clusterC > 1`): this block's rank in its cluster (its
   /// channel tile), and whether the wait of the (relaxed) cluster barrier
   /// every block arrives at when it starts is still due: a block may
@@ -339,6 +342,9 @@ struct EmitContext {
   /// Accumulators per W phase of a warpgroup: one per owned row, or one for
   /// all of them.
   int64_t wgmmaAccRows() const;
+  /// The W phases whose accumulators a warpgroup holds: all (the stride),
+  /// or stride / `wgmmaPhaseSplit` (phases wgPhase0, wgPhase0 + 1, ...).
+  int64_t wgmmaOwnPhases() const;
 };
 
 //===----------------------------------------------------------------------===//

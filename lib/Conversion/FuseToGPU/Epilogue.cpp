@@ -625,7 +625,7 @@ bool emit::resultIsElementwiseInRegisters(EmitContext &cx) {
 }
 
 bool emit::canEvaluateFromRegisters(EmitContext &cx) {
-  if (!cx.cfg.usesWgmma())
+  if (!cx.cfg.usesWgmma() || cx.cfg.splitsPhases())
     return false;
   // Each lane's run (2 x stride consecutive positions) must be one aligned
   // 8- or 16-byte vector: with gaps between a warp's stores the partial

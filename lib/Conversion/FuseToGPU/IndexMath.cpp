@@ -67,7 +67,14 @@ int64_t EmitContext::phaseN(int64_t p) const {
 }
 
 int64_t EmitContext::wgmmaAccN(int64_t p) const {
+  // Split phases: local phase p is a runtime one; phase 0's N, the most.
+  if (cfg.splitsPhases())
+    return phaseN(0);
   return smemPlan.rowsN ? smemPlan.rowsN : phaseN(p);
+}
+
+int64_t EmitContext::wgmmaOwnPhases() const {
+  return g.stride[2] / cfg.getWgmmaPhaseSplit();
 }
 
 int64_t EmitContext::wgmmaAccRows() const {

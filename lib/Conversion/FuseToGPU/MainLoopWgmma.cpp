@@ -106,6 +106,60 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
       : isa<Float16Type>(cfg.getTypes().getOperand()) ? NVVM::WGMMATypes::f16
                                                       : NVVM::WGMMATypes::bf16;
   const int64_t kStep = half ? 16 : 8;
+  if (cfg.splitsPhases()) {
+    // Phases split over warpgroups: this warpgroup's phase p = wgPhase0 +
+    // lp (a runtime value) has the W taps t = (p + pad) mod sw + sw j, j <
+    // kw / sw (every phase the same count: kw a multiple of sw, dilation
+    // 1), whose position 0 reads staged column ow0 / sw + (p + pad) / sw -
+    // j - iwMin. Still straight-line: only descriptors depend on p.
+    assert(dw == 1 && kw % sw == 0 && !splitTF32 &&
+           "phase splits need equal W taps per phase and one term");
+    const int64_t own = cx.wgmmaOwnPhases(), wTaps = kw / sw;
+    SmallVector<Value> firstTap, firstCol;
+    for (int64_t lp = 0; lp < own; ++lp) {
+      Value shifted = b.add(b.add(cx.wgPhase0, lp), pw);
+      firstTap.push_back(b.remu(shifted, sw));
+      firstCol.push_back(
+          b.sub(b.add(b.divu(cx.ow0, sw), b.divu(shifted, sw)), cx.iwMin));
+    }
+    for (int64_t ks = 0; ks < cfg.getCiChunk() / kStep; ++ks)
+      for (int64_t ha = 0; ha < hT; ++ha) {
+        const int64_t hRow = (hT - 1 - ha) * smemPlan.hInputStep;
+        for (int64_t j = 0; j < wTaps; ++j)
+          for (int64_t lp = 0; lp < own; ++lp) {
+            Value t = b.add(firstTap[lp], sw * j);
+            Value aAddr = b.add(
+                b.add(aChan, b.mul(b.add(t, ha * kw), smemPlan.wsTapStride)),
+                2 * ks * smemPlan.wsPlaneStride);
+            Value descA = wgmmaDescriptor(cx, aAddr, aLbo, sbo);
+            Value col0 = b.sub(firstCol[lp], b.c(j));
+            for (int64_t i = 0; i < ownRows; ++i) {
+              Value row = b.add(cx.wgRowSplit, i * split);
+              Value bAddr = b.add(
+                  b.add(bBase,
+                        b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
+                              b.mul(col0, 4))),
+                  2 * ks * smemPlan.xsPlaneStride);
+              Value descB = wgmmaDescriptor(cx, bAddr, bLbo, sbo);
+              Value &accum = acc[lp * ownRows + i];
+              NVVM::WGMMAScaleOut scaleD = NVVM::WGMMAScaleOut::one;
+              if (started && !(*started)[lp * ownRows + i]) {
+                scaleD = NVVM::WGMMAScaleOut::zero;
+                (*started)[lp * ownRows + i] = true;
+              }
+              accum = NVVM::WgmmaMmaAsyncOp::create(
+                  b, wgmmaAccType(cx, lp), accum, descA, descB,
+                  NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(lp),
+                                          kStep),
+                  opType, opType, NVVM::WGMMATypes::f32, scaleD,
+                  NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                  NVVM::MMALayout::row, NVVM::MMALayout::col,
+                  NVVM::MMAIntOverflowAttr());
+            }
+          }
+      }
+    return acc;
+  }
   for (int64_t ks = 0; ks < cfg.getCiChunk() / kStep; ++ks)
     for (int64_t ha = 0; ha < hT; ++ha) {
       // Tap `ha` reads staged rows from (hT - 1 - ha) x hInputStep on.
@@ -251,9 +305,11 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
     Value cl = fragmentChannel(cx, fl, half);
     Value bias = emitConvBias(cx, cl);
     Value real = realChannel(cx, cl);
-    for (int64_t p = 0; p < sw; ++p)
+    for (int64_t p = 0; p < cx.wgmmaOwnPhases(); ++p)
       for (int64_t i = 0; i < ownRows; ++i) {
         Value row = b.add(cx.wgRowSplit, i * split);
+        // This warpgroup's p-th phase where the phases are split.
+        Value phase = cx.wgPhase0 ? b.add(cx.wgPhase0, p) : b.c(p);
         for (int64_t j = 0; j < cx.wgmmaAccN(p) / 8; ++j)
           for (int64_t col = 0; col < 2; ++col) {
             // Rows as one N: positions 8 j.. are row 8 j / span's (span and
@@ -267,7 +323,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
               first %= span;
             }
             Value pos = b.add(b.mul(fl.tig, 2), first + col);
-            Value wl = b.add(b.mul(pos, sw), p);
+            Value wl = b.add(b.mul(pos, sw), phase);
             Value out = biasedAccumulator(cx, acc[p * ownRows + i],
                                           4 * j + 2 * half + col, bias, real);
             cx.sstore(out, cx.tileAddr(0, rowJ, cl, wl));
@@ -281,6 +337,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
 /// positions of one line, (2 (lane % 4) + 8 j) x stride on (rows as one N:
 /// j's 8 columns are row 8 j / span's, from 8 j mod span on).
 static void storeResultsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
+  assert(!cx.cfg.splitsPhases() && "split phases store through the tile");
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
@@ -383,8 +440,15 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   int64_t channelGroups = cfg.getTileC() / 64;
   cx.wgChannelGroup = b.remu(wg, channelGroups);
   cx.wgRowSplit = b.divu(wg, channelGroups);
+  // Split phases: warpgroups channel group fastest, then row split, then
+  // phase group.
+  if (cfg.splitsPhases()) {
+    Value rest = cx.wgRowSplit;
+    cx.wgRowSplit = b.remu(rest, cfg.getWgmmaRowSplit());
+    cx.wgPhase0 =
+        b.mul(b.divu(rest, cfg.getWgmmaRowSplit()), cx.wgmmaOwnPhases());
+  }
 
-  const int64_t sw = g.stride[2];
   Value rounds = emitRoundCount(cx);
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
   cx.smemEnc = b.divu(arith::AndIOp::create(b, ptr, b.c(0x3FFFF)), 16);
@@ -433,7 +497,7 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     emitCompleteStaging(cx, group);
   }
   // Accumulators: one struct per (W phase, owned row), zero.
-  const int64_t phases = sw, ownRows = cx.wgmmaAccRows();
+  const int64_t phases = cx.wgmmaOwnPhases(), ownRows = cx.wgmmaAccRows();
   const bool splitTF32 = cfg.usesSplitTF32();
   // A main loop of at most one round (static bound: one d tap, one h round,
   // one channel chunk; kb1_81, W and H stride 5) issues its round into

@@ -355,7 +355,7 @@ int64_t emit::inputBatch(const EmitContext &cx) {
   // operands' 8 channels 16 as well, or 32 where they are widened to f32
   // (stagedInputType).
   int64_t accRegs = 0;
-  for (int64_t p = 0; p < g.stride[2]; ++p)
+  for (int64_t p = 0; p < cx.wgmmaOwnPhases(); ++p)
     accRegs += cx.wgmmaAccRows() * cx.wgmmaAccN(p) / 2;
   if (cfg.usesSplitTF32())
     accRegs *= 2;

@@ -898,6 +898,20 @@ func.func @ls_empty(%x: tensor<2x0x5xf32>) -> tensor<2x0x5xf32> {
 
 // -----
 
+// expected-error@+1 {{wgmmaPhaseSplit must be positive, got 0}}
+func.func @tile_phase_split_zero() attributes {cfg = #fuse.tile<tileW = 512, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 64, wgmmaGroups = 1, wgmmaPhaseSplit = 0>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{wgmmaPhaseSplit > 1 needs wgmma with one row per warpgroup, wgmmaGroups = tileC / 64 x rows x wgmmaPhaseSplit, no samples, merged H taps or cluster}}
+func.func @tile_phase_split_rows() attributes {cfg = #fuse.tile<tileW = 512, tileC = 64, threadsW = 8, threadsC = 64, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 64, wgmmaGroups = 4, wgmmaPhaseSplit = 4>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{samples must not be negative, got -1}}
 func.func @tile_samples_negative() attributes {cfg = #fuse.tile<tileW = 32, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, wgmmaN = 32, wgmmaGroups = 1, samples = -1>} {
   return

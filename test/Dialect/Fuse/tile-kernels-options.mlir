@@ -70,3 +70,5 @@ func.func @stride100(%x: tensor<1x8x2xf32>, %w: tensor<8x64x1xf32>) -> tensor<1x
 // POSM: error: fuse-tile-kernels: positions-m must be -1 (never), 0 (auto) or 1, got 2
 // RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{samples=65}))' 2>&1 | FileCheck %s --check-prefix=SAMPLES
 // SAMPLES: error: fuse-tile-kernels: samples must be -1 (never), 0 (auto) or 1 to 64, got 65
+// RUN: not fusecc-opt %s --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{phase-split=3}))' 2>&1 | FileCheck %s --check-prefix=PHASESPLIT
+// PHASESPLIT: error: fuse-tile-kernels: phase-split must be -1 (never), 0 (auto), 2 or 4, got 3

@@ -40,12 +40,15 @@ struct TunedChoice {
   /// wgmma blocks of the whole H phases of this many samples, -1 never (0:
   /// the cost model).
   int64_t samples = 0;
+  /// wgmma warpgroups that share a block's W phases (`wgmmaPhaseSplit`): 2
+  /// or 4 where they fit, -1 never (0: the cost model).
+  int64_t phaseSplit = 0;
 };
 
 /// Reads a tuning file: {"base": B, "entries": [{"key": K, "rows": R,
 /// "ci_chunk": C, "tile_c": T, "warps_c": C, "merge_h": M, "threads": N,
 /// "max_tile_w": W, "wgmma": G, "wgmma_split": S, "cluster_c": L,
-/// "positions_m": P, "samples": S}, ...]}
+/// "positions_m": P, "samples": S, "phase_split": F}, ...]}
 /// (every knob optional; other members, e.g. the measured times, are
 /// ignored). `base` (optional) names another tuning file, relative to this
 /// one's directory, whose entries apply to the kernels this file does not

@@ -193,7 +193,7 @@ LogicalResult TileConfigAttr::verify(
     KernelTypesAttr types, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
     int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC,
-    int64_t mmaPositionsM, int64_t samples) {
+    int64_t mmaPositionsM, int64_t samples, int64_t wgmmaPhaseSplit) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -239,11 +239,14 @@ LogicalResult TileConfigAttr::verify(
       return emitError() << "wgmmaGroups (" << wgmmaGroups
                          << ") must be a positive multiple of tileC / 64 ("
                          << tileC / 64 << ")";
-    if (rows % (wgmmaGroups / (tileC / 64)) != 0)
+    // The phase split's warpgroups share their rows (checked below).
+    const int64_t rowSplit =
+        wgmmaGroups / (tileC / 64) / std::max<int64_t>(1, wgmmaPhaseSplit);
+    if (rowSplit < 1 || rows % rowSplit != 0)
       return emitError() << "rows (" << rows
                          << ") must be a multiple of the warpgroups per "
                             "channel group ("
-                         << wgmmaGroups / (tileC / 64) << ")";
+                         << rowSplit << ")";
     if (tileW % wgmmaN != 0)
       return emitError() << "tileW (" << tileW
                          << ") must be stride_w * wgmmaN, a multiple of "
@@ -283,6 +286,17 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "samples > 0 needs wgmma with one warpgroup per "
                           "channel group, no merged H taps, no cluster and "
                           "rows a multiple of samples";
+  if (wgmmaPhaseSplit < 1)
+    return emitError() << "wgmmaPhaseSplit must be positive, got "
+                       << wgmmaPhaseSplit;
+  if (wgmmaPhaseSplit > 1 &&
+      (!anyWgmma || samples || mergeHTaps || clusterC != 1 ||
+       wgmmaGroups % (tileC / 64 * wgmmaPhaseSplit) != 0 ||
+       rows != wgmmaGroups / (tileC / 64 * wgmmaPhaseSplit)))
+    return emitError() << "wgmmaPhaseSplit > 1 needs wgmma with one row per "
+                          "warpgroup, wgmmaGroups = tileC / 64 x rows x "
+                          "wgmmaPhaseSplit, no samples, merged H taps or "
+                          "cluster";
   if (anyMma) {
     if (mmaWarpsC <= 0 || mmaWarpsW <= 0 || mmaTilesC <= 0 || mmaTilesW <= 0)
       return emitError() << "tensor-core tile sizes must all be positive";

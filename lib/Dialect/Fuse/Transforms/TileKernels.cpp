@@ -50,9 +50,10 @@ struct TileKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(checkTunedChoice(
-            getOperation(), {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps, 0,
-                             wgmmaSplit, clusterC, positionsM, samples})))
+    if (failed(checkTunedChoice(getOperation(),
+                                {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps,
+                                 0, wgmmaSplit, clusterC, positionsM, samples,
+                                 phaseSplit})))
       return signalPassFailure();
     const TargetInfo target = getTargetInfo(getOperation());
     if (maxTileW < 8 || threads < target.warpSize() ||
@@ -117,9 +118,9 @@ struct TileKernelsPass
           convMathFor(static_cast<Precision>(precision), storage, *pinnedIeee),
           storage);
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,       ciChunk,  tileC,      threads,
-                        maxTileW,   warpsC,   mergeHTaps, 0,
-                        wgmmaSplit, clusterC, positionsM, samples};
+      TunedChoice knobs{rows,       ciChunk,    tileC,     threads,    maxTileW,
+                        warpsC,     mergeHTaps, 0,         wgmmaSplit, clusterC,
+                        positionsM, samples,    phaseSplit};
       std::string which;
       if (std::optional<TunedChoice> entry =
               lookupTunedChoice(tuned, kernel, *a, math, which)) {

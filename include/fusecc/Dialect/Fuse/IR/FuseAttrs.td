@@ -152,7 +152,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     `rows` (`wgmmaGroups / (tileC / 64)` warpgroups share the rows, each taking
     every split-th row and all W stride phases, so that its taps are known
     at compile time), each warpgroup issuing `wgmma.mma_async m64nNk8`
-    (N = `wgmmaN` positions of one phase, `tileW = stride_w * wgmmaN`)
+    (N = `wgmmaN` positions of one phase, `tileW = stride_w * wgmmaN`;
+    `wgmmaGroups` counts the phase split's warpgroups too)
     with both operands read by the tensor cores from shared memory, staged
     two rounds deep.
 
@@ -174,6 +175,15 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     allow (`SharedMemoryPlan::inputSpan`); a last block past the batch
     leaves its missing samples' rows out. 0: rows of one sample.
 
+    `wgmmaPhaseSplit = S > 1` (wgmma only, one row per warpgroup, a W
+    stride that S divides, every W phase with the same taps: kernel width
+    a multiple of the W stride, W dilation 1) spreads the W phases over S
+    warpgroups of the same channels and rows: warpgroup s holds phases s x
+    stride_w / S .. (s + 1) x stride_w / S - 1 and issues only their taps,
+    so that its accumulators allow an N of S times the positions (stride 8:
+    4 warpgroups of 2 phases x 64 positions instead of 8 phases x 16; each
+    staged weight operand then serves 64 positions, docs/perf.md 229).
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32,
     operand = f32, accumulator = f32, statistics = f32>>`
@@ -192,7 +202,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "0">:$wgmmaGroups,
                         DefaultValuedParameter<"int64_t", "1">:$clusterC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaPositionsM,
-                        DefaultValuedParameter<"int64_t", "0">:$samples);
+                        DefaultValuedParameter<"int64_t", "0">:$samples,
+                        DefaultValuedParameter<"int64_t", "1">:$wgmmaPhaseSplit);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -224,8 +235,12 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     }
     /// Warpgroups that share the rows of one channel group.
     int64_t getWgmmaRowSplit() const {
-      return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) : 0;
+      return usesWgmma() ? getWgmmaGroups() / (getTileC() / 64) /
+                               getWgmmaPhaseSplit()
+                         : 0;
     }
+    /// True if its W phases are spread over warpgroups (`wgmmaPhaseSplit`).
+    bool splitsPhases() const { return getWgmmaPhaseSplit() > 1; }
   }];
 }
 

@@ -383,6 +383,10 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "wgmma blocks of the whole H stride phases of this many samples "
            "(TileConfigAttr::samples) where they fit, -1 never, 0 the cost "
            "model (short phases of one-tile rows, elementwise epilogues)">,
+    Option<"phaseSplit", "phase-split", "int64_t", "0",
+           "wgmma warpgroups that share a block's W phases "
+           "(TileConfigAttr::wgmmaPhaseSplit): 2 or 4 where they fit, -1 "
+           "never, 0 the cost model (W strides of 8 or more)">,
     Option<"clusterC", "cluster-c", "int64_t", "0",
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "

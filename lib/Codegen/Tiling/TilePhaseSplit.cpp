@@ -1,0 +1,124 @@
+//===- TilePhaseSplit.cpp - wgmma blocks whose warpgroups split W phases --===//
+//
+// The cost model's choice of wgmma blocks whose W stride phases are spread
+// over warpgroups (`TileConfigAttr::wgmmaPhaseSplit`): at W strides of 8 or
+// more a warpgroup that holds every phase's accumulators has an N of 8-16
+// positions, and each m64nNk8 then reads its 2 KB weight operand from
+// shared memory for that few positions (shared memory, not the tensor
+// cores, bounds such kernels: docs/perf.md 196). Warpgroups of a few phases
+// each take N = 32-128 with the same accumulators per thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileChoiceInternal.h"
+
+#include "fusecc/Codegen/GPUPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// Accumulators per thread of a phase-split block (its phases x N / 2):
+/// 512-thread blocks keep 128 registers a thread, one block per SM.
+constexpr int64_t kPhaseSplitAccumulators = 64;
+
+/// Warpgroups that split the phases where the cost model chooses them.
+constexpr int64_t kDefaultPhaseSplit = 4;
+
+/// Smallest W stride at which the cost model splits phases (a warpgroup of
+/// all phases has N <= 16 there).
+constexpr int64_t kMinPhaseSplitStride = 8;
+
+/// Fewest positions a phase (the split config's N) for which the cost model
+/// splits phases: at N = 32 (rows of 32 input positions) a round stages as
+/// many weight bytes per output as before, and the one 512-thread block per
+/// SM lost to two smaller ones (rand37_57 1.14 -> 1.46 ms, rand37_14 0.19
+/// -> 0.23); at 64 it won (rand37_85 2.76 -> 2.13, fcn_up8 0.65 -> 0.58;
+/// docs/perf.md 229).
+constexpr int64_t kMinPhaseSplitN = 64;
+
+/// True if kernel `a` can spread its W phases over `split` warpgroups:
+/// every phase has the same W taps (kernel width a multiple of the stride,
+/// no W dilation), so that a warpgroup's phases are a runtime value with
+/// compile-time tap counts; one group; an epilogue stored through the
+/// block's output tile (no pooling, reduction or channel epilogue).
+bool phaseSplitValid(const KernelAnalysis &a, KernelTypesAttr types,
+                     int64_t split) {
+  const ConvGeometry &g = a.geom;
+  const int64_t sw = g.stride[2];
+  return split > 1 && sw % split == 0 && g.k[2] % sw == 0 && g.dil[2] == 1 &&
+         g.groups == 1 && !a.needsAllChannels && !a.wholeRow() && !a.pool &&
+         !a.channelEpilogue() && !types.usesSplitTF32();
+}
+
+/// The phase-split config of `split` warpgroups, 64 channels and one row,
+/// N = the positions a phase's accumulators allow (at most the phase's),
+/// the larger input-channel chunk that fits; null where none fits.
+TileConfigAttr phaseSplitConfig(KernelOp kernel, const KernelAnalysis &a,
+                                TileConfigAttr wg, int64_t split) {
+  const ConvGeometry &g = a.geom;
+  const int64_t sw = g.stride[2], phases = sw / split;
+  const int64_t phaseWidth = llvm::divideCeil(g.out[2], sw);
+  const int64_t n = std::clamp<int64_t>(
+      std::min<int64_t>(2 * kPhaseSplitAccumulators / phases,
+                        llvm::alignTo(phaseWidth, 8)) /
+          8 * 8,
+      8, 256);
+  std::optional<MmaShape> shape = a.target.mmaShape(wg.getTypes().getOperand());
+  if (!shape)
+    return {};
+  const int64_t kStep = shape->k;
+  const int64_t cinK =
+      std::max<int64_t>(kStep, llvm::alignTo(g.cinPerGroup(), kStep));
+  const int64_t threads = 128 * split;
+  if (threads > a.target.maxThreadsPerBlock())
+    return {};
+  for (int64_t tf32Chunk : {16, 8}) {
+    const int64_t ciChunk = std::min(kStep / 8 * tf32Chunk, cinK);
+    TileConfigAttr cfg = TileConfigAttr::getChecked(
+        [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
+        /*tileC=*/int64_t{64}, /*threadsW=*/int64_t{8},
+        /*threadsC=*/threads / 8, /*chanPerThread=*/int64_t{1},
+        static_cast<int64_t>(llvm::alignTo(ciChunk, kStep)), wg.getTypes(),
+        int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, /*rows=*/int64_t{1},
+        /*mergeHTaps=*/int64_t{0}, n, /*wgmmaGroups=*/split,
+        /*clusterC=*/int64_t{1},
+        /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0}, split);
+    if (cfg && succeeded(checkLimits(kernel, a, cfg, /*report=*/false)))
+      return cfg;
+  }
+  return {};
+}
+
+} // namespace
+
+TileConfigAttr fuse::withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
+                                    const TunedChoice &knobs, TileConfigAttr wg,
+                                    TileRules rules) {
+  if (!wg || knobs.phaseSplit < 0 || wg.spansSamples())
+    return wg;
+  if (knobs.phaseSplit > 0) {
+    if (!phaseSplitValid(a, wg.getTypes(), knobs.phaseSplit))
+      return wg;
+    TileConfigAttr cfg = phaseSplitConfig(kernel, a, wg, knobs.phaseSplit);
+    return cfg ? cfg : wg;
+  }
+  // The cost model: unforced, where a warpgroup of every phase holds at
+  // most 16 positions of each, the split holds at least kMinPhaseSplitN,
+  // and the grid still fills the chip.
+  if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
+      knobs.ciChunk || knobs.mergeH || knobs.wgmmaSplit || knobs.wgmma ||
+      knobs.clusterC || a.geom.stride[2] < kMinPhaseSplitStride ||
+      wg.getWgmmaN() > 16 ||
+      !phaseSplitValid(a, wg.getTypes(), kDefaultPhaseSplit))
+    return wg;
+  TileConfigAttr cfg = phaseSplitConfig(kernel, a, wg, kDefaultPhaseSplit);
+  if (!cfg || cfg.getWgmmaN() < kMinPhaseSplitN ||
+      LaunchPlan::get(a, cfg).gridX < a.target.numSMs())
+    return wg;
+  return cfg;
+}
