@@ -30,7 +30,7 @@
 // BADCHIP: fusecc-opt: for the --chip option: 'gfx90a' is not a valid value (expected one of 'sm_80', 'sm_90', 'sm_90a')
 // BADMATH: fusecc-opt: for the --epilogue-math option: 'approx' is not a valid value (expected one of 'auto', 'exact', 'fast')
 // BADWGMMA: fusecc-opt: for the --tile-wgmma option: '2' is not a valid value (expected one of 'auto', 'never', 'always', 'full-wave', '-1', '0', '1')
-// PASSES: fuse-tile-kernels{{{.*}} merge-h-taps=false positions-m=0 precision=tf32 {{.*}} wgmma=always {{.*}}}
+// PASSES: fuse-tile-kernels{{{.*}} merge-h-taps=false phase-split=0 positions-m=0 precision=tf32 {{.*}} wgmma=always {{.*}}}
 // PASSES: fuse-convert-to-gpu{epilogue-math=exact register-softmax=false}
 func.func @conv_gn(%x: tensor<2x4x3x3xf32>, %w: tensor<4x8x3x3xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x5x5xf32> {
   %c = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<2x8x5x5xf32>
