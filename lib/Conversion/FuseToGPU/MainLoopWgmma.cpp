@@ -5,6 +5,8 @@
 // shared memory through matrix descriptors, K-major without swizzle) for
 // every valid (W tap, W phase, row), straight-line. Round q + 1 is staged
 // into the other of two buffers while the tensor cores read round q.
+// With `wgmmaPhaseSplit` the W phases are spread over warpgroups: each
+// issues only its phases' taps (a runtime first phase), N = more positions.
 // Half-operand kernels (bf16, f16: both operands re-laid out as packed
 // half words) issue `m64nNk16` per pair of planes.
 // Split-operand kernels (precision tf32x3) stage the TF32 hi and lo parts
