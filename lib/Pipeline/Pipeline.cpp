@@ -195,6 +195,12 @@ struct CodegenCLOptions {
                      "produces its input, where its blocks hold all "
                      "channels (default true)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
+  Opt<bool> halfIntermediates{
+      "plan-half-intermediates",
+      llvm::cl::desc("A convolution result that only convolutions read, as "
+                     "their input on half tensor cores, is stored in that "
+                     "half type (default true)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(true)};
   Opt<fusecc::PrologueFusion> prologue{
       "plan-prologue",
       llvm::cl::desc("A convolution's prologue (elementwise and window ops "
@@ -250,6 +256,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.planReduceThroughConv = o.reduceThroughConv;
   options.planPrologue = o.prologue;
   options.planChannelContraction = o.channelContraction;
+  options.planHalfIntermediates = o.halfIntermediates;
 }
 
 LogicalResult fusecc::verifyCodegenOptions(const PipelineOptions &options,
@@ -373,6 +380,8 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   fuse::FuseFormKernelsOptions form;
   form.prologue = options.planPrologue;
   form.channelContraction = options.planChannelContraction;
+  form.halfIntermediates = options.planHalfIntermediates;
+  form.precision = options.precision;
   fpm.addPass(fuse::createFuseFormKernels(form));
   fuse::FuseTileKernelsOptions tile;
   tile.precision = options.precision;

@@ -92,6 +92,9 @@ struct PipelineOptions {
   /// fuse-form-kernels: a 1x1 convolution of few output channels applied
   /// in the epilogue of the convolution kernel producing its input.
   bool planChannelContraction = true;
+  /// Convolution results that only half tensor-core convolutions read as
+  /// their input are stored in that half type (fuse-form-kernels).
+  bool planHalfIntermediates = true;
   /// Measured tile choices (`fuse-tile-kernels{tuning-file=...}`).
   std::string tuningFile;
   /// CUDA toolkit root: libdevice (for exp, erf, ...) is linked from

@@ -456,6 +456,88 @@ bool isStoredHalfWidening(CastOp c) {
              .isF32();
 }
 
+/// True if `c` widens the half result of a kernel formed earlier (a half
+/// intermediate, `storeHalfIntermediate`) for convolutions that read it as
+/// their input: each of them reads the half elements itself.
+bool isHalfIntermediateWidening(CastOp c) {
+  return c.getInput().getDefiningOp<KernelOp>() &&
+         isHalfType(
+             cast<RankedTensorType>(c.getInput().getType()).getElementType()) &&
+         cast<RankedTensorType>(c.getResult().getType())
+             .getElementType()
+             .isF32() &&
+         llvm::all_of(c->getUses(), [](OpOperand &use) {
+           return isa<ConvTransposeOp>(use.getOwner()) &&
+                  use.getOperandNumber() == 0;
+         });
+}
+
+/// The half type the convolution `conv` (not yet in a kernel) rounds its
+/// input to under `precision`, or null: a half graph's convolution
+/// (`convStorageType`: stored half weights, an input computed in f32) runs
+/// on tensor cores of its storage type (`convMathFor`), except with at
+/// most a TF32 k-step of input channels per group (`tensorCoreMath`:
+/// TF32), pinned to FP32 or where `precision` asks for the other half
+/// type; on an FMA tiling it multiplies the same half values as its
+/// tensor cores would.
+Type halfOperandType(ConvTransposeOp conv, Precision precision) {
+  if (conv->getParentOfType<KernelOp>() ||
+      conv->hasAttr(kConvPrecisionAttrName))
+    return {};
+  Type storage = convStorageType(conv);
+  const ConvMath math = convMathFor(precision, storage, /*pinnedIeee=*/false);
+  const bool sameHalf = (storage.isBF16() && math == ConvMath::BF16) ||
+                        (storage.isF16() && math == ConvMath::F16);
+  if (!sameHalf || ConvGeometry::get(conv).cinPerGroup() <= 8)
+    return {};
+  return storage;
+}
+
+/// Half intermediates (docs/design/types.md): where the one value that a
+/// convolution kernel's `group` leaves is f32 and only convolutions read
+/// it, each as its input on tensor cores of one half type H
+/// (`halfOperandType`), the group rounds it to H at its store (a half
+/// store, `isHalfStoreCast`) and the readers read the H elements through
+/// a widening cast (`isHalfIntermediateWidening`). Their tensor cores
+/// round the f32 value to H anyway (the same operands, the same results:
+/// the graph as written holds that value in H, as PyTorch eager stores
+/// it), and the buffer moves half the bytes. Returns the cast to add to
+/// the group, or null where nothing changed.
+CastOp storeHalfIntermediate(const OpGroup &group, Precision precision) {
+  SmallVector<Value> escaping = escapingValues(group);
+  if (escaping.size() != 1)
+    return {};
+  Value v = escaping.front();
+  auto ty = dyn_cast<RankedTensorType>(v.getType());
+  if (!ty || !ty.getElementType().isF32() || v.use_empty())
+    return {};
+  Type half;
+  for (OpOperand &use : v.getUses()) {
+    auto conv = dyn_cast<ConvTransposeOp>(use.getOwner());
+    if (!conv || use.getOperandNumber() != 0)
+      return {};
+    Type h = halfOperandType(conv, precision);
+    if (!h || (half && h != half))
+      return {};
+    half = h;
+  }
+  OpBuilder b(v.getContext());
+  b.setInsertionPointAfterValue(v);
+  auto store = CastOp::create(b, v.getLoc(),
+                              RankedTensorType::get(ty.getShape(), half), v);
+  auto widen = CastOp::create(b, v.getLoc(), ty, store.getResult());
+  v.replaceUsesWithIf(widen.getResult(),
+                      [&](OpOperand &u) { return u.getOwner() != store; });
+  OpGroup with = group;
+  with.insert(store);
+  if (isHalfStoreCast(store, with))
+    return store;
+  widen.getResult().replaceAllUsesWith(v);
+  widen.erase();
+  store.erase();
+  return {};
+}
+
 /// Decides the prologue of the value `p` that `conv` reads (once per value:
 /// every convolution reading it shares the decision) and records it on
 /// each of those convolutions (`kPrologueAttr`).
@@ -659,16 +741,24 @@ struct FormKernelsPass
       // half graph input or constant that the convolution reads as its
       // input (without another prologue), weight or bias is copied in, so
       // that the kernel reads the half elements itself.
+      // So is the widening of a half intermediate that it reads as its
+      // input (`storeHalfIntermediate`).
       SmallVector<Operation *> copied;
       for (Value v : root->getOperands())
         if (auto c = v.getDefiningOp<CastOp>();
-            c && isStoredHalfWidening(c) && !llvm::is_contained(copied, c) &&
+            c &&
+            (isStoredHalfWidening(c) ||
+             (v == input && isHalfIntermediateWidening(c))) &&
+            !llvm::is_contained(copied, c) &&
             !(v == input && !it->second.ops.empty()))
           copied.push_back(c);
       OpGroup group =
           growGroup({root}, [&](Operation *op, const OpGroup &g) {
             return isConvEpilogueOp(op, g, channelContraction);
           });
+      if (halfIntermediates)
+        if (CastOp store = storeHalfIntermediate(group, precision))
+          group.insert(store);
       // Epilogue operand casts: a half graph input or constant that the
       // epilogue's elementwise ops read (a residual, kb2_26's add_input) is
       // read by the kernel itself, widened as it is loaded, instead of

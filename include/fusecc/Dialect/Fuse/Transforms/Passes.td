@@ -303,6 +303,12 @@ def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
     `isChannelContraction`) joins that convolution's kernel, which then
     holds all channels per block and contracts them in its epilogue
     (`channel-contraction=false`: never; it keeps a kernel of its own).
+
+    A half graph's convolution kernel whose f32 result only convolutions
+    read, as their input on tensor cores of one half type, stores that
+    result in the half type (a half store), and the readers read it
+    directly (half intermediates, docs/design/types.md: their tensor cores
+    round the value to that type anyway; `half-intermediates=false`: f32).
   }];
   let options = [
     Option<"prologue", "prologue", "::fusecc::PrologueFusion",
@@ -312,6 +318,14 @@ def FuseFormKernels : Pass<"fuse-form-kernels", "::mlir::func::FuncOp"> {
     Option<"channelContraction", "channel-contraction", "bool", "true",
            "Apply a 1x1 convolution of few output channels in the epilogue "
            "of the convolution kernel that produces its input">,
+    Option<"halfIntermediates", "half-intermediates", "bool", "true",
+           "Store a convolution kernel's f32 result that only half "
+           "tensor-core convolutions read as their input in that half type">,
+    Option<"precision", "precision", "::fusecc::Precision",
+           "::fusecc::Precision::IEEE",
+           "Arithmetic of the convolutions (half intermediates only where "
+           "their readers multiply in the graph's half type)",
+           [{::fusecc::optionValues<::fusecc::Precision>()}]>,
   ];
   let dependentDialects = ["::fusecc::fuse::FuseDialect"];
 }
