@@ -73,7 +73,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // operand for 8 positions (dcgan_generator's 512 -> 256 layer, 4
   // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156); in TF32,
   // phases of up to `kMaxStridedRowsPhaseN` positions, pooled epilogues
-  // included (docs/perf.md 215).
+  // included (docs/perf.md 215); with half operands, phases of up to
+  // `kMaxStridedRowsPhaseNHalf` (docs/perf.md 226).
   p.rowsN = 0;
   // Blocks of whole samples' phases (`samples`, one W tile) stage the
   // columns their taps read and no more: from the first tap's column of
@@ -85,13 +86,15 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     if (n <= kMaxRowsN / g.stride[2])
       p.rowsN = n;
   }
-  // (Not for split operands, unmeasured there; half operands: N = 8 only.)
+  // (Not for split operands, unmeasured there.)
   const int64_t phaseN = cfg.getWgmmaN();
   const bool tf32 = cfg.getMath() == ConvMath::TF32;
+  const bool half = cfg.getTypes().usesHalfOperands();
   const bool shortStridedRows = g.stride[2] > 1 && cfg.getClusterC() == 1 &&
                                 !cfg.usesSplitTF32() &&
                                 ((phaseN == 8 && !a.wholeRow()) ||
-                                 (tf32 && phaseN <= kMaxStridedRowsPhaseN));
+                                 (tf32 && phaseN <= kMaxStridedRowsPhaseN) ||
+                                 (half && phaseN <= kMaxStridedRowsPhaseNHalf));
   if (!cfg.spansSamples() && cfg.usesWgmma() &&
       (g.stride[2] == 1 || shortStridedRows) && cfg.getWgmmaRowSplit() == 1 &&
       cfg.getRows() > 1) {

@@ -38,6 +38,16 @@ constexpr int64_t kMaxRowsN = 192;
 /// keep one N per row (H200, docs/perf.md 215).
 constexpr int64_t kMaxStridedRowsPhaseN = 16;
 
+/// The longest W phase of a W stride > 1 whose rows a half-operand (bf16,
+/// f16) warpgroup issues as one N: heatmap_head's 256-channel k4 s2
+/// deconvolutions in bf16, 4 rows of a 16-position phase as one m64n88
+/// (86.5 -> 63.8 us; 96.9 -> 65.6 without merged h taps) and 2 rows of a
+/// 24-position phase as one m64n56 (216.4 -> 167.0 us against 2 rows of
+/// m64n24; 199.3 for 4 rows of them): each m64nNk16 of a row re-reads the
+/// 2 KB weight operand, and the kernel ran at 94% of L1 / shared-memory
+/// throughput with the tensor pipe 29% busy (H200, docs/perf.md 226).
+constexpr int64_t kMaxStridedRowsPhaseNHalf = 24;
+
 /// Registers per thread that kernels budget for: ptxas is asked to keep
 /// `residentThreadsPerSM` threads resident (`.minnctapersm` = that / threads
 /// per block).

@@ -264,6 +264,15 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           !forcedSplit && !a.wholeRow() && clusterC == 1 &&
           !types.usesSplitTF32())
         continue;
+      // Half operands' phases of up to `kMaxStridedRowsPhaseNHalf` likewise
+      // take fewer rows as one N over more rows that are not (two rows
+      // always fit: heatmap_head's bf16 256-channel k4 s2 layer at 64 x 48,
+      // 2 rows of 24 positions as one m64n56 167 us against 199 for 4 rows
+      // of m64n24, docs/perf.md 226).
+      if (sw > 1 && N > 8 && N <= kMaxStridedRowsPhaseNHalf && rows > 2 &&
+          !oneN && types.usesHalfOperands() && !forcedRows && !forcedSplit &&
+          clusterC == 1)
+        continue;
       // Not for split operands, whose N <= 96 leaves tiles of 40 (kb1_57
       // and kb2_19 ieee 11-13% slower, docs/perf.md 117).
       if (rows == 2 && !oneN && !forcedRows && sw == 1 && !a.wholeRow() &&
