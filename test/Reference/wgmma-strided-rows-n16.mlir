@@ -9,7 +9,10 @@
 // and one m64nN per W phase and tap covers them all, N = (rows - 1) x
 // span + 16, pooled epilogues included (issue 37's rand37_39: max_pool
 // then mean, 0.306 -> 0.208 ms). Phases of 32 positions keep one N per
-// row (measured mixed), and half operands too (unmeasured). Checked
+// row (measured mixed). Half operands take phases of up to 24 positions
+// as one N (`kMaxStridedRowsPhaseNHalf`, docs/perf.md 226), and fewer
+// rows as one N over more rows that are not (pooled_mean in bf16: 2 rows
+// of 16, span 24, as one m64n40k16). Checked
 // against the double-precision reference: a pooled reduction (max_pool +
 // mean), a pooled store (avg_pool), bias + tanh with an odd width (phases
 // of 16 and 15 positions), stride 3 (one N at 2 rows, the second RUN
@@ -28,7 +31,7 @@
 // GPU: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 32, k = 8>
 // HALF-LABEL: gpu.func @pooled_mean_k0(
 // HALF-NOT: gpu.func
-// HALF: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 16, k = 16>
+// HALF: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 40, k = 16>
 
 // CHECK: @pooled_mean: PASS
 // CHECK: @avg_pooled: PASS
