@@ -10,7 +10,9 @@
 // limit of 30%; test/Reference/half-wgmma.mlir, half-wgmma-staged.mlir),
 // channels per round chosen as for TF32 and doubled (a half chunk of 32
 // takes the 16-byte planes of a TF32 chunk of 16: 8 channels per plane,
-// `wgmmaPlanes`), so the packed weights of @big hold its 32 x 64 x 9
+// `wgmmaPlanes`; @big's 4 rows of 16-position phases are one wgmma N with
+// merged h taps at 16 channels, as TF32's rows as one N take 8: docs/perf.md
+// 226), so the packed weights of @big hold its 32 x 64 x 9
 // weights in 9216 words, two per word, and the packed input its 8 x 32 x
 // 8 x 16 values (rows padded to 24) in 24576 words.
 // A kernel no tensor-core tiling fits (groups of 4 -> 8 channels: no
@@ -37,7 +39,7 @@
 // BF16-LABEL: fuse.kernel "big_k0"
 // BF16-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
 // WG-LABEL: fuse.kernel "big_k0"
-// WG-SAME: ciChunk = 32, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, wgmmaN = 16, wgmmaGroups = 1>
+// WG-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 16, wgmmaGroups = 1>
 // WGPACK-LABEL: func.func @big
 // WGPACK: launch_func @fusecc_kernels::@big_k0_wpack {{.*}}memref<9216xf32>)
 // WGPACK: launch_func @fusecc_kernels::@big_k0_ipack {{.*}}memref<24576xf32>)
