@@ -351,6 +351,20 @@ SharedMemoryPlan SharedMemoryPlan::withoutTiles(TileConfigAttr cfg) const {
   return p;
 }
 
+SharedMemoryPlan SharedMemoryPlan::withHalfTile(TileConfigAttr cfg) const {
+  assert(numTiles == 1 && poolSlots == 0 && poolElems == 0 &&
+         "a half tile is the convolution's tile alone");
+  SharedMemoryPlan p = *this;
+  const int64_t staging = saturatingMul(p.numStages, p.stageElems);
+  // Whole 16-byte units, as the f32 tile's lines are.
+  p.tileElems = llvm::alignTo(llvm::divideCeil(p.tileElems, 2), 4);
+  p.statsOffset = p.tilesOffset == 0
+                      ? std::max(staging, p.tileElems)
+                      : saturatingAdd(p.tilesOffset, p.tileElems);
+  p.totalElems = std::max(p.statsOffset, wgmmaOperandSpanElems(p, cfg));
+  return p;
+}
+
 int64_t fuse::residentBlocks(const TargetInfo &target, int64_t threads,
                              int64_t bytes) {
   return std::max<int64_t>(

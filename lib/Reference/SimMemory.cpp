@@ -126,7 +126,8 @@ LogicalResult BlockExecutor::checkAlignment(const Inst &inst, int lane,
     elemBytes = l.getMemRefType().getElementTypeBitWidth() / 8;
   else if (auto s = dyn_cast<vector::StoreOp>(inst.op))
     elemBytes = s.getMemRefType().getElementTypeBitWidth() / 8;
-  int64_t byteAddr = (d->shared ? d->sharedBase + li : li) * elemBytes;
+  int64_t byteAddr =
+      d->shared ? d->sharedBase * 4 + li * elemBytes : li * elemBytes;
   if (inst.imm > 1 && byteAddr % static_cast<int64_t>(inst.imm) != 0)
     return fail(inst, lane,
                 "misaligned vector access: byte offset " +
@@ -140,7 +141,9 @@ LogicalResult BlockExecutor::checkAlignment(const Inst &inst, int lane,
 LogicalResult BlockExecutor::loadAt(const Inst &inst, int lane, MemDesc *d,
                                     int64_t li, float &v) {
   if (d->shared) {
-    int64_t w = d->sharedBase + li;
+    const bool half = d->elemBytes == 2;
+    const int64_t w = d->sharedBase + (half ? li / 2 : li);
+    const int64_t h = 2 * d->sharedBase + li;
     if (sPending[w] > 0) {
       if (failed(violation(inst, lane,
                            "read of shared memory word " + std::to_string(w) +
@@ -149,18 +152,20 @@ LogicalResult BlockExecutor::loadAt(const Inst &inst, int lane, MemDesc *d,
                                "it is pending (no nvgpu.device_async_wait "
                                "covering it)")))
         return failure();
-    } else if (!sInit[w] &&
+    } else if (!(half ? hInit[h] : sInit[w]) &&
                failed(violation(inst, lane,
                                 "read of uninitialised shared memory (word " +
                                     std::to_string(w) + ")")))
       return failure();
     if (failed(clusterAccess(inst, lane, w, "read")))
       return failure();
-    if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+    const int32_t wEpoch = half ? hWEpoch[h] : sWEpoch[w];
+    const int32_t writer = half ? hWriter[h] : sWriter[w];
+    if (wEpoch == epoch && writer != lane &&
         failed(violation(inst, lane,
                          "shared memory race: word " + std::to_string(w) +
                              " read without a barrier after thread " +
-                             std::to_string(sWriter[w]) + " wrote it")))
+                             std::to_string(writer) + " wrote it")))
       return failure();
     if (sREpoch[w] != epoch) {
       sREpoch[w] = epoch;
@@ -168,7 +173,7 @@ LogicalResult BlockExecutor::loadAt(const Inst &inst, int lane, MemDesc *d,
     } else if (sReader[w] != lane) {
       sReader[w] = -2; // several readers
     }
-    v = smem[w];
+    v = half ? hVal[h] : smem[w];
     return success();
   }
   int a = d->argIndex >= 0 ? static_cast<int>(d - mems.data()) : -1;
@@ -215,7 +220,9 @@ LogicalResult BlockExecutor::vecStore(const Inst &inst, int lane, size_t n) {
 LogicalResult BlockExecutor::storeAt(const Inst &inst, int lane, MemDesc *d,
                                      int64_t li, float v) {
   if (d->shared) {
-    int64_t w = d->sharedBase + li;
+    const bool half = d->elemBytes == 2;
+    const int64_t w = d->sharedBase + (half ? li / 2 : li);
+    const int64_t h = 2 * d->sharedBase + li;
     if (sPending[w] > 0 &&
         failed(violation(inst, lane,
                          "store to shared memory word " + std::to_string(w) +
@@ -236,12 +243,14 @@ LogicalResult BlockExecutor::storeAt(const Inst &inst, int lane, MemDesc *d,
                              "nvvm.cp.async.bulk.wait_group read retiring "
                              "it)")))
       return failure();
-    if (sWEpoch[w] == epoch && sWriter[w] != lane &&
+    const int32_t wEpoch = half ? hWEpoch[h] : sWEpoch[w];
+    const int32_t writer = half ? hWriter[h] : sWriter[w];
+    if (wEpoch == epoch && writer != lane &&
         failed(
             violation(inst, lane,
                       "shared memory race: word " + std::to_string(w) +
                           " written by two threads without a barrier (other: " +
-                          std::to_string(sWriter[w]) + ")")))
+                          std::to_string(writer) + ")")))
       return failure();
     if (readByOther(w, lane) &&
         failed(violation(inst, lane,
@@ -255,6 +264,13 @@ LogicalResult BlockExecutor::storeAt(const Inst &inst, int lane, MemDesc *d,
     sWriter[w] = lane;
     sWFence[w] = fenceCount[lane];
     sInit[w] = 1;
+    if (half) {
+      hWEpoch[h] = epoch;
+      hWriter[h] = lane;
+      hInit[h] = 1;
+      hVal[h] = v;
+      return success();
+    }
     smem[w] = v;
     return success();
   }
@@ -328,15 +344,18 @@ LogicalResult BlockExecutor::execMemory(const Inst &inst,
     auto mt = view.getType();
     int64_t elems = mt.getNumElements();
     MemDesc &d = mems[viewBase + inst.memId];
+    d.elemBytes = mt.getElementTypeBitWidth() / 8;
+    d.f16 = mt.getElementType().isF16();
+    const int64_t bytes = elems * d.elemBytes;
     int64_t byteShift = I(inst.in[1], lanes.front());
     for (int l : lanes)
       if (I(inst.in[1], l) != byteShift)
         return fail(inst, l, "view offset differs between threads");
     if (byteShift % 4 != 0 || byteShift < 0 ||
-        byteShift + elems * 4 > smemBytes)
+        byteShift + bytes > smemBytes)
       return fail(inst, lanes.front(),
                   "view [" + std::to_string(byteShift) + ", +" +
-                      std::to_string(elems * 4) +
+                      std::to_string(bytes) +
                       " bytes) exceeds the launch's " +
                       std::to_string(smemBytes) +
                       " bytes of dynamic shared "

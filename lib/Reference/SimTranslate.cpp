@@ -450,9 +450,12 @@ private:
     } else if (auto v = dyn_cast<memref::ViewOp>(op)) {
       inst.opc = Opc::View;
       auto mt = v.getType();
-      if (!mt.hasStaticShape() || !mt.getElementType().isF32() ||
+      // f32, or the 2-byte elements of a tile of halves (chooseHalfTile).
+      Type elem = mt.getElementType();
+      if (!mt.hasStaticShape() ||
+          !(elem.isF32() || elem.isBF16() || elem.isF16()) ||
           !mt.getLayout().isIdentity())
-        return fail(&op, "view to a non-static or non-f32 memref");
+        return fail(&op, "view to a non-static or non-f32/bf16/f16 memref");
       if (!v.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
         return fail(&op, "view of something other than dynamic shared memory");
       inst.memId = k.numViews++;

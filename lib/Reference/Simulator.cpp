@@ -68,6 +68,10 @@ BlockExecutor::BlockExecutor(Kernel &k, std::vector<Buffer *> &bufs,
   }
   int64_t words = (smemBytes + 3) / 4;
   smem.assign(words, 0.0f);
+  hVal.assign(2 * words, 0.0f);
+  hInit.assign(2 * words, 0);
+  hWriter.assign(2 * words, -1);
+  hWEpoch.assign(2 * words, -1);
   sInit.assign(words, 0);
   sWriter.assign(words, -1);
   sWEpoch.assign(words, -1);

@@ -534,6 +534,14 @@ private:
   LogicalResult execClusterBarrier(const Inst &inst,
                                    const std::vector<int> &lanes);
   std::vector<float> smem;
+  /// Views of 2-byte elements (bf16 / f16 tiles, `MemDesc::elemBytes` 2):
+  /// per half word its value (the f32 of the half), whether it was written,
+  /// and its last writer and that writer's epoch, so that two threads may
+  /// write the two halves of one word (the word's other checks: pending
+  /// copies, readers). Their values are not those of the word's f32 view.
+  std::vector<float> hVal;
+  std::vector<uint8_t> hInit;
+  std::vector<int32_t> hWriter, hWEpoch;
   std::vector<uint8_t> sInit;
   std::vector<int32_t> sWriter, sWEpoch, sReader, sREpoch;
   /// cp.async state. Per shared word: number of pending copies to it, the

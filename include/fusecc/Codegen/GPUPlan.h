@@ -211,6 +211,12 @@ struct SharedMemoryPlan {
   /// keeps counting the tile: it bounds the registers ptxas may give the
   /// accumulators (docs/perf.md 199).
   SharedMemoryPlan withoutTiles(TileConfigAttr cfg) const;
+
+  /// This plan with output tile 0 of 2-byte elements (a half result stored
+  /// from the tile as it is: `chooseHalfTile`): the tile takes half the
+  /// words, with the same line stride and skew in elements. Only for plans
+  /// of one tile, no statistics arrays and no pooling.
+  SharedMemoryPlan withHalfTile(TileConfigAttr cfg) const;
 };
 
 /// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel

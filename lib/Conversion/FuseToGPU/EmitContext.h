@@ -220,6 +220,11 @@ struct EmitContext {
   Value pd, ph0, tileBase;
 
   Value smem;                ///< memref<total x f32, workgroup>
+  /// Tile 0 in the result's half type (`chooseHalfTile`): its element
+  /// (r, cl, wl) is element `tileAddr(0, r, cl, wl)` of `smemHalf`, a view
+  /// of 2-byte elements over the same shared memory; null elsewhere.
+  Type halfTileType;
+  Value smemHalf;
   Value tid, tx, ty;         ///< Thread id, its W lane and channel lane.
   Value n, od, oh, ow0, co0; ///< The block's tile origin.
   /// The block's W tile, channel tile and H block (the block id's digits).
@@ -252,6 +257,23 @@ struct EmitContext {
   Value sload(Value idx) { return mlir::memref::LoadOp::create(b, smem, idx); }
   void sstore(Value v, Value idx) {
     mlir::memref::StoreOp::create(b, v, smem, idx);
+  }
+  /// Element `idx` (`tileAddr(0, ...)`) of tile 0 as f32.
+  Value tileLoad(Value idx) {
+    if (!halfTileType)
+      return sload(idx);
+    Value h = mlir::memref::LoadOp::create(b, smemHalf, idx);
+    return mlir::arith::ExtFOp::create(b, b.getF32Type(), h);
+  }
+  /// Writes f32 `v` to element `idx` of tile 0 (rounded once to the half
+  /// type of a half tile, as the result's store would round it).
+  void tileStore(Value v, Value idx) {
+    if (!halfTileType) {
+      sstore(v, idx);
+      return;
+    }
+    Value h = mlir::arith::TruncFOp::create(b, halfTileType, v);
+    mlir::memref::StoreOp::create(b, h, smemHalf, idx);
   }
   /// Indices of a full-rank tensor element from 3-D-normalised coordinates.
   SmallVector<Value> fullIndex(Value n, Value ch, Value d, Value h, Value w) {
@@ -323,8 +345,12 @@ struct EmitContext {
     Value line = b.mul(rowCh, smemPlan.tileStride);
     if (smemPlan.tileSkew)
       line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
-    Value addr = b.add(b.add(line, wl),
-                       smemPlan.tilesOffset + tileIndex * smemPlan.tileElems);
+    // A half tile 0 counts 2-byte elements from the tiles' offset.
+    const int64_t first =
+        halfTileType && tileIndex == 0
+            ? 2 * smemPlan.tilesOffset
+            : smemPlan.tilesOffset + tileIndex * smemPlan.tileElems;
+    Value addr = b.add(b.add(line, wl), first);
     return tileBase ? b.add(addr, tileBase) : addr;
   }
   /// Element offset of statistics array `k` of reduction `ordinal`.
@@ -528,6 +554,13 @@ bool usesHalfChunkWalk(EmitContext &cx);
 /// code (no reduction, pooling, statistics or cluster), and
 /// each lane's run of positions one aligned 8- or 16-byte vector.
 bool canEvaluateFromRegisters(EmitContext &cx);
+
+/// Sets `halfTileType` (and shrinks `smemPlan`'s tile) where tile 0 may
+/// hold the result's half type: the tile walk stores the convolution's
+/// values themselves to a half result (no epilogue math, statistics,
+/// reductions or pooling reads them in f32), lane by lane
+/// (`forEachTileElementByLanes`).
+void chooseHalfTile(EmitContext &cx);
 /// True if the kernel's result is an elementwise function of the wgmma
 /// convolution, constants and kernel inputs constant along W (no reduction,
 /// pooling, statistics or cluster) with cheap scalar code.

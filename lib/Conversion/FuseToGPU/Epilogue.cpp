@@ -219,7 +219,7 @@ Value emit::emitElementValue(EmitContext &cx, Value v, const Element &el,
   Operation *def = v.getDefiningOp();
   if (def == cx.a.conv.getOperation()) {
     Value addr = cx.tileAddr(0, el.r, el.cl, el.wl);
-    result = cx.sload(el.tileOffset ? b.add(addr, el.tileOffset) : addr);
+    result = cx.tileLoad(el.tileOffset ? b.add(addr, el.tileOffset) : addr);
   } else if (def && cx.a.tileOf.count(def)) {
     result = emitNormalizedValue(cx, def, el);
   } else if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
@@ -478,6 +478,27 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
                           cx.outputIndex(el.ch, cx.od, el.oh, el.ow));
 }
 
+void emit::chooseHalfTile(EmitContext &cx) {
+  const KernelAnalysis &a = cx.a;
+  if (cx.statsOnly || cx.stats || !cx.cfg.usesWgmma() || a.pool ||
+      a.channelWindow || a.contraction || !a.reductions.empty() ||
+      a.numTiles != 1 || cx.smemPlan.poolSlots || !usesLaneWalk(cx))
+    return;
+  Value out = cx.func.getArguments().back();
+  if (outElementBytes(out) != 2)
+    return;
+  // The result is the convolution's value, at most cast to the half type
+  // (rounded once either way): nothing reads the tile for f32 math.
+  Value result =
+      cast<YieldOp>(cx.kernel.getBody().front().getTerminator()).getValue();
+  if (auto c = result.getDefiningOp<CastOp>())
+    result = c.getInput();
+  if (result != a.conv->getResult(0))
+    return;
+  cx.halfTileType = cast<MemRefType>(out.getType()).getElementType();
+  cx.smemPlan = cx.smemPlan.withHalfTile(cx.cfg);
+}
+
 void emit::emitEpilogue(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   for (auto [ordinal, op] : llvm::enumerate(cx.a.reductions))
@@ -504,10 +525,17 @@ void emit::emitEpilogue(EmitContext &cx) {
       Value conv = cx.a.conv->getResult(0);
       SmallVector<Value> loaded;
       for (size_t k = 0; k < els.size(); k += 2) {
-        Value v = vector::LoadOp::create(
-            b, v2Ty, cx.smem,
-            ValueRange{cx.tileAddr(0, els[k].r, els[k].cl, els[k].wl)}, false,
-            llvm::MaybeAlign(8));
+        Value addr = cx.tileAddr(0, els[k].r, els[k].cl, els[k].wl);
+        Value v;
+        if (cx.halfTileType) {
+          v = vector::LoadOp::create(
+              b, VectorType::get({2}, cx.halfTileType), cx.smemHalf,
+              ValueRange{addr}, false, llvm::MaybeAlign(4));
+          v = arith::ExtFOp::create(b, v2Ty, v);
+        } else {
+          v = vector::LoadOp::create(b, v2Ty, cx.smem, ValueRange{addr}, false,
+                                     llvm::MaybeAlign(8));
+        }
         loaded.push_back(vector::ExtractOp::create(b, v, int64_t{0}));
         loaded.push_back(vector::ExtractOp::create(b, v, int64_t{1}));
       }

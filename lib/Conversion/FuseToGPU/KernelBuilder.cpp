@@ -84,6 +84,12 @@ static void emitKernelBody(EmitContext &cx) {
   }
   if (cx.registerEpilogue)
     cx.smemPlan = cx.smemPlan.withoutTiles(cx.cfg);
+  else
+    chooseBulkStore(cx);
+  // A half result stored from the tile as it is takes a tile of halves:
+  // half the tile's shared memory (docs/perf.md 224).
+  if (!cx.registerEpilogue && !cx.bulkStride)
+    chooseHalfTile(cx);
 
   auto wg =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -93,6 +99,12 @@ static void emitKernelBody(EmitContext &cx) {
   auto f32Ty = MemRefType::get({cx.smemPlan.totalElems}, b.getF32Type(),
                                MemRefLayoutAttrInterface{}, wg);
   cx.smem = memref::ViewOp::create(b, f32Ty, raw, b.c(0), ValueRange{});
+  if (cx.halfTileType)
+    cx.smemHalf = memref::ViewOp::create(
+        b,
+        MemRefType::get({2 * cx.smemPlan.totalElems}, cx.halfTileType,
+                        MemRefLayoutAttrInterface{}, wg),
+        raw, b.c(0), ValueRange{});
 
   emitBlockDecomposition(cx);
   auto mainLoop = [&] {
@@ -102,8 +114,6 @@ static void emitKernelBody(EmitContext &cx) {
       emitSyncMainLoop(cx);
     gpu::BarrierOp::create(b);
   };
-  if (!cx.registerEpilogue)
-    chooseBulkStore(cx);
   // A block without a valid tap (no main-loop round) stores its lines'
   // constant values directly (EmptyBlocks.cpp); the others run the main
   // loop and the epilogue below.

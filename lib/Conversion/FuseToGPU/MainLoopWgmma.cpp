@@ -283,10 +283,23 @@ static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
             values[col * sw + p] = biasedAccumulator(
                 cx, acc[p * ownRows + i], 4 * j + 2 * half + col, bias, real);
         Value wl = b.mul(b.add(b.mul(fl.tig, 2), 8 * j), sw);
-        vector::StoreOp::create(
-            b, vector::FromElementsOp::create(b, vecTy, values), cx.smem,
-            ValueRange{cx.tileAddr(0, row, cl, wl)}, /*nontemporal=*/false,
-            llvm::MaybeAlign(4 * run));
+        if (cx.halfTileType) {
+          // A half tile: the run's halves, 2 x run bytes.
+          for (Value &h : values)
+            h = arith::TruncFOp::create(b, cx.halfTileType, h);
+          Value v = vector::FromElementsOp::create(
+              b, VectorType::get({run}, cx.halfTileType), values);
+          vector::StoreOp::create(b, v, cx.smemHalf,
+                                  ValueRange{cx.tileAddr(0, row, cl, wl)},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(2 * run));
+          continue;
+        }
+        Value v = vector::FromElementsOp::create(b, vecTy, values);
+        vector::StoreOp::create(b, v, cx.smem,
+                                ValueRange{cx.tileAddr(0, row, cl, wl)},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(4 * run));
       }
     }
   }
@@ -328,7 +341,7 @@ static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
             Value wl = b.add(b.mul(pos, sw), phase);
             Value out = biasedAccumulator(cx, acc[p * ownRows + i],
                                           4 * j + 2 * half + col, bias, real);
-            cx.sstore(out, cx.tileAddr(0, rowJ, cl, wl));
+            cx.tileStore(out, cx.tileAddr(0, rowJ, cl, wl));
           }
       }
   }
