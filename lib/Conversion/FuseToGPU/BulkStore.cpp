@@ -186,6 +186,19 @@ static HalfSpan halfSpan(EmitContext &cx, Value id, Value start) {
   return s;
 }
 
+/// The element whose epilogue value run position `k` holds in the tile. A
+/// position past the tensor's W end (the tail of the tensor's last W tile,
+/// which the bulk copy never reads) evaluates the epilogue at the line's
+/// last position, so that the inputs it loads stay inside their tensors.
+static Element tileRunElement(EmitContext &cx, const EpilogueRun &run,
+                              int64_t k) {
+  Element el = runElement(cx, run, k);
+  const int64_t width = cx.g.out[2];
+  if (width % cx.cfg.getTileW() != 0)
+    el.ow = arith::MinUIOp::create(cx.b, el.ow, cx.b.c(width - 1));
+  return el;
+}
+
 /// storeLineRuns of a half tile: each run's pair of positions one word of
 /// the tile; a pair in the line's head or tail (never both: head, middle
 /// and tail are even) also straight to global memory, one 4-byte store.
@@ -201,8 +214,8 @@ static void storeHalfLineRuns(EmitContext &cx,
     assert(run->values.size() == 2 && "a half tile needs W stride 1");
     if (!run->values[0])
       continue;
-    Value v0 = emitRunValue(cx, *run, 0, runElement(cx, *run, 0));
-    Value v1 = emitRunValue(cx, *run, 1, runElement(cx, *run, 1));
+    Value v0 = emitRunValue(cx, *run, 0, tileRunElement(cx, *run, 0));
+    Value v1 = emitRunValue(cx, *run, 1, tileRunElement(cx, *run, 1));
     cx.sstore(packHalfWord(b, half, v0, v1),
               b.divu(b.add(span.base, run->wl0), 2));
     using arith::CmpIPredicate;
@@ -241,7 +254,8 @@ static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
         values.push_back(v);
         continue;
       }
-      values.push_back(emitRunValue(cx, *run, k, runElement(cx, *run, k)));
+      values.push_back(
+          emitRunValue(cx, *run, k, tileRunElement(cx, *run, k)));
     }
     const int64_t vec = tileStoreWidth(cx);
     Value at = b.add(base, run->wl0);
