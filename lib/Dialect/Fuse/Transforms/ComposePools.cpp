@@ -179,10 +179,15 @@ bool isIdentityPool(Operation *op) {
   auto pool = dyn_cast<WindowOpInterface>(op);
   Value x = isa<MaxPoolOp, AvgPoolOp>(op) ? op->getOperand(0) : Value();
   if (!x || !x.getDefiningOp() || !x.hasOneUse() ||
-      !pool.getSlidingWindow() || op->hasAttr("divisor_override") ||
+      op->hasAttr("divisor_override") ||
       x.getType() != op->getResult(0).getType())
     return false;
-  const SlidingWindow &w = *pool.getSlidingWindow();
+  // getSlidingWindow returns by value: keep the window, not a reference
+  // into a temporary (ASan's stack-use-after-scope in session 40's CI).
+  std::optional<SlidingWindow> window = pool.getSlidingWindow();
+  if (!window)
+    return false;
+  const SlidingWindow &w = *window;
   auto ones = [](ArrayRef<int64_t> v, int64_t x) {
     return llvm::all_of(v, [&](int64_t e) { return e == x; });
   };
