@@ -53,6 +53,43 @@ static Value wgmmaDescriptor(EmitContext &cx, Value wordOffset,
           b, b.getI64IntegerAttr(static_cast<int64_t>(bits))));
 }
 
+/// Shared-memory word offset of the staged input that a wgmma's B operand
+/// reads for this warpgroup's own row `i`: the staged rows from `hRow` on,
+/// the staged column `col0`, and the planes of k-step `ks` (two 4-channel
+/// planes a step) of the staging buffer at `bBase`.
+static Value stagedInputAddress(EmitContext &cx, Value bBase, int64_t i,
+                                int64_t hRow, Value col0, int64_t ks) {
+  EmitBuilder &b = cx.b;
+  const SharedMemoryPlan &smemPlan = cx.smemPlan;
+  Value row = b.add(cx.wgRowSplit, i * cx.cfg.getWgmmaRowSplit());
+  return b.add(b.add(bBase, b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
+                                  b.mul(col0, 4))),
+               2 * ks * smemPlan.xsPlaneStride);
+}
+
+/// Issues one `wgmma.mma_async` m64nNk`kStep` (N = wgmmaAccN(`phase`), A and
+/// B of `opType` from the descriptors, f32 accumulation) into accumulator
+/// `acc[index]`, replacing it by the result. With `started` (split
+/// operands), the round's first wgmma into an accumulator ignores its input
+/// (scale-d = 0: the round starts from zero) and marks it started.
+static void issueWgmma(EmitContext &cx, MutableArrayRef<Value> acc,
+                       int64_t index, int64_t phase, Value descA, Value descB,
+                       NVVM::WGMMATypes opType, int64_t kStep,
+                       SmallVectorImpl<bool> *started) {
+  EmitBuilder &b = cx.b;
+  NVVM::WGMMAScaleOut scaleD = NVVM::WGMMAScaleOut::one;
+  if (started && !(*started)[index]) {
+    scaleD = NVVM::WGMMAScaleOut::zero;
+    (*started)[index] = true;
+  }
+  acc[index] = NVVM::WgmmaMmaAsyncOp::create(
+      b, wgmmaAccType(cx, phase), acc[index], descA, descB,
+      NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(phase), kStep),
+      opType, opType, NVVM::WGMMATypes::f32, scaleD, NVVM::WGMMAScaleIn::one,
+      NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+      NVVM::MMAIntOverflowAttr());
+}
+
 /// Issues the wgmma.mma_async of one staged round for this warpgroup.
 /// With `started` (split operands), the round's first wgmma into each
 /// accumulator ignores its input (scale-d = 0: the round starts from zero)
@@ -66,7 +103,6 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
   TileConfigAttr cfg = cx.cfg;
   const SharedMemoryPlan &smemPlan = cx.smemPlan;
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
-  const int64_t split = cfg.getWgmmaRowSplit();
   const int64_t ownRows = cx.wgmmaAccRows(), hT = smemPlan.hTapsPerRound;
 
   // Byte strides: K-direction core matrices are whole planes apart, 8-row
@@ -136,27 +172,10 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
             Value descA = wgmmaDescriptor(cx, aAddr, aLbo, sbo);
             Value col0 = b.sub(firstCol[lp], b.c(j));
             for (int64_t i = 0; i < ownRows; ++i) {
-              Value row = b.add(cx.wgRowSplit, i * split);
-              Value bAddr = b.add(
-                  b.add(bBase,
-                        b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
-                              b.mul(col0, 4))),
-                  2 * ks * smemPlan.xsPlaneStride);
+              Value bAddr = stagedInputAddress(cx, bBase, i, hRow, col0, ks);
               Value descB = wgmmaDescriptor(cx, bAddr, bLbo, sbo);
-              Value &accum = acc[lp * ownRows + i];
-              NVVM::WGMMAScaleOut scaleD = NVVM::WGMMAScaleOut::one;
-              if (started && !(*started)[lp * ownRows + i]) {
-                scaleD = NVVM::WGMMAScaleOut::zero;
-                (*started)[lp * ownRows + i] = true;
-              }
-              accum = NVVM::WgmmaMmaAsyncOp::create(
-                  b, wgmmaAccType(cx, lp), accum, descA, descB,
-                  NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(lp),
-                                          kStep),
-                  opType, opType, NVVM::WGMMATypes::f32, scaleD,
-                  NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-                  NVVM::MMALayout::row, NVVM::MMALayout::col,
-                  NVVM::MMAIntOverflowAttr());
+              issueWgmma(cx, acc, lp * ownRows + i, lp, descA, descB, opType,
+                         kStep, started);
             }
           }
       }
@@ -181,28 +200,11 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
             Value col0 = b.sub(
                 b.add(b.divu(cx.ow0, sw), (p + pw - t * dw) / sw), cx.iwMin);
             for (int64_t i = 0; i < ownRows; ++i) {
-              Value row = b.add(cx.wgRowSplit, i * split);
-              Value bAddr = b.add(
-                  b.add(bBase,
-                        b.add(b.mul(b.add(row, hRow), smemPlan.xsRowStride),
-                              b.mul(col0, 4))),
-                  2 * ks * smemPlan.xsPlaneStride);
+              Value bAddr = stagedInputAddress(cx, bBase, i, hRow, col0, ks);
               Value descB = wgmmaDescriptor(
                   cx, term.bLo ? b.add(bAddr, bLoShift) : bAddr, bLbo, sbo);
-              Value &accum = acc[p * ownRows + i];
-              NVVM::WGMMAScaleOut scaleD = NVVM::WGMMAScaleOut::one;
-              if (started && !(*started)[p * ownRows + i]) {
-                scaleD = NVVM::WGMMAScaleOut::zero;
-                (*started)[p * ownRows + i] = true;
-              }
-              accum = NVVM::WgmmaMmaAsyncOp::create(
-                  b, wgmmaAccType(cx, p), accum, descA, descB,
-                  NVVM::MMAShapeAttr::get(b.getContext(), 64, cx.wgmmaAccN(p),
-                                          kStep),
-                  opType, opType,
-                  NVVM::WGMMATypes::f32, scaleD, NVVM::WGMMAScaleIn::one,
-                  NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-                  NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+              issueWgmma(cx, acc, p * ownRows + i, p, descA, descB, opType,
+                         kStep, started);
             }
           }
         }
