@@ -6,8 +6,9 @@
 // runs no round: a block's rows share one H stride phase and its depth,
 // so either all of them have taps or none. Such a block's accumulators are
 // zero, and where the result is an elementwise function of the convolution
-// and of values constant along W (`resultIsElementwiseInRegisters`), each
-// of its lines holds one value: the epilogue of the conv bias. The block
+// and of values constant along W (`resultIsElementwiseInRegisters`, and
+// no half input varying along W read through its operand cast), each of
+// its lines holds one value: the epilogue of the conv bias. The block
 // then skips the main loop and the output tile (no staging, no barrier,
 // no tile walk) and stores each line's value straight to global memory:
 // its 16-byte aligned middle as 16-byte vectors, all threads over (line,
@@ -46,6 +47,25 @@ static bool hasEmptyPhase(const ConvGeometry &g, int64_t dim) {
   return false;
 }
 
+/// True if an op after the convolution reads a half kernel input that
+/// varies along W through its operand cast (a bf16 graph's residual add
+/// reads the widened input). `resultIsElementwiseInRegisters` checks the
+/// cast's result, not the kernel input, so it takes such a value for one
+/// constant along W; a block without a valid tap, which evaluates its
+/// result once per line, would store the input's first position along the
+/// whole line (found in session 41, docs/reliability.md).
+static bool readsWidenedInputVaryingAlongW(EmitContext &cx) {
+  for (CastOp c : cx.a.operandCasts) {
+    auto ty = cast<RankedTensorType>(c.getType());
+    if (ty.getRank() == 0 || ty.getDimSize(ty.getRank() - 1) == 1)
+      continue;
+    for (Operation *user : c->getUsers())
+      if (user != cx.a.conv.getOperation())
+        return true;
+  }
+  return false;
+}
+
 bool emit::storesEmptyBlocksDirectly(EmitContext &cx) {
   // Measured (docs/perf.md 210, bf16 / f16): kb1_77 (the chunk walk of
   // rows of 65, ~800 PTX instructions a line) 3% faster; kb1_81 (the lane
@@ -56,7 +76,8 @@ bool emit::storesEmptyBlocksDirectly(EmitContext &cx) {
   // through their samples: unmeasured there.)
   if (cx.statsOnly || cx.stats || cx.cfg.spansSamples() ||
       outElementBytes(cx.func.getArguments().back()) != 2 ||
-      !resultIsElementwiseInRegisters(cx) || !usesHalfChunkWalk(cx))
+      !resultIsElementwiseInRegisters(cx) ||
+      readsWidenedInputVaryingAlongW(cx) || !usesHalfChunkWalk(cx))
     return false;
   // Rows (dim 1) and depths (dim 0 of 3-D outputs) of the block's phase.
   const ConvGeometry &g = cx.g;
