@@ -150,6 +150,13 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
       R(inst.out[0], l) = fromF(fn(F(inst.in[0], l)));
     return success();
   };
+  // Element by element: a vector operand's slot i gives result slot i.
+  auto fEach = [&](auto fn) {
+    for (size_t i = 0; i < inst.out.size(); ++i)
+      for (int l : lanes)
+        R(inst.out[i], l) = fromF(fn(F(inst.in[i], l)));
+    return success();
+  };
   auto fBin = [&](auto fn) {
     for (int l : lanes)
       R(inst.out[0], l) = fromF(fn(F(inst.in[0], l), F(inst.in[1], l)));
@@ -412,10 +419,10 @@ LogicalResult BlockExecutor::execArith(const Inst &inst,
     return success();
   case Opc::ExtF:
     // Half values are held exactly as f32.
-    return fUn([](float a) { return a; });
+    return fEach([](float a) { return a; });
   case Opc::TruncF: {
     bool f16 = inst.pred == 1;
-    return fUn([f16](float a) { return roundToHalf(a, f16); });
+    return fEach([f16](float a) { return roundToHalf(a, f16); });
   }
   case Opc::Exp:
     return fUn([](float a) { return std::exp(a); });

@@ -177,7 +177,7 @@ private:
         isa<arith::ConstantOp, arith::SelectOp, scf::ForOp, scf::IfOp,
             vector::ExtractOp, vector::LoadOp, vector::StoreOp,
             vector::FromElementsOp, vector::BroadcastOp, nvgpu::MmaSyncOp,
-            NVVM::MmaOp, LLVM::BitcastOp, arith::TruncFOp>(op);
+            NVVM::MmaOp, LLVM::BitcastOp, arith::TruncFOp, arith::ExtFOp>(op);
     bool structAware =
         isa<arith::SelectOp, scf::ForOp, scf::IfOp, LLVM::UndefOp,
             LLVM::PoisonOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
@@ -637,7 +637,10 @@ private:
           (op.getName().getStringRef().ends_with("f") && *opc != Opc::ExtF &&
            *opc != Opc::TruncF && *opc != Opc::SIToFP && *opc != Opc::UIToFP);
       if (*opc == Opc::ExtF || *opc == Opc::TruncF) {
-        Type from = op.getOperand(0).getType(), to = op.getResult(0).getType();
+        // Vectors element by element (a half intermediate's pairs widened
+        // as they are staged, vector<2xbf16> -> vector<2xf32>).
+        Type from = getElementTypeOrSelf(op.getOperand(0).getType()),
+             to = getElementTypeOrSelf(op.getResult(0).getType());
         Type half = *opc == Opc::ExtF ? from : to;
         Type full = *opc == Opc::ExtF ? to : from;
         if (!full.isF32() || !(half.isBF16() || half.isF16()))
