@@ -534,5 +534,7 @@ LaunchPlan LaunchPlan::get(const KernelAnalysis &a, TileConfigAttr cfg) {
           saturatingMul(saturatingMul(l.numWTiles, l.numCTiles), batchBlocks),
           g.out[0]),
       l.numHBlocks);
+  // A reduction split over clusters: clusterK blocks a tile.
+  l.gridX = saturatingMul(l.gridX, cfg.getClusterK());
   return l;
 }

@@ -128,6 +128,12 @@ struct CodegenCLOptions {
       llvm::cl::desc("wgmma warpgroups that share a block's W phases: 2 or 4 "
                      "where they fit, -1 never (default: cost model)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
+  Opt<int64_t> clusterK{
+      "tile-cluster-k",
+      llvm::cl::desc("wgmma blocks of a cluster that split one tile's "
+                     "reduction: 2, 4 or 8 where they fit, -1 never "
+                     "(default: cost model)"),
+      llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> positionsM{
       "tile-positions-m",
       llvm::cl::desc("mma.sync tiles with output positions on the MMA's M "
@@ -247,6 +253,7 @@ void fusecc::applyCodegenCLOptions(PipelineOptions &options) {
   options.tilePositionsM = o.positionsM;
   options.tileSamples = o.samples;
   options.tilePhaseSplit = o.phaseSplit;
+  options.tileClusterK = o.clusterK;
   options.tileRules = o.rules;
   options.planWarpSetLimit = o.warpSetLimit;
   options.planSplitChunk = o.splitChunk;
@@ -401,6 +408,7 @@ void fusecc::buildFusionPipeline(OpPassManager &pm,
   tile.positionsM = options.tilePositionsM;
   tile.samples = options.tileSamples;
   tile.phaseSplit = options.tilePhaseSplit;
+  tile.clusterK = options.tileClusterK;
   tile.rules = options.tileRules;
   if (options.tileThreads)
     tile.threads = options.tileThreads;

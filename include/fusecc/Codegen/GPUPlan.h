@@ -221,7 +221,9 @@ struct SharedMemoryPlan {
 
 /// Launch geometry of a tiled kernel. Block ids enumerate (W tile, channel
 /// tile, H block, depth, batch), the W tile fastest, or with clusters the
-/// channel tile fastest: a cluster is `clusterC` consecutive blocks.
+/// channel tile fastest: a cluster is `clusterC` consecutive blocks; with a
+/// reduction split over clusters (`clusterK`) the cluster's rank is
+/// fastest: the `clusterK` consecutive blocks of one tile.
 /// With a pooled epilogue the blocks enumerate the pooled result instead:
 /// H blocks of `pooled.pooledRows` pooled rows, one pooled depth each.
 struct LaunchPlan {

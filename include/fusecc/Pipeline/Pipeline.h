@@ -57,6 +57,9 @@ struct PipelineOptions {
   /// wgmma warpgroups sharing a block's W phases: 2 or 4, -1 never (0:
   /// cost model).
   int64_t tilePhaseSplit = 0;
+  /// wgmma blocks of a cluster splitting one tile's reduction: 2, 4 or 8,
+  /// -1 never (0: cost model).
+  int64_t tileClusterK = 0;
   /// mma.sync tiles with positions on M: 1 where they fit, -1 never (0:
   /// cost model).
   int64_t tilePositionsM = 0;

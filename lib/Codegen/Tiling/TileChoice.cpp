@@ -477,7 +477,10 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
         // at <= 32 channels in tf32: rand37_21, 65, 70, 90; docs/perf.md
         // 229), then wgmma phases split over warpgroups.
         std::optional<TileConfigAttr> mma = longPhases(wg);
-        cfg = mma ? *mma : withPhaseSplit(kernel, a, knobs, wg, rules);
+        cfg = mma ? *mma
+                  : withClusterK(kernel, a, knobs,
+                                 withPhaseSplit(kernel, a, knobs, wg, rules),
+                                 rules);
       }
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);

@@ -89,6 +89,22 @@ TileConfigAttr withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
                               const TunedChoice &knobs, TileConfigAttr wg,
                               TileRules rules);
 
+/// True if wgmma config `wg` of kernel `a` may split its reduction over a
+/// cluster of `k` blocks (`TileConfigAttr::clusterK`): an elementwise
+/// epilogue (no reduction, statistics, pooling or channel epilogue), no
+/// channel cluster or split operands, a static batch, channel chunks a
+/// multiple of `k`.
+bool clusterKValid(KernelOp kernel, const KernelAnalysis &a, TileConfigAttr wg,
+                   int64_t k);
+
+/// `wg` with its reduction split over a cluster (`clusterK`, TileClusterK.cpp)
+/// where forced (`knobs.clusterK` > 1) and valid, or where the cost model
+/// takes it: a grid under two blocks an SM and at least 1024 input channels
+/// a group. Otherwise `wg`.
+TileConfigAttr withClusterK(KernelOp kernel, const KernelAnalysis &a,
+                            const TunedChoice &knobs, TileConfigAttr wg,
+                            TileRules rules);
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared

@@ -123,7 +123,7 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
       /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
       /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1},
       /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0},
-      /*wgmmaPhaseSplit=*/int64_t{1});
+      /*wgmmaPhaseSplit=*/int64_t{1}, /*clusterK=*/int64_t{1});
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))

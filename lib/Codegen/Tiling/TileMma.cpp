@@ -91,7 +91,8 @@ TileConfigAttr chooseMMAConfigWithWarps(
         mergeH ? mergeH : int64_t{sparseRounds},
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
         /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0},
-        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1});
+        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
+        /*clusterK=*/int64_t{1});
     if (!cfg)
       return {};
     // Rounds of 32 channels where the block holds one 16-channel tile (a
@@ -116,7 +117,8 @@ TileConfigAttr chooseMMAConfigWithWarps(
               cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
               int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
               int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0},
-              /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1});
+              /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
+              /*clusterK=*/int64_t{1});
           wider && SharedMemoryPlan::get(a, wider).bytes() <=
                        SharedMemoryPlan::get(a, cfg).bytes())
         cfg = wider;

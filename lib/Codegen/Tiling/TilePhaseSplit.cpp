@@ -87,7 +87,8 @@ TileConfigAttr phaseSplitConfig(KernelOp kernel, const KernelAnalysis &a,
         int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, /*rows=*/int64_t{1},
         /*mergeHTaps=*/int64_t{0}, n, /*wgmmaGroups=*/split,
         /*clusterC=*/int64_t{1},
-        /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0}, split);
+        /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0}, split,
+        /*clusterK=*/int64_t{1});
     if (cfg && succeeded(checkLimits(kernel, a, cfg, /*report=*/false)))
       return cfg;
   }

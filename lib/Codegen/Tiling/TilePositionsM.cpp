@@ -103,7 +103,8 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
         /*mmaWarpsC=*/int64_t{1}, warpsW, tilesC, tilesW, rows, mergeH,
         /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
         /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{1},
-        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1});
+        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
+        /*clusterK=*/int64_t{1});
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||

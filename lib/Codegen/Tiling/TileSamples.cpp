@@ -84,7 +84,8 @@ TileConfigAttr samplesConfig(KernelOp kernel, const KernelAnalysis &a,
       /*chanPerThread=*/int64_t{1}, ciChunk, wg.getTypes(), int64_t{0},
       int64_t{0}, int64_t{0}, int64_t{0}, rows,
       /*mergeHTaps=*/int64_t{0}, n, groups, /*clusterC=*/int64_t{1},
-      /*mmaPositionsM=*/int64_t{0}, samples, /*wgmmaPhaseSplit=*/int64_t{1});
+      /*mmaPositionsM=*/int64_t{0}, samples, /*wgmmaPhaseSplit=*/int64_t{1},
+      /*clusterK=*/int64_t{1});
   if (!cfg)
     return {};
   const SharedMemoryPlan plan = SharedMemoryPlan::get(a, cfg);

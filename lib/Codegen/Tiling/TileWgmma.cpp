@@ -234,7 +234,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             /*chanPerThread=*/int64_t{1}, ciChunk, types, int64_t{0},
             int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
             clusterC, /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0},
-            /*wgmmaPhaseSplit=*/int64_t{1});
+            /*wgmmaPhaseSplit=*/int64_t{1}, /*clusterK=*/int64_t{1});
       };
       // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
       // hold N / 2 accumulators per thread however many rows they are: the

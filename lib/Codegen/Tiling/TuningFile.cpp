@@ -77,7 +77,8 @@ static LogicalResult readTuningFileInto(Location loc, StringRef path,
                                {"cluster_c", &c.clusterC},
                                {"positions_m", &c.positionsM},
                                {"samples", &c.samples},
-                               {"phase_split", &c.phaseSplit}})
+                               {"phase_split", &c.phaseSplit},
+                               {"cluster_k", &c.clusterK}})
       if (std::optional<int64_t> v = entry->getInteger(name))
         *field = *v;
     choices[*key] = c;
@@ -151,6 +152,11 @@ LogicalResult fuse::checkTunedChoice(Operation *op, const TunedChoice &k,
   if (k.samples < -1 || k.samples > 64)
     return error() << "samples must be -1 (never), 0 (auto) or 1 to 64, got "
                    << k.samples;
+  if (k.clusterK != 0 && k.clusterK != -1 && k.clusterK != 2 &&
+      k.clusterK != 4 && k.clusterK != 8)
+    return error() << "cluster-k must be -1 (never), 0 (auto), 2, 4 or 8, "
+                      "got "
+                   << k.clusterK;
   if (k.clusterC != 0 && k.clusterC != 1 && k.clusterC != 2 &&
       k.clusterC != 4 && k.clusterC != 8)
     return error() << "cluster-c must be 0 (auto), 1, 2, 4 or 8, got "
@@ -206,6 +212,7 @@ TunedChoice fuse::mergeTunedChoice(const TunedChoice &options,
   knobs.positionsM = knobs.positionsM ? knobs.positionsM : t.positionsM;
   knobs.samples = knobs.samples ? knobs.samples : t.samples;
   knobs.phaseSplit = knobs.phaseSplit ? knobs.phaseSplit : t.phaseSplit;
+  knobs.clusterK = knobs.clusterK ? knobs.clusterK : t.clusterK;
   // threads / max-tile-w always have values: the entry's win over the
   // defaults unless the options were changed from them.
   if (t.threads && options.threads == kDefaultThreads)

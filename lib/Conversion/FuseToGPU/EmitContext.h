@@ -248,6 +248,9 @@ struct EmitContext {
   /// access another's shared memory only once that one has started.
   Value clusterRank;
   bool clusterStartWaitDue = false;
+  /// A reduction split over a cluster (`clusterK`): this block's first
+  /// round of its tile's (`emitSplitRounds`); null otherwise.
+  Value roundBase;
 
   /// A float constant of `elementType`.
   Value constant(double v) {
@@ -730,6 +733,21 @@ void emitStoreClusterShared(EmitContext &cx, Value v, Value offset,
 /// (array 2 clusterC).
 void emitCombineClusterStatistics(EmitContext &cx, int64_t ordinal,
                                   int64_t numLines, int64_t lineWidth);
+
+//===----------------------------------------------------------------------===//
+// ClusterReduce.cpp: a tile's reduction split over a cluster (`clusterK`)
+//===----------------------------------------------------------------------===//
+
+/// f32 words of shared memory block 0 needs for the other blocks'
+/// accumulator fragments (0 without `clusterK`).
+int64_t clusterReduceWords(EmitContext &cx);
+/// This block's part of the tile's `total` main-loop rounds: sets
+/// `roundBase` to its first and returns its count.
+Value emitSplitRounds(EmitContext &cx, Value total);
+/// Adds the accumulator fragments `acc` of the cluster's blocks in block 0
+/// (rank order) and returns the sums; leaves the insertion point in a
+/// branch that block 0 alone takes (the epilogue follows there).
+SmallVector<Value> emitClusterReduce(EmitContext &cx, ArrayRef<Value> acc);
 
 //===----------------------------------------------------------------------===//
 // FastMath.cpp: rewrites of the finished function

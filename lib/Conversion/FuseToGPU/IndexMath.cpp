@@ -101,6 +101,13 @@ void emit::emitBlockDecomposition(EmitContext &cx) {
   cx.tx = b.remu(cx.tid, cfg.getThreadsW());
   cx.ty = b.divu(cx.tid, cfg.getThreadsW());
   Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  // A reduction split over clusters: clusterK consecutive blocks of one
+  // tile, the rank fastest (no start barrier: the blocks meet at a cluster
+  // barrier before their first remote store, ClusterReduce.cpp).
+  if (cfg.splitsReduction()) {
+    cx.clusterRank = b.remu(bid, cfg.getClusterK());
+    bid = b.divu(bid, cfg.getClusterK());
+  }
   Value wt, ct, r;
   if (cfg.getClusterC() > 1) {
     // A cluster is clusterC consecutive blocks: the channel tiles of one
@@ -229,6 +236,10 @@ Round emit::emitDecodeRound(EmitContext &cx, Value q) {
   const int64_t numChunks = llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk());
   const int64_t hPerRound = smemPlan.hTapsPerRound;
   Round r;
+  // A reduction split over clusters: this block's rounds start at
+  // `roundBase` of the tile's.
+  if (cx.roundBase)
+    q = b.add(q, cx.roundBase);
   Value chunk = b.remu(q, numChunks);
   Value rest = b.divu(q, numChunks);
   // rest = ad x hRounds + ah; with merged H taps hRounds is 1. With one d

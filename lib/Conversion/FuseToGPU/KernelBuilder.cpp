@@ -90,6 +90,10 @@ static void emitKernelBody(EmitContext &cx) {
   // half the tile's shared memory (docs/perf.md 224).
   if (!cx.registerEpilogue && !cx.bulkStride)
     chooseHalfTile(cx);
+  // A reduction split over a cluster: block 0's shared memory holds the
+  // other blocks' accumulator fragments too.
+  cx.smemPlan.totalElems =
+      std::max(cx.smemPlan.totalElems, clusterReduceWords(cx));
 
   auto wg =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -170,6 +174,18 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
            << cfg.getClusterC() << " but " << launch.numCTiles
            << " channel tiles; a cluster must hold exactly the channel tiles "
               "of a channel softmax";
+  if (cfg.splitsReduction() &&
+      (analysis.pool || !analysis.reductions.empty() ||
+       analysis.needsAllChannels || analysis.needsWholeRow ||
+       analysis.channelEpilogue() || analysis.perSampleLaunch ||
+       llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk()) %
+               cfg.getClusterK() !=
+           0))
+    return kernel.emitOpError("tile config has clusterK = ")
+           << cfg.getClusterK()
+           << ": a reduction split over a cluster needs an elementwise "
+              "epilogue, a static batch and channel chunks a multiple of "
+              "clusterK";
   MLIRContext *ctx = kernel.getContext();
   SmallVector<Type> argTypes;
   for (Value in : kernel.getInputs())
@@ -192,6 +208,9 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   if (statsOnly && !stats)
     return kernel.emitOpError("keeps its result on chip but writes no "
                               "partial statistics");
+  if (cfg.splitsReduction() && stats)
+    return kernel.emitOpError("tile config has clusterK = ")
+           << cfg.getClusterK() << " but the kernel writes partial statistics";
   if (!statsOnly)
     argTypes.push_back(detail::memrefOf(kernel.getResult().getType()));
 
@@ -218,10 +237,10 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
       b.getDenseI32ArrayAttr({static_cast<int32_t>(launch.threads), 1, 1}));
   // Clusters are compiled in (`.reqnctapercluster`), so a plain
   // cuLaunchKernel launches them.
-  if (cfg.getClusterC() > 1)
+  if (cfg.clusterBlocks() > 1)
     func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                   b.getDenseI32ArrayAttr(
-                      {static_cast<int32_t>(cfg.getClusterC()), 1, 1}));
+                      {static_cast<int32_t>(cfg.clusterBlocks()), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   EmitContext cx(b, kernel, analysis, func, math);
   cx.stats = stats;

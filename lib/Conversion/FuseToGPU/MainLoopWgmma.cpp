@@ -467,6 +467,8 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   }
 
   Value rounds = emitRoundCount(cx);
+  if (cfg.splitsReduction())
+    rounds = emitSplitRounds(cx, rounds);
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);
   cx.smemEnc = b.divu(arith::AndIOp::create(b, ptr, b.c(0x3FFFF)), 16);
 
@@ -655,6 +657,10 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
     scf::YieldOp::create(b, acc);
   }
   SmallVector<Value> results(loop.getResults().take_front(numAcc));
+  // A reduction split over a cluster: block 0 adds the others' sums and
+  // goes on alone (the rest is emitted into its branch).
+  if (cfg.splitsReduction())
+    results = emitClusterReduce(cx, results);
   if (cx.registerEpilogue || cx.bulkStride) {
     // The bulk-store tile aliases the staging buffers too.
     if (cx.bulkStride)

@@ -43,12 +43,15 @@ struct TunedChoice {
   /// wgmma warpgroups that share a block's W phases (`wgmmaPhaseSplit`): 2
   /// or 4 where they fit, -1 never (0: the cost model).
   int64_t phaseSplit = 0;
+  /// wgmma blocks of a cluster that split the reduction of one tile
+  /// (`clusterK`): 2, 4 or 8, -1 never (0: the cost model).
+  int64_t clusterK = 0;
 };
 
 /// Reads a tuning file: {"base": B, "entries": [{"key": K, "rows": R,
 /// "ci_chunk": C, "tile_c": T, "warps_c": C, "merge_h": M, "threads": N,
 /// "max_tile_w": W, "wgmma": G, "wgmma_split": S, "cluster_c": L,
-/// "positions_m": P, "samples": S, "phase_split": F}, ...]}
+/// "positions_m": P, "samples": S, "phase_split": F, "cluster_k": K}, ...]}
 /// (every knob optional; other members, e.g. the measured times, are
 /// ignored). `base` (optional) names another tuning file, relative to this
 /// one's directory, whose entries apply to the kernels this file does not

@@ -193,7 +193,8 @@ LogicalResult TileConfigAttr::verify(
     KernelTypesAttr types, int64_t mmaWarpsC, int64_t mmaWarpsW,
     int64_t mmaTilesC, int64_t mmaTilesW, int64_t rows, int64_t mergeHTaps,
     int64_t wgmmaN, int64_t wgmmaGroups, int64_t clusterC,
-    int64_t mmaPositionsM, int64_t samples, int64_t wgmmaPhaseSplit) {
+    int64_t mmaPositionsM, int64_t samples, int64_t wgmmaPhaseSplit,
+    int64_t clusterK) {
   if (tileW <= 0 || tileC <= 0 || threadsW <= 0 || threadsC <= 0 ||
       chanPerThread <= 0 || ciChunk <= 0)
     return emitError() << "tile config sizes must be positive";
@@ -277,6 +278,11 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "clusterC must be 1, 2, 4 or 8, got " << clusterC;
   if (clusterC > 1 && !anyWgmma)
     return emitError() << "clusterC > 1 needs the wgmma path";
+  if (clusterK != 1 && clusterK != 2 && clusterK != 4 && clusterK != 8)
+    return emitError() << "clusterK must be 1, 2, 4 or 8, got " << clusterK;
+  if (clusterK > 1 && (!anyWgmma || clusterC != 1 || split))
+    return emitError() << "clusterK > 1 needs the wgmma path without clusterC "
+                          "or tf32x3";
   if (mmaPositionsM && !anyMma)
     return emitError() << "mmaPositionsM needs mma.sync tiles";
   if (samples < 0)

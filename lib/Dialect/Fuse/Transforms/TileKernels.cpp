@@ -53,7 +53,7 @@ struct TileKernelsPass
     if (failed(checkTunedChoice(getOperation(),
                                 {rows, ciChunk, tileC, 0, 0, warpsC, mergeHTaps,
                                  0, wgmmaSplit, clusterC, positionsM, samples,
-                                 phaseSplit})))
+                                 phaseSplit, clusterK})))
       return signalPassFailure();
     const TargetInfo target = getTargetInfo(getOperation());
     if (maxTileW < 8 || threads < target.warpSize() ||
@@ -118,9 +118,10 @@ struct TileKernelsPass
           convMathFor(static_cast<Precision>(precision), storage, *pinnedIeee),
           storage);
       // Options set on the command line win over measured choices.
-      TunedChoice knobs{rows,       ciChunk,    tileC,     threads,    maxTileW,
-                        warpsC,     mergeHTaps, 0,         wgmmaSplit, clusterC,
-                        positionsM, samples,    phaseSplit};
+      TunedChoice knobs{rows,       ciChunk,  tileC,      threads,
+                        maxTileW,   warpsC,   mergeHTaps, 0,
+                        wgmmaSplit, clusterC, positionsM, samples,
+                        phaseSplit, clusterK};
       std::string which;
       if (std::optional<TunedChoice> entry =
               lookupTunedChoice(tuned, kernel, *a, math, which)) {

@@ -184,6 +184,21 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     4 warpgroups of 2 phases x 64 positions instead of 8 phases x 16; each
     staged weight operand then serves 64 positions, docs/perf.md 229).
 
+    `clusterK = K > 1` (wgmma only; 2, 4 or 8) splits the reduction over a
+    thread block cluster: the K consecutive blocks of a cluster compute the
+    same output tile, block r taking main-loop rounds [r R / K, (r + 1) R /
+    K) of the tile's R rounds (d tap, h tap, input-channel chunk: disjoint
+    channel ranges and taps, each block staging only its rounds' weights).
+    After their main loops the blocks meet at a cluster barrier, blocks 1 ..
+    K - 1 store their f32 accumulator fragments into block 0's shared
+    memory (distributed shared memory), and after a second barrier block 0
+    adds them to its own in rank order (deterministic) and alone runs the
+    epilogue. For layers whose grid underfills the GPU and whose reduction
+    is long (a decoder's first layer: many input channels, few positions):
+    K times the warps for the latency of the rounds (docs/perf.md 232).
+    Elementwise epilogues only (no statistics, pooling, channel epilogue,
+    `clusterC` or tf32x3); the channel chunks a multiple of K.
+
     Example: `#fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16,
     chanPerThread = 4, ciChunk = 16, types = <ieee, storage = f32,
     operand = f32, accumulator = f32, statistics = f32>>`
@@ -203,7 +218,8 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                         DefaultValuedParameter<"int64_t", "1">:$clusterC,
                         DefaultValuedParameter<"int64_t", "0">:$mmaPositionsM,
                         DefaultValuedParameter<"int64_t", "0">:$samples,
-                        DefaultValuedParameter<"int64_t", "1">:$wgmmaPhaseSplit);
+                        DefaultValuedParameter<"int64_t", "1">:$wgmmaPhaseSplit,
+                        DefaultValuedParameter<"int64_t", "1">:$clusterK);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -239,6 +255,11 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
                                getWgmmaPhaseSplit()
                          : 0;
     }
+    /// True if its reduction is split over a cluster (`clusterK`).
+    bool splitsReduction() const { return getClusterK() > 1; }
+    /// Blocks of one cluster: `clusterC` channel tiles or `clusterK`
+    /// reduction parts (never both).
+    int64_t clusterBlocks() const { return getClusterC() * getClusterK(); }
     /// True if its W phases are spread over warpgroups (`wgmmaPhaseSplit`).
     bool splitsPhases() const { return getWgmmaPhaseSplit() > 1; }
   }];

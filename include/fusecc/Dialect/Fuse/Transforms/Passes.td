@@ -401,6 +401,11 @@ def FuseTileKernels : Pass<"fuse-tile-kernels", "::mlir::func::FuncOp"> {
            "wgmma warpgroups that share a block's W phases "
            "(TileConfigAttr::wgmmaPhaseSplit): 2 or 4 where they fit, -1 "
            "never, 0 the cost model (W strides of 8 or more)">,
+    Option<"clusterK", "cluster-k", "int64_t", "0",
+           "wgmma blocks of a thread block cluster that split one tile's "
+           "reduction (TileConfigAttr::clusterK): 2, 4 or 8 where they fit, "
+           "-1 never, 0 the cost model (grids under two blocks an SM with "
+           "long reductions)">,
     Option<"clusterC", "cluster-c", "int64_t", "0",
            "Blocks per thread block cluster that share a channel softmax on "
            "the wgmma path, each computing tileC / clusterC channels (0: "

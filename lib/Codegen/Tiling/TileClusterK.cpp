@@ -1,0 +1,84 @@
+//===- TileClusterK.cpp - wgmma tiles whose reduction spans a cluster -----===//
+//
+// The cost model's choice of `TileConfigAttr::clusterK`: the K blocks of a
+// thread block cluster compute one output tile over disjoint ranges of its
+// main-loop rounds and add their accumulators through distributed shared
+// memory (ClusterReduce.cpp). For layers whose grid leaves the SMs short of
+// warps and whose reduction per block is long, a decoder's first layer
+// (heatmap_head's 2048 -> 256 at 8 x 6: 256 blocks of one warpgroup, under
+// two an SM, latency-bound; docs/perf.md 226-227, 232): K times the blocks,
+// each with 1 / K of the rounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileChoiceInternal.h"
+
+#include "fusecc/Codegen/GPUPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace fusecc;
+using namespace fusecc::fuse;
+
+namespace {
+
+/// Blocks a cluster takes where the cost model splits the reduction.
+constexpr int64_t kDefaultClusterK = 2;
+
+/// Fewest input channels a group for which the cost model splits the
+/// reduction: each block's part stays long (>= 512 channels x its taps).
+constexpr int64_t kMinClusterKChannels = 1024;
+
+/// Fewest main-loop channel chunks each block of the cluster keeps (the
+/// two-deep staging pipeline needs a few rounds to run).
+constexpr int64_t kMinClusterKChunks = 8;
+
+/// Channel chunks of a round of `cfg` (the rounds' fastest index).
+int64_t channelChunks(const KernelAnalysis &a, TileConfigAttr cfg) {
+  return llvm::divideCeil(a.geom.cinPerGroup(), cfg.getCiChunk());
+}
+
+/// `cfg` with `clusterK = k`.
+TileConfigAttr withClusterKValue(KernelOp kernel, TileConfigAttr c, int64_t k) {
+  return TileConfigAttr::getChecked(
+      [&] { return kernel.emitOpError(); }, kernel.getContext(), c.getTileW(),
+      c.getTileC(), c.getThreadsW(), c.getThreadsC(), c.getChanPerThread(),
+      c.getCiChunk(), c.getTypes(), c.getMmaWarpsC(), c.getMmaWarpsW(),
+      c.getMmaTilesC(), c.getMmaTilesW(), c.getRows(), c.getMergeHTaps(),
+      c.getWgmmaN(), c.getWgmmaGroups(), c.getClusterC(), c.getMmaPositionsM(),
+      c.getSamples(), c.getWgmmaPhaseSplit(), k);
+}
+
+} // namespace
+
+bool fuse::clusterKValid(KernelOp kernel, const KernelAnalysis &a,
+                         TileConfigAttr wg, int64_t k) {
+  return wg && wg.usesWgmma() && !wg.usesSplitTF32() && wg.getClusterC() == 1 &&
+         !a.perSampleLaunch && !a.pool && a.reductions.empty() &&
+         !a.needsAllChannels && !a.needsWholeRow && !a.channelEpilogue() &&
+         !StatsRoot::of(kernel) && channelChunks(a, wg) % k == 0;
+}
+
+TileConfigAttr fuse::withClusterK(KernelOp kernel, const KernelAnalysis &a,
+                                  const TunedChoice &knobs, TileConfigAttr wg,
+                                  TileRules rules) {
+  if (!wg || knobs.clusterK < 0)
+    return wg;
+  if (knobs.clusterK > 1)
+    return clusterKValid(kernel, a, wg, knobs.clusterK)
+               ? withClusterKValue(kernel, wg, knobs.clusterK)
+               : wg;
+  // The cost model: unforced, a grid under two blocks an SM, a long
+  // reduction that each block's part keeps long.
+  const int64_t k = kDefaultClusterK;
+  if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
+      knobs.ciChunk || knobs.mergeH || knobs.wgmmaSplit || knobs.clusterC ||
+      knobs.phaseSplit > 0 || !clusterKValid(kernel, a, wg, k) ||
+      a.geom.cinPerGroup() < kMinClusterKChannels ||
+      channelChunks(a, wg) / k < kMinClusterKChunks ||
+      LaunchPlan::get(a, wg).gridX >= 2 * a.target.numSMs())
+    return wg;
+  TileConfigAttr cfg = withClusterKValue(kernel, wg, k);
+  return cfg ? cfg : wg;
+}
