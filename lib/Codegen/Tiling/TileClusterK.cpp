@@ -6,8 +6,12 @@
 // memory (ClusterReduce.cpp). For layers whose grid leaves the SMs short of
 // warps and whose reduction per block is long, a decoder's first layer
 // (heatmap_head's 2048 -> 256 at 8 x 6: 256 blocks of one warpgroup, under
-// two an SM, latency-bound; docs/perf.md 226-227, 232): K times the blocks,
-// each with 1 / K of the rounds.
+// two an SM; docs/perf.md 226-227, 232): K times the blocks, each with
+// 1 / K of the rounds. Measured there (232): K = 2 took k0 149.8 -> 140.2
+// us in bf16 (-6%) and 228.9 -> 200.9 in tf32 (-12%); K = 4 was slower
+// (183.4 us, +22%: the same weight bytes from L2 over more blocks, and
+// more to add through distributed shared memory). The kernel re-reads its
+// weights from L2 more than it waits on latency, so the split helps little.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +27,9 @@ using namespace fusecc::fuse;
 
 namespace {
 
-/// Blocks a cluster takes where the cost model splits the reduction.
+/// Blocks a cluster takes where the cost model splits the reduction: 2
+/// (measured faster than 1 on heatmap_head's k0; 4 slower, docs/perf.md
+/// 232).
 constexpr int64_t kDefaultClusterK = 2;
 
 /// Fewest input channels a group for which the cost model splits the

@@ -195,7 +195,9 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     adds them to its own in rank order (deterministic) and alone runs the
     epilogue. For layers whose grid underfills the GPU and whose reduction
     is long (a decoder's first layer: many input channels, few positions):
-    K times the warps for the latency of the rounds (docs/perf.md 232).
+    K times the warps for the latency of the rounds (docs/perf.md 232:
+    heatmap_head's 2048 -> 256 layer -6% in bf16 and -12% in tf32 at K =
+    2, +22% at K = 4).
     Elementwise epilogues only (no statistics, pooling, channel epilogue,
     `clusterC` or tf32x3); the channel chunks a multiple of K.
 
