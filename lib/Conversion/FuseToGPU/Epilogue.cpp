@@ -610,7 +610,12 @@ bool emit::readsOnlyValuesConstantAlongW(EmitContext &cx, Operation &op) {
   KernelAnalysis &a = cx.a;
   Block &body = cx.kernel.getBody().front();
   // Kernel inputs other than the convolution's operands, and parameter
-  // values (per-channel, `KernelAnalysis::params`).
+  // values (per-channel, `KernelAnalysis::params`). A half input read
+  // through its operand cast is not a block argument here, so it does not
+  // keep an epilogue out of registers: with 2-byte elements the scattered
+  // reads are cheaper than the tile round trip (kb2_26 bf16 / f16 ~10%
+  // faster than with the cast looked through, docs/perf.md 233; a 4-byte
+  // input of the same shape costs 18%).
   for (Value o : op.getOperands()) {
     auto arg = dyn_cast<BlockArgument>(o);
     bool input = arg && arg.getOwner() == &body &&
