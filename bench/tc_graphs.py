@@ -117,6 +117,14 @@ def graph(rng, name, dt, wide=False, dynamic=False):
         count[0] += 1
         return "%%%d" % count[0]
 
+    def add_residual(cur, ot):
+        """Adds a full-shape residual graph input %r to `cur`."""
+        args.append("%%r: %s" % ot)
+        r = fresh()
+        lines.append("  %s = fuse.add %s, %%r : %s, %s -> %s"
+                     % (r, cur, ot, ot, ot))
+        return r
+
     epi = rng.choice(["none", "none", "relu", "gelu", "add", "bn", "softmax",
                       "chain", "chain", "chain1x1", "addchain"])
     cur = "%0"
@@ -125,11 +133,7 @@ def graph(rng, name, dt, wide=False, dynamic=False):
         lines.append("  %s = fuse.%s %s : %s" % (r, epi, cur, ot))
         cur = r
     elif epi == "add":
-        args.append("%%r: %s" % ot)
-        r = fresh()
-        lines.append("  %s = fuse.add %s, %%r : %s, %s -> %s"
-                     % (r, cur, ot, ot, ot))
-        cur = r
+        cur = add_residual(cur, ot)
     elif epi == "bn":
         args += ["%%m: %s" % bt, "%%v: %s" % bt]
         r = fresh()
@@ -182,11 +186,7 @@ def graph(rng, name, dt, wide=False, dynamic=False):
         cur = r
         ot = tensor(o2, dt)
         if epi == "addchain":
-            args.append("%%r: %s" % ot)
-            r = fresh()
-            lines.append("  %s = fuse.add %s, %%r : %s, %s -> %s"
-                         % (r, cur, ot, ot, ot))
-            cur = r
+            cur = add_residual(cur, ot)
     lines.append("  return %s : %s" % (cur, ot))
     return "func.func @%s(%s) -> %s {\n%s\n}\n" % (
         name, ", ".join(args), ot, "\n".join(lines))
