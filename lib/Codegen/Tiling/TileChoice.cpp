@@ -66,6 +66,11 @@ int64_t fuse::largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+TileConfigAttr fuse::makeConfig(KernelOp kernel, const TileConfigFields &f) {
+  return f.getChecked([&] { return kernel.emitOpError(); },
+                      kernel.getContext());
+}
+
 LogicalResult fuse::checkLimits(KernelOp kernel, const KernelAnalysis &a,
                                 TileConfigAttr cfg, bool report) {
   // A block of a grouped convolution computes channels of one group (its

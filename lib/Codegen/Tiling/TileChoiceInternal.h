@@ -11,6 +11,7 @@
 #define FUSECC_LIB_CODEGEN_TILING_TILECHOICEINTERNAL_H
 
 #include "fusecc/Codegen/Tiling/TileChoice.h"
+#include "fusecc/Dialect/Fuse/IR/TileConfigFields.h"
 
 namespace fusecc::fuse {
 
@@ -19,6 +20,19 @@ constexpr int64_t kMaxAccumulators = 64;
 
 /// The largest divisor of `n` that is at most `limit`.
 int64_t largestDivisorAtMost(int64_t n, int64_t limit);
+
+/// The config of fields `f`; null, with the verifier's reason on `kernel`,
+/// where they are not a valid config.
+TileConfigAttr makeConfig(KernelOp kernel, const TileConfigFields &f);
+
+/// The fields of a wgmma block (TileWgmma.cpp, TileSamples.cpp,
+/// TilePhaseSplit.cpp): `groups` warpgroups computing `tileC` channels by
+/// `n` positions of each of `sw` W phases (`tileW = sw * n`, `wgmmaN = n`),
+/// input channels staged `ciChunk` at a time, and the epilogue's element
+/// loops over `8 x threads / 8` threads, one channel each. The others keep
+/// their defaults (one row of one sample, no cluster or phase split).
+TileConfigFields wgmmaFields(KernelTypesAttr types, int64_t sw, int64_t n,
+                             int64_t tileC, int64_t groups, int64_t ciChunk);
 
 /// Checks the limits every config must meet: shared memory and grid size.
 /// Emits the reason only if `report` (candidates that may fall back stay

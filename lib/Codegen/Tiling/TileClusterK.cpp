@@ -45,15 +45,11 @@ int64_t channelChunks(const KernelAnalysis &a, TileConfigAttr cfg) {
   return llvm::divideCeil(a.geom.cinPerGroup(), cfg.getCiChunk());
 }
 
-/// `cfg` with `clusterK = k`.
+/// `c` with `clusterK = k`.
 TileConfigAttr withClusterKValue(KernelOp kernel, TileConfigAttr c, int64_t k) {
-  return TileConfigAttr::getChecked(
-      [&] { return kernel.emitOpError(); }, kernel.getContext(), c.getTileW(),
-      c.getTileC(), c.getThreadsW(), c.getThreadsC(), c.getChanPerThread(),
-      c.getCiChunk(), c.getTypes(), c.getMmaWarpsC(), c.getMmaWarpsW(),
-      c.getMmaTilesC(), c.getMmaTilesW(), c.getRows(), c.getMergeHTaps(),
-      c.getWgmmaN(), c.getWgmmaGroups(), c.getClusterC(), c.getMmaPositionsM(),
-      c.getSamples(), c.getWgmmaPhaseSplit(), k);
+  TileConfigFields f = TileConfigFields::of(c);
+  f.clusterK = k;
+  return makeConfig(kernel, f);
 }
 
 } // namespace

@@ -116,14 +116,17 @@ FailureOr<TileConfigAttr> chooseFMAConfig(KernelOp kernel,
   }
   int64_t tileW = posPerThread * threadsW;
   int64_t ciChunk = std::min<int64_t>(g.cinPerGroup(), maxCiChunk);
-  auto cfg = TileConfigAttr::getChecked(
-      [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); }, ctx,
-      tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk, types,
-      int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0},
-      /*rows=*/int64_t{1}, /*mergeHTaps=*/int64_t{0}, /*wgmmaN=*/int64_t{0},
-      /*wgmmaGroups=*/int64_t{0}, /*clusterC=*/int64_t{1},
-      /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0},
-      /*wgmmaPhaseSplit=*/int64_t{1}, /*clusterK=*/int64_t{1});
+  TileConfigFields f;
+  f.tileW = tileW;
+  f.tileC = tileC;
+  f.threadsW = threadsW;
+  f.threadsC = threadsC;
+  f.chanPerThread = chanPerThread;
+  f.ciChunk = ciChunk;
+  f.types = types;
+  TileConfigAttr cfg = f.getChecked(
+      [&] { return report ? kernel.emitOpError() : InFlightDiagnostic(); },
+      ctx);
   if (!cfg)
     return failure();
   if (failed(checkLimits(kernel, a, cfg, report)))

@@ -83,16 +83,21 @@ TileConfigAttr chooseMMAConfigWithWarps(
     // Unforced, the cost model's tiling of kb2_50 went from 1.15x to 1.03x
     // its tuned time (docs/perf.md 102).
     const bool sparseRounds = g.cinPerGroup() < ciChunk && g.k[1] > g.stride[1];
-    TileConfigAttr cfg = TileConfigAttr::getChecked(
-        [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
-        int64_t{16} * warpsC * tilesC, /*threadsW=*/sw * 8,
-        /*threadsC=*/warpsC * warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk,
-        types, warpsC, warpsW, tilesC, tilesW, rows,
-        mergeH ? mergeH : int64_t{sparseRounds},
-        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{0},
-        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
-        /*clusterK=*/int64_t{1});
+    TileConfigFields f;
+    f.tileW = tileW;
+    f.tileC = 16 * warpsC * tilesC;
+    f.threadsW = sw * 8;
+    f.threadsC = warpsC * warpsW * 4;
+    f.chanPerThread = 1;
+    f.ciChunk = ciChunk;
+    f.types = types;
+    f.mmaWarpsC = warpsC;
+    f.mmaWarpsW = warpsW;
+    f.mmaTilesC = tilesC;
+    f.mmaTilesW = tilesW;
+    f.rows = rows;
+    f.mergeHTaps = mergeH ? mergeH : int64_t{sparseRounds};
+    TileConfigAttr cfg = makeConfig(kernel, f);
     if (!cfg)
       return {};
     // Rounds of 32 channels where the block holds one 16-channel tile (a
@@ -111,17 +116,15 @@ TileConfigAttr chooseMMAConfigWithWarps(
         !types.usesSplitTF32() && ciChunk == 16 && !mergeH && !sparseRounds &&
         warpsC * tilesC == 1 && tapsPerPhase(g) <= kWideChunkMaxTapsPerPhase &&
         llvm::alignTo(g.cinPerGroup(), 32) ==
-            llvm::alignTo(g.cinPerGroup(), 16))
-      if (TileConfigAttr wider = TileConfigAttr::getChecked(
-              [&] { return kernel.emitOpError(); }, kernel.getContext(), tileW,
-              cfg.getTileC(), cfg.getThreadsW(), cfg.getThreadsC(), int64_t{1},
-              int64_t{32}, types, warpsC, warpsW, tilesC, tilesW, rows,
-              int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}, int64_t{0},
-              /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
-              /*clusterK=*/int64_t{1});
+            llvm::alignTo(g.cinPerGroup(), 16)) {
+      // `cfg` with rounds of 32 channels (its other fields as they are:
+      // one channel a thread, no merged H taps).
+      f.ciChunk = 32;
+      if (TileConfigAttr wider = makeConfig(kernel, f);
           wider && SharedMemoryPlan::get(a, wider).bytes() <=
                        SharedMemoryPlan::get(a, cfg).bytes())
         cfg = wider;
+    }
     if (rows == 1 || forcedRows ||
         SharedMemoryPlan::get(a, cfg).bytes() <= twoBlocksSharedBytes(a.target))
       return cfg;

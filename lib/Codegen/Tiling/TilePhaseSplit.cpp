@@ -79,16 +79,11 @@ TileConfigAttr phaseSplitConfig(KernelOp kernel, const KernelAnalysis &a,
     return {};
   for (int64_t tf32Chunk : {16, 8}) {
     const int64_t ciChunk = std::min(kStep / 8 * tf32Chunk, cinK);
-    TileConfigAttr cfg = TileConfigAttr::getChecked(
-        [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
-        /*tileC=*/int64_t{64}, /*threadsW=*/int64_t{8},
-        /*threadsC=*/threads / 8, /*chanPerThread=*/int64_t{1},
-        static_cast<int64_t>(llvm::alignTo(ciChunk, kStep)), wg.getTypes(),
-        int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, /*rows=*/int64_t{1},
-        /*mergeHTaps=*/int64_t{0}, n, /*wgmmaGroups=*/split,
-        /*clusterC=*/int64_t{1},
-        /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0}, split,
-        /*clusterK=*/int64_t{1});
+    TileConfigFields f =
+        wgmmaFields(wg.getTypes(), sw, n, /*tileC=*/64, /*groups=*/split,
+                    llvm::alignTo(ciChunk, kStep));
+    f.wgmmaPhaseSplit = split;
+    TileConfigAttr cfg = makeConfig(kernel, f);
     if (cfg && succeeded(checkLimits(kernel, a, cfg, /*report=*/false)))
       return cfg;
   }

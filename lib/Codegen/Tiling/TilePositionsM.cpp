@@ -96,15 +96,22 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
                             : cinK <= kStep || half ? kStep
                             : wide                  ? 32
                                                     : 16;
-    TileConfigAttr cfg = TileConfigAttr::getChecked(
-        [&] { return kernel.emitOpError(); }, kernel.getContext(),
-        sw * positions, channels, /*threadsW=*/sw * 8,
-        /*threadsC=*/warpsW * 4, /*chanPerThread=*/int64_t{1}, ciChunk, types,
-        /*mmaWarpsC=*/int64_t{1}, warpsW, tilesC, tilesW, rows, mergeH,
-        /*wgmmaN=*/int64_t{0}, /*wgmmaGroups=*/int64_t{0},
-        /*clusterC=*/int64_t{1}, /*mmaPositionsM=*/int64_t{1},
-        /*samples=*/int64_t{0}, /*wgmmaPhaseSplit=*/int64_t{1},
-        /*clusterK=*/int64_t{1});
+    TileConfigFields f;
+    f.tileW = sw * positions;
+    f.tileC = channels;
+    f.threadsW = sw * 8;
+    f.threadsC = warpsW * 4;
+    f.chanPerThread = 1;
+    f.ciChunk = ciChunk;
+    f.types = types;
+    f.mmaWarpsC = 1;
+    f.mmaWarpsW = warpsW;
+    f.mmaTilesC = tilesC;
+    f.mmaTilesW = tilesW;
+    f.rows = rows;
+    f.mergeHTaps = mergeH;
+    f.mmaPositionsM = 1;
+    TileConfigAttr cfg = makeConfig(kernel, f);
     if (!cfg)
       return {};
     if (rows == 1 || forcedRows ||

@@ -78,14 +78,11 @@ TileConfigAttr samplesConfig(KernelOp kernel, const KernelAnalysis &a,
       wg.getMergeHTaps()
           ? std::min<int64_t>(2 * kStep, llvm::alignTo(g.cinPerGroup(), kStep))
           : wg.getCiChunk();
-  TileConfigAttr cfg = TileConfigAttr::getChecked(
-      [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n, tileC,
-      /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-      /*chanPerThread=*/int64_t{1}, ciChunk, wg.getTypes(), int64_t{0},
-      int64_t{0}, int64_t{0}, int64_t{0}, rows,
-      /*mergeHTaps=*/int64_t{0}, n, groups, /*clusterC=*/int64_t{1},
-      /*mmaPositionsM=*/int64_t{0}, samples, /*wgmmaPhaseSplit=*/int64_t{1},
-      /*clusterK=*/int64_t{1});
+  TileConfigFields f =
+      wgmmaFields(wg.getTypes(), sw, n, tileC, groups, ciChunk);
+  f.rows = rows;
+  f.samples = samples;
+  TileConfigAttr cfg = makeConfig(kernel, f);
   if (!cfg)
     return {};
   const SharedMemoryPlan plan = SharedMemoryPlan::get(a, cfg);

@@ -32,6 +32,22 @@ static constexpr int64_t kMaxWgmmaAccumulatorsOneGroup = 96;
 /// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
 static constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 
+TileConfigFields fuse::wgmmaFields(KernelTypesAttr types, int64_t sw, int64_t n,
+                                   int64_t tileC, int64_t groups,
+                                   int64_t ciChunk) {
+  TileConfigFields f;
+  f.tileW = sw * n;
+  f.tileC = tileC;
+  f.threadsW = 8;
+  f.threadsC = 128 * groups / 8;
+  f.chanPerThread = 1;
+  f.ciChunk = ciChunk;
+  f.types = types;
+  f.wgmmaN = n;
+  f.wgmmaGroups = groups;
+  return f;
+}
+
 int64_t fuse::wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
                                      bool forcedRows) {
   const int64_t budget = threads != 128 ? kMaxWgmmaAccumulators
@@ -227,14 +243,12 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           wgmmaAccumulatorBudget(types, threads, forcedRows);
       auto make = [&](int64_t n, int64_t ciChunk, int64_t merge) {
         // Whole k-steps (half operands: 16 channels, one k16 step).
-        ciChunk = llvm::alignTo(ciChunk, kStep);
-        return TileConfigAttr::getChecked(
-            [&] { return kernel.emitOpError(); }, kernel.getContext(), sw * n,
-            tileC, /*threadsW=*/int64_t{8}, /*threadsC=*/threads / 8,
-            /*chanPerThread=*/int64_t{1}, ciChunk, types, int64_t{0},
-            int64_t{0}, int64_t{0}, int64_t{0}, rows, merge, n, groups,
-            clusterC, /*mmaPositionsM=*/int64_t{0}, /*samples=*/int64_t{0},
-            /*wgmmaPhaseSplit=*/int64_t{1}, /*clusterK=*/int64_t{1});
+        TileConfigFields f = wgmmaFields(types, sw, n, tileC, groups,
+                                         llvm::alignTo(ciChunk, kStep));
+        f.rows = rows;
+        f.mergeHTaps = merge;
+        f.clusterC = clusterC;
+        return makeConfig(kernel, f);
       };
       // A warpgroup's rows as one N (W stride 1, `SharedMemoryPlan::rowsN`)
       // hold N / 2 accumulators per thread however many rows they are: the

@@ -6,6 +6,7 @@
 
 #include "fusecc/Dialect/Fuse/IR/FuseDialect.h"
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+#include "fusecc/Dialect/Fuse/IR/TileConfigFields.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -186,6 +187,41 @@ KernelTypesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 // TileConfigAttr
 //===----------------------------------------------------------------------===//
+
+TileConfigAttr
+TileConfigFields::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                             MLIRContext *ctx) const {
+  return TileConfigAttr::getChecked(
+      emitError, ctx, tileW, tileC, threadsW, threadsC, chanPerThread, ciChunk,
+      types, mmaWarpsC, mmaWarpsW, mmaTilesC, mmaTilesW, rows, mergeHTaps,
+      wgmmaN, wgmmaGroups, clusterC, mmaPositionsM, samples, wgmmaPhaseSplit,
+      clusterK);
+}
+
+TileConfigFields TileConfigFields::of(TileConfigAttr cfg) {
+  TileConfigFields f;
+  f.tileW = cfg.getTileW();
+  f.tileC = cfg.getTileC();
+  f.threadsW = cfg.getThreadsW();
+  f.threadsC = cfg.getThreadsC();
+  f.chanPerThread = cfg.getChanPerThread();
+  f.ciChunk = cfg.getCiChunk();
+  f.types = cfg.getTypes();
+  f.mmaWarpsC = cfg.getMmaWarpsC();
+  f.mmaWarpsW = cfg.getMmaWarpsW();
+  f.mmaTilesC = cfg.getMmaTilesC();
+  f.mmaTilesW = cfg.getMmaTilesW();
+  f.rows = cfg.getRows();
+  f.mergeHTaps = cfg.getMergeHTaps();
+  f.wgmmaN = cfg.getWgmmaN();
+  f.wgmmaGroups = cfg.getWgmmaGroups();
+  f.clusterC = cfg.getClusterC();
+  f.mmaPositionsM = cfg.getMmaPositionsM();
+  f.samples = cfg.getSamples();
+  f.wgmmaPhaseSplit = cfg.getWgmmaPhaseSplit();
+  f.clusterK = cfg.getClusterK();
+  return f;
+}
 
 LogicalResult TileConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t tileW, int64_t tileC,
