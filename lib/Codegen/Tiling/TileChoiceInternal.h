@@ -34,6 +34,16 @@ TileConfigAttr makeConfig(KernelOp kernel, const TileConfigFields &f);
 TileConfigFields wgmmaFields(KernelTypesAttr types, int64_t sw, int64_t n,
                              int64_t tileC, int64_t groups, int64_t ciChunk);
 
+/// The fields of an mma.sync block (TileMma.cpp, TilePositionsM.cpp): `sw`
+/// W phases x `warpsC` x `warpsW` warps, each computing `tilesC` x `tilesW`
+/// MMA tiles, for `tileC` channels by `tileW` positions, input channels
+/// staged `ciChunk` at a time, and the epilogue's element loops over the
+/// warps' `sw * 8 x warpsC * warpsW * 4` threads, one channel each. The
+/// others keep their defaults (one row, channels on the MMA's M).
+TileConfigFields mmaSyncFields(KernelTypesAttr types, int64_t sw, int64_t tileW,
+                               int64_t tileC, int64_t warpsC, int64_t warpsW,
+                               int64_t tilesC, int64_t tilesW, int64_t ciChunk);
+
 /// Checks the limits every config must meet: shared memory and grid size.
 /// Emits the reason only if `report` (candidates that may fall back stay
 /// silent).

@@ -83,18 +83,8 @@ TileConfigAttr chooseMMAConfigWithWarps(
     // Unforced, the cost model's tiling of kb2_50 went from 1.15x to 1.03x
     // its tuned time (docs/perf.md 102).
     const bool sparseRounds = g.cinPerGroup() < ciChunk && g.k[1] > g.stride[1];
-    TileConfigFields f;
-    f.tileW = tileW;
-    f.tileC = 16 * warpsC * tilesC;
-    f.threadsW = sw * 8;
-    f.threadsC = warpsC * warpsW * 4;
-    f.chanPerThread = 1;
-    f.ciChunk = ciChunk;
-    f.types = types;
-    f.mmaWarpsC = warpsC;
-    f.mmaWarpsW = warpsW;
-    f.mmaTilesC = tilesC;
-    f.mmaTilesW = tilesW;
+    TileConfigFields f = mmaSyncFields(types, sw, tileW, 16 * warpsC * tilesC,
+                                       warpsC, warpsW, tilesC, tilesW, ciChunk);
     f.rows = rows;
     f.mergeHTaps = mergeH ? mergeH : int64_t{sparseRounds};
     TileConfigAttr cfg = makeConfig(kernel, f);
@@ -133,6 +123,26 @@ TileConfigAttr chooseMMAConfigWithWarps(
 }
 
 } // namespace
+
+TileConfigFields fuse::mmaSyncFields(KernelTypesAttr types, int64_t sw,
+                                     int64_t tileW, int64_t tileC,
+                                     int64_t warpsC, int64_t warpsW,
+                                     int64_t tilesC, int64_t tilesW,
+                                     int64_t ciChunk) {
+  TileConfigFields f;
+  f.tileW = tileW;
+  f.tileC = tileC;
+  f.threadsW = sw * 8;
+  f.threadsC = warpsC * warpsW * 4;
+  f.chanPerThread = 1;
+  f.ciChunk = ciChunk;
+  f.types = types;
+  f.mmaWarpsC = warpsC;
+  f.mmaWarpsW = warpsW;
+  f.mmaTilesC = tilesC;
+  f.mmaTilesW = tilesW;
+  return f;
+}
 
 TileConfigAttr fuse::chooseMMAConfig(KernelOp kernel, const KernelAnalysis &a,
                                      KernelTypesAttr types, int64_t maxTileW,

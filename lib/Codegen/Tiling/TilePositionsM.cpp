@@ -96,18 +96,9 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
                             : cinK <= kStep || half ? kStep
                             : wide                  ? 32
                                                     : 16;
-    TileConfigFields f;
-    f.tileW = sw * positions;
-    f.tileC = channels;
-    f.threadsW = sw * 8;
-    f.threadsC = warpsW * 4;
-    f.chanPerThread = 1;
-    f.ciChunk = ciChunk;
-    f.types = types;
-    f.mmaWarpsC = 1;
-    f.mmaWarpsW = warpsW;
-    f.mmaTilesC = tilesC;
-    f.mmaTilesW = tilesW;
+    TileConfigFields f =
+        mmaSyncFields(types, sw, sw * positions, channels, /*warpsC=*/1, warpsW,
+                      tilesC, tilesW, ciChunk);
     f.rows = rows;
     f.mergeHTaps = mergeH;
     f.mmaPositionsM = 1;
