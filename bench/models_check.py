@@ -27,7 +27,8 @@
 # fusecc subgraphs of every model, found as the backend finds them on
 # torch.fx.symbolic_trace graphs, into a bundle cache: a GPU machine without
 # the compiler runs from it (FUSECC_CACHE_DIR, and FUSECC_COMPILER_ID = the
-# compiler's SHA-256, which this prints).
+# compiler's SHA-256 and FUSECC_TUNING_DIGEST = its tuning files' digest,
+# both of which this prints: the keys hold them).
 # Needs PyTorch 2 with a CUDA GPU, the fusecc runtime library
 # (FUSECC_RUNTIME_LIBRARY or build-rt/) and the compiler (FUSECC_BIN) or a
 # bundle cache filled for these graphs (FUSECC_CACHE_DIR).
@@ -289,6 +290,10 @@ def precompile(models, directory, chip, filter_text, dtype_name="f32"):
                 print("  fallback: " + reason[:300])
     print("FUSECC_COMPILER_ID=%s"
           % cache.compiler_id(fusecc.compiler.find_cli()))
+    # The tuning the bundles were compiled with (the keys hold its digest):
+    # a GPU machine's own tuning/ may differ (another checkout).
+    print("FUSECC_TUNING_DIGEST=%s" % (fusecc.compiler.tuning_digest(
+        fusecc.compiler.with_tuning([])) or "none"))
     return failures
 
 

@@ -9,8 +9,8 @@
 # Inductor and eager, checked against float64 and timed. The compiler is
 # $FUSECC_BIN (or build/bin/fusecc); without one, the bundles must be in
 # $FUSECC_CACHE_DIR already (models_check.py --precompile, with
-# FUSECC_COMPILER_ID set to what it printed). Writes models_check.md and
-# models_check.json to $OUT when it is set.
+# FUSECC_COMPILER_ID and FUSECC_TUNING_DIGEST set to what it printed).
+# Writes models_check.md and models_check.json to $OUT when it is set.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail

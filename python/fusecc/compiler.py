@@ -53,11 +53,36 @@ def tuning_dir():
     return None
 
 
+#: The spellings of the compiler's --tuning option (LLVM's command line
+#: takes one dash or two, the path after `=` or as the next argument).
+_TUNING_FLAGS = ("--tuning", "-tuning")
+
+
+def split_tuning(args):
+    """(the tuning paths `args` name, the other arguments): --tuning=PATH,
+    -tuning=PATH, or --tuning / -tuning with PATH as the next argument, as
+    the compiler reads them. A flag without a path stays with the others."""
+    args = list(args)
+    paths, rest = [], []
+    i = 0
+    while i < len(args):
+        flag, eq, value = args[i].partition("=")
+        if flag in _TUNING_FLAGS and eq:
+            paths.append(value)
+        elif flag in _TUNING_FLAGS and i + 1 < len(args):
+            paths.append(args[i + 1])
+            i += 1
+        else:
+            rest.append(args[i])
+        i += 1
+    return paths, rest
+
+
 def with_tuning(extra_args):
     """`extra_args` plus `--tuning=<tuning_dir()>` where they name no
     --tuning and a tuning directory exists."""
     args = list(extra_args)
-    if any(a == "--tuning" or a.startswith("--tuning=") for a in args):
+    if any(a.partition("=")[0] in _TUNING_FLAGS for a in args):
         return args
     path = tuning_dir()
     return args + ["--tuning=" + path] if path else args
@@ -65,9 +90,10 @@ def with_tuning(extra_args):
 
 def tuning_digest(args):
     """A hex SHA-256 over the tuning files `args` name (--tuning=FILE or
-    DIR: its *.json), for cache keys: a bundle compiled with other tile
-    choices is another bundle. Empty where `args` name none."""
-    paths = [a.split("=", 1)[1] for a in args if a.startswith("--tuning=")]
+    DIR: its *.json; any spelling of split_tuning), for cache keys: a bundle
+    compiled with other tile choices is another bundle, the same files in
+    another place the same. Empty where `args` name none."""
+    paths = split_tuning(args)[0]
     if not paths:
         return ""
     digest = hashlib.sha256()

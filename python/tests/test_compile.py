@@ -163,6 +163,25 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(compiler.tuning_digest(args), first)
         self.assertEqual(compiler.tuning_digest(["--x"]), "")
 
+    def test_tuning_option_spellings(self):
+        # The compiler takes --tuning=P, -tuning=P and --tuning / -tuning P:
+        # each names the same files (their digest, not a path, in the key),
+        # and each is the caller's, so no shipped directory is added.
+        tuning = os.path.join(self.dir, "tuning")
+        os.mkdir(tuning)
+        with open(os.path.join(tuning, "h200.json"), "w") as f:
+            f.write('{"entries": []}')
+        digest = compiler.tuning_digest(["--tuning=" + tuning])
+        for args in (["-a", "--tuning", tuning, "-b"],
+                     ["-a", "-tuning=" + tuning, "-b"],
+                     ["-a", "-tuning", tuning, "-b"]):
+            self.assertEqual(compiler.split_tuning(args),
+                             ([tuning], ["-a", "-b"]))
+            self.assertEqual(compiler.tuning_digest(args), digest)
+            self.assertEqual(compiler.with_tuning(args), args)
+        self.assertEqual(compiler.split_tuning(["-a", "--tuning"]),
+                         ([], ["-a", "--tuning"]))
+
     def test_compiler_error_carries_its_messages(self):
         with self.assertRaises(fusecc.CompileError) as caught:
             compiler.compile_onnx(self.onnx, os.path.join(self.dir, "o.fcb"),

@@ -14,8 +14,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import shutil
 import unittest
 import warnings
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dynamo_support import (  # noqa: E402
@@ -463,6 +465,64 @@ class Cache(unittest.TestCase):
                                   directory=d)
             self.assertEqual(cli.calls, 2)
             self.assertTrue(os.path.exists(a[:-4] + ".mlir"))
+
+    def test_key_holds_the_tuning_files_not_their_path(self):
+        # The same tuning files in two places (two checkouts), in any
+        # spelling of --tuning: one bundle; other contents: another.
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            first, second = os.path.join(d, "t1"), os.path.join(d, "t2")
+            os.mkdir(first)
+            with open(os.path.join(first, "h200.json"), "w") as f:
+                f.write('{"entries": []}')
+            shutil.copytree(first, second)
+            a = cache.compiled_bundle("g", "tf32", "sm_90a",
+                                      ("--tuning=" + first,), cli.path, d)
+            b = cache.compiled_bundle("g", "tf32", "sm_90a",
+                                      ("--tuning", second), cli.path, d)
+            self.assertEqual(a, b)
+            self.assertEqual(cli.calls, 1)
+            with open(os.path.join(second, "h200.json"), "w") as f:
+                f.write('{"entries": [{"key": "k"}]}')
+            c = cache.compiled_bundle("g", "tf32", "sm_90a",
+                                      ("--tuning", second), cli.path, d)
+            self.assertNotEqual(a, c)
+            self.assertEqual(cli.calls, 2)
+
+    def test_cache_filled_elsewhere(self):
+        # A machine without the compiler finds the bundles another one
+        # compiled: by its compiler's id and its tuning's digest, whatever
+        # tuning files this machine has.
+        from fusecc import compiler as compiler_layer
+        with tempfile.TemporaryDirectory() as d:
+            cli = FakeCompiler(d)
+            there, here = os.path.join(d, "there"), os.path.join(d, "here")
+            for path, text in ((there, "[]"), (here, "[1]")):
+                os.mkdir(path)
+                with open(os.path.join(path, "h200.json"), "w") as f:
+                    f.write('{"entries": %s}' % text)
+            with mock.patch.dict(os.environ, {"FUSECC_TUNING": there}):
+                filled = cache.compiled_bundle("g", "tf32", "sm_90a",
+                                               cli=cli.path, directory=d)
+            digest = compiler_layer.tuning_digest(["--tuning=" + there])
+            missing = compiler_layer.CompileError("no compiler")
+            env = {"FUSECC_TUNING": here,
+                   "FUSECC_COMPILER_ID": cache.compiler_id(cli.path)}
+            with mock.patch.object(compiler_layer, "find_cli",
+                                   side_effect=missing):
+                with mock.patch.dict(os.environ, env):
+                    os.environ.pop("FUSECC_TUNING_DIGEST", None)
+                    # This machine's tuning differs: a miss that says why.
+                    with self.assertRaisesRegex(
+                            compiler_layer.CompileError,
+                            "tuning [0-9a-f]{12}.*FUSECC_TUNING_DIGEST"):
+                        cache.compiled_bundle("g", "tf32", "sm_90a",
+                                              directory=d)
+                    os.environ["FUSECC_TUNING_DIGEST"] = digest
+                    self.assertEqual(
+                        cache.compiled_bundle("g", "tf32", "sm_90a",
+                                              directory=d), filled)
+            self.assertEqual(cli.calls, 1)
 
     def test_rejection_cached_with_its_message(self):
         with tempfile.TemporaryDirectory() as d:

@@ -7,7 +7,15 @@
 # compiler rejects is kept as <key>.err with its message, so that the
 # fallback's reason is known without compiling again. Writes are atomic
 # (a temporary file renamed into place), so concurrent processes share the
-# directory safely. The compiler's identity is the SHA-256 of its binary.
+# directory safely. The compiler's identity is the SHA-256 of its binary;
+# the tuning files it is given count by their contents, not their path.
+#
+# A machine without the compiler runs from a cache filled elsewhere: the
+# identities are then those of the machine that filled it,
+# $FUSECC_COMPILER_ID (its compiler's SHA-256) and $FUSECC_TUNING_DIGEST
+# (compiler.tuning_digest of the tuning it compiled with; `none` for
+# none). Without the latter the local tuning files (tuning_dir) stand in,
+# and keys match only where they are the same files.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -90,8 +98,11 @@ def compiled_bundle(text, precision, chip, extra_args=(), cli=None,
     # The shipped tile choices (fusecc.compiler.tuning_dir) unless the
     # options name a tuning file; the key holds their digest, not the path.
     extra_args = compiler_layer.with_tuning(extra_args)
-    key_args = [a for a in extra_args if not a.startswith("--tuning=")]
+    key_args = compiler_layer.split_tuning(extra_args)[1]
     digest = compiler_layer.tuning_digest(extra_args)
+    filled_with = os.environ.get("FUSECC_TUNING_DIGEST")
+    if cli is None and filled_with is not None:
+        digest = "" if filled_with in ("", "none") else filled_with
     key = cache_key(text, precision, chip,
                     key_args + (["tuning:" + digest] if digest else []), ident)
     bundle = os.path.join(directory, key + ".fcb")
@@ -110,8 +121,10 @@ def compiled_bundle(text, precision, chip, extra_args=(), cli=None,
         except OSError:
             pass
         raise compiler_layer.CompileError(
-            "no cached bundle for this graph (%s.mlir) and no compiler (set "
-            "FUSECC_BIN)" % key)
+            "no cached bundle for this graph (%s.mlir: compiler %s, tuning "
+            "%s) and no compiler (set FUSECC_BIN; a cache filled elsewhere "
+            "needs that machine's FUSECC_COMPILER_ID and "
+            "FUSECC_TUNING_DIGEST)" % (key, ident[:12], digest[:12] or "none"))
     os.makedirs(directory, exist_ok=True)
     source = os.path.join(directory, key + ".mlir")
     _write_atomic(source, text)
