@@ -11,13 +11,18 @@
 // us in bf16 (-6%) and 228.9 -> 200.9 in tf32 (-12%); K = 4 was slower
 // (183.4 us, +22%: the same weight bytes from L2 over more blocks, and
 // more to add through distributed shared memory). The kernel re-reads its
-// weights from L2 more than it waits on latency, so the split helps little.
+// weights from L2 more than it waits on latency, so the split helps little
+// (and halving those reads with blocks of samples in several warpgroups,
+// TileSamples.cpp, did not make it faster either: docs/perf.md 240). Block
+// 0 holds the other blocks' accumulator fragments: K is taken only where
+// they fit its shared memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileChoiceInternal.h"
 
 #include "fusecc/Codegen/GPUPlan.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -45,6 +50,22 @@ int64_t channelChunks(const KernelAnalysis &a, TileConfigAttr cfg) {
   return llvm::divideCeil(a.geom.cinPerGroup(), cfg.getCiChunk());
 }
 
+/// Bytes of block 0's shared memory that the other `k - 1` blocks'
+/// accumulator fragments take at `wg` (ClusterReduce.cpp's
+/// `clusterReduceWords`, at most: each W phase's accumulators counted at
+/// the full `wgmmaN`).
+int64_t clusterReduceBytes(const KernelAnalysis &a, TileConfigAttr wg,
+                           int64_t k) {
+  const SharedMemoryPlan plan = SharedMemoryPlan::get(a, wg);
+  const int64_t phases = a.geom.stride[2] / wg.getWgmmaPhaseSplit();
+  const int64_t perPhase =
+      plan.rowsN ? plan.rowsN / 2
+                 : wg.getRows() / wg.getWgmmaRowSplit() * wg.getWgmmaN() / 2;
+  return saturatingMul(
+      saturatingMul(saturatingMul(k - 1, phases), perPhase),
+      saturatingMul(LaunchPlan::get(a, wg).threads, int64_t{4}));
+}
+
 /// `c` with `clusterK = k`.
 TileConfigAttr withClusterKValue(KernelOp kernel, TileConfigAttr c, int64_t k) {
   TileConfigFields f = TileConfigFields::of(c);
@@ -59,7 +80,8 @@ bool fuse::clusterKValid(KernelOp kernel, const KernelAnalysis &a,
   return wg && wg.usesWgmma() && !wg.usesSplitTF32() && wg.getClusterC() == 1 &&
          !a.perSampleLaunch && !a.pool && a.reductions.empty() &&
          !a.needsAllChannels && !a.needsWholeRow && !a.channelEpilogue() &&
-         !StatsRoot::of(kernel) && channelChunks(a, wg) % k == 0;
+         !StatsRoot::of(kernel) && channelChunks(a, wg) % k == 0 &&
+         clusterReduceBytes(a, wg, k) <= a.target.sharedBytesPerBlock();
 }
 
 TileConfigAttr fuse::withClusterK(KernelOp kernel, const KernelAnalysis &a,

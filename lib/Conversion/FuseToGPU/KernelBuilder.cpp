@@ -247,6 +247,14 @@ fusecc::buildKernelFunction(gpu::GPUModuleOp gpuModule, KernelOp kernel,
   cx.statsOnly = statsOnly;
   cx.registerSoftmaxAllowed = registerSoftmax;
   emitKernelBody(cx);
+  // The tiling checks its plan against the limit; what the kernel adds to
+  // it (a cluster's accumulator fragments, ClusterReduce.cpp) is checked
+  // here, so that no bundle fails to load for its shared memory.
+  if (cx.smemPlan.bytes() > analysis.target.sharedBytesPerBlock())
+    return kernel.emitOpError("needs ")
+           << cx.smemPlan.bytes() << " bytes of shared memory (at most "
+           << analysis.target.sharedBytesPerBlock() << " per block on "
+           << analysis.target.describe() << ")";
   if (sharedBytes)
     *sharedBytes = cx.smemPlan.bytes();
   rewriteSigmoidReciprocals(func, math);
