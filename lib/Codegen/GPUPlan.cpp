@@ -78,13 +78,18 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   p.rowsN = 0;
   // Blocks of whole samples' phases (`samples`, one W tile) stage the
   // columns their taps read and no more: from the first tap's column of
-  // position 0 to the last column of the row (`samplesInputSpan`).
+  // position 0 to the last column of the row (`samplesInputSpan`). Each
+  // warpgroup of a row split takes rows / split consecutive rows as its N.
+  int64_t samplesBlockN = 0;
   if (cfg.spansSamples()) {
     p.inputSpan = samplesInputSpan(g);
-    const int64_t n = saturatingAdd(
-        saturatingMul(cfg.getRows() - 1, p.inputSpan), cfg.getWgmmaN());
+    const int64_t ownRows = cfg.getRows() / cfg.getWgmmaRowSplit();
+    const int64_t n =
+        saturatingAdd(saturatingMul(ownRows - 1, p.inputSpan), cfg.getWgmmaN());
     if (n <= kMaxRowsN / g.stride[2])
       p.rowsN = n;
+    samplesBlockN = saturatingAdd(saturatingMul(cfg.getRows() - 1, p.inputSpan),
+                                  cfg.getWgmmaN());
   }
   // (Not for split operands, unmeasured there.)
   const int64_t phaseN = cfg.getWgmmaN();
@@ -141,10 +146,12 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
         // `samplesOverread` columns past their last staged row (positions
         // past the row's end, never stored): zeroed columns of the plane.
         p.xsRowStride = 4 * p.inputSpan;
-        p.xsPadCols = cfg.spansSamples()
-                          ? std::max<int64_t>(0, p.rowsN + samplesOverread(g) -
-                                                     p.stagedRows * p.inputSpan)
-                          : 0;
+        // (The last warpgroup's N ends where the block's rows end.)
+        p.xsPadCols =
+            cfg.spansSamples()
+                ? std::max<int64_t>(0, samplesBlockN + samplesOverread(g) -
+                                           p.stagedRows * p.inputSpan)
+                : 0;
         p.xsPlaneStride =
             llvm::alignTo(saturatingMul(p.stagedRows, p.xsRowStride) +
                               4 * p.xsPadCols - 4,

@@ -144,8 +144,10 @@ struct CodegenCLOptions {
   Opt<int64_t> samples{
       "tile-samples",
       llvm::cl::desc("wgmma blocks of the whole H phases of this many "
-                     "samples where they fit, -1 never (default: cost "
-                     "model: short phases)"),
+                     "samples where they fit (with --tile-wgmma-split, "
+                     "their rows split over warpgroups that share the "
+                     "staged weights), -1 never (default: cost model: "
+                     "short phases)"),
       llvm::cl::cat(fusecc::optionCategory()), llvm::cl::init(0)};
   Opt<int64_t> clusterC{
       "tile-cluster-c",

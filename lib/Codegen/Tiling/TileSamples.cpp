@@ -8,6 +8,13 @@
 // block for 48 positions; the generators' 512 -> 256 layer on 4 x 4
 // inputs, docs/perf.md 200 and 204). Rows as one wgmma N at the span their
 // taps read (`samplesInputSpan`) fit more rows in the accumulators.
+// Forced with a row split (`--tile-wgmma-split`, tuning key "wgmma_split"),
+// the rows go to several warpgroups of each channel group, consecutive
+// rows each, all reading the one staged weight slice: more samples a block
+// than one warpgroup's accumulators hold. Measured on heatmap_head's k0
+// (docs/perf.md 240): 2 or 4 samples in 2 or 4 warpgroups halve or quarter
+// its weight reads from L2 but leave its time as it was (134-149 against
+// 141 us in bf16): the cost model does not take it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,26 +53,27 @@ constexpr int64_t kMaxSamples = 16;
 bool samplesValid(KernelOp kernel, const KernelAnalysis &a, TileConfigAttr wg) {
   const ConvGeometry &g = a.geom;
   return wg && wg.usesWgmma() && !wg.usesSplitTF32() && wg.getClusterC() == 1 &&
-         wg.getWgmmaGroups() == wg.getTileC() / 64 && !a.perSampleLaunch &&
-         g.groups == 1 && !a.pool && a.reductions.empty() &&
-         !a.needsAllChannels && !a.needsWholeRow && !a.channelEpilogue() &&
-         !StatsRoot::of(kernel) && !a.hasPrologue() &&
+         !wg.splitsPhases() && !a.perSampleLaunch && g.groups == 1 && !a.pool &&
+         a.reductions.empty() && !a.needsAllChannels && !a.needsWholeRow &&
+         !a.channelEpilogue() && !StatsRoot::of(kernel) && !a.hasPrologue() &&
          g.out[1] % g.stride[1] == 0 && !rowsShareNoTaps(g) &&
          llvm::divideCeil(g.out[2], g.stride[2]) <= kMaxSamplesPhasePositions;
 }
 
 /// The config of `samples` samples a block and `tileC` channels with the
-/// chunk and types of `wg`; null where it does not fit the accumulators
-/// (rows as one N) or shared memory.
+/// chunk and types of `wg`, the rows split over `split` warpgroups of each
+/// channel group (consecutive rows each, sharing the staged weights); null
+/// where it does not fit the accumulators (rows as one N), the threads or
+/// shared memory.
 TileConfigAttr samplesConfig(KernelOp kernel, const KernelAnalysis &a,
                              TileConfigAttr wg, int64_t samples, int64_t tileC,
-                             bool forced) {
+                             int64_t split, bool forced) {
   const ConvGeometry &g = a.geom;
   const int64_t sw = g.stride[2];
   const int64_t n = llvm::alignTo(llvm::divideCeil(g.out[2], sw), 8);
   const int64_t rows = samples * (g.out[1] / g.stride[1]);
-  const int64_t groups = tileC / 64, threads = 128 * groups;
-  if (threads > a.target.maxThreadsPerBlock())
+  const int64_t groups = tileC / 64 * split, threads = 128 * groups;
+  if (split < 1 || rows % split != 0 || threads > a.target.maxThreadsPerBlock())
     return {};
   // Input channels per round: two k-steps (16 TF32, 32 half channels),
   // as unmerged wgmma rounds of up to 256 threads take (TileWgmma.cpp),
@@ -112,8 +120,9 @@ TileConfigAttr fuse::withSamples(KernelOp kernel, const KernelAnalysis &a,
   if (knobs.samples > 0) {
     const int64_t tileC =
         knobs.tileC ? llvm::alignTo(knobs.tileC, 64) : wg.getTileC();
-    TileConfigAttr cfg = samplesConfig(kernel, a, wg, knobs.samples,
-                                       std::min(tileC, cout64), true);
+    TileConfigAttr cfg =
+        samplesConfig(kernel, a, wg, knobs.samples, std::min(tileC, cout64),
+                      std::max<int64_t>(1, knobs.wgmmaSplit), true);
     return cfg ? cfg : wg;
   }
   // The cost model: not under the older rules, tuned knobs or short
@@ -121,8 +130,8 @@ TileConfigAttr fuse::withSamples(KernelOp kernel, const KernelAnalysis &a,
   // Only at W strides of 2 or more: the measured layers' (a forced
   // W-stride-1 bf16 kernel of test/Reference/samples.mlir spills).
   if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
-      g.stride[2] < 2 ||
-      knobs.ciChunk || knobs.mergeH || knobs.wgmmaSplit || knobs.wgmma ||
+      g.stride[2] < 2 || wg.getWgmmaRowSplit() != 1 || knobs.ciChunk ||
+      knobs.mergeH || knobs.wgmmaSplit || knobs.wgmma ||
       saturatingMul(g.cinPerGroup(), tapsPerPhase(g)) < kMinSamplesReduction)
     return wg;
   // Of the configs of 64 or 128 channels and 1 to kMaxSamples samples that
@@ -137,7 +146,7 @@ TileConfigAttr fuse::withSamples(KernelOp kernel, const KernelAnalysis &a,
     if (tileC > cout64)
       continue;
     for (int64_t s = 1; s <= std::min<int64_t>(kMaxSamples, g.n); ++s) {
-      TileConfigAttr cfg = samplesConfig(kernel, a, wg, s, tileC, false);
+      TileConfigAttr cfg = samplesConfig(kernel, a, wg, s, tileC, 1, false);
       if (!cfg)
         break;
       if (LaunchPlan::get(a, cfg).gridX < minGrid ||

@@ -457,6 +457,12 @@ void emit::emitWgmmaMainLoop(EmitContext &cx) {
   int64_t channelGroups = cfg.getTileC() / 64;
   cx.wgChannelGroup = b.remu(wg, channelGroups);
   cx.wgRowSplit = b.divu(wg, channelGroups);
+  // Rows as one N over a row split (blocks of samples): warpgroup s owns
+  // the consecutive rows s x rows / split.. (`wgmmaAccRows` is 1, so its
+  // only row index is its first row).
+  if (smemPlan.rowsN && cfg.getWgmmaRowSplit() > 1)
+    cx.wgRowSplit =
+        b.mul(cx.wgRowSplit, cfg.getRows() / cfg.getWgmmaRowSplit());
   // Split phases: warpgroups channel group fastest, then row split, then
   // phase group.
   if (cfg.splitsPhases()) {

@@ -919,7 +919,7 @@ func.func @tile_samples_negative() attributes {cfg = #fuse.tile<tileW = 32, tile
 
 // -----
 
-// expected-error@+1 {{samples > 0 needs wgmma with one warpgroup per channel group, no merged H taps, no cluster and rows a multiple of samples}}
+// expected-error@+1 {{samples > 0 needs wgmma with no merged H taps, no channel cluster and rows a multiple of samples}}
 func.func @tile_samples_mma() attributes {cfg = #fuse.tile<tileW = 64, tileC = 64, threadsW = 16, threadsC = 16, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 2, samples = 2>} {
   return
 }

@@ -323,11 +323,12 @@ LogicalResult TileConfigAttr::verify(
     return emitError() << "mmaPositionsM needs mma.sync tiles";
   if (samples < 0)
     return emitError() << "samples must not be negative, got " << samples;
-  if (samples > 0 && (!anyWgmma || mergeHTaps || clusterC != 1 ||
-                      wgmmaGroups != tileC / 64 || rows % samples != 0))
-    return emitError() << "samples > 0 needs wgmma with one warpgroup per "
-                          "channel group, no merged H taps, no cluster and "
-                          "rows a multiple of samples";
+  // Several warpgroups of a channel group take consecutive rows each (a
+  // row split: `rows` a multiple of it, checked above).
+  if (samples > 0 &&
+      (!anyWgmma || mergeHTaps || clusterC != 1 || rows % samples != 0))
+    return emitError() << "samples > 0 needs wgmma with no merged H taps, no "
+                          "channel cluster and rows a multiple of samples";
   if (wgmmaPhaseSplit < 1)
     return emitError() << "wgmmaPhaseSplit must be positive, got "
                        << wgmmaPhaseSplit;
