@@ -265,16 +265,19 @@ def retype_onnx_half(path, dtype):
 
 
 def export_half_onnx(model, example_inputs, path, dtype, opset=17,
-                     input_names=None, output_names=None, dynamo=False):
+                     input_names=None, output_names=None, dynamo=False,
+                     dynamic_batch=False):
     """Exports the half module `model` (dtype torch.float16/bfloat16) as
     its float32 copy on float32 inputs, then retypes the model's boundary
-    and weights to `dtype` (retype_onnx_half)."""
+    and weights to `dtype` (retype_onnx_half). `dynamic_batch` as in
+    export_onnx (dim 0 of every input and output is the symbolic batch)."""
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
     wide = copy.deepcopy(model).float()
     inputs = tuple(t.float() if t.is_floating_point() else t
                    for t in example_inputs)
-    export_onnx(wide, inputs, path, opset, input_names, output_names, dynamo)
+    export_onnx(wide, inputs, path, opset, input_names, output_names, dynamo,
+                dynamic_batch)
     try:
         return retype_onnx_half(path, dtype)
     except ImportError as error:
@@ -312,7 +315,8 @@ def compile(model, example_inputs, precision="tf32", chip="sm_90a",
         half = half_dtype_of(model, example_inputs)
         if half is not None:
             export_half_onnx(model, example_inputs, onnx_path, half, opset,
-                             input_names, output_names, dynamo)
+                             input_names, output_names, dynamo,
+                             dynamic_batch=bool(max_batch))
         elif max_batch:
             export_onnx(model, example_inputs, onnx_path, opset, input_names,
                         output_names, dynamo, dynamic_batch=True)

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
@@ -217,6 +218,39 @@ class HalfCompile(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("tensor<1x3x4x4xbf16>", result.stdout)
         self.assertIn("-> tensor<1x4x9x9xbf16>", result.stdout)
+
+    def test_max_batch_exports_a_dynamic_batch(self):
+        # fusecc.compile(model.half(), x, max_batch=N) used to export the
+        # half module with a static batch, so the CLI refused --max-batch
+        # ("needs a graph whose batched tensors have a dynamic leading
+        # dim"); the half export now takes the symbolic batch too.
+        try:
+            cli = compiler.find_cli()
+        except compiler.CompileError:
+            self.skipTest("the fusecc compiler is not built")
+        d = tempfile.mkdtemp(prefix="fusecc-half-")
+        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
+        out = os.path.join(d, "model.fcb")
+        for dtype, name in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
+            with self.subTest(name):
+                m = self.model().to(dtype).eval()
+                x = torch.zeros(2, 3, 4, 4, dtype=dtype)
+                with mock.patch.dict(os.environ, {"FUSECC_BIN": cli}), \
+                        mock.patch.object(compiler.module_layer, "load",
+                                          lambda *a, **k: mock.Mock()):
+                    compiler.compile(m, (x,), max_batch=4, output=out)
+                parsed = bundle.read(out)
+                entry = parsed.entries[0]
+                self.assertEqual(entry.max_batch, 4)
+                self.assertTrue(all(a.batched for a in entry.args))
+                self.assertEqual({a.dtype for a in entry.args}, {name})
+                graph = reference.entry_graph(parsed, entry)
+                m64 = m.double()
+                for batch in (1, 3, 4):
+                    xb = torch.randn(batch, 3, 4, 4).to(dtype).double()
+                    with torch.no_grad():
+                        torch.testing.assert_close(graph(xb), m64(xb),
+                                                   rtol=2e-2, atol=2e-2)
 
 
 if __name__ == "__main__":
