@@ -115,6 +115,12 @@ LogicalResult BlockExecutor::execClusterBarrier(const Inst &inst,
                 "nvvm.cluster.wait for cluster block " +
                     std::to_string(missing) +
                     ", which exited without arriving");
+  // The aligned arrive (release) and wait (acquire) order every thread of
+  // the cluster, so this block's own shared memory accesses before the
+  // barrier come before those after it, as at a gpu.barrier. (clusterK:
+  // block 0 reads its peers' fragments where its own threads staged the
+  // main loop's last round; only the cluster barriers lie between.)
+  endEpoch();
   return success();
 }
 

@@ -23,6 +23,15 @@ static size_t pendingOps(const Ops &uncommitted, const Groups &groups) {
   return n;
 }
 
+void BlockExecutor::endEpoch() {
+  for (int l = 0; l < nt; ++l)
+    if (fenceCount[l] != fenceRecorded[l]) {
+      fenceHistory[l].push_back({epoch, fenceCount[l]});
+      fenceRecorded[l] = fenceCount[l];
+    }
+  ++epoch;
+}
+
 LogicalResult BlockExecutor::execGpu(const Inst &inst,
                                      const std::vector<int> &lanes) {
   auto dimOf = [&](const int64_t *v) {
@@ -54,12 +63,7 @@ LogicalResult BlockExecutor::execGpu(const Inst &inst,
                   "gpu.barrier reached by " + std::to_string(lanes.size()) +
                       " of " + std::to_string(nt) +
                       " threads (divergent barrier)");
-    for (int l = 0; l < nt; ++l)
-      if (fenceCount[l] != fenceRecorded[l]) {
-        fenceHistory[l].push_back({epoch, fenceCount[l]});
-        fenceRecorded[l] = fenceCount[l];
-      }
-    ++epoch;
+    endEpoch();
     return success();
   case Opc::Return:
     if (static_cast<int>(lanes.size()) != nt)

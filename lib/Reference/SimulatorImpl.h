@@ -533,6 +533,10 @@ private:
                                  const std::vector<int> &lanes);
   LogicalResult execClusterBarrier(const Inst &inst,
                                    const std::vector<int> &lanes);
+  /// Ends the block's barrier epoch (gpu.barrier, and a completed cluster
+  /// barrier wait, which orders every thread of the cluster, this block's
+  /// own included): records each thread's proxy fences of the epoch.
+  void endEpoch();
   std::vector<float> smem;
   /// Views of 2-byte elements (bf16 / f16 tiles, `MemDesc::elemBytes` 2):
   /// per half word its value (the f32 of the half), whether it was written,
