@@ -120,12 +120,23 @@ static void emitKernelBody(EmitContext &cx) {
   };
   // A block without a valid tap (no main-loop round) stores its lines'
   // constant values directly (EmptyBlocks.cpp); the others run the main
-  // loop and the epilogue below.
+  // loop and the epilogue below. With clusterK every block of the cluster
+  // has the same tile (and none of its rounds): block 0 alone stores it, as
+  // it alone runs the epilogue of a tile with rounds.
   if (storesEmptyBlocksDirectly(cx)) {
     Value none = b.cmp(arith::CmpIPredicate::eq, emitRoundCount(cx), b.c(0));
     auto ifNone = scf::IfOp::create(b, TypeRange{}, none, true);
     b.setInsertionPointToStart(&ifNone.getThenRegion().front());
-    emitEmptyBlockStores(cx);
+    if (cx.cfg.getClusterK() > 1) {
+      auto ifLeader = scf::IfOp::create(
+          b, TypeRange{},
+          b.cmp(arith::CmpIPredicate::eq, cx.clusterRank, b.c(0)), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+      emitEmptyBlockStores(cx);
+    } else {
+      emitEmptyBlockStores(cx);
+    }
     b.setInsertionPointToStart(&ifNone.getElseRegion().front());
   }
   if (cx.registerEpilogue || cx.bulkStride) {
