@@ -446,8 +446,20 @@ ref::ConvOperandsFn ref::convOperandsOfKernels(ModuleOp tiled,
     kernel.getBody().walk([&](Operation *op) {
       if (!isa<ConvTransposeOp, ConvOp>(op))
         return;
-      auto [it, inserted] = byLoc->try_emplace(op->getLoc(), r);
-      if (!inserted && it->second != r)
+      // An FMA-path convolution multiplies in f32 what the kernel loads:
+      // an input the kernel reads in a half type (a half intermediate, its
+      // operand cast) is rounded to it, as the graph's reference is not.
+      ConvOperands own = r;
+      if (own == ConvOperands::Exact)
+        if (auto cast = op->getOperand(0).getDefiningOp<CastOp>()) {
+          Type from = getElementTypeOrSelf(cast.getOperand().getType());
+          if (isa<BFloat16Type>(from))
+            own = ConvOperands::BF16;
+          else if (isa<Float16Type>(from))
+            own = ConvOperands::F16;
+        }
+      auto [it, inserted] = byLoc->try_emplace(op->getLoc(), own);
+      if (!inserted && it->second != own)
         it->second = std::nullopt;
     });
   });

@@ -72,7 +72,9 @@ evaluate(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
 
 /// How the kernels of `tiled` (after fuse-tile-kernels) round each
 /// convolution's operands, from their `#fuse.types` (operand f32: Exact,
-/// also for split-operand tf32x3; tf32, bf16, f16), keyed by the
+/// also for split-operand tf32x3, except where the convolution's input is
+/// the operand cast of a bf16 / f16 kernel input: that type; tf32, bf16,
+/// f16), keyed by the
 /// convolution's location, which the graph it was compiled from shares.
 /// With `fallback` for a convolution `tiled` has no kernel for, or that
 /// kernels of different operand types recompute. Where the graph-wide
