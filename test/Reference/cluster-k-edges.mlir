@@ -13,10 +13,16 @@
 //   result take the direct stores of empty blocks (EmptyBlocks.cpp); every
 //   block of the cluster has no round there and all of them stored the
 //   tile (a global memory race, the same values). Block 0 alone stores it.
+// - @ck_spatial_softmax: a softmax over the spatial dims of a clusterK
+//   kernel's result. The plan had the kernel's epilogue write the
+//   softmax's partial statistics, which fuse-convert-to-gpu refuses for
+//   clusterK ("the pipeline rejected the graph"); the softmax now computes
+//   its own (the default-option case: test/fusecc/cluster-k-stats-plan.mlir).
 
 // CHECK: @ck_s3x5_relu: PASS
 // CHECK: @ck_s3x5_relu_f32: PASS
 // CHECK: @ck_empty_rows_bf16: PASS {{.*}} unwritten 0 {{.*}} storage bf16
+// CHECK: @ck_spatial_softmax: PASS
 // CHECK-NOT: FAIL
 // CFG: "ck_s3x5_relu_k0" {{.*}}clusterK = 2>
 // CFG: "ck_s3x5_relu_f32_k0" {{.*}}clusterK = 2>
@@ -38,4 +44,12 @@ func.func @ck_empty_rows_bf16(%x: tensor<1x64x2x27xbf16>, %w: tensor<64x8x1x2xbf
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 3, 1>, padding = array<i64: 0, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 2>, groups = 1 : i64} : (tensor<1x64x2x27xbf16>, tensor<64x8x1x2xbf16>, tensor<8xbf16>) -> tensor<1x8x4x27xbf16>
   %1 = fuse.relu %0 : tensor<1x8x4x27xbf16>
   return %1 : tensor<1x8x4x27xbf16>
+}
+
+func.func @ck_spatial_softmax(%x: tensor<1x64x3x6xf32>, %w: tensor<64x70x4x3xf32>) -> tensor<1x70x6x6xf32> {
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 1>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x64x3x6xf32>, tensor<64x70x4x3xf32>) -> tensor<1x70x6x6xf32>
+  %1 = fuse.reshape %0 : tensor<1x70x6x6xf32> -> tensor<1x70x36xf32>
+  %2 = fuse.softmax %1 {dim = 2 : i64} : tensor<1x70x36xf32>
+  %3 = fuse.reshape %2 : tensor<1x70x36xf32> -> tensor<1x70x6x6xf32>
+  return %3 : tensor<1x70x6x6xf32>
 }

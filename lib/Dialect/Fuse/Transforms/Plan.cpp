@@ -115,6 +115,13 @@ KernelOp fusecc::fuse::epilogueStatsCandidate(KernelOp k) {
   if (!producer || kernelKindOf(producer) != KernelKind::Convolution ||
       !producer.getConfig())
     return {};
+  // A tile whose reduction is split over a cluster (clusterK: block 0 alone
+  // runs the epilogue, after the cluster's reduce) writes no partial
+  // statistics (fuse-convert-to-gpu refuses them): the reader computes its
+  // own. (Found in session 42: the cost model's clusterK on a 2048 -> 256
+  // layer read by a spatial softmax failed to compile.)
+  if (producer.getConfig()->splitsReduction())
+    return {};
   auto ty = cast<RankedTensorType>(arg.getType());
   if (ty != producer.getResult().getType() || !ty.getElementType().isF32() ||
       ty.getRank() < 3)
