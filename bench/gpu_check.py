@@ -446,6 +446,9 @@ def check_entry(bundle, entry, args, device):
     with torch.no_grad(), timing_ctx():
         row["eager_ms"] = time_ms(lambda i: timed(*eager_sets[i]), sets,
                                   args.reps, args.warmup)
+        if args.profile:
+            row["eager_kernels"] = kernel_profile(
+                lambda: timed(*eager_sets[0]), args.profile)
         if not args.no_compile:
             try:
                 # Every graph shares Graph.__call__'s code object: start
@@ -598,9 +601,10 @@ def main():
                              "per variant (default %s, timing.py; "
                              "bench/tune.py screens with less)" % MIN_WARM_S)
     parser.add_argument("--profile", type=int, default=0, metavar="CALLS",
-                        help="also record the GPU kernels of fusecc and "
+                        help="also record the GPU kernels of fusecc, eager and "
                         "torch.compile over CALLS calls (torch.profiler): "
-                        "fusecc_kernels / compile_kernels in gpu_check.json")
+                        "fusecc_kernels / eager_kernels / compile_kernels "
+                        "in gpu_check.json")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: a new one each run)")
     parser.add_argument("--manifest", default=None,
