@@ -32,6 +32,11 @@ static constexpr int64_t kMaxWgmmaAccumulatorsOneGroup = 96;
 /// (tuning variants; ptxas keeps 128 accumulators in about 180 registers).
 static constexpr int64_t kMaxWgmmaAccumulatorsForced = 128;
 
+/// Output channels of the two-warpgroup tiles that the cost model takes at
+/// 128 or more output channels (two 64-channel warpgroups sharing each
+/// staged input row); only layers whose channels fill them take them.
+static constexpr int64_t kWideTileChannels = 128;
+
 TileConfigFields fuse::wgmmaFields(KernelTypesAttr types, int64_t sw, int64_t n,
                                    int64_t tileC, int64_t groups,
                                    int64_t ciChunk) {
@@ -73,10 +78,14 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // with the rows, chunk and merged taps of the 64-channel choice, where
   // that keeps two blocks per SM. kb1_69 -11%, three layers made for this
   // -8 to -21%; the one with a single block per SM 5% slower (docs/perf.md
-  // 131). Not for split operands (unmeasured).
+  // 131). Not for split operands (unmeasured). Only where the 128-channel
+  // tiles are full (`kWideTileChannels`): at 192 channels the last block's
+  // second warpgroup has no channel, and its staged inputs serve 64
+  // (rand37_28 bf16, 0.395 ms against 0.317-0.326 for 64-channel tiles,
+  // docs/perf.md 246).
   if (!forcedTileC && !forcedRows && !forcedCiChunk && !forcedSplit &&
-      !a.needsAllChannels && cout64 >= 128 &&
-      !types.usesSplitTF32()) {
+      !a.needsAllChannels && cout64 >= kWideTileChannels &&
+      cout64 % kWideTileChannels == 0 && !types.usesSplitTF32()) {
     TileConfigAttr narrow =
         chooseWgmmaConfig(kernel, a, types, maxTileW, 0, 0,
                           /*forcedTileC=*/64, 0, mergeH, forcedCluster, rules);
