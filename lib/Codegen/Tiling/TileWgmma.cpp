@@ -80,9 +80,11 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
   // -8 to -21%; the one with a single block per SM 5% slower (docs/perf.md
   // 131). Not for split operands (unmeasured). Only where the 128-channel
   // tiles are full (`kWideTileChannels`): at 192 channels the last block's
-  // second warpgroup has no channel, and its staged inputs serve 64
-  // (rand37_28 bf16, 0.395 ms against 0.317-0.326 for 64-channel tiles,
-  // docs/perf.md 246).
+  // second warpgroup has no channel and its staged inputs serve 64
+  // (rand37_28 bf16 0.395 ms against 0.317 for 64-channel tiles; held out,
+  // the 11 kernels of 192 channels this changes in seeds 41 and 43, tf32
+  // and bf16: geomean -5%, 7 faster by 3-33%, 4 slower by 2-15%;
+  // docs/perf.md 246-247).
   if (!forcedTileC && !forcedRows && !forcedCiChunk && !forcedSplit &&
       !a.needsAllChannels && cout64 >= kWideTileChannels &&
       cout64 % kWideTileChannels == 0 && !types.usesSplitTF32()) {

@@ -251,20 +251,6 @@ func.func @rows_one_n_wide(%x: tensor<1x64x8x256xf32>, %w: tensor<64x128x3x5xf32
 
 // -----
 
-// The same rows at 192 output channels: 128-channel blocks would leave the
-// last block's second warpgroup without a channel, so the blocks keep 64
-// (three full tiles; rand37_28 bf16 20% faster so, docs/perf.md 246).
-// CHECK-LABEL: fuse.kernel "rows_one_n_wide_192_k0"
-// CHECK-SAME: #fuse.tile<tileW = 88, tileC = 64, threadsW = 8, threadsC = 16, chanPerThread = 1, ciChunk = 8, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, rows = 2, wgmmaN = 88, wgmmaGroups = 1>
-func.func @rows_one_n_wide_192(%x: tensor<1x64x8x256xf32>, %w: tensor<64x192x3x5xf32>) -> tensor<1x192x10x260xf32> {
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>,
-         output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>}
-       : (tensor<1x64x8x256xf32>, tensor<64x192x3x5xf32>) -> tensor<1x192x10x260xf32>
-  return %0 : tensor<1x192x10x260xf32>
-}
-
-// -----
-
 // 128 channels with merged H taps: a block of 128 channels would be alone
 // on its SM (registers), so the block keeps 64 (a 3-D layer of this kind
 // was 5% slower with 128).
