@@ -162,8 +162,10 @@ struct SharedMemoryPlan {
   /// W stride, whose warpgroups own consecutive rows:
   /// the rows of a warpgroup as one `N` (`rowsN` = (rows - 1) x inputSpan +
   /// wgmmaN positions, row r's at r x inputSpan), one accumulator per W
-  /// phase for all of them. Staged input rows are then contiguous within a plane (planes
-  /// hold all staged rows) and `inputSpan` is a multiple of 8. 0 elsewhere.
+  /// phase for all of them (blocks of samples with a row split: each
+  /// warpgroup's rows / split consecutive rows, from its first row on). Staged
+  /// input rows are then contiguous within a plane (planes hold all staged
+  /// rows) and `inputSpan` is a multiple of 8. 0 elsewhere.
   int64_t rowsN = 0;
   /// Blocks of samples (`TileConfigAttr::samples`): zeroed columns after
   /// each plane's staged rows, which the last rows' positions past the row

@@ -236,7 +236,8 @@ struct EmitContext {
   Value hRounds;
   /// mma.sync warp coordinates (`emitMmaSyncWarpCoordinates`).
   Value mmaPhase, mmaWC, mmaWW, mmaGroup, mmaTig;
-  /// wgmma: this warpgroup's channel group and row-split index, and the
+  /// wgmma: this warpgroup's channel group and row-split index (rows as one
+  /// N over a row split, blocks of samples: its first row), and the
   /// shared-memory window address of `smem` >> 4 (descriptor encoding).
   Value wgChannelGroup, wgRowSplit, smemEnc;
   /// The first W phase of this thread's warpgroup where the block's phases

@@ -173,7 +173,11 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     several samples' positions. Such blocks stage one H tap per round, take
     their rows as one wgmma N, and the staged rows as close as their taps
     allow (`SharedMemoryPlan::inputSpan`); a last block past the batch
-    leaves its missing samples' rows out. 0: rows of one sample.
+    leaves its missing samples' rows out. With a row split (`wgmmaGroups`
+    = tileC / 64 x split) each warpgroup of a channel group takes rows /
+    split consecutive rows as its N (e.g. one sample each), and all of them
+    read the one staged weight slice: more positions per staged weight
+    than one warpgroup's accumulators hold. 0: rows of one sample.
 
     `wgmmaPhaseSplit = S > 1` (wgmma only, one row per warpgroup, a W
     stride that S divides, every W phase with the same taps: kernel width
