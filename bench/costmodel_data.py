@@ -49,6 +49,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "bench"))
 from half_graphs import HALF_TYPES, write_half_graph  # noqa: E402
+from tune import precision_flags  # noqa: E402
 
 CONFIG_RE = re.compile(r"#fuse\.tile<(?:[^<>]|<[^<>]*>)*>")
 
@@ -126,9 +127,8 @@ def best_variant(variants, key):
 
 def choice_config(fusecc, graph, precision, chip, extra):
     """The compiler's #fuse.tile config for a single-kernel graph."""
-    flags = [] if precision in HALF_TYPES else ["--precision=" + precision]
     fused = subprocess.run([fusecc, graph, "--emit=fused", "--chip=" + chip]
-                           + flags + extra, check=True, capture_output=True,
+                           + precision_flags(precision) + extra, check=True, capture_output=True,
                            text=True).stdout
     configs = CONFIG_RE.findall(fused)
     return configs[0] if len(configs) == 1 else None
