@@ -11,12 +11,20 @@
 # against eager PyTorch and torch.compile of the same graph function (in the
 # bundle's storage dtype: f32, or bf16/f16 for half graphs), and prints one
 # table (also $OUT/perf_table.md and $OUT/gpu_check.json).
-# Exits 1 if any check fails.
+# Exits 1 if any check fails. With --graphs both sides are also timed under
+# CUDA graphs (docs/perf.md, "Timing under CUDA graphs"): torch.compile
+# with mode="reduce-overhead" (compile_cg_ms), back-to-back calls of
+# fusecc, torch.compile and its reduce-overhead twin (<label>_stream_ms,
+# the host out of the loop; <label>_host_ms the host's time per call), and
+# fusecc's and torch.compile's whole call captured into a
+# torch.cuda.CUDAGraph per input set, replays back to back
+# (<label>_replay_ms, GPU time only); speedup_compile_graphs and
+# speedup_compile_replay are the ratios.
 #
 # Usage: python3 bench/gpu_check.py [--bundles DIR] [--lib PATH] [--filter S]
 #                                   [--reps N] [--warmup N] [--no-time]
 #                                   [--no-compile] [--profile CALLS]
-#                                   [--seed N] [--out DIR]
+#                                   [--seed N] [--out DIR] [--graphs]
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -42,7 +50,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
 import random_summary  # noqa: E402
-from timing import MIN_WARM_S, kernel_profile, time_ms  # noqa: E402
+from timing import (MIN_WARM_S, graph_figures, kernel_profile,  # noqa: E402
+                    time_ms)
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -342,6 +351,43 @@ def check_outputs(bundle, entry, graph, reference, baseline, inputs, outputs,
     return results
 
 
+#: --graphs: (row key, torch.compile's figure, fusecc's figure).
+GRAPH_SPEEDUPS = (
+    ("speedup_compile_graphs", "compile_cg_stream_ms", "fusecc_stream_ms"),
+    ("speedup_compile_replay", "compile_replay_ms", "fusecc_replay_ms"))
+
+
+def error_text(error):
+    """An exception as one line: its type and first line."""
+    return "%s: %s" % (type(error).__name__,
+                       str(error).splitlines()[0] if str(error) else "")
+
+
+def add_figures(row, label, figures):
+    """timing.graph_figures' figures into `row` as <label>_<key>."""
+    for key, value in figures.items():
+        row[label + "_" + key] = value
+
+
+def time_reduce_overhead(row, timed, eager_sets, sets, args):
+    """--graphs: torch.compile(mode="reduce-overhead") of the graph
+    function (CUDA graph trees) into `row`: compile_cg_ms (each call from
+    an idle stream) and compile_cg_stream_ms / compile_cg_host_ms (back to
+    back). Every argument, weights included, is an input of the function,
+    so its trees copy them into their static buffers on each call (the
+    replay figures have no such copies)."""
+    try:
+        torch._dynamo.reset()
+        compiled = torch.compile(timed.__call__, mode="reduce-overhead")
+        run = lambda i: compiled(*eager_sets[i])  # noqa: E731
+        row["compile_cg_ms"] = time_ms(run, sets, args.reps,
+                                       max(args.warmup, 3))
+        add_figures(row, "compile_cg", graph_figures(
+            run, sets, args.reps, max(args.warmup, 3), replay=False))
+    except Exception as error:  # Inductor failures are not ours.
+        row["compile_cg_error"] = error_text(error)
+
+
 def check_entry(bundle, entry, args, device):
     """Checks (and times) one entry; returns its result row."""
     row = {"bundle": os.path.basename(bundle.path), "entry": entry.name,
@@ -429,6 +475,12 @@ def check_entry(bundle, entry, args, device):
         bundle.launch(entry.index, buffer_sets[i], stream)
 
     row["fusecc_ms"] = time_ms(run_fusecc, sets, args.reps, args.warmup)
+    if getattr(args, "graphs", False):
+        # On the current stream at each call: a capture runs on its own.
+        add_figures(row, "fusecc", graph_figures(
+            lambda i: bundle.launch(entry.index, buffer_sets[i],
+                                    torch.cuda.current_stream().cuda_stream),
+            sets, args.reps, args.warmup))
     if args.profile:
         row["fusecc_kernels"] = kernel_profile(lambda: run_fusecc(0),
                                                args.profile)
@@ -462,15 +514,22 @@ def check_entry(bundle, entry, args, device):
                 if args.profile:
                     row["compile_kernels"] = kernel_profile(
                         lambda: compiled(*eager_sets[0]), args.profile)
+                if getattr(args, "graphs", False):
+                    add_figures(row, "compile", graph_figures(
+                        lambda i: compiled(*eager_sets[i]), sets, args.reps,
+                        args.warmup))
             except Exception as error:  # Inductor failures are not ours.
-                row["compile_error"] = "%s: %s" % (type(error).__name__,
-                                                   str(error).splitlines()[0]
-                                                   if str(error) else "")
+                row["compile_error"] = error_text(error)
+            if getattr(args, "graphs", False):
+                time_reduce_overhead(row, timed, eager_sets, sets, args)
     fusecc_ms = row["fusecc_ms"]
     if row.get("eager_ms"):
         row["speedup_eager"] = row["eager_ms"] / fusecc_ms
     if row.get("compile_ms"):
         row["speedup_compile"] = row["compile_ms"] / fusecc_ms
+    for key, theirs, ours in GRAPH_SPEEDUPS:
+        if row.get(theirs) and row.get(ours):
+            row[key] = row[theirs] / row[ours]
     if flops:
         row["conv_tflops"] = flops / (fusecc_ms * 1e-3) / 1e12
     # Every argument byte moved once (graph inputs, weights, the output),
@@ -500,6 +559,16 @@ COLUMNS = [
     ("compile_ms", "compile ms"), ("speedup_eager", "x eager"),
     ("speedup_compile", "x compile"), ("conv_tflops", "conv TFLOP/s"),
     ("gbps", "GB/s"), ("pct_floor", "% of floor"), ("floor_ms", "floor ms"),
+]
+#: The --graphs columns, after COLUMNS in a table with such rows.
+GRAPH_COLUMNS = [
+    ("fusecc_stream_ms", "fusecc stream ms"),
+    ("fusecc_replay_ms", "fusecc replay ms"),
+    ("compile_cg_ms", "compile r-o ms"),
+    ("compile_cg_stream_ms", "compile r-o stream ms"),
+    ("compile_replay_ms", "compile replay ms"),
+    ("speedup_compile_graphs", "x compile (graphs)"),
+    ("speedup_compile_replay", "x compile (replay)"),
 ]
 
 # The floor's ceilings: the H200's measured dense TF32 tensor-core rate and
@@ -532,8 +601,10 @@ def cell(row, key):
 
 
 def format_table(rows, markdown):
-    header = [title for _, title in COLUMNS]
-    body = [[cell(r, key) for key, _ in COLUMNS] for r in rows]
+    columns = COLUMNS + (GRAPH_COLUMNS if any("fusecc_stream_ms" in r
+                                              for r in rows) else [])
+    header = [title for _, title in columns]
+    body = [[cell(r, key) for key, _ in columns] for r in rows]
     if markdown:
         lines = ["| " + " | ".join(header) + " |",
                  "|" + "|".join("---" for _ in header) + "|"]
@@ -605,6 +676,11 @@ def main():
                         "torch.compile over CALLS calls (torch.profiler): "
                         "fusecc_kernels / eager_kernels / compile_kernels "
                         "in gpu_check.json")
+    parser.add_argument("--graphs", action="store_true",
+                        help="also time under CUDA graphs: torch.compile "
+                        "mode=\"reduce-overhead\" (compile_cg_*), back-to-"
+                        "back calls (*_stream_ms) and captured whole calls "
+                        "(*_replay_ms) of fusecc and torch.compile")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: a new one each run)")
     parser.add_argument("--manifest", default=None,

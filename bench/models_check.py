@@ -19,9 +19,22 @@
 # $OUT/models_check.md and $OUT/models_check.json). Exits 1 if a check
 # fails.
 #
+# With --graphs both sides are also timed under CUDA graphs (docs/perf.md,
+# "Timing under CUDA graphs"): Inductor with mode="reduce-overhead"
+# (variant inductor_cg, its CUDA graph trees) next to fusecc (whose bundles
+# replay as one CUDA graph per entry and stream already), over --sets
+# rotating input sets; every variant gets <label>_stream_ms (back-to-back
+# calls, the host out of the loop where it keeps ahead; <label>_host_ms
+# its host time per call), and inductor / fusecc / eager get
+# <label>_replay_ms (the whole call captured into a torch.cuda.CUDAGraph
+# per input set by this script, replays back to back: GPU time only).
+# speedup_host / speedup_graphs / speedup_replay are Inductor's figure
+# over fusecc's for each rule (Inductor's reduce-overhead for graphs).
+#
 # Usage: python3 bench/models_check.py [--filter S] [--reps N] [--warmup N]
 #                                      [--precision ieee|tf32] [--out DIR]
 #                                      [--dtype f32|bf16|f16]
+#                                      [--graphs] [--sets N]
 #        python3 bench/models_check.py --precompile CACHE_DIR [--chip C]
 # The second form (no GPU; PyTorch 1.13's torch.fx is enough) compiles the
 # fusecc subgraphs of every model, found as the backend finds them on
@@ -57,7 +70,7 @@ import torch  # noqa: E402
 import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
 from accuracy import DTYPE_REL_L2_FLOOR, REL_L2_LIMIT, rel_l2  # noqa: E402
-from timing import kernel_profile, time_ms  # noqa: E402
+from timing import graph_figures, kernel_profile, time_ms  # noqa: E402
 
 #: --dtype -> (torch dtype, rel-L2 floor: the type's unit roundoff, the
 #: accuracy rule's DTYPE_REL_L2_FLOOR).
@@ -67,6 +80,20 @@ DTYPES = {name: (getattr(torch, full), DTYPE_REL_L2_FLOOR[name])
 #: KernelBench's allclose, required of half results.
 HALF_ALLCLOSE = 1e-2
 EAGER_FACTOR = 2.0
+#: --graphs: the variants whose whole call this script captures into a
+#: torch.cuda.CUDAGraph (<label>_replay_ms; inductor_cg and fusecc_cg are
+#: captured by their own CUDA graphs already).
+REPLAYED = ("eager", "inductor", "fusecc")
+#: --graphs: (row key, Inductor's figure, fusecc's figure) of the ratios.
+SPEEDUPS = (("speedup_host", "inductor_ms", "fusecc_ms"),
+            ("speedup_graphs", "inductor_cg_stream_ms", "fusecc_stream_ms"),
+            ("speedup_replay", "inductor_replay_ms", "fusecc_replay_ms"))
+
+
+def selected(filter_text, name):
+    """Whether --filter selects model `name`: a substring of it, or of
+    one of the comma-separated parts ("heatmap,dcgan")."""
+    return any(part in name for part in filter_text.split(","))
 
 
 def load_models():
@@ -116,36 +143,72 @@ def fusecc_summary(history):
             "whole": compiled > 0 and left == 0 and not fallbacks}
 
 
+def variants_for(module, args):
+    """(label, maker) of the variants run_model checks and times."""
+    variants = [("eager", lambda: module),
+                ("inductor", lambda: torch.compile(module))]
+    if args.graphs:
+        variants.append(("inductor_cg", lambda: torch.compile(
+            module, mode="reduce-overhead")))
+    variants += [("fusecc", lambda: torch.compile(module, backend="fusecc")),
+                 ("fusecc_cg", lambda: torch.compile(
+                     module, backend="fusecc", mode="reduce-overhead"))]
+    if args.alt_arg:  # An A/B variant: the same backend, more CLI flags.
+        variants.append(("fusecc_alt", lambda: torch.compile(
+            module, backend="fusecc",
+            options={"extra_args": tuple(args.alt_arg)})))
+    return variants
+
+
+def time_variant(row, label, fn, input_sets, args):
+    """The timings of one variant into `row`: <label>_ms (each call from an
+    idle stream, the host in the loop), and with --graphs <label>_stream_ms
+    and <label>_host_ms (back-to-back calls) and, for REPLAYED labels,
+    <label>_replay_ms (the call captured per input set, replays back to
+    back). A capture that fails leaves <label>_replay_error."""
+    sets = len(input_sets)
+    run = lambda i: fn(*input_sets[i])  # noqa: E731
+    row[label + "_ms"] = time_ms(run, sets, args.reps, args.warmup)
+    if not args.graphs:
+        return
+    for key, value in graph_figures(run, sets, args.reps, args.warmup,
+                                    label in REPLAYED).items():
+        row[label + "_" + key] = value
+
+
+def speedups(row):
+    """SPEEDUPS' ratios of the figures `row` has."""
+    for key, theirs, ours in SPEEDUPS:
+        if row.get(theirs) and row.get(ours):
+            row[key] = row[theirs] / row[ours]
+
+
 def run_model(name, build, shapes, precision, args):
     gen = torch.Generator().manual_seed(1234)
     torch.manual_seed(0)
     module = build().eval()
     randomize_statistics(module, gen)
     inputs = [torch.randn(s, generator=gen) for s in shapes]
+    # Input sets 1.. rotate with set 0 (the checked one) in the timings.
+    more = [[torch.randn(s, generator=gen) for s in shapes]
+            for _ in range(max(args.sets, 1) - 1)]
     dtype, floor = DTYPES[args.dtype]
     if dtype is not torch.float32:
         # The reference sees the half-rounded weights and inputs.
         module = module.to(dtype)
         inputs = [x.to(dtype) for x in inputs]
+        more = [[x.to(dtype) for x in xs] for xs in more]
     with torch.no_grad():
         ref = copy.deepcopy(module).double()(*[x.double() for x in inputs])
     module = module.cuda()
     inputs = [x.cuda() for x in inputs]
+    input_sets = [inputs] + [[x.cuda() for x in xs] for xs in more]
     ref = ref.cuda()
     set_tf32(precision == "tf32")
     row = {"model": name, "precision": precision, "dtype": args.dtype,
            "inputs": ["x".join(map(str, s)) for s in shapes]}
-    variants = [("eager", lambda: module),
-                ("inductor", lambda: torch.compile(module)),
-                ("fusecc", lambda: torch.compile(module, backend="fusecc")),
-                ("fusecc_cg", lambda: torch.compile(
-                    module, backend="fusecc", mode="reduce-overhead"))]
-    if args.alt_arg:  # An A/B variant: the same backend, more CLI flags.
-        variants.append(("fusecc_alt", lambda: torch.compile(
-            module, backend="fusecc",
-            options={"extra_args": tuple(args.alt_arg)})))
     with torch.no_grad():
-        for label, make in variants:
+        for label, make in variants_for(module, args):
             torch._dynamo.reset()
             driver.history.clear()
             try:
@@ -159,8 +222,7 @@ def run_model(name, build, shapes, precision, args):
                     row[label + "_allclose"] = bool(torch.allclose(
                         out.double(), ref, rtol=HALF_ALLCLOSE,
                         atol=HALF_ALLCLOSE)) and out.dtype == dtype
-                row[label + "_ms"] = time_ms(lambda _: fn(*inputs), 1, args.reps,
-                                             args.warmup)
+                time_variant(row, label, fn, input_sets, args)
                 if args.profile:
                     row[label + "_kernels"] = kernel_profile(
                         lambda: fn(*inputs), args.profile)
@@ -184,6 +246,7 @@ def run_model(name, build, shapes, precision, args):
                 row[label + "_error"] = "%s: %s" % (type(error).__name__,
                                                     str(error)[:800])
                 traceback.print_exc()
+    speedups(row)
     limit = max(REL_L2_LIMIT[precision], floor)
     eager_err = row.get("eager_rel_l2", 0.0)
     allowed = max(limit, EAGER_FACTOR * eager_err)
@@ -232,6 +295,39 @@ def table(rows):
     return "\n".join(lines)
 
 
+def graphs_table(rows):
+    """--graphs: each side's three figures (ms: host in the loop / back to
+    back / captured replay; Inductor's graphs figure is reduce-overhead's
+    back to back) and the three ratios; None without --graphs rows."""
+    rows = [r for r in rows if "fusecc_stream_ms" in r]
+    if not rows:
+        return None
+    lines = ["| model | dtype | prec | check | fusecc ms: host / stream / "
+             "replay | fusecc host us per call | Inductor ms: host / "
+             "reduce-overhead stream / replay | reduce-overhead host us per "
+             "call | x Inductor: host / graphs / replay |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %s | %s | %s | %s / %s / %s | %s | %s / %s / %s "
+                     "| %s | %s / %s / %s |" % (
+                         r["model"], r.get("dtype", "f32"), r["precision"],
+                         "PASS" if r["pass"] else "FAIL",
+                         fmt(r.get("fusecc_ms"), "%.3f"),
+                         fmt(r.get("fusecc_stream_ms"), "%.3f"),
+                         fmt(r.get("fusecc_replay_ms"), "%.3f"),
+                         fmt(1e3 * r["fusecc_host_ms"]
+                             if "fusecc_host_ms" in r else None, "%.0f"),
+                         fmt(r.get("inductor_ms"), "%.3f"),
+                         fmt(r.get("inductor_cg_stream_ms"), "%.3f"),
+                         fmt(r.get("inductor_replay_ms"), "%.3f"),
+                         fmt(1e3 * r["inductor_cg_host_ms"]
+                             if "inductor_cg_host_ms" in r else None, "%.0f"),
+                         fmt(r.get("speedup_host"), "%.2fx"),
+                         fmt(r.get("speedup_graphs"), "%.2fx"),
+                         fmt(r.get("speedup_replay"), "%.2fx")))
+    return "\n".join(lines)
+
+
 def half_shape_prop(gm, module, inputs, dtype):
     """ShapeProp metadata for `gm`, a graph of `module` converted to the
     half `dtype` wholesale: the CPU lacks half kernels, so from meta
@@ -263,7 +359,7 @@ def precompile(models, directory, chip, filter_text, dtype_name="f32"):
     from torch.fx.passes.shape_prop import ShapeProp
     failures = 0
     for name, (build, shapes, _) in models.items():
-        if filter_text not in name:
+        if not selected(filter_text, name):
             continue
         dtype = DTYPES[dtype_name][0]
         module = build().eval().to(dtype)
@@ -299,7 +395,9 @@ def precompile(models, directory, chip, filter_text, dtype_name="f32"):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--filter", default="")
+    p.add_argument("--filter", default="",
+                   help="models whose name holds this text, or one of its "
+                   "comma-separated parts")
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--precision", choices=("ieee", "tf32"), action="append")
@@ -312,10 +410,20 @@ def main():
     p.add_argument("--dtype", choices=sorted(DTYPES), default="f32",
                    help="the models' and inputs' dtype (eager and Inductor "
                    "run in it too)")
+    p.add_argument("--graphs", action="store_true",
+                   help="also time both sides under CUDA graphs: Inductor "
+                   "with mode=\"reduce-overhead\" (inductor_cg), back-to-"
+                   "back calls (<label>_stream_ms) and whole calls captured "
+                   "and replayed (<label>_replay_ms)")
+    p.add_argument("--sets", type=int, default=None, metavar="N",
+                   help="rotating input sets in the timings (default 3 "
+                   "with --graphs, else 1)")
     p.add_argument("--alt-arg", action="append", default=[], metavar="ARG",
                    help="also time a 'fusecc_alt' variant compiled with "
                    "this extra fusecc argument (repeatable; A/B timing)")
     args = p.parse_args()
+    if args.sets is None:
+        args.sets = 3 if args.graphs else 1
     if args.precompile:
         return 1 if precompile(load_models(), args.precompile, args.chip,
                                args.filter, args.dtype) else 0
@@ -324,7 +432,7 @@ def main():
         return 2
     rows = []
     for name, (build, shapes, _) in load_models().items():
-        if args.filter not in name:
+        if not selected(args.filter, name):
             continue
         for precision in args.precision or ("ieee", "tf32"):
             row = run_model(name, build, shapes, precision, args)
@@ -336,6 +444,9 @@ def main():
                           "a") as f:
                     f.write(json.dumps(row) + "\n")
     text = table(rows)
+    more = graphs_table(rows)
+    if more:
+        text += "\n\n" + more
     env = "%s, torch %s, CUDA %s, %s, %s" % (
         torch.cuda.get_device_name(), torch.__version__, torch.version.cuda,
         platform.python_version(),
