@@ -87,16 +87,15 @@ def compile_all(directory, models, dtypes, max_batch):
 
 
 def check_batch(ref_module, module, entry, shapes, batch, dtype, floor,
-                gen):
+                gen, device="cuda"):
     """One batch: the row of its check (`ref_module` the float64 twin of
-    the half `module`, both on the GPU)."""
-    inputs = [torch.randn((batch,) + s[1:], generator=gen).to(dtype).cuda()
-              for s in shapes]
+    the half `module`, both on `device`)."""
+    inputs = [torch.randn((batch,) + s[1:], generator=gen).to(dtype).to(
+        device) for s in shapes]
     with torch.no_grad():
         ref = ref_module(*[x.double() for x in inputs])
         eager = module(*inputs)
         out = entry(*inputs)
-    torch.cuda.synchronize()
     err, eager_err = rel_l2(out, ref), rel_l2(eager, ref)
     allowed = max(floor, EAGER_FACTOR * eager_err)
     close = bool(torch.allclose(out.double(), ref, rtol=HALF_ALLCLOSE,
@@ -126,6 +125,7 @@ def check_all(directory):
         for batch in range(1, entry.max_batch + 1):
             row = dict(head, **check_batch(ref_module, module, entry, shapes,
                                            batch, dtype, floor, gen))
+            torch.cuda.synchronize()
             rows.append(row)
             print(json.dumps(row), flush=True)
         over = torch.randn((entry.max_batch + 1,) + shapes[0][1:],

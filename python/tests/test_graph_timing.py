@@ -5,12 +5,16 @@
 # back-to-back timing's arithmetic and rotation (bench/timing.py, with
 # CUDA events faked), a capture that fails recorded rather than raised,
 # which variants each checker times and captures, the ratios and the
-# tables' columns.
+# tables' columns; bench/half_batch_check.py's compile step and one batch's
+# check.
 #
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import contextlib
+import copy
 import importlib.util
+import io
 import os
 import sys
 import unittest
@@ -244,6 +248,62 @@ class GpuCheckGraphs(unittest.TestCase):
         text = self.gc.format_table([graphs], markdown=True)
         self.assertIn("x compile (graphs)", text)
         self.assertIn("2.00x", text)
+
+
+@needs_torch
+class HalfBatchCheck(unittest.TestCase):
+    """bench/half_batch_check.py's compile step (fusecc.compile stubbed)
+    and one batch's check on the CPU in float32 (the CPU lacks half
+    convolutions in PyTorch 1.13)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.hb = load("half_batch_check")
+
+    def test_compile_keeps_the_module_beside_the_bundle(self):
+        import shutil
+        import tempfile
+        seen = []
+
+        def fake_compile(module, example, max_batch=None, output=None,
+                         lib=None):
+            seen.append((example[0].shape[0], example[0].dtype, max_batch))
+            if "residual" in output:
+                raise self.hb.fusecc.CompileError("refused")
+            open(output, "w").close()
+        d = tempfile.mkdtemp(prefix="fusecc-hb-")
+        self.addCleanup(shutil.rmtree, d, True)
+        with mock.patch.object(self.hb.fusecc, "compile", fake_compile), \
+                contextlib.redirect_stdout(io.StringIO()):
+            failures = self.hb.compile_all(
+                d, ["dcgan_generator", "residual_decoder"], ["bf16"], 4)
+        self.assertEqual(failures, 1)
+        self.assertEqual(seen, [(4, torch.bfloat16, 4)] * 2)
+        saved = torch.load(os.path.join(d, "dcgan_generator.bf16.pt"))
+        self.assertEqual((saved["model"], saved["dtype"], saved["max_batch"]),
+                         ("dcgan_generator", "bf16", 4))
+        self.assertFalse(os.path.exists(os.path.join(
+            d, "residual_decoder.bf16.pt")))
+
+    def check(self, scale):
+        """One batch checked with the module itself, times `scale`, as the
+        entry under test."""
+        torch.manual_seed(0)
+        module = torch.nn.Sequential(torch.nn.ConvTranspose2d(3, 2, 2, 2))
+        ref = copy.deepcopy(module).double()
+        return self.hb.check_batch(
+            ref, module, lambda x: module(x) * scale, [(8, 3, 4, 4)], 3,
+            torch.float32, 1e-6, torch.Generator().manual_seed(1),
+            device="cpu")
+
+    def test_a_batch_passes_and_fails_on_its_result(self):
+        good = self.check(1.0)
+        self.assertTrue(good["pass"], good)
+        self.assertEqual(good["batch"], 3)
+        self.assertLess(good["rel_l2"], 1e-6)
+        bad = self.check(1.1)
+        self.assertFalse(bad["pass"])
+        self.assertGreater(bad["rel_l2"], bad["limit"])
 
 
 if __name__ == "__main__":
