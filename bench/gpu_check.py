@@ -10,7 +10,8 @@
 # the graph evaluated in float64 on the GPU. Then times the fusecc launch
 # against eager PyTorch and torch.compile of the same graph function (in the
 # bundle's storage dtype: f32, or bf16/f16 for half graphs), and prints one
-# table (also $OUT/perf_table.md and $OUT/gpu_check.json).
+# table (also $OUT/perf_table.md and $OUT/gpu_check.json; each row also
+# as it is done, $OUT/gpu_check.jsonl).
 # Exits 1 if any check fails. With --graphs both sides are also timed under
 # CUDA graphs (docs/perf.md, "Timing under CUDA graphs"): torch.compile
 # with mode="reduce-overhead" (compile_cg_ms), back-to-back calls of
@@ -793,6 +794,11 @@ def main():
                     detail += "; fusecc %.4f ms" % row["fusecc_ms"]
                 print("  %s: %s%s" % (entry.name, row["status"], detail),
                       flush=True)
+                if args.out:  # Rows so far survive a time limit.
+                    os.makedirs(args.out, exist_ok=True)
+                    with open(os.path.join(args.out, "gpu_check.jsonl"),
+                              "a") as f:
+                        f.write(json.dumps(row, default=str) + "\n")
                 torch.cuda.empty_cache()
         except (FuseccError, BundleError) as error:
             if args.filter in name:
