@@ -49,10 +49,13 @@ except ImportError:  # Checked in main(); the module stays importable.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chips import CHIPS, DEFAULT_CHIP  # noqa: E402
+from chips import DEFAULT_CHIP  # noqa: E402
 import random_summary  # noqa: E402
-from timing import (MIN_WARM_S, graph_figures, kernel_profile,  # noqa: E402
-                    time_ms)
+from timing import (MIN_WARM_S, add_graph_figures, add_ratios,  # noqa: E402
+                    kernel_profile, time_ms)
+from gpu_check_report import (COLUMNS, GRAPH_COLUMNS,  # noqa: E402,F401
+                              PEAK_BF16_FLOPS, PEAK_BYTES, PEAK_TF32_FLOPS,
+                              cell, format_table)
 import fusecc  # noqa: E402
 from fusecc.bundle import BundleError  # noqa: E402
 from fusecc.module import ArgumentError  # noqa: E402
@@ -364,12 +367,6 @@ def error_text(error):
                        str(error).splitlines()[0] if str(error) else "")
 
 
-def add_figures(row, label, figures):
-    """timing.graph_figures' figures into `row` as <label>_<key>."""
-    for key, value in figures.items():
-        row[label + "_" + key] = value
-
-
 def time_reduce_overhead(row, timed, eager_sets, sets, args):
     """--graphs: torch.compile(mode="reduce-overhead") of the graph
     function (CUDA graph trees) into `row`: compile_cg_ms (each call from
@@ -383,8 +380,8 @@ def time_reduce_overhead(row, timed, eager_sets, sets, args):
         run = lambda i: compiled(*eager_sets[i])  # noqa: E731
         row["compile_cg_ms"] = time_ms(run, sets, args.reps,
                                        max(args.warmup, 3))
-        add_figures(row, "compile_cg", graph_figures(
-            run, sets, args.reps, max(args.warmup, 3), replay=False))
+        add_graph_figures(row, "compile_cg", run, sets, args.reps,
+                          max(args.warmup, 3), replay=False)
     except Exception as error:  # Inductor failures are not ours.
         row["compile_cg_error"] = error_text(error)
 
@@ -478,10 +475,11 @@ def check_entry(bundle, entry, args, device):
     row["fusecc_ms"] = time_ms(run_fusecc, sets, args.reps, args.warmup)
     if getattr(args, "graphs", False):
         # On the current stream at each call: a capture runs on its own.
-        add_figures(row, "fusecc", graph_figures(
+        add_graph_figures(
+            row, "fusecc",
             lambda i: bundle.launch(entry.index, buffer_sets[i],
                                     torch.cuda.current_stream().cuda_stream),
-            sets, args.reps, args.warmup))
+            sets, args.reps, args.warmup)
     if args.profile:
         row["fusecc_kernels"] = kernel_profile(lambda: run_fusecc(0),
                                                args.profile)
@@ -516,9 +514,9 @@ def check_entry(bundle, entry, args, device):
                     row["compile_kernels"] = kernel_profile(
                         lambda: compiled(*eager_sets[0]), args.profile)
                 if getattr(args, "graphs", False):
-                    add_figures(row, "compile", graph_figures(
-                        lambda i: compiled(*eager_sets[i]), sets, args.reps,
-                        args.warmup))
+                    add_graph_figures(row, "compile",
+                                      lambda i: compiled(*eager_sets[i]),
+                                      sets, args.reps, args.warmup)
             except Exception as error:  # Inductor failures are not ours.
                 row["compile_error"] = error_text(error)
             if getattr(args, "graphs", False):
@@ -528,9 +526,7 @@ def check_entry(bundle, entry, args, device):
         row["speedup_eager"] = row["eager_ms"] / fusecc_ms
     if row.get("compile_ms"):
         row["speedup_compile"] = row["compile_ms"] / fusecc_ms
-    for key, theirs, ours in GRAPH_SPEEDUPS:
-        if row.get(theirs) and row.get(ours):
-            row[key] = row[theirs] / row[ours]
+    add_ratios(row, GRAPH_SPEEDUPS)
     if flops:
         row["conv_tflops"] = flops / (fusecc_ms * 1e-3) / 1e12
     # Every argument byte moved once (graph inputs, weights, the output),
@@ -547,76 +543,6 @@ def check_entry(bundle, entry, args, device):
     row["floor_ms"] = floor_ms
     row["pct_floor"] = 100.0 * floor_ms / fusecc_ms
     return row
-
-
-# ---------------------------------------------------------------------------
-# Report
-# ---------------------------------------------------------------------------
-
-COLUMNS = [
-    ("bundle", "bundle"), ("precision", "prec"), ("shape", "shape"),
-    ("rel_l2", "rel-L2"), ("max_abs", "max-abs"), ("allclose", "allclose"),
-    ("status", "check"), ("fusecc_ms", "fusecc ms"), ("eager_ms", "eager ms"),
-    ("compile_ms", "compile ms"), ("speedup_eager", "x eager"),
-    ("speedup_compile", "x compile"), ("conv_tflops", "conv TFLOP/s"),
-    ("gbps", "GB/s"), ("pct_floor", "% of floor"), ("floor_ms", "floor ms"),
-]
-#: The --graphs columns, after COLUMNS in a table with such rows.
-GRAPH_COLUMNS = [
-    ("fusecc_stream_ms", "fusecc stream ms"),
-    ("fusecc_replay_ms", "fusecc replay ms"),
-    ("compile_cg_ms", "compile r-o ms"),
-    ("compile_cg_stream_ms", "compile r-o stream ms"),
-    ("compile_replay_ms", "compile replay ms"),
-    ("speedup_compile_graphs", "x compile (graphs)"),
-    ("speedup_compile_replay", "x compile (replay)"),
-]
-
-# The floor's ceilings: the H200's measured dense TF32 tensor-core rate and
-# device-memory bandwidth (read + write), from bench/chips.py.
-PEAK_TF32_FLOPS = CHIPS[DEFAULT_CHIP]["tf32_flops"]
-PEAK_BF16_FLOPS = CHIPS[DEFAULT_CHIP]["bf16_flops"]
-PEAK_BYTES = CHIPS[DEFAULT_CHIP]["bytes_per_s"]
-
-
-def cell(row, key):
-    value = row.get(key)
-    if key == "bundle":
-        return "%s:%s" % (row["bundle"], row["entry"]) if row.get("entry") \
-            else row["bundle"]
-    if value is None:
-        return "-"
-    if key in ("rel_l2", "max_abs"):
-        return "%.2e" % value
-    if key == "allclose":
-        return "yes" if value else "no"
-    if key.endswith("_ms"):
-        return "%.4f" % value
-    if key.startswith("speedup"):
-        return "%.2fx" % value
-    if key in ("conv_tflops", "gbps"):
-        return "%.1f" % value if key == "conv_tflops" else "%.0f" % value
-    if key == "pct_floor":
-        return "%.0f%%" % value
-    return str(value)
-
-
-def format_table(rows, markdown):
-    columns = COLUMNS + (GRAPH_COLUMNS if any("fusecc_stream_ms" in r
-                                              for r in rows) else [])
-    header = [title for _, title in columns]
-    body = [[cell(r, key) for key, _ in columns] for r in rows]
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |",
-                 "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in body]
-        return "\n".join(lines)
-    widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
-              for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in body]
-    return "\n".join(lines)
 
 
 def environment(seed):

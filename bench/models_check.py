@@ -70,7 +70,8 @@ import torch  # noqa: E402
 import fusecc.dynamo  # noqa: E402  (registers backend="fusecc")
 from fusecc.dynamo import cache, driver  # noqa: E402
 from accuracy import DTYPE_REL_L2_FLOOR, REL_L2_LIMIT, rel_l2  # noqa: E402
-from timing import graph_figures, kernel_profile, time_ms  # noqa: E402
+from timing import (add_graph_figures, add_ratios,  # noqa: E402
+                    kernel_profile, time_ms)
 
 #: --dtype -> (torch dtype, rel-L2 floor: the type's unit roundoff, the
 #: accuracy rule's DTYPE_REL_L2_FLOOR).
@@ -171,16 +172,8 @@ def time_variant(row, label, fn, input_sets, args):
     row[label + "_ms"] = time_ms(run, sets, args.reps, args.warmup)
     if not args.graphs:
         return
-    for key, value in graph_figures(run, sets, args.reps, args.warmup,
-                                    label in REPLAYED).items():
-        row[label + "_" + key] = value
-
-
-def speedups(row):
-    """SPEEDUPS' ratios of the figures `row` has."""
-    for key, theirs, ours in SPEEDUPS:
-        if row.get(theirs) and row.get(ours):
-            row[key] = row[theirs] / row[ours]
+    add_graph_figures(row, label, run, sets, args.reps, args.warmup,
+                      label in REPLAYED)
 
 
 def run_model(name, build, shapes, precision, args):
@@ -246,7 +239,7 @@ def run_model(name, build, shapes, precision, args):
                 row[label + "_error"] = "%s: %s" % (type(error).__name__,
                                                     str(error)[:800])
                 traceback.print_exc()
-    speedups(row)
+    add_ratios(row, SPEEDUPS)
     limit = max(REL_L2_LIMIT[precision], floor)
     eager_err = row.get("eager_rel_l2", 0.0)
     allowed = max(limit, EAGER_FACTOR * eager_err)

@@ -138,6 +138,21 @@ def graph_figures(run, sets, reps, warmup, replay=True):
     return figures
 
 
+def add_graph_figures(row, label, run, sets, reps, warmup, replay=True):
+    """graph_figures of run(i) into `row` as <label>_<key>."""
+    for key, value in graph_figures(run, sets, reps, warmup,
+                                    replay).items():
+        row[label + "_" + key] = value
+
+
+def add_ratios(row, ratios):
+    """For each (key, numerator, denominator) of `ratios` whose figures
+    `row` has (nonzero), row[key] = row[numerator] / row[denominator]."""
+    for key, theirs, ours in ratios:
+        if row.get(theirs) and row.get(ours):
+            row[key] = row[theirs] / row[ours]
+
+
 def kernel_profile(fn, reps):
     """The GPU kernels of one call of `fn`: [name, launches per call, us
     per call], largest first, from torch.profiler over `reps` calls."""
