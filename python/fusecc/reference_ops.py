@@ -89,12 +89,31 @@ def _conv_transpose(op, a, env):
         raise GraphError("conv_transpose of rank-%d input" % x.dim())
     if op.attrs.get("forward_weight", "0") == "1":
         w = _forward_as_transposed(w, op.params["groups"])
-    return function(x, w, b,
-                    stride=op.int_list("stride", rank, 1),
-                    padding=op.int_list("padding", rank, 0),
-                    output_padding=op.int_list("output_padding", rank, 0),
-                    groups=op.params["groups"],
-                    dilation=op.int_list("dilation", rank, 1))
+    stride = op.int_list("stride", rank, 1)
+    dilation = op.int_list("dilation", rank, 1)
+    output_padding = op.int_list("output_padding", rank, 0)
+    if all(0 <= p < max(s, d)
+           for p, s, d in zip(output_padding, stride, dilation)):
+        return function(x, w, b, stride=stride,
+                        padding=op.int_list("padding", rank, 0),
+                        output_padding=output_padding,
+                        groups=op.params["groups"], dilation=dilation)
+    # An output_padding PyTorch refuses (negative: an end crop; or not
+    # below the stride or the dilation): the whole scatter, then its window
+    # [padding, padding + out) per dim, zero-extended past its end (F.pad
+    # lists the last dim first; a negative pad cuts), then the bias.
+    y = function(x, w, None, stride=stride, padding=0, groups=op.params[
+        "groups"], dilation=dilation)
+    padding = op.int_list("padding", rank, 0)
+    cuts = []
+    for d in reversed(range(rank)):
+        full = y.shape[2 + d]
+        out = full - 2 * padding[d] + output_padding[d]
+        cuts += [-padding[d], padding[d] + out - full]
+    y = F.pad(y, cuts)
+    if b is not None:
+        y = y + b.reshape((1, -1) + (1,) * rank)
+    return y
 
 
 def _forward_as_transposed(w, groups):

@@ -36,6 +36,17 @@ func.func @asymmetric(%x: tensor<1x2x5xf32>, %w: tensor<3x2x2xf32>) -> tensor<1x
 
 // -----
 
+// More padding at the begin (SAME_LOWER with an even kernel: 2 / 1): an end
+// crop, output_padding end - begin = -1; transposed padding 3 - 2 = 1.
+// CHECK-LABEL: func.func @begin_heavy
+// CHECK-NEXT: fuse.conv_transpose %{{.*}}, %{{.*}} {dilation = array<i64: 1>, forward_weight, output_padding = array<i64: -1>, padding = array<i64: 1>, stride = array<i64: 1>} : (tensor<1x2x5xf32>, tensor<3x2x4xf32>) -> tensor<1x3x5xf32>
+func.func @begin_heavy(%x: tensor<1x2x5xf32>, %w: tensor<3x2x4xf32>) -> tensor<1x3x5xf32> {
+  %y = fuse.conv %x, %w {stride = array<i64: 1>, padding = array<i64: 2>, padding_end = array<i64: 1>, dilation = array<i64: 1>} : (tensor<1x2x5xf32>, tensor<3x2x4xf32>) -> tensor<1x3x5xf32>
+  return %y : tensor<1x3x5xf32>
+}
+
+// -----
+
 // Stride 2: every stride-1 position, then a max_pool of kernel 1 keeps every
 // second one.
 // CHECK-LABEL: func.func @strided

@@ -74,14 +74,6 @@ func.func @padding_past_reach(%x: tensor<2x4x5xf32>, %w: tensor<8x4x3xf32>) -> t
 
 // -----
 
-func.func @padding_end_below(%x: tensor<2x4x5xf32>, %w: tensor<8x4x3xf32>) -> tensor<2x8x4xf32> {
-  // expected-error @+1 {{'fuse.conv' op padding_end[0] = 0 is below padding[0] = 1 (more padding at the begin than at the end is not supported)}}
-  %0 = fuse.conv %x, %w {stride = array<i64: 1>, padding = array<i64: 1>, padding_end = array<i64: 0>, dilation = array<i64: 1>} : (tensor<2x4x5xf32>, tensor<8x4x3xf32>) -> tensor<2x8x4xf32>
-  return %0 : tensor<2x8x4xf32>
-}
-
-// -----
-
 func.func @no_window(%x: tensor<2x4x2xf32>, %w: tensor<8x4x5xf32>) -> tensor<2x8x1xf32> {
   // expected-error @+1 {{'fuse.conv' op no window fits along spatial dim 0 (in = 2, padding = 0 + 0, dilation * (kernel - 1) = 4)}}
   %0 = fuse.conv %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>} : (tensor<2x4x2xf32>, tensor<8x4x5xf32>) -> tensor<2x8x1xf32>

@@ -216,11 +216,23 @@ func.func @conv_negative_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
 
 // -----
 
-func.func @conv_negative_output_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
-  // expected-error@+1 {{expected every 'output_padding' entry >= 0, got -1}}
+// A negative output_padding is an end crop: the result must be that much
+// shorter (7 - 1 = 6, not 7).
+func.func @conv_end_crop_result_size(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{result spatial dim 0 is 7, expected 6 = (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: -1>, dilation = array<i64: 1>}
-       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x6xf32>
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_end_crop_everything(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{output size along spatial dim 0 is 0 (empty output): padding too large}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
+         output_padding = array<i64: -7>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x1xf32>
   return
 }
 
@@ -301,16 +313,6 @@ func.func @conv_bias_rank(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>, %b: tens
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
        : (tensor<1x4x5xf32>, tensor<4x3x3xf32>, tensor<3x1xf32>) -> tensor<1x3x7xf32>
-  return
-}
-
-// -----
-
-func.func @conv_output_padding_too_large(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error@+1 {{output_padding[1] = 2 must be smaller than stride (2) or dilation (1)}}
-  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
-         output_padding = array<i64: 1, 2>, dilation = array<i64: 1, 1>}
-       : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x12x13xf32>
   return
 }
 

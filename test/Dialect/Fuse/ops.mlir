@@ -46,6 +46,20 @@ func.func @conv2d(%x: tensor<2x8x4x4xf32>, %w: tensor<8x16x4x4xf32>, %b: tensor<
   return %0 : tensor<2x16x9x9xf32>
 }
 
+// An end crop (output_padding -1: ONNX pads 0 / 1) and an output_padding
+// at the stride (2 with stride 2: ONNX pads 2 / 0), which PyTorch's rule
+// would refuse.
+// CHECK-LABEL: func.func @conv2d_crops
+// CHECK: fuse.conv_transpose %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, output_padding = array<i64: -1, 2>, padding = array<i64: 0, 2>, stride = array<i64: 2, 2>}
+// CHECK-SAME: -> tensor<1x2x6x7xf32>
+func.func @conv2d_crops(%x: tensor<1x1x3x4xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x6x7xf32> {
+  // (3 - 1) * 2 - 0 + 2 - 1 + 1 = 6; (4 - 1) * 2 - 4 + 2 + 2 + 1 = 7
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 0, 2>,
+         output_padding = array<i64: -1, 2>, dilation = array<i64: 1, 1>}
+       : (tensor<1x1x3x4xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x6x7xf32>
+  return %0 : tensor<1x2x6x7xf32>
+}
+
 // CHECK-LABEL: func.func @conv2d_groups_no_bias
 // CHECK: fuse.conv_transpose %{{[^,]*}}, %{{[^,]*}} {dilation = array<i64: 1, 2>, groups = 4 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 0, 1>, stride = array<i64: 1, 2>}
 // CHECK-SAME: -> tensor<1x8x5x9xf32>

@@ -99,18 +99,13 @@ LogicalResult ConvOp::verify() {
       return emitOpError() << "dilation * (kernel - 1) overflows int64 along "
                               "spatial dim "
                            << i;
-    // The stride-1 transposed form pads by reach - begin and adds end -
-    // begin output positions: both must be non-negative.
+    // The stride-1 transposed form pads by reach - begin (non-negative)
+    // and adds end - begin output positions (an end crop where negative).
     if (begin > *reach)
       return emitOpError() << "padding[" << i << "] = " << begin
                            << " exceeds dilation * (kernel - 1) = " << *reach
                            << " (a window wholly in the padding is not "
                               "supported)";
-    if (end < begin)
-      return emitOpError() << "padding_end[" << i << "] = " << end
-                           << " is below padding[" << i << "] = " << begin
-                           << " (more padding at the begin than at the end "
-                              "is not supported)";
     std::optional<int64_t> expect =
         convOutputSize(inTy.getDimSize(2 + i), k, s, begin, end, d);
     if (!expect)

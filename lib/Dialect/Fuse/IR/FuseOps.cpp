@@ -137,7 +137,9 @@ LogicalResult ConvTransposeOp::verify() {
   };
   if (failed(checkArr("stride", getStride(), 1)) ||
       failed(checkArr("padding", getPadding(), 0)) ||
-      failed(checkArr("output_padding", getOutputPadding(), 0)) ||
+      // Any integer: a negative output_padding crops the output's end.
+      failed(checkArr("output_padding", getOutputPadding(),
+                      std::numeric_limits<int64_t>::min())) ||
       failed(checkArr("dilation", getDilation(), 1)))
     return failure();
   // Empty tensors: no kernel to launch (a grid of 0 blocks) and divisions
@@ -201,11 +203,12 @@ LogicalResult ConvTransposeOp::verify() {
   }
   for (int64_t i = 0; i < nsp; ++i) {
     int64_t s = getStride()[i], d = getDilation()[i];
+    // No PyTorch rule (output_padding below the stride or the dilation):
+    // the kernels read only `padding` (the begin crop) and the result's
+    // size, so any output_padding (an end crop where negative, trailing
+    // bias-only positions past the scatter's extent where large) is a
+    // plain output window (docs/design.md, "Crops").
     int64_t op = getOutputPadding()[i];
-    if (!getForwardWeight() && !(op < s || op < d))
-      return emitOpError() << "output_padding[" << i << "] = " << op
-                           << " must be smaller than stride (" << s
-                           << ") or dilation (" << d << ")";
     int64_t k = wTy.getDimSize(2 + i);
     if (k < 1)
       return emitOpError() << "kernel size along spatial dim " << i

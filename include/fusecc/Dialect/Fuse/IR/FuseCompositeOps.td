@@ -25,8 +25,8 @@ def Fuse_ConvOp : Fuse_CompositeOp<"conv"> {
     output size is `floor((in + padding + padding_end - dilation * (k - 1)
     - 1) / stride) + 1`. `groups` must divide both channel counts
     (depthwise: groups = Cin). The padding must satisfy `padding <=
-    padding_end` and `padding <= dilation * (k - 1)`, so that the
-    transposed form below has non-negative padding and output padding.
+    dilation * (k - 1)` (the transposed form below has non-negative
+    padding); `padding_end` may be below it (an end crop).
 
     `fuse-decompose` makes it the same gather as a stride-1 transposed
     convolution: `fuse.conv_transpose {forward_weight}` with stride 1,

@@ -60,18 +60,18 @@ def Fuse_ConvTransposeOp : Fuse_Op<"conv_transpose", [Pure]> {
   let description = [{
     PyTorch's transposed convolution over 1, 2 or 3 spatial dims. The input
     is `[N, Cin, *in]`, the weight `[Cin, Cout/groups, *k]` (input channels
-    first, as in PyTorch), the optional bias `[Cout]`. Per spatial dim the
-    output size is `(in - 1) * stride - 2 * padding + dilation * (k - 1) +
-    output_padding + 1`; `output_padding` must be below `stride` or
-    `dilation`, and `groups` must divide both channel counts.
+    first), the optional bias `[Cout]`. Per spatial dim the output size is
+    `(in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding
+    + 1`; `output_padding` is any integer (negative: an end crop, as ONNX
+    pads ending past the begin); `groups` divides both channel counts.
 
     With `forward_weight` (built by `fuse-decompose` from a stride-1
     `fuse.conv`) the weight is a forward convolution's `[Cout, Cin/groups,
     *k]` read with its taps reversed: the logical weight is
     `w[g * Cout/groups + co, ci, K - 1 - k]` for input channel `g *
-    Cin/groups + ci`. Every kernel stages it in that layout (no copy), and
-    `output_padding` (the forward convolution's extra end padding) may be any
-    non-negative value.
+    Cin/groups + ci`. Every kernel stages it in that layout (no copy); its
+    `output_padding` is the forward convolution's end padding minus its
+    begin padding.
 
     Example:
     ```mlir
