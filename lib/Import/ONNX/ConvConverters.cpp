@@ -1,14 +1,19 @@
-//===- ConvConverters.cpp - the ONNX Conv converter -----------------------===//
+//===- ConvConverters.cpp - Conv, and Slice of a ConvTranspose ------------===//
 //
 // Conv (every attribute: kernel_shape, strides, dilations, group, pads,
 // auto_pad) as `fuse.conv`; its ONNX pads become `padding` (begin) and
-// `padding_end` (end, written only where they differ).
+// `padding_end` (end, written only where they differ). Slice of spatial
+// dims of a ConvTranspose output nothing else reads: the crop folded into
+// the `fuse.conv_transpose` (as PyTorch's exporter writes `y[..., a:b]`).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Converters.h"
 
 #include "fusecc/Dialect/Fuse/IR/FuseOps.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace fusecc;
@@ -105,11 +110,6 @@ LogicalResult convertConv(NodeContext &nc) {
           dim + "begin padding " + std::to_string(begin[i]) +
           " exceeds dilation * (kernel - 1) = " + std::to_string(reach) +
           " (windows wholly in the padding are not supported)");
-    if (end[i] < begin[i])
-      return nc.fail(dim + "pads " + std::to_string(begin[i]) +
-                     " (begin) and " + std::to_string(end[i]) +
-                     " (end): more padding at the begin than at the end is "
-                     "not supported");
     int64_t span = in + begin[i] + end[i] - reach - 1;
     if (span < 0)
       return nc.fail(dim + "the kernel's extent " + std::to_string(reach + 1) +
@@ -134,9 +134,121 @@ LogicalResult convertConv(NodeContext &nc) {
   return success();
 }
 
+/// Input `i` of a Slice (or, before opset 10, attribute `name`): integers,
+/// with values past int64 (INT64_MAX ends, as exporters write an open end)
+/// clamped. std::nullopt where the optional input or attribute is absent.
+FailureOr<std::optional<std::vector<int64_t>>> sliceInts(NodeContext &nc, int i,
+                                                         StringRef name) {
+  if (nc.opset() < 10)
+    return nc.attrInts(name);
+  if (!nc.input(i))
+    return std::optional<std::vector<int64_t>>();
+  FailureOr<const OValue *> v = nc.constant(i, name);
+  if (failed(v))
+    return failure();
+  std::vector<int64_t> out;
+  for (double d : *(*v)->data) {
+    if (d != std::floor(d))
+      return nc.fail(name + " must hold integers");
+    out.push_back(d >= 0x1p62    ? (int64_t(1) << 62)
+                  : d <= -0x1p62 ? -(int64_t(1) << 62)
+                                 : static_cast<int64_t>(d));
+  }
+  return std::optional<std::vector<int64_t>>(std::move(out));
+}
+
+/// Slice of a ConvTranspose's output that nothing else reads, of spatial
+/// dims with step 1: the same fuse.conv_transpose with the crop in it
+/// (padding + the begin cut, output_padding - the end cut), so that its
+/// kernel computes and stores only the positions kept. Any other Slice is
+/// refused (there is no general slice op).
+LogicalResult convertSlice(NodeContext &nc) {
+  static const StringRef kAttributes[] = {"axes", "ends", "starts"};
+  if (failed(nc.checkAttributes(nc.opset() < 10 ? ArrayRef(kAttributes)
+                                                : ArrayRef<StringRef>())))
+    return failure();
+  FailureOr<const OValue *> xOr = nc.required(0);
+  if (failed(xOr))
+    return failure();
+  const OValue &x = **xOr;
+  auto conv = dyn_cast_or_null<fuse::ConvTransposeOp>(x.convOp);
+  if (!conv || x.value != conv.getResult() ||
+      nc.imp.useCount.lookup(nc.node.input(0)) != 1)
+    return nc.fail("only a Slice of a ConvTranspose output that nothing "
+                   "else reads is supported (a crop folded into the "
+                   "transposed convolution)");
+  auto starts = sliceInts(nc, 1, "starts"), ends = sliceInts(nc, 2, "ends"),
+       axes = sliceInts(nc, 3, "axes"), steps = sliceInts(nc, 4, "steps");
+  if (failed(starts) || failed(ends) || failed(axes) || failed(steps))
+    return failure();
+  if (!*starts || !*ends || (*starts)->size() != (*ends)->size())
+    return nc.fail("starts and ends must be given, of one length");
+  size_t count = (*starts)->size();
+  int64_t rank = static_cast<int64_t>(x.shape.size());
+  std::vector<int64_t> axisList(count);
+  for (size_t j = 0; j < count; ++j)
+    axisList[j] = *axes ? (**axes)[j < (*axes)->size() ? j : 0] : j;
+  if ((*axes && (*axes)->size() != count) ||
+      (*steps && (*steps)->size() != count))
+    return nc.fail("axes and steps must have as many values as starts");
+  Shape lo(rank, 0), hi(x.shape);
+  std::vector<bool> seen(rank, false);
+  for (size_t j = 0; j < count; ++j) {
+    int64_t a = axisList[j] < 0 ? axisList[j] + rank : axisList[j];
+    if (a < 0 || a >= rank || seen[a])
+      return nc.fail("axis " + std::to_string(axisList[j]) +
+                     " is out of range or repeated");
+    seen[a] = true;
+    if (*steps && (**steps)[j] != 1)
+      return nc.fail("step " + std::to_string((**steps)[j]) +
+                     ": only step 1 is supported");
+    int64_t dim = x.shape[a];
+    auto clampIndex = [&](int64_t v) {
+      return std::clamp<int64_t>(v < 0 ? v + dim : v, 0, dim);
+    };
+    lo[a] = clampIndex((**starts)[j]);
+    hi[a] = clampIndex((**ends)[j]);
+    if (hi[a] <= lo[a])
+      return nc.fail("axis " + std::to_string(a) + ": an empty slice");
+    if (a < 2 && (lo[a] != 0 || hi[a] != dim))
+      return nc.fail("a Slice of the batch or channel dim is not supported");
+  }
+  SmallVector<int64_t> padding(conv.getPadding()),
+      outputPadding(conv.getOutputPadding());
+  Shape shape(x.shape);
+  for (int64_t a = 2; a < rank; ++a) {
+    padding[a - 2] += lo[a];
+    outputPadding[a - 2] += lo[a] - (x.shape[a] - hi[a]);
+    shape[a] = hi[a] - lo[a];
+  }
+  OpBuilder &b = nc.builder();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(conv);
+  auto cropped = fuse::ConvTransposeOp::create(
+      b, conv.getLoc(),
+      RankedTensorType::get(shape, conv.getType().getElementType()),
+      conv.getInput(), conv.getWeight(), conv.getBias(), conv.getStrideAttr(),
+      b.getDenseI64ArrayAttr(padding), b.getDenseI64ArrayAttr(outputPadding),
+      conv.getDilationAttr(), conv.getGroupsAttr(),
+      conv.getForwardWeightAttr());
+  conv->erase();
+  OValue &source = nc.imp.values[nc.node.input(0)];
+  source.value = nullptr;
+  source.convOp = nullptr;
+  OValue out;
+  out.shape = shape;
+  out.value = cropped;
+  out.convOp = cropped;
+  out.convWeightName = x.convWeightName;
+  out.convBiasName = x.convBiasName;
+  nc.setOutput(0, std::move(out));
+  return success();
+}
+
 } // namespace
 
 void fusecc::onnx_import::registerConvConverters(
     llvm::StringMap<Converter> &t) {
   t["Conv"] = convertConv;
+  t["Slice"] = convertSlice;
 }

@@ -1,10 +1,10 @@
 //===- NNConverters.cpp - ConvTranspose and normalisation converters ------===//
 //
-// ConvTranspose (every attribute, ONNX pads mapped to PyTorch padding +
-// output_padding), BatchNormalization at inference (folded into a directly
-// preceding ConvTranspose, else a per-channel mul/add) and in training mode
-// (fuse.batch_norm {training = true} with the running statistics), Softmax,
-// LogSoftmax (fuse.log_softmax), LayerNormalization, and
+// ConvTranspose (every attribute; ONNX pads as padding + a signed
+// output_padding, an end crop), BatchNormalization at inference (folded into
+// a directly preceding ConvTranspose, else a per-channel mul/add) and in
+// training mode (fuse.batch_norm {training = true} with the running
+// statistics), Softmax, LogSoftmax (fuse.log_softmax), LayerNormalization, and
 // InstanceNormalization / GroupNormalization / the PyTorch GroupNorm export
 // pattern (-> fuse.group_norm).
 //
@@ -144,21 +144,15 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
     std::string dim = "spatial dim " + std::to_string(i) + ": ";
     if (begin < 0)
       return nc.fail(dim + "the begin padding " + std::to_string(begin) +
-                     " is negative, which PyTorch padding cannot express");
+                     " is negative (output positions before the scatter's "
+                     "first one), which fuse.conv_transpose cannot express");
+    // PyTorch padding `begin` crops the begin and, with it, the end; the
+    // output_padding `op + begin - end` puts the end where the ONNX pads
+    // put it: an end crop where negative (more padding at the end than at
+    // the begin plus output_padding, SAME_UPPER at stride 1 with an even
+    // kernel), any size otherwise (fuse.conv_transpose has no PyTorch rule
+    // that it stays below the stride or the dilation).
     int64_t op2 = op + begin - end;
-    if (op2 < 0)
-      return nc.fail(dim + "pads " + std::to_string(begin) + " (begin) and " +
-                     std::to_string(end) + " (end) with output_padding " +
-                     std::to_string(op) +
-                     ": more padding at the end than at the begin plus "
-                     "output_padding is not expressible as PyTorch padding + "
-                     "output_padding");
-    if (op2 >= s && op2 >= d)
-      return nc.fail(
-          dim + "pads " + std::to_string(begin) + "/" + std::to_string(end) +
-          " map to padding " + std::to_string(begin) + " and output_padding " +
-          std::to_string(op2) + ", which must be below the stride " +
-          std::to_string(s) + " or the dilation " + std::to_string(d));
     int64_t out = full - begin - end;
     if (out <= 0)
       return nc.fail(dim + "the output size " + std::to_string(out) +

@@ -94,6 +94,63 @@ def logsoftmax_empty():
                  [init("e", np.zeros((0, 3), np.float32))])
 
 
+def i64(name, values):
+    return init(name, np.asarray(values, dtype=np.int64))
+
+
+def conv_slice():
+    # y = ConvTranspose2d(1, 2, 3, stride=2)(x)[:, :, 1:, :-2], as PyTorch
+    # exports it: one Slice per dim (an open end is INT64_MAX).
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w"], ["c"], name="ct",
+                         strides=[2, 2]),
+        helper.make_node("Slice", ["c", "s0", "e0", "a0"], ["h"], name="sh"),
+        helper.make_node("Slice", ["h", "s1", "e1", "a1", "one"], ["y"],
+                         name="sw"),
+    ]
+    inits = [init("w", ramp([1, 2, 3, 3])), i64("s0", [1]),
+             i64("e0", [2**63 - 1]), i64("a0", [2]), i64("s1", [0]),
+             i64("e1", [-2]), i64("a1", [-1]), i64("one", [1])]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2, 6, 5])],
+                 inits)
+
+
+def conv_slice_bn():
+    # conv_bn_relu with a Slice between ConvTranspose and BatchNorm: the
+    # crop and then the BatchNorm fold into the one transposed convolution.
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["c"], name="ct",
+                         strides=[2, 2], pads=[1, 1, 1, 1],
+                         output_padding=[1, 1], kernel_shape=[3, 3]),
+        helper.make_node("Slice", ["c", "st", "en", "ax"], ["s"], name="sl"),
+        helper.make_node("BatchNormalization",
+                         ["s", "gamma", "beta", "mean", "var"], ["n"],
+                         name="bn", epsilon=1e-5),
+        helper.make_node("Relu", ["n"], ["y"], name="relu"),
+    ]
+    inits = [init("w", ramp([4, 6, 3, 3], 0.01, -0.5)),
+             init("b", ramp([6], 0.1)),
+             init("gamma", ramp([6], 0.1, 0.5)), init("beta", ramp([6], 0.05)),
+             init("mean", ramp([6], 0.02)), init("var", ramp([6], 0.1, 0.5)),
+             i64("st", [0, 1]), i64("en", [-1, 100]), i64("ax", [2, 3])]
+    return model(nodes, [vi("x", [1, 4, 5, 5])], [vi("y", [1, 6, 9, 9])],
+                 inits)
+
+
+def conv_slice_bad(starts, ends, axes, extra_use=False):
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w"], ["c"], name="ct",
+                         strides=[2, 2]),
+        helper.make_node("Slice", ["c", "st", "en", "ax"], ["y"], name="sl"),
+    ]
+    outputs = [vi("y", None)]
+    if extra_use:
+        outputs.append(vi("c", None))
+    inits = [init("w", ramp([1, 2, 3, 3])), i64("st", starts),
+             i64("en", ends), i64("ax", axes)]
+    return model(nodes, [vi("x", [1, 1, 3, 3])], outputs, inits)
+
+
 def conv_args():
     nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
                               name="deconv", strides=[2], group=2)]
@@ -101,8 +158,9 @@ def conv_args():
     return model(nodes, [vi("x", [1, 4, 5])], [vi("y", [1, 6, 10])], inits)
 
 
-def conv_pads(pads, out, output_shape=None, auto_pad=None):
-    kw = dict(strides=[2, 2])
+def conv_pads(pads, out, output_shape=None, auto_pad=None, strides=(2, 2),
+              k=3):
+    kw = dict(strides=list(strides))
     if pads is not None:
         kw["pads"] = pads
     if output_shape is not None:
@@ -112,7 +170,7 @@ def conv_pads(pads, out, output_shape=None, auto_pad=None):
     nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct",
                               **kw)]
     return model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 2] + out)],
-                 [init("w", ramp([1, 2, 3, 3]))])
+                 [init("w", ramp([1, 2, k, k]))])
 
 
 def conv3d_dilated():
@@ -437,13 +495,22 @@ MODELS = {
     "conv_args": conv_args,
     "conv_sym": lambda: conv_pads([1, 1, 1, 1], [5, 5]),
     "conv_asym": lambda: conv_pads([1, 1, 0, 0], [6, 6]),
-    "conv_asym_bad": lambda: conv_pads([0, 0, 1, 1], [6, 6]),
+    "conv_slice": conv_slice,
+    "conv_slice_bn": conv_slice_bn,
+    "conv_slice_channels": lambda: conv_slice_bad([1], [2], [1]),
+    "conv_slice_shared": lambda: conv_slice_bad([1], [5], [2], True),
+    "conv_asym_end": lambda: conv_pads([0, 0, 1, 1], [6, 6]),
+    "conv_asym_end_3": lambda: conv_pads([0, 1, 2, 0], [5, 6]),
     "conv_output_shape": lambda: conv_pads(None, [8, 8], output_shape=[8, 8]),
     "conv_output_shape_bad": lambda: conv_pads(None, [10, 8],
                                                output_shape=[10, 8]),
     "conv_same_upper": lambda: conv_pads(None, [6, 6], auto_pad="SAME_UPPER"),
     "conv_same_lower": lambda: conv_pads(None, [6, 6], auto_pad="SAME_LOWER"),
     "conv_valid": lambda: conv_pads(None, [7, 7], auto_pad="VALID"),
+    "conv_same_upper_s1": lambda: conv_pads(None, [3, 3], auto_pad="SAME_UPPER",
+                                            strides=[1, 1], k=4),
+    "conv_same_lower_s1": lambda: conv_pads(None, [3, 3], auto_pad="SAME_LOWER",
+                                            strides=[1, 1], k=4),
     "conv3d_dilated": conv3d_dilated,
     "elementwise": elementwise,
     "shape_folding": shape_folding,
@@ -471,6 +538,8 @@ MODELS = {
     "fwd_conv_same_lower": lambda: fwd_conv(auto_pad="SAME_LOWER", k=4),
     "fwd_conv_strided": lambda: fwd_conv(pads=[1, 1, 1, 1], strides=(2, 2),
                                          out=(3, 3)),
+    "fwd_conv_begin_strided": lambda: fwd_conv(pads=[2, 1, 1, 0],
+                                               strides=(2, 2), out=(3, 2)),
     "fwd_conv_big_pad": lambda: fwd_conv(pads=[3, 3, 3, 3], out=(9, 9)),
     "resize_nearest": lambda: resize("nearest", "asymmetric", "floor",
                                      scales=[1, 1, 2, 2]),

@@ -52,6 +52,26 @@ def conv_transpose(x, w, b, strides, pads, dil, group, out_shape=None):
     return y
 
 
+def conv(x, w, b, strides, pads, group):
+    """ONNX Conv (2-D, dilation 1) by gather; pads = begins + ends."""
+    n, cin, h, wd = x.shape
+    cout, cing, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (xp.shape[2] - kh) // strides[0] + 1
+    ow = (xp.shape[3] - kw) // strides[1] + 1
+    y = np.zeros((n, cout, oh, ow))
+    coutg = cout // group
+    for co in range(cout):
+        g = co // coutg
+        for i in range(oh):
+            for j in range(ow):
+                win = xp[:, g * cing:(g + 1) * cing,
+                         i * strides[0]:i * strides[0] + kh,
+                         j * strides[1]:j * strides[1] + kw]
+                y[:, co, i, j] = (win * w[co]).sum(axis=(1, 2, 3)) + b[co]
+    return y
+
+
 def inits(m):
     return {t.name: numpy_helper.to_array(t).astype(np.float64)
             for t in m.graph.initializer}
@@ -114,6 +134,30 @@ def expected(name, m, x):
         return conv_transpose(x, p["w"], None, [2, 2], [1, 1, 0, 0], [1, 1], 1)
     if name == "conv_output_shape":  # total padding -1: begin 0, end -1
         return conv_transpose(x, p["w"], None, [2, 2], [0, 0, -1, -1], [1, 1], 1)
+    # End crops: more padding at the end than at the begin (plus
+    # output_padding), SAME_UPPER at stride 1 with an even kernel; SAME_LOWER
+    # there gives an output_padding at the stride.
+    if name in ("conv_same_upper", "conv_asym_end"):
+        return conv_transpose(x, p["w"], None, [2, 2], [0, 0, 1, 1], [1, 1], 1)
+    if name == "conv_asym_end_3":
+        return conv_transpose(x, p["w"], None, [2, 2], [0, 1, 2, 0], [1, 1], 1)
+    if name == "conv_same_upper_s1":
+        return conv_transpose(x, p["w"], None, [1, 1], [1, 1, 2, 2], [1, 1], 1)
+    if name == "conv_same_lower_s1":
+        return conv_transpose(x, p["w"], None, [1, 1], [2, 2, 1, 1], [1, 1], 1)
+    # A Slice of the output: y[:, :, 1:, :-2] of the 7x7 output.
+    if name == "conv_slice":
+        return conv_transpose(x, p["w"], None, [2, 2], [1, 0, 0, 2], [1, 1], 1)
+    if name == "conv_slice_bn":
+        # pads 1/1, output_padding 1 (rows 1..10 of the 11 + 1 extended
+        # ones), then rows [0, 9) and cols [1, 10): pads 1, 2 (begin), 1, 0.
+        y = conv_transpose(x, p["w"], p["b"], [2, 2], [1, 2, 1, 0], [1, 1], 1)
+        return np.maximum(batchnorm(y, p), 0)
+    # Conv with more padding at the begin than at the end.
+    if name == "fwd_conv_same_lower":
+        return conv(x, p["w"], p["b"], [1, 1], [2, 2, 1, 1], 1)
+    if name == "fwd_conv_begin_strided":
+        return conv(x, p["w"], p["b"], [2, 2], [2, 1, 1, 0], 1)
     if name == "conv3d_dilated":
         return conv_transpose(x, p["w"], None, [1, 2, 2], [0, 1, 1, 0, 1, 1],
                               [2, 1, 1], 1)
@@ -136,7 +180,11 @@ def main():
     for name in ["conv_bn_relu", "bn_alone", "groupnorm_pattern", "conv_args",
                  "conv_asym", "conv_same_lower", "conv_output_shape",
                  "conv3d_dilated", "bn_training_stats", "bn_training_mean",
-                 "bn_training_2d", "logsoftmax_v11", "logsoftmax_axis1"]:
+                 "bn_training_2d", "logsoftmax_v11", "logsoftmax_axis1",
+                 "conv_same_upper", "conv_asym_end", "conv_asym_end_3",
+                 "conv_same_upper_s1", "conv_same_lower_s1",
+                 "conv_slice", "conv_slice_bn",
+                 "fwd_conv_same_lower", "fwd_conv_begin_strided"]:
         m = gen_models.MODELS[name]()
         shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
         x = rng.standard_normal(shape).astype(np.float32)
