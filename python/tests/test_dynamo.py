@@ -83,6 +83,20 @@ if torch is not None:
             y = torch.group_norm(y, 2, self.g, None, 1e-5, True)
             return torch._C._nn.gelu(y)
 
+    class Cropped(nn.Module):
+        """Slices of transposed convolutions: an end crop (SAME_UPPER's
+        pads at stride 1 with an even kernel), crops at both ends, and
+        one through an Ellipsis."""
+
+        def __init__(self):
+            super().__init__()
+            self.a = nn.ConvTranspose2d(3, 4, 4, 1)
+            self.b = nn.ConvTranspose2d(4, 2, 3, 2, 1, 1)
+
+        def forward(self, x):
+            y = torch.relu(self.a(x)[:, :, 1:-2, 1:-2])
+            return self.b(y)[..., 2:, :-3]
+
     class Split(nn.Module):
         """Two fusecc partitions around an op fusecc lacks (torch.floor),
         and an elementwise tail without a convolution."""
@@ -223,6 +237,36 @@ class Translation(unittest.TestCase):
         for op in ("fuse.relu", "fuse.add", "fuse.sigmoid"):
             self.assertIn(op, text)
 
+    def test_slices_of_conv_transpose(self):
+        # The crop goes into the op: padding (begin) and a signed
+        # output_padding (end); no slice is left to compute.
+        text = self.whole(Cropped(), torch.randn(1, 3, 5, 5)).text
+        self.assertIn("padding = array<i64: 1, 1>, output_padding = "
+                      "array<i64: -1, -1>", text)
+        self.assertIn("padding = array<i64: 3, 1>, output_padding = "
+                      "array<i64: 3, -2>", text)
+
+        class Shared(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.ConvTranspose2d(2, 2, 2, 2)
+
+            def forward(self, x):
+                y = self.up(x)
+                return y[:, :, 1:] + y[:, :, :-1]
+        with self.assertRaisesRegex(Unsupported, "nothing else reads"):
+            self.whole(Shared(), torch.randn(1, 2, 3, 3))
+
+        class Channels(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.ConvTranspose2d(2, 4, 2, 2)
+
+            def forward(self, x):
+                return self.up(x)[:, 1:]
+        with self.assertRaisesRegex(Unsupported, "batch or channel"):
+            self.whole(Channels(), torch.randn(1, 2, 3, 3))
+
     def test_aten_graph(self):
         from torch.fx.experimental.proxy_tensor import make_fx
         m = nn.Sequential(nn.ConvTranspose2d(4, 2, 4, 2, 1),
@@ -240,6 +284,25 @@ class Translation(unittest.TestCase):
         for op in ("fuse.conv_transpose", "fuse.batch_norm", "fuse.relu",
                    "fuse.softmax"):
             self.assertIn(op, text)
+
+    def test_aten_slices_of_conv_transpose(self):
+        # make_fx records the slices as aten.slice chains (full slices of
+        # the batch and channel dims first): one partition, the crops in
+        # the convolutions.
+        from torch.fx.experimental.proxy_tensor import make_fx
+        x = torch.randn(1, 3, 5, 5)
+        with torch.no_grad():
+            gm = make_fx(Cropped().eval())(x)
+        ShapeProp(gm).propagate(x)
+        reasons = {}
+        gm, names = partition_graph(gm, False, reasons)
+        self.assertEqual((len(names), reasons), (1, {}))
+        call = next(n for n in gm.graph.nodes if n.target == names[0])
+        text = translate_graph(getattr(gm, names[0]),
+                               [tensor_meta(a) for a in call.args]).text
+        self.assertIn("padding = array<i64: 3, 1>, output_padding = "
+                      "array<i64: 3, -2>", text)
+        self.assertEqual(text.count("fuse."), 3)
 
     def test_float_literals_parse_back(self):
         from fusecc.dynamo.translate import format_float
@@ -288,6 +351,9 @@ class CompiledTranslation(unittest.TestCase):
 
     def test_torch_level_functions(self):
         self.check(TorchLevel(), torch.randn(2, 3, 3, 3))
+
+    def test_cropped_conv_transpose(self):
+        self.check(Cropped(), torch.randn(2, 3, 5, 5))
 
     def test_vae_block(self):
         m = nn.Sequential(nn.ConvTranspose2d(4, 8, 4, 2, 1),

@@ -186,6 +186,28 @@ def _unary(ctx, mnemonic, x, attrs=""):
 # Transposed convolution ------------------------------------------------------
 
 
+class _ConvTransposeLine:
+    """Where a conv_transpose's result was emitted (its line in the body)
+    and its operands and parameters: a slice of the result rewrites it."""
+
+    def __init__(self, line, operands, stride, padding, output_padding,
+                 dilation, groups):
+        self.line, self.operands = line, operands
+        self.stride, self.padding = stride, padding
+        self.output_padding, self.dilation = output_padding, dilation
+        self.groups = groups
+
+    def text(self):
+        attrs = ("stride = %s, padding = %s, output_padding = %s, "
+                 "dilation = %s, groups = %d : i64" % (
+                     i64_array(self.stride), i64_array(self.padding),
+                     i64_array(self.output_padding),
+                     i64_array(self.dilation), self.groups))
+        return "fuse.conv_transpose %s {%s} : (%s) -> {r}" % (
+            ", ".join(o.name for o in self.operands), attrs,
+            ", ".join(o.type for o in self.operands))
+
+
 def _conv_transpose(ctx, x, w, b, stride, padding, output_padding, groups,
                     dilation):
     n = x.rank - 2
@@ -195,17 +217,122 @@ def _conv_transpose(ctx, x, w, b, stride, padding, output_padding, groups,
         raise Unsupported("padding='%s'" % padding)
     shape, dtype, (x, w, b) = _operands(ctx, x, w, b)
     ctx.emitter.conv_dtypes.add(dtype)
-    operands = [x, w] + ([b] if b is not None else [])
-    attrs = ("stride = %s, padding = %s, output_padding = %s, dilation = %s, "
-             "groups = %d : i64" % (
-                 i64_array(_tuple(stride, n, "stride")),
-                 i64_array(_tuple(padding, n, "padding")),
-                 i64_array(_tuple(output_padding, n, "output_padding")),
-                 i64_array(_tuple(dilation, n, "dilation")), int(groups)))
-    return ctx.emitter.op(
-        "fuse.conv_transpose %s {%s} : (%s) -> {r}"
-        % (", ".join(o.name for o in operands), attrs,
-           ", ".join(o.type for o in operands)), shape, dtype)
+    line = _ConvTransposeLine(
+        len(ctx.emitter.body), [x, w] + ([b] if b is not None else []),
+        _tuple(stride, n, "stride"), _tuple(padding, n, "padding"),
+        _tuple(output_padding, n, "output_padding"),
+        _tuple(dilation, n, "dilation"), int(groups))
+    result = ctx.emitter.op(line.text(), shape, dtype)
+    result.conv_transpose = line
+    return result
+
+
+def _slice_bounds(index, shape):
+    """(start, stop) per dim of a basic index `index` (slices of step 1,
+    at most one Ellipsis) of a tensor of `shape`, or Unsupported."""
+    index = index if isinstance(index, tuple) else (index,)
+    ellipses = [i for i, e in enumerate(index) if e is Ellipsis]
+    if len(ellipses) > 1:
+        raise Unsupported("an index with two ellipses")
+    if ellipses:
+        k = ellipses[0]
+        index = (index[:k] + (slice(None),) * (len(shape) - len(index) + 1)
+                 + index[k + 1:])
+    index = index + (slice(None),) * (len(shape) - len(index))
+    if len(index) != len(shape) or not all(isinstance(e, slice)
+                                           for e in index):
+        raise Unsupported("an index other than slices")
+    bounds = []
+    for e, size in zip(index, shape):
+        if e == slice(None):
+            bounds.append((0, size))
+            continue
+        if e.step not in (None, 1) or size is None or not all(
+                v is None or isinstance(v, int)
+                for v in (e.start, e.stop)):
+            raise Unsupported("a slice of step %s or with non-constant "
+                              "bounds" % (e.step,))
+        start, stop, _ = e.indices(size)
+        if stop <= start:
+            raise Unsupported("an empty slice")
+        bounds.append((start, stop))
+    return bounds
+
+
+def _crop_index(gm, node):
+    """A slice node's (source node, index): getitem's or aten.slice's."""
+    if node.target is not None and "slice" in str(node.target):
+        args = list(node.args) + [None] * 5
+        dim = node.kwargs.get("dim", args[1] if args[1] is not None else 0)
+        rank = len(tensor_meta_shape(node.args[0]))
+        index = [slice(None)] * rank
+        index[dim] = slice(node.kwargs.get("start", args[2]),
+                           node.kwargs.get("end", args[3]),
+                           node.kwargs.get("step", args[4] or 1))
+        return node.args[0], tuple(index)
+    return node.args[0], node.args[1]
+
+
+def tensor_meta_shape(node):
+    from .translate import tensor_meta
+    meta = tensor_meta(node)
+    if meta is None:
+        raise Unsupported("operand %s has no shape metadata" % node.name)
+    return meta[0]
+
+
+def crop_support(gm, node):
+    """Whether slice node `node` (getitem or aten.slice of a tensor) is a
+    crop _crop_conv_transpose folds: its source a transposed convolution
+    (or such a crop) read by nothing else, its index slices of step 1 of
+    spatial dims; returns that convolution's node. Judged on the graph:
+    alone, a slice is unsupported."""
+    source, index = _crop_index(gm, node)
+    if not hasattr(source, "users") or len(source.users) != 1:
+        raise Unsupported("indexing a tensor (only slices of a "
+                          "conv_transpose result nothing else reads)")
+    shape = tensor_meta_shape(source)
+    bounds = _slice_bounds(index, shape)
+    if any(b != (0, size) for b, size in zip(bounds[:2], shape[:2])):
+        raise Unsupported("a slice of the batch or channel dim")
+    handler, _ = lookup(gm, source)
+    if handler in (HANDLERS["getitem"], HANDLERS["slice"]):
+        return crop_support(gm, source)
+    transposed = handler is HANDLERS["conv_transpose"] or (
+        handler is HANDLERS["convolution"] and (
+            list(source.args) + [None] * 7)[6])
+    if not transposed:
+        raise Unsupported("indexing a tensor (only slices of a "
+                          "conv_transpose result nothing else reads)")
+    return source
+
+
+def _crop_conv_transpose(ctx, source, index):
+    """`source[index]` of a conv_transpose result that nothing else reads:
+    the same fuse.conv_transpose with the crop in it -- the begin in its
+    padding, the end in its (signed) output_padding -- so that the kernel
+    computes and stores only the positions kept (the ONNX importer maps
+    pads ending past the begin the same way)."""
+    line = getattr(source, "conv_transpose", None)
+    if line is None or len(ctx.node.args[0].users) != 1:
+        raise Unsupported("indexing a tensor (only slices of a "
+                          "conv_transpose result nothing else reads)")
+    bounds = _slice_bounds(index, source.shape)
+    if any(b != (0, size) for b, size in zip(bounds[:2], source.shape[:2])):
+        raise Unsupported("a slice of the batch or channel dim")
+    padding, output_padding = list(line.padding), list(line.output_padding)
+    shape = list(source.shape)
+    for d, (start, stop) in enumerate(bounds[2:]):
+        size = source.shape[2 + d]
+        padding[d] += start
+        output_padding[d] += start - (size - stop)
+        shape[2 + d] = stop - start
+    line.padding, line.output_padding = tuple(padding), tuple(output_padding)
+    result = Tensor(source.name, shape, source.dtype)
+    ctx.emitter.body[line.line] = "%s = %s" % (
+        result.name, line.text().replace("{r}", result.type))
+    result.conv_transpose = line
+    return result
 
 
 @handler("conv_transpose",
@@ -579,7 +706,20 @@ def getitem(ctx):
         if value is None:
             raise Unsupported("an unused result of batch_norm")
         return value
+    if isinstance(source, Tensor):
+        return _crop_conv_transpose(ctx, source, ctx.arg(1, "b"))
     raise Unsupported("indexing a tensor")
+
+
+@handler("slice", aten=["slice"])
+def slice_(ctx):
+    """aten.slice(self, dim, start, end, step): a crop of one dim."""
+    x = ctx.tensor(0, "self")
+    dim = ctx.arg(1, "dim", 0)
+    index = [slice(None)] * x.rank
+    index[dim] = slice(ctx.arg(2, "start"), ctx.arg(3, "end"),
+                       ctx.arg(4, "step", 1))
+    return _crop_conv_transpose(ctx, x, tuple(index))
 
 
 # Forward convolutions, cat and interpolation; norms, pools, reductions and

@@ -23,6 +23,18 @@ def node_support(gm, node, grad_enabled=False):
     handler, what = op_table.lookup(gm, node)
     if handler is None:
         return False, "%s is not supported by fusecc" % what
+    if handler is op_table.HANDLERS["slice"] or (
+            handler is op_table.HANDLERS["getitem"] and
+            not is_tuple_value(node.args[0])):
+        # A crop of a transposed convolution: folded into that op.
+        try:
+            conv = op_table.crop_support(gm, node)
+        except Unsupported as error:
+            return False, "%s: %s" % (what, error)
+        if not node_support(gm, conv, grad_enabled)[0]:
+            return False, "%s: a slice of an unsupported %s" % (what,
+                                                                conv.name)
+        return True, None
     emitter = Emitter()
     env = {}
     try:
