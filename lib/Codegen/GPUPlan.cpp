@@ -42,8 +42,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   const ConvGeometry &g = a.geom;
   p.tileStride = tileStride;
   p.tileSkew = tileSkew;
-  p.tileElems =
-      saturatingMul(saturatingMul(cfg.getRows(), cfg.getTileC()), p.tileStride);
+  p.tileElems = saturatingMul(
+      saturatingMul(cfg.getRows(), tileLineChannels(g, cfg)), p.tileStride);
   p.numTiles = a.numTiles;
   p.inputSpan =
       saturatingAdd(cfg.getTileW() - 1, saturatingMul(g.k[2] - 1, g.dil[2])) /
@@ -119,9 +119,12 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
                   : std::min<int64_t>(llvm::alignTo(n - 8, 32) + 8, kSaturated);
   };
   p.xsRowStride = p.inputSpan;
-  p.subBlock = cfg.usesTensorCores()
-                   ? cfg.mmaStagedChannels()
-                   : cfg.getThreadsC() * cfg.getChanPerThread();
+  // (wgmma stages all of a block's channels, positions on M too.)
+  p.subBlock = cfg.getThreadsC() * cfg.getChanPerThread();
+  if (cfg.usesWgmma())
+    p.subBlock = cfg.getTileC();
+  else if (cfg.usesTensorCores())
+    p.subBlock = cfg.mmaStagedChannels();
   // The valid H taps of a block's rows form a progression of at most
   // ceil(kh / step) taps; `hTaps` of them are staged per round.
   const int64_t hStep = g.stride[1] / std::gcd(g.stride[1], g.dil[1]);
@@ -391,10 +394,30 @@ int64_t fuse::kernelRegisterEstimate(const KernelAnalysis &a,
   return registerEstimate(SharedMemoryPlan::get(a, cfg));
 }
 
+/// Fewest registers a thread of a wgmma kernel with positions on M is
+/// budgeted: 512-thread blocks of 24-32 accumulators a thread (stride 8,
+/// 21-32 channels) took 64 without spilling, two blocks per SM (ptxas at
+/// `.minnctapersm 2`; 94-96 registers at 1).
+constexpr int64_t kPositionsMMinRegisters = 64;
+
 int64_t fuse::kernelResidentBlocks(const KernelAnalysis &a,
                                    TileConfigAttr cfg) {
   const LaunchPlan launch = LaunchPlan::get(a, cfg);
   const SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
+  // Positions on M hold few accumulators (the block's channels / 2 a
+  // phase): a budget of twice them, at least kPositionsMMinRegisters,
+  // rather than kResidentRegistersPerThread.
+  if (wgmmaPositionsOnM(cfg)) {
+    const int64_t phases = a.geom.stride[2] / cfg.getWgmmaPhaseSplit();
+    const int64_t accumulators = phases * wgmmaImageChannels(a.geom, cfg) / 2;
+    const int64_t registers =
+        std::max(kPositionsMMinRegisters,
+                 static_cast<int64_t>(llvm::alignTo(2 * accumulators, 8)));
+    return std::max<int64_t>(
+        1, std::min({a.target.registersPerSM() / (registers * launch.threads),
+                     a.target.maxThreadsPerSM() / launch.threads,
+                     blocksBySharedMemory(a.target, smem.bytes())}));
+  }
   int64_t blocks = residentBlocks(a.target, launch.threads, smem.bytes());
   // Registers are allocated in units of 8 per thread.
   if (int64_t registers = registerEstimate(smem))
@@ -415,6 +438,14 @@ int64_t fuse::wgmmaPlanes(TileConfigAttr cfg) {
 
 int64_t fuse::wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg) {
   return std::min<int64_t>(cfg.getTileC(), llvm::alignTo(g.coutPerGroup(), 8));
+}
+
+bool fuse::wgmmaPositionsOnM(TileConfigAttr cfg) {
+  return cfg.usesWgmma() && cfg.positionsOnM();
+}
+
+int64_t fuse::tileLineChannels(const ConvGeometry &g, TileConfigAttr cfg) {
+  return wgmmaPositionsOnM(cfg) ? wgmmaImageChannels(g, cfg) : cfg.getTileC();
 }
 
 std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,

@@ -250,6 +250,16 @@ int64_t wgmmaPlanes(TileConfigAttr cfg);
 /// them rounded up to 8 where they are fewer (no padding channels staged).
 int64_t wgmmaImageChannels(const ConvGeometry &g, TileConfigAttr cfg);
 
+/// True for a wgmma kernel with positions on M (`mmaPositionsM` with a
+/// phase split): each W phase's positions are the M of its warpgroup's
+/// wgmma, the block's `wgmmaImageChannels` channels its N.
+bool wgmmaPositionsOnM(TileConfigAttr cfg);
+
+/// Lines of the output tile per row: the block's channels, `tileC`, or
+/// with wgmma positions on M only its `wgmmaImageChannels` (the tile of a
+/// 21-channel block: 24 lines, not 64).
+int64_t tileLineChannels(const ConvGeometry &g, TileConfigAttr cfg);
+
 /// Weights re-laid out once per call for a wgmma kernel: a small kernel
 /// writes, for every (output channel tile, d tap, h tap, input channel
 /// chunk), the exact shared-memory image a main-loop round stages (kw taps x

@@ -445,16 +445,25 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
   // By the rule, one-group layers only in tf32 (measured; split and half
   // operands keep their tiles) where the grid fills the chip once (small
   // generators' RGB layers were not measured), and not where wgmma was
-  // asked for (`wgmma=always`).
+  // asked for (`wgmma=always`). Positions on M with a phase split
+  // (`positions-m=1 phase-split=S`) are wgmma's (TilePhaseSplit.cpp).
   if ((tf32 || splitTF32 || half) &&
-      (knobs.positionsM == 1 ||
+      ((knobs.positionsM == 1 && knobs.phaseSplit <= 0) ||
        (knobs.positionsM == 0 && wgmma != WgmmaMode::Always &&
-        (tf32 || a.geom.groups > 1) &&
-        prefersPositionsOnM(a, rules, knobs))))
+        (tf32 || a.geom.groups > 1) && prefersPositionsOnM(a, rules, knobs))))
     if (std::optional<TileConfigAttr> pm = positionsOnM();
         pm && (knobs.positionsM == 1 || a.geom.groups > 1 ||
                LaunchPlan::get(a, *pm).gridX >= a.target.numSMs()))
       cfg = *pm;
+  // Few channels at a large W stride: wgmma with positions on M
+  // (TilePhaseSplit.cpp), where asked for or by its rule, before the other
+  // wgmma tilings and mma.sync's long phases.
+  if ((tf32 || half) && failed(cfg) && wgmma != WgmmaMode::Never &&
+      knobs.wgmma >= 0)
+    if (TileConfigAttr pm =
+            positionsOnMPhases(kernel, a, knobs, tensorTypes, rules))
+      if (gridAllows(pm))
+        cfg = pm;
   // Half operands on wgmma: weights re-laid out into packed half words
   // (WeightPackPlan), the input packed by the re-layout kernel or as it is
   // staged (InputPackPlan, Staging.cpp).

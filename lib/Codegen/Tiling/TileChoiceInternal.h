@@ -113,6 +113,16 @@ TileConfigAttr withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
                               const TunedChoice &knobs, TileConfigAttr wg,
                               TileRules rules);
 
+/// wgmma blocks with positions on M (`mmaPositionsM` on a phase split,
+/// TilePhaseSplit.cpp) of tensor-core types `types`: where asked for
+/// (`positionsM` = 1 with `phaseSplit`), or by the cost model for an
+/// unforced one-group layer at a W stride of 8 or more with few output
+/// channels (a 64-channel M at most half used) and W phases of at least 64
+/// positions whose grid fills the chip; null elsewhere or where none fits.
+TileConfigAttr positionsOnMPhases(KernelOp kernel, const KernelAnalysis &a,
+                                  const TunedChoice &knobs,
+                                  KernelTypesAttr types, TileRules rules);
+
 /// True if wgmma config `wg` of kernel `a` may split its reduction over a
 /// cluster of `k` blocks (`TileConfigAttr::clusterK`): an elementwise
 /// epilogue (no reduction, statistics, pooling or channel epilogue), no

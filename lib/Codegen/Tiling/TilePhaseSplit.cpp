@@ -7,6 +7,10 @@
 // shared memory for that few positions (shared memory, not the tensor
 // cores, bounds such kernels: docs/perf.md 196). Warpgroups of a few phases
 // each take N = 32-128 with the same accumulators per thread.
+// With positions on M (`mmaPositionsM`) a phase's 64 positions are the M
+// of its wgmma and the block's few channels (rounded up to 8) its N: a
+// 21-channel layer then fills 21 of 24 N columns instead of 21 of 64 M
+// rows, and its output tile holds 24 lines instead of 64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +29,25 @@ namespace {
 /// Accumulators per thread of a phase-split block (its phases x N / 2):
 /// 512-thread blocks keep 128 registers a thread, one block per SM.
 constexpr int64_t kPhaseSplitAccumulators = 64;
+
+/// Positions a phase with positions on M: the M of one wgmma.
+constexpr int64_t kPositionsMPerPhase = 64;
+
+/// W phases a warpgroup holds where the cost model takes positions on M:
+/// a split of stride / 4 warpgroups (stride 8: 2 warpgroups of 256
+/// threads, 48-64 accumulators, two blocks per SM; stride 16: 4 of 512).
+/// Measured against 2 phases a warpgroup (docs/perf.md 261): rand43_10
+/// 0.313 against 0.473 ms, rand37_70 0.329 / 0.474, rand37_21 1.50 / 1.88
+/// at stride 8; at stride 16 the 4 phases of a split of 4 against 8 of a
+/// split of 2: rand37_65 0.391 / 0.955 (255 registers, spills), rand37_90
+/// 1.78 / 1.65.
+constexpr int64_t kPositionsMPhases = 4;
+
+/// Output channels (rounded up to 8) for which the cost model takes
+/// positions on M: a 64-channel M at most half used (at most 32), and more
+/// than 16 (mma.sync kept rand37_26's 3 channels faster: 1.19 against
+/// 1.47 ms; 9-16 channels were not measured).
+constexpr int64_t kMinPositionsMChannels = 24, kMaxPositionsMChannels = 32;
 
 /// Warpgroups that split the phases where the cost model chooses them.
 constexpr int64_t kDefaultPhaseSplit = 4;
@@ -57,18 +80,26 @@ bool phaseSplitValid(const KernelAnalysis &a, KernelTypesAttr types,
 
 /// The phase-split config of `split` warpgroups, 64 channels and one row,
 /// N = the positions a phase's accumulators allow (at most the phase's),
-/// the larger input-channel chunk that fits; null where none fits.
+/// the larger input-channel chunk that fits; null where none fits. With
+/// `positionsM`, each phase's positions are its wgmma's M (at most 64) and
+/// the block's channels its N (`mmaPositionsM`).
 TileConfigAttr phaseSplitConfig(KernelOp kernel, const KernelAnalysis &a,
-                                TileConfigAttr wg, int64_t split) {
+                                KernelTypesAttr types, int64_t split,
+                                bool positionsM) {
   const ConvGeometry &g = a.geom;
   const int64_t sw = g.stride[2], phases = sw / split;
   const int64_t phaseWidth = llvm::divideCeil(g.out[2], sw);
   const int64_t n = std::clamp<int64_t>(
-      std::min<int64_t>(2 * kPhaseSplitAccumulators / phases,
+      std::min<int64_t>(positionsM ? kPositionsMPerPhase
+                                   : 2 * kPhaseSplitAccumulators / phases,
                         llvm::alignTo(phaseWidth, 8)) /
           8 * 8,
       8, 256);
-  std::optional<MmaShape> shape = a.target.mmaShape(wg.getTypes().getOperand());
+  // Positions on M read 64 staged columns a phase: rows of at least 64
+  // positions a phase, whose staged span covers them.
+  if (positionsM && n != kPositionsMPerPhase)
+    return {};
+  std::optional<MmaShape> shape = a.target.mmaShape(types.getOperand());
   if (!shape)
     return {};
   const int64_t kStep = shape->k;
@@ -80,9 +111,10 @@ TileConfigAttr phaseSplitConfig(KernelOp kernel, const KernelAnalysis &a,
   for (int64_t tf32Chunk : {16, 8}) {
     const int64_t ciChunk = std::min(kStep / 8 * tf32Chunk, cinK);
     TileConfigFields f =
-        wgmmaFields(wg.getTypes(), sw, n, /*tileC=*/64, /*groups=*/split,
+        wgmmaFields(types, sw, n, /*tileC=*/64, /*groups=*/split,
                     llvm::alignTo(ciChunk, kStep));
     f.wgmmaPhaseSplit = split;
+    f.mmaPositionsM = positionsM ? 1 : 0;
     TileConfigAttr cfg = makeConfig(kernel, f);
     if (cfg && succeeded(checkLimits(kernel, a, cfg, /*report=*/false)))
       return cfg;
@@ -100,7 +132,15 @@ TileConfigAttr fuse::withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
   if (knobs.phaseSplit > 0) {
     if (!phaseSplitValid(a, wg.getTypes(), knobs.phaseSplit))
       return wg;
-    TileConfigAttr cfg = phaseSplitConfig(kernel, a, wg, knobs.phaseSplit);
+    // Positions on M where they fit (phases of 64 positions), else the
+    // plain split.
+    TileConfigAttr cfg;
+    if (knobs.positionsM == 1)
+      cfg = phaseSplitConfig(kernel, a, wg.getTypes(), knobs.phaseSplit,
+                             /*positionsM=*/true);
+    if (!cfg)
+      cfg = phaseSplitConfig(kernel, a, wg.getTypes(), knobs.phaseSplit,
+                             /*positionsM=*/false);
     return cfg ? cfg : wg;
   }
   // The cost model: unforced, where a warpgroup of every phase holds at
@@ -112,9 +152,41 @@ TileConfigAttr fuse::withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
       wg.getWgmmaN() > 16 ||
       !phaseSplitValid(a, wg.getTypes(), kDefaultPhaseSplit))
     return wg;
-  TileConfigAttr cfg = phaseSplitConfig(kernel, a, wg, kDefaultPhaseSplit);
+  TileConfigAttr cfg =
+      phaseSplitConfig(kernel, a, wg.getTypes(), kDefaultPhaseSplit,
+                       /*positionsM=*/false);
   if (!cfg || cfg.getWgmmaN() < kMinPhaseSplitN ||
       LaunchPlan::get(a, cfg).gridX < a.target.numSMs())
     return wg;
+  return cfg;
+}
+
+TileConfigAttr fuse::positionsOnMPhases(KernelOp kernel,
+                                        const KernelAnalysis &a,
+                                        const TunedChoice &knobs,
+                                        KernelTypesAttr types,
+                                        TileRules rules) {
+  const ConvGeometry &g = a.geom;
+  // Asked for: `positions-m=1` with `phase-split=S`.
+  if (knobs.positionsM == 1 && knobs.phaseSplit > 0)
+    return phaseSplitValid(a, types, knobs.phaseSplit)
+               ? phaseSplitConfig(kernel, a, types, knobs.phaseSplit,
+                                  /*positionsM=*/true)
+               : TileConfigAttr();
+  if (rules != TileRules::Current || knobs.phaseSplit || knobs.positionsM ||
+      knobs.rows || knobs.tileC || knobs.ciChunk || knobs.mergeH ||
+      knobs.wgmmaSplit || knobs.wgmma || knobs.clusterC ||
+      knobs.maxTileW != kDefaultMaxTileW || g.stride[2] < kMinPhaseSplitStride)
+    return {};
+  const int64_t split = g.stride[2] / kPositionsMPhases;
+  const int64_t channels = llvm::alignTo(g.coutPerGroup(), 8);
+  if (g.stride[2] % kPositionsMPhases != 0 || (split != 2 && split != 4) ||
+      channels < kMinPositionsMChannels || channels > kMaxPositionsMChannels ||
+      !phaseSplitValid(a, types, split))
+    return {};
+  TileConfigAttr cfg =
+      phaseSplitConfig(kernel, a, types, split, /*positionsM=*/true);
+  if (!cfg || LaunchPlan::get(a, cfg).gridX < a.target.numSMs())
+    return {};
   return cfg;
 }

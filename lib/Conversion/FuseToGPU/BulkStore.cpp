@@ -100,7 +100,7 @@ static int64_t bulkLineStride(EmitContext &cx) {
       halfTile(cx)
           ? llvm::divideCeil(cx.cfg.getTileW() + 8 - halfLineAlignment(cx), 2)
           : cx.cfg.getTileW() + 4 - lineStartAlignment(cx);
-  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  const int64_t lines = cx.tileLines();
   int64_t best = 0, bestCost = 0;
   for (int64_t stride = llvm::alignTo(need, 4); stride < need + 32;
        stride += 4) {
@@ -208,7 +208,7 @@ static void storeHalfLineRuns(EmitContext &cx,
   Value out = cx.func.getArguments().back();
   Type half = cast<MemRefType>(out.getType()).getElementType();
   const Element &line = runs.front()->line;
-  Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
+  Value id = b.add(b.mul(line.r, tileLineChannels(cx.g, cx.cfg)), line.cl);
   HalfSpan span = halfSpan(cx, id, lineStart(cx, line));
   for (const EpilogueRun *run : runs) {
     assert(run->values.size() == 2 && "a half tile needs W stride 1");
@@ -245,7 +245,7 @@ static void storeLineRuns(EmitContext &cx, ArrayRef<const EpilogueRun *> runs) {
     return;
   }
   const Element &line = runs.front()->line;
-  Value id = b.add(b.mul(line.r, cx.cfg.getTileC()), line.cl);
+  Value id = b.add(b.mul(line.r, tileLineChannels(cx.g, cx.cfg)), line.cl);
   Value base = tileLineBase(cx, id, lineShift(cx, lineStart(cx, line)));
   for (const EpilogueRun *run : runs) {
     SmallVector<Value> values;
@@ -294,7 +294,7 @@ static void emitLineCopies(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
   const int64_t tileW = cx.cfg.getTileW();
-  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  const int64_t lines = cx.tileLines();
   Value out = cx.func.getArguments().back();
   Value outBase = memref::ExtractAlignedPointerAsIndexOp::create(b, out);
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, cx.smem);

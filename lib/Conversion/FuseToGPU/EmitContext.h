@@ -289,6 +289,8 @@ struct EmitContext {
     idx.push_back(w);
     return idx;
   }
+  /// Lines of the output tile: rows x `tileLineChannels` (row-major).
+  int64_t tileLines() const { return cfg.getRows() * tileLineChannels(g, cfg); }
   /// Positions of a tile line that can be inside the tensor: the whole row
   /// when one tile spans it, else the tile width.
   int64_t tileLineWidth() const {
@@ -298,11 +300,11 @@ struct EmitContext {
   /// Output height of row `r` of the block.
   Value rowHeight(Value r) { return b.add(oh, b.mul(r, g.stride[1])); }
   /// The (row, channel) coordinates of tile line `line` (row-major over
-  /// rows x tileC); positions are left unset.
+  /// rows x `tileLineChannels`); positions are left unset.
   Element tileLine(Value line) {
     Element el;
-    el.cl = b.remu(line, cfg.getTileC());
-    el.r = b.divu(line, cfg.getTileC());
+    el.cl = b.remu(line, tileLineChannels(g, cfg));
+    el.r = b.divu(line, tileLineChannels(g, cfg));
     el.ch = b.add(co0, el.cl);
     el.oh = rowHeight(el.r);
     return el;
@@ -345,7 +347,7 @@ struct EmitContext {
   }
   /// Address of (row r, channel cl, position wl) of an output tile.
   Value tileAddr(int64_t tileIndex, Value r, Value cl, Value wl) {
-    Value rowCh = b.add(b.mul(r, cfg.getTileC()), cl);
+    Value rowCh = b.add(b.mul(r, tileLineChannels(g, cfg)), cl);
     Value line = b.mul(rowCh, smemPlan.tileStride);
     if (smemPlan.tileSkew)
       line = b.add(line, b.mul(b.remu(b.divu(cl, 4), 2), smemPlan.tileSkew));
@@ -367,7 +369,8 @@ struct EmitContext {
   /// positions are 65 + 64, N = 72 and 64).
   int64_t phaseN(int64_t p) const;
   /// The N of W phase `p`'s wgmma accumulators: `phaseN(p)`, or all of a
-  /// warpgroup's rows where they are one N (`SharedMemoryPlan::rowsN`).
+  /// warpgroup's rows where they are one N (`SharedMemoryPlan::rowsN`), or
+  /// the block's channels with positions on M (`wgmmaPositionsOnM`).
   int64_t wgmmaAccN(int64_t p) const;
   /// Accumulators per W phase of a warpgroup: one per owned row, or one for
   /// all of them.

@@ -130,7 +130,7 @@ void emit::emitEmptyBlockStores(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   using arith::CmpIPredicate;
   Value out = cx.func.getArguments().back();
-  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  const int64_t lines = cx.tileLines();
   const int64_t threads = cx.launch.threads;
   // The output index of position `wl` of `l`.
   auto index = [&](const ConstantLine &l, Value wl) {

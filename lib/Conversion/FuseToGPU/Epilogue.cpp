@@ -60,7 +60,7 @@ forEachTileElementByLanes(EmitContext &cx,
   const ConvGeometry &g = cx.g;
   TileConfigAttr cfg = cx.cfg;
   const LaunchPlan &launch = cx.launch;
-  const int64_t lines = cfg.getRows() * cfg.getTileC();
+  const int64_t lines = cx.tileLines();
   const int64_t warps = launch.threads / 32, width = cx.tileLineWidth();
   assert(width >= kLaneEpilogueWidth && "needs 4 groups of 32 positions");
   // Rows of even length whose tile lines are 8-byte aligned give each lane
@@ -171,9 +171,9 @@ void emit::forEachTileElement(
     forEachTileElementByLanes(cx, body);
     return;
   }
-  const int64_t tileW = cfg.getTileW(), tileC = cfg.getTileC();
+  const int64_t tileW = cfg.getTileW();
   const int64_t quads = llvm::divideCeil(tileW, 4);
-  auto loop = scf::ForOp::create(b, cx.tid, b.c(cfg.getRows() * tileC * quads),
+  auto loop = scf::ForOp::create(b, cx.tid, b.c(cx.tileLines() * quads),
                                  b.c(launch.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -361,7 +361,7 @@ static void emitHalfChunks(EmitContext &cx, Value result, Value out) {
   EmitBuilder &b = cx.b;
   const int64_t threads = cx.launch.threads;
   const int64_t width = cx.tileLineWidth();
-  const int64_t lines = cx.cfg.getRows() * cx.cfg.getTileC();
+  const int64_t lines = cx.tileLines();
   const int64_t maxHead = kHalfChunk - lineStartAlignment(cx);
   const int64_t inner =
       width > maxHead ? (width - maxHead) / kHalfChunk : int64_t{0};

@@ -67,6 +67,9 @@ int64_t EmitContext::phaseN(int64_t p) const {
 }
 
 int64_t EmitContext::wgmmaAccN(int64_t p) const {
+  // Positions on M: the N is the block's channels.
+  if (wgmmaPositionsOnM(cfg))
+    return smemPlan.wsChannels;
   // Split phases: local phase p is a runtime one; phase 0's N, the most.
   if (cfg.splitsPhases())
     return phaseN(0);

@@ -153,6 +153,7 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
     assert(dw == 1 && kw % sw == 0 && !splitTF32 &&
            "phase splits need equal W taps per phase and one term");
     const int64_t own = cx.wgmmaOwnPhases(), wTaps = kw / sw;
+    const bool posM = wgmmaPositionsOnM(cfg);
     SmallVector<Value> firstTap, firstCol;
     for (int64_t lp = 0; lp < own; ++lp) {
       Value shifted = b.add(b.add(cx.wgPhase0, lp), pw);
@@ -174,8 +175,15 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
             for (int64_t i = 0; i < ownRows; ++i) {
               Value bAddr = stagedInputAddress(cx, bBase, i, hRow, col0, ks);
               Value descB = wgmmaDescriptor(cx, bAddr, bLbo, sbo);
+              // Positions on M: the staged input (64 positions x K) is the
+              // A operand, the weights (channels x K) the B operand; both
+              // are K-major core matrices, so only the roles swap.
+              if (posM)
+                std::swap(descA, descB);
               issueWgmma(cx, acc, lp * ownRows + i, lp, descA, descB, opType,
                          kStep, started);
+              if (posM)
+                std::swap(descA, descB);
             }
           }
       }
@@ -308,8 +316,47 @@ static bool storeAccumulatorRuns(EmitContext &cx, ArrayRef<Value> acc) {
   return true;
 }
 
+/// Writes the accumulators of a block with positions on M
+/// (`wgmmaPositionsOnM`) + conv bias to the tile: element 4 j + 2 h + q of
+/// local phase lp is channel 8 j + 2 (lane % 4) + q at position 16 warp +
+/// lane / 4 + 8 h of the phase, tile position that x stride + phase; the
+/// positions past the phase's N (a shorter last tile) are not stored.
+static void storeAccumulatorsPositionsM(EmitContext &cx, ArrayRef<Value> acc) {
+  EmitBuilder &b = cx.b;
+  const int64_t sw = cx.g.stride[2], channels = cx.wgmmaAccN(0);
+  const int64_t stored = cx.phaseN(0);
+  FragmentLane fl = fragmentLane(cx);
+  SmallVector<Value> cls, biases;
+  for (int64_t j = 0; j < channels / 8; ++j)
+    for (int64_t q = 0; q < 2; ++q) {
+      cls.push_back(b.add(b.mul(fl.tig, 2), 8 * j + q));
+      biases.push_back(emitConvBias(cx, cls.back()));
+    }
+  for (int64_t h = 0; h < 2; ++h) {
+    Value m = b.add(b.add(b.mul(fl.warp, 16), fl.grp), 8 * h);
+    OpBuilder::InsertionGuard guard(b);
+    if (stored < 64) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, b.ult(m, stored), false);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+    }
+    for (int64_t lp = 0; lp < cx.wgmmaOwnPhases(); ++lp) {
+      Value wl = b.add(b.mul(m, sw), b.add(cx.wgPhase0, lp));
+      for (int64_t k = 0; k < 2 * (channels / 8); ++k) {
+        const int64_t j = k / 2, q = k % 2;
+        Value out = biasedAccumulator(cx, acc[lp], 4 * j + 2 * h + q, biases[k],
+                                      Value());
+        cx.tileStore(out, cx.tileAddr(0, b.c(0), cls[k], wl));
+      }
+    }
+  }
+}
+
 /// Writes the accumulators + conv bias to the convolution's tile.
 static void storeAccumulatorsWgmma(EmitContext &cx, ArrayRef<Value> acc) {
+  if (wgmmaPositionsOnM(cx.cfg)) {
+    storeAccumulatorsPositionsM(cx, acc);
+    return;
+  }
   if (storeAccumulatorRuns(cx, acc))
     return;
   EmitBuilder &b = cx.b;

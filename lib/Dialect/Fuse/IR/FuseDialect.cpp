@@ -319,8 +319,19 @@ LogicalResult TileConfigAttr::verify(
   if (clusterK > 1 && (!anyWgmma || clusterC != 1 || split))
     return emitError() << "clusterK > 1 needs the wgmma path without clusterC "
                           "or tf32x3";
-  if (mmaPositionsM && !anyMma)
-    return emitError() << "mmaPositionsM needs mma.sync tiles";
+  // wgmma with positions on M: blocks whose W phases are split over
+  // warpgroups, each phase's positions the M of its warpgroup's wgmma, the
+  // block's channels its N (TilePhaseSplit.cpp).
+  if (mmaPositionsM && !anyMma && !(anyWgmma && wgmmaPhaseSplit > 1 && !split))
+    return emitError() << "mmaPositionsM needs mma.sync tiles or wgmma phases "
+                          "split over warpgroups (not tf32x3)";
+  if (mmaPositionsM && anyWgmma && mmaPositionsM != 1)
+    return emitError() << "mmaPositionsM must be 0 or 1, got " << mmaPositionsM;
+  if (mmaPositionsM && anyWgmma && (wgmmaN > 64 || tileC != 64))
+    return emitError() << "wgmma with positions on M takes at most 64 "
+                          "positions a phase (wgmmaN, got "
+                       << wgmmaN << ") and 64 channels (tileC, got " << tileC
+                       << ")";
   if (samples < 0)
     return emitError() << "samples must not be negative, got " << samples;
   // Several warpgroups of a channel group take consecutive rows each (a
