@@ -17,16 +17,23 @@
 // and 32 channels in bf16 (and under `--tile-wgmma=always`), where
 // mma.sync's long phases do not apply; stride 16 (N = 32 split) keeps its
 // tiles. `--tile-phase-split=-1` restores the tiles before.
+// Session 43's rule (docs/perf.md 261-262), before both: a layer of 17-32
+// output channels at W stride 8 or 16 takes wgmma positions on M
+// (`mmaPositionsM = 1`, 4 phases a warpgroup: a split of stride / 4), in
+// tf32 and bf16 and under `--tile-wgmma=always`; `--tile-phase-split=-1`
+// (and `--tile-rules=session37`) restore the tiles before.
 
 // rand37_90: 32 -> 32 channels, 32 x 32 taps at stride 16.
 // CHECK-LABEL: fuse.kernel "stride16_k0"
-// CHECK-SAME: tileW = 1024, tileC = 32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 8>
+// CHECK-SAME: tileW = 1024, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 4, mmaPositionsM = 1, wgmmaPhaseSplit = 4>
+// NOSPLIT-LABEL: fuse.kernel "stride16_k0"
+// NOSPLIT-SAME: tileW = 1024, tileC = 32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 2, mmaTilesW = 8>
 // OLD-LABEL: fuse.kernel "stride16_k0"
 // OLD-SAME: wgmmaN = 8, wgmmaGroups = 1>
 // ALWAYS-LABEL: fuse.kernel "stride16_k0"
-// ALWAYS-SAME: wgmmaN = 8, wgmmaGroups = 1>
+// ALWAYS-SAME: mmaPositionsM = 1, wgmmaPhaseSplit = 4>
 // HALF-LABEL: fuse.kernel "stride16_k0"
-// HALF-SAME: wgmmaN = 8
+// HALF-SAME: mmaPositionsM = 1, wgmmaPhaseSplit = 4>
 func.func @stride16(%x: tensor<8x32x64x128xf32>, %w: tensor<32x32x32x32xf32>, %b: tensor<32xf32>) -> tensor<8x32x1024x2048xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 16, 16>, padding = array<i64: 8, 8>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<8x32x64x128xf32>, tensor<32x32x32x32xf32>, tensor<32xf32>) -> tensor<8x32x1024x2048xf32>
   return %0 : tensor<8x32x1024x2048xf32>
@@ -34,13 +41,15 @@ func.func @stride16(%x: tensor<8x32x64x128xf32>, %w: tensor<32x32x32x32xf32>, %b
 
 // rand37_21: 32 -> 32 channels, 16 x 16 taps at stride 8.
 // CHECK-LABEL: fuse.kernel "stride8_few_k0"
-// CHECK-SAME: tileW = 1024, tileC = 32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 8>
+// CHECK-SAME: tileW = 512, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 2, mmaPositionsM = 1, wgmmaPhaseSplit = 2>
+// NOSPLIT-LABEL: fuse.kernel "stride8_few_k0"
+// NOSPLIT-SAME: tileW = 1024, tileC = 32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 8>
 // OLD-LABEL: fuse.kernel "stride8_few_k0"
 // OLD-SAME: wgmmaN = 16
 // ALWAYS-LABEL: fuse.kernel "stride8_few_k0"
-// ALWAYS-SAME: tileW = 512, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 4, wgmmaPhaseSplit = 4>
+// ALWAYS-SAME: tileW = 512, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 2, mmaPositionsM = 1, wgmmaPhaseSplit = 2>
 // HALF-LABEL: fuse.kernel "stride8_few_k0"
-// HALF-SAME: tileW = 512, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 4, wgmmaPhaseSplit = 4>
+// HALF-SAME: tileW = 512, tileC = 64, {{.*}}wgmmaN = 64, wgmmaGroups = 2, mmaPositionsM = 1, wgmmaPhaseSplit = 2>
 func.func @stride8_few(%x: tensor<4x32x256x256xf32>, %w: tensor<32x32x16x16xf32>, %b: tensor<32xf32>) -> tensor<4x32x2048x2048xf32> {
   %0 = fuse.conv_transpose %x, %w, %b {stride = array<i64: 8, 8>, padding = array<i64: 4, 4>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<4x32x256x256xf32>, tensor<32x32x16x16xf32>, tensor<32xf32>) -> tensor<4x32x2048x2048xf32>
   return %0 : tensor<4x32x2048x2048xf32>
