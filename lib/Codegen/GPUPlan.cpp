@@ -469,12 +469,61 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
   return p;
 }
 
+/// Rows whose length is no multiple of 4 are staged element by element
+/// (no 16-byte loads of a row): per staged word, one or two scalar loads,
+/// a TF32 rounding or a half-pair pack and a shared-memory store, repeated
+/// for every channel tile, tap round and W tile that stages the element
+/// again. The re-layout does that work once per element (a pass over the
+/// input and its packed copy) and leaves the main loop one 16-byte
+/// asynchronous copy per column of 4 words. It pays where the main loop
+/// stages at least `kNarrowRowsRelayoutReuse` times the pass's elements:
+/// heatmap_head's k0 (2048 -> 256 channels, 8 x 6 rows, k4 s2, batch 32),
+/// bound by that staging's instructions (docs/perf.md 240), stages ~10.
+static constexpr int64_t kNarrowRowsRelayoutReuse = 4;
+
+/// Whether the main loop of `cfg` stages at least `kNarrowRowsRelayoutReuse`
+/// x `pass` input elements (every block's rounds at their largest count,
+/// the staged window's rows and columns inside the input).
+static bool narrowRowsRelayoutPays(const KernelAnalysis &a, TileConfigAttr cfg,
+                                   const SharedMemoryPlan &smem,
+                                   const LaunchPlan &launch, int64_t pass) {
+  const ConvGeometry &g = a.geom;
+  auto tapSteps = [&](int dim) {
+    const int64_t step = g.stride[dim] / std::gcd(g.stride[dim], g.dil[dim]);
+    return llvm::divideCeil(g.k[dim], step);
+  };
+  const int64_t dRounds = g.rank == 5 ? tapSteps(0) : 1;
+  const int64_t hRounds = smem.hTapsPerRound > 1 ? 1 : tapSteps(1);
+  const int64_t chunks = llvm::divideCeil(
+      llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk()), cfg.getClusterK());
+  // Columns and rows of the staged window that lie in the input (the rest
+  // is zero-filled without a load: a 1 x 1 input staged in a window of 12
+  // columns is one element a channel; a block of samples stages each
+  // sample's rows).
+  const int64_t perRound = saturatingMul(
+      saturatingMul(
+          std::min(smem.stagedRows,
+                   saturatingMul(g.in[1],
+                                 cfg.spansSamples() ? cfg.getSamples() : 1)),
+          std::min(smem.inputSpan, g.in[2])),
+      cfg.getCiChunk());
+  const int64_t staged =
+      saturatingMul(saturatingMul(saturatingMul(launch.gridX, dRounds),
+                                  saturatingMul(hRounds, chunks)),
+                    perRound);
+  return staged >= saturatingMul(kNarrowRowsRelayoutReuse, pass);
+}
+
 std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
                                                 TileConfigAttr cfg) {
   const ConvGeometry &g = a.geom;
   // A prologue is evaluated as the input is staged, not re-laid out.
-  if (!cfg.usesWgmma() || cfg.usesSplitTF32() || g.in[2] % 4 != 0 ||
-      a.hasPrologue())
+  // Rows whose length is no multiple of 4 (narrow / odd rows: W = 6, 7,
+  // 10, 14, ...) only where their element-by-element staging is repeated
+  // enough (`narrowRowsRelayoutPays`, below); one group only.
+  const bool narrowRows = g.in[2] % 4 != 0;
+  if (!cfg.usesWgmma() || cfg.usesSplitTF32() || a.hasPrologue() ||
+      (narrowRows && g.groups != 1))
     return std::nullopt;
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   LaunchPlan launch = LaunchPlan::get(a, cfg);
@@ -523,9 +572,13 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
                     g.out[1]),
       g.out[2]);
   const bool half = cfg.getTypes().usesHalfOperands();
+  const int64_t pass = saturatingAdd(inputElems, p.totalElems);
+  if (narrowRows)
+    return narrowRowsRelayoutPays(a, cfg, smem, launch, pass)
+               ? std::optional<InputPackPlan>(p)
+               : std::nullopt;
   if (half && g.rank == 5)
     return p;
-  const int64_t pass = saturatingAdd(inputElems, p.totalElems);
   if (half ? saturatingMul(10, pass) > saturatingMul(3, outputElems)
            : saturatingMul(5, pass) > outputElems)
     return std::nullopt;
