@@ -475,43 +475,44 @@ std::optional<WeightPackPlan> WeightPackPlan::get(const KernelAnalysis &a,
 /// for every channel tile, tap round and W tile that stages the element
 /// again. The re-layout does that work once per element (a pass over the
 /// input and its packed copy) and leaves the main loop one 16-byte
-/// asynchronous copy per column of 4 words. It pays where the main loop
-/// stages at least `kNarrowRowsRelayoutReuse` times the pass's elements:
-/// heatmap_head's k0 (2048 -> 256 channels, 8 x 6 rows, k4 s2, batch 32),
-/// bound by that staging's instructions (docs/perf.md 240), stages ~10.
-static constexpr int64_t kNarrowRowsRelayoutReuse = 4;
-
-/// Whether the main loop of `cfg` stages at least `kNarrowRowsRelayoutReuse`
-/// x `pass` input elements (every block's rounds at their largest count,
-/// the staged window's rows and columns inside the input).
+/// asynchronous copy per column of 4 words, padding columns included. It
+/// pays where the main loop stages at least the pass's elements and at
+/// least a quarter of the staged window's columns lie in the input (rows
+/// as one N widen the window to a multiple of 8 columns). Measured
+/// (docs/perf.md 249): heatmap_head's k0 (rows of 6, 2048 -> 256
+/// channels, ~9.6x the pass) 140 -> 80 us + 7 us for the pack in bf16, the
+/// whole graph -12%; layers of rows 6, 7, 10, 14 (1.05-19x the pass) -4 to
+/// -32%; a 1 x 1 input in a window of 12 columns (rand37_gen2's first
+/// layer) 2% slower.
 static bool narrowRowsRelayoutPays(const KernelAnalysis &a, TileConfigAttr cfg,
                                    const SharedMemoryPlan &smem,
                                    const LaunchPlan &launch, int64_t pass) {
   const ConvGeometry &g = a.geom;
+  const int64_t columns = std::min(smem.inputSpan, g.in[2]);
+  if (4 * columns < smem.inputSpan)
+    return false;
   auto tapSteps = [&](int dim) {
     const int64_t step = g.stride[dim] / std::gcd(g.stride[dim], g.dil[dim]);
     return llvm::divideCeil(g.k[dim], step);
   };
+  // Every block's rounds at their largest count (d taps, h rounds, its
+  // channel chunks of a clusterK split), each staging the window's rows
+  // and columns that lie in the input (a block of samples: each sample's
+  // rows) for the chunk's channels.
   const int64_t dRounds = g.rank == 5 ? tapSteps(0) : 1;
   const int64_t hRounds = smem.hTapsPerRound > 1 ? 1 : tapSteps(1);
   const int64_t chunks = llvm::divideCeil(
       llvm::divideCeil(g.cinPerGroup(), cfg.getCiChunk()), cfg.getClusterK());
-  // Columns and rows of the staged window that lie in the input (the rest
-  // is zero-filled without a load: a 1 x 1 input staged in a window of 12
-  // columns is one element a channel; a block of samples stages each
-  // sample's rows).
-  const int64_t perRound = saturatingMul(
-      saturatingMul(
-          std::min(smem.stagedRows,
-                   saturatingMul(g.in[1],
-                                 cfg.spansSamples() ? cfg.getSamples() : 1)),
-          std::min(smem.inputSpan, g.in[2])),
-      cfg.getCiChunk());
+  const int64_t rows = std::min(
+      smem.stagedRows,
+      saturatingMul(g.in[1], cfg.spansSamples() ? cfg.getSamples() : 1));
+  const int64_t perRound =
+      saturatingMul(saturatingMul(rows, columns), cfg.getCiChunk());
   const int64_t staged =
       saturatingMul(saturatingMul(saturatingMul(launch.gridX, dRounds),
                                   saturatingMul(hRounds, chunks)),
                     perRound);
-  return staged >= saturatingMul(kNarrowRowsRelayoutReuse, pass);
+  return staged >= pass;
 }
 
 std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
@@ -519,8 +520,8 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   const ConvGeometry &g = a.geom;
   // A prologue is evaluated as the input is staged, not re-laid out.
   // Rows whose length is no multiple of 4 (narrow / odd rows: W = 6, 7,
-  // 10, 14, ...) only where their element-by-element staging is repeated
-  // enough (`narrowRowsRelayoutPays`, below); one group only.
+  // 10, 14, ...) only where their element-by-element staging would be
+  // repeated (`narrowRowsRelayoutPays`); one group only.
   const bool narrowRows = g.in[2] % 4 != 0;
   if (!cfg.usesWgmma() || cfg.usesSplitTF32() || a.hasPrologue() ||
       (narrowRows && g.groups != 1))

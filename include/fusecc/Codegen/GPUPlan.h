@@ -280,15 +280,19 @@ struct WeightPackPlan {
                                            TileConfigAttr cfg);
 };
 
-/// The input re-laid out once per call for a wgmma kernel whose input rows
-/// are multiples of 4 long: [n][d][h][channel chunk][`wgmmaPlanes` groups]
-/// [padL + W + padR columns][4 words: TF32-rounded channels or packed half
-/// pairs], zero outside the input, so that a round's staged rows are contiguous 16-byte runs
+/// The input re-laid out once per call for a wgmma kernel:
+/// [n][d][h][channel chunk][`wgmmaPlanes` groups][padL + W + padR columns]
+/// [4 words: TF32-rounded channels or packed half pairs], zero outside the
+/// input, so that a round's staged rows are contiguous 16-byte runs
 /// (asynchronous copies, no transpose or rounding in the main kernel).
-/// Used where the extra pass is at most 20% of the output's traffic (30%
-/// for half operands, and every 3-D half kernel: GPUPlan.cpp), and not by
-/// split-operand (tf32x3) kernels, which split the input as they stage it
-/// through registers.
+/// Rows that are multiples of 4 long: used where the extra pass is at most
+/// 20% of the output's traffic (30% for half operands, and every 3-D half
+/// kernel). Narrow / odd rows (W not a multiple of 4, otherwise staged
+/// element by element): used where the main loop would stage at least the
+/// pass's elements from a window at least a quarter in the input
+/// (one-group kernels; `narrowRowsRelayoutPays`, GPUPlan.cpp).
+/// Not used by split-operand (tf32x3) kernels, which split the input as
+/// they stage it through registers, nor with a prologue.
 struct InputPackPlan {
   int64_t numChunks = 0, groups = 0, padL = 0, width = 0;
   int64_t totalElems = 0;
