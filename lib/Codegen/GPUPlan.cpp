@@ -521,10 +521,11 @@ std::optional<InputPackPlan> InputPackPlan::get(const KernelAnalysis &a,
   // A prologue is evaluated as the input is staged, not re-laid out.
   // Rows whose length is no multiple of 4 (narrow / odd rows: W = 6, 7,
   // 10, 14, ...) only where their element-by-element staging would be
-  // repeated (`narrowRowsRelayoutPays`); one group only.
+  // repeated (`narrowRowsRelayoutPays`); one group, positions on N only
+  // (unmeasured elsewhere).
   const bool narrowRows = g.in[2] % 4 != 0;
   if (!cfg.usesWgmma() || cfg.usesSplitTF32() || a.hasPrologue() ||
-      (narrowRows && g.groups != 1))
+      (narrowRows && (g.groups != 1 || wgmmaPositionsOnM(cfg))))
     return std::nullopt;
   SharedMemoryPlan smem = SharedMemoryPlan::get(a, cfg);
   LaunchPlan launch = LaunchPlan::get(a, cfg);
