@@ -336,10 +336,16 @@ FUSECC_OPTION_SPELLINGS(PrologueFusion, kPrologueFusionSpellings)
 // applies (the older set is kept for A/B timing).
 //===----------------------------------------------------------------------===//
 
-enum class TileRules { Current, Session37, Session36, Session35 };
+/// Newest first: a set holds the rules of every older one but those it
+/// replaced (`fuse::rulesSince`).
+enum class TileRules { Current, Session42, Session37, Session36, Session35 };
 
 inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
     {TileRules::Current, "current", "the cost model's rules (default)"},
+    {TileRules::Session42, "session42",
+     "the rules before session 43: wgmma without merged H taps by default, "
+     "16-channel wgmma rounds at two one-warpgroup blocks per SM, 4 rows "
+     "of positions on M whatever their warps per SM (A/B timing)"},
     {TileRules::Session37, "session37",
      "the rules before session 38: wgmma at large W strides whatever the "
      "positions a phase (A/B timing)"},

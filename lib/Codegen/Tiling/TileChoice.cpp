@@ -233,7 +233,7 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
   std::optional<MmaShape> wg = a.target.wgmmaShape(operandType);
   std::optional<MmaShape> mma = a.target.mmaShape(operandType);
   const int64_t wgM = wg ? wg->m : 64;
-  if ((rules == TileRules::Current || rules == TileRules::Session37) && mma &&
+  if (rulesSince(rules, TileRules::Session37) && mma &&
       a.geom.groups == 1 && isa<FloatTF32Type>(operandType) &&
       !types.usesSplitTF32() && a.geom.cout <= wgM / 2 &&
       meanReductionPerOutput(a.geom) < kTinyReductionMaxProducts)
@@ -403,7 +403,8 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
   // and that the grid allows (docs/perf.md 196).
   auto longPhases = [&](TileConfigAttr wg) -> std::optional<TileConfigAttr> {
     const int64_t sw = a.geom.stride[2];
-    if (rules != TileRules::Current || !tf32 || wgmma == WgmmaMode::Always ||
+    if (!rulesSince(rules, TileRules::Session42) || !tf32 ||
+        wgmma == WgmmaMode::Always ||
         knobs.wgmma || knobs.rows || knobs.ciChunk || knobs.tileC ||
         knobs.wgmmaSplit || knobs.mergeH || knobs.clusterC ||
         knobs.phaseSplit > 0 ||
@@ -489,12 +490,18 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules))) {
         // mma.sync's long phases first (measured faster than split phases
         // at <= 32 channels in tf32: rand37_21, 65, 70, 90; docs/perf.md
-        // 229), then wgmma phases split over warpgroups.
+        // 229), then wgmma phases split over warpgroups; a tile of neither
+        // stages its H taps at once where that costs no blocks
+        // (TileMergedTaps.cpp).
         std::optional<TileConfigAttr> mma = longPhases(wg);
         cfg = mma ? *mma
-                  : withClusterK(kernel, a, knobs,
-                                 withPhaseSplit(kernel, a, knobs, wg, rules),
-                                 rules);
+                  : withMergedTaps(
+                        kernel, a, knobs,
+                        withClusterK(
+                            kernel, a, knobs,
+                            withPhaseSplit(kernel, a, knobs, wg, rules),
+                            rules),
+                        rules);
       }
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);

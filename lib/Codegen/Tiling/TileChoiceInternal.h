@@ -18,6 +18,28 @@ namespace fusecc::fuse {
 /// Accumulators one thread may hold before registers spill.
 constexpr int64_t kMaxAccumulators = 64;
 
+/// True if rule set `rules` has the rules that came with `set`: `set`
+/// itself or a newer one (TileRules lists the newest first).
+inline bool rulesSince(TileRules rules, TileRules set) {
+  return static_cast<int>(rules) <= static_cast<int>(set);
+}
+
+/// True if `cfg`'s blocks are as many on an SM as the register budget of
+/// every kernel allows (`residentThreadsPerSM`: 512 threads on Hopper, 4
+/// warps for each of its 4 schedulers), not fewer for their shared memory:
+/// fewer leave the registers idle and fewer warps to hide a round's
+/// staging. A tile whose blocks are not gives way to one whose blocks are
+/// where the cost model has such a choice (fewer rows of positions on M, a
+/// smaller wgmma chunk; issue 37's held-out layers, docs/perf.md 253).
+bool fillsResidentThreads(const KernelAnalysis &a, TileConfigAttr cfg);
+
+/// `wg`, the cost model's wgmma config, or the same tile staging all valid
+/// H taps of a round at once (`mergeHTaps`, TileMergedTaps.cpp) where that
+/// costs none of its resident blocks.
+TileConfigAttr withMergedTaps(KernelOp kernel, const KernelAnalysis &a,
+                              const TunedChoice &knobs, TileConfigAttr wg,
+                              TileRules rules);
+
 /// The largest divisor of `n` that is at most `limit`.
 int64_t largestDivisorAtMost(int64_t n, int64_t limit);
 

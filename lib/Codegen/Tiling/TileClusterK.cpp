@@ -96,7 +96,7 @@ TileConfigAttr fuse::withClusterK(KernelOp kernel, const KernelAnalysis &a,
   // The cost model: unforced, a grid under two blocks an SM, a long
   // reduction that each block's part keeps long.
   const int64_t k = kDefaultClusterK;
-  if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
+  if (!rulesSince(rules, TileRules::Session42) || knobs.rows || knobs.tileC ||
       knobs.ciChunk || knobs.mergeH || knobs.wgmmaSplit || knobs.clusterC ||
       knobs.phaseSplit > 0 || !clusterKValid(kernel, a, wg, k) ||
       a.geom.cinPerGroup() < kMinClusterKChannels ||

@@ -74,7 +74,7 @@ TileConfigAttr chooseMMAConfigWithWarps(
                       : rows == 4 && cin8 <= 32 ? cin8
                                                 : 16;
     if (rows > 1 && (rows * tilesC * tilesW > 16 || rows > rowsNeeded ||
-                     (!forcedRows && rules == TileRules::Current &&
+                     (!forcedRows && rulesSince(rules, TileRules::Session42) &&
                       rowsShareNoTaps(g))))
       continue;
     // A round that holds every input channel and still fills few of its

@@ -146,7 +146,7 @@ TileConfigAttr fuse::withPhaseSplit(KernelOp kernel, const KernelAnalysis &a,
   // The cost model: unforced, where a warpgroup of every phase holds at
   // most 16 positions of each, the split holds at least kMinPhaseSplitN,
   // and the grid still fills the chip.
-  if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
+  if (!rulesSince(rules, TileRules::Session42) || knobs.rows || knobs.tileC ||
       knobs.ciChunk || knobs.mergeH || knobs.wgmmaSplit || knobs.wgmma ||
       knobs.clusterC || a.geom.stride[2] < kMinPhaseSplitStride ||
       wg.getWgmmaN() > 16 ||

@@ -92,7 +92,7 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
     // 1.412 -> 1.183 ms; grouped rand37_43 (2 taps a phase) 3.625 -> 3.695
     // keeps 16 (H200, docs/perf.md 192).
     const bool wide =
-        (rules == TileRules::Current || rules == TileRules::Session37) &&
+        rulesSince(rules, TileRules::Session37) &&
         g.groups == 1 && !half && !types.usesSplitTF32() && !mergeH &&
         tapsPerPhase(g) <= 2 && cinK > 16 &&
         llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
@@ -109,8 +109,16 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
     TileConfigAttr cfg = makeConfig(kernel, f);
     if (!cfg)
       return {};
+    // Four rows only where their blocks are as many as the register
+    // budget allows (`fillsResidentThreads`): issue 37's held-out
+    // rand43_48 (48 -> 3 channels, 2-warp blocks of 40 KB at 4 rows, five
+    // an SM of eight) 0.47 of its time at 2 rows (H200, docs/perf.md 234,
+    // 253).
     if (rows == 1 || forcedRows ||
-        SharedMemoryPlan::get(a, cfg).bytes() <= twoBlocksSharedBytes(a.target))
+        (SharedMemoryPlan::get(a, cfg).bytes() <=
+             twoBlocksSharedBytes(a.target) &&
+         (rows < 4 || !rulesSince(rules, TileRules::Current) ||
+          fillsResidentThreads(a, cfg))))
       return cfg;
   }
   return {};
@@ -149,9 +157,9 @@ bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
   // tile's time: fitted on rand43_63, 21, 37, 64, 19, held out rand43_55
   // (0.65; bench/data/costmodel-seed43-tf32.json, H200, docs/perf.md 234).
   if (g.groups == 1)
-    return (rules == TileRules::Current || rules == TileRules::Session37) &&
+    return rulesSince(rules, TileRules::Session37) &&
            g.cout <= 8 &&
-           (rules == TileRules::Current ||
+           (rulesSince(rules, TileRules::Session42) ||
             g.cinPerGroup() >= kMinOneGroupInputChannelsSession37) &&
            !a.hasPrologue() && !a.pool && !a.needsAllChannels &&
            tapsPerPhase(g) >= 2 &&

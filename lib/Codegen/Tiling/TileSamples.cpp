@@ -129,7 +129,7 @@ TileConfigAttr fuse::withSamples(KernelOp kernel, const KernelAnalysis &a,
   // reductions.
   // Only at W strides of 2 or more: the measured layers' (a forced
   // W-stride-1 bf16 kernel of test/Reference/samples.mlir spills).
-  if (rules != TileRules::Current || knobs.rows || knobs.tileC ||
+  if (!rulesSince(rules, TileRules::Session42) || knobs.rows || knobs.tileC ||
       g.stride[2] < 2 || wg.getWgmmaRowSplit() != 1 || knobs.ciChunk ||
       knobs.mergeH || knobs.wgmmaSplit || knobs.wgmma ||
       saturatingMul(g.cinPerGroup(), tapsPerPhase(g)) < kMinSamplesReduction)

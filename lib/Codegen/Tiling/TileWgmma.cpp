@@ -222,7 +222,7 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       continue;
     if (rows > 1 && !forcedRows &&
         (rows > rowsNeeded ||
-         (rules == TileRules::Current && rowsShareNoTaps(g))))
+         (rulesSince(rules, TileRules::Session42) && rowsShareNoTaps(g))))
       continue;
     // One warpgroup per channel group (the rows split over several only
     // when forced): with the weights copied asynchronously, several small
@@ -402,6 +402,22 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
             if (eight && resident <= 2 &&
                 kernelResidentBlocks(a, eight) > resident)
               return eight;
+          }
+          // Unforced tf32 blocks whose 16 channels leave fewer blocks on an
+          // SM than the register budget allows (`fillsResidentThreads`: a
+          // one-warpgroup block at two of four), as split operands above:
+          // 8 where that admits more blocks. Issue 37's held-out rand43_66 (1-D, 96 -> 96, 8 taps
+          // at stride 2, 77 KB at 16) 0.92 of its time at 16, four blocks
+          // per SM instead of two; rand43_5, whose 8 channels still leave
+          // two, keeps 16 (H200, docs/perf.md 234, 253).
+          if (rulesSince(rules, TileRules::Current) && !forcedCiChunk &&
+              !types.usesSplitTF32() && !types.usesHalfOperands() &&
+              ciChunk > 8) {
+            const int64_t resident = kernelResidentBlocks(a, cfg);
+            if (resident >= 2 && !fillsResidentThreads(a, cfg))
+              if (TileConfigAttr eight = make(n, 8, mergeH);
+                  eight && kernelResidentBlocks(a, eight) > resident)
+                return eight;
           }
           // Blocks of up to 256 threads take 16 channels so that two
           // blocks share an SM; where a round's weights (chunk x every tap
