@@ -343,9 +343,8 @@ enum class TileRules { Current, Session42, Session37, Session36, Session35 };
 inline constexpr OptionSpelling<TileRules> kTileRulesSpellings[] = {
     {TileRules::Current, "current", "the cost model's rules (default)"},
     {TileRules::Session42, "session42",
-     "the rules before session 43: wgmma without merged H taps by default, "
-     "16-channel wgmma rounds at two one-warpgroup blocks per SM, 4 rows "
-     "of positions on M whatever their warps per SM (A/B timing)"},
+     "the rules before session 43: 16-channel wgmma rounds and 4 rows of "
+     "positions on M whatever blocks per SM they leave (A/B timing)"},
     {TileRules::Session37, "session37",
      "the rules before session 38: wgmma at large W strides whatever the "
      "positions a phase (A/B timing)"},

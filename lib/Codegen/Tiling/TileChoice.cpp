@@ -490,18 +490,12 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
             keepsFewerPooledTiles(kernel, a, wg, tensorTypes, knobs, rules))) {
         // mma.sync's long phases first (measured faster than split phases
         // at <= 32 channels in tf32: rand37_21, 65, 70, 90; docs/perf.md
-        // 229), then wgmma phases split over warpgroups; a tile of neither
-        // stages its H taps at once where that costs no blocks
-        // (TileMergedTaps.cpp).
+        // 229), then wgmma phases split over warpgroups.
         std::optional<TileConfigAttr> mma = longPhases(wg);
         cfg = mma ? *mma
-                  : withMergedTaps(
-                        kernel, a, knobs,
-                        withClusterK(
-                            kernel, a, knobs,
-                            withPhaseSplit(kernel, a, knobs, wg, rules),
-                            rules),
-                        rules);
+                  : withClusterK(kernel, a, knobs,
+                                 withPhaseSplit(kernel, a, knobs, wg, rules),
+                                 rules);
       }
   if ((tf32 || splitTF32 || half) && failed(cfg)) {
     std::optional<TileConfigAttr> mma = mmaChannelTiles(knobs.maxTileW);

@@ -30,15 +30,9 @@ inline bool rulesSince(TileRules rules, TileRules set) {
 /// fewer leave the registers idle and fewer warps to hide a round's
 /// staging. A tile whose blocks are not gives way to one whose blocks are
 /// where the cost model has such a choice (fewer rows of positions on M, a
-/// smaller wgmma chunk; issue 37's held-out layers, docs/perf.md 253).
+/// smaller wgmma chunk; issue 37's held-out layers, docs/perf.md 253;
+/// TileResidentBlocks.cpp).
 bool fillsResidentThreads(const KernelAnalysis &a, TileConfigAttr cfg);
-
-/// `wg`, the cost model's wgmma config, or the same tile staging all valid
-/// H taps of a round at once (`mergeHTaps`, TileMergedTaps.cpp) where that
-/// costs none of its resident blocks.
-TileConfigAttr withMergedTaps(KernelOp kernel, const KernelAnalysis &a,
-                              const TunedChoice &knobs, TileConfigAttr wg,
-                              TileRules rules);
 
 /// The largest divisor of `n` that is at most `limit`.
 int64_t largestDivisorAtMost(int64_t n, int64_t limit);
