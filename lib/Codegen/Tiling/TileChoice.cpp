@@ -233,9 +233,9 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
   std::optional<MmaShape> wg = a.target.wgmmaShape(operandType);
   std::optional<MmaShape> mma = a.target.mmaShape(operandType);
   const int64_t wgM = wg ? wg->m : 64;
-  if (rulesSince(rules, TileRules::Session37) && mma &&
-      a.geom.groups == 1 && isa<FloatTF32Type>(operandType) &&
-      !types.usesSplitTF32() && a.geom.cout <= wgM / 2 &&
+  if (rulesSince(rules, TileRules::Session37) && mma && a.geom.groups == 1 &&
+      isa<FloatTF32Type>(operandType) && !types.usesSplitTF32() &&
+      a.geom.cout <= wgM / 2 &&
       meanReductionPerOutput(a.geom) < kTinyReductionMaxProducts)
     return true;
   return mma && a.geom.groups == 1 && !a.needsAllChannels &&
@@ -404,10 +404,9 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
   auto longPhases = [&](TileConfigAttr wg) -> std::optional<TileConfigAttr> {
     const int64_t sw = a.geom.stride[2];
     if (!rulesSince(rules, TileRules::Session42) || !tf32 ||
-        wgmma == WgmmaMode::Always ||
-        knobs.wgmma || knobs.rows || knobs.ciChunk || knobs.tileC ||
-        knobs.wgmmaSplit || knobs.mergeH || knobs.clusterC ||
-        knobs.phaseSplit > 0 ||
+        wgmma == WgmmaMode::Always || knobs.wgmma || knobs.rows ||
+        knobs.ciChunk || knobs.tileC || knobs.wgmmaSplit || knobs.mergeH ||
+        knobs.clusterC || knobs.phaseSplit > 0 ||
         knobs.maxTileW != kDefaultMaxTileW || a.wholeRow() ||
         a.needsAllChannels || a.pool || a.geom.groups != 1)
       return std::nullopt;

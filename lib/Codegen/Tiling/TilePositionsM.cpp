@@ -91,11 +91,10 @@ TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
     // MMAs between two barriers): rand37_36 (96 -> 3, 2 x 1 taps a phase)
     // 1.412 -> 1.183 ms; grouped rand37_43 (2 taps a phase) 3.625 -> 3.695
     // keeps 16 (H200, docs/perf.md 192).
-    const bool wide =
-        rulesSince(rules, TileRules::Session37) &&
-        g.groups == 1 && !half && !types.usesSplitTF32() && !mergeH &&
-        tapsPerPhase(g) <= 2 && cinK > 16 &&
-        llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
+    const bool wide = rulesSince(rules, TileRules::Session37) &&
+                      g.groups == 1 && !half && !types.usesSplitTF32() &&
+                      !mergeH && tapsPerPhase(g) <= 2 && cinK > 16 &&
+                      llvm::alignTo(cinK, 32) == llvm::alignTo(cinK, 16);
     const int64_t ciChunk = forcedCiChunk ? llvm::alignTo(forcedCiChunk, kStep)
                             : cinK <= kStep || half ? kStep
                             : wide                  ? 32
@@ -157,8 +156,7 @@ bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
   // tile's time: fitted on rand43_63, 21, 37, 64, 19, held out rand43_55
   // (0.65; bench/data/costmodel-seed43-tf32.json, H200, docs/perf.md 234).
   if (g.groups == 1)
-    return rulesSince(rules, TileRules::Session37) &&
-           g.cout <= 8 &&
+    return rulesSince(rules, TileRules::Session37) && g.cout <= 8 &&
            (rulesSince(rules, TileRules::Session42) ||
             g.cinPerGroup() >= kMinOneGroupInputChannelsSession37) &&
            !a.hasPrologue() && !a.pool && !a.needsAllChannels &&

@@ -406,10 +406,10 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
           // Unforced tf32 blocks whose 16 channels leave fewer blocks on an
           // SM than the register budget allows (`fillsResidentThreads`: a
           // one-warpgroup block at two of four), as split operands above:
-          // 8 where that admits more blocks. Issue 37's held-out rand43_66 (1-D, 96 -> 96, 8 taps
-          // at stride 2, 77 KB at 16) 0.92 of its time at 16, four blocks
-          // per SM instead of two; rand43_5, whose 8 channels still leave
-          // two, keeps 16 (H200, docs/perf.md 234, 253).
+          // 8 where that admits more blocks. Issue 37's held-out rand43_66
+          // (1-D, 96 -> 96, 8 taps at stride 2, 77 KB at 16) 0.92 of its time
+          // at 16, four blocks per SM instead of two; rand43_5, whose 8
+          // channels still leave two, keeps 16 (H200, docs/perf.md 234, 253).
           if (rulesSince(rules, TileRules::Current) && !forcedCiChunk &&
               !types.usesSplitTF32() && !types.usesHalfOperands() &&
               ciChunk > 8) {
