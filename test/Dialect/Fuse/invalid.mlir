@@ -848,6 +848,13 @@ func.func @tile_positions_m_two() attributes {cfg = #fuse.tile<tileW = 64, tileC
 
 // -----
 
+// expected-error@+1 {{wgmma with positions on M takes at most 64 positions a phase (wgmmaN, got 128) and 64 channels (tileC, got 64)}}
+func.func @tile_positions_m_wgmma_n() attributes {cfg = #fuse.tile<tileW = 512, tileC = 64, threadsW = 8, threadsC = 32, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, wgmmaN = 128, wgmmaGroups = 2, mmaPositionsM = 1, wgmmaPhaseSplit = 2>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{tileC (12) must need all of the mmaTilesC 8-channel N tiles (1) with positions on M}}
 func.func @tile_positions_m_channels() attributes {cfg = #fuse.tile<tileW = 64, tileC = 12, threadsW = 16, threadsC = 8, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1, mmaPositionsM = 1>} {
   return
