@@ -143,18 +143,10 @@ FailureOr<std::optional<std::vector<int64_t>>> sliceInts(NodeContext &nc, int i,
     return nc.attrInts(name);
   if (!nc.input(i))
     return std::optional<std::vector<int64_t>>();
-  FailureOr<const OValue *> v = nc.constant(i, name);
-  if (failed(v))
+  FailureOr<std::vector<int64_t>> ints = nc.constInts(i, name);
+  if (failed(ints))
     return failure();
-  std::vector<int64_t> out;
-  for (double d : *(*v)->data) {
-    if (d != std::floor(d))
-      return nc.fail(name + " must hold integers");
-    out.push_back(d >= 0x1p62    ? (int64_t(1) << 62)
-                  : d <= -0x1p62 ? -(int64_t(1) << 62)
-                                 : static_cast<int64_t>(d));
-  }
-  return std::optional<std::vector<int64_t>>(std::move(out));
+  return std::optional<std::vector<int64_t>>(std::move(*ints));
 }
 
 /// Slice of a ConvTranspose's output that nothing else reads, of spatial

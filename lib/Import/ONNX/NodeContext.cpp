@@ -128,7 +128,11 @@ FailureOr<std::vector<int64_t>> NodeContext::constInts(int i,
       (void)fail(what + " must hold integers");
       return failure();
     }
-    out.push_back(static_cast<int64_t>(d));
+    // Values past +-2^62 (INT64_MAX as exporters write an open end, which
+    // a double cannot hold exactly) are clamped, not cast out of range.
+    out.push_back(d >= 0x1p62    ? (int64_t(1) << 62)
+                  : d <= -0x1p62 ? -(int64_t(1) << 62)
+                                 : static_cast<int64_t>(d));
   }
   return out;
 }
