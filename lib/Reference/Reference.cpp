@@ -124,7 +124,7 @@ Tensor ref::convTransposeScatter(const Tensor &x, const Tensor &w,
       std::optional<int64_t> o = fuse::convTransposeOutputSize(
           x.shape[2 + j], w.shape[2 + j], stride[j], padding[j],
           outputPadding[j], dilation[j]);
-      if (!o || *o < 1 || stride[j] < 1 || dilation[j] < 1 || padding[j] < 0)
+      if (!o || *o < 1 || stride[j] < 1 || dilation[j] < 1)
         return false;
     }
     std::vector<int64_t> outShape(x.shape);

@@ -92,19 +92,21 @@ def _conv_transpose(op, a, env):
     stride = op.int_list("stride", rank, 1)
     dilation = op.int_list("dilation", rank, 1)
     output_padding = op.int_list("output_padding", rank, 0)
+    padding = op.int_list("padding", rank, 0)
     if all(0 <= p < max(s, d)
-           for p, s, d in zip(output_padding, stride, dilation)):
-        return function(x, w, b, stride=stride,
-                        padding=op.int_list("padding", rank, 0),
+           for p, s, d in zip(output_padding, stride, dilation)) and \
+            all(p >= 0 for p in padding):
+        return function(x, w, b, stride=stride, padding=padding,
                         output_padding=output_padding,
                         groups=op.params["groups"], dilation=dilation)
-    # An output_padding PyTorch refuses (negative: an end crop; or not
-    # below the stride or the dilation): the whole scatter, then its window
-    # [padding, padding + out) per dim, zero-extended past its end (F.pad
-    # lists the last dim first; a negative pad cuts), then the bias.
+    # A padding or output_padding PyTorch refuses (a negative padding:
+    # bias-only positions before the scatter's first one; a negative
+    # output_padding: an end crop; or one not below the stride or the
+    # dilation): the whole scatter, then its window [padding, padding + out)
+    # per dim, zero-extended past both ends (F.pad lists the last dim first;
+    # a negative pad cuts), then the bias.
     y = function(x, w, None, stride=stride, padding=0, groups=op.params[
         "groups"], dilation=dilation)
-    padding = op.int_list("padding", rank, 0)
     cuts = []
     for d in reversed(range(rank)):
         full = y.shape[2 + d]

@@ -392,6 +392,13 @@ inline int64_t tapStep(int64_t stride, int64_t dil) {
 /// is valid iff (t * dil) mod stride == r.
 Value emitFirstTap(EmitBuilder &b, Value r, int64_t k, int64_t stride,
                    int64_t dil);
+/// (x + pad) mod s, floored, of `xPlusPad` = x + pad for an x >= 0 and a
+/// padding of either sign: a negative one (output positions before the
+/// scatter's first one) is lifted by the least multiple of s that makes the
+/// unsigned remainder exact. A padding >= 0 emits the plain remainder.
+Value emitPadPhase(EmitBuilder &b, Value xPlusPad, int64_t pad, int64_t s);
+/// floor((x + pad) / s) of `xPlusPad` = x + pad as `emitPadPhase` takes it.
+Value emitPadQuotient(EmitBuilder &b, Value xPlusPad, int64_t pad, int64_t s);
 /// Sets `tid`, `tx`, `ty` and the block's tile origin (`n`, `od`, `oh`,
 /// `ow0`, `co0`) from the block id; in a cluster also `clusterRank`, and
 /// arrives at the cluster's start barrier (`emitClusterStartArrive`).

@@ -95,6 +95,21 @@ Value emit::emitFirstTap(EmitBuilder &b, Value r, int64_t k, int64_t stride,
   return t0;
 }
 
+Value emit::emitPadPhase(EmitBuilder &b, Value xPlusPad, int64_t pad,
+                         int64_t s) {
+  if (pad < 0)
+    xPlusPad = b.add(xPlusPad, llvm::divideCeil(-pad, s) * s);
+  return b.remu(xPlusPad, s);
+}
+
+Value emit::emitPadQuotient(EmitBuilder &b, Value xPlusPad, int64_t pad,
+                            int64_t s) {
+  if (pad >= 0)
+    return b.divu(xPlusPad, s);
+  const int64_t lift = llvm::divideCeil(-pad, s);
+  return b.sub(b.divu(b.add(xPlusPad, lift * s), s), b.c(lift));
+}
+
 void emit::emitBlockDecomposition(EmitContext &cx) {
   EmitBuilder &b = cx.b;
   const ConvGeometry &g = cx.g;
@@ -163,7 +178,10 @@ TapRange emit::emitTapRange(EmitContext &cx, Value outPlusPad, int64_t dim,
   TapRange r;
   r.step = tapStep(s, d);
   r.inputStep = r.step * d / s; // >= 1
-  Value t0 = emitFirstTap(b, b.remu(outPlusPad, s), k, s, d);
+  // A negative padding puts outPlusPad below 0 for the first outputs: their
+  // i0 is negative, so no tap is valid (bias-only positions).
+  Value t0 =
+      emitFirstTap(b, emitPadPhase(b, outPlusPad, g.pad[dim], s), k, s, d);
   // Taps t0, t0 + step, ... < k; input index i0 - a * inputStep.
   Value numTaps = arith::SelectOp::create(
       b, b.ult(t0, k), b.divu(b.add(b.sub(b.c(k), t0), r.step - 1), r.step),

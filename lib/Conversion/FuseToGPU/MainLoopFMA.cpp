@@ -41,7 +41,7 @@ accumulateChunkFMA(EmitContext &cx, ArrayRef<Value> accIn, Value base) {
   const int64_t kw = g.k[2], sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
   // W phase of this thread (shared by all of its positions).
   Value owt = b.add(b.add(cx.ow0, cx.tx), pw);
-  Value tw0 = emitFirstTap(b, b.remu(owt, sw), kw, sw, dw);
+  Value tw0 = emitFirstTap(b, emitPadPhase(b, owt, pw, sw), kw, sw, dw);
   auto kLoop =
       scf::ForOp::create(b, b.c(0), b.c(cfg.getCiChunk()), b.c(1), accIn);
   OpBuilder::InsertionGuard guard(b);

@@ -184,7 +184,7 @@ SmallVector<Value> emit::emitMmaSyncRound(EmitContext &cx,
   // Output positions of this warp: ow = ow0 + phase + sw * j, so its W
   // residue, and with it the valid tap set, is uniform over the warp.
   Value owp = b.add(b.add(cx.ow0, cx.mmaPhase), pw);
-  Value tw0 = emitFirstTap(b, b.remu(owp, sw), kw, sw, dw);
+  Value tw0 = emitFirstTap(b, emitPadPhase(b, owp, pw, sw), kw, sw, dw);
   // The round's valid h taps: tap a reads staged rows from (hTaps - 1 - a)
   // x hInputStep on, and its own weight plane.
   auto hLoop = scf::ForOp::create(b, b.c(0), hValid, b.c(1), accIn);

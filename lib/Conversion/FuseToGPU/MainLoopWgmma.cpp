@@ -157,9 +157,10 @@ static SmallVector<Value> issueRoundWgmma(EmitContext &cx,
     SmallVector<Value> firstTap, firstCol;
     for (int64_t lp = 0; lp < own; ++lp) {
       Value shifted = b.add(b.add(cx.wgPhase0, lp), pw);
-      firstTap.push_back(b.remu(shifted, sw));
+      firstTap.push_back(emitPadPhase(b, shifted, pw, sw));
       firstCol.push_back(
-          b.sub(b.add(b.divu(cx.ow0, sw), b.divu(shifted, sw)), cx.iwMin));
+          b.sub(b.add(b.divu(cx.ow0, sw), emitPadQuotient(b, shifted, pw, sw)),
+                cx.iwMin));
     }
     for (int64_t ks = 0; ks < cfg.getCiChunk() / kStep; ++ks)
       for (int64_t ha = 0; ha < hT; ++ha) {

@@ -206,11 +206,24 @@ func.func @conv_stride_zero(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
 
 // -----
 
-func.func @conv_negative_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
-  // expected-error@+1 {{expected every 'padding' entry >= 0, got -1}}
+// A negative padding adds bias-only positions before the scatter's first
+// one: the result must be that much longer (7 + 2 x 1 = 9, not 7).
+func.func @conv_negative_padding_result_size(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{result spatial dim 0 is 7, expected 9 = (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1}}
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: -1>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
-       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x9xf32>
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}
+
+// -----
+
+// Any padding, but -2 x padding must fit int64.
+func.func @conv_negative_padding_overflow(%x: tensor<1x4x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+1 {{output size along spatial dim 0 = (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1 overflows int64 (in = 5, stride = 1, padding = -4611686018427387904, dilation = 1, k = 3, output_padding = 0)}}
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: -4611686018427387904>,
+         output_padding = array<i64: 0>, dilation = array<i64: 1>}
+       : (tensor<1x4x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
   return
 }
 

@@ -60,6 +60,18 @@ func.func @conv2d_crops(%x: tensor<1x1x3x4xf32>, %w: tensor<1x2x3x3xf32>) -> ten
   return %0 : tensor<1x2x6x7xf32>
 }
 
+// A negative padding: bias-only positions before the scatter's first one.
+// CHECK-LABEL: func.func @conv2d_negative_padding
+// CHECK: fuse.conv_transpose %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, output_padding = array<i64: 1, -1>, padding = array<i64: -1, -2>, stride = array<i64: 2, 4>}
+// CHECK-SAME: -> tensor<1x2x10x16xf32>
+func.func @conv2d_negative_padding(%x: tensor<1x1x3x4xf32>, %w: tensor<1x2x3x1xf32>) -> tensor<1x2x10x16xf32> {
+  // (3 - 1) * 2 + 2 + 2 + 1 + 1 = 10; (4 - 1) * 4 + 4 + 0 - 1 + 1 = 16
+  %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 4>, padding = array<i64: -1, -2>,
+         output_padding = array<i64: 1, -1>, dilation = array<i64: 1, 1>}
+       : (tensor<1x1x3x4xf32>, tensor<1x2x3x1xf32>) -> tensor<1x2x10x16xf32>
+  return %0 : tensor<1x2x10x16xf32>
+}
+
 // CHECK-LABEL: func.func @conv2d_groups_no_bias
 // CHECK: fuse.conv_transpose %{{[^,]*}}, %{{[^,]*}} {dilation = array<i64: 1, 2>, groups = 4 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 0, 1>, stride = array<i64: 1, 2>}
 // CHECK-SAME: -> tensor<1x8x5x9xf32>

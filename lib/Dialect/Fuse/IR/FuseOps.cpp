@@ -136,8 +136,11 @@ LogicalResult ConvTransposeOp::verify() {
     return verifySpatialArray(*this, name, a, nsp, minVal);
   };
   if (failed(checkArr("stride", getStride(), 1)) ||
-      failed(checkArr("padding", getPadding(), 0)) ||
-      // Any integer: a negative output_padding crops the output's end.
+      // Any integers: a negative padding starts the output before the
+      // scatter's first position (bias-only positions), a negative
+      // output_padding crops the output's end.
+      failed(checkArr("padding", getPadding(),
+                      std::numeric_limits<int64_t>::min())) ||
       failed(checkArr("output_padding", getOutputPadding(),
                       std::numeric_limits<int64_t>::min())) ||
       failed(checkArr("dilation", getDilation(), 1)))

@@ -153,6 +153,12 @@ FailureOr<Candidate> candidateOf(WindowOpInterface reduction) {
   if (llvm::any_of(c.conv.getWeight().getType().getShape().drop_front(2),
                    [](int64_t k) { return k > kMaxKernelSize; }))
     return failure();
+  // The tap sums take the padding of a reduced dim and count from the
+  // scatter's first position: a negative one (bias-only positions before
+  // it) keeps its convolution.
+  for (auto [d, r] : llvm::enumerate(c.reduced))
+    if (r && c.conv.getPadding()[d] < 0)
+      return failure();
   // One output position: the reduction is an identity (folded below), and
   // the rewrite would build the same convolution again.
   if (ty.getNumElements() == ty.getDimSize(0) * ty.getDimSize(1))
