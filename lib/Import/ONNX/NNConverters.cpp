@@ -1,12 +1,13 @@
 //===- NNConverters.cpp - ConvTranspose and normalisation converters ------===//
 //
-// ConvTranspose (every attribute; ONNX pads as padding + a signed
-// output_padding, an end crop), BatchNormalization at inference (folded into
-// a directly preceding ConvTranspose, else a per-channel mul/add) and in
-// training mode (fuse.batch_norm {training = true} with the running
-// statistics), Softmax, LogSoftmax (fuse.log_softmax), LayerNormalization, and
-// InstanceNormalization / GroupNormalization / the PyTorch GroupNorm export
-// pattern (-> fuse.group_norm).
+// ConvTranspose (every attribute; ONNX pads as a signed padding, a begin
+// crop or bias-only leading positions, + a signed output_padding, an end
+// crop), BatchNormalization at inference (folded into a directly preceding
+// ConvTranspose, else a per-channel mul/add) and in training mode
+// (fuse.batch_norm {training = true} with the running statistics), Softmax,
+// LogSoftmax (fuse.log_softmax), LayerNormalization, and InstanceNormalization
+// / GroupNormalization / the PyTorch GroupNorm export pattern (->
+// fuse.group_norm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,16 +143,15 @@ LogicalResult convertConvTranspose(NodeContext &nc) {
       begin = end = 0;
     }
     std::string dim = "spatial dim " + std::to_string(i) + ": ";
-    if (begin < 0)
-      return nc.fail(dim + "the begin padding " + std::to_string(begin) +
-                     " is negative (output positions before the scatter's "
-                     "first one), which fuse.conv_transpose cannot express");
     // PyTorch padding `begin` crops the begin and, with it, the end; the
     // output_padding `op + begin - end` puts the end where the ONNX pads
     // put it: an end crop where negative (more padding at the end than at
     // the begin plus output_padding, SAME_UPPER at stride 1 with an even
     // kernel), any size otherwise (fuse.conv_transpose has no PyTorch rule
-    // that it stays below the stride or the dilation).
+    // that it stays below the stride or the dilation). A negative `begin`
+    // (an output_shape past the scatter's extent, SAME_* with a kernel
+    // below the stride) is a negative padding: bias-only positions before
+    // the scatter's first one.
     int64_t op2 = op + begin - end;
     int64_t out = full - begin - end;
     if (out <= 0)

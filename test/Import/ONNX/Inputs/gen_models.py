@@ -506,8 +506,15 @@ MODELS = {
     "conv_asym_end": lambda: conv_pads([0, 0, 1, 1], [6, 6]),
     "conv_asym_end_3": lambda: conv_pads([0, 1, 2, 0], [5, 6]),
     "conv_output_shape": lambda: conv_pads(None, [8, 8], output_shape=[8, 8]),
-    "conv_output_shape_bad": lambda: conv_pads(None, [10, 8],
+    "conv_output_shape_neg": lambda: conv_pads(None, [10, 8],
                                                output_shape=[10, 8]),
+    # Kernels below the stride: SAME_* totals < 0, negative begin pads.
+    "conv_same_upper_k2s3": lambda: conv_pads(
+        None, [9, 9], auto_pad="SAME_UPPER", strides=[3, 3], k=2),
+    "conv_same_lower_k1s4": lambda: conv_pads(
+        None, [12, 12], auto_pad="SAME_LOWER", strides=[4, 4], k=1),
+    "conv_same_upper_k1s4": lambda: conv_pads(
+        None, [12, 12], auto_pad="SAME_UPPER", strides=[4, 4], k=1),
     "conv_same_upper": lambda: conv_pads(None, [6, 6], auto_pad="SAME_UPPER"),
     "conv_same_lower": lambda: conv_pads(None, [6, 6], auto_pad="SAME_LOWER"),
     "conv_valid": lambda: conv_pads(None, [7, 7], auto_pad="VALID"),

@@ -141,6 +141,16 @@ def expected(name, m, x):
         return conv_transpose(x, p["w"], None, [2, 2], [0, 0, 1, 1], [1, 1], 1)
     if name == "conv_asym_end_3":
         return conv_transpose(x, p["w"], None, [2, 2], [0, 1, 2, 0], [1, 1], 1)
+    # Negative begin pads: an output_shape past the scatter's begin, SAME_*
+    # with a kernel below the stride (bias-free: those rows are zero).
+    if name == "conv_output_shape_neg":
+        return conv_transpose(x, p["w"], None, [2, 2], [-1, 0, -2, -1], [1, 1], 1)
+    if name == "conv_same_upper_k2s3":
+        return conv_transpose(x, p["w"], None, [3, 3], [-1, -1, 0, 0], [1, 1], 1)
+    if name == "conv_same_lower_k1s4":
+        return conv_transpose(x, p["w"], None, [4, 4], [-1, -1, -2, -2], [1, 1], 1)
+    if name == "conv_same_upper_k1s4":
+        return conv_transpose(x, p["w"], None, [4, 4], [-2, -2, -1, -1], [1, 1], 1)
     if name == "conv_same_upper_s1":
         return conv_transpose(x, p["w"], None, [1, 1], [1, 1, 2, 2], [1, 1], 1)
     if name == "conv_same_lower_s1":
@@ -183,7 +193,9 @@ def main():
                  "bn_training_2d", "logsoftmax_v11", "logsoftmax_axis1",
                  "conv_same_upper", "conv_asym_end", "conv_asym_end_3",
                  "conv_same_upper_s1", "conv_same_lower_s1",
-                 "conv_slice", "conv_slice_bn",
+                 "conv_slice", "conv_slice_bn", "conv_output_shape_neg",
+                 "conv_same_upper_k2s3", "conv_same_lower_k1s4",
+                 "conv_same_upper_k1s4",
                  "fwd_conv_same_lower", "fwd_conv_begin_strided"]:
         m = gen_models.MODELS[name]()
         shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
