@@ -335,6 +335,30 @@ def _crop_conv_transpose(ctx, source, index):
     return result
 
 
+def _output_size_padding(ctx, m):
+    """The output_padding of a ConvTranspose module called with
+    `output_size=` (a list, a tuple, a torch.Size; full or spatial, as a
+    keyword or positionally): the result's recorded spatial size minus the
+    smallest one, per dim. PyTorch checked the size when the graph was
+    shape-propagated, so the recorded shape is the one asked for. A size
+    read off a tensor is a node under symbolic_trace (dynamo and make_fx
+    record the number), which the graph's own translation refuses."""
+    if set(ctx.node.kwargs) - {"output_size"} or len(ctx.node.args) > 2:
+        raise Unsupported("arguments other than input and output_size")
+    x = tensor_meta_shape(ctx.node.args[0])
+    out = ctx.result_meta()[0]
+    n = len(x) - 2
+    if len(out) != len(x) or any(not isinstance(v, int) for v in out[2:]):
+        raise Unsupported("an output_size without a static result shape")
+    k = m.weight.shape[2:]
+    stride, padding = _tuple(m.stride, n, "stride"), _tuple(m.padding, n,
+                                                              "padding")
+    dilation = _tuple(m.dilation, n, "dilation")
+    return tuple(out[2 + d] - ((x[2 + d] - 1) * stride[d] - 2 * padding[d]
+                               + dilation[d] * (k[d] - 1) + 1)
+                 for d in range(n))
+
+
 @handler("conv_transpose",
          functions=["torch.conv_transpose1d", "torch.conv_transpose2d",
                     "torch.conv_transpose3d",
@@ -348,12 +372,13 @@ def conv_transpose(ctx):
         m = ctx.module
         if getattr(m, "padding_mode", "zeros") != "zeros":
             raise Unsupported("padding_mode='%s'" % m.padding_mode)
+        output_padding = m.output_padding
         if len(ctx.node.args) > 1 or ctx.node.kwargs:
-            raise Unsupported("an explicit output_size")
+            output_padding = _output_size_padding(ctx, m)
         return _conv_transpose(ctx, ctx.tensor(0, "input"),
                                ctx.param("weight"), ctx.param("bias"),
                                m.stride, m.padding,
-                               m.output_padding, m.groups, m.dilation)
+                               output_padding, m.groups, m.dilation)
     return _conv_transpose(
         ctx, ctx.tensor(0, "input"), ctx.tensor(1, "weight"),
         ctx.arg(2, "bias"), ctx.arg(3, "stride", 1), ctx.arg(4, "padding", 0),
