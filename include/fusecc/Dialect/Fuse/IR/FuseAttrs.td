@@ -187,6 +187,12 @@ def Fuse_TileConfigAttr : AttrDef<Fuse_Dialect, "TileConfig"> {
     so that its accumulators allow an N of S times the positions (stride 8:
     4 warpgroups of 2 phases x 64 positions instead of 8 phases x 16; each
     staged weight operand then serves 64 positions, docs/perf.md 229).
+    With `mmaPositionsM = 1` as well (layers of at most 64 channels,
+    `tileC = 64`, `wgmmaN <= 64`, not tf32x3) the roles are exchanged as on
+    mma.sync: the (up to 64) positions of each of a warpgroup's phases are
+    the M of its wgmma and the layer's channels, rounded up to 8, its N, so
+    a head of 17-32 channels fills M with positions instead of padding its
+    channels to 64 rows (TilePhaseSplit.cpp, docs/perf.md 261).
 
     `clusterK = K > 1` (wgmma only; 2, 4 or 8) splits the reduction over a
     thread block cluster: the K consecutive blocks of a cluster compute the
