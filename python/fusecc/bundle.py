@@ -24,7 +24,7 @@ CONST_ALIGNMENT = 16
 DTYPE_SIZES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8, "u8": 1}
 #: The dtypes versions 1 and 2 allow for args (workspaces: f32 only).
 _V2_ARG_DTYPES = ("f32", "f16", "bf16")
-WORKSPACE_ROLES = ("scratch", "intermediate", "partials")
+WORKSPACE_ROLES = ("scratch", "intermediate", "partials", "prepared")
 
 
 class BundleError(ValueError):
@@ -178,6 +178,10 @@ class Entry:
         self.graph = []
         #: Version 4: the bound of the launch-time batch (0: static shapes).
         self.max_batch = 0
+        #: Version 3 (`prepare <P>`): the first P steps are prepare steps
+        #: (launches reading only inputs and constants, writing only
+        #: `prepared` workspaces).
+        self.prepare_count = 0
 
     @property
     def inputs(self):
@@ -198,6 +202,13 @@ class Entry:
     @property
     def launches(self):
         return [s for s in self.steps if s.kind == "launch"]
+
+    @property
+    def prepared_args(self):
+        """The indices of the arguments a prepare step reads (the values
+        the `prepared` workspaces are computed from), in order."""
+        return sorted({p.index for s in self.steps[:self.prepare_count]
+                       for p in s.params if p.kind == "arg"})
 
     def __repr__(self):
         return "Entry(%r, %d args, %d workspaces, %d steps)" % (
@@ -487,6 +498,11 @@ class _Parser:
         step_count = self.expect_uint(
             "step count" if self.version >= 3 else "launch count", 0,
             MAX_ENTRY_ITEMS)
+        if (self.version >= 3 and self.position < len(self.tokens)
+                and self.tokens[self.position] == "prepare"):
+            self.take()
+            entry.prepare_count = self.expect_uint("prepare step count", 1,
+                                                   step_count)
         if (self.version >= 4 and self.position < len(self.tokens)
                 and self.tokens[self.position] == "max_batch"):
             self.take()
@@ -575,6 +591,7 @@ class _Parser:
                     raise self.error("entry '%s' declares %d %s but has %d"
                                      % (name, step_count, step_name,
                                         len(entry.steps)))
+                self.check_prepare_steps(entry)
                 return
             elif record in ("entry", "ptx", "chip", "precision", "const"):
                 raise self.error("missing 'end' for entry '%s' (started on "
@@ -639,12 +656,46 @@ class _Parser:
             role = self.take()
             if role not in WORKSPACE_ROLES:
                 raise self.error("expected workspace role 'scratch', "
-                                 "'intermediate' or 'partials', got %s"
+                                 "'intermediate', 'partials' or 'prepared', "
+                                 "got %s"
                                  % _quote(role))
         self.expect_line_end("the workspace role" if role else
                              "the workspace element count")
         entry.workspaces.append(Workspace(index, dtype, count, role,
                                           per_sample))
+
+    def check_prepare_steps(self, entry):
+        """The C runtime's check_prepare_steps: each prepare step is a
+        launch, not per sample, of inputs without a batch, constants and
+        `prepared` workspaces; each `prepared` workspace is a parameter of
+        one."""
+        for i, step in enumerate(entry.steps[:entry.prepare_count]):
+            if step.kind != "launch":
+                raise self.error("entry '%s': prepare step %d is not a launch"
+                                 % (entry.name, i))
+            if step.per_sample:
+                raise self.error("entry '%s': prepare step %d runs per sample"
+                                 % (entry.name, i))
+            for j, p in enumerate(step.params):
+                ok = True
+                if p.kind == "arg":
+                    a = entry.args[p.index]
+                    ok = not a.is_output and not a.batched
+                elif p.kind == "workspace":
+                    w = entry.workspaces[p.index]
+                    ok = w.role == "prepared" and not w.per_sample
+                if not ok:
+                    raise self.error(
+                        "entry '%s': prepare step %d parameter %d must be an "
+                        "input without a batch, a constant or a 'prepared' "
+                        "workspace" % (entry.name, i, j))
+        written = {p.index for s in entry.steps[:entry.prepare_count]
+                   for p in s.params if p.kind == "workspace"}
+        for w in entry.workspaces:
+            if w.role == "prepared" and w.index not in written:
+                raise self.error("entry '%s': 'prepared' workspace %d is no "
+                                 "parameter of a prepare step"
+                                 % (entry.name, w.index))
 
     def parse_param(self, entry, j, arg_count, workspace_count):
         token = self.take()

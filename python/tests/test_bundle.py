@@ -233,8 +233,8 @@ ERRORS = [
     ("v3 launches", v3(("steps 3", "launches 3")),
      "expected 'steps' after the workspace count, got 'launches'"),
     ("v3 no role", v3(("workspace 1 f32 2 partials", "workspace 1 f32 2")),
-     "expected workspace role 'scratch', 'intermediate' or 'partials', got "
-     "end of line"),
+     "expected workspace role 'scratch', 'intermediate', 'partials' or "
+     "'prepared', got end of line"),
     ("v3 bad role", v3(("workspace 1 f32 2 partials",
                         "workspace 1 f32 2 temp")),
      "got 'temp'"),

@@ -104,6 +104,7 @@ static const struct {
     {"scratch", FUSECC_WORKSPACE_ROLE_SCRATCH},
     {"intermediate", FUSECC_WORKSPACE_ROLE_INTERMEDIATE},
     {"partials", FUSECC_WORKSPACE_ROLE_PARTIALS},
+    {"prepared", FUSECC_WORKSPACE_ROLE_PREPARED},
 };
 
 /// Parses the rest of `workspace <k> <dtype> <elements>` (version 2) or
@@ -179,8 +180,8 @@ static fusecc_status_t parse_workspace(parser_t *parser, fusecc_entry_t *entry,
   if (r == sizeof(role_table) / sizeof(role_table[0]))
     return fusecc_parse_error(
         parser,
-        "expected workspace role 'scratch', 'intermediate' or "
-        "'partials', got %s",
+        "expected workspace role 'scratch', 'intermediate', "
+        "'partials' or 'prepared', got %s",
         fusecc_quote_token(role, quoted));
   workspace->role = role_table[r].role;
   return fusecc_expect_line_end(parser, "the workspace role");
@@ -351,6 +352,60 @@ static fusecc_status_t parse_graph(parser_t *parser, fusecc_entry_t *entry) {
   return NULL;
 }
 
+/// Checks the prepare steps of a complete `entry` (`prepare <P>`): each is
+/// a launch, not per sample, whose parameters are inputs that are not
+/// batched, constants or `prepared` workspaces that are not per sample;
+/// every `prepared` workspace is a parameter of a prepare step.
+static fusecc_status_t check_prepare_steps(parser_t *parser,
+                                           const fusecc_entry_t *entry) {
+  size_t workspace_end = entry->arg_count + entry->workspace_count;
+  for (size_t i = 0; i < entry->prepare_count; ++i) {
+    const fusecc_step_t *step = &entry->steps[i];
+    if (step->kind != FUSECC_STEP_LAUNCH)
+      return fusecc_parse_error(parser,
+                                "entry '%s': prepare step %zu is not a launch",
+                                entry->name, i);
+    const fusecc_launch_t *launch = &entry->launches[step->index];
+    if (launch->per_sample)
+      return fusecc_parse_error(
+          parser, "entry '%s': prepare step %zu runs per sample", entry->name,
+          i);
+    for (size_t j = 0; j < launch->param_count; ++j) {
+      size_t index = launch->param_args[j];
+      int ok = index >= workspace_end;
+      if (index < entry->arg_count)
+        ok = !entry->args[index].is_output && !entry->args[index].batched;
+      else if (index < workspace_end) {
+        const fusecc_workspace_t *w =
+            &entry->workspaces[index - entry->arg_count];
+        ok = w->role == FUSECC_WORKSPACE_ROLE_PREPARED && !w->per_sample;
+      }
+      if (!ok)
+        return fusecc_parse_error(
+            parser,
+            "entry '%s': prepare step %zu parameter %zu must be an input "
+            "without a batch, a constant or a 'prepared' workspace",
+            entry->name, i, j);
+    }
+  }
+  for (size_t k = 0; k < entry->workspace_count; ++k) {
+    if (entry->workspaces[k].role != FUSECC_WORKSPACE_ROLE_PREPARED)
+      continue;
+    int written = 0;
+    for (size_t i = 0; i < entry->prepare_count && !written; ++i) {
+      const fusecc_launch_t *launch = &entry->launches[entry->steps[i].index];
+      for (size_t j = 0; j < launch->param_count; ++j)
+        written |= launch->param_args[j] == entry->arg_count + k;
+    }
+    if (!written)
+      return fusecc_parse_error(parser,
+                                "entry '%s': 'prepared' workspace %zu is no "
+                                "parameter of a prepare step",
+                                entry->name, k);
+  }
+  return NULL;
+}
+
 /// Parses the count after `entry <name> args <A> [workspaces <W>]`:
 /// `launches <L>` in versions 1 and 2, `steps <S>` in version 3.
 static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
@@ -379,6 +434,15 @@ static fusecc_status_t parse_step_count(parser_t *parser, const char *after,
                                    0, FUSECC_MAX_ENTRY_ITEMS, &value)))
     return status;
   entry->step_count = (size_t)value;
+  // Format version 3: `prepare <P>`, the count of leading prepare steps.
+  cursor_t peek_prepare = parser->line;
+  if (v3 && fusecc_token_is(fusecc_take_token(&peek_prepare), "prepare")) {
+    parser->line = peek_prepare;
+    if ((status = fusecc_expect_uint(parser, "prepare step count", 1,
+                                     entry->step_count, &value)))
+      return status;
+    entry->prepare_count = (size_t)value;
+  }
   // Format version 4: `max_batch <N>`, the bound of the launch-time batch.
   cursor_t peek_batch = parser->line;
   if (parser->version >= 4 &&
@@ -631,7 +695,7 @@ fusecc_status_t fusecc_parse_entry(parser_t *parser) {
         return fusecc_parse_error(
             parser, "entry '%s' declares %zu %s but has %zu", entry->name,
             entry->step_count, steps_word, steps_seen);
-      return NULL;
+      return check_prepare_steps(parser, entry);
     } else if (fusecc_token_is(record, "entry") ||
                fusecc_token_is(record, "ptx") ||
                fusecc_token_is(record, "chip") ||

@@ -586,3 +586,39 @@ fusecc_status_t fusecc_validate_args_at(fusecc_bundle_t bundle,
   }
   return NULL;
 }
+
+fusecc_status_t fusecc_bundle_entry_prepare_steps(fusecc_bundle_t bundle,
+                                                  size_t entry_index,
+                                                  size_t *out_count) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status =
+      lookup_entry(bundle, entry_index, out_count,
+                   "fusecc_bundle_entry_prepare_steps", &entry);
+  if (status)
+    return status;
+  *out_count = entry->prepare_count;
+  return NULL;
+}
+
+fusecc_status_t fusecc_bundle_arg_prepared(fusecc_bundle_t bundle,
+                                           size_t entry_index, size_t arg_index,
+                                           int *out_read) {
+  const fusecc_entry_t *entry = NULL;
+  fusecc_status_t status = lookup_entry(bundle, entry_index, out_read,
+                                        "fusecc_bundle_arg_prepared", &entry);
+  if (status)
+    return status;
+  if (arg_index >= entry->arg_count)
+    return fusecc_make_status(FUSECC_STATUS_OUT_OF_RANGE,
+                              "arg index %zu out of range (entry '%s' has %zu "
+                              "args)",
+                              arg_index, entry->name, entry->arg_count);
+  int read = 0;
+  for (size_t i = 0; i < entry->prepare_count && !read; ++i) {
+    const fusecc_launch_t *launch = &entry->launches[entry->steps[i].index];
+    for (size_t j = 0; j < launch->param_count; ++j)
+      read |= launch->param_args[j] == arg_index;
+  }
+  *out_read = read;
+  return NULL;
+}

@@ -143,6 +143,10 @@ typedef struct fusecc_entry_s {
   /// Format version 4: the bound of the launch-time batch; 0 for an entry
   /// with static shapes.
   size_t max_batch;
+  /// Format version 3: the first `prepare_count` steps are prepare steps
+  /// (launches reading only inputs and constants, writing only `prepared`
+  /// workspaces); their launches are launches [0, prepare_count).
+  size_t prepare_count;
 } fusecc_entry_t;
 
 /// The bytes of argument `arg` at `batch` (0: a static entry), computed
@@ -303,6 +307,11 @@ typedef struct fusecc_graph_call_s {
   CUstream stream;
   /// The launch-time batch (0: a static entry); part of the graph's key.
   size_t batch;
+  /// Whether prepared workspaces may be reused (fusecc_module_set_reuse_
+  /// prepared), and the module's invalidation count: a graph whose prepare
+  /// steps ran at another count runs them again.
+  int reuse_prepared;
+  uint64_t prepare_generation;
 } fusecc_graph_call_t;
 
 /// A new, empty cache for a module in `context`; NULL when out of memory.

@@ -21,6 +21,15 @@
  * graph, the kernel nodes that read a changed pointer are re-pointed with
  * cuGraphExecKernelNodeSetParams (launches in flight are unaffected).
  *
+ * An entry's prepare steps (`prepare <P>`: weight re-layouts into its
+ * `prepared` workspaces) are not in its graph: they are enqueued directly
+ * on the stream before the replay, into the graph's workspaces, at every
+ * call, or, where the module reuses prepared workspaces
+ * (fusecc_module_set_reuse_prepared), only at the graph's first call, when
+ * a pointer they read changed since their last run on it, and after the
+ * module's fusecc_module_invalidate_prepared. The replay is ordered behind
+ * them on the stream, and the next prepare run behind earlier replays.
+ *
  * At most FUSECC_GRAPH_CACHE_SLOTS graphs per module; past that the least
  * recently used is evicted, which synchronizes the context first when it
  * owns workspaces (they may be in use by a replay in flight).
@@ -49,8 +58,13 @@ typedef struct graph_slot_s {
   /// The graph's own workspaces (cuMemAlloc), one per entry workspace.
   CUdeviceptr *workspaces;
   size_t workspace_count;
-  /// Per launch record, its kernel node.
+  /// Per launch record, its kernel node (NULL for prepare steps).
   CUgraphNode *nodes;
+  /// Whether the prepare steps ran on this slot's workspaces, at which
+  /// module invalidation count, and the argument pointers they read then.
+  int prepared;
+  uint64_t prepared_generation;
+  CUdeviceptr *prepared_ptrs;
   CUgraph graph;
   CUgraphExec exec;
 } graph_slot_t;
@@ -63,7 +77,7 @@ struct fusecc_graph_cache_s {
   graph_slot_t slots[FUSECC_GRAPH_CACHE_SLOTS];
   /// Counters of fusecc_launch_stats_t (all but direct_calls).
   uint64_t graph_calls, graph_builds, graph_updates, graph_evictions,
-      graph_build_failures;
+      graph_build_failures, prepare_runs, prepare_reuses;
 };
 
 fusecc_graph_cache_t *fusecc_graph_cache_create(const fusecc_driver_t *driver,
@@ -101,6 +115,7 @@ static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
     if (slot->workspaces[k])
       driver->cuMemFree(slot->workspaces[k]);
   free(slot->arg_ptrs);
+  free(slot->prepared_ptrs);
   free(slot->workspaces);
   free(slot->nodes);
   memset(slot, 0, sizeof(*slot));
@@ -165,11 +180,14 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
   slot->workspace_count = entry->workspace_count;
   slot->arg_ptrs =
       calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
+  slot->prepared_ptrs =
+      calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
   slot->workspaces = calloc(entry->workspace_count ? entry->workspace_count : 1,
                             sizeof(CUdeviceptr));
   slot->nodes = calloc(entry->launch_count ? entry->launch_count : 1,
                        sizeof(CUgraphNode));
-  if (!slot->arg_ptrs || !slot->workspaces || !slot->nodes)
+  if (!slot->arg_ptrs || !slot->prepared_ptrs || !slot->workspaces ||
+      !slot->nodes)
     return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                               "out of memory building a launch graph");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
@@ -190,7 +208,7 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
   }
   void *params[FUSECC_MAX_PARAMS];
   CUgraphNode previous = NULL;
-  for (size_t i = 0; i < entry->step_count; ++i) {
+  for (size_t i = entry->prepare_count; i < entry->step_count; ++i) {
     const fusecc_step_t *step = &entry->steps[i];
     CUgraphNode node = NULL;
     if (step->kind == FUSECC_STEP_ZERO) {
@@ -249,7 +267,8 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
   if (!any)
     return NULL;
   void *params[FUSECC_MAX_PARAMS];
-  for (size_t l = 0; l < entry->launch_count; ++l) {
+  // Launches [0, prepare_count) are the prepare steps, not in the graph.
+  for (size_t l = entry->prepare_count; l < entry->launch_count; ++l) {
     const fusecc_launch_t *launch = &entry->launches[l];
     int changed = 0;
     for (size_t j = 0; j < launch->param_count && !changed; ++j) {
@@ -273,6 +292,51 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
   for (size_t a = 0; a < entry->arg_count; ++a)
     slot->arg_ptrs[a] = call->args[a].ptr;
   *out_changed = 1;
+  return NULL;
+}
+
+/// Enqueues the prepare steps of the call's entry on its stream into the
+/// workspaces of `slot` when they must run (see the file comment).
+static fusecc_status_t prepare_slot(fusecc_graph_cache_t *cache,
+                                    graph_slot_t *slot,
+                                    const fusecc_graph_call_t *call) {
+  const fusecc_entry_t *entry = call->entry;
+  if (!entry->prepare_count)
+    return NULL;
+  int run = !call->reuse_prepared || !slot->prepared ||
+            slot->prepared_generation != call->prepare_generation;
+  for (size_t l = 0; l < entry->prepare_count && !run; ++l) {
+    const fusecc_launch_t *launch = &entry->launches[l];
+    for (size_t j = 0; j < launch->param_count && !run; ++j) {
+      size_t index = launch->param_args[j];
+      run = index < entry->arg_count &&
+            slot->prepared_ptrs[index] != call->args[index].ptr;
+    }
+  }
+  if (!run) {
+    ++cache->prepare_reuses;
+    return NULL;
+  }
+  slot->prepared = 0;
+  void *params[FUSECC_MAX_PARAMS];
+  for (size_t l = 0; l < entry->prepare_count; ++l) {
+    const fusecc_launch_t *launch = &entry->launches[l];
+    fill_params(call, slot, launch, params);
+    CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, l, params);
+    CUresult result = cache->driver->cuLaunchKernel(
+        p.func, p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY,
+        p.blockDimZ, p.sharedMemBytes, call->stream, params, NULL);
+    if (result != CUDA_SUCCESS)
+      return fusecc_annotate_status(
+          fusecc_cuda_status(cache->driver, result, "cuLaunchKernel"),
+          "entry '%s' prepare launch %zu (kernel '%s'): ", entry->name, l,
+          launch->kernel_name);
+  }
+  for (size_t a = 0; a < entry->arg_count; ++a)
+    slot->prepared_ptrs[a] = call->args[a].ptr;
+  slot->prepared_generation = call->prepare_generation;
+  slot->prepared = 1;
+  ++cache->prepare_runs;
   return NULL;
 }
 
@@ -347,6 +411,12 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
     cache->graph_updates += (uint64_t)changed;
   }
   slot->last_use = ++cache->tick;
+  status = prepare_slot(cache, slot, call);
+  if (status) {
+    pthread_mutex_unlock(&cache->mutex);
+    *out_launched = 1;
+    return status;
+  }
   CUresult result = driver->cuGraphLaunch(slot->exec, call->stream);
   if (result != CUDA_SUCCESS)
     status = fusecc_annotate_status(
@@ -369,6 +439,8 @@ void fusecc_graph_cache_stats(fusecc_graph_cache_t *cache,
   stats->graph_updates = cache->graph_updates;
   stats->graph_evictions = cache->graph_evictions;
   stats->graph_build_failures = cache->graph_build_failures;
+  stats->prepare_runs = cache->prepare_runs;
+  stats->prepare_reuses = cache->prepare_reuses;
   size_t live = 0;
   for (size_t i = 0; i < FUSECC_GRAPH_CACHE_SLOTS; ++i)
     live += cache->slots[i].used != 0;

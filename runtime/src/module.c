@@ -45,6 +45,11 @@ struct fusecc_module_s {
   int launch_graphs;
   /// Calls enqueued step by step (fusecc_launch_stats_t.direct_calls).
   uint64_t direct_calls;
+  /// Whether the graph path may skip prepare steps
+  /// (fusecc_module_set_reuse_prepared), and how many times the prepared
+  /// workspaces were invalidated (fusecc_module_invalidate_prepared).
+  int reuse_prepared;
+  uint64_t prepare_generation;
 };
 
 /// Reads FUSECC_SANITIZE_BLOCK_LIMIT. compute-sanitizer's racecheck tracks
@@ -559,14 +564,17 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
   // stream when it can (launch_graph.c).
   if (__atomic_load_n(&module->launch_graphs, __ATOMIC_RELAXED) &&
       (entry->step_count > 1 || entry->workspace_count)) {
-    fusecc_graph_call_t call = {entry,
-                                entry_index,
-                                functions,
-                                module->consts,
-                                module->sanitize_block_limit,
-                                args,
-                                stream,
-                                batch};
+    fusecc_graph_call_t call = {
+        entry,
+        entry_index,
+        functions,
+        module->consts,
+        module->sanitize_block_limit,
+        args,
+        stream,
+        batch,
+        __atomic_load_n(&module->reuse_prepared, __ATOMIC_RELAXED),
+        __atomic_load_n(&module->prepare_generation, __ATOMIC_ACQUIRE)};
     int launched = 0;
     status = fusecc_graph_cache_launch(module->graphs, &call, &launched);
     if (launched)
@@ -752,6 +760,25 @@ fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
         "fusecc_module_set_launch_graphs: the CUDA driver lacks the graph "
         "entry points (cuGraphCreate, cuGraphInstantiateWithFlags, ...)");
   __atomic_store_n(&module->launch_graphs, enabled != 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_set_reuse_prepared(fusecc_module_t module,
+                                                 int enabled) {
+  if (!module)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "fusecc_module_set_reuse_prepared: module is NULL");
+  __atomic_store_n(&module->reuse_prepared, enabled != 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_invalidate_prepared(fusecc_module_t module) {
+  if (!module)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "fusecc_module_invalidate_prepared: module is NULL");
+  __atomic_add_fetch(&module->prepare_generation, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 

@@ -155,6 +155,8 @@ const char *fusecc_workspace_role_name(fusecc_workspace_role_t role) {
     return "intermediate";
   case FUSECC_WORKSPACE_ROLE_PARTIALS:
     return "partials";
+  case FUSECC_WORKSPACE_ROLE_PREPARED:
+    return "prepared";
   }
   return "unknown";
 }

@@ -98,11 +98,11 @@ RULE(workspace_record) {
   REJECT(v3, "workspace 0 f32 16", "workspace 0 f32 0",
          "line 9: workspace element count 0 is out of range (expected 1 to");
   REJECT(v3, "workspace 0 f32 16 intermediate", "workspace 0 f32 16",
-         "line 9: expected workspace role 'scratch', 'intermediate' or "
-         "'partials', got end of line");
+         "line 9: expected workspace role 'scratch', 'intermediate', "
+         "'partials' or 'prepared', got end of line");
   REJECT(v3, "16 intermediate", "16 temp",
-         "line 9: expected workspace role 'scratch', 'intermediate' or "
-         "'partials', got 'temp'");
+         "line 9: expected workspace role 'scratch', 'intermediate', "
+         "'partials' or 'prepared', got 'temp'");
   REJECT(v3, "16 intermediate", "16 intermediate x",
          "line 9: unexpected 'x' after the workspace role");
   REJECT(v2, "workspace 0 f32 8", "workspace 0 f32 8 scratch",
@@ -194,6 +194,33 @@ RULE(zero_step) {
          "line 4: 'zero' record outside an entry");
 }
 
+RULE(prepare_steps) {
+  // v3 with w1 `prepared`, written by a first launch from the input x.
+  static const char *const from = "steps 3\narg 0 in x f32 2 4 8\n"
+                                  "arg 1 out y f16 1 32\n"
+                                  "workspace 0 f32 16 intermediate\n"
+                                  "workspace 1 u8 8 partials\nzero w1\n";
+  static const char *const to =
+      "steps 3 prepare 1\narg 0 in x f32 2 4 8\narg 1 out y f16 1 32\n"
+      "workspace 0 f32 16 intermediate\nworkspace 1 u8 8 prepared\n"
+      "launch p grid 1 1 1 block 32 1 1 smem 0 params 3 0 c0 w1\n";
+  ACCEPT(v3, from, to);
+  REJECT(v3, "steps 3\n", "steps 3 prepare 1\n",
+         "line 16: entry 'e': prepare step 0 is not a launch");
+  REJECT(v3, "steps 3\n", "steps 3 prepare 4\n",
+         "line 6: prepare step count 4 is out of range (expected 1 to 3)");
+  REJECT(v3, "steps 3\n", "steps 3 prepare 0\n",
+         "line 6: prepare step count 0 is out of range (expected 1 to 3)");
+  REJECT(v2, "launches 1", "launches 1 prepare 1",
+         "line 4: unexpected 'prepare' after the launch count");
+  REJECT(v3, "partials\nzero w1\n",
+         "prepared\nlaunch p grid 1 1 1 block 32 1 1 smem 0 params 1 0\n",
+         "line 16: entry 'e': 'prepared' workspace 1 is no parameter of a "
+         "prepare step");
+  REJECT(v3, "steps 3\n", "steps 3 prepare 2\n",
+         "line 16: entry 'e': prepare step 0 is not a launch");
+}
+
 /*===----------------------------------------------------------------------===*
  * Driver
  *===----------------------------------------------------------------------===*/
@@ -213,6 +240,7 @@ static const rule_t rules[] = {
     RULE_ENTRY(param_workspace_index),
     RULE_ENTRY(param_const_index),
     RULE_ENTRY(zero_step),
+    RULE_ENTRY(prepare_steps),
 };
 
 int main(int argc, char **argv) {

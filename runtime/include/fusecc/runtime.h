@@ -215,8 +215,8 @@ typedef struct fusecc_launch_info_t {
   const size_t *param_args;
 } fusecc_launch_info_t;
 
-/// What a workspace is used for (format version 3; informative only: every
-/// workspace is allocated per call from the module's pool).
+/// What a workspace is used for (format version 3; informative, but for
+/// `prepared`: see "Prepare steps" below).
 typedef enum fusecc_workspace_role_e {
   /// Format versions 1 and 2 carry no role.
   FUSECC_WORKSPACE_ROLE_UNSPECIFIED = 0,
@@ -226,9 +226,13 @@ typedef enum fusecc_workspace_role_e {
   FUSECC_WORKSPACE_ROLE_INTERMEDIATE = 2,
   /// Per-block partial statistics of a reduction spanning blocks.
   FUSECC_WORKSPACE_ROLE_PARTIALS = 3,
+  /// Written by the entry's prepare steps from its inputs and constants
+  /// alone (re-laid-out weights); kept across calls on the graph path.
+  FUSECC_WORKSPACE_ROLE_PREPARED = 4,
 } fusecc_workspace_role_t;
 
-/// The manifest name of `role` ("scratch", "intermediate", "partials"),
+/// The manifest name of `role` ("scratch", "intermediate", "partials",
+/// "prepared"),
 /// "unspecified" for FUSECC_WORKSPACE_ROLE_UNSPECIFIED, "unknown" if out of
 /// range.
 const char *fusecc_workspace_role_name(fusecc_workspace_role_t role);
@@ -468,6 +472,31 @@ fusecc_status_t fusecc_bundle_arg_batched(fusecc_bundle_t bundle,
                                           size_t entry_index, size_t arg_index,
                                           int *out_batched);
 
+/*===----------------------------------------------------------------------===
+ * Prepare steps (format version 3: `prepare <P>` on the entry line)
+ *
+ * The first P steps of an entry are its prepare steps: launches that read
+ * only entry inputs and module constants (the weights) and write only the
+ * entry's `prepared` workspaces (the weights re-laid out for the tensor
+ * cores). Their result depends on the values of the inputs they read and
+ * nothing else, so a call whose weights did not change since the last
+ * prepare need not run them. Every call still runs them unless the module
+ * is told otherwise (fusecc_module_set_reuse_prepared).
+ *===----------------------------------------------------------------------===*/
+
+/// The number of prepare steps of entry `entry_index` (0: none).
+fusecc_status_t fusecc_bundle_entry_prepare_steps(fusecc_bundle_t bundle,
+                                                  size_t entry_index,
+                                                  size_t *out_count);
+
+/// Whether a prepare step of entry `entry_index` reads argument
+/// `arg_index`: the arguments whose values the prepared workspaces hold
+/// (a caller keys its reuse decision on these). OUT_OF_RANGE for an index
+/// past the end.
+fusecc_status_t fusecc_bundle_arg_prepared(fusecc_bundle_t bundle,
+                                           size_t entry_index, size_t arg_index,
+                                           int *out_read);
+
 /// The batch of a call of entry `entry_index` on arguments of the given
 /// shapes (`ranks[i]` dims at `shapes[i]`, one per argument): dim 0 of the
 /// batched arguments, which must agree and lie in [1, max_batch]; every
@@ -645,7 +674,7 @@ fusecc_status_t fusecc_module_launch_shaped(fusecc_module_t module,
                                             size_t arg_count, CUstream stream);
 
 /// Launch-path counters of a module since it was loaded
-/// (fusecc_module_launch_stats).
+/// (fusecc_module_launch_stats). New counters are appended.
 typedef struct fusecc_launch_stats_t {
   /// Calls whose steps were enqueued one by one (cuLaunchKernel,
   /// cuMemsetD8Async, stream-ordered workspaces).
@@ -663,6 +692,13 @@ typedef struct fusecc_launch_stats_t {
   uint64_t graph_build_failures;
   /// Executable graphs the module holds now.
   uint64_t live_graphs;
+  /// Graph-path calls that ran their entry's prepare steps (every call
+  /// unless prepared workspaces are reused; the first call, and the calls
+  /// after a change, when they are).
+  uint64_t prepare_runs;
+  /// Graph-path calls of an entry with prepare steps that skipped them,
+  /// reusing the prepared workspaces.
+  uint64_t prepare_reuses;
 } fusecc_launch_stats_t;
 
 /// Turns the graph launch path of `module` on (`enabled` != 0, the default
@@ -678,6 +714,30 @@ typedef struct fusecc_launch_stats_t {
 /// enabling on a driver without the graph entry points.
 fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
                                                 int enabled);
+
+/// Turns the reuse of prepared workspaces on (`enabled` != 0) or off (the
+/// default). On the graph launch path an entry's graph holds the steps after
+/// its prepare steps; the prepare steps are enqueued directly on the stream
+/// before the graph's replay, into the workspaces of that (entry, stream)
+/// graph. With reuse off they are enqueued at every call. With it on they
+/// are enqueued only at the graph's first call, when a pointer of an
+/// argument they read differs from their last run on that graph, and at
+/// the first call after fusecc_module_invalidate_prepared. The caller then
+/// promises to call fusecc_module_invalidate_prepared after writing new
+/// values in place into any argument a prepare step reads
+/// (fusecc_bundle_arg_prepared), e.g. after an optimizer step or a weight
+/// load: the runtime cannot see writes at the same address. Calls on the
+/// direct path (graphs off, a capturing stream) run every step at every
+/// call, so a captured call re-packs at each replay. INVALID_ARGUMENT for
+/// a NULL module.
+fusecc_status_t fusecc_module_set_reuse_prepared(fusecc_module_t module,
+                                                 int enabled);
+
+/// Marks every prepared workspace of `module` stale: the next call of each
+/// entry runs its prepare steps again (the call to make after updating
+/// weights in place while reuse is on). Cheap (one counter); safe to call
+/// at any time from any thread. INVALID_ARGUMENT for a NULL module.
+fusecc_status_t fusecc_module_invalidate_prepared(fusecc_module_t module);
 
 /// Copies the launch-path counters of `module` to `out_stats`.
 /// INVALID_ARGUMENT for a NULL module or `out_stats`.
