@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -325,8 +326,18 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     const GraphDescription &d = it->second;
     if (d.argNames.size() != func.getNumArguments())
       return func.emitOpError("argument count changed during compilation");
+    // The prepare steps (weight re-layouts, `kPrepareAttr`) first, then the
+    // others in program order: a prepare step reads only inputs and
+    // constants and writes only its own workspace, so it may run first.
     SmallVector<gpu::LaunchFuncOp> launches(
         func.getBody().getOps<gpu::LaunchFuncOp>());
+    auto firstCall = std::stable_partition(
+        launches.begin(), launches.end(),
+        [](gpu::LaunchFuncOp l) { return l->hasAttr(kPrepareAttr); });
+    size_t prepareSteps = firstCall - launches.begin();
+    for (gpu::LaunchFuncOp l : llvm::make_range(launches.begin(), firstCall))
+      if (l->hasAttr(kPerSampleAttr))
+        return l.emitOpError("a prepare step cannot run per sample");
     // Workspaces: the host function's memref.alloc buffers, numbered in
     // order (the runtime allocates them for the duration of one call).
     SmallVector<memref::AllocOp> allocs(
@@ -357,6 +368,8 @@ LogicalResult fusecc::writeBundle(ModuleOp module,
     os << "entry " << func.getSymName() << " args " << func.getNumArguments()
        << " workspaces " << allocs.size()
        << (v3 || maxBatch ? " steps " : " launches ") << launches.size();
+    if (prepareSteps)
+      os << " prepare " << prepareSteps;
     // Only an entry with a batched argument has a launch-time batch (a
     // static function of a --max-batch module stays static).
     bool entryBatched = false;

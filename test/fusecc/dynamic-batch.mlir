@@ -18,19 +18,20 @@
 // RUN: not fusecc %S/../../examples/decoder2d.mlir --max-batch=4 -o %t.fcb 2>&1 | FileCheck %s --check-prefix=STATIC
 
 // CHECK: fusecc-bundle 4
-// CHECK: entry dec args 4 workspaces 4 steps 5 max_batch 64
+// The weight re-layouts are prepare steps (docs/bundle.md), listed first.
+// CHECK: entry dec args 4 workspaces 4 steps 5 prepare 2 max_batch 64
 // CHECK-NEXT: arg 0 in x f32 4 b 16 8 8
 // CHECK-NEXT: arg 1 in w f32 4 16 8 4 4
 // CHECK-NEXT: arg 2 in b f32 1 8
 // CHECK-NEXT: arg 3 out result f32 4 b 8 16 16
 // CHECK-NEXT: workspace 0 f32 64*b partials
 // CHECK-NEXT: workspace 1 f32 8*b intermediate
-// CHECK-NEXT: workspace 2 f32 2048 scratch
-// CHECK-NEXT: workspace 3 f32 2048 scratch
+// CHECK-NEXT: workspace 2 f32 2048 prepared
+// CHECK-NEXT: workspace 3 f32 2048 prepared
 // CHECK-NEXT: launch dec_k0_wpack grid 1 1 1 block 256 1 1 smem 0 params 2 1 w2
+// CHECK-NEXT: launch dec_k1_wpack grid 1 1 1 block 256 1 1 smem 0 params 2 1 w3
 // CHECK-NEXT: launch dec_k0 grid 4 1 b block 128 1 1 smem {{[0-9]+}} params 5 0 1 2 w2 w0
 // CHECK-NEXT: launch dec_k2 grid 1 1 b block 256 1 1 smem {{[0-9]+}} params 2 w0 w1
-// CHECK-NEXT: launch dec_k1_wpack grid 1 1 1 block 256 1 1 smem 0 params 2 1 w3
 // CHECK-NEXT: launch dec_k1 grid 4 1 b block 128 1 1 smem {{[0-9]+}} params 6 0 1 2 w1 w3 3
 // CHECK: graph %4 = reshape %3 shape=-1,8,256
 // CHECK-NEXT: graph %5 = softmax %4 dim=2

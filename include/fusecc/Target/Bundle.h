@@ -18,6 +18,15 @@
 
 namespace fusecc {
 
+/// The unit attribute on a host function's `gpu.launch_func` that is a
+/// prepare step (set by fuse-convert-to-gpu on weight re-layouts): it reads
+/// only entry inputs and module constants (weights) and writes only its
+/// workspace, whose role is `prepared`, so its result holds for every call
+/// with the same weights. writeBundle lists these launches first and counts
+/// them (`prepare <P>` on the entry line, docs/bundle.md); the runtime may
+/// skip them while the weights are unchanged.
+constexpr llvm::StringLiteral kPrepareAttr = "fuse.prepare";
+
 /// A tensor constant that graph lines name (`const_tensor c<id>`).
 struct GraphConstant {
   int64_t id = 0;

@@ -27,14 +27,7 @@ using namespace mlir;
 using namespace fusecc;
 using namespace fusecc::fuse;
 
-namespace {
-
-/// Whether the kernel may write through `v` (a memref argument of a
-/// gpu.func, or a view of one). Conservative: an op without declared
-/// effects on it, or one that takes its address
-/// (`extract_aligned_pointer_as_index`: bulk copies store through it),
-/// counts as a write.
-bool mayWrite(Value v) {
+bool fusecc::detail::mayWrite(Value v) {
   for (OpOperand &use : v.getUses()) {
     Operation *user = use.getOwner();
     if (auto view = dyn_cast<ViewLikeOpInterface>(user);
@@ -59,13 +52,13 @@ bool mayWrite(Value v) {
   return false;
 }
 
-/// The buffer a host value views: a host argument, a memref.alloc or a
-/// memref.get_global (through memref.reinterpret_cast).
-Value rootOf(Value v) {
+Value fusecc::detail::rootOf(Value v) {
   while (auto view = v.getDefiningOp<memref::ReinterpretCastOp>())
     v = view.getSource();
   return v;
 }
+
+namespace {
 
 int64_t bytesOf(MemRefType t) {
   return t.getNumElements() *

@@ -19,6 +19,17 @@ namespace fusecc::detail {
 /// without a batch dim (a graph output that does not depend on the batch).
 mlir::LogicalResult assignBatchedLaunches(mlir::func::FuncOp host);
 
+/// Whether the kernel may write through `v` (a memref argument of a
+/// gpu.func, or a view of one). Conservative: an op without declared
+/// effects on it, or one that takes its address
+/// (`extract_aligned_pointer_as_index`: bulk copies store through it),
+/// counts as a write.
+bool mayWrite(mlir::Value v);
+
+/// The buffer a host value views: a host argument, a memref.alloc or a
+/// memref.get_global (through memref.reinterpret_cast).
+mlir::Value rootOf(mlir::Value v);
+
 } // namespace fusecc::detail
 
 #endif // FUSECC_LIB_CONVERSION_FUSETOGPU_BATCHLAUNCHES_H

@@ -9,6 +9,7 @@
 #include "fusecc/Conversion/FuseToGPU/FuseToGPU.h"
 #include "fusecc/Conversion/FuseToGPU/KernelBuilder.h"
 #include "BatchLaunches.h"
+#include "PrepareSteps.h"
 #include "StandaloneKernels.h"
 #include "fusecc/Dialect/Fuse/Transforms/DynamicBatch.h"
 
@@ -54,15 +55,18 @@ Value viewAs(OpBuilder &b, Location loc, Value v, MemRefType type) {
 
 /// Launches a convolution kernel reading and writing `operands` (kernel
 /// inputs, then the output buffer), with its re-layout kernels and their
-/// scratch workspaces.
+/// scratch workspaces; adds the host value of its weight to `weights`.
 LogicalResult launchConvolution(OpBuilder &b, gpu::GPUModuleOp gpuModule,
                                 KernelOp kernel, SmallVector<Value> operands,
                                 Value statsBuffer,
                                 EpilogueMathMode epilogueMath,
-                                bool registerSoftmax) {
+                                bool registerSoftmax,
+                                llvm::DenseSet<Value> &weights) {
   FailureOr<KernelAnalysis> a = KernelAnalysis::analyze(kernel);
   if (failed(a))
     return failure();
+  if (auto w = dyn_cast<BlockArgument>(a->storedOperand(a->conv.getWeight())))
+    weights.insert(operands[w.getArgNumber()]);
   int64_t sharedBytes = 0;
   FailureOr<gpu::GPUFuncOp> gpuFunc =
       buildKernelFunction(gpuModule, kernel, *a,
@@ -177,6 +181,10 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
   OpBuilder b(func);
   auto newFunc = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
                                       FunctionType::get(ctx, argTypes, {}));
+  // For the prepare steps (PrepareSteps.h): the inputs, and the host
+  // values the convolutions take as weights.
+  unsigned numInputs = func.getNumArguments();
+  llvm::DenseSet<Value> convWeights;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     newFunc.setArgAttrs(i, func.getArgAttrDict(i)
                                ? func.getArgAttrDict(i).getValue()
@@ -328,7 +336,7 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
             MemRefType::get({(*layout)->elements()}, (*layout)->elementType));
       }
       if (failed(launchConvolution(b, gpuModule, kernel, operands, stats,
-                                   epilogueMath, registerSoftmax)))
+                                   epilogueMath, registerSoftmax, convWeights)))
         return failure();
       continue;
     }
@@ -387,9 +395,10 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     memref::DeallocOp::create(b, loc, buffer);
   func::ReturnOp::create(b, ret.getLoc());
   func.erase();
-  if (newFunc->getParentOfType<ModuleOp>()->hasAttr(kMaxBatchAttr))
-    return fusecc::detail::assignBatchedLaunches(newFunc);
-  return success();
+  if (newFunc->getParentOfType<ModuleOp>()->hasAttr(kMaxBatchAttr) &&
+      failed(fusecc::detail::assignBatchedLaunches(newFunc)))
+    return failure();
+  return fusecc::detail::markPrepareSteps(newFunc, numInputs, convWeights);
 }
 
 struct FuseConvertToGPUPass

@@ -14,11 +14,13 @@
 // CHECK-LABEL: func.func @sig(
 // CHECK-SAME:    %[[X:.*]]: memref<2x16x4x8xf32>, %[[W:.*]]: memref<16x64x4x4xf32>, %[[OUT:.*]]: memref<2x64x8x16xf32>)
 // 1 channel tile x 4 x 4 taps x 1 chunk of 16 channels x (4 kw x 16 x 64).
-// CHECK:         %[[WS:.*]] = memref.alloc() {fuse.role = "scratch"} : memref<16384xf32>
-// CHECK:         gpu.launch_func @fusecc_kernels::@sig_k0_wpack {{.*}} args(%[[W]] : memref<16x64x4x4xf32>, %[[WS]] : memref<16384xf32>)
+// The weight re-layout reads the weight alone: a prepare step into a
+// `prepared` workspace (PrepareSteps.cpp); the input's stays scratch.
+// CHECK:         %[[WS:.*]] = memref.alloc() {fuse.role = "prepared"} : memref<16384xf32>
+// CHECK:         gpu.launch_func @fusecc_kernels::@sig_k0_wpack {{.*}} args(%[[W]] : memref<16x64x4x4xf32>, %[[WS]] : memref<16384xf32>) {fuse.prepare}
 // 2 x 4 rows x 1 chunk x 4 channel groups x 16 columns (4 + 8 + 4 padding) x 4.
 // CHECK:         %[[IS:.*]] = memref.alloc() {fuse.role = "scratch"} : memref<2048xf32>
-// CHECK:         gpu.launch_func @fusecc_kernels::@sig_k0_ipack {{.*}} args(%[[X]] : memref<2x16x4x8xf32>, %[[IS]] : memref<2048xf32>)
+// CHECK:         gpu.launch_func @fusecc_kernels::@sig_k0_ipack {{.*}} args(%[[X]] : memref<2x16x4x8xf32>, %[[IS]] : memref<2048xf32>){{$}}
 // CHECK:         gpu.launch_func @fusecc_kernels::@sig_k0 {{.*}} args(%[[X]] : memref<2x16x4x8xf32>, %[[W]] : memref<16x64x4x4xf32>, %[[WS]] : memref<16384xf32>, %[[IS]] : memref<2048xf32>, %[[OUT]] : memref<2x64x8x16xf32>)
 // CHECK-NEXT:    memref.dealloc %[[WS]] : memref<16384xf32>
 // CHECK-NEXT:    memref.dealloc %[[IS]] : memref<2048xf32>
@@ -68,7 +70,7 @@ func.func @sig(%x: tensor<2x16x4x8xf32>, %w: tensor<16x64x4x4xf32>) -> tensor<2x
 // outputs): only the weights are re-laid out; the input rows are staged
 // with 16-byte loads.
 // CHECK-LABEL: func.func @wide_input(
-// CHECK:         memref.alloc() {fuse.role = "scratch"} : memref<{{[0-9]+}}xf32>
+// CHECK:         memref.alloc() {fuse.role = "prepared"} : memref<{{[0-9]+}}xf32>
 // CHECK-NOT:     memref.alloc
 // CHECK:         gpu.launch_func @fusecc_kernels::@wide_input_k0_wpack
 // CHECK-NOT:     _ipack

@@ -27,8 +27,12 @@ def next_line():
 
 
 records = 1
-if next_line() != ["fusecc-bundle", "2"]:
-    fail("first line is not 'fusecc-bundle 2'")
+# Version 2, or 3 where a weight re-layout is a prepare step (`prepare <P>`,
+# a `prepared` workspace).
+header = next_line()
+if header not in (["fusecc-bundle", "2"], ["fusecc-bundle", "3"]):
+    fail("first line is not 'fusecc-bundle 2' or 'fusecc-bundle 3'")
+v3 = header[1] == "3"
 chip = next_line()
 prec = next_line()
 records += 2
@@ -44,10 +48,13 @@ while True:
         count = int(rec[1])
         break
     if (rec[0] != "entry" or rec[2] != "args" or rec[4] != "workspaces"
-            or rec[6] != "launches"):
+            or rec[6] != ("steps" if v3 else "launches")):
         fail("expected an entry record, got %r" % rec)
     entries += 1
     nargs, nworkspaces, nlaunches = int(rec[3]), int(rec[5]), int(rec[7])
+    if len(rec) != 8 and not (v3 and len(rec) == 10 and rec[8] == "prepare"
+                              and 1 <= int(rec[9]) <= nlaunches):
+        fail("unexpected %r after the step count" % rec[8:])
     seen_out = False
     for i in range(nargs):
         arg = next_line()
@@ -65,8 +72,9 @@ while True:
     for k in range(nworkspaces):
         ws = next_line()
         records += 1
-        if (len(ws) != 4 or ws[0] != "workspace" or int(ws[1]) != k
-                or ws[2] != "f32" or int(ws[3]) <= 0):
+        if (len(ws) != 4 + v3 or ws[0] != "workspace" or int(ws[1]) != k
+                or ws[2] != "f32" or int(ws[3]) <= 0
+                or (v3 and ws[4] not in ("scratch", "prepared"))):
             fail("bad workspace record %r" % ws)
     for _ in range(nlaunches):
         l = next_line()
