@@ -41,7 +41,7 @@ def record_packer(arg_count):
 
 
 def launcher(launch, index, batch, arg_count, device_index, getter,
-             data_ptr, templates, failed, strided=None):
+             data_ptr, templates, failed, strided=None, before=None):
     """The cached call of one remembered signature as a closure
     fast(values, out, stream, kwargs): `values` the inputs then the outputs
     given (the inputs alone when `templates` is not None: the outputs are
@@ -56,7 +56,8 @@ def launcher(launch, index, batch, arg_count, device_index, getter,
     words; `data_ptr`: how pointers are read (an unbound data_ptr, or None:
     each tensor's own); `strided`: the outputs' allocation.strided_recipe
     (None: empty_like of the templates always), used while the current
-    device is `device_index`."""
+    device is `device_index`; `before`: called with `values` before each
+    launch (EntryFunction._check_prepared; None: nothing)."""
     function, module_handle = launch
     pack = record_packer(arg_count)
     read = data_ptr if data_ptr is not None else OWN_DATA_PTR
@@ -70,6 +71,8 @@ def launcher(launch, index, batch, arg_count, device_index, getter,
                 handle = stream
             else:
                 return MISS
+            if before is not None:
+                before(values)
             try:
                 record = pack(module_handle, index, batch, handle, arg_count,
                               *map(read, values))
@@ -102,6 +105,8 @@ def launcher(launch, index, batch, arg_count, device_index, getter,
                 result = empty_strided(shape, strides, dtype)
             else:
                 result = empty_like(template)
+            if before is not None:
+                before(values)
             try:
                 record = pack(module_handle, index, batch, handle, arg_count,
                               *map(read, values), read(result))
@@ -124,6 +129,8 @@ def launcher(launch, index, batch, arg_count, device_index, getter,
             results = tuple([empty_strided(*spec) for spec in strided])
         else:
             results = tuple(map(empty_like, templates))
+        if before is not None:
+            before(values)
         try:
             record = pack(module_handle, index, batch, handle, arg_count,
                           *map(read, values), *map(read, results))

@@ -22,9 +22,22 @@
 # PyTorch's own tensor guard (torch._C._dynamo.guards.TensorGuards, what
 # torch.compile's guards use) where it exists, else in Python.
 #
+# Prepare steps (the weight re-layouts of wgmma kernels, docs/bundle.md):
+# the module lets the runtime keep their results across calls
+# (fusecc_module_set_reuse_prepared; reuse_prepared=False or
+# FUSECC_REUSE_PREPARED=0 turns it off), and every call first checks that
+# each input they read is the last call's tensor (by identity) at the same
+# _version: a change (another tensor, an in-place write: an optimizer step,
+# copy_, load_state_dict) invalidates the prepared workspaces, so the next
+# launch re-packs. Writes that bypass the version counter (through `.data`, or
+# by another framework through DLPack) need Module.invalidate_prepared();
+# objects without a _version invalidate at every call.
+#
 # ===--------------------------------------------------------------------=== #
 
+import os
 import struct
+import weakref
 
 from . import bundle as bundle_format
 from . import fastpath
@@ -117,6 +130,12 @@ class EntryFunction:
         # or closed, and Module.launch_pointers is called instead).
         launch = getattr(module, "pointer_launch", None)
         self._launch = launch() if launch is not None else None
+        # The inputs the entry's prepare steps read, where the module
+        # reuses prepared workspaces (else none), and their last key.
+        self._prepared_args = (
+            tuple(getattr(entry, "prepared_args", ()))
+            if getattr(module, "reuse_prepared", False) else ())
+        self._prepared_key = None
         # Per batch, the outputs' (shape, torch dtype, device) (_allocate),
         # and the cached path's templates for them (allocation_recipe).
         self._output_specs = {}
@@ -311,6 +330,8 @@ class EntryFunction:
             # Only tensors used as they are (no DLPack conversion).
             self._remember(values, kind)
         batch = self.batch_of(tensors) if self.max_batch else 0
+        if self._prepared_args:
+            self._check_prepared(tensors)
         if batch:
             self.module.launch_buffers(self.entry.index, buffer_array, handle,
                                        batch=batch)
@@ -319,6 +340,32 @@ class EntryFunction:
         if out is not None:
             return out
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _check_prepared(self, values):
+        """Invalidates the module's prepared workspaces unless each input
+        the entry's prepare steps read (`values`: the inputs first) is the
+        very tensor of the last call (a weak reference: a new tensor may
+        reuse a freed one's address) at the same _version (PyTorch bumps
+        it at every in-place write). Objects without either invalidate at
+        every call."""
+        key = self._prepared_key
+        if key is not None:
+            try:
+                for i, ref, version in key:
+                    value = values[i]
+                    if ref() is not value or value._version != version:
+                        break
+                else:
+                    return
+            except AttributeError:
+                pass
+        try:
+            self._prepared_key = [(i, weakref.ref(values[i]),
+                                   values[i]._version)
+                                  for i in self._prepared_args]
+        except (AttributeError, TypeError):  # No version or weak reference.
+            self._prepared_key = None
+        self.module.invalidate_prepared()
 
     def cached_call(self, inputs):
         """The call entry(*inputs) with outputs allocated, when the inputs'
@@ -422,7 +469,9 @@ class EntryFunction:
         return fastpath.launcher(self._launch, self._index, batch,
                                  self._arg_count, self._device_index,
                                  _STREAM_GETTER, data_ptr, templates,
-                                 self._failed, strided)
+                                 self._failed, strided,
+                                 self._check_prepared
+                                 if self._prepared_args else None)
 
     def _failed(self, status, values, out, stream, kwargs):
         """A closure's launch returned `status`: FuseccError, or for a
@@ -478,6 +527,8 @@ class EntryFunction:
                 results = tuple(self._allocate(stream, batch) if batch
                                 else self._allocate(stream))
             values = args + results
+        if self._prepared_args:
+            self._check_prepared(values)
         pointers = (map(data_ptr, values) if data_ptr is not None
                     else [t.data_ptr() for t in values])
         launch = self._launch
@@ -541,7 +592,8 @@ class Module:
     """A loaded bundle: entries by attribute (module.decoder), by name
     (module["decoder"]), or module(...) when there is only one."""
 
-    def __init__(self, path, lib=None, device=None, launch_graphs=None):
+    def __init__(self, path, lib=None, device=None, launch_graphs=None,
+                 reuse_prepared=None):
         path = str(path)
         self.path = path
         self.bundle = bundle_format.read(path)
@@ -557,6 +609,15 @@ class Module:
             self._load_module()
             if launch_graphs is not None:
                 self.set_launch_graphs(launch_graphs)
+            if reuse_prepared is None:
+                reuse_prepared = os.environ.get("FUSECC_REUSE_PREPARED",
+                                                "1") != "0"
+            #: Whether the runtime keeps the prepare steps' results across
+            #: calls (the entries then check their weights at each call).
+            self.reuse_prepared = bool(reuse_prepared) and any(
+                e.prepare_count for e in self.bundle.entries)
+            if self.reuse_prepared:
+                self.runtime.set_reuse_prepared(self._loaded.module, True)
         except BaseException:
             self._loaded.close()
             raise
@@ -721,9 +782,18 @@ class Module:
         was set at load)."""
         self.runtime.set_launch_graphs(self._loaded.module, enabled)
 
+    def invalidate_prepared(self):
+        """The next call of each entry runs its prepare steps (the weight
+        re-layouts) again: for weights written in place behind PyTorch's
+        version counter (through `.data`, DLPack); the entries see the
+        other changes themselves."""
+        if self._loaded.module:
+            self.runtime.invalidate_prepared(self._loaded.module)
+
     def launch_stats(self):
         """The runtime's launch-path counters of this module (a dict:
-        direct_calls, graph_calls, graph_builds, graph_updates, ...)."""
+        direct_calls, graph_calls, graph_builds, graph_updates,
+        prepare_runs, prepare_reuses, ...)."""
         return self.runtime.launch_stats(self._loaded.module)
 
     def close(self):
@@ -747,10 +817,15 @@ class Module:
             pass
 
 
-def load(path, lib=None, device=None, launch_graphs=None):
+def load(path, lib=None, device=None, launch_graphs=None,
+         reuse_prepared=None):
     """Loads the bundle at `path` into the CUDA context of `device` (default:
     PyTorch's current device) through libfusecc_runtime.so (`lib`, default:
     fusecc.runtime.find_library()). `launch_graphs`: True or False turns
     the runtime's CUDA-graph launch path on or off (None: the runtime's
-    default, on unless FUSECC_LAUNCH_GRAPHS=0)."""
-    return Module(path, lib=lib, device=device, launch_graphs=launch_graphs)
+    default, on unless FUSECC_LAUNCH_GRAPHS=0). `reuse_prepared`: whether
+    the runtime keeps the weight re-layouts (prepare steps) across calls
+    while the weights are unchanged (None: yes unless
+    FUSECC_REUSE_PREPARED=0)."""
+    return Module(path, lib=lib, device=device, launch_graphs=launch_graphs,
+                  reuse_prepared=reuse_prepared)

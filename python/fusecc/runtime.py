@@ -42,7 +42,8 @@ class LaunchStats(ctypes.Structure):
 
     _fields_ = [(name, ctypes.c_uint64) for name in (
         "direct_calls", "graph_calls", "graph_builds", "graph_updates",
-        "graph_evictions", "graph_build_failures", "live_graphs")]
+        "graph_evictions", "graph_build_failures", "live_graphs",
+        "prepare_runs", "prepare_reuses")]
 
     def as_dict(self):
         return {name: getattr(self, name) for name, _ in self._fields_}
@@ -158,6 +159,9 @@ class Runtime:
                                                          ctypes.c_int]),
             "fusecc_module_launch_stats": (
                 status, [handle, ctypes.POINTER(LaunchStats)]),
+            "fusecc_module_set_reuse_prepared": (status, [handle,
+                                                          ctypes.c_int]),
+            "fusecc_module_invalidate_prepared": (status, [handle]),
         }
         for name, (restype, argtypes) in signatures.items():
             try:
@@ -220,6 +224,19 @@ class Runtime:
         """Turns the module's CUDA-graph launch path on or off."""
         self.check(self.lib.fusecc_module_set_launch_graphs(
             module, 1 if enabled else 0), "fusecc_module_set_launch_graphs")
+
+    def set_reuse_prepared(self, module, enabled):
+        """Lets the module's graph path skip an entry's prepare steps while
+        the weights they read are unchanged (invalidate_prepared after an
+        in-place write of one)."""
+        self.check(self.lib.fusecc_module_set_reuse_prepared(
+            module, 1 if enabled else 0), "fusecc_module_set_reuse_prepared")
+
+    def invalidate_prepared(self, module):
+        """The next call of each entry of the module runs its prepare steps
+        again."""
+        self.check(self.lib.fusecc_module_invalidate_prepared(module),
+                   "fusecc_module_invalidate_prepared")
 
     def launch_stats(self, module):
         """The module's launch-path counters as a dict."""
