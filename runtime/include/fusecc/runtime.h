@@ -586,8 +586,9 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// graphs; see fusecc_module_set_launch_graphs), an entry with more than one
 /// step or with workspaces is instead replayed as one CUDA graph per
 /// (entry, stream), built at its first call on that stream: same steps in
-/// the same order on `stream`, but with workspaces the graph owns for the
-/// life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
+/// the same order on `stream` (but for the prepare steps, launched directly
+/// before the replay: fusecc_module_set_reuse_prepared), with workspaces
+/// the graph owns for the life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
 /// module; evicting one synchronizes the context). A stream that is
 /// capturing gets the steps directly. Releasing a module whose graphs own
 /// workspaces synchronizes its context.
