@@ -103,9 +103,10 @@ class PrepareReuse(FakeDriverCase):
                            launch_graphs=True, **kwargs)
 
     def packs(self):
-        """The re-layout launches since the last reset."""
+        """The re-layout's runs since the last reset (its graph's
+        replays)."""
         return [line for line in self.log()
-                if line.startswith("launch layer_wpack_p2")]
+                if line.startswith("  layer_wpack_p2")]
 
     def test_packed_once_per_weight_value(self):
         with self.load() as module:
@@ -116,7 +117,7 @@ class PrepareReuse(FakeDriverCase):
             for _ in range(3):  # Checked path, then the cached one.
                 self.assertIs(f(x, w, out=y, stream=5), y)
             self.assertEqual(self.packs(), [
-                "launch layer_wpack_p2 s5 %#x 0x20000000" % w.data_ptr()])
+                "  layer_wpack_p2 %#x 0x20000000" % w.data_ptr()])
             # New inputs and outputs: no re-layout.
             self.reset()
             f(VersionedTensor((64, 1024)), w, out=VersionedTensor((64, 1024)),
@@ -133,7 +134,7 @@ class PrepareReuse(FakeDriverCase):
             self.reset()
             f(x, w2, out=y, stream=5)
             self.assertEqual(self.packs(), [
-                "launch layer_wpack_p2 s5 %#x 0x20000000" % w2.data_ptr()])
+                "  layer_wpack_p2 %#x 0x20000000" % w2.data_ptr()])
             # Writes behind the counter: the documented call.
             module.invalidate_prepared()
             self.reset()

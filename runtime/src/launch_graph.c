@@ -22,9 +22,9 @@
  * cuGraphExecKernelNodeSetParams (launches in flight are unaffected).
  *
  * An entry's prepare steps (`prepare <P>`: weight re-layouts into its
- * `prepared` workspaces) are not in its graph: they are enqueued directly
- * on the stream before the replay, into the graph's workspaces, at every
- * call, or, where the module reuses prepared workspaces
+ * `prepared` workspaces) are not in its graph but in a second one of the
+ * slot (same workspaces), replayed on the stream before it at every call,
+ * or, where the module reuses prepared workspaces
  * (fusecc_module_set_reuse_prepared), only at the graph's first call, when
  * a pointer they read changed since their last run on it, and after the
  * module's fusecc_module_invalidate_prepared. The replay is ordered behind
@@ -58,8 +58,12 @@ typedef struct graph_slot_s {
   /// The graph's own workspaces (cuMemAlloc), one per entry workspace.
   CUdeviceptr *workspaces;
   size_t workspace_count;
-  /// Per launch record, its kernel node (NULL for prepare steps).
+  /// Per launch record, its kernel node (in `prepare_exec` for the prepare
+  /// steps, launches [0, prepare_count)).
   CUgraphNode *nodes;
+  /// The graph of the prepare steps (NULL without any).
+  CUgraph prepare_graph;
+  CUgraphExec prepare_exec;
   /// Whether the prepare steps ran on this slot's workspaces, at which
   /// module invalidation count, and the argument pointers they read then.
   int prepared;
@@ -111,6 +115,10 @@ static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
     driver->cuGraphExecDestroy(slot->exec);
   if (slot->graph)
     driver->cuGraphDestroy(slot->graph);
+  if (slot->prepare_exec)
+    driver->cuGraphExecDestroy(slot->prepare_exec);
+  if (slot->prepare_graph)
+    driver->cuGraphDestroy(slot->prepare_graph);
   for (size_t k = 0; any_workspace && k < slot->workspace_count; ++k)
     if (slot->workspaces[k])
       driver->cuMemFree(slot->workspaces[k]);
@@ -165,8 +173,15 @@ static CUDA_KERNEL_NODE_PARAMS kernel_params(const fusecc_graph_call_t *call,
   return p;
 }
 
-/// Builds and instantiates the call's entry as a graph into the empty
-/// `slot`. On failure the slot keeps what was made, for free_slot.
+static fusecc_status_t build_graph(fusecc_graph_cache_t *cache,
+                                   graph_slot_t *slot,
+                                   const fusecc_graph_call_t *call,
+                                   size_t first, size_t last, CUgraph *graph,
+                                   CUgraphExec *exec);
+
+/// Builds and instantiates the call's entry as a graph, and its prepare
+/// steps as a second one, into the empty `slot`. On failure the slot keeps
+/// what was made, for free_slot.
 static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
                                   graph_slot_t *slot,
                                   const fusecc_graph_call_t *call) {
@@ -201,14 +216,37 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
           bytes);
     }
   }
-  CUresult result = driver->cuGraphCreate(&slot->graph, 0);
+  fusecc_status_t status =
+      build_graph(cache, slot, call, entry->prepare_count, entry->step_count,
+                  &slot->graph, &slot->exec);
+  if (!status && entry->prepare_count)
+    status = build_graph(cache, slot, call, 0, entry->prepare_count,
+                         &slot->prepare_graph, &slot->prepare_exec);
+  if (status)
+    return status;
+  for (size_t a = 0; a < entry->arg_count; ++a)
+    slot->arg_ptrs[a] = call->args[a].ptr;
+  return NULL;
+}
+
+/// Builds and instantiates steps [first, last) of the call's entry as a
+/// chain into `*graph` and `*exec` (NULL where not made: free_slot frees
+/// what was), recording each launch's node in the slot.
+static fusecc_status_t build_graph(fusecc_graph_cache_t *cache,
+                                   graph_slot_t *slot,
+                                   const fusecc_graph_call_t *call,
+                                   size_t first, size_t last, CUgraph *graph,
+                                   CUgraphExec *exec) {
+  const fusecc_driver_t *driver = cache->driver;
+  const fusecc_entry_t *entry = call->entry;
+  CUresult result = driver->cuGraphCreate(graph, 0);
   if (result != CUDA_SUCCESS) {
-    slot->graph = NULL;
+    *graph = NULL;
     return fusecc_cuda_status(driver, result, "cuGraphCreate");
   }
   void *params[FUSECC_MAX_PARAMS];
   CUgraphNode previous = NULL;
-  for (size_t i = entry->prepare_count; i < entry->step_count; ++i) {
+  for (size_t i = first; i < last; ++i) {
     const fusecc_step_t *step = &entry->steps[i];
     CUgraphNode node = NULL;
     if (step->kind == FUSECC_STEP_ZERO) {
@@ -219,7 +257,7 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
       memset_params.width =
           fusecc_workspace_bytes(&entry->workspaces[step->index], call->batch);
       memset_params.height = 1;
-      result = driver->cuGraphAddMemsetNode(&node, slot->graph, &previous,
+      result = driver->cuGraphAddMemsetNode(&node, *graph, &previous,
                                             previous ? 1 : 0, &memset_params,
                                             cache->context);
       if (result != CUDA_SUCCESS)
@@ -229,7 +267,7 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
     } else {
       fill_params(call, slot, &entry->launches[step->index], params);
       CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, step->index, params);
-      result = driver->cuGraphAddKernelNode(&node, slot->graph, &previous,
+      result = driver->cuGraphAddKernelNode(&node, *graph, &previous,
                                             previous ? 1 : 0, &p);
       if (result != CUDA_SUCCESS)
         return fusecc_annotate_status(
@@ -240,15 +278,13 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
     }
     previous = node;
   }
-  result = driver->cuGraphInstantiate(&slot->exec, slot->graph, 0);
+  result = driver->cuGraphInstantiate(exec, *graph, 0);
   if (result != CUDA_SUCCESS) {
-    slot->exec = NULL;
+    *exec = NULL;
     return fusecc_annotate_status(
         fusecc_cuda_status(driver, result, "cuGraphInstantiate"),
         "entry '%s': ", entry->name);
   }
-  for (size_t a = 0; a < entry->arg_count; ++a)
-    slot->arg_ptrs[a] = call->args[a].ptr;
   return NULL;
 }
 
@@ -267,8 +303,7 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
   if (!any)
     return NULL;
   void *params[FUSECC_MAX_PARAMS];
-  // Launches [0, prepare_count) are the prepare steps, not in the graph.
-  for (size_t l = entry->prepare_count; l < entry->launch_count; ++l) {
+  for (size_t l = 0; l < entry->launch_count; ++l) {
     const fusecc_launch_t *launch = &entry->launches[l];
     int changed = 0;
     for (size_t j = 0; j < launch->param_count && !changed; ++j) {
@@ -280,8 +315,10 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
       continue;
     fill_params(call, slot, launch, params);
     CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, l, params);
+    // Launches [0, prepare_count) are the prepare steps, in their graph.
     CUresult result = cache->driver->cuGraphExecKernelNodeSetParams(
-        slot->exec, slot->nodes[l], &p);
+        l < entry->prepare_count ? slot->prepare_exec : slot->exec,
+        slot->nodes[l], &p);
     if (result != CUDA_SUCCESS)
       return fusecc_annotate_status(
           fusecc_cuda_status(cache->driver, result,
@@ -318,20 +355,12 @@ static fusecc_status_t prepare_slot(fusecc_graph_cache_t *cache,
     return NULL;
   }
   slot->prepared = 0;
-  void *params[FUSECC_MAX_PARAMS];
-  for (size_t l = 0; l < entry->prepare_count; ++l) {
-    const fusecc_launch_t *launch = &entry->launches[l];
-    fill_params(call, slot, launch, params);
-    CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, l, params);
-    CUresult result = cache->driver->cuLaunchKernel(
-        p.func, p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY,
-        p.blockDimZ, p.sharedMemBytes, call->stream, params, NULL);
-    if (result != CUDA_SUCCESS)
-      return fusecc_annotate_status(
-          fusecc_cuda_status(cache->driver, result, "cuLaunchKernel"),
-          "entry '%s' prepare launch %zu (kernel '%s'): ", entry->name, l,
-          launch->kernel_name);
-  }
+  CUresult result =
+      cache->driver->cuGraphLaunch(slot->prepare_exec, call->stream);
+  if (result != CUDA_SUCCESS)
+    return fusecc_annotate_status(
+        fusecc_cuda_status(cache->driver, result, "cuGraphLaunch"),
+        "entry '%s' prepare steps: ", entry->name);
   for (size_t a = 0; a < entry->arg_count; ++a)
     slot->prepared_ptrs[a] = call->args[a].ptr;
   slot->prepared_generation = call->prepare_generation;

@@ -1,14 +1,14 @@
-/*===- prepare_test.c - Prepare steps and their reuse, fake driver -*- C
- *-*-===//
+/*===- prepare_test.c - Prepare steps and their reuse ----------*- C -*-===//
  *
  * Runs the prepare steps of an entry (`prepare <P>`, `prepared` workspaces:
  * weight re-layouts) against fake_cuda.c, so it needs no GPU: the graph of
- * an (entry, stream) leaves them out and they are launched directly before
- * its replay, at every call by default; with fusecc_module_set_reuse_
- * prepared only at the graph's first call, when a pointer they read
- * changes and after fusecc_module_invalidate_prepared; the direct path runs
- * them at every call. Also the manifest's rules for them and the queries.
- * Prints "N passed, M failed" last and exits non-zero on any failure.
+ * an (entry, stream) leaves them out; a second graph of the slot holds
+ * them and is replayed before it, at every call by default; with
+ * fusecc_module_set_reuse_prepared only at the graph's first call, when a
+ * pointer they read changes and after fusecc_module_invalidate_prepared;
+ * the direct path runs them at every call. Also the manifest's rules for them
+ *and the queries. Prints "N passed, M failed" last and exits non-zero on any
+ *failure.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -28,6 +28,7 @@
 static void (*fake_reset)(int alloc_failure, int launch_failure,
                           int free_failure);
 static const char *(*fake_log)(void);
+static void (*fake_fail_call)(const char *call, int nth, int result);
 static void (*fake_set_capturing)(CUstream stream, int on);
 
 /// The fake driver's log against `expected`, exactly (check.h).
@@ -69,8 +70,9 @@ static fusecc_launch_stats_t stats_of(fusecc_module_t module) {
   return stats;
 }
 
-/// The graph holds the convolution alone; the re-layout runs directly
-/// before each replay while reuse is off (the default).
+/// The graph holds the convolution alone; the re-layout is a second graph
+/// of the slot, replayed before it at every call while reuse is off (the
+/// default).
 static void test_every_call(void) {
   fake_reset(-1, -1, -1);
   fusecc_module_t module = load(manifest);
@@ -84,12 +86,17 @@ static void test_every_call(void) {
             "graph g1\n"
             "node g1 k0_p3 0x1000 0x20000000 0x3000 after 0\n"
             "instantiate g1 -> e1\n"
-            "launch k0_wpack_p2 s7 0x2000 0x20000000\n"
+            "graph g2\n"
+            "node g2 k0_wpack_p2 0x2000 0x20000000 after 0\n"
+            "instantiate g2 -> e2\n"
+            "graphlaunch e2 s7\n"
+            "  k0_wpack_p2 0x2000 0x20000000\n"
             "graphlaunch e1 s7\n"
             "  k0_p3 0x1000 0x20000000 0x3000\n");
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK_LOG("launch k0_wpack_p2 s7 0x2000 0x20000000\n"
+  CHECK_LOG("graphlaunch e2 s7\n"
+            "  k0_wpack_p2 0x2000 0x20000000\n"
             "graphlaunch e1 s7\n"
             "  k0_p3 0x1000 0x20000000 0x3000\n");
   fusecc_launch_stats_t stats = stats_of(module);
@@ -110,14 +117,20 @@ static void test_reuse(void) {
   fusecc_buffer_t args[3] = {{0x1000, 32}, {0x2000, 32}, {0x3000, 32}};
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  // The fake numbers executable graphs across modules: this one's name.
-  const char *replay =
-      strstr(fake_log(), "launch k0_wpack_p2 s7 0x2000 0x20000000\n"
-                         "graphlaunch e");
-  CHECK(replay != NULL);
-  unsigned exec = 0;
-  if (replay)
-    sscanf(strstr(replay, "graphlaunch e"), "graphlaunch e%u", &exec);
+  // The fake numbers executable graphs across modules: this one's names
+  // (the steps after the re-layout, then the re-layout).
+  const char *made = strstr(fake_log(), "instantiate g");
+  CHECK(made != NULL);
+  unsigned exec = 0, graph = 0;
+  if (made && sscanf(made, "instantiate g%u -> e%u", &graph, &exec) != 2)
+    exec = 0;
+  unsigned prep = exec + 1;
+  char first[128];
+  snprintf(first, sizeof(first),
+           "graphlaunch e%u s7\n  k0_wpack_p2 0x2000 0x20000000\n"
+           "graphlaunch e%u s7\n",
+           prep, exec);
+  CHECK(strstr(fake_log(), first) != NULL);
   char expected[256];
 #define EXPECT(fmt, ...)                                                       \
   (snprintf(expected, sizeof(expected), fmt, __VA_ARGS__), expected)
@@ -144,19 +157,22 @@ static void test_reuse(void) {
   args[1].ptr = 0x5000;
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK_LOG(EXPECT("launch k0_wpack_p2 s7 0x5000 0x20000000\n"
+  CHECK_LOG(EXPECT("setparams e%u k0_wpack_p2 0x5000 0x20000000\n"
+                   "graphlaunch e%u s7\n"
+                   "  k0_wpack_p2 0x5000 0x20000000\n"
                    "graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   exec));
+                   prep, prep, exec));
 
   // The weight written in place: the caller invalidates; one re-prepare.
   CHECK_OK(fusecc_module_invalidate_prepared(module));
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK_LOG(EXPECT("launch k0_wpack_p2 s7 0x5000 0x20000000\n"
+  CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
+                   "  k0_wpack_p2 0x5000 0x20000000\n"
                    "graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   exec));
+                   prep, exec));
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
@@ -166,7 +182,7 @@ static void test_reuse(void) {
   // Another stream: its own graph and workspace, prepared on it.
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, (CUstream)(uintptr_t)9));
-  CHECK(strstr(fake_log(), "launch k0_wpack_p2 s9 0x5000 0x20000000\n"
+  CHECK(strstr(fake_log(), "s9\n  k0_wpack_p2 0x5000 0x20000000\n"
                            "graphlaunch e") != NULL);
 
   // A capturing stream: every step directly, the re-layout included, into
@@ -182,7 +198,7 @@ static void test_reuse(void) {
   CHECK_OK(fusecc_module_set_reuse_prepared(module, 0));
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK(strstr(fake_log(), "launch k0_wpack_p2 s7") != NULL);
+  CHECK(strstr(fake_log(), "  k0_wpack_p2 0x5000") != NULL);
 
   fusecc_launch_stats_t stats = stats_of(module);
   CHECK(stats.prepare_runs == 5 && stats.prepare_reuses == 4 &&
@@ -191,14 +207,13 @@ static void test_reuse(void) {
   // A failing prepare launch is reported, and the next call prepares.
   CHECK_OK(fusecc_module_set_reuse_prepared(module, 1));
   CHECK_OK(fusecc_module_invalidate_prepared(module));
-  fake_reset(-1, 0, -1); // Every cuLaunchKernel fails.
+  fake_reset(-1, -1, -1);
+  fake_fail_call("cuGraphLaunch", 0, CUDA_ERROR_LAUNCH_FAILED);
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
-               FUSECC_STATUS_CUDA_ERROR,
-               "prepare launch 0 (kernel "
-               "'k0_wpack_p2')");
+               FUSECC_STATUS_CUDA_ERROR, "entry 'conv' prepare steps: ");
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK(strstr(fake_log(), "launch k0_wpack_p2 s7") != NULL);
+  CHECK(strstr(fake_log(), "  k0_wpack_p2 0x5000") != NULL);
 
   CHECK_STATUS(fusecc_module_set_reuse_prepared(NULL, 1),
                FUSECC_STATUS_INVALID_ARGUMENT, "module is NULL");
@@ -275,8 +290,9 @@ int main(void) {
   }
   *(void **)&fake_reset = dlsym(fake, "fake_cuda_reset");
   *(void **)&fake_log = dlsym(fake, "fake_cuda_log");
+  *(void **)&fake_fail_call = dlsym(fake, "fake_cuda_fail_call");
   *(void **)&fake_set_capturing = dlsym(fake, "fake_cuda_set_capturing");
-  if (!fake_reset || !fake_log || !fake_set_capturing) {
+  if (!fake_reset || !fake_log || !fake_fail_call || !fake_set_capturing) {
     fprintf(stderr, "the fake driver lacks its control functions\n");
     return 1;
   }

@@ -586,8 +586,8 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// graphs; see fusecc_module_set_launch_graphs), an entry with more than one
 /// step or with workspaces is instead replayed as one CUDA graph per
 /// (entry, stream), built at its first call on that stream: same steps in
-/// the same order on `stream` (but for the prepare steps, launched directly
-/// before the replay: fusecc_module_set_reuse_prepared), with workspaces
+/// the same order on `stream` (the prepare steps in a second graph,
+/// replayed first: fusecc_module_set_reuse_prepared), with workspaces
 /// the graph owns for the life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
 /// module; evicting one synchronizes the context). A stream that is
 /// capturing gets the steps directly. Releasing a module whose graphs own
@@ -718,10 +718,10 @@ fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
 
 /// Turns the reuse of prepared workspaces on (`enabled` != 0) or off (the
 /// default). On the graph launch path an entry's graph holds the steps after
-/// its prepare steps; the prepare steps are enqueued directly on the stream
-/// before the graph's replay, into the workspaces of that (entry, stream)
-/// graph. With reuse off they are enqueued at every call. With it on they
-/// are enqueued only at the graph's first call, when a pointer of an
+/// its prepare steps; a second graph of that (entry, stream) holds the
+/// prepare steps, on the same workspaces, and is replayed before it. With
+/// reuse off it is replayed at every call. With it on, only at the graph's
+/// first call, when a pointer of an
 /// argument they read differs from their last run on that graph, and at
 /// the first call after fusecc_module_invalidate_prepared. The caller then
 /// promises to call fusecc_module_invalidate_prepared after writing new
