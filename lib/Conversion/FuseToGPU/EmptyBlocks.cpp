@@ -60,7 +60,8 @@ static bool readsWidenedInputVaryingAlongW(EmitContext &cx) {
     if (ty.getRank() == 0 || ty.getDimSize(ty.getRank() - 1) == 1)
       continue;
     for (Operation *user : c->getUsers())
-      if (user != cx.a.conv.getOperation())
+      if (user != cx.a.conv.getOperation() &&
+          cx.a.conv->isBeforeInBlock(user)) // not a prologue op
         return true;
   }
   return false;

@@ -254,7 +254,8 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
     // fuse-widen-half places), and read by convolution kernels through
     // their operand casts (KernelAnalysis::operandCasts: the convolution's
     // half input, weight and bias, and half inputs of their elementwise
-    // epilogue ops, widened as they are loaded) and written by convolution
+    // epilogue ops and of their prologue's ops, widened as they are
+    // loaded) and written by convolution
     // and normalisation kernels whose last op is a cast to half (half
     // stores); every other tensor of a kernel is f32.
     if (kernelKindOf(kernel) != KernelKind::Elementwise) {
@@ -267,7 +268,7 @@ LogicalResult convertFunction(func::FuncOp func, gpu::GPUModuleOp gpuModule,
           auto c = dyn_cast<CastOp>(u);
           return c && llvm::all_of(c->getUsers(), [](Operation *cu) {
                    return isa<ConvTransposeOp, ElementwiseOpInterface,
-                              ConvTransposeTapSumsOp>(cu);
+                              ConvTransposeTapSumsOp, WindowOpInterface>(cu);
                  });
         });
       };

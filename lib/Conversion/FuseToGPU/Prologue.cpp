@@ -47,11 +47,14 @@ Value emit::emitInputVector(EmitContext &cx, Value input, ArrayRef<Value> idx) {
   Value p = cx.a.conv.getInput();
   ArrayRef<int64_t> shape = cast<RankedTensorType>(p.getType()).getShape();
   // The chain's inputs of P's shape: one 16-byte load each (rows of P are
-  // multiples of 4 long and the window starts at a multiple of 4).
+  // multiples of 4 long and the window starts at a multiple of 4), or one
+  // 8-byte load of 4 halves for a half input read through its operand cast
+  // (widened as loaded).
   llvm::MapVector<Value, Value> vectors;
   for (Operation *op : cx.a.prologue)
     for (Value o : op->getOperands())
-      if (isa<BlockArgument>(o) && !vectors.count(o) &&
+      if ((isa<BlockArgument>(o) || cx.a.storedOperand(o) != o) &&
+          !vectors.count(o) &&
           cast<RankedTensorType>(o.getType()).getShape() == shape)
         vectors[o] = load(cx.memOf.lookup(o));
   detail::StandaloneContext sc{b, cx.kernel, cx.func, cx.memOf, cx.elementType};

@@ -338,17 +338,22 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
 /// kernel that reads it directly (an operand cast,
 /// KernelAnalysis::operandCasts): every reader of its value is the
 /// convolution `conv`, an elementwise op of its epilogue or its channel
-/// contraction (after it, reading the weight or bias), whose loads widen
-/// the element.
+/// contraction (after it, reading the weight or bias), or a prologue op
+/// (an elementwise or window op before it, other than a cast: a skip
+/// concatenation's half operand), whose loads widen the element.
 static bool isOperandCast(CastOp c, Operation *conv) {
   auto arg = dyn_cast<BlockArgument>(c.getInput());
   return arg && isHalfType(getElementTypeOrSelf(arg.getType())) &&
          getElementTypeOrSelf(c.getType()).isF32() && !c->use_empty() &&
          llvm::all_of(c->getUsers(), [&](Operation *u) {
-           return u == conv ||
-                  (conv && isa<ElementwiseOpInterface, ConvTransposeOp>(u) &&
-                   u->getBlock() == conv->getBlock() &&
-                   conv->isBeforeInBlock(u));
+           if (u == conv)
+             return true;
+           if (!conv || u->getBlock() != conv->getBlock())
+             return false;
+           if (conv->isBeforeInBlock(u))
+             return isa<ElementwiseOpInterface, ConvTransposeOp>(u);
+           return isa<ElementwiseOpInterface, WindowOpInterface>(u) &&
+                  !isa<CastOp>(u);
          });
 }
 

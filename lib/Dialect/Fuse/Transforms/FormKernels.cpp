@@ -261,6 +261,16 @@ struct FormKernelsPass
             !llvm::is_contained(copied, c) &&
             !(v == input && !it->second.ops.empty()))
           copied.push_back(c);
+      // So is the widening of a half graph input, constant or kernel
+      // result that a prologue op reads (a skip concatenation's half
+      // operands, `isHalfWideningForPrologue`): the staging loads the half
+      // elements and widens them, with no f32 copy in between.
+      for (Operation *op : it->second.ops)
+        for (Value v : op->getOperands())
+          if (auto c = v.getDefiningOp<CastOp>();
+              c && isHalfWideningForPrologue(c) &&
+              !llvm::is_contained(copied, c))
+            copied.push_back(c);
       OpGroup group = growGroup({root}, [&](Operation *op, const OpGroup &g) {
         return isConvEpilogueOp(op, g, channelContraction);
       });

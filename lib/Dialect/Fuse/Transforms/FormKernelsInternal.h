@@ -140,12 +140,23 @@ bool isStoredHalfWidening(CastOp c);
 
 /// True if `c` widens the half result of a kernel formed earlier (a half
 /// intermediate, `storeHalfIntermediate`) for convolutions that read it as
-/// their input: each of them reads the half elements itself.
+/// their input (directly or through a concatenation): each of them reads
+/// the half elements itself.
 bool isHalfIntermediateWidening(CastOp c);
+
+/// True if `c` widens a half value that a convolution's prologue may read
+/// itself: a stored half value (`isStoredHalfWidening`) or the half result
+/// of a kernel formed earlier. The kernel copies the cast (an operand cast
+/// read by its prologue ops) and loads the half elements, widened exactly,
+/// where an elementwise kernel would otherwise write an f32 copy for it
+/// (a half skip input of a U-Net's concatenation: 2 bytes an element read
+/// instead of 2 read + 4 written + 4 read).
+bool isHalfWideningForPrologue(CastOp c);
 
 /// Half intermediates (docs/design/types.md): where the one value that a
 /// convolution kernel's `group` leaves is f32 and only convolutions read
-/// it, each as its input on tensor cores of one half type H
+/// it, each as its input on tensor cores of one half type H (directly, or
+/// through a concatenation only such inputs read)
 /// (`halfOperandType`), the group rounds it to H at its store (a half
 /// store, `isHalfStoreCast`) and the readers read the H elements through
 /// a widening cast (`isHalfIntermediateWidening`). Their tensor cores

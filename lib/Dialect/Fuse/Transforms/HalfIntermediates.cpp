@@ -4,8 +4,9 @@
 // (docs/design/types.md): the widening casts of stored half values (graph
 // inputs and tensor constants in bf16 / f16) that it copies in as operand
 // casts, and half intermediates, a group's one f32 value that only
-// convolutions read as their input on tensor cores of one half type,
-// stored in that type (FormKernelsInternal.h).
+// convolutions read as their input on tensor cores of one half type
+// (directly, or through a concatenation in their prologue), stored in that
+// type (FormKernelsInternal.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,48 @@ Type halfOperandType(ConvTransposeOp conv, Precision precision) {
   return storage;
 }
 
+/// The half type every reader of `use` rounds the value to as its input
+/// on tensor cores (`halfOperandType`), or null: a convolution's input, or
+/// an operand of a concatenation (along any dim) whose every reader is such
+/// a convolution input, of one half type. A concatenation moves elements
+/// unchanged, so the convolution reads each element of the value rounded
+/// to that type as it would read the value itself (a U-Net's skip concat
+/// in the next layer's prologue).
+Type halfReaderType(OpOperand &use, Precision precision) {
+  Operation *user = use.getOwner();
+  if (auto conv = dyn_cast<ConvTransposeOp>(user))
+    return use.getOperandNumber() == 0 ? halfOperandType(conv, precision)
+                                       : Type();
+  if (!isa<ConcatOp>(user) || user->getParentOfType<KernelOp>() ||
+      user->getResult(0).use_empty())
+    return {};
+  Type half;
+  for (OpOperand &next : user->getResult(0).getUses()) {
+    auto conv = dyn_cast<ConvTransposeOp>(next.getOwner());
+    Type h = conv && next.getOperandNumber() == 0
+                 ? halfOperandType(conv, precision)
+                 : Type();
+    if (!h || (half && h != half))
+      return {};
+    half = h;
+  }
+  return half;
+}
+
+/// True if `u` reads a half intermediate's widening as its input: a
+/// convolution's input, or a concatenation that only convolutions read as
+/// their input (`halfReaderType`).
+bool readsAsConvInput(OpOperand &use) {
+  Operation *u = use.getOwner();
+  if (isa<ConvTransposeOp>(u))
+    return use.getOperandNumber() == 0;
+  return isa<ConcatOp>(u) &&
+         llvm::all_of(u->getResult(0).getUses(), [](OpOperand &next) {
+           return isa<ConvTransposeOp>(next.getOwner()) &&
+                  next.getOperandNumber() == 0;
+         });
+}
+
 } // namespace
 
 bool formkernels::isStoredHalfWidening(CastOp c) {
@@ -60,10 +103,18 @@ bool formkernels::isHalfIntermediateWidening(CastOp c) {
          cast<RankedTensorType>(c.getResult().getType())
              .getElementType()
              .isF32() &&
-         llvm::all_of(c->getUses(), [](OpOperand &use) {
-           return isa<ConvTransposeOp>(use.getOwner()) &&
-                  use.getOperandNumber() == 0;
-         });
+         llvm::all_of(c->getUses(), readsAsConvInput);
+}
+
+bool formkernels::isHalfWideningForPrologue(CastOp c) {
+  if (isStoredHalfWidening(c))
+    return true;
+  Value in = c.getInput();
+  return in.getDefiningOp<KernelOp>() &&
+         isHalfType(cast<RankedTensorType>(in.getType()).getElementType()) &&
+         cast<RankedTensorType>(c.getResult().getType())
+             .getElementType()
+             .isF32();
 }
 
 CastOp formkernels::storeHalfIntermediate(const OpGroup &group,
@@ -77,10 +128,7 @@ CastOp formkernels::storeHalfIntermediate(const OpGroup &group,
     return {};
   Type half;
   for (OpOperand &use : v.getUses()) {
-    auto conv = dyn_cast<ConvTransposeOp>(use.getOwner());
-    if (!conv || use.getOperandNumber() != 0)
-      return {};
-    Type h = halfOperandType(conv, precision);
+    Type h = halfReaderType(use, precision);
     if (!h || (half && h != half))
       return {};
     half = h;

@@ -230,7 +230,8 @@ struct KernelAnalysis {
   bool prologueIsElementwise() const;
   /// Operand casts: `fuse.cast`s before the convolution that widen a bf16 /
   /// f16 kernel input to f32 and whose value the convolution reads directly
-  /// as its input, weight or bias (fuse-form-kernels copies them in from
+  /// as its input, weight or bias, or its prologue ops read (a half skip of
+  /// a concatenation; fuse-form-kernels copies them in from
   /// fuse-widen-half's casts). Not part of the prologue: the kernel reads
   /// the half elements where it would read the f32 ones and widens them as
   /// it loads (docs/design/types.md).
