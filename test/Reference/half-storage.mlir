@@ -47,7 +47,7 @@
 // CHECK: @bf16_decoder_block: PASS {{.*}} storage bf16
 // CHECK: @f16_upsample_conv: PASS {{.*}} storage f16
 // CHECK-NOT: FAIL
-// PROLOGUE: fuse.kernel "bf16_prologue_k0" ins(%arg1, %0 : tensor<8x16x3x3xbf16>, tensor<2x8x4x4xf32>) {{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
+// PROLOGUE: fuse.kernel "bf16_prologue_k0" ins(%arg1, %arg0 : tensor<8x16x3x3xbf16>, tensor<2x8x4x4xbf16>) {{.*}}types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC
 
 func.func @bf16_conv_gelu(%x: tensor<2x4x3x3xbf16>, %w: tensor<4x6x3x3xbf16>, %b: tensor<6xbf16>) -> tensor<2x6x5x5xbf16> {
   %y = fuse.conv_transpose %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3xbf16>, tensor<4x6x3x3xbf16>, tensor<6xbf16>) -> tensor<2x6x5x5xbf16>
@@ -150,7 +150,8 @@ func.func @bf16_log_softmax_channels(%x: tensor<3x20x5x5xbf16>, %w: tensor<20x24
 }
 
 // A prologue folded into the input staging (relu of the bf16 input,
-// computed in f32): the convolution's input, an intermediate of the bf16
+// computed in f32; the staging reads the bf16 input itself through its
+// operand cast): the convolution's input, an intermediate of the bf16
 // graph, is rounded to bf16 once in registers (as PyTorch stores it) and
 // multiplied with the bf16 weights read directly.
 func.func @bf16_prologue(%x: tensor<2x8x4x4xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x16x6x6xbf16> {
