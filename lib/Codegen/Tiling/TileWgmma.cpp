@@ -61,6 +61,9 @@ int64_t fuse::wgmmaAccumulatorBudget(KernelTypesAttr types, int64_t threads,
   return types.usesSplitTF32() ? budget / 2 : budget;
 }
 
+/// The longest wgmma N whose merged-tap rounds take two k-steps.
+static constexpr int64_t kMaxTwoStepMergedN = 32;
+
 TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
                                        KernelTypesAttr types, int64_t maxTileW,
                                        int64_t forcedRows,
@@ -363,6 +366,19 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // (6 for 12) won, kb2_61 1.41 against 1.80 (docs/perf.md 120).
       if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
         TileConfigAttr merged = make(n, scaledChunk(8), 1);
+        // Short W phases (wgmma N <= 32) take two k-steps a round where
+        // that keeps the blocks an SM: a round of one k-step issues four
+        // short MMAs a row per barrier and wait; two halve the rounds for
+        // the same staged bytes per MMA (unet_decoder's bf16 k0-k3 13-49%
+        // faster, docs/perf.md 267).
+        if (merged && n <= kMaxTwoStepMergedN &&
+            rulesSince(rules, TileRules::Current))
+          if (TileConfigAttr two = make(n, scaledChunk(16), 1);
+              two && two.getCiChunk() > merged.getCiChunk() &&
+              SharedMemoryPlan::get(a, two).bytes() <=
+                  a.target.sharedBytesPerBlock() &&
+              kernelResidentBlocks(a, two) == kernelResidentBlocks(a, merged))
+            merged = two;
         if (merged) {
           SharedMemoryPlan plan = SharedMemoryPlan::get(a, merged);
           const int64_t resident = kernelResidentBlocks(a, merged);
