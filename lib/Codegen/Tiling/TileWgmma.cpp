@@ -366,13 +366,16 @@ TileConfigAttr fuse::chooseWgmmaConfig(KernelOp kernel, const KernelAnalysis &a,
       // (6 for 12) won, kb2_61 1.41 against 1.80 (docs/perf.md 120).
       if (oneN && !mergeH && !forcedCiChunk && cin8 >= 8 && g.k[1] > 1) {
         TileConfigAttr merged = make(n, scaledChunk(8), 1);
-        // Short W phases (wgmma N <= 32) take two k-steps a round where
-        // that keeps the blocks an SM: a round of one k-step issues four
-        // short MMAs a row per barrier and wait; two halve the rounds for
-        // the same staged bytes per MMA (unet_decoder's bf16 k0-k3 13-49%
-        // faster, docs/perf.md 267).
+        // TF32 tiles of short W phases (wgmma N <= 32) take two k-steps a
+        // round where that keeps the blocks an SM: a round of one k-step
+        // issues four short MMAs a row per barrier and wait; two halve the
+        // rounds for the same staged bytes per MMA (267's proposal from
+        // unet_decoder's bf16 entries). Held out on the H200 (docs/perf.md
+        // 296): the 7 tf32 graphs it changes 0.82-0.99 of their time; in
+        // half 0.97-1.08 (rand37_16 +8%), so half operands keep one step.
         if (merged && n <= kMaxTwoStepMergedN &&
-            rulesSince(rules, TileRules::Current))
+            rulesSince(rules, TileRules::Current) &&
+            !types.usesHalfOperands() && !types.usesSplitTF32())
           if (TileConfigAttr two = make(n, scaledChunk(16), 1);
               two && two.getCiChunk() > merged.getCiChunk() &&
               SharedMemoryPlan::get(a, two).bytes() <=
