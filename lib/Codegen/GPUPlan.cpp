@@ -74,7 +74,8 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
   // positions a phase: 128 us, 34 TFLOP/s; docs/perf.md 156); in TF32,
   // phases of up to `kMaxStridedRowsPhaseN` positions, pooled epilogues
   // included (docs/perf.md 215); with half operands, phases of up to
-  // `kMaxStridedRowsPhaseNHalf` (docs/perf.md 226).
+  // `kMaxStridedRowsPhaseNHalf` (docs/perf.md 226), in rows as one N of up
+  // to `kMaxRowsNHalfStrided` / stride (docs/perf.md 280).
   p.rowsN = 0;
   // Blocks of whole samples' phases (`samples`, one W tile) stage the
   // columns their taps read and no more: from the first tap's column of
@@ -106,7 +107,18 @@ static SharedMemoryPlan planSharedMemory(const KernelAnalysis &a,
     const int64_t span = llvm::alignTo(p.inputSpan, 8);
     const int64_t n =
         saturatingAdd(saturatingMul(cfg.getRows() - 1, span), cfg.getWgmmaN());
-    if (n <= kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1) / g.stride[2]) {
+    // Half operands on half storage at a W stride > 1: up to the
+    // accumulators of given rows (`kMaxRowsNHalfStrided`), past `kMaxRowsN`
+    // only in tuned or forced tiles (heatmap_head's bf16 k2: 175 -> 126 us,
+    // docs/perf.md 280). Not on f32 storage, whose epilogue's registers
+    // then spill (its k2 at --precision=bf16: 168 registers, 16 bytes).
+    const bool halfStorage =
+        isa<BFloat16Type, Float16Type>(cfg.getTypes().getStorage());
+    const int64_t limit =
+        half && halfStorage && g.stride[2] > 1
+            ? kMaxRowsNHalfStrided / g.stride[2]
+            : kMaxRowsN / (cfg.usesSplitTF32() ? 2 : 1) / g.stride[2];
+    if (n <= limit) {
       p.inputSpan = span;
       p.rowsN = n;
     }

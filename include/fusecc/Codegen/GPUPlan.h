@@ -48,6 +48,17 @@ constexpr int64_t kMaxStridedRowsPhaseN = 16;
 /// throughput with the tensor pipe 29% busy (H200, docs/perf.md 226).
 constexpr int64_t kMaxStridedRowsPhaseNHalf = 24;
 
+/// The longest rows as one N of a half-operand warpgroup at a W stride > 1,
+/// times the stride: the accumulators of all W phases (stride x N / 2 a
+/// thread) within the 128 that given rows may hold
+/// (`kMaxWgmmaAccumulatorsForced`). Past `kMaxRowsN`'s bound only where the
+/// cost model's own tiles never are (it skips half rows > 2 that are not
+/// one N within `kMaxRowsN`): tuning entries and forced rows. heatmap_head's
+/// bf16 k2 (256 channels, k4 s2, 24-position phases), 4 rows as one m64n120
+/// instead of 2 as one m64n56: every staged weight feeds twice the
+/// positions (docs/perf.md 280).
+constexpr int64_t kMaxRowsNHalfStrided = 256;
+
 /// Registers per thread that kernels budget for: ptxas is asked to keep
 /// `residentThreadsPerSM` threads resident (`.minnctapersm` = that / threads
 /// per block).
