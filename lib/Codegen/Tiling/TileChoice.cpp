@@ -496,9 +496,19 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
   // Half operands on wgmma: weights re-laid out into packed half words
   // (WeightPackPlan), the input packed by the re-layout kernel or as it is
   // staged (InputPackPlan, Staging.cpp).
+  // A grid under half a wave takes 64-channel blocks where their grid
+  // suffices (TileSmallGrid.cpp).
+  auto withSmallGrid = [&](TileConfigAttr wg) {
+    if (!wg || wgmma != WgmmaMode::FillsGrid || wgmmaGridSuffices(wg) ||
+        fewChannelsForWgmma(a, tensorTypes, rules))
+      return wg;
+    TileConfigAttr small =
+        smallGridWgmma(kernel, a, tensorTypes, knobs, wg, rules);
+    return small && wgmmaGridSuffices(small) ? small : wg;
+  };
   if ((tf32 || splitTF32 || half) && failed(cfg) &&
       wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
-    if (TileConfigAttr wg = withSamples(
+    if (TileConfigAttr wg = withSmallGrid(withSamples(
             kernel, a, knobs,
             withSplitRows(kernel, a, tensorTypes, knobs,
                           chooseWgmmaConfig(kernel, a, tensorTypes,
@@ -507,7 +517,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
                                             knobs.wgmmaSplit, knobs.mergeH,
                                             knobs.clusterC, rules),
                           rules),
-            rules))
+            rules)))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
            (wgmmaGridSuffices(wg) &&
@@ -537,6 +547,10 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
           mma = longer;
           break;
         }
+    // A grid under half a wave: fewer rows and channels a block
+    // (TileSmallGrid.cpp).
+    if (mma)
+      mma = withSmallGridRows(kernel, a, tensorTypes, knobs, *mma, rules);
     // A tile that fits but whose grid is too small for the split-operand
     // path stays on FMA, as before.
     if (mma && gridAllows(*mma))

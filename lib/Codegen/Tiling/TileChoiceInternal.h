@@ -155,6 +155,24 @@ TileConfigAttr withClusterK(KernelOp kernel, const KernelAnalysis &a,
                             const TunedChoice &knobs, TileConfigAttr wg,
                             TileRules rules);
 
+/// For a TF32 layer whose wgmma config `wg` has a grid under half a wave
+/// (TileSmallGrid.cpp): the unforced wgmma config of 64-channel blocks with
+/// rounds of 32 input channels where it has more blocks than `wg`; null
+/// elsewhere (the caller takes it where its grid suffices for wgmma).
+TileConfigAttr smallGridWgmma(KernelOp kernel, const KernelAnalysis &a,
+                              KernelTypesAttr types, const TunedChoice &knobs,
+                              TileConfigAttr wg, TileRules rules);
+
+/// `mma`, an unforced mma.sync config (channels on M) of a TF32 layer, or
+/// where its grid is at most a quarter wave, the first of fewer rows, then
+/// fewer channels (halved down to one row of 16), with rounds of 32 input
+/// channels, whose grid reaches half a wave (TileSmallGrid.cpp), else the
+/// smallest.
+TileConfigAttr withSmallGridRows(KernelOp kernel, const KernelAnalysis &a,
+                                 KernelTypesAttr types,
+                                 const TunedChoice &knobs, TileConfigAttr mma,
+                                 TileRules rules);
+
 /// Hopper wgmma config: `tileC / 64` channel groups x `split` row groups
 /// warpgroups of 128 threads, each computing 64 channels x N positions of
 /// every W phase for `rows / split` rows (`m64nNk8`, operands in shared
