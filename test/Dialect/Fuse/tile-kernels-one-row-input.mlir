@@ -22,9 +22,11 @@ func.func @latent_b16(%z: tensor<16x128x1x1xf32>, %w: tensor<128x128x4x4xf32>) -
   return %1 : tensor<16x128x4x4xf32>
 }
 
-// At batch 1 the grid stays on mma.sync, one row per block.
+// At batch 1 the grid stays on mma.sync, one row per block, and of 16
+// channels with rounds of 32 (8 blocks of 64 channels are under a quarter
+// wave: session 44's small-grid rule, tile-kernels-small-grid.mlir).
 // CHECK-LABEL: fuse.kernel "latent_b1_k0"
-// CHECK-SAME: tileC = 64, {{.*}}mmaTilesC = 2, mmaTilesW = 1>
+// CHECK-SAME: tileC = 16, {{.*}}ciChunk = 32, {{.*}}mmaTilesC = 1, mmaTilesW = 1>
 // OLD-LABEL: fuse.kernel "latent_b1_k0"
 // OLD-SAME: mmaTilesW = 1, rows = 4>
 func.func @latent_b1(%z: tensor<1x128x1x1xf32>, %w: tensor<128x128x4x4xf32>) -> tensor<1x128x4x4xf32> {
