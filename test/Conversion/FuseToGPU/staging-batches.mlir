@@ -1,4 +1,6 @@
-// RUN: fusecc --precision=tf32 --emit=gpu %s | FileCheck %s
+// RUN: fusecc --precision=tf32 --emit=gpu --tile-rows=4 %s | FileCheck %s
+// (4 rows a block: the tiles these checks were written for, which the
+// small-grid rule of TileSmallGrid.cpp would otherwise shrink.)
 // The synchronous main loop's staging issues the loads of several slots
 // before their stores (emitBatchedStaging): a loop of one load and one store
 // per slot waited for every load in turn. Slots in flight are bounded by the
