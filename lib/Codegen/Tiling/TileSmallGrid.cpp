@@ -92,7 +92,11 @@ TileConfigAttr fuse::withSmallGridRows(KernelOp kernel, const KernelAnalysis &a,
                                        KernelTypesAttr types,
                                        const TunedChoice &knobs,
                                        TileConfigAttr mma, TileRules rules) {
+  // Not the long phases of large W strides (a tile longer than the
+  // default, chosen for its positions a phase; test/Reference/
+  // long-kernel-staging.mlir): their rounds stage every phase's weights.
   if (!mma || mma.usesWgmma() || mma.positionsOnM() ||
+      mma.getTileW() > knobs.maxTileW ||
       !smallGridLayer(a, types, knobs, rules) ||
       4 * LaunchPlan::get(a, mma).gridX > a.target.numSMs())
     return mma;
