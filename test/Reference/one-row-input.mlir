@@ -13,8 +13,10 @@
 // CHECK: @latent: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 // CHECK: @latent_padded: PASS rel-L2 {{[0-9.e+-]+}} max-abs
 
+// (On mma.sync one row of 16 channels with rounds of 32: the small-grid
+// rule, TileSmallGrid.cpp, simulated here too.)
 // MMA-LABEL: fuse.kernel "latent_k0"
-// MMA-SAME: mmaTilesC = 2, mmaTilesW = 1>
+// MMA-SAME: tileC = 16, {{.*}}ciChunk = 32, {{.*}}mmaTilesC = 1, mmaTilesW = 1>
 // WGMMA-LABEL: fuse.kernel "latent_k0"
 // WGMMA-SAME: wgmmaN = 8, wgmmaGroups = 1>
 func.func @latent(%z: tensor<2x32x1x1xf32>, %w: tensor<32x64x4x4xf32>, %b: tensor<64xf32>) -> tensor<2x64x4x4xf32> {

@@ -223,7 +223,7 @@ func.func @grouped_softmax(%x: tensor<1x8x10xf32>, %w: tensor<8x8x3xf32>) -> ten
 // CHECK-LABEL: func.func @conv1d_long
 // CHECK: {config = #fuse.tile<tileW = 112, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 // TF32-LABEL: func.func @conv1d_long
-// TF32: {config = #fuse.tile<tileW = 80, tileC = 16, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 16, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 5>}
+// TF32: {config = #fuse.tile<tileW = 80, tileC = 16, threadsW = 16, threadsC = 4, chanPerThread = 1, ciChunk = 32, types = <tf32, storage = f32, operand = tf32, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 1, mmaTilesC = 1, mmaTilesW = 5>}
 // SMALL-LABEL: func.func @conv1d_long
 // SMALL: {config = #fuse.tile<tileW = 32, tileC = 16, threadsW = 16, threadsC = 8, chanPerThread = 2, ciChunk = 16, types = <ieee, storage = f32, operand = f32, accumulator = f32, statistics = f32>>}
 func.func @conv1d_long(%x: tensor<3x32x200xf32>, %w: tensor<32x16x4xf32>) -> tensor<3x16x400xf32> {
