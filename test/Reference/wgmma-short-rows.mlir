@@ -1,4 +1,5 @@
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 %s | FileCheck %s
+// RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-ci-chunk=8 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-ci-chunk=16 %s | FileCheck %s
 // RUN: fusecc-check --precision=tf32 --tile-wgmma=1 --tile-rows=2 %s | FileCheck %s
 // RUN: fusecc-check --precision=ieee --ieee-tensor-cores=always --tile-wgmma=1 %s | FileCheck %s
@@ -21,10 +22,11 @@
 
 // 4 rows of 8 positions a phase (4 valid), span 16: one m64n56 per W
 // phase and tap. 8 rows would need 2 x 120 / 2 accumulators a thread.
+// Two k-steps (16 channels) a round: merged taps at N <= 32 (perf.md 296).
 // TILE-LABEL: fuse.kernel "dcgan_4x4_k0"
-// TILE-SAME: tileW = 16, tileC = 64, {{.*}}ciChunk = 8, {{.*}}rows = 4, mergeHTaps = 1, wgmmaN = 8, wgmmaGroups = 1>
+// TILE-SAME: tileW = 16, tileC = 64, {{.*}}ciChunk = 16, {{.*}}rows = 4, mergeHTaps = 1, wgmmaN = 8, wgmmaGroups = 1>
 // TILE-LABEL: fuse.kernel "dcgan_8x8_k0"
-// TILE-SAME: tileW = 16, tileC = 64, {{.*}}ciChunk = 8, {{.*}}rows = 4, mergeHTaps = 1, wgmmaN = 8, wgmmaGroups = 1>
+// TILE-SAME: tileW = 16, tileC = 64, {{.*}}ciChunk = 16, {{.*}}rows = 4, mergeHTaps = 1, wgmmaN = 8, wgmmaGroups = 1>
 // GPU-LABEL: gpu.func @dcgan_4x4_k0(
 // GPU-NOT: gpu.func
 // GPU: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 56, k = 8>
