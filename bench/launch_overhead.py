@@ -103,7 +103,7 @@ def step_costs(f, inputs, outputs, stream, args, sync=None,
     guard = next((g[1] for g in f._guards if g[0] is kind), None)
     if guard is not None:
         timed("guard", lambda: guard(*values))
-    getter = fusecc.module._STREAM_GETTER
+    getter = fusecc.callcache._STREAM_GETTER
     handle = stream
     if stream is None:
         device_index = module.device_index
@@ -185,7 +185,7 @@ def closure_steps(f, inputs, outputs, stream, timed, allocates):
                 if fast is not None and kind is type(None) and templates:
                     fast = fusecc.fastpath.launcher(
                         f._launch, f._index, 0, f._arg_count,
-                        f._device_index, fusecc.module._STREAM_GETTER,
+                        f._device_index, fusecc.callcache._STREAM_GETTER,
                         data_ptr, templates, f._failed, None)
                 templates_only.append((kind, check, data_ptr, fast))
             swap(templates_only)
@@ -478,11 +478,11 @@ def torch_tensor_factory(args):
     """PyTorch CPU tensors for --fake --torch: the checks of the first
     (uncached) call see them on cuda:0."""
     import torch
-    check_tensor = fusecc.module.check_tensor
+    check_tensor = fusecc.entry.check_tensor
 
     def check_on_cuda(tensor, arg, what, device_index, batch=0):
         return check_tensor(_OnCuda(tensor), arg, what, device_index, batch)
-    fusecc.module.check_tensor = check_on_cuda
+    fusecc.entry.check_tensor = check_on_cuda
 
     if args.stub_guard:
         class AlwaysHolds:
@@ -491,7 +491,7 @@ def torch_tensor_factory(args):
 
             def check(self, *tensors):
                 return True
-        fusecc.module.TensorGuards = AlwaysHolds
+        fusecc.callcache.TensorGuards = AlwaysHolds
 
     def make(shape, dtype="float32"):
         return torch.empty(shape, dtype=getattr(torch, dtype))

@@ -2,8 +2,8 @@
 #
 # An entry called without out= allocates its outputs on every call. The
 # first call (and any call on a stream object) allocates them with
-# torch.empty(shape, dtype=, device=); the cached call (module.py,
-# EntryFunction._fast_call) with torch.empty_like of a template per output,
+# torch.empty(shape, dtype=, device=); the cached call (callcache.py,
+# CallCache._fast_call) with torch.empty_like of a template per output,
 # built here once per batch: PyTorch then reads the shape from the template
 # instead of parsing it from Python, which is most of what torch.empty
 # costs the host beyond the allocator itself (docs/perf.md section 197).

@@ -1,7 +1,7 @@
 # ===- fusecc/fastpath.py - The cached entry call as one closure --------=== #
 #
 # After an entry call passed the argument checks, its signature is
-# remembered (module.py, EntryFunction._remember: a PyTorch tensor guard or
+# remembered (callcache.py, CallCache._remember: a PyTorch tensor guard or
 # a Python signature). What a later call of that signature does is then
 # fixed but for the data pointers and the stream: read the pointers, pack
 # them behind the record's leading words (FUSECC_PACKED_* of runtime.h) and
@@ -13,7 +13,7 @@
 # around the guard, the pointers and the launch was ~1.6 us of the 8 us
 # call (docs/perf.md sections 183, 197, 213).
 #
-# What the closure leaves to EntryFunction._fast_call (it returns MISS): a
+# What the closure leaves to CallCache._fast_call (it returns MISS): a
 # stream that is neither None nor an int (a torch.cuda.Stream allocates
 # under torch.cuda.stream), and a stream handle no u64 holds. A status the
 # runtime returns goes to the entry's `failed` (a located error for a
@@ -57,7 +57,7 @@ def launcher(launch, index, batch, arg_count, device_index, getter,
     each tensor's own); `strided`: the outputs' allocation.strided_recipe
     (None: empty_like of the templates always), used while the current
     device is `device_index`; `before`: called with `values` before each
-    launch (EntryFunction._check_prepared; None: nothing)."""
+    launch (fusecc.entry.EntryFunction._check_prepared; None: nothing)."""
     function, module_handle = launch
     pack = record_packer(arg_count)
     read = data_ptr if data_ptr is not None else OWN_DATA_PTR

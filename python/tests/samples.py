@@ -215,12 +215,14 @@ class FakeTensor:
                           ptr=self._ptr + byte_offset)
 
 
-def check_tensors_as_cuda(module_lib):
-    """A mock patch of `module_lib.check_tensor` that passes every tensor's
-    device off as cuda:0 (PyTorch CPU tensors through the checks of CUDA
-    arguments); start it and stop it like any patch."""
+def check_tensors_as_cuda():
+    """A mock patch of the entries' check_tensor (fusecc.entry, where the
+    checked path looks it up) that passes every tensor's device off as
+    cuda:0 (PyTorch CPU tensors through the checks of CUDA arguments);
+    start it and stop it like any patch."""
     from unittest import mock
-    check_tensor = module_lib.check_tensor
+    from fusecc import entry as entry_lib
+    check_tensor = entry_lib.check_tensor
 
     class OnCuda:
         class device:
@@ -232,6 +234,6 @@ def check_tensors_as_cuda(module_lib):
         def __getattr__(self, name):
             return getattr(self.tensor, name)
     return mock.patch.object(
-        module_lib, "check_tensor",
+        entry_lib, "check_tensor",
         lambda t, *rest: check_tensor(OnCuda(t), *rest))
 

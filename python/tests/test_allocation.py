@@ -20,7 +20,8 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from fusecc import allocation, bundle, module  # noqa: E402
+from fusecc import allocation, bundle, callcache, module  # noqa: E402
+from fusecc import entry as entry_lib  # noqa: E402
 import samples  # noqa: E402
 from test_dynamic_batch import StubModule as BatchStubModule  # noqa: E402
 from test_module import StubModule  # noqa: E402
@@ -102,7 +103,7 @@ class CachedCall(unittest.TestCase):
     through _allocate (torch.empty), the cached ones by the templates."""
 
     def setUp(self):
-        patch = samples.check_tensors_as_cuda(module)
+        patch = samples.check_tensors_as_cuda()
         patch.start()
         self.addCleanup(patch.stop)
 
@@ -151,7 +152,7 @@ class CachedCall(unittest.TestCase):
                          [x.data_ptr(), a.data_ptr(), b.data_ptr()])
         # The dynamo backend's call (PyTorch's current stream) takes the
         # same path.
-        with no_torch_empty(), mock.patch.object(module, "_STREAM_GETTER",
+        with no_torch_empty(), mock.patch.object(callcache, "_STREAM_GETTER",
                                                  lambda index: 9):
             got = f.cached_call([x])
         self.assertEqual(len(got), 2)
@@ -160,7 +161,7 @@ class CachedCall(unittest.TestCase):
     def test_without_a_recipe_the_cached_call_takes_torch_empty(self):
         f, stub = self.entry("layer")
         x, w = torch.empty(64, 1024), torch.empty(1024)
-        with mock.patch.object(module, "allocation_recipe",
+        with mock.patch.object(entry_lib, "allocation_recipe",
                                return_value=None):
             f(x, w, stream=5)
         self.assertIsNone(f._recipes[0])

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
+from fusecc import callcache  # noqa: E402
 from fusecc import module as module_lib  # noqa: E402
 from samples import FakeDevice, FakeTensor, check_tensors_as_cuda  # noqa: E402,E501
 from test_runtime import FakeDriverCase  # noqa: E402
@@ -101,7 +102,7 @@ class CachedLaunch(FakeDriverCase):
             self.reset()
             with mock.patch.object(f, "prepare",
                                    side_effect=AssertionError("checked")), \
-                    mock.patch.object(module_lib, "_STREAM_GETTER",
+                    mock.patch.object(callcache, "_STREAM_GETTER",
                                       lambda index: 5):
                 self.assertIs(f(x2, w2, stream=5), allocated[-1])
                 # The dynamo backend's call: PyTorch's current stream.
@@ -208,7 +209,7 @@ class CachedLaunchTorch(FakeDriverCase):
 
     def setUp(self):
         super().setUp()
-        patch = check_tensors_as_cuda(module_lib)
+        patch = check_tensors_as_cuda()
         patch.start()
         self.addCleanup(patch.stop)
 

@@ -20,7 +20,7 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from fusecc import bundle, module  # noqa: E402
+from fusecc import bundle, callcache, module  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 # The stub module, the "layer" entry on it and its arguments, as
@@ -152,8 +152,8 @@ class Guards(unittest.TestCase):
     """The fast path with a tensor guard (PyTorch >= 2.0)."""
 
     def setUp(self):
-        patches = [mock.patch.object(module, "TensorGuards", FakeGuards),
-                   mock.patch.object(module, "GUARDED_TYPES", (FakeTensor,))]
+        patches = [mock.patch.object(callcache, "TensorGuards", FakeGuards),
+                   mock.patch.object(callcache, "GUARDED_TYPES", (FakeTensor,))]
         for patch in patches:
             patch.start()
             self.addCleanup(patch.stop)
@@ -223,7 +223,7 @@ class Guards(unittest.TestCase):
 
     def test_guard_that_cannot_be_built_falls_back(self):
         f, stub = entry_function()
-        with mock.patch.object(module, "TensorGuards",
+        with mock.patch.object(callcache, "TensorGuards",
                                side_effect=TypeError("missing ...")):
             f(*layer_args()[:2], out=layer_args()[2], stream=0)
         self.assertEqual(f._guards, [])
@@ -266,7 +266,7 @@ class CachedCall(unittest.TestCase):
             allocated.append(FakeTensor((64, 1024)))
             return [allocated[-1]]
         patches = [mock.patch.object(self.f, "_allocate", allocate),
-                   mock.patch.object(module, "_STREAM_GETTER", lambda i: 9)]
+                   mock.patch.object(callcache, "_STREAM_GETTER", lambda i: 9)]
         for patch in patches:
             patch.start()
             self.addCleanup(patch.stop)
@@ -312,9 +312,9 @@ class TorchGuards(unittest.TestCase):
     PyTorch's TensorGuards where it has one (>= 2.0), else FakeGuards."""
 
     def setUp(self):
-        patches = [samples.check_tensors_as_cuda(module)]
-        if module.TensorGuards is None:
-            patches.append(mock.patch.object(module, "TensorGuards",
+        patches = [samples.check_tensors_as_cuda()]
+        if callcache.TensorGuards is None:
+            patches.append(mock.patch.object(callcache, "TensorGuards",
                                              FakeGuards))
         for patch in patches:
             patch.start()

@@ -26,7 +26,7 @@ sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
 from fusecc import allocation, fastpath  # noqa: E402
-from fusecc import module as module_lib  # noqa: E402
+from fusecc import callcache  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 from test_fast_call import FakeGuards  # noqa: E402
 from test_runtime import FakeDriverCase  # noqa: E402
@@ -158,9 +158,9 @@ class EntryClosures(FakeDriverCase):
     def test_cached_calls_go_through_the_closure(self):
         for guarded in (False, True):
             with self.subTest(guarded=guarded), self.load() as module, \
-                    mock.patch.object(module_lib, "TensorGuards",
+                    mock.patch.object(callcache, "TensorGuards",
                                       FakeGuards if guarded else None), \
-                    mock.patch.object(module_lib, "GUARDED_TYPES",
+                    mock.patch.object(callcache, "GUARDED_TYPES",
                                       (FakeTensor,)):
                 f = module.layer
                 x, w, y = layer_args()
@@ -204,9 +204,9 @@ class EntryClosures(FakeDriverCase):
         ]
         for guarded in (False, True):
             with self.load() as module, \
-                    mock.patch.object(module_lib, "TensorGuards",
+                    mock.patch.object(callcache, "TensorGuards",
                                       FakeGuards if guarded else None), \
-                    mock.patch.object(module_lib, "GUARDED_TYPES",
+                    mock.patch.object(callcache, "GUARDED_TYPES",
                                       (FakeTensor,)):
                 f = module.layer
                 x, w, y = layer_args()

@@ -14,7 +14,8 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from fusecc import arguments, bundle, module, runtime  # noqa: E402
+from fusecc import (arguments, bundle, callcache, entry, module,  # noqa: E402
+                    runtime)
 import samples  # noqa: E402
 from samples import FakeDevice, FakeTensor  # noqa: E402
 
@@ -269,9 +270,10 @@ class Errors(unittest.TestCase):
 
     def test_without_torch(self):
         x, w, y = layer_args()
-        # Without PyTorch the module has neither torch nor a stream getter.
-        with mock.patch.object(module, "torch", None), \
-                mock.patch.object(module, "_STREAM_GETTER", None):
+        # Without PyTorch the entries have neither torch nor a stream getter.
+        with mock.patch.object(entry, "torch", None), \
+                mock.patch.object(entry, "_STREAM_GETTER", None), \
+                mock.patch.object(callcache, "_STREAM_GETTER", None):
             self.check("allocating outputs needs PyTorch; pass out=",
                        lambda f: f(x, w, stream=0))
             self.check("pass stream= (a CUstream handle) when PyTorch is not "

@@ -24,7 +24,6 @@ sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import fusecc  # noqa: E402
 from fusecc import bundle  # noqa: E402
-from fusecc import module as module_lib  # noqa: E402
 import samples  # noqa: E402
 from samples import FakeTensor, check_tensors_as_cuda  # noqa: E402
 from test_runtime import LIBS, FakeDriverCase  # noqa: E402
@@ -176,7 +175,7 @@ class PrepareReuse(FakeDriverCase):
         """PyTorch's in-place writes of a parameter bump its version, so
         the next call re-lays it out: copy_, an optimizer step,
         load_state_dict (CPU tensors passed off as CUDA ones)."""
-        patch = check_tensors_as_cuda(module_lib)
+        patch = check_tensors_as_cuda()
         patch.start()
         self.addCleanup(patch.stop)
         layer = torch.nn.Linear(1024, 1, bias=False)
