@@ -411,6 +411,7 @@ class ExampleModels(unittest.TestCase):
     EXPECTED = {  # model -> (partitions, ops left in PyTorch)
         "dcgan_generator": (1, set()),
         "heatmap_head": (1, set()),
+        "odd_decoder": (1, set()),
         "residual_decoder": (1, set()),
         "unet_decoder": (1, set()),
         "vae_decoder": (1, set()),
