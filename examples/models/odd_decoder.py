@@ -20,22 +20,30 @@ INPUTS = [(16, 256, 15, 21), (16, 64, 61, 85)]
 
 
 class OddDecoder(nn.Module):
-    def __init__(self):
+    """`channels`: the five channel counts from the input to the output;
+    `sizes`: the output_size= of the first three layers (the defaults:
+    15x21 -> 30x42, the largest of 29..30 x 41..42; -> the skip's 61x85,
+    output_padding 1 past 60x84; -> 182x254, output_padding 1 of 0..2 at
+    stride 3); the last layer's output_padding (2, 1) is at its stride's
+    limit. python/tests/test_output_size.py builds a small one."""
+
+    def __init__(self, channels=(256, 128, 64, 32, 3),
+                 sizes=((30, 42), (61, 85), (182, 254)), scale=0.1):
         super().__init__()
-        self.up1 = nn.ConvTranspose2d(256, 128, 3, stride=2, padding=1)
-        self.bn1 = nn.BatchNorm2d(128)
-        self.up2 = nn.ConvTranspose2d(128, 64, 4, stride=2, padding=1)
-        self.up3 = nn.ConvTranspose2d(64, 32, 3, stride=3, padding=1)
-        self.w4 = nn.Parameter(torch.randn(32, 3, 3, 3) * 0.1)
+        c0, c1, c2, c3, c4 = channels
+        self.sizes = sizes
+        self.up1 = nn.ConvTranspose2d(c0, c1, 3, stride=2, padding=1)
+        self.bn1 = nn.BatchNorm2d(c1)
+        self.up2 = nn.ConvTranspose2d(c1, c2, 4, stride=2, padding=1)
+        self.up3 = nn.ConvTranspose2d(c2, c3, 3, stride=3, padding=1)
+        self.w4 = nn.Parameter(torch.randn(c3, c4, 3, 3) * scale)
 
     def forward(self, x, skip):
-        # 15x21 -> 30x42 (the largest of 29..30 x 41..42).
-        y = F.relu(self.bn1(self.up1(x, output_size=[30, 42])))
-        # 30x42 -> the skip's 61x85 (output_padding 1 past 60x84).
-        y = self.up2(y, output_size=torch.Size([61, 85]))
+        s1, s2, s3 = self.sizes
+        y = F.relu(self.bn1(self.up1(x, output_size=list(s1))))
+        y = self.up2(y, output_size=torch.Size(s2))
         y = torch.sigmoid(y + skip)
-        # 61x85 -> 182x254 (output_padding 1 of 0..2 at stride 3).
-        y = F.silu(self.up3(y, output_size=(182, 254)))
+        y = F.silu(self.up3(y, output_size=tuple(s3)))
         return F.conv_transpose2d(y, self.w4, stride=(3, 2), padding=2,
                                   output_padding=(2, 1))
 

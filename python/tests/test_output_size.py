@@ -17,7 +17,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dynamo_support import (CHECK, CLI, F, arg_values,  # noqa: E402
+from dynamo_support import (CHECK, CLI, REPO, F, arg_values,  # noqa: E402
                             compiled_graph, needs_cli, needs_torch, nn,
                             prepare, torch)
 
@@ -26,30 +26,20 @@ if torch is not None:
     from fusecc.dynamo.translate import tensor_meta, translate_graph
     from torch.fx.passes.shape_prop import ShapeProp
 
-    class OddDecoder(nn.Module):
-        """A decoder written as users write one: output_size= as a list, a
-        torch.Size and a tuple, odd spatial sizes, a skip add, BN, a
-        kernel-3 stride-3 layer and an output_padding at the stride's
-        limit through the functional form."""
+    def _odd_decoder_class():
+        """examples/models/odd_decoder.py's OddDecoder (a decoder written as
+        users write one: output_size= as a list, a torch.Size and a tuple,
+        odd spatial sizes, a skip add, BN, a kernel-3 stride-3 layer and an
+        output_padding at the stride's limit through the functional form)."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "example_odd_decoder",
+            os.path.join(REPO, "examples", "models", "odd_decoder.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.OddDecoder
 
-        def __init__(self):
-            super().__init__()
-            self.up1 = nn.ConvTranspose2d(8, 6, 3, stride=2, padding=1)
-            self.bn1 = nn.BatchNorm2d(6)
-            self.up2 = nn.ConvTranspose2d(6, 4, 4, stride=2, padding=1)
-            self.up3 = nn.ConvTranspose2d(4, 3, 3, stride=3, padding=1)
-            self.w4 = nn.Parameter(torch.randn(3, 2, 3, 3) * 0.3)
-
-        def forward(self, x, skip):
-            # 5x7 -> 10x14 (the largest of 9..10 x 13..14).
-            y = F.relu(self.bn1(self.up1(x, output_size=[10, 14])))
-            # 10x14 -> the skip's 21x29 (output_padding 1 past 20x28).
-            y = self.up2(y, output_size=torch.Size([21, 29]))
-            y = torch.sigmoid(y + skip)
-            # 21x29 -> 62x86 (output_padding 1 of 0..2 at stride 3).
-            y = F.silu(self.up3(y, output_size=(62, 86)))
-            return F.conv_transpose2d(y, self.w4, stride=(3, 2), padding=2,
-                                      output_padding=(2, 1))
+    OddDecoder = _odd_decoder_class()
 
     def decoder_inputs():
         torch.manual_seed(3)
@@ -57,7 +47,9 @@ if torch is not None:
 
     def decoder():
         torch.manual_seed(4)
-        m = OddDecoder()
+        # 5x7 -> 10x14 -> the skip's 21x29 -> 62x86 -> 184x170.
+        m = OddDecoder((8, 6, 4, 3, 2), ((10, 14), (21, 29), (62, 86)),
+                       scale=0.3)
         m.bn1.running_mean.uniform_(-0.5, 0.5)
         m.bn1.running_var.uniform_(0.5, 1.5)
         return m.eval()
