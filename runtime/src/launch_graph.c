@@ -22,13 +22,24 @@
  * cuGraphExecKernelNodeSetParams (launches in flight are unaffected).
  *
  * An entry's prepare steps (`prepare <P>`: weight re-layouts into its
- * `prepared` workspaces) are not in its graph but in a second one of the
- * slot (same workspaces), replayed on the stream before it at every call,
- * or, where the module reuses prepared workspaces
- * (fusecc_module_set_reuse_prepared), only at the graph's first call, when
- * a pointer they read changed since their last run on it, and after the
- * module's fusecc_module_invalidate_prepared. The replay is ordered behind
- * them on the stream, and the next prepare run behind earlier replays.
+ * `prepared` workspaces) come first in its graph, so a call that runs them
+ * costs one graph launch like any other. Where the module reuses prepared
+ * workspaces (fusecc_module_set_reuse_prepared), the slot also holds a
+ * graph of the other steps alone (same workspaces), built at the first call
+ * that skips them: the prepare steps run only at the slot's first call,
+ * when a pointer they read changed since their last run on it, and after
+ * the module's fusecc_module_invalidate_prepared; the other calls replay
+ * the graph without them. Both graphs are replayed on the slot's stream, so
+ * each is ordered behind the other's earlier replays. Each graph holds its
+ * own record of the pointers its nodes read and is re-pointed only when it
+ * is the one launched.
+ *
+ * A call on a capturing stream (a user's torch.cuda.graph, torch.compile's
+ * reduce-overhead) runs every step directly, the prepare steps included, at
+ * every replay of the capture: the replay does not call the runtime, so
+ * nothing could notice a weight written in place between two replays (an
+ * optimizer step, a copy_), and its workspaces are the capture's own
+ * stream-ordered allocations, which do not outlive one replay.
  *
  * At most FUSECC_GRAPH_CACHE_SLOTS graphs per module; past that the least
  * recently used is evicted, which synchronizes the context first when it
@@ -42,7 +53,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// One instantiated graph of an entry for one stream.
+/// One instantiated graph of a slot: the entry's steps from `first` on.
+typedef struct slot_graph_s {
+  CUgraph graph;
+  CUgraphExec exec;
+  /// Per launch record, its kernel node (NULL for launches not in it).
+  CUgraphNode *nodes;
+  /// The argument pointers its kernel nodes hold now, one per entry arg.
+  CUdeviceptr *arg_ptrs;
+} slot_graph_t;
+
+/// The graphs of an entry for one stream.
 typedef struct graph_slot_s {
   /// 0 when the slot is free.
   int used;
@@ -52,25 +73,20 @@ typedef struct graph_slot_s {
   size_t batch;
   /// The tick of its last replay (least recently used is evicted).
   uint64_t last_use;
-  /// The argument pointers the kernel nodes hold now, one per entry arg.
-  CUdeviceptr *arg_ptrs;
   size_t arg_count;
-  /// The graph's own workspaces (cuMemAlloc), one per entry workspace.
+  /// The graphs' own workspaces (cuMemAlloc), one per entry workspace.
   CUdeviceptr *workspaces;
   size_t workspace_count;
-  /// Per launch record, its kernel node (in `prepare_exec` for the prepare
-  /// steps, launches [0, prepare_count)).
-  CUgraphNode *nodes;
-  /// The graph of the prepare steps (NULL without any).
-  CUgraph prepare_graph;
-  CUgraphExec prepare_exec;
+  /// Every step of the entry, its prepare steps first.
+  slot_graph_t whole;
+  /// The steps after the prepare steps, for the calls that reuse the
+  /// prepared workspaces (exec NULL until the first such call).
+  slot_graph_t reuse;
   /// Whether the prepare steps ran on this slot's workspaces, at which
   /// module invalidation count, and the argument pointers they read then.
   int prepared;
   uint64_t prepared_generation;
   CUdeviceptr *prepared_ptrs;
-  CUgraph graph;
-  CUgraphExec exec;
 } graph_slot_t;
 
 struct fusecc_graph_cache_s {
@@ -98,9 +114,20 @@ fusecc_graph_cache_t *fusecc_graph_cache_create(const fusecc_driver_t *driver,
   return cache;
 }
 
-/// Frees the slot's graph, executable graph and workspaces. `in_flight`:
-/// the graph may have been launched, so the context is synchronized before
-/// its workspaces are freed.
+/// Frees `graph`'s executable graph, graph and records.
+static void free_graph(const fusecc_driver_t *driver, slot_graph_t *graph) {
+  if (graph->exec)
+    driver->cuGraphExecDestroy(graph->exec);
+  if (graph->graph)
+    driver->cuGraphDestroy(graph->graph);
+  free(graph->nodes);
+  free(graph->arg_ptrs);
+  memset(graph, 0, sizeof(*graph));
+}
+
+/// Frees the slot's graphs and workspaces. `in_flight`: a graph may have
+/// been launched, so the context is synchronized before its workspaces are
+/// freed.
 static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
                       int in_flight) {
   const fusecc_driver_t *driver = cache->driver;
@@ -111,21 +138,13 @@ static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
   // its workspaces are not: wait for them.
   if (in_flight && any_workspace)
     driver->cuCtxSynchronize();
-  if (slot->exec)
-    driver->cuGraphExecDestroy(slot->exec);
-  if (slot->graph)
-    driver->cuGraphDestroy(slot->graph);
-  if (slot->prepare_exec)
-    driver->cuGraphExecDestroy(slot->prepare_exec);
-  if (slot->prepare_graph)
-    driver->cuGraphDestroy(slot->prepare_graph);
+  free_graph(driver, &slot->whole);
+  free_graph(driver, &slot->reuse);
   for (size_t k = 0; any_workspace && k < slot->workspace_count; ++k)
     if (slot->workspaces[k])
       driver->cuMemFree(slot->workspaces[k]);
-  free(slot->arg_ptrs);
   free(slot->prepared_ptrs);
   free(slot->workspaces);
-  free(slot->nodes);
   memset(slot, 0, sizeof(*slot));
 }
 
@@ -173,14 +192,75 @@ static CUDA_KERNEL_NODE_PARAMS kernel_params(const fusecc_graph_call_t *call,
   return p;
 }
 
+/// Builds and instantiates steps [first, step_count) of the call's entry as
+/// a chain into `graph` on the slot's workspaces (on failure `graph` keeps
+/// what was made, for free_graph).
 static fusecc_status_t build_graph(fusecc_graph_cache_t *cache,
                                    graph_slot_t *slot,
                                    const fusecc_graph_call_t *call,
-                                   size_t first, size_t last, CUgraph *graph,
-                                   CUgraphExec *exec);
+                                   size_t first, slot_graph_t *graph) {
+  const fusecc_driver_t *driver = cache->driver;
+  const fusecc_entry_t *entry = call->entry;
+  graph->arg_ptrs =
+      calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
+  graph->nodes = calloc(entry->launch_count ? entry->launch_count : 1,
+                        sizeof(CUgraphNode));
+  if (!graph->arg_ptrs || !graph->nodes)
+    return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                              "out of memory building a launch graph");
+  CUresult result = driver->cuGraphCreate(&graph->graph, 0);
+  if (result != CUDA_SUCCESS) {
+    graph->graph = NULL;
+    return fusecc_cuda_status(driver, result, "cuGraphCreate");
+  }
+  void *params[FUSECC_MAX_PARAMS];
+  CUgraphNode previous = NULL;
+  for (size_t i = first; i < entry->step_count; ++i) {
+    const fusecc_step_t *step = &entry->steps[i];
+    CUgraphNode node = NULL;
+    if (step->kind == FUSECC_STEP_ZERO) {
+      CUDA_MEMSET_NODE_PARAMS memset_params;
+      memset(&memset_params, 0, sizeof(memset_params));
+      memset_params.dst = slot->workspaces[step->index];
+      memset_params.elementSize = 1;
+      memset_params.width =
+          fusecc_workspace_bytes(&entry->workspaces[step->index], call->batch);
+      memset_params.height = 1;
+      result = driver->cuGraphAddMemsetNode(&node, graph->graph, &previous,
+                                            previous ? 1 : 0, &memset_params,
+                                            cache->context);
+      if (result != CUDA_SUCCESS)
+        return fusecc_annotate_status(
+            fusecc_cuda_status(driver, result, "cuGraphAddMemsetNode"),
+            "entry '%s' step %zu (zero w%zu): ", entry->name, i, step->index);
+    } else {
+      fill_params(call, slot, &entry->launches[step->index], params);
+      CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, step->index, params);
+      result = driver->cuGraphAddKernelNode(&node, graph->graph, &previous,
+                                            previous ? 1 : 0, &p);
+      if (result != CUDA_SUCCESS)
+        return fusecc_annotate_status(
+            fusecc_cuda_status(driver, result, "cuGraphAddKernelNode"),
+            "entry '%s' launch %zu (kernel '%s'): ", entry->name, step->index,
+            entry->launches[step->index].kernel_name);
+      graph->nodes[step->index] = node;
+    }
+    previous = node;
+  }
+  result = driver->cuGraphInstantiate(&graph->exec, graph->graph, 0);
+  if (result != CUDA_SUCCESS) {
+    graph->exec = NULL;
+    return fusecc_annotate_status(
+        fusecc_cuda_status(driver, result, "cuGraphInstantiate"),
+        "entry '%s': ", entry->name);
+  }
+  for (size_t a = 0; a < entry->arg_count; ++a)
+    graph->arg_ptrs[a] = call->args[a].ptr;
+  return NULL;
+}
 
-/// Builds and instantiates the call's entry as a graph, and its prepare
-/// steps as a second one, into the empty `slot`. On failure the slot keeps
+/// Allocates the slot's workspaces for the call's entry and builds the
+/// graph of all its steps into the empty `slot`. On failure the slot keeps
 /// what was made, for free_slot.
 static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
                                   graph_slot_t *slot,
@@ -193,16 +273,11 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
   slot->batch = call->batch;
   slot->arg_count = entry->arg_count;
   slot->workspace_count = entry->workspace_count;
-  slot->arg_ptrs =
-      calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
   slot->prepared_ptrs =
       calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
   slot->workspaces = calloc(entry->workspace_count ? entry->workspace_count : 1,
                             sizeof(CUdeviceptr));
-  slot->nodes = calloc(entry->launch_count ? entry->launch_count : 1,
-                       sizeof(CUgraphNode));
-  if (!slot->arg_ptrs || !slot->prepared_ptrs || !slot->workspaces ||
-      !slot->nodes)
+  if (!slot->prepared_ptrs || !slot->workspaces)
     return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                               "out of memory building a launch graph");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
@@ -216,90 +291,21 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
           bytes);
     }
   }
-  fusecc_status_t status =
-      build_graph(cache, slot, call, entry->prepare_count, entry->step_count,
-                  &slot->graph, &slot->exec);
-  if (!status && entry->prepare_count)
-    status = build_graph(cache, slot, call, 0, entry->prepare_count,
-                         &slot->prepare_graph, &slot->prepare_exec);
-  if (status)
-    return status;
-  for (size_t a = 0; a < entry->arg_count; ++a)
-    slot->arg_ptrs[a] = call->args[a].ptr;
-  return NULL;
+  return build_graph(cache, slot, call, 0, &slot->whole);
 }
 
-/// Builds and instantiates steps [first, last) of the call's entry as a
-/// chain into `*graph` and `*exec` (NULL where not made: free_slot frees
-/// what was), recording each launch's node in the slot.
-static fusecc_status_t build_graph(fusecc_graph_cache_t *cache,
-                                   graph_slot_t *slot,
-                                   const fusecc_graph_call_t *call,
-                                   size_t first, size_t last, CUgraph *graph,
-                                   CUgraphExec *exec) {
-  const fusecc_driver_t *driver = cache->driver;
-  const fusecc_entry_t *entry = call->entry;
-  CUresult result = driver->cuGraphCreate(graph, 0);
-  if (result != CUDA_SUCCESS) {
-    *graph = NULL;
-    return fusecc_cuda_status(driver, result, "cuGraphCreate");
-  }
-  void *params[FUSECC_MAX_PARAMS];
-  CUgraphNode previous = NULL;
-  for (size_t i = first; i < last; ++i) {
-    const fusecc_step_t *step = &entry->steps[i];
-    CUgraphNode node = NULL;
-    if (step->kind == FUSECC_STEP_ZERO) {
-      CUDA_MEMSET_NODE_PARAMS memset_params;
-      memset(&memset_params, 0, sizeof(memset_params));
-      memset_params.dst = slot->workspaces[step->index];
-      memset_params.elementSize = 1;
-      memset_params.width =
-          fusecc_workspace_bytes(&entry->workspaces[step->index], call->batch);
-      memset_params.height = 1;
-      result = driver->cuGraphAddMemsetNode(&node, *graph, &previous,
-                                            previous ? 1 : 0, &memset_params,
-                                            cache->context);
-      if (result != CUDA_SUCCESS)
-        return fusecc_annotate_status(
-            fusecc_cuda_status(driver, result, "cuGraphAddMemsetNode"),
-            "entry '%s' step %zu (zero w%zu): ", entry->name, i, step->index);
-    } else {
-      fill_params(call, slot, &entry->launches[step->index], params);
-      CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, step->index, params);
-      result = driver->cuGraphAddKernelNode(&node, *graph, &previous,
-                                            previous ? 1 : 0, &p);
-      if (result != CUDA_SUCCESS)
-        return fusecc_annotate_status(
-            fusecc_cuda_status(driver, result, "cuGraphAddKernelNode"),
-            "entry '%s' launch %zu (kernel '%s'): ", entry->name, step->index,
-            entry->launches[step->index].kernel_name);
-      slot->nodes[step->index] = node;
-    }
-    previous = node;
-  }
-  result = driver->cuGraphInstantiate(exec, *graph, 0);
-  if (result != CUDA_SUCCESS) {
-    *exec = NULL;
-    return fusecc_annotate_status(
-        fusecc_cuda_status(driver, result, "cuGraphInstantiate"),
-        "entry '%s': ", entry->name);
-  }
-  return NULL;
-}
-
-/// Re-points the kernel nodes of `slot` that read an argument whose
-/// pointer differs from the call's. Returns whether any changed in
+/// Re-points the kernel nodes of `graph` that read an argument whose
+/// pointer differs from the call's. Returns whether it re-pointed any in
 /// `out_changed`.
-static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
-                                    graph_slot_t *slot,
-                                    const fusecc_graph_call_t *call,
-                                    int *out_changed) {
+static fusecc_status_t repoint_graph(fusecc_graph_cache_t *cache,
+                                     graph_slot_t *slot, slot_graph_t *graph,
+                                     const fusecc_graph_call_t *call,
+                                     int *out_changed) {
   const fusecc_entry_t *entry = call->entry;
   *out_changed = 0;
   int any = 0;
   for (size_t a = 0; a < entry->arg_count && !any; ++a)
-    any = slot->arg_ptrs[a] != call->args[a].ptr;
+    any = graph->arg_ptrs[a] != call->args[a].ptr;
   if (!any)
     return NULL;
   void *params[FUSECC_MAX_PARAMS];
@@ -309,16 +315,15 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
     for (size_t j = 0; j < launch->param_count && !changed; ++j) {
       size_t index = launch->param_args[j];
       changed = index < entry->arg_count &&
-                slot->arg_ptrs[index] != call->args[index].ptr;
+                graph->arg_ptrs[index] != call->args[index].ptr;
     }
-    if (!changed)
+    if (!changed || !graph->nodes[l])
       continue;
+    *out_changed = 1;
     fill_params(call, slot, launch, params);
     CUDA_KERNEL_NODE_PARAMS p = kernel_params(call, l, params);
-    // Launches [0, prepare_count) are the prepare steps, in their graph.
     CUresult result = cache->driver->cuGraphExecKernelNodeSetParams(
-        l < entry->prepare_count ? slot->prepare_exec : slot->exec,
-        slot->nodes[l], &p);
+        graph->exec, graph->nodes[l], &p);
     if (result != CUDA_SUCCESS)
       return fusecc_annotate_status(
           fusecc_cuda_status(cache->driver, result,
@@ -327,46 +332,56 @@ static fusecc_status_t repoint_slot(fusecc_graph_cache_t *cache,
           launch->kernel_name);
   }
   for (size_t a = 0; a < entry->arg_count; ++a)
-    slot->arg_ptrs[a] = call->args[a].ptr;
-  *out_changed = 1;
+    graph->arg_ptrs[a] = call->args[a].ptr;
   return NULL;
 }
 
-/// Enqueues the prepare steps of the call's entry on its stream into the
-/// workspaces of `slot` when they must run (see the file comment).
-static fusecc_status_t prepare_slot(fusecc_graph_cache_t *cache,
-                                    graph_slot_t *slot,
-                                    const fusecc_graph_call_t *call) {
+/// Whether the call must run its entry's prepare steps on the slot's
+/// workspaces (see the file comment).
+static int must_prepare(const graph_slot_t *slot,
+                        const fusecc_graph_call_t *call) {
   const fusecc_entry_t *entry = call->entry;
   if (!entry->prepare_count)
-    return NULL;
-  int run = !call->reuse_prepared || !slot->prepared ||
-            slot->prepared_generation != call->prepare_generation;
-  for (size_t l = 0; l < entry->prepare_count && !run; ++l) {
+    return 0;
+  if (!call->reuse_prepared || !slot->prepared ||
+      slot->prepared_generation != call->prepare_generation)
+    return 1;
+  for (size_t l = 0; l < entry->prepare_count; ++l) {
     const fusecc_launch_t *launch = &entry->launches[l];
-    for (size_t j = 0; j < launch->param_count && !run; ++j) {
+    for (size_t j = 0; j < launch->param_count; ++j) {
       size_t index = launch->param_args[j];
-      run = index < entry->arg_count &&
-            slot->prepared_ptrs[index] != call->args[index].ptr;
+      if (index < entry->arg_count &&
+          slot->prepared_ptrs[index] != call->args[index].ptr)
+        return 1;
     }
   }
-  if (!run) {
-    ++cache->prepare_reuses;
-    return NULL;
+  return 0;
+}
+
+/// The graph of the slot the call replays: the whole entry when its
+/// prepare steps must run (or the graph without them cannot be built),
+/// else the graph without them, built here at its first use.
+static slot_graph_t *choose_graph(fusecc_graph_cache_t *cache,
+                                  graph_slot_t *slot,
+                                  const fusecc_graph_call_t *call,
+                                  int *out_prepare) {
+  *out_prepare = must_prepare(slot, call);
+  if (*out_prepare || !call->entry->prepare_count)
+    return &slot->whole;
+  if (!slot->reuse.exec) {
+    fusecc_status_t status = build_graph(
+        cache, slot, call, call->entry->prepare_count, &slot->reuse);
+    if (status) {
+      // Nothing of it was launched. This call runs the prepare steps again
+      // with the rest; a later call tries again.
+      fusecc_status_free(status);
+      free_graph(cache->driver, &slot->reuse);
+      ++cache->graph_build_failures;
+      *out_prepare = 1;
+      return &slot->whole;
+    }
   }
-  slot->prepared = 0;
-  CUresult result =
-      cache->driver->cuGraphLaunch(slot->prepare_exec, call->stream);
-  if (result != CUDA_SUCCESS)
-    return fusecc_annotate_status(
-        fusecc_cuda_status(cache->driver, result, "cuGraphLaunch"),
-        "entry '%s' prepare steps: ", entry->name);
-  for (size_t a = 0; a < entry->arg_count; ++a)
-    slot->prepared_ptrs[a] = call->args[a].ptr;
-  slot->prepared_generation = call->prepare_generation;
-  slot->prepared = 1;
-  ++cache->prepare_runs;
-  return NULL;
+  return &slot->reuse;
 }
 
 /// The slot of (entry, stream, batch), or NULL.
@@ -427,32 +442,41 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
       return NULL;
     }
     ++cache->graph_builds;
-  } else {
-    int changed = 0;
-    status = repoint_slot(cache, slot, call, &changed);
-    if (status) {
-      // The executable graph may be half re-pointed: drop it.
-      free_slot(cache, slot, 1);
-      pthread_mutex_unlock(&cache->mutex);
-      *out_launched = 1;
-      return status;
-    }
-    cache->graph_updates += (uint64_t)changed;
   }
   slot->last_use = ++cache->tick;
-  status = prepare_slot(cache, slot, call);
+  int prepare = 0;
+  slot_graph_t *graph = choose_graph(cache, slot, call, &prepare);
+  int changed = 0;
+  status = repoint_graph(cache, slot, graph, call, &changed);
   if (status) {
+    // The executable graph may be half re-pointed: drop it.
+    free_slot(cache, slot, 1);
     pthread_mutex_unlock(&cache->mutex);
     *out_launched = 1;
     return status;
   }
-  CUresult result = driver->cuGraphLaunch(slot->exec, call->stream);
-  if (result != CUDA_SUCCESS)
+  cache->graph_updates += (uint64_t)changed;
+  // Until the launch succeeds the prepared workspaces are not current.
+  if (prepare)
+    slot->prepared = 0;
+  CUresult result = driver->cuGraphLaunch(graph->exec, call->stream);
+  if (result != CUDA_SUCCESS) {
     status = fusecc_annotate_status(
         fusecc_cuda_status(driver, result, "cuGraphLaunch"),
-        "entry '%s': ", call->entry->name);
-  else
+        "entry '%s'%s: ", call->entry->name,
+        prepare ? " (with its prepare steps)" : "");
+  } else {
     ++cache->graph_calls;
+    if (prepare) {
+      for (size_t a = 0; a < call->entry->arg_count; ++a)
+        slot->prepared_ptrs[a] = call->args[a].ptr;
+      slot->prepared_generation = call->prepare_generation;
+      slot->prepared = 1;
+      ++cache->prepare_runs;
+    } else if (call->entry->prepare_count) {
+      ++cache->prepare_reuses;
+    }
+  }
   pthread_mutex_unlock(&cache->mutex);
   *out_launched = 1;
   return status;

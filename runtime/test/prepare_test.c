@@ -2,13 +2,14 @@
  *
  * Runs the prepare steps of an entry (`prepare <P>`, `prepared` workspaces:
  * weight re-layouts) against fake_cuda.c, so it needs no GPU: the graph of
- * an (entry, stream) leaves them out; a second graph of the slot holds
- * them and is replayed before it, at every call by default; with
- * fusecc_module_set_reuse_prepared only at the graph's first call, when a
- * pointer they read changes and after fusecc_module_invalidate_prepared;
- * the direct path runs them at every call. Also the manifest's rules for them
- *and the queries. Prints "N passed, M failed" last and exits non-zero on any
- *failure.
+ * an (entry, stream) holds them first and is replayed whole at every call by
+ * default (one graph launch); with fusecc_module_set_reuse_prepared, a
+ * second graph of the slot without them is replayed instead, except at the
+ * slot's first call, when a pointer they read changes and after
+ * fusecc_module_invalidate_prepared; the direct path (a capturing stream)
+ * runs them at every call. Also the manifest's rules for them and the
+ * queries. Prints "N passed, M failed" last and exits non-zero on any
+ * failure.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -70,9 +71,8 @@ static fusecc_launch_stats_t stats_of(fusecc_module_t module) {
   return stats;
 }
 
-/// The graph holds the convolution alone; the re-layout is a second graph
-/// of the slot, replayed before it at every call while reuse is off (the
-/// default).
+/// The graph holds the re-layout, then the convolution, and is replayed
+/// whole at every call while reuse is off (the default): one graph launch.
 static void test_every_call(void) {
   fake_reset(-1, -1, -1);
   fusecc_module_t module = load(manifest);
@@ -84,20 +84,16 @@ static void test_every_call(void) {
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG("memalloc 64 -> 0x20000000\n"
             "graph g1\n"
-            "node g1 k0_p3 0x1000 0x20000000 0x3000 after 0\n"
+            "node g1 k0_wpack_p2 0x2000 0x20000000 after 0\n"
+            "node g1 k0_p3 0x1000 0x20000000 0x3000 after 1\n"
             "instantiate g1 -> e1\n"
-            "graph g2\n"
-            "node g2 k0_wpack_p2 0x2000 0x20000000 after 0\n"
-            "instantiate g2 -> e2\n"
-            "graphlaunch e2 s7\n"
-            "  k0_wpack_p2 0x2000 0x20000000\n"
             "graphlaunch e1 s7\n"
+            "  k0_wpack_p2 0x2000 0x20000000\n"
             "  k0_p3 0x1000 0x20000000 0x3000\n");
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  CHECK_LOG("graphlaunch e2 s7\n"
+  CHECK_LOG("graphlaunch e1 s7\n"
             "  k0_wpack_p2 0x2000 0x20000000\n"
-            "graphlaunch e1 s7\n"
             "  k0_p3 0x1000 0x20000000 0x3000\n");
   fusecc_launch_stats_t stats = stats_of(module);
   CHECK(stats.graph_calls == 2 && stats.prepare_runs == 2 &&
@@ -117,32 +113,37 @@ static void test_reuse(void) {
   fusecc_buffer_t args[3] = {{0x1000, 32}, {0x2000, 32}, {0x3000, 32}};
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-  // The fake numbers executable graphs across modules: this one's names
-  // (the steps after the re-layout, then the re-layout).
+  // The fake numbers executable graphs across modules: this one's name
+  // (the whole entry, the re-layout first).
   const char *made = strstr(fake_log(), "instantiate g");
   CHECK(made != NULL);
-  unsigned exec = 0, graph = 0;
-  if (made && sscanf(made, "instantiate g%u -> e%u", &graph, &exec) != 2)
-    exec = 0;
-  unsigned prep = exec + 1;
-  char first[128];
-  snprintf(first, sizeof(first),
-           "graphlaunch e%u s7\n  k0_wpack_p2 0x2000 0x20000000\n"
-           "graphlaunch e%u s7\n",
-           prep, exec);
-  CHECK(strstr(fake_log(), first) != NULL);
-  char expected[256];
+  unsigned whole = 0, graph = 0;
+  if (made && sscanf(made, "instantiate g%u -> e%u", &graph, &whole) != 2)
+    whole = 0;
+  char expected[384];
 #define EXPECT(fmt, ...)                                                       \
   (snprintf(expected, sizeof(expected), fmt, __VA_ARGS__), expected)
+  CHECK(strstr(fake_log(), EXPECT("graphlaunch e%u s7\n"
+                                  "  k0_wpack_p2 0x2000 0x20000000\n"
+                                  "  k0_p3 0x1000 0x20000000 0x3000\n",
+                                  whole)) != NULL);
 
-  // Same weights: the replay alone, twice.
-  for (int i = 0; i < 2; ++i) {
-    fake_reset(-1, -1, -1);
-    CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
-    CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
-                     "  k0_p3 0x1000 0x20000000 0x3000\n",
-                     exec));
-  }
+  // Same weights: the graph without the re-layout, built at its first use
+  // on the same workspace, then replayed alone.
+  unsigned reuse = whole + 1;
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
+  CHECK_LOG(EXPECT("graph g%u\n"
+                   "node g%u k0_p3 0x1000 0x20000000 0x3000 after 0\n"
+                   "instantiate g%u -> e%u\n"
+                   "graphlaunch e%u s7\n"
+                   "  k0_p3 0x1000 0x20000000 0x3000\n",
+                   graph + 1, graph + 1, graph + 1, reuse, reuse));
+  fake_reset(-1, -1, -1);
+  CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
+  CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
+                   "  k0_p3 0x1000 0x20000000 0x3000\n",
+                   reuse));
 
   // A new input x (read by no prepare step): re-pointed, not re-prepared.
   args[0].ptr = 0x4000;
@@ -151,18 +152,19 @@ static void test_reuse(void) {
   CHECK_LOG(EXPECT("setparams e%u k0_p3 0x4000 0x20000000 0x3000\n"
                    "graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   exec, exec));
+                   reuse, reuse));
 
-  // A new weight tensor: prepared again from it.
+  // A new weight tensor: prepared again from it, in the same graph launch
+  // as the convolution (the whole graph is re-pointed only now).
   args[1].ptr = 0x5000;
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG(EXPECT("setparams e%u k0_wpack_p2 0x5000 0x20000000\n"
+                   "setparams e%u k0_p3 0x4000 0x20000000 0x3000\n"
                    "graphlaunch e%u s7\n"
                    "  k0_wpack_p2 0x5000 0x20000000\n"
-                   "graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   prep, prep, exec));
+                   whole, whole, whole));
 
   // The weight written in place: the caller invalidates; one re-prepare.
   CHECK_OK(fusecc_module_invalidate_prepared(module));
@@ -170,20 +172,20 @@ static void test_reuse(void) {
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
                    "  k0_wpack_p2 0x5000 0x20000000\n"
-                   "graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   prep, exec));
+                   whole));
+  // The graph without the re-layout reads no weight: nothing to re-point.
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
                    "  k0_p3 0x4000 0x20000000 0x3000\n",
-                   exec));
+                   reuse));
 
   // Another stream: its own graph and workspace, prepared on it.
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, (CUstream)(uintptr_t)9));
   CHECK(strstr(fake_log(), "s9\n  k0_wpack_p2 0x5000 0x20000000\n"
-                           "graphlaunch e") != NULL);
+                           "  k0_p3 0x4000 0x20000000 0x3000\n") != NULL);
 
   // A capturing stream: every step directly, the re-layout included, into
   // a workspace of the call.
@@ -210,7 +212,8 @@ static void test_reuse(void) {
   fake_reset(-1, -1, -1);
   fake_fail_call("cuGraphLaunch", 0, CUDA_ERROR_LAUNCH_FAILED);
   CHECK_STATUS(fusecc_module_launch(module, 0, args, 3, stream),
-               FUSECC_STATUS_CUDA_ERROR, "entry 'conv' prepare steps: ");
+               FUSECC_STATUS_CUDA_ERROR,
+               "entry 'conv' (with its prepare steps): ");
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK(strstr(fake_log(), "  k0_wpack_p2 0x5000") != NULL);

@@ -586,8 +586,9 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// graphs; see fusecc_module_set_launch_graphs), an entry with more than one
 /// step or with workspaces is instead replayed as one CUDA graph per
 /// (entry, stream), built at its first call on that stream: same steps in
-/// the same order on `stream` (the prepare steps in a second graph,
-/// replayed first: fusecc_module_set_reuse_prepared), with workspaces
+/// the same order on `stream` (where prepared workspaces are reused, a
+/// second graph leaves the prepare steps out:
+/// fusecc_module_set_reuse_prepared), with workspaces
 /// the graph owns for the life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
 /// module; evicting one synchronizes the context). A stream that is
 /// capturing gets the steps directly. Releasing a module whose graphs own
@@ -717,20 +718,23 @@ fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
                                                 int enabled);
 
 /// Turns the reuse of prepared workspaces on (`enabled` != 0) or off (the
-/// default). On the graph launch path an entry's graph holds the steps after
-/// its prepare steps; a second graph of that (entry, stream) holds the
-/// prepare steps, on the same workspaces, and is replayed before it. With
-/// reuse off it is replayed at every call. With it on, only at the graph's
-/// first call, when a pointer of an
-/// argument they read differs from their last run on that graph, and at
-/// the first call after fusecc_module_invalidate_prepared. The caller then
+/// default). On the graph launch path an entry's graph holds its prepare
+/// steps first and, with reuse off, is replayed whole at every call (one
+/// cuGraphLaunch). With it on, a second graph of that (entry, stream) holds
+/// the steps after them, on the same workspaces, and is replayed instead,
+/// except at the slot's first call, when a pointer of an argument they read
+/// differs from their last run there, and at the first call after
+/// fusecc_module_invalidate_prepared: those replay the whole graph, so a
+/// weight change costs no extra launch. The caller then
 /// promises to call fusecc_module_invalidate_prepared after writing new
 /// values in place into any argument a prepare step reads
 /// (fusecc_bundle_arg_prepared), e.g. after an optimizer step or a weight
 /// load: the runtime cannot see writes at the same address. Calls on the
 /// direct path (graphs off, a capturing stream) run every step at every
-/// call, so a captured call re-packs at each replay. INVALID_ARGUMENT for
-/// a NULL module.
+/// call, so a captured call re-packs at each replay: a replay does not call
+/// the runtime, which could not see a weight written in place between two
+/// replays, and the capture's workspaces live for one replay.
+/// INVALID_ARGUMENT for a NULL module.
 fusecc_status_t fusecc_module_set_reuse_prepared(fusecc_module_t module,
                                                  int enabled);
 
