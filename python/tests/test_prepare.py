@@ -134,6 +134,9 @@ class PrepareReuse(FakeDriverCase):
             f(x, w2, out=y, stream=5)
             self.assertEqual(self.packs(), [
                 "  layer_wpack_p2 %#x 0x20000000" % w2.data_ptr()])
+            # In the same graph launch as the rest of the entry.
+            self.assertEqual(len([line for line in self.log()
+                                  if line.startswith("graphlaunch")]), 1)
             # Writes behind the counter: the documented call.
             module.invalidate_prepared()
             self.reset()
