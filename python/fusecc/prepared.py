@@ -8,7 +8,11 @@
 # very tensor of the last call (a weak reference: a new tensor may reuse a
 # freed one's address) at the same _version (bumped at every in-place
 # write: an optimizer step, copy_, load_state_dict). Objects without a
-# _version or a weak reference count as changed at every call.
+# _version or a weak reference count as changed at every call. A call
+# captured into a CUDA graph (torch.cuda.graph, a whole call under
+# reduce-overhead) runs the prepare steps at every replay: a replay calls
+# neither this key nor the runtime, so it could not see a weight written in
+# place between replays (runtime/src/launch_graph.c).
 #
 # ===--------------------------------------------------------------------=== #
 
