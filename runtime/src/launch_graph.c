@@ -496,7 +496,8 @@ void fusecc_graph_cache_stats(fusecc_graph_cache_t *cache,
   stats->prepare_reuses = cache->prepare_reuses;
   size_t live = 0;
   for (size_t i = 0; i < FUSECC_GRAPH_CACHE_SLOTS; ++i)
-    live += cache->slots[i].used != 0;
+    live += (cache->slots[i].whole.exec != NULL) +
+            (cache->slots[i].reuse.exec != NULL);
   stats->live_graphs = live;
   pthread_mutex_unlock(&cache->mutex);
 }

@@ -97,7 +97,7 @@ static void test_every_call(void) {
             "  k0_p3 0x1000 0x20000000 0x3000\n");
   fusecc_launch_stats_t stats = stats_of(module);
   CHECK(stats.graph_calls == 2 && stats.prepare_runs == 2 &&
-        stats.prepare_reuses == 0);
+        stats.prepare_reuses == 0 && stats.live_graphs == 1);
   fusecc_module_release(module);
 }
 
@@ -144,6 +144,8 @@ static void test_reuse(void) {
   CHECK_LOG(EXPECT("graphlaunch e%u s7\n"
                    "  k0_p3 0x1000 0x20000000 0x3000\n",
                    reuse));
+  // The slot holds both executable graphs.
+  CHECK(stats_of(module).live_graphs == 2);
 
   // A new input x (read by no prepare step): re-pointed, not re-prepared.
   args[0].ptr = 0x4000;

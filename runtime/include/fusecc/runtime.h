@@ -692,7 +692,9 @@ typedef struct fusecc_launch_stats_t {
   uint64_t graph_evictions;
   /// Graph builds that failed (those calls were launched directly).
   uint64_t graph_build_failures;
-  /// Executable graphs the module holds now.
+  /// Executable graphs the module holds now (two for an (entry, stream)
+  /// whose prepared workspaces were reused: with and without its prepare
+  /// steps).
   uint64_t live_graphs;
   /// Graph-path calls that ran their entry's prepare steps (every call
   /// unless prepared workspaces are reused; the first call, and the calls
