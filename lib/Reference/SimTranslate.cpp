@@ -607,6 +607,9 @@ private:
               .Case("math.log1p", Opc::Log1p)
               .Case("math.erf", Opc::Erf)
               .Case("math.tanh", Opc::Tanh)
+              // tanh.approx.f32 (fast epilogue math): relative error about
+              // 2^-11, modelled as the rounded tanh.
+              .Case("llvm.intr.tanh", Opc::Tanh)
               .Case("math.sqrt", Opc::Sqrt)
               .Case("math.rsqrt", Opc::Rsqrt)
               .Case("nvvm.rcp.approx.ftz.f", Opc::RcpApproxFtz)
@@ -632,7 +635,7 @@ private:
       // conversions (arith.extf bf16/f16 -> f32 is exact; arith.truncf
       // f32 -> bf16/f16 rounds to nearest even: pred 0 bf16, 1 f16).
       bool floatOp =
-          *opc == Opc::Ex2ApproxFtz ||
+          *opc == Opc::Ex2ApproxFtz || *opc == Opc::Tanh ||
           op.getName().getStringRef().starts_with("math.") ||
           (op.getName().getStringRef().ends_with("f") && *opc != Opc::ExtF &&
            *opc != Opc::TruncF && *opc != Opc::SIToFP && *opc != Opc::UIToFP);

@@ -769,7 +769,8 @@ Value emitEx2ApproxFtz(mlir::ImplicitLocOpBuilder &b, Value y);
 /// Rewrites `1 / (1 + exp(y))` (sigmoid, silu) into a branch-free
 /// reciprocal (`rcp.approx.ftz` alone with `EpilogueMath::Fast`).
 void rewriteSigmoidReciprocals(mlir::gpu::GPUFuncOp func, EpilogueMath math);
-/// Rewrites every f32 `math.exp(x)` into `ex2.approx.ftz(x * log2(e))`.
+/// Rewrites every f32 `math.exp(x)` into `ex2.approx.ftz(x * log2(e))`, and
+/// every f32 `math.tanh(x)` into `tanh.approx.f32`.
 void approximateExponentials(mlir::gpu::GPUFuncOp func);
 
 } // namespace fusecc::emit

@@ -6,7 +6,7 @@
 // log2(e) times the negations and power-of-two factors peeled off x (the
 // softmax statistics: ex2.approx.ftz(fma(x, log2(e), -max log2(e)))), and
 // rcp.approx alone. `auto` (default): fast for tf32 kernels, exact for
-// ieee ones.
+// ieee ones. `fast` also takes tanh as `tanh.approx.f32`.
 
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu)' | FileCheck %s --check-prefix=EXACT
 // RUN: fusecc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(fuse-form-kernels,fuse-tile-kernels{precision=ieee},fuse-plan-kernels),fuse-convert-to-gpu{epilogue-math=exact})' | FileCheck %s --check-prefix=EXACT
@@ -65,16 +65,20 @@ func.func @softmax_sigmoid(%x: tensor<2x16x4x8xf32>, %w: tensor<16x64x4x4xf32>) 
 
 // -----
 
-// Only exp and sigmoid's reciprocal change: tanh and erf stay libdevice's,
-// other divisions stay IEEE in both modes.
+// tanh is libdevice's in `exact` and `tanh.approx.f32` in `fast` (the
+// `llvm.tanh` intrinsic with `afn`, which the NVPTX backend emits as that
+// one instruction; docs/perf.md 310); erf stays libdevice's and other
+// divisions stay IEEE in both modes.
 // EXACT-LABEL: gpu.func @others_k0(
+// EXACT-NOT:     llvm.intr.tanh
 // EXACT:         math.tanh %{{.*}} : f32
 // EXACT:         math.erf %{{.*}} : f32
 // EXACT:         arith.divf %{{.*}} : f32
 // FAST-LABEL: gpu.func @others_k0(
-// FAST:         math.tanh %{{.*}} : f32
-// FAST:         math.erf %{{.*}} : f32
-// FAST:         arith.divf %{{.*}} : f32
+// FAST-NOT:      math.tanh
+// FAST:          %[[T:.*]] = llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f32) -> f32
+// FAST:          math.erf %[[T]] : f32
+// FAST:          arith.divf %{{.*}} : f32
 func.func @others(%x: tensor<1x4x5xf32>, %w: tensor<4x8x3xf32>, %d: tensor<1x8x7xf32>) -> tensor<1x8x7xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 1>, padding = array<i64: 0>,
          output_padding = array<i64: 0>, dilation = array<i64: 1>}
