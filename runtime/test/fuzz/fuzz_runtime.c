@@ -5,7 +5,8 @@
  * loaded (fusecc_module_load, with or without a current context), then up
  * to six calls of the launch family (launch, by name, pointers, batch,
  * pointers at a batch, shaped) are made on three streams (one of them
- * capturing), the graph launch path on or off, with arguments that fit the
+ * capturing), the graph launch path on or off, prepared workspaces reused
+ * or not (invalidated before some calls), with arguments that fit the
  * entry or are broken in one way (a null, misaligned, short, overlapping or
  * missing buffer, a wrong batch or entry), and at most one driver call made
  * to fail (by name, or the Nth stream allocation, launch or free). The
@@ -18,7 +19,9 @@
  *   gives for the same arguments, with the same status code; with one,
  *   arguments validation refuses are still refused;
  * - an accepted call enqueued every launch of the entry (direct path) and
- *   counts once in fusecc_module_launch_stats; at most 16 graphs live;
+ *   counts once in fusecc_module_launch_stats; at most 16 graph slots
+ *   live, each with at most two executable graphs (with and without the
+ *   prepare steps);
  * - a call returns with no stream-ordered allocation outstanding, and a
  *   load that fails or a release leaves no constant or graph workspace,
  *   graph, executable graph, pool or pushed context behind;
@@ -355,7 +358,8 @@ static void call_once(fusecc_module_t module, fusecc_bundle_t bundle, size_t e,
     require(!expected || status, "broken arguments are never launched");
   }
   require(fusecc_module_launch_stats(module, &after) == NULL, "stats");
-  require(after.live_graphs <= 16, "at most 16 graphs per module");
+  require(after.live_graphs <= 2 * 16,
+          "at most 16 graph slots of two graphs per module");
   if (!status) {
     uint64_t calls = (after.direct_calls - before.direct_calls) +
                      (after.graph_calls - before.graph_calls);
@@ -410,6 +414,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   }
   int no_context = (r >> 24) & 1, graphs_on = (r >> 25) & 1;
+  int reuse_on = (r >> 31) & 1;
   fake.set_no_current_context(no_context);
   fake.fail_pool_create((r >> 26) % 8 == 0);
   fake.set_capturing((CUstream)(uintptr_t)3, (r >> 29) % 4 == 0);
@@ -435,6 +440,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     require(module && fusecc_module_bundle(module) == bundle, "module bundle");
     status = fusecc_module_set_launch_graphs(module, graphs_on);
     require(status == NULL, "the fake has the graph entry points");
+    require(fusecc_module_set_reuse_prepared(module, reuse_on) == NULL,
+            "reuse of prepared workspaces");
     size_t consts = 0;
     fusecc_bundle_const_count(bundle, &consts);
     CUdeviceptr pointer = 0;
@@ -452,6 +459,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (unsigned c = 0; c < calls; ++c) {
       uint64_t pick = next_random(&state);
       size_t e = (pick & 15) == 0 ? entries : pick % (entries ? entries : 1);
+      if ((pick >> 8) % 4 == 0)
+        require(fusecc_module_invalidate_prepared(module) == NULL,
+                "invalidate prepared workspaces");
       call_once(module, bundle, e, &state, injected);
       if (!injected || injection == 2 || injection == 3)
         require(fake.live_allocations() == 0,
