@@ -588,11 +588,11 @@ CUcontext fusecc_module_context(fusecc_module_t module);
 /// (entry, stream), built at its first call on that stream: same steps in
 /// the same order on `stream` (where prepared workspaces are reused, a
 /// second graph leaves the prepare steps out:
-/// fusecc_module_set_reuse_prepared), with workspaces
-/// the graph owns for the life of the module (at most FUSECC_GRAPH_CACHE_SLOTS graphs, 16, per
-/// module; evicting one synchronizes the context). A stream that is
-/// capturing gets the steps directly. Releasing a module whose graphs own
-/// workspaces synchronizes its context.
+/// fusecc_module_set_reuse_prepared), with workspaces the graph owns for the
+/// life of the module (at most FUSECC_GRAPH_CACHE_SLOTS (entry, stream)
+/// slots, 16, per module; evicting one synchronizes the context). A stream
+/// that is capturing gets the steps directly. Releasing a module whose graphs
+/// own workspaces synchronizes its context.
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream);
