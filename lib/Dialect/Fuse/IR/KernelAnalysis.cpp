@@ -338,7 +338,9 @@ static LogicalResult checkGeometryLimits(ConvTransposeOp conv,
 /// kernel that reads it directly (an operand cast,
 /// KernelAnalysis::operandCasts): every reader of its value is the
 /// convolution `conv`, an elementwise op of its epilogue or its channel
-/// contraction (after it, reading the weight or bias), or a prologue op
+/// contraction (after it, reading the weight or bias), a view of a
+/// parameter value after it (a half batch norm vector that an epilogue op
+/// also reads directly, KernelAnalysis::params), or a prologue op
 /// (an elementwise or window op before it, other than a cast: a skip
 /// concatenation's half operand), whose loads widen the element.
 static bool isOperandCast(CastOp c, Operation *conv) {
@@ -351,7 +353,8 @@ static bool isOperandCast(CastOp c, Operation *conv) {
            if (!conv || u->getBlock() != conv->getBlock())
              return false;
            if (conv->isBeforeInBlock(u))
-             return isa<ElementwiseOpInterface, ConvTransposeOp>(u);
+             return isa<ElementwiseOpInterface, ConvTransposeOp>(u) ||
+                    isViewOp(u);
            return isa<ElementwiseOpInterface, WindowOpInterface>(u) &&
                   !isa<CastOp>(u);
          });
@@ -427,7 +430,8 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
                                "the convolution's input");
   ArrayRef<int64_t> shape = a.conv.getResult().getType().getShape();
   // Parameter ops: after the convolution, reading no value that depends on
-  // it (kernel inputs, constants and other parameter ops only).
+  // it (kernel inputs, constants, operand casts, which widen half kernel
+  // inputs, and other parameter ops only).
   bool afterConv = false;
   for (Operation &op : body.without_terminator()) {
     if (&op == a.conv.getOperation()) {
@@ -439,7 +443,9 @@ FailureOr<KernelAnalysis> KernelAnalysis::analyze(KernelOp kernel) {
     bool param = llvm::all_of(op.getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
       return !def ? cast<BlockArgument>(v).getOwner() == &body
-                  : isa<arith::ConstantOp>(def) || a.isParam(def);
+                  : isa<arith::ConstantOp>(def) || a.isParam(def) ||
+                        llvm::is_contained(a.operandCasts,
+                                           dyn_cast<CastOp>(def));
     });
     if (!param)
       continue;

@@ -109,9 +109,13 @@ KernelOp formKernel(func::FuncOp func,
         if (op == root || !def || group.contains(def) ||
             prologueSet.contains(def) || isa<arith::ConstantOp>(def))
           continue;
+        // A widening cast already copied in front (an epilogue operand
+        // cast read by an epilogue op too) is not copied again.
         llvm::SetVector<Operation *> chain;
-        if (collectParameterChain(v, chain))
-          params.insert(chain.begin(), chain.end());
+        if (collectEpilogueParameters(op, v, chain))
+          for (Operation *c : chain)
+            if (!prologueSet.contains(c))
+              params.insert(c);
       }
 
   // Kernel inputs: outside values, except scalar constants (cloned).

@@ -100,7 +100,9 @@ bool isScalarConstant(mlir::Value v);
 
 /// Collects into `chain` (operands before users) the ops that compute `v`
 /// from graph inputs and constants alone, through f32 elementwise ops and
-/// views outside kernels; false if `v` depends on anything else. An eval
+/// views outside kernels, starting from a half input or constant only
+/// through its widening cast (`isStoredHalfWidening`, the vectors of a bf16
+/// / f16 batch norm); false if `v` depends on anything else. An eval
 /// batch_norm's `rsqrt(running_var + eps) * weight` and the `[C] -> [C, 1,
 /// 1]` views of its vectors are such *parameter values*: a convolution
 /// kernel whose epilogue reads one takes copies of its ops
@@ -109,6 +111,14 @@ bool isScalarConstant(mlir::Value v);
 /// 156: 12 such kernels in dcgan_generator, 26 us on the H200).
 bool collectParameterChain(mlir::Value v,
                            llvm::SetVector<mlir::Operation *> &chain);
+
+/// `collectParameterChain` for operand `v` of the epilogue op `reader`,
+/// where a chain from a half value's widening is taken only by an
+/// elementwise reader, which evaluates it per element (a normalisation
+/// reads its weight and bias as f32 buffers: a half layer_norm's vectors
+/// keep their widening kernels).
+bool collectEpilogueParameters(mlir::Operation *reader, mlir::Value v,
+                               llvm::SetVector<mlir::Operation *> &chain);
 
 /// The values produced in `group` that are used outside it.
 llvm::SmallVector<mlir::Value>

@@ -38,14 +38,14 @@ bool rebroadcastsWindow(Operation *op) {
   });
 }
 
-/// True if `v` is a parameter value (`collectParameterChain`) computed by
-/// at least one op.
-bool isParameterValue(Value v) {
+/// True if `v`, read by `reader`, is a parameter value
+/// (`collectEpilogueParameters`) computed by at least one op.
+bool isParameterValue(Operation *reader, Value v) {
   Operation *def = v.getDefiningOp();
   if (!def || isa<arith::ConstantOp>(def))
     return false;
   llvm::SetVector<Operation *> chain;
-  return collectParameterChain(v, chain);
+  return collectEpilogueParameters(reader, v, chain);
 }
 
 } // namespace
@@ -253,6 +253,15 @@ bool formkernels::collectParameterChain(Value v,
     return isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp());
   if (isa<arith::ConstantOp>(def) || chain.contains(def))
     return true;
+  // A half graph input or constant widened to f32 (fuse-widen-half's cast
+  // of a bf16 / f16 batch norm's vectors): the kernel loads the half
+  // elements and widens them exactly, as the elementwise kernel that would
+  // otherwise write an f32 copy of them does.
+  if (auto c = dyn_cast<CastOp>(def);
+      c && !def->getParentOfType<KernelOp>() && isStoredHalfWidening(c)) {
+    chain.insert(def);
+    return true;
+  }
   if (def->getParentOfType<KernelOp>() || def->getNumResults() != 1 ||
       !(isa<ElementwiseOpInterface>(def) || isViewOp(def)) || !isF32Only(def))
     return false;
@@ -261,6 +270,14 @@ bool formkernels::collectParameterChain(Value v,
       return false;
   chain.insert(def);
   return true;
+}
+
+bool formkernels::collectEpilogueParameters(
+    Operation *reader, Value v, llvm::SetVector<Operation *> &chain) {
+  if (!collectParameterChain(v, chain))
+    return false;
+  return isa<ElementwiseOpInterface>(reader) ||
+         llvm::none_of(chain, [](Operation *op) { return isa<CastOp>(op); });
 }
 
 SmallVector<Value>
@@ -293,7 +310,7 @@ OpGroup formkernels::growGroup(
       bool before =
           !def || isScalarConstant(v) ||
           (def->getBlock() == conv->getBlock() && def->isBeforeInBlock(conv)) ||
-          (isa<ConvTransposeOp>(conv) && isParameterValue(v));
+          (isa<ConvTransposeOp>(conv) && isParameterValue(op, v));
       operandsOk &= before;
     }
     if (readsGroup && operandsOk)
