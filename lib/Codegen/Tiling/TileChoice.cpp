@@ -352,6 +352,44 @@ TileConfigAttr withSplitRows(KernelOp kernel, const KernelAnalysis &a,
     return wg;
   return two;
 }
+/// `wg`, the cost model's wgmma config, or, where it holds one row of half
+/// operands in one warpgroup at a W stride some of whose phases have no
+/// tap (a kernel shorter than the stride, or dilated: `phasesWithTaps`),
+/// the longer tile whose N counts only the phases with a tap (the config of
+/// `--tile-rows=1`). Phases without a tap hold no accumulators and issue
+/// no wgmma, so the longer tile holds as many accumulator registers as the
+/// default one and each staged weight serves twice (or more) the
+/// positions; only where its blocks an SM are not fewer. (Counting the
+/// phases with taps for every unforced tile also took more rows, at half
+/// the blocks an SM: 3-92% slower on 11 of 18 kernels, docs/perf.md 220.)
+/// Fitted on issue 37's bf16 held-out layers of seed 44 (docs/perf.md
+/// 313): rand44_42 (1-D, 512 -> 192, 10 taps at stride 4, dilation 2: N
+/// 40 -> 80) 0.67 of its time, rand44_8 (3-D, stride 4, dilation 2: N 32
+/// -> 64) 0.86, rand44_24 (2-D, stride 2, dilation 2: N 80 -> 104) 0.83.
+/// TF32 operands keep the default tile (unmeasured); `--tile-rules=
+/// session42` too.
+TileConfigAttr withTapPhasesN(KernelOp kernel, const KernelAnalysis &a,
+                              KernelTypesAttr types, const TunedChoice &knobs,
+                              TileConfigAttr wg, TileRules rules) {
+  if (!wg || !rulesSince(rules, TileRules::Current) ||
+      !types.usesHalfOperands() || knobs.rows || knobs.ciChunk || knobs.tileC ||
+      knobs.wgmmaSplit || knobs.mergeH || knobs.clusterC || knobs.wgmma ||
+      knobs.maxTileW != kDefaultMaxTileW || a.needsAllChannels ||
+      a.wholeRow() || wg.getRows() != 1 || wg.getWgmmaGroups() != 1 ||
+      wg.getTileC() != 64 || phasesWithTaps(a.geom, 2) >= a.geom.stride[2])
+    return wg;
+  TileConfigAttr longer = chooseWgmmaConfig(
+      kernel, a, types, knobs.maxTileW, /*forcedRows=*/1, 0, 0, 0, 0, 0, rules);
+  if (!longer || longer.getRows() != 1 || longer.getWgmmaGroups() != 1 ||
+      longer.getTileC() != wg.getTileC() ||
+      longer.getWgmmaN() <= wg.getWgmmaN() ||
+      longer.getMergeHTaps() != wg.getMergeHTaps() ||
+      failed(checkLimits(kernel, a, longer, /*report=*/false)) ||
+      kernelResidentBlocks(a, longer) < kernelResidentBlocks(a, wg) ||
+      LaunchPlan::get(a, longer).gridX < wgmmaMinBlocks(a.target))
+    return wg;
+  return longer;
+}
 } // namespace
 
 ConvMath fuse::tensorCoreMath(const KernelAnalysis &a, ConvMath math,
@@ -532,13 +570,16 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
       wgmma != WgmmaMode::Never && knobs.wgmma >= 0)
     if (TileConfigAttr wg = withSmallGrid(withSamples(
             kernel, a, knobs,
-            withSplitRows(kernel, a, tensorTypes, knobs,
-                          chooseWgmmaConfig(kernel, a, tensorTypes,
-                                            knobs.maxTileW, knobs.rows,
-                                            knobs.ciChunk, knobs.tileC,
-                                            knobs.wgmmaSplit, knobs.mergeH,
-                                            knobs.clusterC, rules),
-                          rules),
+            withTapPhasesN(
+                kernel, a, tensorTypes, knobs,
+                withSplitRows(kernel, a, tensorTypes, knobs,
+                              chooseWgmmaConfig(kernel, a, tensorTypes,
+                                                knobs.maxTileW, knobs.rows,
+                                                knobs.ciChunk, knobs.tileC,
+                                                knobs.wgmmaSplit, knobs.mergeH,
+                                                knobs.clusterC, rules),
+                              rules),
+                rules),
             rules)))
       if (succeeded(checkLimits(kernel, a, wg, /*report=*/false)) &&
           (wgmma == WgmmaMode::Always || knobs.wgmma == 1 ||
