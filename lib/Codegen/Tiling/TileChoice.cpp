@@ -188,6 +188,10 @@ constexpr int64_t kTinyReductionMaxProducts = 32;
 /// an output's reduction has a next round for the pipeline to load.
 constexpr int64_t kFewChannelsWgmmaMinReductionHalf = 64;
 
+/// Input channels per group from which that rule applies: four rounds of
+/// 32 half channels for every tap.
+constexpr int64_t kFewChannelsWgmmaMinInputsHalf = 128;
+
 /// True if the wgmma instruction's M (64 output channels for every operand
 /// type) would be at most a quarter full: a convolution of one group with
 /// at most 16 output channels (a DCGAN or decoder's RGB layer, 3 channels)
@@ -237,6 +241,14 @@ constexpr int64_t kFewChannelsWgmmaMinReductionHalf = 64;
 /// mma.sync's time), rand44_20 (32 -> 4, 224: 0.70), rand44_51 (64 -> 4,
 /// 448: 0.56), rand44_79 (96 -> 16, 64: 0.98); on wgmma their TF32 twins
 /// took 1.01-1.22 of the best mma.sync tile's time (docs/perf.md 253).
+/// Held out on seed 45 (314): 6 layers 0.42-0.84, one 1.05. Only from
+/// kFewChannelsWgmmaMinInputsHalf input channels: the A/B of every bundle
+/// the rule changed (316) ran the layers of 128-384 input channels at
+/// 0.54-0.87 of their time (rand37_88, 40, 5, 79), while those of 16-96
+/// were mixed: 0.62-0.93 on 9, but 1.02-1.16 on the generators' RGB
+/// layers (k4 s2, 16-64 channels; onnx_dcgan +13%, dcgan_generator's RGB
+/// kernel +10%), rand37_44 +11%, rand37_36 +2%: their input re-layout
+/// and 4x-empty M weigh against fewer rounds.
 /// `--tile-rules=session42` keeps mma.sync.
 bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
                          TileRules rules) {
@@ -247,6 +259,7 @@ bool fewChannelsForWgmma(const KernelAnalysis &a, KernelTypesAttr types,
       meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReduction)
     return false;
   if (rulesSince(rules, TileRules::Current) && types.usesHalfOperands() &&
+      a.geom.cinPerGroup() >= kFewChannelsWgmmaMinInputsHalf &&
       meanReductionPerOutput(a.geom) >= kFewChannelsWgmmaMinReductionHalf)
     return false;
   // The wgmma tiling's M (chooseWgmmaConfig: 64-channel groups) where the

@@ -41,6 +41,18 @@ namespace {
 /// 285).
 constexpr int64_t kSmallGridCiChunk = 32;
 
+/// The input channels per round of the small-grid tiles of kernel `a` of
+/// `types`: half operands take twice kSmallGridCiChunk, the bytes of TF32's
+/// round (gen2_b16's 512 -> 256 / 256 -> 128 layers 17.9 / 11.5 us at 32
+/// half channels, 15.0 / 9.5 at 64; gen2_b1 equal; docs/perf.md 315), but
+/// no more than the input's channels in whole k16 steps.
+int64_t smallGridCiChunk(const KernelAnalysis &a, KernelTypesAttr types) {
+  if (!types.usesHalfOperands())
+    return kSmallGridCiChunk;
+  return std::min<int64_t>(2 * kSmallGridCiChunk,
+                           llvm::alignTo(a.geom.cinPerGroup(), 16));
+}
+
 /// True if `knobs` leave every tensor-core choice to the cost model.
 bool untuned(const TunedChoice &knobs) {
   return !knobs.rows && !knobs.ciChunk && !knobs.tileC && !knobs.warpsC &&
@@ -51,7 +63,7 @@ bool untuned(const TunedChoice &knobs) {
 }
 
 /// True if kernel `a` of tensor-core types `types` may take the small-grid
-/// rules: TF32 operands (half operands were not measured so), one group, an
+/// rules: TF32 or half operands (docs/perf.md 285, 315), one group, an
 /// elementwise epilogue through the output tile (no pooling, reduction,
 /// whole rows or channel epilogue), a static batch, at least one round of
 /// `kSmallGridCiChunk` input channels, and the current rules (the older
@@ -59,10 +71,10 @@ bool untuned(const TunedChoice &knobs) {
 bool smallGridLayer(const KernelAnalysis &a, KernelTypesAttr types,
                     const TunedChoice &knobs, TileRules rules) {
   return rulesSince(rules, TileRules::Current) && untuned(knobs) &&
-         isa<FloatTF32Type>(types.getOperand()) && !types.usesSplitTF32() &&
-         a.geom.groups == 1 && !a.wholeRow() && !a.needsAllChannels &&
-         !a.channelEpilogue() && a.reductions.empty() && !a.perSampleLaunch &&
-         a.geom.cinPerGroup() >= kSmallGridCiChunk;
+         (isa<FloatTF32Type>(types.getOperand()) || types.usesHalfOperands()) &&
+         !types.usesSplitTF32() && a.geom.groups == 1 && !a.wholeRow() &&
+         !a.needsAllChannels && !a.channelEpilogue() && a.reductions.empty() &&
+         !a.perSampleLaunch && a.geom.cinPerGroup() >= kSmallGridCiChunk;
 }
 
 /// Half the target's SMs: the grid below which the rules apply.
@@ -77,10 +89,11 @@ TileConfigAttr fuse::smallGridWgmma(KernelOp kernel, const KernelAnalysis &a,
   if (!wg || !smallGridLayer(a, types, knobs, rules) ||
       LaunchPlan::get(a, wg).gridX >= halfWave(a) || a.geom.cout < 64)
     return {};
-  TileConfigAttr cfg = chooseWgmmaConfig(
-      kernel, a, types, knobs.maxTileW, /*forcedRows=*/0, kSmallGridCiChunk,
-      /*forcedTileC=*/64, /*forcedSplit=*/0, /*mergeH=*/0,
-      /*forcedCluster=*/0, rules);
+  TileConfigAttr cfg =
+      chooseWgmmaConfig(kernel, a, types, knobs.maxTileW, /*forcedRows=*/0,
+                        smallGridCiChunk(a, types),
+                        /*forcedTileC=*/64, /*forcedSplit=*/0, /*mergeH=*/0,
+                        /*forcedCluster=*/0, rules);
   if (!cfg || cfg.getTileC() != 64 ||
       failed(checkLimits(kernel, a, cfg, /*report=*/false)) ||
       LaunchPlan::get(a, cfg).gridX <= LaunchPlan::get(a, wg).gridX)
@@ -107,9 +120,10 @@ TileConfigAttr fuse::withSmallGridRows(KernelOp kernel, const KernelAnalysis &a,
   for (int64_t tileC = mma.getTileC(); tileC >= 16; tileC /= 2) {
     for (int64_t rows = tileC == mma.getTileC() ? mma.getRows() : 1; rows >= 1;
          rows /= 2) {
-      TileConfigAttr cfg = chooseMMAConfig(
-          kernel, a, types, knobs.maxTileW, rows, kSmallGridCiChunk, tileC,
-          /*forcedWarpsC=*/0, /*mergeH=*/0, rules);
+      TileConfigAttr cfg =
+          chooseMMAConfig(kernel, a, types, knobs.maxTileW, rows,
+                          smallGridCiChunk(a, types), tileC,
+                          /*forcedWarpsC=*/0, /*mergeH=*/0, rules);
       if (!cfg || cfg.getRows() != rows ||
           failed(checkLimits(kernel, a, cfg, /*report=*/false)))
         continue;

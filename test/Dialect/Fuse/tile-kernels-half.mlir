@@ -2,7 +2,9 @@
 // f32 graphs: the kernel's types are decided once (KernelTypesAttr::decide)
 // and printed in its tile config: f32 storage (the graph's), bf16 / f16
 // MMA operands on mma.sync m16n8k16, f32 accumulators and statistics.
-// Channels are staged 16 at a time (two TF32-sized k8 steps per k16 MMA).
+// Channels are staged 16 at a time (two TF32-sized k8 steps per k16 MMA);
+// @big's grid, under half a wave, takes the small-grid tile (one row, all
+// 32 input channels a round; TileSmallGrid.cpp, docs/perf.md 315).
 // On sm_90a the default (wgmma where the grid fills the chip) keeps these
 // small kernels on mma.sync; --tile-wgmma=always takes wgmma m64nNk16 with
 // half operands (here both operands re-laid out into packed half words:
@@ -37,7 +39,7 @@
 // RUN: fusecc-opt %s -split-input-file --fusecc-pipeline='precision=fp16' | FileCheck %s --check-prefix=GPUF16
 
 // BF16-LABEL: fuse.kernel "big_k0"
-// BF16-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// BF16-SAME: ciChunk = 32, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1>
 // WG-LABEL: fuse.kernel "big_k0"
 // WG-SAME: ciChunk = 16, types = <bf16, storage = f32, operand = bf16, accumulator = f32, statistics = f32>, rows = 4, mergeHTaps = 1, wgmmaN = 16, wgmmaGroups = 1>
 // WGPACK-LABEL: func.func @big

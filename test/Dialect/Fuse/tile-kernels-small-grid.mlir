@@ -5,8 +5,10 @@
 // lib/Codegen/Tiling/TileSmallGrid.cpp): a TF32 layer whose tensor-core
 // grid is under half a wave takes 64-channel wgmma blocks with rounds of 32
 // input channels where their grid suffices, else mma.sync blocks of fewer
-// rows and channels (down to one row of 16) with rounds of 32. The older
-// rule sets and half operands keep their tiles.
+// rows and channels (down to one row of 16) with rounds of 32. Half
+// operands (session 45, docs/perf.md 315) take the same tiles with rounds
+// of 64 half channels (the bytes of TF32's 32). The older rule sets keep
+// their tiles.
 
 // rand37_gen2's 512 -> 256 layer at batch 1: 8 blocks of 4 rows x 64
 // channels become 128 of one row x 16 channels.
@@ -17,7 +19,11 @@
 // OLD-LABEL: fuse.kernel "b1_k0"
 // OLD-SAME: tileC = 64, {{.*}}ciChunk = 16, {{.*}}rows = 4>
 // HALF-LABEL: fuse.kernel "b1_k0"
-// HALF-SAME: tileC = 64, {{.*}}rows = 4>
+// HALF-SAME: tileC = 16, {{.*}}ciChunk = 64, {{.*}}mmaWarpsC = 1
+// HALF-NOT: rows =
+// HALF-SAME: -> tensor<1x256x8x8xf32>
+// HALF-LABEL: fuse.kernel "b16_k0"
+// HALF-SAME: tileC = 64, {{.*}}ciChunk = 64, {{.*}}rows = 4, wgmmaN = 8, wgmmaGroups = 1>
 func.func @b1(%x: tensor<1x512x4x4xf32>, %w: tensor<512x256x4x4xf32>) -> tensor<1x256x8x8xf32> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x512x4x4xf32>, tensor<512x256x4x4xf32>) -> tensor<1x256x8x8xf32>
   return %0 : tensor<1x256x8x8xf32>

@@ -18,9 +18,11 @@
 // KEYS: sync_twin_k0{{[[:space:]]}}bf16 r4 n2 c32x64 g1 b0 in1x8x16 k1x3x3 s1x2x2 p0x1x1 d1x1x1 out1x16x32 | cast cast conv_transpose sigmoid cast
 // KEYS: own_k0{{[[:space:]]}}f16 r4 n2 c32x64 g1 b0 in1x8x16 k1x3x3 s1x2x2 p0x1x1 d1x1x1 out1x16x32 | cast cast conv_transpose relu cast
 
-// The cost model: mma.sync (the grid is below one wave), 4 rows.
+// The cost model: mma.sync (the grid is below one wave; under half a wave,
+// the small-grid tile: one row of 16 channels, 32 a round; docs/perf.md
+// 315).
 // MODEL-LABEL: fuse.kernel "twin_k0"
-// MODEL-SAME: ciChunk = 16, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 2, mmaWarpsW = 2, mmaTilesC = 2, mmaTilesW = 1, rows = 4>
+// MODEL-SAME: ciChunk = 32, types = <bf16, storage = bf16, operand = bf16, accumulator = f32, statistics = f32>, mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1>
 // The tf32 twin (wgmma, 1 row, chunk 16, merged taps): wgmma, 1 row,
 // chunk 32, merged taps.
 // TWIN-LABEL: fuse.kernel "twin_k0"
@@ -33,9 +35,9 @@ func.func @twin(%x: tensor<2x32x8x16xbf16>, %w: tensor<32x64x3x3xbf16>) -> tenso
   return %1 : tensor<2x64x16x32xbf16>
 }
 
-// The twin chose mma.sync with 1 row: not applied, the cost model's 4 rows.
+// The twin chose mma.sync with 1 row: not applied, the cost model's tile.
 // TWIN-LABEL: fuse.kernel "sync_twin_k0"
-// TWIN-SAME: mmaTilesW = 1, rows = 4>
+// TWIN-SAME: ciChunk = 32, {{.*}}mmaWarpsC = 1, mmaWarpsW = 2, mmaTilesC = 1, mmaTilesW = 1>
 func.func @sync_twin(%x: tensor<2x32x8x16xbf16>, %w: tensor<32x64x3x3xbf16>) -> tensor<2x64x16x32xbf16> {
   %0 = fuse.conv_transpose %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<2x32x8x16xbf16>, tensor<32x64x3x3xbf16>) -> tensor<2x64x16x32xbf16>
   %1 = fuse.sigmoid %0 : tensor<2x64x16x32xbf16>
