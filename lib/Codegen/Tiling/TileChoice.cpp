@@ -545,8 +545,9 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
     return pm;
   };
   // By the rule, one-group layers only in tf32 (measured; split and half
-  // operands keep their tiles) where the grid fills the chip once (small
-  // generators' RGB layers were not measured), and not where wgmma was
+  // operands keep their tiles) where the grid fills the chip once (eight
+  // times at W phases of 32-127 positions: `positionsOnMMinBlocks`, the
+  // generators' RGB layers at batch 128), and not where wgmma was
   // asked for (`wgmma=always`). Positions on M with a phase split
   // (`positions-m=1 phase-split=S`) are wgmma's (TilePhaseSplit.cpp).
   if ((tf32 || splitTF32 || half) &&
@@ -555,7 +556,7 @@ fuse::chooseTileConfig(KernelOp kernel, const KernelAnalysis &a, ConvMath math,
         (tf32 || a.geom.groups > 1) && prefersPositionsOnM(a, rules, knobs))))
     if (std::optional<TileConfigAttr> pm = positionsOnM();
         pm && (knobs.positionsM == 1 || a.geom.groups > 1 ||
-               LaunchPlan::get(a, *pm).gridX >= a.target.numSMs()))
+               LaunchPlan::get(a, *pm).gridX >= positionsOnMMinBlocks(a)))
       cfg = *pm;
   // Few channels at a large W stride: wgmma with positions on M
   // (TilePhaseSplit.cpp), where asked for or by its rule, before the other

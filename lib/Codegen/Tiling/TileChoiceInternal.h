@@ -211,6 +211,11 @@ TileConfigAttr choosePositionsOnMConfig(KernelOp kernel,
 bool prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
                          const TunedChoice &knobs);
 
+/// Blocks a one-group layer's positions-on-M grid needs for the cost model
+/// to take it (`prefersPositionsOnM`): a wave, or `kShortPhaseMinWaves`
+/// waves for W phases of fewer than 128 positions (TilePositionsM.cpp).
+int64_t positionsOnMMinBlocks(const KernelAnalysis &a);
+
 /// Valid taps of one stride phase, at most, over all dims of `g`: a phase
 /// of stride s and dilation d takes every (s / gcd(s, d))-th tap.
 int64_t tapsPerPhase(const ConvGeometry &g);

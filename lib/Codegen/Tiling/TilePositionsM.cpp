@@ -10,6 +10,7 @@
 #include "TileChoiceInternal.h"
 
 #include "fusecc/Codegen/GPUPlan.h"
+#include "fusecc/Support/CheckedArithmetic.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -39,10 +40,32 @@ constexpr int64_t kMinInputChannels = 8;
 /// dcgan_generator and residual_decoder (64, k4 s2 like the generators'),
 /// not measured, would change too.
 constexpr int64_t kMinPhasePositions = 128;
+/// Positions of a W phase from which a one-group TF32 layer takes
+/// positions on M where its grid is at least `kShortPhaseMinWaves` waves
+/// (current rules): the generators' 64 -> 3 RGB layers at batch 128 (k4
+/// s2 to 64 x 64, 32 positions a phase, 2048 blocks): rand37_gen2_b128's
+/// 65.5 -> 54.8 us, held out rand41_gen1_b128 37.4 -> 29.1, rand45_gen2_b128
+/// 65.6 -> 55.3 (H200, docs/perf.md 317). Not at 16 positions (gen0 /
+/// gen3_b128, 32 x 32: 1.03 / 1.12 of main's graph time in 192) nor at
+/// batch 16 (gen1_b16 / gen2_b16, two waves: 1.17 / 1.21 in 192).
+constexpr int64_t kMinShortPhasePositions = 32;
+/// Waves of blocks (of the positions-on-M grid) that such a layer needs.
+constexpr int64_t kShortPhaseMinWaves = 8;
+/// Output channels of such a layer at most (RGB / RGBA heads).
+constexpr int64_t kShortPhaseMaxChannels = 4;
 /// Input channels a one-group layer needed for positions on M by default
 /// before session 42; `--tile-rules=session37` (the rules before session
 /// 38, the first with positions on M) keeps this bound.
 constexpr int64_t kMinOneGroupInputChannelsSession37 = 16;
+/// True if `a` is a 2-D one-group layer of at most kShortPhaseMaxChannels
+/// output channels at W stride 2, the measured domain of
+/// kMinShortPhasePositions (3-D layers and the decoders' 8-channel layers
+/// at 32-127 positions a phase are not measured so).
+bool shortPhaseRGB(const KernelAnalysis &a) {
+  const ConvGeometry &g = a.geom;
+  return g.groups == 1 && g.k[0] == 1 && g.out[0] == 1 &&
+         g.cout <= kShortPhaseMaxChannels && g.stride[2] == 2;
+}
 } // namespace
 
 TileConfigAttr fuse::choosePositionsOnMConfig(KernelOp kernel,
@@ -161,7 +184,10 @@ bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
             g.cinPerGroup() >= kMinOneGroupInputChannelsSession37) &&
            !a.hasPrologue() && !a.pool && !a.needsAllChannels &&
            tapsPerPhase(g) >= 2 &&
-           llvm::divideCeil(a.rowWidth(), g.stride[2]) >= kMinPhasePositions &&
+           llvm::divideCeil(a.rowWidth(), g.stride[2]) >=
+               (rulesSince(rules, TileRules::Current) && shortPhaseRGB(a)
+                    ? kMinShortPhasePositions
+                    : kMinPhasePositions) &&
            !knobs.tileC && !knobs.warpsC && !knobs.wgmma && !knobs.wgmmaSplit &&
            !knobs.clusterC;
   // Grouped layers whose groups' channels are not whole 16-channel tiles
@@ -172,4 +198,12 @@ bool fuse::prefersPositionsOnM(const KernelAnalysis &a, TileRules rules,
   return g.groups > 1 && g.coutPerGroup() % 16 != 0 &&
          g.coutPerGroup() <= 8 * kMaxChannelTiles &&
          g.cinPerGroup() >= kMinInputChannels && !a.needsAllChannels;
+}
+
+int64_t fuse::positionsOnMMinBlocks(const KernelAnalysis &a) {
+  const ConvGeometry &g = a.geom;
+  if (g.groups == 1 && shortPhaseRGB(a) &&
+      llvm::divideCeil(a.rowWidth(), g.stride[2]) < kMinPhasePositions)
+    return saturatingMul(kShortPhaseMinWaves, a.target.numSMs());
+  return a.target.numSMs();
 }
