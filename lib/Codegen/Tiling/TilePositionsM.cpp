@@ -45,7 +45,8 @@ constexpr int64_t kMinPhasePositions = 128;
 /// (current rules): the generators' 64 -> 3 RGB layers at batch 128 (k4
 /// s2 to 64 x 64, 32 positions a phase, 2048 blocks): rand37_gen2_b128's
 /// 65.5 -> 54.8 us, held out rand41_gen1_b128 37.4 -> 29.1, rand45_gen2_b128
-/// 65.6 -> 55.3 (H200, docs/perf.md 317). Not at 16 positions (gen0 /
+/// 65.6 -> 55.3 (H200, docs/perf.md 317; under CUDA graphs 318: gen2_b128
+/// 359.7 -> 350.0 us, 1.35x torch.compile). Not at 16 positions (gen0 /
 /// gen3_b128, 32 x 32: 1.03 / 1.12 of main's graph time in 192) nor at
 /// batch 16 (gen1_b16 / gen2_b16, two waves: 1.17 / 1.21 in 192).
 constexpr int64_t kMinShortPhasePositions = 32;
