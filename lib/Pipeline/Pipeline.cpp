@@ -471,6 +471,10 @@ void fusecc::buildNVVMPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Dynamic shared memory as an extern array sized at launch (CUDA's
+  // `extern __shared__`), not the one-byte variable NVPTX makes of an
+  // internal zero-length global.
+  gpm.addPass(createFuseExternDynamicSharedMemory());
   // Per-sample kernels of a dynamic batch: batched pointers advanced by
   // ctaid.z slices (nothing to do in a static module).
   gpm.addPass(createFuseBatchOffsets());

@@ -77,4 +77,34 @@ def FuseBatchOffsets : Pass<"fuse-batch-offsets", "::mlir::gpu::GPUModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def FuseExternDynamicSharedMemory
+    : Pass<"fuse-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the kernels' dynamic shared memory as an extern "
+                "array, sized at launch";
+  let description = [{
+    Runs on the NVVM (LLVM dialect) kernels after `convert-gpu-to-nvvm`.
+    That conversion gives `gpu.dynamic_shared_memory` an internal
+    zero-length workgroup global (`__dynamic_shmem__N`); the NVPTX back end
+    demotes such a global to a one-byte `.shared` variable inside the
+    kernel, whose every access past its first byte ptxas reports as
+    "Potential out of bound access". The bytes are there (the launch's
+    dynamic shared memory follows it), but the declaration is not what the
+    kernel means. Here every zero-length global in address space 3 becomes
+    external, which NVPTX prints as CUDA's `extern __shared__` array:
+    `.extern .shared .align A .b8 __dynamic_shmem__N[];`, sized by the
+    launch's dynamic shared memory. Other globals are untouched.
+
+    Example:
+    ```mlir
+    // before
+    llvm.mlir.global internal @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // after
+    llvm.mlir.global external @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // FUSECC_CONVERSION_PASSES_TD
