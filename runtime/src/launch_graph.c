@@ -289,8 +289,8 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
       calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
   slot->workspaces = calloc(entry->workspace_count ? entry->workspace_count : 1,
                             sizeof(CUdeviceptr));
-  slot->borrowed = calloc(entry->workspace_count ? entry->workspace_count : 1,
-                          1);
+  slot->borrowed =
+      calloc(entry->workspace_count ? entry->workspace_count : 1, 1);
   if (!slot->prepared_ptrs || !slot->workspaces || !slot->borrowed)
     return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                               "out of memory building a launch graph");
@@ -310,8 +310,8 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
           bytes);
     }
   }
-  return build_graph(cache, slot, call,
-                     slot->frozen ? entry->prepare_count : 0, &slot->whole);
+  return build_graph(cache, slot, call, slot->frozen ? entry->prepare_count : 0,
+                     &slot->whole);
 }
 
 /// Re-points the kernel nodes of `graph` that read an argument whose

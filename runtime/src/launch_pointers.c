@@ -25,12 +25,10 @@ fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
                                              pointer_count, stream);
 }
 
-fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
-                                                    size_t entry_index,
-                                                    size_t batch,
-                                                    const uint64_t *pointers,
-                                                    size_t pointer_count,
-                                                    CUstream stream) {
+fusecc_status_t
+fusecc_module_launch_pointers_batch(fusecc_module_t module, size_t entry_index,
+                                    size_t batch, const uint64_t *pointers,
+                                    size_t pointer_count, CUstream stream) {
   if (!module)
     return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
                               "fusecc_module_launch_pointers: module is NULL");
@@ -69,8 +67,9 @@ fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
   const fusecc_driver_t *driver = fusecc_module_driver(module);
   CUcontext current = NULL;
   int pushed = 0;
-  if (fusecc_module_context(module) && (driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS ||
-                          current != fusecc_module_context(module))) {
+  if (fusecc_module_context(module) &&
+      (driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS ||
+       current != fusecc_module_context(module))) {
     CUresult result = driver->cuCtxPushCurrent(fusecc_module_context(module));
     if (result != CUDA_SUCCESS) {
       if (args != local)

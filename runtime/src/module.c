@@ -397,8 +397,8 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
       !(status = upload_constants(module)) &&
       !(status = create_workspace_pool(module)))
     status = create_graph_cache(module);
-  if (!status && !(module->frozen = fusecc_frozen_create(module->driver,
-                                                          module->bundle)))
+  if (!status &&
+      !(module->frozen = fusecc_frozen_create(module->driver, module->bundle)))
     status = fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                                 "out of memory loading a module");
   if (status) {
@@ -511,8 +511,7 @@ static fusecc_status_t free_workspaces(const fusecc_driver_t *driver,
 /// launch-time batch (a call without one cannot launch it); NULL otherwise,
 /// and for arguments the launch itself rejects.
 fusecc_status_t fusecc_batch_required(fusecc_module_t module,
-                                      size_t entry_index,
-                                      const char *instead) {
+                                      size_t entry_index, const char *instead) {
   if (!module || entry_index >= module->bundle->entry_count ||
       !module->bundle->entries[entry_index].max_batch)
     return NULL;
@@ -621,6 +620,9 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
                                 entry->name);
     status = allocate_workspaces(driver, module->pool, entry, batch,
                                  workspaces, call.frozen, stream);
+    for (size_t k = 0; call.frozen && k < entry->workspace_count; ++k)
+      if (call.frozen[k])
+        workspaces[k] = call.frozen[k];
   }
 
   for (size_t i = call.frozen ? entry->prepare_count : 0;
@@ -639,10 +641,6 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
             bytes);
       continue;
     }
-    if (call.frozen)
-      for (size_t k = 0; k < entry->workspace_count; ++k)
-        if (call.frozen[k])
-          workspaces[k] = call.frozen[k];
     status = fusecc_launch_step(driver, &call, workspaces, step->index);
   }
 

@@ -72,9 +72,7 @@ static fusecc_launch_stats_t stats_of(fusecc_module_t module) {
 }
 
 /// Whether the fake's log holds `text`.
-static int logged(const char *text) {
-  return strstr(fake_log(), text) != NULL;
-}
+static int logged(const char *text) { return strstr(fake_log(), text) != NULL; }
 
 static const CUstream stream = (CUstream)(uintptr_t)7;
 
@@ -180,14 +178,14 @@ static void test_direct_path(void) {
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_prepare(module, 0, 0, args, 3, stream));
   CHECK_LOG("memalloc 64 -> 0x20000000\n"
-                 "launch k0_wpack_p2 s7 0x2000 0x20000000\n"
-                 "streamsync s7\n");
+            "launch k0_wpack_p2 s7 0x2000 0x20000000\n"
+            "streamsync s7\n");
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_launch(module, 0, args, 3, stream));
   CHECK_LOG("alloc 32 s7 -> 0x10000000\n"
-                 "launch k0_p3 s7 0x1000 0x20000000 0x10000000\n"
-                 "launch k1_p2 s7 0x10000000 0x3000\n"
-                 "free 0x10000000 s7\n");
+            "launch k0_p3 s7 0x1000 0x20000000 0x10000000\n"
+            "launch k1_p2 s7 0x10000000 0x3000\n"
+            "free 0x10000000 s7\n");
   // The explicit prepare runs even when current; not on a capture.
   fake_reset(-1, -1, -1);
   CHECK_OK(fusecc_module_prepare(module, 0, 0, args, 3, stream));
