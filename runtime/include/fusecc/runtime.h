@@ -703,10 +703,8 @@ typedef struct fusecc_launch_stats_t {
   /// Graph-path calls of an entry with prepare steps that skipped them,
   /// reusing the prepared workspaces.
   uint64_t prepare_reuses;
-  /// Frozen weights (fusecc_module_set_frozen_weights): runs of an entry's
-  /// prepare steps into the module's frozen workspaces (its first call,
-  /// the first after fusecc_module_invalidate_prepared or a weight pointer
-  /// change, fusecc_module_prepare).
+  /// Frozen weights (fusecc_module_set_frozen_weights): runs of the
+  /// prepare steps into the module's frozen workspaces.
   uint64_t frozen_prepare_runs;
   /// Calls, on any path (a captured call included), that skipped their
   /// prepare steps and read the frozen workspaces.
@@ -759,39 +757,29 @@ fusecc_status_t fusecc_module_set_reuse_prepared(fusecc_module_t module,
 fusecc_status_t fusecc_module_invalidate_prepared(fusecc_module_t module);
 
 /// Turns frozen weights on (`enabled` != 0) or off (the default): the
-/// promise that the values of the arguments an entry's prepare steps read
-/// (fusecc_bundle_arg_prepared: the weights) stay as they are, in the
-/// manner of torch._inductor.config.freezing. The module then keeps one set
-/// of `prepared` workspaces per entry (cuMemAlloc, freed at release),
-/// prepared at the entry's first call (or by fusecc_module_prepare) on the
-/// caller's stream, which is synchronized once then, and every later call
-/// skips the prepare steps, on every path: graph replays, direct launches
-/// and calls on a capturing stream, so that a CUDA graph the caller
-/// captures (torch.cuda.graph, reduce-overhead) replays without them.
-/// A call re-prepares when a pointer the prepare steps read differs from
-/// the one they were prepared from, or after
-/// fusecc_module_invalidate_prepared (the "refresh" after writing weights
-/// in place, which the runtime cannot see); a capture taken before then
-/// keeps reading the workspaces, which the refresh rewrites. Re-preparing
-/// rewrites workspaces that calls in flight on other streams may read:
-/// refresh while none is. A call on a capturing stream that finds them
-/// not current captures every step, as without frozen weights
-/// (frozen_misses). Overrides fusecc_module_set_reuse_prepared.
-/// INVALID_ARGUMENT for a NULL module; UNAVAILABLE when enabling on a driver
-/// without cuMemAlloc, cuMemFree, cuStreamSynchronize or
-/// cuStreamIsCapturing.
+/// promise that the arguments the prepare steps read (the weights) keep
+/// their values, as torch._inductor.config.freezing. Each entry's prepared
+/// workspaces are then the module's (cuMemAlloc, freed at release),
+/// prepared at its first call or by fusecc_module_prepare (the stream
+/// synchronized once), and every later call skips the prepare steps on
+/// every path, a capturing stream included, so a captured call replays
+/// without them. A new pointer of a weight re-prepares;
+/// fusecc_module_invalidate_prepared is the refresh after an in-place
+/// write (while no call of the old values is in flight on another
+/// stream). A capturing call that finds them stale captures every step
+/// (frozen_misses). Overrides fusecc_module_set_reuse_prepared
+/// (docs/design/runtime.md). INVALID_ARGUMENT for a NULL module;
+/// UNAVAILABLE when enabling on a driver without cuMemAlloc, cuMemFree,
+/// cuStreamSynchronize or cuStreamIsCapturing.
 fusecc_status_t fusecc_module_set_frozen_weights(fusecc_module_t module,
                                                  int enabled);
 
-/// Runs the prepare steps of entry `entry_index` into the module's frozen
-/// workspaces now, from `args` (validated as by
-/// fusecc_module_launch_batch at `batch`; outputs are not written), on
-/// `stream`, then synchronizes it: the explicit prepare, e.g. before a
-/// capture or after updating weights. Nothing to do (NULL) for an entry
-/// without prepare steps. INVALID_ARGUMENT for a NULL module, when frozen
-/// weights are off, or when `stream` is capturing; the launch errors of
-/// fusecc_module_launch_batch otherwise. The module's context must be
-/// current.
+/// The explicit prepare: the prepare steps of entry `entry_index` into the
+/// frozen workspaces now, from `args` (validated as by
+/// fusecc_module_launch_batch; outputs not written), on `stream`, which is
+/// then synchronized. NULL for an entry without prepare steps.
+/// INVALID_ARGUMENT for a NULL module, frozen weights off or a capturing
+/// `stream`; launch errors otherwise. The module's context must be current.
 fusecc_status_t fusecc_module_prepare(fusecc_module_t module,
                                       size_t entry_index, size_t batch,
                                       const fusecc_buffer_t *args,
