@@ -31,10 +31,17 @@
 # speedup_host / speedup_graphs / speedup_replay are Inductor's figure
 # over fusecc's for each rule (Inductor's reduce-overhead for graphs).
 #
+# With --frozen a variant fusecc_frozen (options={"frozen_weights": True}:
+# the prepare steps run once, not in a captured call either) is checked,
+# timed like fusecc (replayed under --graphs), its refresh checked
+# (weights halved in place + fusecc.dynamo.refresh(), against eager) and
+# its modules' frozen counters recorded; a second table compares its
+# stream and replay figures with fusecc's and Inductor's.
+#
 # Usage: python3 bench/models_check.py [--filter S] [--reps N] [--warmup N]
 #                                      [--precision ieee|tf32] [--out DIR]
 #                                      [--dtype f32|bf16|f16]
-#                                      [--graphs] [--sets N]
+#                                      [--graphs] [--sets N] [--frozen]
 #        python3 bench/models_check.py --precompile CACHE_DIR [--chip C]
 # The second form (no GPU; PyTorch 1.13's torch.fx is enough) compiles the
 # fusecc subgraphs of every model, found as the backend finds them on
@@ -84,11 +91,20 @@ EAGER_FACTOR = 2.0
 #: --graphs: the variants whose whole call this script captures into a
 #: torch.cuda.CUDAGraph (<label>_replay_ms; inductor_cg and fusecc_cg are
 #: captured by their own CUDA graphs already).
-REPLAYED = ("eager", "inductor", "fusecc")
+REPLAYED = ("eager", "inductor", "fusecc", "fusecc_frozen")
 #: --graphs: (row key, Inductor's figure, fusecc's figure) of the ratios.
 SPEEDUPS = (("speedup_host", "inductor_ms", "fusecc_ms"),
             ("speedup_graphs", "inductor_cg_stream_ms", "fusecc_stream_ms"),
-            ("speedup_replay", "inductor_replay_ms", "fusecc_replay_ms"))
+            ("speedup_replay", "inductor_replay_ms", "fusecc_replay_ms"),
+            ("speedup_frozen_host", "inductor_ms", "fusecc_frozen_ms"),
+            ("speedup_frozen_graphs", "inductor_cg_stream_ms",
+             "fusecc_frozen_stream_ms"),
+            ("speedup_frozen_replay", "inductor_replay_ms",
+             "fusecc_frozen_replay_ms"))
+#: --frozen: the frozen counters of fusecc_launch_stats_t summed over the
+#: variant's modules.
+FROZEN_STATS = ("frozen_prepare_runs", "frozen_calls", "frozen_misses",
+                "prepare_runs")
 
 
 def selected(filter_text, name):
@@ -154,6 +170,9 @@ def variants_for(module, args):
     variants += [("fusecc", lambda: torch.compile(module, backend="fusecc")),
                  ("fusecc_cg", lambda: torch.compile(
                      module, backend="fusecc", mode="reduce-overhead"))]
+    if args.frozen:
+        variants.append(("fusecc_frozen", lambda: torch.compile(
+            module, backend="fusecc", options={"frozen_weights": True})))
     if args.alt_arg:  # An A/B variant: the same backend, more CLI flags.
         variants.append(("fusecc_alt", lambda: torch.compile(
             module, backend="fusecc",
@@ -204,6 +223,7 @@ def run_model(name, build, shapes, precision, args):
         for label, make in variants_for(module, args):
             torch._dynamo.reset()
             driver.history.clear()
+            known = set(driver._REGISTRY)
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
@@ -229,6 +249,21 @@ def run_model(name, build, shapes, precision, args):
                     row["updated_weights_rel_l2"] = rel_l2(fn(*inputs),
                                                            module(*inputs))
                     weight.mul_(2.0)
+                if label == "fusecc_frozen":
+                    # Frozen: an in-place update is seen after the refresh.
+                    weight = next(p for p in module.parameters()
+                                  if p.dim() > 1)
+                    weight.mul_(0.5)
+                    fusecc.dynamo.refresh()
+                    row["frozen_refreshed_rel_l2"] = rel_l2(fn(*inputs),
+                                                            module(*inputs))
+                    weight.mul_(2.0)
+                    fusecc.dynamo.refresh()
+                    stats = [driver._REGISTRY[k].module.launch_stats()
+                             for k in set(driver._REGISTRY) - known]
+                    row["fusecc_frozen_stats"] = {
+                        name: sum(s.get(name, 0) for s in stats)
+                        for name in FROZEN_STATS}
                 if label.startswith("fusecc"):
                     row[label + "_report"] = fusecc_summary(driver.history)
                     row[label + "_warnings"] = sorted({
@@ -247,10 +282,12 @@ def run_model(name, build, shapes, precision, args):
     row["pass"] = all(
         (label + "_error") not in row and row[label + "_rel_l2"] <= allowed
         and row.get(label + "_allclose", True)
-        for label in ("fusecc", "fusecc_cg")) and row.get(
-            "updated_weights_rel_l2", 1.0) <= (
-                max(limit, 1e-4) if dtype is torch.float32
-                else 2 * allowed)  # half: two roundings apart
+        for label in ("fusecc", "fusecc_cg") + (
+            ("fusecc_frozen",) if args.frozen else ())) and all(
+        row.get(key, 1.0) <= (max(limit, 1e-4) if dtype is torch.float32
+                              else 2 * allowed)  # half: two roundings apart
+        for key in ("updated_weights_rel_l2",) + (
+            ("frozen_refreshed_rel_l2",) if args.frozen else ()))
     return row
 
 
@@ -318,6 +355,44 @@ def graphs_table(rows):
                          fmt(r.get("speedup_host"), "%.2fx"),
                          fmt(r.get("speedup_graphs"), "%.2fx"),
                          fmt(r.get("speedup_replay"), "%.2fx")))
+    return "\n".join(lines)
+
+
+def frozen_table(rows):
+    """--frozen: fusecc and fusecc_frozen side by side (ms: host / back
+    to back / captured replay), Inductor's reduce-overhead stream and
+    replay, the ratios and the frozen counters; None without such rows."""
+    rows = [r for r in rows if "fusecc_frozen_ms" in r]
+    if not rows:
+        return None
+    lines = ["| model | dtype | prec | check | rel-L2 frozen / refreshed | "
+             "fusecc ms: host / stream / replay | frozen ms: host / stream / "
+             "replay | Inductor ms: reduce-overhead stream / replay | x "
+             "Inductor replay: fusecc / frozen | x Inductor graphs: frozen | "
+             "frozen prepare runs / calls / misses |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        stats = r.get("fusecc_frozen_stats", {})
+        lines.append("| %s | %s | %s | %s | %s / %s | %s / %s / %s | %s / %s "
+                     "/ %s | %s / %s | %s / %s | %s | %s / %s / %s |" % (
+                         r["model"], r.get("dtype", "f32"), r["precision"],
+                         "PASS" if r["pass"] else "FAIL",
+                         fmt(r.get("fusecc_frozen_rel_l2"), "%.1e"),
+                         fmt(r.get("frozen_refreshed_rel_l2"), "%.1e"),
+                         fmt(r.get("fusecc_ms"), "%.3f"),
+                         fmt(r.get("fusecc_stream_ms"), "%.3f"),
+                         fmt(r.get("fusecc_replay_ms"), "%.3f"),
+                         fmt(r.get("fusecc_frozen_ms"), "%.3f"),
+                         fmt(r.get("fusecc_frozen_stream_ms"), "%.3f"),
+                         fmt(r.get("fusecc_frozen_replay_ms"), "%.3f"),
+                         fmt(r.get("inductor_cg_stream_ms"), "%.3f"),
+                         fmt(r.get("inductor_replay_ms"), "%.3f"),
+                         fmt(r.get("speedup_replay"), "%.2fx"),
+                         fmt(r.get("speedup_frozen_replay"), "%.2fx"),
+                         fmt(r.get("speedup_frozen_graphs"), "%.2fx"),
+                         stats.get("frozen_prepare_runs", "-"),
+                         stats.get("frozen_calls", "-"),
+                         stats.get("frozen_misses", "-")))
     return "\n".join(lines)
 
 
@@ -414,6 +489,11 @@ def main():
     p.add_argument("--alt-arg", action="append", default=[], metavar="ARG",
                    help="also time a 'fusecc_alt' variant compiled with "
                    "this extra fusecc argument (repeatable; A/B timing)")
+    p.add_argument("--frozen", action="store_true",
+                   help="also check and time fusecc_frozen: "
+                   "options={\"frozen_weights\": True} (prepared once, "
+                   "captured calls without the prepare steps), its refresh "
+                   "after an in-place weight update, and its counters")
     args = p.parse_args()
     if args.sets is None:
         args.sets = 3 if args.graphs else 1
@@ -437,9 +517,9 @@ def main():
                           "a") as f:
                     f.write(json.dumps(row) + "\n")
     text = table(rows)
-    more = graphs_table(rows)
-    if more:
-        text += "\n\n" + more
+    for more in (graphs_table(rows), frozen_table(rows)):
+        if more:
+            text += "\n\n" + more
     env = "%s, torch %s, CUDA %s, %s, %s" % (
         torch.cuda.get_device_name(), torch.__version__, torch.version.cuda,
         platform.python_version(),

@@ -57,10 +57,12 @@ class EntryFunction(CallCache):
         launch = getattr(module, "pointer_launch", None)
         self._launch = launch() if launch is not None else None
         # The inputs the entry's prepare steps read, where the module
-        # reuses prepared workspaces (else none), and their last key.
+        # reuses prepared workspaces (else none, as under frozen weights,
+        # which no call checks), and their last key.
         self._prepared_args = (
             tuple(getattr(entry, "prepared_args", ()))
-            if getattr(module, "reuse_prepared", False) else ())
+            if getattr(module, "reuse_prepared", False) and
+            not getattr(module, "frozen_weights", False) else ())
         self._prepared = PreparedInputs(self._prepared_args)
         # Per batch, the outputs' (shape, torch dtype, device) (_allocate),
         # and the cached path's templates for them (allocation_recipe).

@@ -19,11 +19,19 @@
 # that bypass PyTorch's version counter (through `.data`, or by another
 # framework through DLPack) need Module.invalidate_prepared().
 #
+# Frozen weights (frozen_weights=True, fusecc_module_set_frozen_weights):
+# the weights are declared constant after the first call. The runtime keeps
+# the prepare steps' results in workspaces of the module, and no later call
+# runs them or checks the weights, a call captured into the caller's CUDA
+# graph included (whose replays then run without them). Writing weights in
+# place is then the caller's to announce: Module.refresh().
+#
 # ===--------------------------------------------------------------------=== #
 
 import os
 
 from . import bundle as bundle_format
+from .options import load_options
 # The argument checks (fusecc.arguments) and the entries' names,
 # re-exported: fusecc.module's names.
 from .arguments import (  # noqa: F401
@@ -44,8 +52,8 @@ class Module:
     """A loaded bundle: entries by attribute (module.decoder), by name
     (module["decoder"]), or module(...) when there is only one."""
 
-    def __init__(self, path, lib=None, device=None, launch_graphs=None,
-                 reuse_prepared=None):
+    def __init__(self, path, lib=None, device=None, **options):
+        options = load_options(options)
         path = str(path)
         self.path = path
         self.bundle = bundle_format.read(path)
@@ -59,8 +67,9 @@ class Module:
                     "%s: the runtime and fusecc.bundle disagree on the "
                     "entries (a runtime of another format version?)" % path)
             self._load_module()
-            if launch_graphs is not None:
-                self.set_launch_graphs(launch_graphs)
+            if options["launch_graphs"] is not None:
+                self.set_launch_graphs(options["launch_graphs"])
+            reuse_prepared = options["reuse_prepared"]
             if reuse_prepared is None:
                 reuse_prepared = os.environ.get("FUSECC_REUSE_PREPARED",
                                                 "1") != "0"
@@ -70,6 +79,12 @@ class Module:
                 e.prepare_count for e in self.bundle.entries)
             if self.reuse_prepared:
                 self.runtime.set_reuse_prepared(self._loaded.module, True)
+            #: Whether the weights are frozen (see the file comment): the
+            #: entries then check none of them.
+            self.frozen_weights = bool(options["frozen_weights"]) and any(
+                e.prepare_count for e in self.bundle.entries)
+            if self.frozen_weights:
+                self.runtime.set_frozen_weights(self._loaded.module, True)
         except BaseException:
             self._loaded.close()
             raise
@@ -242,10 +257,20 @@ class Module:
         if self._loaded.module:
             self.runtime.invalidate_prepared(self._loaded.module)
 
+    def refresh(self):
+        """Frozen weights: the next call of each entry prepares again from
+        the weights' values then (call it after writing weights in place:
+        an optimizer step, copy_, load_state_dict), while no call of the
+        old values is in flight on another stream. A CUDA graph captured
+        before reads the refreshed values at its next replay. Without
+        frozen weights, invalidate_prepared."""
+        self.invalidate_prepared()
+
     def launch_stats(self):
         """The runtime's launch-path counters of this module (a dict:
         direct_calls, graph_calls, graph_builds, graph_updates,
-        prepare_runs, prepare_reuses, ...)."""
+        prepare_runs, prepare_reuses, frozen_prepare_runs, frozen_calls,
+        frozen_misses, ...)."""
         return self.runtime.launch_stats(self._loaded.module)
 
     def close(self):
@@ -269,15 +294,17 @@ class Module:
             pass
 
 
-def load(path, lib=None, device=None, launch_graphs=None,
-         reuse_prepared=None):
+def load(path, lib=None, device=None, **options):
     """Loads the bundle at `path` into the CUDA context of `device` (default:
     PyTorch's current device) through libfusecc_runtime.so (`lib`, default:
-    fusecc.runtime.find_library()). `launch_graphs`: True or False turns
-    the runtime's CUDA-graph launch path on or off (None: the runtime's
-    default, on unless FUSECC_LAUNCH_GRAPHS=0). `reuse_prepared`: whether
+    fusecc.runtime.find_library()). `options`: the load options of
+    fusecc.options.LOAD_OPTIONS: launch_graphs (True or False turns the
+    runtime's CUDA-graph launch path on or off; None: the runtime's
+    default, on unless FUSECC_LAUNCH_GRAPHS=0), reuse_prepared (whether
     the runtime keeps the weight re-layouts (prepare steps) across calls
-    while the weights are unchanged (None: yes unless
-    FUSECC_REUSE_PREPARED=0)."""
-    return Module(path, lib=lib, device=device, launch_graphs=launch_graphs,
-                  reuse_prepared=reuse_prepared)
+    while the weights are unchanged; None: yes unless
+    FUSECC_REUSE_PREPARED=0), frozen_weights (the weights are constant from
+    the first call on: the prepare steps run once, no call checks the
+    weights, captured calls included; Module.refresh() after writing them
+    in place)."""
+    return Module(path, lib=lib, device=device, **options)

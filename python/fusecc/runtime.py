@@ -43,7 +43,8 @@ class LaunchStats(ctypes.Structure):
     _fields_ = [(name, ctypes.c_uint64) for name in (
         "direct_calls", "graph_calls", "graph_builds", "graph_updates",
         "graph_evictions", "graph_build_failures", "live_graphs",
-        "prepare_runs", "prepare_reuses")]
+        "prepare_runs", "prepare_reuses", "frozen_prepare_runs",
+        "frozen_calls", "frozen_misses")]
 
     def as_dict(self):
         return {name: getattr(self, name) for name, _ in self._fields_}
@@ -162,6 +163,8 @@ class Runtime:
             "fusecc_module_set_reuse_prepared": (status, [handle,
                                                           ctypes.c_int]),
             "fusecc_module_invalidate_prepared": (status, [handle]),
+            "fusecc_module_set_frozen_weights": (status, [handle,
+                                                          ctypes.c_int]),
         }
         for name, (restype, argtypes) in signatures.items():
             try:
@@ -231,6 +234,12 @@ class Runtime:
         in-place write of one)."""
         self.check(self.lib.fusecc_module_set_reuse_prepared(
             module, 1 if enabled else 0), "fusecc_module_set_reuse_prepared")
+
+    def set_frozen_weights(self, module, enabled):
+        """Turns the module's frozen weights on or off (the prepare steps
+        run once, every later call skips them: captures included)."""
+        self.check(self.lib.fusecc_module_set_frozen_weights(
+            module, 1 if enabled else 0), "fusecc_module_set_frozen_weights")
 
     def invalidate_prepared(self, module):
         """The next call of each entry of the module runs its prepare steps

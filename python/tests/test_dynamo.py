@@ -25,6 +25,7 @@ from dynamo_support import (  # noqa: E402
     nn, prepare, torch)
 
 if torch is not None:
+    import fusecc
     from fusecc import bundle as bundle_format
     from fusecc.dynamo import driver as backend_layer
     from fusecc.dynamo import cache
@@ -675,6 +676,31 @@ class Fallback(unittest.TestCase):
         x = torch.randn(1, 2, 2, 2)
         with self.assertRaisesRegex(ValueError, "unknown option"):
             backend_layer.compile_graph(prepare(m, x), [x], {"speed": 1})
+
+    def test_load_options_reach_every_load(self):
+        """fusecc.load's options (fusecc/options.py) are the backend's,
+        declared once: frozen_weights reaches the load of each subgraph."""
+        from fusecc import module as module_layer
+        from fusecc.options import DEFAULTS
+        for name, default in DEFAULTS.items():
+            self.assertIn(name, backend_layer.DEFAULT_OPTIONS)
+            self.assertEqual(backend_layer.DEFAULT_OPTIONS[name], default)
+        m = nn.Sequential(nn.ConvTranspose2d(2, 2, 2, 2)).eval()
+        x = torch.randn(1, 2, 2, 2)
+        seen = []
+
+        def load(path, **options):
+            seen.append(options)
+            raise fusecc.FuseccError("not loaded here")
+        with tempfile.TemporaryDirectory() as d, warnings.catch_warnings(), \
+                mock.patch.object(module_layer, "load", load):
+            warnings.simplefilter("ignore")
+            cli = FakeCompiler(d)
+            with torch.no_grad():
+                backend_layer.compile_graph(prepare(m, x), [x], {
+                    "cli": cli.path, "cache_dir": d, "chip": "sm_90a",
+                    "precision": "ieee", "frozen_weights": True})
+        self.assertEqual(seen, [{"frozen_weights": True}])
 
     @needs_cli
     def test_compile_only_fills_the_cache(self):

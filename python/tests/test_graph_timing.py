@@ -129,9 +129,9 @@ class StreamTiming(unittest.TestCase):
         self.assertEqual(set(figures), {"stream_ms", "host_ms"})
 
 
-def models_args(graphs, sets=3):
+def models_args(graphs, sets=3, frozen=False):
     return argparse.Namespace(graphs=graphs, sets=sets, reps=5, warmup=1,
-                              alt_arg=[])
+                              alt_arg=[], frozen=frozen)
 
 
 @needs_torch
@@ -154,6 +154,22 @@ class ModelsCheckGraphs(unittest.TestCase):
         labels = [label for label, _ in self.mc.variants_for(
             None, models_args(False))]
         self.assertNotIn("inductor_cg", labels)
+
+    def test_frozen_variant_replayed_and_compared(self):
+        labels = [label for label, _ in self.mc.variants_for(
+            None, models_args(True, frozen=True))]
+        self.assertEqual(labels[-1], "fusecc_frozen")
+        self.assertIn("fusecc_frozen", self.mc.REPLAYED)
+        row = {"inductor_replay_ms": 0.31, "fusecc_frozen_replay_ms": 0.31,
+               "fusecc_frozen_ms": 0.4, "model": "m", "precision": "tf32",
+               "pass": True, "fusecc_frozen_stats": {
+                   "frozen_prepare_runs": 2, "frozen_calls": 9,
+                   "frozen_misses": 0}}
+        self.mc.add_ratios(row, self.mc.SPEEDUPS)
+        self.assertAlmostEqual(row["speedup_frozen_replay"], 1.0)
+        text = self.mc.frozen_table([row])
+        self.assertIn("| - / 1.00x | - | 2 / 9 / 0 |", text)
+        self.assertIsNone(self.mc.frozen_table([{"model": "m"}]))
 
     def test_time_variant_figures(self):
         calls = []

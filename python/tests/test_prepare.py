@@ -9,11 +9,14 @@
 # copy_, an optimizer step, load_state_dict; CPU tensors here, passed off as
 # CUDA ones), and never in between. Objects without a version counter
 # re-prepare at every call; reuse_prepared=False and
-# FUSECC_REUSE_PREPARED=0 turn reuse off. Needs the runtime built; skipped
-# otherwise (test_runtime.FakeDriverCase).
+# FUSECC_REUSE_PREPARED=0 turn reuse off. frozen_weights=True prepares once
+# and never checks the weights again, captures included, until
+# Module.refresh(). Needs the runtime built; skipped otherwise
+# (test_runtime.FakeDriverCase).
 #
 # ===--------------------------------------------------------------------=== #
 
+import ctypes
 import os
 import sys
 import unittest
@@ -217,6 +220,86 @@ class PrepareReuse(FakeDriverCase):
             layer.weight.grad = torch.ones_like(layer.weight)
             opt.step()
         return step
+
+
+@unittest.skipIf(LIBS is None, "the runtime and its fake CUDA driver are not "
+                 "built (build/runtime or build-rt; they need cuda.h)")
+class FrozenWeights(FakeDriverCase):
+    """frozen_weights=True (fusecc_module_set_frozen_weights): prepared at
+    the first call into the module's workspace (the fake's first cuMemAlloc,
+    0x20000000, then the stream synchronized), never again until
+    Module.refresh(): not after an in-place write (the caller's to
+    announce), not in a capture (whose replays then skip the re-layout)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.path = samples.write(cls.dir, "frozen.fcb",
+                                 samples.bundle_bytes(PREPARE_MANIFEST))
+        cls.fake.fake_cuda_set_capturing.argtypes = [ctypes.c_void_p,
+                                                     ctypes.c_int]
+
+    def packs(self):
+        return [line for line in self.log()
+                if "layer_wpack_p2" in line and not line.startswith("node")]
+
+    def test_prepared_once_on_every_path(self):
+        x, w, y = (VersionedTensor((64, 1024)), VersionedTensor((1024,)),
+                   VersionedTensor((64, 1024)))
+        for graphs in (True, False):
+            with self.subTest(launch_graphs=graphs), fusecc.load(
+                    self.path, lib=self.lib, device=0, launch_graphs=graphs,
+                    frozen_weights=True) as module:
+                self.assertTrue(module.frozen_weights)
+                f = module.layer
+                self.reset()
+                for _ in range(3):  # Checked path, then the cached one.
+                    f(x, w, out=y, stream=5)
+                self.assertEqual(self.packs(), [
+                    "launch layer_wpack_p2 s5 %#x 0x20000000" % w.data_ptr()])
+                self.assertIn("streamsync s5", self.log())
+                # Written in place: frozen, so not seen (the promise).
+                w._version += 1
+                self.reset()
+                f(x, w, out=y, stream=5)
+                self.assertEqual(self.packs(), [])
+                # A capture: the rest of the entry alone, on the frozen
+                # workspace.
+                self.fake.fake_cuda_set_capturing(5, 1)
+                try:
+                    self.reset()
+                    f(x, w, out=y, stream=5)
+                finally:
+                    self.fake.fake_cuda_set_capturing(None, 0)
+                self.assertEqual(self.packs(), [])
+                self.assertTrue(any(
+                    line.startswith("launch layer_main_p3 s5 %#x 0x20000000 "
+                                    % x.data_ptr()) for line in self.log()))
+                # The refresh: prepared again, once.
+                module.refresh()
+                self.reset()
+                f(x, w, out=y, stream=5)
+                f(x, w, out=y, stream=5)
+                self.assertEqual(len(self.packs()), 1)
+                stats = module.launch_stats()
+                self.assertEqual(
+                    (stats["frozen_prepare_runs"], stats["frozen_calls"],
+                     stats["frozen_misses"], stats["prepare_runs"]),
+                    (2, 7, 0, 0))
+
+    def test_options_checked_and_off_by_default(self):
+        with self.assertRaisesRegex(ValueError, "unknown option.*frozen_weight"
+                                    ".*known: launch_graphs"):
+            fusecc.load(self.path, lib=self.lib, device=0,
+                        frozen_weight=True)
+        with fusecc.load(self.path, lib=self.lib, device=0) as module:
+            self.assertFalse(module.frozen_weights)
+        # No prepare steps: nothing to freeze.
+        plain = samples.write(self.dir, "plain.fcb",
+                              samples.bundle_bytes(samples.V2_FAKE_MANIFEST))
+        with fusecc.load(plain, lib=self.lib, device=0,
+                         frozen_weights=True) as module:
+            self.assertFalse(module.frozen_weights)
 
 
 if __name__ == "__main__":

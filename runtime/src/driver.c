@@ -101,6 +101,7 @@ static void load_driver(void) {
       {"cuGraphExecDestroy", (void **)&driver_table.cuGraphExecDestroy},
       {"cuGraphDestroy", (void **)&driver_table.cuGraphDestroy},
       {"cuCtxSynchronize", (void **)&driver_table.cuCtxSynchronize},
+      {"cuStreamSynchronize", (void **)&driver_table.cuStreamSynchronize},
   };
   for (size_t i = 0; i < sizeof(optional_symbols) / sizeof(optional_symbols[0]);
        ++i)

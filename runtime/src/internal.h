@@ -265,6 +265,9 @@ typedef struct fusecc_driver_s {
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
   CUresult (*cuCtxSynchronize)(void);
+  /// Frozen weights (launch_frozen.c): the stream of the call that ran the
+  /// prepare steps is synchronized once. Optional.
+  CUresult (*cuStreamSynchronize)(CUstream);
 } fusecc_driver_t;
 
 /// Whether `driver` has every entry point the graph launch path needs
@@ -312,6 +315,10 @@ typedef struct fusecc_graph_call_s {
   /// steps ran at another count runs them again.
   int reuse_prepared;
   uint64_t prepare_generation;
+  /// Under frozen weights (launch_frozen.c), when the call skips its
+  /// prepare steps: the module's frozen workspaces, one pointer per entry
+  /// workspace (0 for those not `prepared`); NULL otherwise.
+  const CUdeviceptr *frozen;
 } fusecc_graph_call_t;
 
 /// A new, empty cache for a module in `context`; NULL when out of memory.
@@ -334,5 +341,56 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
 /// Fills the graph counters of `stats` (not direct_calls).
 void fusecc_graph_cache_stats(fusecc_graph_cache_t *cache,
                               fusecc_launch_stats_t *stats);
+
+/// Enqueues launch `launch_index` of the call's entry on its stream with
+/// cuLaunchKernel: the call's arguments and constants, `workspaces` (one
+/// pointer per entry workspace). Errors name the entry, launch and kernel.
+fusecc_status_t fusecc_launch_step(const fusecc_driver_t *driver,
+                                   const fusecc_graph_call_t *call,
+                                   const CUdeviceptr *workspaces,
+                                   size_t launch_index);
+
+/// A module's frozen weights (launch_frozen.c): per entry with prepare
+/// steps, its `prepared` workspaces kept by the module, and what they were
+/// last prepared from.
+typedef struct fusecc_frozen_s fusecc_frozen_t;
+
+/// A new store for the entries of `bundle`; NULL when out of memory.
+fusecc_frozen_t *fusecc_frozen_create(const fusecc_driver_t *driver,
+                                      fusecc_bundle_t bundle);
+
+/// Frees the store and its workspaces (synchronizing the context first
+/// when it holds any). The module's context must be current. NULL is
+/// allowed.
+void fusecc_frozen_destroy(fusecc_frozen_t *frozen);
+
+/// Whether `driver` has what frozen weights need (cuMemAlloc, cuMemFree,
+/// cuStreamSynchronize, cuStreamIsCapturing).
+int fusecc_driver_has_frozen(const fusecc_driver_t *driver);
+
+/// The frozen workspaces for `call` (an entry with prepare steps) in
+/// `*out_workspaces`: current when prepared at the call's invalidation
+/// count from the same pointers of the arguments the prepare steps read;
+/// else, outside a capture, prepared now on the call's stream (which is
+/// then synchronized, so that every stream and capture may read them).
+/// NULL (and a NULL status) on a capturing stream they are not current
+/// for: the call then runs every step on workspaces of its own. `force`:
+/// prepare even when current (fusecc_module_prepare); a capturing stream
+/// is then an error.
+fusecc_status_t fusecc_frozen_use(fusecc_frozen_t *frozen,
+                                  const fusecc_graph_call_t *call, int force,
+                                  const CUdeviceptr **out_workspaces);
+
+/// Fills the frozen counters of `stats`.
+void fusecc_frozen_stats(fusecc_frozen_t *frozen, fusecc_launch_stats_t *stats);
+
+/// The driver table of `module`.
+const fusecc_driver_t *fusecc_module_driver(fusecc_module_t module);
+
+/// An error naming `instead` when entry `entry_index` of `module` takes a
+/// launch-time batch (a call without one cannot launch it); NULL otherwise,
+/// and for arguments the launch itself rejects.
+fusecc_status_t fusecc_batch_required(fusecc_module_t module,
+                                      size_t entry_index, const char *instead);
 
 #endif // FUSECC_RUNTIME_INTERNAL_H

@@ -41,6 +41,11 @@
  * optimizer step, a copy_), and its workspaces are the capture's own
  * stream-ordered allocations, which do not outlive one replay.
  *
+ * Under frozen weights (launch_frozen.c) a call whose prepare steps'
+ * results are the module's frozen workspaces gets a slot of its own (the
+ * key holds whether a call is frozen): its `prepared` workspaces are the
+ * frozen ones, borrowed, and its one graph leaves the prepare steps out.
+ *
  * At most FUSECC_GRAPH_CACHE_SLOTS graphs per module; past that the least
  * recently used is evicted, which synchronizes the context first when it
  * owns workspaces (they may be in use by a replay in flight).
@@ -71,6 +76,11 @@ typedef struct graph_slot_s {
   CUstream stream;
   /// The launch-time batch it was built for (0: a static entry).
   size_t batch;
+  /// Whether it serves frozen calls (launch_frozen.c): then its `prepared`
+  /// workspaces are the module's frozen ones (`borrowed`, not freed here)
+  /// and its one graph, `whole`, leaves the prepare steps out.
+  int frozen;
+  unsigned char *borrowed;
   /// The tick of its last replay (least recently used is evicted).
   uint64_t last_use;
   size_t arg_count;
@@ -133,7 +143,7 @@ static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
   const fusecc_driver_t *driver = cache->driver;
   int any_workspace = 0;
   for (size_t k = 0; slot->workspaces && k < slot->workspace_count; ++k)
-    any_workspace |= slot->workspaces[k] != 0;
+    any_workspace |= slot->workspaces[k] != 0 && !slot->borrowed[k];
   // An executable graph in flight is freed by the driver when it completes;
   // its workspaces are not: wait for them.
   if (in_flight && any_workspace)
@@ -141,9 +151,10 @@ static void free_slot(fusecc_graph_cache_t *cache, graph_slot_t *slot,
   free_graph(driver, &slot->whole);
   free_graph(driver, &slot->reuse);
   for (size_t k = 0; any_workspace && k < slot->workspace_count; ++k)
-    if (slot->workspaces[k])
+    if (slot->workspaces[k] && !slot->borrowed[k])
       driver->cuMemFree(slot->workspaces[k]);
   free(slot->prepared_ptrs);
+  free(slot->borrowed);
   free(slot->workspaces);
   memset(slot, 0, sizeof(*slot));
 }
@@ -271,16 +282,24 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
   slot->entry_index = call->entry_index;
   slot->stream = call->stream;
   slot->batch = call->batch;
+  slot->frozen = call->frozen != NULL;
   slot->arg_count = entry->arg_count;
   slot->workspace_count = entry->workspace_count;
   slot->prepared_ptrs =
       calloc(entry->arg_count ? entry->arg_count : 1, sizeof(CUdeviceptr));
   slot->workspaces = calloc(entry->workspace_count ? entry->workspace_count : 1,
                             sizeof(CUdeviceptr));
-  if (!slot->prepared_ptrs || !slot->workspaces)
+  slot->borrowed =
+      calloc(entry->workspace_count ? entry->workspace_count : 1, 1);
+  if (!slot->prepared_ptrs || !slot->workspaces || !slot->borrowed)
     return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                               "out of memory building a launch graph");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
+    if (call->frozen && call->frozen[k]) {
+      slot->workspaces[k] = call->frozen[k];
+      slot->borrowed[k] = 1;
+      continue;
+    }
     size_t bytes = fusecc_workspace_bytes(&entry->workspaces[k], call->batch);
     CUresult result = driver->cuMemAlloc(&slot->workspaces[k], bytes);
     if (result != CUDA_SUCCESS) {
@@ -291,7 +310,8 @@ static fusecc_status_t build_slot(fusecc_graph_cache_t *cache,
           bytes);
     }
   }
-  return build_graph(cache, slot, call, 0, &slot->whole);
+  return build_graph(cache, slot, call, slot->frozen ? entry->prepare_count : 0,
+                     &slot->whole);
 }
 
 /// Re-points the kernel nodes of `graph` that read an argument whose
@@ -365,8 +385,8 @@ static slot_graph_t *choose_graph(fusecc_graph_cache_t *cache,
                                   graph_slot_t *slot,
                                   const fusecc_graph_call_t *call,
                                   int *out_prepare) {
-  *out_prepare = must_prepare(slot, call);
-  if (*out_prepare || !call->entry->prepare_count)
+  *out_prepare = !slot->frozen && must_prepare(slot, call);
+  if (*out_prepare || !call->entry->prepare_count || slot->frozen)
     return &slot->whole;
   if (!slot->reuse.exec) {
     fusecc_status_t status = build_graph(
@@ -384,13 +404,14 @@ static slot_graph_t *choose_graph(fusecc_graph_cache_t *cache,
   return &slot->reuse;
 }
 
-/// The slot of (entry, stream, batch), or NULL.
-static graph_slot_t *find_slot(fusecc_graph_cache_t *cache, size_t entry_index,
-                               CUstream stream, size_t batch) {
+/// The slot of the call's (entry, stream, batch, frozen or not), or NULL.
+static graph_slot_t *find_slot(fusecc_graph_cache_t *cache,
+                               const fusecc_graph_call_t *call) {
   for (size_t i = 0; i < FUSECC_GRAPH_CACHE_SLOTS; ++i) {
     graph_slot_t *slot = &cache->slots[i];
-    if (slot->used && slot->entry_index == entry_index &&
-        slot->stream == stream && slot->batch == batch)
+    if (slot->used && slot->entry_index == call->entry_index &&
+        slot->stream == call->stream && slot->batch == call->batch &&
+        slot->frozen == (call->frozen != NULL))
       return slot;
   }
   return NULL;
@@ -426,8 +447,7 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
 
   pthread_mutex_lock(&cache->mutex);
   fusecc_status_t status = NULL;
-  graph_slot_t *slot =
-      find_slot(cache, call->entry_index, call->stream, call->batch);
+  graph_slot_t *slot = find_slot(cache, call);
   if (!slot) {
     slot = take_slot(cache);
     status = build_slot(cache, slot, call);
@@ -473,7 +493,7 @@ fusecc_status_t fusecc_graph_cache_launch(fusecc_graph_cache_t *cache,
       slot->prepared_generation = call->prepare_generation;
       slot->prepared = 1;
       ++cache->prepare_runs;
-    } else if (call->entry->prepare_count) {
+    } else if (call->entry->prepare_count && !slot->frozen) {
       ++cache->prepare_reuses;
     }
   }

@@ -50,6 +50,10 @@ struct fusecc_module_s {
   /// workspaces were invalidated (fusecc_module_invalidate_prepared).
   int reuse_prepared;
   uint64_t prepare_generation;
+  /// Frozen weights (launch_frozen.c): whether they are on
+  /// (fusecc_module_set_frozen_weights), and the store of their workspaces.
+  int frozen_weights;
+  fusecc_frozen_t *frozen;
 };
 
 /// Reads FUSECC_SANITIZE_BLOCK_LIMIT. compute-sanitizer's racecheck tracks
@@ -104,11 +108,13 @@ static void module_free(fusecc_module_t module) {
   int any_const = 0;
   for (size_t k = 0; module->consts && k < module->bundle->const_count; ++k)
     any_const |= module->consts[k] != 0;
-  if (module->module || any_const || module->graphs) {
+  if (module->module || any_const || module->graphs || module->frozen) {
     CUcontext popped;
     int pushed = driver->cuCtxPushCurrent(module->context) == CUDA_SUCCESS;
     // Graphs first: their kernel nodes refer to the module's kernels.
     fusecc_graph_cache_destroy(module->graphs);
+    // Then the frozen workspaces the graphs borrowed.
+    fusecc_frozen_destroy(module->frozen);
     if (module->module)
       driver->cuModuleUnload(module->module);
     // Release cannot report errors; a failing free leaks the buffer.
@@ -391,6 +397,10 @@ fusecc_status_t fusecc_module_load(fusecc_bundle_t bundle,
       !(status = upload_constants(module)) &&
       !(status = create_workspace_pool(module)))
     status = create_graph_cache(module);
+  if (!status &&
+      !(module->frozen = fusecc_frozen_create(module->driver, module->bundle)))
+    status = fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory loading a module");
   if (status) {
     module_free(module);
     return status;
@@ -418,6 +428,10 @@ CUcontext fusecc_module_context(fusecc_module_t module) {
   return module ? module->context : NULL;
 }
 
+const fusecc_driver_t *fusecc_module_driver(fusecc_module_t module) {
+  return module->driver;
+}
+
 fusecc_status_t fusecc_module_const_pointer(fusecc_module_t module,
                                             size_t const_index,
                                             CUdeviceptr *out_ptr) {
@@ -435,12 +449,14 @@ fusecc_status_t fusecc_module_const_pointer(fusecc_module_t module,
 }
 
 /// Allocates the `entry`'s workspaces stream-ordered on `stream` into
-/// `pointers` (zeroed by the caller). On failure the ones already allocated
+/// `pointers` (zeroed by the caller), but for those `frozen` (when not NULL)
+/// holds. On failure the ones already allocated
 /// are left in `pointers` for free_workspaces.
 static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
                                            CUmemoryPool pool,
                                            const fusecc_entry_t *entry,
                                            size_t batch, CUdeviceptr *pointers,
+                                           const CUdeviceptr *frozen,
                                            CUstream stream) {
   if (!driver->cuMemAllocAsync || !driver->cuMemFreeAsync)
     return fusecc_make_status(
@@ -450,6 +466,8 @@ static fusecc_status_t allocate_workspaces(const fusecc_driver_t *driver,
         entry->name, entry->workspace_count,
         driver->cuMemAllocAsync ? "cuMemFreeAsync" : "cuMemAllocAsync");
   for (size_t k = 0; k < entry->workspace_count; ++k) {
+    if (frozen && frozen[k])
+      continue; // The module's, passed by the caller.
     const fusecc_workspace_t *workspace = &entry->workspaces[k];
     size_t bytes = fusecc_workspace_bytes(workspace, batch);
     CUresult result =
@@ -492,9 +510,8 @@ static fusecc_status_t free_workspaces(const fusecc_driver_t *driver,
 /// An error naming `instead` when `entry_index` of `module` takes a
 /// launch-time batch (a call without one cannot launch it); NULL otherwise,
 /// and for arguments the launch itself rejects.
-static fusecc_status_t batch_required(fusecc_module_t module,
-                                      size_t entry_index,
-                                      const char *instead) {
+fusecc_status_t fusecc_batch_required(fusecc_module_t module,
+                                      size_t entry_index, const char *instead) {
   if (!module || entry_index >= module->bundle->entry_count ||
       !module->bundle->entries[entry_index].max_batch)
     return NULL;
@@ -508,7 +525,7 @@ static fusecc_status_t batch_required(fusecc_module_t module,
 fusecc_status_t fusecc_module_launch(fusecc_module_t module, size_t entry_index,
                                      const fusecc_buffer_t *args,
                                      size_t arg_count, CUstream stream) {
-  fusecc_status_t status = batch_required(
+  fusecc_status_t status = fusecc_batch_required(
       module, entry_index,
       "fusecc_module_launch_batch or fusecc_module_launch_shaped");
   if (status)
@@ -560,21 +577,31 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
             "lacks cuMemsetD8Async",
             entry->name, i);
 
+  fusecc_graph_call_t call = {
+      entry,
+      entry_index,
+      functions,
+      module->consts,
+      module->sanitize_block_limit,
+      args,
+      stream,
+      batch,
+      __atomic_load_n(&module->reuse_prepared, __ATOMIC_RELAXED),
+      __atomic_load_n(&module->prepare_generation, __ATOMIC_ACQUIRE),
+      NULL};
+  // Frozen weights: the prepare steps' results are the module's
+  // (launch_frozen.c); `call.frozen` is NULL where the call runs them.
+  if (entry->prepare_count &&
+      __atomic_load_n(&module->frozen_weights, __ATOMIC_RELAXED)) {
+    status = fusecc_frozen_use(module->frozen, &call, 0, &call.frozen);
+    if (status)
+      return status;
+  }
+
   // A multi-step entry (or one with workspaces) replays its graph for this
   // stream when it can (launch_graph.c).
   if (__atomic_load_n(&module->launch_graphs, __ATOMIC_RELAXED) &&
       (entry->step_count > 1 || entry->workspace_count)) {
-    fusecc_graph_call_t call = {
-        entry,
-        entry_index,
-        functions,
-        module->consts,
-        module->sanitize_block_limit,
-        args,
-        stream,
-        batch,
-        __atomic_load_n(&module->reuse_prepared, __ATOMIC_RELAXED),
-        __atomic_load_n(&module->prepare_generation, __ATOMIC_ACQUIRE)};
     int launched = 0;
     status = fusecc_graph_cache_launch(module->graphs, &call, &launched);
     if (launched)
@@ -582,7 +609,8 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
   }
   __atomic_fetch_add(&module->direct_calls, 1, __ATOMIC_RELAXED);
 
-  // Workspaces: stream-ordered scratch memory for this call only.
+  // Workspaces: stream-ordered scratch memory for this call only, but for
+  // the frozen ones.
   CUdeviceptr *workspaces = NULL;
   if (entry->workspace_count) {
     workspaces = calloc(entry->workspace_count, sizeof(CUdeviceptr));
@@ -590,14 +618,15 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
       return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
                                 "out of memory launching entry '%s'",
                                 entry->name);
-    status =
-        allocate_workspaces(driver, module->pool, entry, batch, workspaces,
-                            stream);
+    status = allocate_workspaces(driver, module->pool, entry, batch,
+                                 workspaces, call.frozen, stream);
+    for (size_t k = 0; call.frozen && k < entry->workspace_count; ++k)
+      if (call.frozen[k])
+        workspaces[k] = call.frozen[k];
   }
 
-  void *params[FUSECC_MAX_PARAMS];
-  size_t workspace_end = entry->arg_count + entry->workspace_count;
-  for (size_t i = 0; i < entry->step_count && !status; ++i) {
+  for (size_t i = call.frozen ? entry->prepare_count : 0;
+       i < entry->step_count && !status; ++i) {
     const fusecc_step_t *step = &entry->steps[i];
     if (step->kind == FUSECC_STEP_ZERO) {
       // Checked above: an entry with a zero step has the entry point.
@@ -612,29 +641,14 @@ fusecc_status_t fusecc_module_launch_batch(fusecc_module_t module,
             bytes);
       continue;
     }
-    const fusecc_launch_t *launch = &entry->launches[step->index];
-    for (size_t j = 0; j < launch->param_count; ++j) {
-      size_t index = launch->param_args[j];
-      params[j] = index < entry->arg_count ? (void *)&args[index].ptr
-                  : index < workspace_end
-                      ? (void *)&workspaces[index - entry->arg_count]
-                      : (void *)&module->consts[index - workspace_end];
-    }
-    uint32_t full[3], grid[3];
-    fusecc_launch_grid(launch, batch, full);
-    fusecc_trim_grid(module->sanitize_block_limit, full, grid);
-    CUresult result = driver->cuLaunchKernel(
-        functions[step->index], grid[0], grid[1], grid[2], launch->block[0],
-        launch->block[1], launch->block[2], launch->smem_bytes, stream, params,
-        NULL);
-    if (result != CUDA_SUCCESS)
-      status = fusecc_annotate_status(
-          fusecc_cuda_status(driver, result, "cuLaunchKernel"),
-          "entry '%s' launch %zu (kernel '%s'): ", entry->name, step->index,
-          launch->kernel_name);
+    status = fusecc_launch_step(driver, &call, workspaces, step->index);
   }
 
   if (workspaces) {
+    // The frozen ones are the module's, not to be freed.
+    for (size_t k = 0; call.frozen && k < entry->workspace_count; ++k)
+      if (call.frozen[k])
+        workspaces[k] = 0;
     status = free_workspaces(driver, entry, workspaces, stream, status);
     free(workspaces);
   }
@@ -655,97 +669,6 @@ fusecc_status_t fusecc_module_launch_by_name(fusecc_module_t module,
   if (status)
     return status;
   return fusecc_module_launch(module, entry_index, args, arg_count, stream);
-}
-
-fusecc_status_t fusecc_module_launch_pointers(fusecc_module_t module,
-                                              size_t entry_index,
-                                              const uint64_t *pointers,
-                                              size_t pointer_count,
-                                              CUstream stream) {
-  fusecc_status_t status = batch_required(
-      module, entry_index, "fusecc_module_launch_pointers_batch");
-  if (status)
-    return status;
-  return fusecc_module_launch_pointers_batch(module, entry_index, 0, pointers,
-                                             pointer_count, stream);
-}
-
-fusecc_status_t fusecc_module_launch_pointers_batch(fusecc_module_t module,
-                                                    size_t entry_index,
-                                                    size_t batch,
-                                                    const uint64_t *pointers,
-                                                    size_t pointer_count,
-                                                    CUstream stream) {
-  if (!module)
-    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
-                              "fusecc_module_launch_pointers: module is NULL");
-  const fusecc_bundle_t bundle = module->bundle;
-  if (entry_index >= bundle->entry_count)
-    return fusecc_bundle_validate_args(bundle, entry_index, NULL, 0);
-  const fusecc_entry_t *entry = &bundle->entries[entry_index];
-  // Validation's order (fusecc_bundle_validate_args_batch): the batch, then
-  // the arguments, so that a call with both wrong reports what the other
-  // launch calls report.
-  fusecc_status_t batch_status = fusecc_check_batch(entry, batch);
-  if (batch_status)
-    return batch_status;
-  if (pointer_count != entry->arg_count)
-    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
-                              "entry '%s' takes %zu args, got %zu", entry->name,
-                              entry->arg_count, pointer_count);
-  if (pointer_count && !pointers)
-    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
-                              "entry '%s': pointers is NULL", entry->name);
-  fusecc_buffer_t local[32];
-  fusecc_buffer_t *args = local;
-  if (pointer_count > sizeof(local) / sizeof(local[0])) {
-    args = malloc(pointer_count * sizeof(*args));
-    if (!args)
-      return fusecc_make_status(FUSECC_STATUS_RESOURCE_EXHAUSTED,
-                                "out of memory launching entry '%s'",
-                                entry->name);
-  }
-  for (size_t i = 0; i < pointer_count; ++i) {
-    args[i].ptr = pointers[i];
-    args[i].size_bytes = fusecc_arg_bytes(&entry->args[i], batch);
-  }
-  // The module's context for the call, when another one (or none) is
-  // current on this thread.
-  const fusecc_driver_t *driver = module->driver;
-  CUcontext current = NULL;
-  int pushed = 0;
-  if (module->context && (driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS ||
-                          current != module->context)) {
-    CUresult result = driver->cuCtxPushCurrent(module->context);
-    if (result != CUDA_SUCCESS) {
-      if (args != local)
-        free(args);
-      return fusecc_cuda_status(driver, result, "cuCtxPushCurrent");
-    }
-    pushed = 1;
-  }
-  fusecc_status_t status = fusecc_module_launch_batch(
-      module, entry_index, batch, args, pointer_count, stream);
-  if (pushed) {
-    CUcontext popped;
-    driver->cuCtxPopCurrent(&popped);
-  }
-  if (args != local)
-    free(args);
-  return status;
-}
-
-fusecc_status_t fusecc_module_launch_packed(const uint64_t *record) {
-  if (!record)
-    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
-                              "fusecc_module_launch_packed: record is NULL");
-  fusecc_module_t module =
-      (fusecc_module_t)(uintptr_t)record[FUSECC_PACKED_MODULE];
-  CUstream stream = (CUstream)(uintptr_t)record[FUSECC_PACKED_STREAM];
-  return fusecc_module_launch_pointers_batch(
-      module, (size_t)record[FUSECC_PACKED_ENTRY],
-      (size_t)record[FUSECC_PACKED_BATCH], record + FUSECC_PACKED_POINTERS,
-      (size_t)record[FUSECC_PACKED_COUNT], stream);
 }
 
 fusecc_status_t fusecc_module_set_launch_graphs(fusecc_module_t module,
@@ -782,6 +705,57 @@ fusecc_status_t fusecc_module_invalidate_prepared(fusecc_module_t module) {
   return NULL;
 }
 
+fusecc_status_t fusecc_module_set_frozen_weights(fusecc_module_t module,
+                                                 int enabled) {
+  if (!module)
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "fusecc_module_set_frozen_weights: module is NULL");
+  if (enabled && !fusecc_driver_has_frozen(module->driver))
+    return fusecc_make_status(
+        FUSECC_STATUS_UNAVAILABLE,
+        "fusecc_module_set_frozen_weights: the CUDA driver lacks cuMemAlloc, "
+        "cuMemFree, cuStreamSynchronize or cuStreamIsCapturing");
+  __atomic_store_n(&module->frozen_weights, enabled != 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+fusecc_status_t fusecc_module_prepare(fusecc_module_t module,
+                                      size_t entry_index, size_t batch,
+                                      const fusecc_buffer_t *args,
+                                      size_t arg_count, CUstream stream) {
+  if (!module)
+    return fusecc_make_status(FUSECC_STATUS_INVALID_ARGUMENT,
+                              "fusecc_module_prepare: module is NULL");
+  fusecc_status_t status = fusecc_bundle_validate_args_batch(
+      module->bundle, entry_index, batch, args, arg_count);
+  if (status)
+    return status;
+  const fusecc_entry_t *entry = &module->bundle->entries[entry_index];
+  if (!__atomic_load_n(&module->frozen_weights, __ATOMIC_RELAXED))
+    return fusecc_make_status(
+        FUSECC_STATUS_INVALID_ARGUMENT,
+        "fusecc_module_prepare: entry '%s': frozen weights are off "
+        "(fusecc_module_set_frozen_weights)",
+        entry->name);
+  if (!entry->prepare_count)
+    return NULL;
+  fusecc_graph_call_t call = {
+      entry,
+      entry_index,
+      module->functions + module->launch_offsets[entry_index],
+      module->consts,
+      module->sanitize_block_limit,
+      args,
+      stream,
+      batch,
+      0,
+      __atomic_load_n(&module->prepare_generation, __ATOMIC_ACQUIRE),
+      NULL};
+  const CUdeviceptr *unused = NULL;
+  return fusecc_frozen_use(module->frozen, &call, 1, &unused);
+}
+
 fusecc_status_t fusecc_module_launch_stats(fusecc_module_t module,
                                            fusecc_launch_stats_t *out_stats) {
   if (!module || !out_stats)
@@ -792,5 +766,6 @@ fusecc_status_t fusecc_module_launch_stats(fusecc_module_t module,
   out_stats->direct_calls =
       __atomic_load_n(&module->direct_calls, __ATOMIC_RELAXED);
   fusecc_graph_cache_stats(module->graphs, out_stats);
+  fusecc_frozen_stats(module->frozen, out_stats);
   return NULL;
 }

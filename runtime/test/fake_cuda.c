@@ -537,6 +537,13 @@ CUresult CUDAAPI cuCtxSynchronize(void) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuStreamSynchronize(CUstream stream) {
+  CUresult result = injected("cuStreamSynchronize");
+  log_line("streamsync s%llu%s\n", (unsigned long long)(uintptr_t)stream,
+           result == CUDA_SUCCESS ? "" : " FAILED");
+  return result;
+}
+
 CUresult CUDAAPI cuGraphCreate(CUgraph *graph, unsigned int flags) {
   (void)flags;
   CUresult result = injected("cuGraphCreate");

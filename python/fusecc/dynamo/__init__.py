@@ -15,7 +15,7 @@
 # ===--------------------------------------------------------------------=== #
 
 from .driver import (DEFAULT_OPTIONS, FuseccFallbackWarning, backend,
-                      compile_graph, history, last_report)
+                      compile_graph, history, last_report, refresh)
 from .cache import cache_dir, cache_key
 from .partition import node_support, partition_graph
 from .translate import Translation, Unsupported, translate_graph
@@ -23,7 +23,7 @@ from .translate import Translation, Unsupported, translate_graph
 __all__ = ["DEFAULT_OPTIONS", "FuseccFallbackWarning", "Translation",
            "Unsupported", "backend", "cache_dir", "cache_key",
            "compile_graph", "history", "last_report", "node_support",
-           "partition_graph", "register", "translate_graph"]
+           "partition_graph", "refresh", "register", "translate_graph"]
 
 
 def register():

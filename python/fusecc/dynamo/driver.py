@@ -16,14 +16,19 @@
 #     "cudagraphs"; options={"inner": ...}), which compiles what is left;
 #     a graph that is all fusecc's calls run_direct instead of the custom
 #     op and runs as it is (no inner backend: only host time to add).
-# Weights and buffers are arguments of the bundles, read at every call. A
-# symbolic dim 0 is a dynamic batch; other symbolic sizes (dynamic=True)
-# are specialised at their hints behind dynamo's guards.
+# Weights and buffers are arguments of the bundles, read at every call
+# (options={"frozen_weights": True}: from the first call on they are
+# constants, and refresh() announces an in-place write; fusecc.load's
+# options, fusecc/options.py, are the backend's too). A symbolic dim 0 is a
+# dynamic batch; other symbolic sizes (dynamic=True) are specialised at
+# their hints behind dynamo's guards.
 #
 # ===--------------------------------------------------------------------=== #
 
 import itertools
 import warnings
+
+from ..options import LOAD_OPTIONS
 
 from .partition import partition_graph
 from .translate import (ScalarInput, Unsupported, dynamic_batch,
@@ -44,6 +49,9 @@ DEFAULT_OPTIONS = {
     "direct": None,         # False: the inner backend even for a graph
                             # that is all fusecc's (see run_direct)
 }
+# fusecc.load's options (fusecc/options.py: frozen_weights, launch_graphs,
+# reuse_prepared), passed to every load.
+DEFAULT_OPTIONS.update((o.name, o.default) for o in LOAD_OPTIONS)
 
 #: The bound of a dynamic batch (torch.compile(..., dynamic=True) or
 #: torch._dynamo.mark_dynamic(x, 0)) when options give none: one bundle
@@ -501,6 +509,9 @@ def compile_graph(gm, example_inputs, options=None):
                 setattr(gm, key, getattr(original, key))
     _warn_training(last_report["unsupported"])
     op = _custom_op() if opts["load"] else None
+    # The load options given (fusecc.load has the same defaults).
+    load_options = {o.name: opts[o.name] for o in LOAD_OPTIONS
+                    if opts[o.name] != o.default}
     calls = {n.target: n for n in gm.graph.nodes
              if n.op == "call_module" and n.target in names}
     for name in names:
@@ -540,8 +551,8 @@ def compile_graph(gm, example_inputs, options=None):
                 if tr.specialised:
                     last_report["specialised"][name] = tr.specialised
                 continue
-            compiled = CompiledSubgraph(tr, module_layer.load(bundle), sub,
-                                        name)
+            compiled = CompiledSubgraph(
+                tr, module_layer.load(bundle, **load_options), sub, name)
             if sizes:
                 _guard_sizes(sizes)
         except (Unsupported, cache.CompileFailed, compiler_layer.CompileError,
@@ -578,6 +589,14 @@ def compile_graph(gm, example_inputs, options=None):
         last_report["direct"] = True
     history.append(dict(last_report))
     return gm
+
+
+def refresh():
+    """After writing weights in place under options={"frozen_weights":
+    True}: the next call of every compiled subgraph prepares again from
+    their values then (fusecc.module.Module.refresh)."""
+    for compiled in list(_REGISTRY.values()):
+        compiled.module.refresh()
 
 
 def _guard_sizes(sizes):

@@ -703,6 +703,16 @@ typedef struct fusecc_launch_stats_t {
   /// Graph-path calls of an entry with prepare steps that skipped them,
   /// reusing the prepared workspaces.
   uint64_t prepare_reuses;
+  /// Frozen weights (fusecc_module_set_frozen_weights): runs of the
+  /// prepare steps into the module's frozen workspaces.
+  uint64_t frozen_prepare_runs;
+  /// Calls, on any path (a captured call included), that skipped their
+  /// prepare steps and read the frozen workspaces.
+  uint64_t frozen_calls;
+  /// Calls under frozen weights on a capturing stream for which the frozen
+  /// workspaces were not current: every step captured, as without frozen
+  /// weights (the replays re-run the prepare steps).
+  uint64_t frozen_misses;
 } fusecc_launch_stats_t;
 
 /// Turns the graph launch path of `module` on (`enabled` != 0, the default
@@ -742,9 +752,38 @@ fusecc_status_t fusecc_module_set_reuse_prepared(fusecc_module_t module,
 
 /// Marks every prepared workspace of `module` stale: the next call of each
 /// entry runs its prepare steps again (the call to make after updating
-/// weights in place while reuse is on). Cheap (one counter); safe to call
+/// weights in place while reuse is on; the refresh of frozen weights). Cheap (one counter); safe to call
 /// at any time from any thread. INVALID_ARGUMENT for a NULL module.
 fusecc_status_t fusecc_module_invalidate_prepared(fusecc_module_t module);
+
+/// Turns frozen weights on (`enabled` != 0) or off (the default): the
+/// promise that the arguments the prepare steps read (the weights) keep
+/// their values, as torch._inductor.config.freezing. Each entry's prepared
+/// workspaces are then the module's (cuMemAlloc, freed at release),
+/// prepared at its first call or by fusecc_module_prepare (the stream
+/// synchronized once), and every later call skips the prepare steps on
+/// every path, a capturing stream included, so a captured call replays
+/// without them. A new pointer of a weight re-prepares;
+/// fusecc_module_invalidate_prepared is the refresh after an in-place
+/// write (while no call of the old values is in flight on another
+/// stream). A capturing call that finds them stale captures every step
+/// (frozen_misses). Overrides fusecc_module_set_reuse_prepared
+/// (docs/design/runtime.md). INVALID_ARGUMENT for a NULL module;
+/// UNAVAILABLE when enabling on a driver without cuMemAlloc, cuMemFree,
+/// cuStreamSynchronize or cuStreamIsCapturing.
+fusecc_status_t fusecc_module_set_frozen_weights(fusecc_module_t module,
+                                                 int enabled);
+
+/// The explicit prepare: the prepare steps of entry `entry_index` into the
+/// frozen workspaces now, from `args` (validated as by
+/// fusecc_module_launch_batch; outputs not written), on `stream`, which is
+/// then synchronized. NULL for an entry without prepare steps.
+/// INVALID_ARGUMENT for a NULL module, frozen weights off or a capturing
+/// `stream`; launch errors otherwise. The module's context must be current.
+fusecc_status_t fusecc_module_prepare(fusecc_module_t module,
+                                      size_t entry_index, size_t batch,
+                                      const fusecc_buffer_t *args,
+                                      size_t arg_count, CUstream stream);
 
 /// Copies the launch-path counters of `module` to `out_stats`.
 /// INVALID_ARGUMENT for a NULL module or `out_stats`.
